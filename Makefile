@@ -1,0 +1,40 @@
+# pfc — the two set-up commands of the README, and a few more.
+#   make demo   bootstrap, build, run the bundled example
+#   make test   bootstrap, build, run every test
+PRESET ?= ci
+BUILD  := build/$(PRESET)
+JOBS   ?= $(shell nproc)
+
+.PHONY: all bootstrap configure build demo test bench asan tsan clean
+
+all: build
+
+bootstrap:
+	@scripts/bootstrap
+
+configure: bootstrap
+	@cmake --preset $(PRESET) >/dev/null
+
+build: configure
+	@cmake --build $(BUILD) -j $(JOBS)
+
+demo: build
+	$(BUILD)/cli/pfc run examples/etw-sample.pfs --events examples/etw-sample.jsonl
+
+test: build
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+
+bench: PRESET = release
+bench: build
+	@scripts/run-bench $(BUILD)
+
+asan: bootstrap
+	@cmake --preset asan-ubsan >/dev/null && cmake --build build/asan-ubsan -j $(JOBS)
+	ctest --test-dir build/asan-ubsan --output-on-failure -j $(JOBS)
+
+tsan: bootstrap
+	@cmake --preset tsan >/dev/null && cmake --build build/tsan -j $(JOBS)
+	ctest --test-dir build/tsan --output-on-failure -j $(JOBS)
+
+clean:
+	rm -rf build

@@ -1,0 +1,2 @@
+// placeholder main until the CLI lands
+int main() { return 3; }

@@ -1,0 +1,40 @@
+// compiler/check.h — semantic checking: resolves the AST against its own schema, converts
+// values with TDH rules (design.md §4.8), and produces the schema plus every session's
+// EnableParams. Reports every error it finds (not just the first), with positions.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "grammar/ast.h"
+#include "grammar/source.h"
+#include "pfc/enable.h"
+#include "pfc/schema.h"
+
+namespace pfc {
+
+struct SessionDecl {
+  struct Enable {
+    uint32_t provider = 0;  // index into CheckedScript::schema.providers
+    EnableParams params;
+    SourcePos pos;
+  };
+  std::string name;
+  SourcePos pos;
+  std::vector<Enable> enables;  // in source order; a provider at most once per session
+};
+
+struct CheckedScript {
+  Schema schema;                     // providers in source order
+  std::vector<SessionDecl> sessions; // in source order; index = session slot (≤ 64)
+};
+
+struct CheckOutput {
+  CheckedScript script;                 // meaningful only when ok()
+  std::vector<Diagnostic> diagnostics;  // sorted by position
+  bool ok() const;                      // no diagnostic of severity Error
+};
+
+CheckOutput check_script(const ast::Script& script);
+
+}  // namespace pfc

@@ -1,0 +1,18 @@
+// compiler/frontend.h — parse + check in one call, for the CLI and embedders.
+#pragma once
+
+#include "compiler/check.h"
+#include "grammar/parse.h"
+
+namespace pfc {
+
+struct FrontendOutput {
+  ast::Script ast;
+  CheckOutput checked;                  // empty when parsing failed
+  std::vector<Diagnostic> diagnostics;  // parse diagnostics, or the checker's
+  bool ok() const;
+};
+
+FrontendOutput compile_script(const SourceFile& source);
+
+}  // namespace pfc

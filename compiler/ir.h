@@ -1,0 +1,147 @@
+// compiler/ir.h — the typed IR of a routing program: one straight-line instruction list per
+// provider that computes every session's deliver and stack bits for one event.
+//
+// Machine model (both engines implement exactly this; the interpreter is the reference):
+//  * Registers are 64-bit unsigned; there are `num_regs` of them and every register is 0
+//    when evaluation starts. Booleans are 0 or 1.
+//  * Instructions run in order. Jumps go strictly forward, so every program terminates
+//    after at most code.size() steps. The last instruction is Return.
+//  * Two accumulators, deliver and stack, start at 0; Return yields
+//    {deliver, stack & deliver}.
+//  * Payload offsets are byte offsets into the event payload; kBadOffset marks a field that
+//    cannot be decoded (truncated payload, bad length, missing terminator). Every payload
+//    read is bounds-checked against the payload size; an undecodable field makes its
+//    predicates false and its LoadField value 0 (design.md §4.7).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "pfc/enable.h"
+#include "pfc/guid.h"
+#include "pfc/schema.h"
+
+namespace pfc::ir {
+
+using Reg = uint32_t;
+inline constexpr Reg kNoReg = 0xFFFFFFFFu;
+inline constexpr uint64_t kBadOffset = ~uint64_t{0};
+
+// Event header fields readable with LoadHeader (zero-extended to 64 bits).
+enum class HeaderField : uint8_t {
+  Id, Version, Channel, Level, Opcode, Task, Keyword, Pid, Tid, PayloadSize,
+};
+
+// Event strings testable with StrIn.
+enum class HeaderString : uint8_t {
+  ExeName,    // final path component of EventView::exe (after the last '/' or '\\')
+  PackageId,
+  AppId,
+  EventName,
+};
+
+// Comparison conditions for Cmp (U = unsigned, S = signed 64-bit).
+enum class Cond : uint8_t { Eq, Ne, ULt, ULe, UGt, UGe, SLt, SLe, SGt, SGe };
+
+enum class Op : uint8_t {
+  Const,       // dst = imm
+  LoadHeader,  // dst = header field a (HeaderField)
+  And,         // dst = r[a] & r[b]
+  Or,          // dst = r[a] | r[b]
+  Not,         // dst = r[a] == 0 ? 1 : 0
+  AndImm,      // dst = r[a] & imm
+  Cmp,         // dst = (r[a] <cond b> imm) ? 1 : 0; b is a Cond
+  InSet,       // dst = r[a] ∈ int_sets[b] ? 1 : 0
+  StrIn,       // dst = header string a (HeaderString) ∈ str_sets[b] ? 1 : 0 (set's case rule)
+  Jz,          // if r[a] == 0 jump to instruction b (b > this index)
+  Jmp,         // jump to instruction b (b > this index)
+  Deliver,     // deliver |= (r[a] != 0 ? 1 : 0) << b   (b < 64)
+  Stack,       // stack   |= (r[a] != 0 ? 1 : 0) << b   (b < 64)
+  Skip,        // dst = offset just past field fields[b] (all elements) starting at offset r[a];
+               //       c = register holding its count (kNoReg if fields[b].count is not Field),
+               //       imm = register holding its length (kNoReg if fields[b].length is not Field);
+               //       kBadOffset if r[a] is kBadOffset or the field does not fit the payload.
+  LoadField,   // dst = scalar integer field fields[b] at offset r[a] (sign-extended for signed
+               //       types), or 0 if undecodable. Feeds counts and lengths of later fields.
+  PredInt,     // dst = int_preds[c] holds for scalar integer field fields[b] at offset r[a]
+  PredStr,     // dst = str_preds[c] holds for scalar string field fields[b] at offset r[a];
+               //       imm = register holding its length (kNoReg if fields[b].length is not Field)
+  PredGuid,    // dst = guid_preds[c] holds for GUID field fields[b] at offset r[a]
+  Return,      // stop; result = {deliver, stack & deliver}
+};
+inline constexpr size_t kNumOps = static_cast<size_t>(Op::Return) + 1;
+
+// Opcode mnemonics for dumps, indexed by Op.
+inline constexpr std::array<std::string_view, kNumOps> kOpNames = {
+    "const", "load.hdr", "and", "or", "not", "and.imm", "cmp", "in.set", "str.in",
+    "jz", "jmp", "deliver", "stack", "skip", "load.field", "pred.int", "pred.str",
+    "pred.guid", "ret",
+};
+static_assert(kOpNames.size() == kNumOps && kOpNames.back() == "ret");
+
+struct Inst {
+  Op op = Op::Return;
+  Reg dst = kNoReg;
+  uint32_t a = 0;
+  uint32_t b = 0;
+  uint32_t c = 0;
+  uint64_t imm = 0;
+};
+static_assert(std::is_trivially_copyable_v<Inst> && sizeof(Inst) <= 32);
+
+// Sorted, duplicate-free.
+struct IntSet {
+  std::vector<uint64_t> values;
+};
+
+// Sorted, duplicate-free; when case_insensitive the values are stored ASCII-lower-cased
+// and candidates are lower-cased before the lookup.
+struct StrSet {
+  std::vector<std::string> values;
+  bool case_insensitive = true;
+};
+
+// A field's decoding recipe (the schema's FieldDef without its name).
+struct FieldDesc {
+  InType type = InType::UInt32;
+  Extent count;
+  Extent length;
+};
+
+// Integer predicate: field <op> lo (BETWEEN/NOTBETWEEN: lo..hi). Values are the field
+// type's bits sign- or zero-extended to 64 (signed types compare signed). MODULO: lo != 0.
+struct IntPred {
+  PayloadOp op = PayloadOp::Eq;
+  uint64_t lo = 0;
+  uint64_t hi = 0;
+};
+
+// String predicate (CONTAINS DOESNTCONTAIN IS ISNOT), compared after simple Unicode case
+// folding. `folded` is the needle already folded, as UTF-32.
+struct StrPred {
+  PayloadOp op = PayloadOp::Is;
+  std::string text;
+  std::u32string folded;
+};
+
+struct GuidPred {
+  PayloadOp op = PayloadOp::Is;  // Is or IsNot
+  Guid value;
+};
+
+struct Program {
+  std::vector<Inst> code;
+  uint32_t num_regs = 0;
+  std::vector<IntSet> int_sets;
+  std::vector<StrSet> str_sets;
+  std::vector<FieldDesc> fields;
+  std::vector<IntPred> int_preds;
+  std::vector<StrPred> str_preds;
+  std::vector<GuidPred> guid_preds;
+};
+
+}  // namespace pfc::ir

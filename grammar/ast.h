@@ -1,0 +1,168 @@
+// grammar/ast.h — the parsed script, exactly as written, with source positions. Produced
+// by grammar/parse.h, read by compiler/check. Names are not resolved and values are not
+// converted here. Expressions are stored flat (post-order) so no later stage recurses.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "grammar/source.h"
+
+namespace pfc::ast {
+
+struct Name {
+  std::string text;  // quoted names are unquoted and unescaped
+  SourcePos pos;
+};
+
+// An integer literal: decimal or hex, optionally negative, magnitude ≤ 2^64 - 1.
+struct Int {
+  uint64_t magnitude = 0;
+  bool negative = false;
+  SourcePos pos;
+};
+
+struct String {
+  std::string value;  // UTF-8, escapes resolved
+  SourcePos pos;
+};
+
+struct GuidLit {
+  std::string text;  // as written, with braces, e.g. "{0E95CFBC-58D4-44BA-BE40-E63A853536DF}"
+  SourcePos pos;
+};
+
+// --- providers ---------------------------------------------------------------------
+
+enum class AttrKind : uint8_t { Id, Version, Level, Keyword, Opcode, Task, Channel };
+
+struct Attr {
+  AttrKind kind;
+  Int value;  // level names are stored as their numbers (log_always 0 … verbose 5)
+  SourcePos pos;
+};
+
+// `[4]` / `[Count]` / `length=8` / `length=Len`.
+struct ExtentRef {
+  std::optional<Int> fixed;
+  std::optional<Name> field;
+  SourcePos pos;
+};
+
+struct Field {
+  Name name;
+  Name type;  // spelled type name; compiler/check maps it to an InType
+  std::optional<ExtentRef> count;
+  std::optional<ExtentRef> length;
+  SourcePos pos;
+};
+
+struct Event {
+  Name name;
+  std::vector<Attr> attrs;
+  std::vector<Field> fields;
+  SourcePos pos;
+};
+
+struct Provider {
+  Name name;
+  std::optional<GuidLit> guid;
+  bool legacy = false;
+  std::vector<Event> events;
+  SourcePos pos;
+};
+
+// --- sessions ----------------------------------------------------------------------
+
+enum class OptionKind : uint8_t { Level, Any, All, Properties };
+
+struct Option {
+  OptionKind kind;
+  Int value;                     // Level / Any / All
+  std::vector<Name> properties;  // Properties: spelled property names
+  SourcePos pos;
+};
+
+enum class PredOp : uint8_t {
+  Eq, Ne, Le, Gt, Lt, Ge, Between, NotBetween, Modulo, Contains, DoesntContain, Is, IsNot
+};
+
+struct Value {
+  enum class Kind : uint8_t { Int, IntPair, String, Guid };
+  Kind kind = Kind::Int;
+  Int lo;       // Int, IntPair
+  Int hi;       // IntPair
+  String str;   // String
+  GuidLit guid; // Guid
+  SourcePos pos;
+};
+
+struct Predicate {
+  Name field;
+  PredOp op;
+  SourcePos op_pos;
+  Value value;
+  SourcePos pos;
+};
+
+// Flat boolean expression in post-order (children before parents; root is last).
+struct ExprNode {
+  enum class Kind : uint8_t { Pred, And, Or, Not };
+  Kind kind = Kind::Pred;
+  uint32_t index = 0;  // Pred: index into Expr::preds; others: first entry in Expr::kids
+  uint32_t count = 0;  // And/Or: number of children (≥ 2 when from `where`); Not: 1
+  SourcePos pos;
+};
+
+struct Expr {
+  std::vector<Predicate> preds;
+  std::vector<ExprNode> nodes;
+  std::vector<uint32_t> kids;
+};
+
+struct EventRef {
+  std::optional<Name> name;     // `payload Foo ...`
+  std::optional<Int> id;        // `payload id=3 version=1 ...`
+  std::optional<Int> version;
+  SourcePos pos;
+};
+
+enum class FilterKind : uint8_t { Pid, Exe, PackageId, AppId, EventId, StackId, Payload };
+enum class PayloadForm : uint8_t { All, Any, Where };  // `all {…}`, `any {…}`, `where expr`
+enum class Group : uint8_t { Any, All };
+
+struct Filter {
+  FilterKind kind;
+  SourcePos pos;
+  std::vector<Int> ints;  // Pid, EventId, StackId
+  String text;            // Exe, PackageId, AppId (';'-separated as in ETW)
+  bool filter_in = true;  // EventId, StackId: `in` = true, `not in` = false
+  // Payload:
+  EventRef event;
+  PayloadForm form = PayloadForm::All;
+  std::optional<Group> group;  // `group=` as written (absent = any)
+  SourcePos group_pos;
+  Expr expr;  // All/Any: one And/Or node over the block's predicates (also for one predicate)
+};
+
+struct Enable {
+  Name provider;
+  std::vector<Option> options;
+  std::vector<Filter> filters;
+  SourcePos pos;
+};
+
+struct Session {
+  Name name;
+  std::vector<Enable> enables;
+  SourcePos pos;
+};
+
+struct Script {
+  std::vector<Provider> providers;  // in source order
+  std::vector<Session> sessions;    // in source order
+};
+
+}  // namespace pfc::ast

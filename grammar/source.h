@@ -1,0 +1,52 @@
+// grammar/source.h — source text, positions and diagnostics shared by every stage that
+// reports problems in user input (style.md §4: diagnostics are data, not errors).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pfc {
+
+// A position in a source file. Lines and columns count from 1; columns count Unicode code
+// points (a byte that is not valid UTF-8 counts as one column). `offset` is in bytes.
+struct SourcePos {
+  uint32_t line = 1;
+  uint32_t column = 1;
+  uint32_t offset = 0;
+};
+
+enum class Severity : uint8_t { Error, Warning, Note };
+
+struct Diagnostic {
+  Severity severity = Severity::Error;
+  SourcePos pos;
+  std::string message;  // one line, no trailing period needed, no newline
+};
+
+// A named source text. Owns the text; positions refer into it.
+class SourceFile {
+ public:
+  SourceFile(std::string name, std::string text);
+
+  const std::string& name() const { return name_; }
+  const std::string& text() const { return text_; }
+  // Position of a byte offset (clamped to the text's end).
+  SourcePos position(size_t offset) const;
+  // The text of 1-based line `line` without its line terminator.
+  std::string_view line_text(uint32_t line) const;
+  // "FILE:LINE:COL: error: MESSAGE\n<source line>\n<caret line>\n" (language.md §3).
+  // Control bytes and invalid UTF-8 in the echoed line are shown as '?'; the caret line
+  // reproduces tabs so the caret lines up.
+  std::string render(const Diagnostic& d) const;
+
+ private:
+  std::string name_;
+  std::string text_;
+  std::vector<uint32_t> line_starts_;
+};
+
+std::string_view severity_name(Severity s);
+
+}  // namespace pfc

@@ -1,0 +1,120 @@
+// pfc/router.h — the routing core: providers, sessions, per-(session, provider) enable
+// state with EnableTraceEx2 semantics, the composite state providers see in their enable
+// callbacks (design.md §4.11), the "is anyone listening?" fast check, and routing of
+// events to session sinks through one compiled RoutingProgram per provider.
+//
+// Thread-safety: every member may be called from any thread. Control operations
+// (register, create_session, enable, ...) serialise on an internal mutex and may block;
+// enabled() and route() take no lock and never allocate, and stay correct while other
+// threads reconfigure (programs are swapped atomically and freed only when no thread can
+// still be running them).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "pfc/enable.h"
+#include "pfc/error.h"
+#include "pfc/event.h"
+#include "pfc/guid.h"
+#include "pfc/routing_program.h"
+#include "pfc/schema.h"
+
+namespace pfc {
+
+inline constexpr uint32_t kMaxSessions = 64;
+
+// EVENT_CONTROL_CODE_* as delivered to enable callbacks.
+enum class ControlCode : uint32_t { DisableProvider = 0, EnableProvider = 1, CaptureState = 2 };
+
+// Composite state over the sessions enabling a provider, after per-session normalisation
+// (level 0 → 255, MatchAny 0 → ~0): level = max, any = OR, all = AND (design.md §4.11).
+struct CompositeState {
+  bool enabled = false;
+  uint8_t level = 0;
+  uint64_t any = 0;
+  uint64_t all = 0;
+  uint64_t sessions = 0;  // bit s = session slot s enables the provider
+  friend bool operator==(const CompositeState&, const CompositeState&) = default;
+};
+
+struct EnableNotification {
+  ControlCode code = ControlCode::EnableProvider;  // IsEnabled: 0, 1 or 2
+  CompositeState state;
+  Guid source_id;  // GUID_NULL when enabled before registration, on stop, or none given
+};
+// Called synchronously on the controlling thread; must not call back into the Router.
+using EnableCallback = std::function<void(const EnableNotification&)>;
+
+// Receives the events routed to a session. deliver() runs on the writing thread.
+class Sink {
+ public:
+  virtual ~Sink() = default;
+  virtual void deliver(const EventView& event, bool with_stack) = 0;
+};
+
+// The hot-path state of one provider registration, readable without a lock.
+class ProviderState {
+ public:
+  // "Is anyone listening?" for a level/keyword (reference §2.3; conservative: deeper
+  // filters may still drop the event). A few loads and compares: no call, no lock.
+  bool enabled(uint8_t level, uint64_t keyword) const noexcept {
+    const uint64_t lw = level_word_.load(std::memory_order_relaxed);
+    if ((lw & 0x100) == 0) return false;  // bit 8 = enabled, bits 0..7 = composite level
+    if (level > (lw & 0xFF)) return false;
+    if (keyword == 0) return true;
+    const uint64_t any = any_.load(std::memory_order_relaxed);
+    const uint64_t all = all_.load(std::memory_order_relaxed);
+    return (keyword & any) != 0 && (keyword & all) == all;
+  }
+
+ protected:
+  std::atomic<uint64_t> level_word_{0};
+  std::atomic<uint64_t> any_{0};
+  std::atomic<uint64_t> all_{0};
+};
+
+using ProviderHandle = const ProviderState*;  // valid until unregister_provider
+using SessionId = uint32_t;                   // the session's slot, 0..63
+
+class Router {
+ public:
+  // `compiler` builds each provider's routing program (interpreter, JIT, tiered, ...).
+  static Result<std::unique_ptr<Router>> create(std::shared_ptr<ProgramCompiler> compiler);
+  virtual ~Router() = default;
+
+  // Registers a provider (EventRegister). The schema is what its programs are compiled
+  // against. If sessions enabled its GUID before, the callback runs now with GUID_NULL.
+  virtual Result<ProviderHandle> register_provider(const ProviderDef& provider,
+                                                   EnableCallback callback = {}) = 0;
+  virtual void unregister_provider(ProviderHandle provider) = 0;
+
+  // Sessions get the lowest free slot; at most kMaxSessions live sessions.
+  virtual Result<SessionId> create_session(std::string name, std::shared_ptr<Sink> sink) = 0;
+  // Disables every provider the session enabled (callbacks see the new composite).
+  virtual Result<void> stop_session(SessionId session) = 0;
+
+  // EnableTraceEx2: ENABLE replaces the session's whole enable state for the provider;
+  // DISABLE removes it; CAPTURE_STATE only notifies. Unknown GUIDs are remembered
+  // (pre-enable). Fails when the program cannot be compiled (state left unchanged).
+  virtual Result<void> enable(SessionId session, const Guid& provider,
+                              const EnableParams& params) = 0;
+  virtual Result<void> disable(SessionId session, const Guid& provider) = 0;
+  virtual Result<void> capture_state(SessionId session, const Guid& provider) = 0;
+
+  virtual CompositeState composite(ProviderHandle provider) const = 0;
+
+  // Routing decision for one event, after the EventWriteEx-style `exclude` mask
+  // (bit s = drop session slot s; design.md §4.10). Lock-free, allocation-free.
+  virtual RouteResult route(ProviderHandle provider, const EventView& event,
+                            uint64_t exclude = 0) const noexcept = 0;
+  // route() plus delivery to the receiving sessions' sinks, in slot order.
+  virtual RouteResult write(ProviderHandle provider, const EventView& event,
+                            uint64_t exclude = 0) = 0;
+};
+
+}  // namespace pfc

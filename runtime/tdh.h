@@ -1,0 +1,44 @@
+// runtime/tdh.h — TDH payload decoding primitives (reference §7), shared by the reference
+// interpreter and JIT-compiled code (registered as absolute symbols), so both engines
+// decode and compare with the same code. All functions are bounds-checked against
+// `size`, never read outside [payload, payload + size), never allocate, never throw.
+#pragma once
+
+#include <cstdint>
+
+extern "C" {
+
+// Sentinels shared with compiler/ir.h (kBadOffset) and the length/count arguments.
+#define PFC_TDH_BAD_OFFSET (~UINT64_C(0))
+#define PFC_TDH_NO_LENGTH (~UINT64_C(0))
+
+// Offset just past a field of TDH in-type `in_type` (pfc::InType) with `count` elements
+// (1 for a scalar) starting at `off`. `length` is the field's length in characters
+// (strings) or bytes (binary), or PFC_TDH_NO_LENGTH when none was declared (strings are
+// then NUL-terminated; the terminator must lie inside the payload). Returns
+// PFC_TDH_BAD_OFFSET when `off` is bad or the field does not fit.
+uint64_t pfc_tdh_skip(const uint8_t* payload, uint64_t size, uint64_t off, uint32_t in_type,
+                      uint64_t count, uint64_t length);
+
+// Scalar integer-like field at `off` (ints, bool, hexint, filetime, pointer), sign- or
+// zero-extended to 64 bits. Sets *ok = 0 (and returns 0) when it does not fit.
+uint64_t pfc_tdh_load_int(const uint8_t* payload, uint64_t size, uint64_t off,
+                          uint32_t in_type, int* ok);
+
+// Integer predicate (PAYLOAD_OPERATOR `op` on integer fields; design.md §4.8) on an
+// already-loaded value; `is_signed` selects signed comparison.
+int pfc_tdh_int_pred(uint32_t op, int is_signed, uint64_t value, uint64_t lo, uint64_t hi);
+
+// String predicate (CONTAINS, DOESNTCONTAIN, IS, ISNOT) on the scalar string field at
+// `off` (in_type 1 = UTF-16LE, 2 = 8-bit/UTF-8), compared after simple Unicode case
+// folding against `needle` (already folded, UTF-32, `needle_len` code points). Returns 0
+// when the field cannot be decoded, whatever the operator.
+int pfc_tdh_str_pred(const uint8_t* payload, uint64_t size, uint64_t off, uint32_t in_type,
+                     uint64_t length, uint32_t op, const char32_t* needle, uint64_t needle_len);
+
+// GUID predicate (IS / ISNOT) on the 16-byte field at `off` against `value16` (payload
+// byte order). Returns 0 when the field does not fit.
+int pfc_tdh_guid_pred(const uint8_t* payload, uint64_t size, uint64_t off, uint32_t op,
+                      const uint8_t* value16);
+
+}  // extern "C"
