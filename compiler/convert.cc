@@ -1,1 +1,320 @@
-// placeholder: filled in by its owner
+// compiler/convert.cc — operator/type compatibility and TDH-style value conversion for
+// payload predicates (see convert.h; rules restated in docs/semantics.md).
+#include "compiler/convert.h"
+
+#include <charconv>
+
+namespace pfc::internal {
+namespace {
+
+// Integer-like types: width in bits and signedness (bool is 0..1, stored in 4 bytes).
+struct IntShape {
+  bool is_signed = false;
+  uint64_t max_positive = 0;  // largest value
+  uint64_t max_negative = 0;  // largest magnitude of a negative value (0 for unsigned)
+};
+
+std::optional<IntShape> int_shape(InType t) {
+  auto sgn = [](int bits) {
+    const uint64_t half = uint64_t{1} << (bits - 1);
+    return IntShape{true, half - 1, half};
+  };
+  auto uns = [](int bits) {
+    return IntShape{false, bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1, 0};
+  };
+  switch (t) {
+    case InType::Int8: return sgn(8);
+    case InType::Int16: return sgn(16);
+    case InType::Int32: return sgn(32);
+    case InType::Int64: return sgn(64);
+    case InType::UInt8: return uns(8);
+    case InType::UInt16: return uns(16);
+    case InType::UInt32:
+    case InType::HexInt32: return uns(32);
+    case InType::UInt64:
+    case InType::HexInt64:
+    case InType::FileTime:
+    case InType::Pointer: return uns(64);
+    case InType::Boolean: return IntShape{false, 1, 0};
+    default: return std::nullopt;
+  }
+}
+
+bool is_string_type(InType t) { return t == InType::UnicodeString || t == InType::AnsiString; }
+
+std::string int_text(IntText v) {
+  return (v.negative && v.magnitude != 0 ? "-" : "") + std::to_string(v.magnitude);
+}
+
+std::string field_desc(std::string_view field, InType type) {
+  return "field " + quoted(field) + " of type '" + std::string(in_type_name(type)) + "'";
+}
+
+std::string range_text(const IntShape& s) {
+  return (s.max_negative ? "-" + std::to_string(s.max_negative) : std::string("0")) + ".." +
+         std::to_string(s.max_positive);
+}
+
+// Range-checks `v` for the shape and returns its 64-bit two's complement bits.
+std::expected<uint64_t, std::string> to_bits(std::string_view field, InType type, IntText v) {
+  const IntShape s = *int_shape(type);
+  const bool ok = v.negative ? v.magnitude <= s.max_negative : v.magnitude <= s.max_positive;
+  if (!(ok || (v.negative && v.magnitude == 0))) {
+    return std::unexpected("value " + int_text(v) + " is out of range for " +
+                           field_desc(field, type) + " (" + range_text(s) + ")");
+  }
+  return v.negative ? uint64_t{0} - v.magnitude : v.magnitude;
+}
+
+bool less_than(InType type, uint64_t a, uint64_t b) {
+  return int_shape(type)->is_signed ? static_cast<int64_t>(a) < static_cast<int64_t>(b) : a < b;
+}
+
+std::string to_signed_text(InType type, uint64_t bits) {
+  return int_shape(type)->is_signed ? std::to_string(static_cast<int64_t>(bits))
+                                    : std::to_string(bits);
+}
+
+// Converts one integer, or a pair for BETWEEN/NOTBETWEEN, after the operator check.
+ConvertResult finish_ints(std::string_view field, InType type, PayloadOp op, IntText lo,
+                          std::optional<IntText> hi) {
+  PayloadValue out;
+  auto l = to_bits(field, type, lo);
+  if (!l) return std::unexpected(l.error());
+  out.lo = *l;
+  if (hi) {
+    auto h = to_bits(field, type, *hi);
+    if (!h) return std::unexpected(h.error());
+    out.hi = *h;
+    if (less_than(type, out.hi, out.lo)) {
+      return std::unexpected("'" + std::string(payload_op_name(op)) + "' range is empty: " +
+                             to_signed_text(type, out.lo) + " is greater than " +
+                             to_signed_text(type, out.hi));
+    }
+  }
+  if (op == PayloadOp::Modulo && out.lo == 0) return std::unexpected("'modulo' by zero");
+  return out;
+}
+
+std::string pair_error(PayloadOp op) {
+  return "operator '" + std::string(payload_op_name(op)) + "' takes one value, not a pair";
+}
+
+std::string needs_pair_error(PayloadOp op) {
+  return "operator '" + std::string(payload_op_name(op)) + "' needs two values 'lo,hi'";
+}
+
+bool valid_utf8(std::string_view s) {
+  static constexpr uint32_t kMin[] = {0, 0x80, 0x800, 0x10000};
+  for (size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    size_t n = 0;
+    uint32_t cp = c;
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    if ((c & 0xE0) == 0xC0) {
+      n = 1, cp = c & 0x1F;
+    } else if ((c & 0xF0) == 0xE0) {
+      n = 2, cp = c & 0x0F;
+    } else if ((c & 0xF8) == 0xF0) {
+      n = 3, cp = c & 0x07;
+    } else {
+      return false;
+    }
+    if (i + n >= s.size()) return false;
+    for (size_t k = 1; k <= n; ++k) {
+      const auto cc = static_cast<unsigned char>(s[i + k]);
+      if ((cc & 0xC0) != 0x80) return false;
+      cp = (cp << 6) | (cc & 0x3F);
+    }
+    if (cp < kMin[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
+    i += n + 1;
+  }
+  return true;
+}
+
+ConvertResult convert_string(std::string_view field, InType type, std::string_view text) {
+  if (text.find('\0') != std::string_view::npos) {
+    return std::unexpected("string value for " + field_desc(field, type) +
+                           " cannot contain NUL characters");
+  }
+  if (type == InType::UnicodeString && !valid_utf8(text)) {
+    return std::unexpected("string value for " + field_desc(field, type) +
+                           " is not valid UTF-8");
+  }
+  PayloadValue out;
+  out.text = std::string(text);
+  return out;
+}
+
+ConvertResult convert_guid_text(std::string_view field, std::string_view text) {
+  const std::optional<Guid> g = Guid::parse(trim_ascii_space(text));
+  if (!g) {
+    return std::unexpected("invalid GUID " + quoted(text) + " for " +
+                           field_desc(field, InType::Guid) +
+                           "; expected {xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx}");
+  }
+  PayloadValue out;
+  out.guid = *g;
+  return out;
+}
+
+ConvertResult convert_int_text(std::string_view field, InType type, PayloadOp op,
+                               std::string_view text) {
+  const size_t comma = text.find(',');
+  const bool pair = payload_op_takes_pair(op);
+  if (!pair && comma != std::string_view::npos) return std::unexpected(pair_error(op));
+  if (pair && comma == std::string_view::npos) return std::unexpected(needs_pair_error(op));
+  const std::string_view first = pair ? text.substr(0, comma) : text;
+  const std::optional<IntText> lo = parse_int_text(first);
+  if (!lo) {
+    return std::unexpected("invalid integer " + quoted(first) + " for " + field_desc(field, type));
+  }
+  std::optional<IntText> hi;
+  if (pair) {
+    const std::string_view second = text.substr(comma + 1);
+    hi = parse_int_text(second);
+    if (!hi) {
+      return std::unexpected("invalid integer " + quoted(second) + " for " +
+                             field_desc(field, type));
+    }
+  }
+  return finish_ints(field, type, op, *lo, hi);
+}
+
+std::string kind_error(std::string_view field, InType type) {
+  const char* want = int_shape(type) ? "an integer" : is_string_type(type) ? "a string" : "a GUID";
+  return field_desc(field, type) + " needs " + want + " value";
+}
+
+std::expected<void, std::string> check_op(std::string_view field, InType type, PayloadOp op) {
+  if (payload_op_applies(type, op)) return {};
+  return std::unexpected("operator '" + std::string(payload_op_name(op)) +
+                         "' cannot be applied to " + field_desc(field, type));
+}
+
+}  // namespace
+
+std::string_view payload_op_name(PayloadOp op) {
+  switch (op) {
+    case PayloadOp::Eq: return "eq";
+    case PayloadOp::Ne: return "ne";
+    case PayloadOp::Le: return "le";
+    case PayloadOp::Gt: return "gt";
+    case PayloadOp::Lt: return "lt";
+    case PayloadOp::Ge: return "ge";
+    case PayloadOp::Between: return "between";
+    case PayloadOp::NotBetween: return "notbetween";
+    case PayloadOp::Modulo: return "modulo";
+    case PayloadOp::Contains: return "contains";
+    case PayloadOp::DoesntContain: return "doesntcontain";
+    case PayloadOp::Is: return "is";
+    case PayloadOp::IsNot: return "isnot";
+  }
+  return "?";
+}
+
+PayloadOp payload_op_from_ast(ast::PredOp op) {
+  switch (op) {
+    case ast::PredOp::Eq: return PayloadOp::Eq;
+    case ast::PredOp::Ne: return PayloadOp::Ne;
+    case ast::PredOp::Le: return PayloadOp::Le;
+    case ast::PredOp::Gt: return PayloadOp::Gt;
+    case ast::PredOp::Lt: return PayloadOp::Lt;
+    case ast::PredOp::Ge: return PayloadOp::Ge;
+    case ast::PredOp::Between: return PayloadOp::Between;
+    case ast::PredOp::NotBetween: return PayloadOp::NotBetween;
+    case ast::PredOp::Modulo: return PayloadOp::Modulo;
+    case ast::PredOp::Contains: return PayloadOp::Contains;
+    case ast::PredOp::DoesntContain: return PayloadOp::DoesntContain;
+    case ast::PredOp::Is: return PayloadOp::Is;
+    case ast::PredOp::IsNot: return PayloadOp::IsNot;
+  }
+  return PayloadOp::Eq;
+}
+
+bool payload_op_takes_pair(PayloadOp op) {
+  return op == PayloadOp::Between || op == PayloadOp::NotBetween;
+}
+
+bool payload_op_applies(InType type, PayloadOp op) {
+  const auto code = static_cast<uint16_t>(op);
+  if (int_shape(type)) return code <= static_cast<uint16_t>(PayloadOp::Modulo);
+  if (is_string_type(type)) return code >= static_cast<uint16_t>(PayloadOp::Contains);
+  if (type == InType::Guid) return op == PayloadOp::Is || op == PayloadOp::IsNot;
+  return false;
+}
+
+std::string_view trim_ascii_space(std::string_view text) {
+  constexpr std::string_view kSpace = " \t\n\v\f\r";
+  const size_t b = text.find_first_not_of(kSpace);
+  if (b == std::string_view::npos) return {};
+  return text.substr(b, text.find_last_not_of(kSpace) - b + 1);
+}
+
+std::optional<IntText> parse_int_text(std::string_view text) {
+  text = trim_ascii_space(text);
+  IntText out;
+  if (!text.empty() && text.front() == '-') {
+    out.negative = true;
+    text.remove_prefix(1);
+  }
+  int base = 10;
+  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+    base = 16;
+    text.remove_prefix(2);
+  }
+  if (text.empty() || text.front() == '+' || text.front() == '-') return std::nullopt;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, out.magnitude, base);
+  if (ec != std::errc{} || ptr != end) return std::nullopt;
+  return out;
+}
+
+std::string quoted(std::string_view text) {
+  constexpr size_t kMax = 64;
+  std::string out = "'";
+  for (size_t i = 0; i < text.size() && i < kMax; ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c < 0x20 || c == 0x7F) {
+      static constexpr char kHex[] = "0123456789abcdef";
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  if (text.size() > kMax) out += "...";
+  return out + "'";
+}
+
+ConvertResult convert_value_text(std::string_view field, InType type, PayloadOp op,
+                                 std::string_view text) {
+  if (auto ok = check_op(field, type, op); !ok) return std::unexpected(ok.error());
+  if (is_string_type(type)) return convert_string(field, type, text);
+  if (type == InType::Guid) return convert_guid_text(field, text);
+  return convert_int_text(field, type, op, text);
+}
+
+ConvertResult convert_value(std::string_view field, InType type, PayloadOp op,
+                            const ast::Value& value) {
+  if (auto ok = check_op(field, type, op); !ok) return std::unexpected(ok.error());
+  using Kind = ast::Value::Kind;
+  if (value.kind == Kind::String) return convert_value_text(field, type, op, value.str.value);
+  const bool pair = value.kind == Kind::IntPair;
+  if (pair && !payload_op_takes_pair(op)) return std::unexpected(pair_error(op));
+  if (value.kind == Kind::Guid) {
+    if (type != InType::Guid) return std::unexpected(kind_error(field, type));
+    return convert_guid_text(field, value.guid.text);
+  }
+  if (!int_shape(type)) return std::unexpected(kind_error(field, type));
+  if (!pair && payload_op_takes_pair(op)) return std::unexpected(needs_pair_error(op));
+  auto as_text = [](const ast::Int& i) { return IntText{i.magnitude, i.negative}; };
+  return finish_ints(field, type, op, as_text(value.lo),
+                     pair ? std::optional<IntText>(as_text(value.hi)) : std::nullopt);
+}
+
+}  // namespace pfc::internal

@@ -1,0 +1,222 @@
+// compiler/check_schema.cc — the provider half of the semantic checker: builds Schema from
+// `provider` declarations and reports duplicate names/GUIDs/(id, version) pairs, unknown
+// types, descriptor attributes out of range, and bad count/length references.
+#include <algorithm>
+#include <array>
+#include <unordered_set>
+
+#include "compiler/check_context.h"
+#include "compiler/convert.h"
+#include "compiler/suggest.h"
+
+namespace pfc::internal {
+namespace {
+
+std::string line_note(SourcePos pos) {
+  return " (first declared on line " + std::to_string(pos.line) + ")";
+}
+
+std::string_view attr_name(ast::AttrKind k) {
+  static constexpr std::array<std::string_view, 7> kNames = {
+      "id", "version", "level", "keyword", "opcode", "task", "channel"};
+  return kNames[static_cast<size_t>(k)];
+}
+
+uint64_t attr_max(ast::AttrKind k) {
+  switch (k) {
+    case ast::AttrKind::Id:
+    case ast::AttrKind::Task: return 0xFFFF;
+    case ast::AttrKind::Keyword: return ~uint64_t{0};
+    default: return 0xFF;
+  }
+}
+
+void apply_attr(EventDescriptor& d, ast::AttrKind k, uint64_t v) {
+  switch (k) {
+    case ast::AttrKind::Id: d.id = static_cast<uint16_t>(v); break;
+    case ast::AttrKind::Version: d.version = static_cast<uint8_t>(v); break;
+    case ast::AttrKind::Level: d.level = static_cast<uint8_t>(v); break;
+    case ast::AttrKind::Keyword: d.keyword = v; break;
+    case ast::AttrKind::Opcode: d.opcode = static_cast<uint8_t>(v); break;
+    case ast::AttrKind::Task: d.task = static_cast<uint16_t>(v); break;
+    case ast::AttrKind::Channel: d.channel = static_cast<uint8_t>(v); break;
+  }
+}
+
+EventDescriptor check_attrs(const std::vector<ast::Attr>& attrs, CheckContext& cx) {
+  EventDescriptor d;
+  std::array<bool, 7> seen{};
+  for (const ast::Attr& a : attrs) {
+    const std::string name = "'" + std::string(attr_name(a.kind)) + "'";
+    if (seen[static_cast<size_t>(a.kind)]) {
+      cx.error(a.pos, "duplicate attribute " + name);
+      continue;
+    }
+    seen[static_cast<size_t>(a.kind)] = true;
+    if (check_unsigned(cx, a.value, attr_max(a.kind), name)) {
+      apply_attr(d, a.kind, a.value.magnitude);
+    }
+  }
+  return d;
+}
+
+std::string lower_ascii(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return out;
+}
+
+std::optional<InType> resolve_type(const ast::Name& type, CheckContext& cx) {
+  if (std::optional<InType> t = in_type_from_name(lower_ascii(type.text))) return t;
+  std::vector<std::string_view> names;
+  for (uint16_t i = 1; i <= static_cast<uint16_t>(InType::HexInt64); ++i) {
+    names.push_back(in_type_name(static_cast<InType>(i)));
+  }
+  cx.error(type.pos, "unknown type " + quoted(type.text) + did_you_mean(type.text, names));
+  return std::nullopt;
+}
+
+bool is_count_type(InType t) {
+  return t >= InType::Int8 && t <= InType::UInt64;
+}
+
+// Resolves `[n]` / `[Field]` / `length=...` of field `self` (index `self_index`) of `ev`.
+// `all_names` holds every field name of the event, to tell "declared later" from "unknown".
+Extent resolve_extent(const ast::ExtentRef& ref, std::string_view what, const EventDef& ev,
+                      const EventIndex& ix, const std::unordered_set<std::string>& all_names,
+                      uint32_t self_index, CheckContext& cx) {
+  Extent e;
+  if (ref.fixed) {
+    if (check_unsigned(cx, *ref.fixed, 0xFFFFFFFF, what)) {
+      e = Extent{Extent::Kind::Fixed, static_cast<uint32_t>(ref.fixed->magnitude)};
+    }
+    return e;
+  }
+  if (!ref.field) return e;
+  const ast::Name& name = *ref.field;
+  const std::string_view self = ev.fields[self_index].name;
+  auto it = ix.fields.find(name.text);
+  if (it == ix.fields.end()) {
+    if (all_names.contains(name.text)) {
+      cx.error(name.pos, std::string(what) + " field " + quoted(name.text) +
+                             " must be declared before field " + quoted(self));
+      return e;
+    }
+    std::vector<std::string_view> earlier;
+    for (uint32_t i = 0; i < self_index; ++i) earlier.push_back(ev.fields[i].name);
+    cx.error(name.pos, "unknown field " + quoted(name.text) + " in event " + quoted(ev.name) +
+                           did_you_mean(name.text, earlier));
+    return e;
+  }
+  const FieldDef& target = ev.fields[it->second];
+  if (!ix.field_ok[it->second]) return e;  // its type was already reported
+  if (!is_count_type(target.type)) {
+    cx.error(name.pos, std::string(what) + " field " + quoted(name.text) +
+                           " must have an integer type (int8..uint64), not '" +
+                           std::string(in_type_name(target.type)) + "'");
+  } else if (target.count.present()) {
+    cx.error(name.pos, std::string(what) + " field " + quoted(name.text) +
+                           " must not be an array");
+  } else {
+    e = Extent{Extent::Kind::Field, it->second};
+  }
+  return e;
+}
+
+void check_length_rules(const ast::Field& f, const FieldDef& def, CheckContext& cx) {
+  const bool has_length = f.length.has_value();
+  const bool takes_length = def.type == InType::UnicodeString ||
+                            def.type == InType::AnsiString || def.type == InType::Binary;
+  if (has_length && !takes_length) {
+    cx.error(f.length->pos, "'length' applies only to string, wstring and binary fields, not '" +
+                                std::string(in_type_name(def.type)) + "'");
+  }
+  if (!has_length && def.type == InType::Binary) {
+    cx.error(f.pos, "binary field " + quoted(def.name) + " needs a length");
+  }
+}
+
+void check_fields(const ast::Event& ae, EventDef& ev, EventIndex& ix, CheckContext& cx) {
+  std::unordered_map<std::string, SourcePos> first_pos;
+  std::unordered_set<std::string> all_names;
+  for (const ast::Field& f : ae.fields) all_names.insert(f.name.text);
+  for (const ast::Field& f : ae.fields) {
+    const auto index = static_cast<uint32_t>(ev.fields.size());
+    FieldDef def;
+    def.name = f.name.text;
+    const std::optional<InType> type = resolve_type(f.type, cx);
+    if (type) def.type = *type;
+    ev.fields.push_back(def);
+    ix.field_ok.push_back(type.has_value());
+    if (auto [it, fresh] = first_pos.emplace(def.name, f.name.pos); !fresh) {
+      cx.error(f.name.pos, "duplicate field " + quoted(def.name) + " in event " +
+                               quoted(ev.name) + line_note(it->second));
+    }
+    if (f.count) ev.fields[index].count = resolve_extent(*f.count, "count", ev, ix, all_names, index, cx);
+    if (f.length) ev.fields[index].length = resolve_extent(*f.length, "length", ev, ix, all_names, index, cx);
+    if (type) check_length_rules(f, ev.fields[index], cx);
+    ix.fields.emplace(def.name, index);
+  }
+}
+
+void check_event(const ast::Event& ae, ProviderDef& p, ProviderIndex& pix, CheckContext& cx) {
+  const auto index = static_cast<uint32_t>(p.events.size());
+  EventDef ev;
+  ev.name = ae.name.text;
+  ev.desc = check_attrs(ae.attrs, cx);
+  EventIndex ix;
+  check_fields(ae, ev, ix, cx);
+  if (auto [it, fresh] = pix.events.emplace(ev.name, index); !fresh) {
+    cx.error(ae.name.pos, "duplicate event " + quoted(ev.name) + " in provider " +
+                              quoted(p.name));
+  }
+  const uint32_t key = uint32_t{ev.desc.id} << 8 | ev.desc.version;
+  if (auto [it, fresh] = pix.by_id.emplace(key, index); !fresh) {
+    cx.error(ae.name.pos, "event " + quoted(ev.name) + " has the same id " +
+                              std::to_string(ev.desc.id) + " and version " +
+                              std::to_string(ev.desc.version) + " as event " +
+                              quoted(p.events[it->second].name));
+  }
+  p.events.push_back(std::move(ev));
+  pix.event_index.push_back(std::move(ix));
+}
+
+std::optional<Guid> provider_guid(const ast::Provider& ap, CheckContext& cx) {
+  if (!ap.guid) return Guid::from_provider_name(ap.name.text);
+  if (std::optional<Guid> g = Guid::parse(ap.guid->text)) return g;
+  cx.error(ap.guid->pos, "invalid GUID " + quoted(ap.guid->text));
+  return std::nullopt;
+}
+
+}  // namespace
+
+void check_providers(const std::vector<ast::Provider>& providers, CheckContext& cx) {
+  std::unordered_map<std::string, uint32_t> by_guid;  // GUID text → first provider
+  for (const ast::Provider& ap : providers) {
+    const auto index = static_cast<uint32_t>(cx.schema().providers.size());
+    ProviderDef p;
+    p.name = ap.name.text;
+    p.legacy = ap.legacy;
+    const std::optional<Guid> guid = provider_guid(ap, cx);
+    p.guid = guid.value_or(Guid{});
+    if (auto [it, fresh] = cx.provider_by_name.emplace(p.name, index); !fresh) {
+      cx.error(ap.name.pos, "duplicate provider " + quoted(p.name) +
+                                line_note(cx.providers[it->second].pos));
+    } else if (!guid) {
+      // already reported
+    } else if (auto [git, gfresh] = by_guid.emplace(p.guid.to_string(), index); !gfresh) {
+      cx.error(ap.guid ? ap.guid->pos : ap.name.pos,
+               "provider " + quoted(p.name) + " has the same GUID " + p.guid.to_string() +
+                   " as provider " + quoted(cx.schema().providers[git->second].name));
+    }
+    ProviderIndex pix;
+    pix.pos = ap.name.pos;
+    for (const ast::Event& ae : ap.events) check_event(ae, p, pix, cx);
+    cx.schema().providers.push_back(std::move(p));
+    cx.providers.push_back(std::move(pix));
+  }
+}
+
+}  // namespace pfc::internal

@@ -1,0 +1,58 @@
+// compiler/convert.h — payload predicate values: which operators apply to which field types
+// (design.md §4.8), and the conversion of a value to its field's type the way TDH converts
+// PAYLOAD_FILTER_PREDICATE.Value text (docs/semantics.md "Value conversion"). Used by
+// compiler/check for script literals; the text form also serves the ETW-compatible API.
+#pragma once
+
+#include <cstdint>
+#include <expected>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "grammar/ast.h"
+#include "pfc/enable.h"
+#include "pfc/schema.h"
+
+namespace pfc::internal {
+
+// The script spelling of an operator: "eq", "between", "doesntcontain", ...
+std::string_view payload_op_name(PayloadOp op);
+PayloadOp payload_op_from_ast(ast::PredOp op);
+// BETWEEN and NOTBETWEEN take a pair of values; every other operator one.
+bool payload_op_takes_pair(PayloadOp op);
+// design.md §4.8: integer ops on integer-like types, string ops on strings, IS/ISNOT on GUIDs.
+bool payload_op_applies(InType type, PayloadOp op);
+
+// An integer as written: magnitude and sign ("-0" is zero).
+struct IntText {
+  uint64_t magnitude = 0;
+  bool negative = false;
+};
+// Parses TDH integer text: ASCII whitespace around the number is ignored, then an optional
+// '-', then decimal digits or 0x/0X and hex digits; the magnitude must fit in 64 bits.
+std::optional<IntText> parse_int_text(std::string_view text);
+
+// Trims ASCII whitespace (space, \t, \n, \v, \f, \r) at both ends.
+std::string_view trim_ascii_space(std::string_view text);
+
+// `text` in single quotes for a one-line diagnostic: control bytes shown as \xHH, long text
+// cut after 64 bytes with "...".
+std::string quoted(std::string_view text);
+
+// The converted value, or a one-line diagnostic message (field name and type included).
+using ConvertResult = std::expected<PayloadValue, std::string>;
+
+// Converts PAYLOAD_FILTER_PREDICATE.Value text for field `field` of type `type` used with
+// `op`: integers (pairs "lo,hi" for BETWEEN/NOTBETWEEN) range-checked against the type,
+// strings taken as they are (UTF-8), GUIDs in registry format with braces after trimming.
+// Also rejects operators that do not apply to the type, MODULO 0 and empty BETWEEN ranges.
+ConvertResult convert_value_text(std::string_view field, InType type, PayloadOp op,
+                                 std::string_view text);
+
+// The same for a script literal: an int, an int pair, a GUID literal, or a string (which is
+// converted exactly like convert_value_text).
+ConvertResult convert_value(std::string_view field, InType type, PayloadOp op,
+                            const ast::Value& value);
+
+}  // namespace pfc::internal
