@@ -1,0 +1,24 @@
+// cli/commands/commands.h — the `pfc` subcommands (language.md §3). Each returns the exit
+// code (cli/exit_code.h), writes results to `out` and diagnostics/errors to `err`, and may
+// throw only on internal failures (main turns those into exit 3).
+#pragma once
+
+#include <ostream>
+#include <string>
+
+namespace pfc::cli {
+
+struct RunOptions {
+  std::string script;
+  std::string events;
+  std::string engine = "auto";
+  bool explain = false;
+};
+
+int command_check(const std::string& script, std::ostream& out, std::ostream& err);
+int command_run(const RunOptions& options, std::ostream& out, std::ostream& err);
+int command_state(const std::string& script, std::ostream& out, std::ostream& err);
+int command_compile(const std::string& script, const std::string& emit, std::ostream& out,
+                    std::ostream& err);
+
+}  // namespace pfc::cli

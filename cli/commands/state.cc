@@ -1,0 +1,35 @@
+// cli/commands/state.cc — `pfc state SCRIPT`: the composite enable state (design.md §4.11)
+// of every provider, in declaration order, as the router computes it.
+#include "cli/commands/commands.h"
+#include "cli/engine.h"
+#include "cli/exit_code.h"
+#include "cli/output.h"
+#include "cli/router_setup.h"
+#include "cli/script_loader.h"
+
+namespace pfc::cli {
+
+int command_state(const std::string& script, std::ostream& out, std::ostream& err) {
+  auto loaded = load_script(script, err);
+  if (!loaded) return loaded.error();
+  auto engine = make_engine("interp");
+  if (!engine) {
+    err << "pfc: internal error: " << engine.error().message << '\n';
+    return kExitInternal;
+  }
+  auto routed = build_router(loaded->checked(), *engine);
+  if (!routed) {
+    err << "pfc: internal error: " << routed.error().message << '\n';
+    return kExitInternal;
+  }
+  const auto& providers = loaded->checked().schema.providers;
+  for (size_t i = 0; i < providers.size(); ++i) {
+    CompositeState state = routed->router->composite(routed->providers[i]);
+    if (!state.enabled) state = CompositeState{};  // "nobody enables it" prints all zeros
+    out << format_state_line(providers[i].name, state, routed->session_names);
+  }
+  out.flush();
+  return kExitOk;
+}
+
+}  // namespace pfc::cli

@@ -1,0 +1,71 @@
+// cli/output.cc — JSON Lines formatting for `pfc run` and `pfc state`.
+#include "cli/output.h"
+
+#include <nlohmann/json.hpp>
+
+namespace pfc::cli {
+namespace {
+
+// Appends ["A","B"] for the slots set in `mask`, in slot (= declaration) order.
+void append_names(std::string& out, uint64_t mask, const std::vector<std::string>& names) {
+  out += '[';
+  bool first = true;
+  for (uint32_t slot = 0; slot < names.size() && slot < 64; ++slot) {
+    if ((mask >> slot & 1) == 0) continue;
+    if (!first) out += ',';
+    first = false;
+    out += json_quote(names[slot]);
+  }
+  out += ']';
+}
+
+}  // namespace
+
+std::string json_quote(std::string_view s) {
+  return nlohmann::json(std::string(s)).dump(-1, ' ', false,
+                                             nlohmann::json::error_handler_t::replace);
+}
+
+std::string hex_u64(uint64_t v) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string digits;
+  do {
+    digits.insert(digits.begin(), kDigits[v & 0xF]);
+    v >>= 4;
+  } while (v != 0);
+  return "0x" + digits;
+}
+
+std::string format_route_line(uint64_t seq, const std::vector<std::string>& names,
+                              const RouteResult& result, const std::vector<Rejection>* why) {
+  std::string out = "{\"seq\":" + std::to_string(seq) + ",\"sessions\":";
+  append_names(out, result.deliver, names);
+  out += ",\"stack\":";
+  append_names(out, result.stack, names);
+  if (why != nullptr) {
+    out += ",\"why\":{";
+    for (size_t i = 0; i < why->size(); ++i) {
+      if (i != 0) out += ',';
+      out += json_quote(names.at((*why)[i].slot)) + ':' + json_quote((*why)[i].reason);
+    }
+    out += '}';
+  }
+  out += "}\n";
+  return out;
+}
+
+std::string format_state_line(std::string_view provider, const CompositeState& state,
+                              const std::vector<std::string>& names) {
+  std::string out = "{\"provider\":" + json_quote(provider);
+  out += ",\"enabled\":";
+  out += state.enabled ? "true" : "false";
+  out += ",\"level\":" + std::to_string(state.level);
+  out += ",\"any\":" + json_quote(hex_u64(state.any));
+  out += ",\"all\":" + json_quote(hex_u64(state.all));
+  out += ",\"sessions\":";
+  append_names(out, state.sessions, names);
+  out += "}\n";
+  return out;
+}
+
+}  // namespace pfc::cli

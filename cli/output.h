@@ -1,0 +1,36 @@
+// cli/output.h — the exact JSON Lines formats of `pfc run` and `pfc state`
+// (language.md §3): compact objects, no spaces, sessions in declaration order.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pfc/event.h"
+#include "pfc/router.h"
+
+namespace pfc::cli {
+
+// `s` as a JSON string literal (quotes included). Invalid UTF-8 becomes U+FFFD.
+std::string json_quote(std::string_view s);
+
+// Lower-case hex with a 0x prefix: 0 → "0x0", ~0 → "0xffffffffffffffff".
+std::string hex_u64(uint64_t v);
+
+// Why a session did not receive an event (for --explain): slot + reason word.
+struct Rejection {
+  uint32_t slot = 0;
+  std::string_view reason;
+};
+
+// {"seq":N,"sessions":[...],"stack":[...]} plus ,"why":{...} when `why` is non-null.
+// `names` maps session slot → session name. Ends with '\n'.
+std::string format_route_line(uint64_t seq, const std::vector<std::string>& names,
+                              const RouteResult& result, const std::vector<Rejection>* why);
+
+// {"provider":"P","enabled":true,"level":5,"any":"0x…","all":"0x…","sessions":[...]}\n
+std::string format_state_line(std::string_view provider, const CompositeState& state,
+                              const std::vector<std::string>& names);
+
+}  // namespace pfc::cli

@@ -1,0 +1,45 @@
+// cli/router_setup.cc — script → Router (providers, sessions, enables).
+#include "cli/router_setup.h"
+
+namespace pfc::cli {
+namespace {
+
+// The CLI only routes (Router::route); delivered events need not be kept.
+class DiscardSink : public Sink {
+ public:
+  void deliver(const EventView&, bool) override {}
+};
+
+}  // namespace
+
+Result<ScriptRouter> build_router(const CheckedScript& script,
+                                  std::shared_ptr<ProgramCompiler> compiler) {
+  ScriptRouter out;
+  auto router = Router::create(std::move(compiler));
+  if (!router) return std::unexpected(router.error());
+  out.router = std::move(*router);
+  for (const ProviderDef& provider : script.schema.providers) {
+    auto handle = out.router->register_provider(provider);
+    if (!handle) return std::unexpected(handle.error());
+    out.providers.push_back(*handle);
+  }
+  const auto sink = std::make_shared<DiscardSink>();
+  for (size_t i = 0; i < script.sessions.size(); ++i) {
+    auto slot = out.router->create_session(script.sessions[i].name, sink);
+    if (!slot) return std::unexpected(slot.error());
+    if (*slot != i)
+      return make_error("session '" + script.sessions[i].name + "' got slot " +
+                        std::to_string(*slot) + ", expected " + std::to_string(i));
+    out.session_names.push_back(script.sessions[i].name);
+  }
+  for (size_t i = 0; i < script.sessions.size(); ++i) {
+    for (const SessionDecl::Enable& e : script.sessions[i].enables) {
+      const Guid& guid = script.schema.providers.at(e.provider).guid;
+      auto enabled = out.router->enable(static_cast<SessionId>(i), guid, e.params);
+      if (!enabled) return std::unexpected(enabled.error());
+    }
+  }
+  return out;
+}
+
+}  // namespace pfc::cli

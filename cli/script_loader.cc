@@ -1,0 +1,35 @@
+// cli/script_loader.cc — script reading and diagnostic printing.
+#include "cli/script_loader.h"
+
+#include "cli/exit_code.h"
+#include "cli/files.h"
+
+namespace pfc::cli {
+
+void print_diagnostics(const SourceFile& source, const std::vector<Diagnostic>& diagnostics,
+                       std::ostream& err) {
+  for (const Diagnostic& d : diagnostics) err << source.render(d);
+  err.flush();
+}
+
+std::expected<std::unique_ptr<SourceFile>, int> read_source(const std::string& path,
+                                                            std::ostream& err) {
+  Result<std::string> text = read_whole_file(path);
+  if (!text) {
+    err << "pfc: error: " << text.error().message << '\n';
+    return std::unexpected(kExitInput);
+  }
+  return std::make_unique<SourceFile>(path, std::move(*text));
+}
+
+std::expected<LoadedScript, int> load_script(const std::string& path, std::ostream& err) {
+  auto source = read_source(path, err);
+  if (!source) return std::unexpected(source.error());
+  LoadedScript loaded{std::move(*source), {}};
+  loaded.front = compile_script(*loaded.source);
+  print_diagnostics(*loaded.source, loaded.front.diagnostics, err);
+  if (!loaded.front.ok()) return std::unexpected(kExitInput);
+  return loaded;
+}
+
+}  // namespace pfc::cli
