@@ -24,8 +24,8 @@ std::optional<uint32_t> resolve_event(const ast::EventRef& ref, uint32_t provide
     auto it = pix.events.find(ref.name->text);
     if (it != pix.events.end()) return it->second;
     auto names = names_of(p.events, [](const EventDef& e) { return std::string_view(e.name); });
-    cx.error(ref.name->pos, "unknown event " + quoted(ref.name->text) + " in provider " +
-                                quoted(p.name) + did_you_mean(ref.name->text, names));
+    cx.error(ref.name->pos, "unknown event " + quote_text(ref.name->text) + " in provider " +
+                                quote_text(p.name) + did_you_mean(ref.name->text, names));
     return std::nullopt;
   }
   if (!ref.id) return std::nullopt;
@@ -39,10 +39,10 @@ std::optional<uint32_t> resolve_event(const ast::EventRef& ref, uint32_t provide
   std::string hint;
   auto other = std::ranges::find_if(p.events, [id](const EventDef& e) { return e.desc.id == id; });
   if (other != p.events.end()) {
-    hint = "; event " + quoted(other->name) + " has id " + std::to_string(id) + " and version " +
+    hint = "; event " + quote_text(other->name) + " has id " + std::to_string(id) + " and version " +
            std::to_string(other->desc.version);
   }
-  cx.error(ref.pos, "provider " + quoted(p.name) + " has no event with id " +
+  cx.error(ref.pos, "provider " + quote_text(p.name) + " has no event with id " +
                         std::to_string(id) + " and version " + std::to_string(version) + hint);
   return std::nullopt;
 }
@@ -53,14 +53,14 @@ bool check_predicate(const ast::Predicate& ap, const EventDef& ev, const EventIn
   auto it = ix.fields.find(ap.field.text);
   if (it == ix.fields.end()) {
     auto names = names_of(ev.fields, [](const FieldDef& f) { return std::string_view(f.name); });
-    cx.error(ap.field.pos, "unknown field " + quoted(ap.field.text) + " in event " +
-                               quoted(ev.name) + did_you_mean(ap.field.text, names));
+    cx.error(ap.field.pos, "unknown field " + quote_text(ap.field.text) + " in event " +
+                               quote_text(ev.name) + did_you_mean(ap.field.text, names));
     return false;
   }
   if (!ix.field_ok[it->second]) return false;  // unknown type, already reported
   const FieldDef& field = ev.fields[it->second];
   if (field.count.present()) {
-    cx.error(ap.field.pos, "field " + quoted(field.name) +
+    cx.error(ap.field.pos, "field " + quote_text(field.name) +
                                " is an array; payload predicates need a scalar field");
     return false;
   }
@@ -68,7 +68,7 @@ bool check_predicate(const ast::Predicate& ap, const EventDef& ev, const EventIn
   out.op = payload_op_from_ast(ap.op);
   if (!payload_op_applies(field.type, out.op)) {
     cx.error(ap.op_pos, "operator '" + std::string(payload_op_name(out.op)) +
-                            "' cannot be applied to field " + quoted(field.name) +
+                            "' cannot be applied to field " + quote_text(field.name) +
                             " of type '" + std::string(in_type_name(field.type)) + "'");
     return false;
   }

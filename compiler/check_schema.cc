@@ -74,7 +74,7 @@ std::optional<InType> resolve_type(const ast::Name& type, CheckContext& cx) {
   for (uint16_t i = 1; i <= static_cast<uint16_t>(InType::HexInt64); ++i) {
     names.push_back(in_type_name(static_cast<InType>(i)));
   }
-  cx.error(type.pos, "unknown type " + quoted(type.text) + did_you_mean(type.text, names));
+  cx.error(type.pos, "unknown type " + quote_text(type.text) + did_you_mean(type.text, names));
   return std::nullopt;
 }
 
@@ -100,24 +100,24 @@ Extent resolve_extent(const ast::ExtentRef& ref, std::string_view what, const Ev
   auto it = ix.fields.find(name.text);
   if (it == ix.fields.end()) {
     if (all_names.contains(name.text)) {
-      cx.error(name.pos, std::string(what) + " field " + quoted(name.text) +
-                             " must be declared before field " + quoted(self));
+      cx.error(name.pos, std::string(what) + " field " + quote_text(name.text) +
+                             " must be declared before field " + quote_text(self));
       return e;
     }
     std::vector<std::string_view> earlier;
     for (uint32_t i = 0; i < self_index; ++i) earlier.push_back(ev.fields[i].name);
-    cx.error(name.pos, "unknown field " + quoted(name.text) + " in event " + quoted(ev.name) +
+    cx.error(name.pos, "unknown field " + quote_text(name.text) + " in event " + quote_text(ev.name) +
                            did_you_mean(name.text, earlier));
     return e;
   }
   const FieldDef& target = ev.fields[it->second];
   if (!ix.field_ok[it->second]) return e;  // its type was already reported
   if (!is_count_type(target.type)) {
-    cx.error(name.pos, std::string(what) + " field " + quoted(name.text) +
+    cx.error(name.pos, std::string(what) + " field " + quote_text(name.text) +
                            " must have an integer type (int8..uint64), not '" +
                            std::string(in_type_name(target.type)) + "'");
   } else if (target.count.present()) {
-    cx.error(name.pos, std::string(what) + " field " + quoted(name.text) +
+    cx.error(name.pos, std::string(what) + " field " + quote_text(name.text) +
                            " must not be an array");
   } else {
     e = Extent{Extent::Kind::Field, it->second};
@@ -134,7 +134,7 @@ void check_length_rules(const ast::Field& f, const FieldDef& def, CheckContext& 
                                 std::string(in_type_name(def.type)) + "'");
   }
   if (!has_length && def.type == InType::Binary) {
-    cx.error(f.pos, "binary field " + quoted(def.name) + " needs a length");
+    cx.error(f.pos, "binary field " + quote_text(def.name) + " needs a length");
   }
 }
 
@@ -151,8 +151,8 @@ void check_fields(const ast::Event& ae, EventDef& ev, EventIndex& ix, CheckConte
     ev.fields.push_back(def);
     ix.field_ok.push_back(type.has_value());
     if (auto [it, fresh] = first_pos.emplace(def.name, f.name.pos); !fresh) {
-      cx.error(f.name.pos, "duplicate field " + quoted(def.name) + " in event " +
-                               quoted(ev.name) + line_note(it->second));
+      cx.error(f.name.pos, "duplicate field " + quote_text(def.name) + " in event " +
+                               quote_text(ev.name) + line_note(it->second));
     }
     if (f.count) ev.fields[index].count = resolve_extent(*f.count, "count", ev, ix, all_names, index, cx);
     if (f.length) ev.fields[index].length = resolve_extent(*f.length, "length", ev, ix, all_names, index, cx);
@@ -169,15 +169,15 @@ void check_event(const ast::Event& ae, ProviderDef& p, ProviderIndex& pix, Check
   EventIndex ix;
   check_fields(ae, ev, ix, cx);
   if (auto [it, fresh] = pix.events.emplace(ev.name, index); !fresh) {
-    cx.error(ae.name.pos, "duplicate event " + quoted(ev.name) + " in provider " +
-                              quoted(p.name));
+    cx.error(ae.name.pos, "duplicate event " + quote_text(ev.name) + " in provider " +
+                              quote_text(p.name));
   }
   const uint32_t key = uint32_t{ev.desc.id} << 8 | ev.desc.version;
   if (auto [it, fresh] = pix.by_id.emplace(key, index); !fresh) {
-    cx.error(ae.name.pos, "event " + quoted(ev.name) + " has the same id " +
+    cx.error(ae.name.pos, "event " + quote_text(ev.name) + " has the same id " +
                               std::to_string(ev.desc.id) + " and version " +
                               std::to_string(ev.desc.version) + " as event " +
-                              quoted(p.events[it->second].name));
+                              quote_text(p.events[it->second].name));
   }
   p.events.push_back(std::move(ev));
   pix.event_index.push_back(std::move(ix));
@@ -186,7 +186,7 @@ void check_event(const ast::Event& ae, ProviderDef& p, ProviderIndex& pix, Check
 std::optional<Guid> provider_guid(const ast::Provider& ap, CheckContext& cx) {
   if (!ap.guid) return Guid::from_provider_name(ap.name.text);
   if (std::optional<Guid> g = Guid::parse(ap.guid->text)) return g;
-  cx.error(ap.guid->pos, "invalid GUID " + quoted(ap.guid->text));
+  cx.error(ap.guid->pos, "invalid GUID " + quote_text(ap.guid->text));
   return std::nullopt;
 }
 
@@ -202,14 +202,14 @@ void check_providers(const std::vector<ast::Provider>& providers, CheckContext& 
     const std::optional<Guid> guid = provider_guid(ap, cx);
     p.guid = guid.value_or(Guid{});
     if (auto [it, fresh] = cx.provider_by_name.emplace(p.name, index); !fresh) {
-      cx.error(ap.name.pos, "duplicate provider " + quoted(p.name) +
+      cx.error(ap.name.pos, "duplicate provider " + quote_text(p.name) +
                                 line_note(cx.providers[it->second].pos));
     } else if (!guid) {
       // already reported
     } else if (auto [git, gfresh] = by_guid.emplace(p.guid.to_string(), index); !gfresh) {
       cx.error(ap.guid ? ap.guid->pos : ap.name.pos,
-               "provider " + quoted(p.name) + " has the same GUID " + p.guid.to_string() +
-                   " as provider " + quoted(cx.schema().providers[git->second].name));
+               "provider " + quote_text(p.name) + " has the same GUID " + p.guid.to_string() +
+                   " as provider " + quote_text(cx.schema().providers[git->second].name));
     }
     ProviderIndex pix;
     pix.pos = ap.name.pos;

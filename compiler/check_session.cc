@@ -54,9 +54,9 @@ uint32_t check_properties(const ast::Option& o, CheckContext& cx) {
     if (it == kProperties.end()) {
       auto names = names_of(std::vector(kProperties.begin(), kProperties.end()),
                             [](const PropertyName& p) { return p.name; });
-      cx.error(n.pos, "unknown property " + quoted(n.text) + did_you_mean(n.text, names));
+      cx.error(n.pos, "unknown property " + quote_text(n.text) + did_you_mean(n.text, names));
     } else if (bits & it->bit) {
-      cx.error(n.pos, "duplicate property " + quoted(it->name));
+      cx.error(n.pos, "duplicate property " + quote_text(it->name));
     } else {
       bits |= it->bit;
     }
@@ -100,15 +100,15 @@ void warn_options(const ast::Enable& e, const EnableParams& params, const Provid
   const ast::Option* all = find_option(e, ast::OptionKind::All);
   if (p.legacy) {
     if (params.all != 0) {
-      cx.warning(all->pos, "'all' has no effect on legacy provider " + quoted(p.name));
+      cx.warning(all->pos, "'all' has no effect on legacy provider " + quote_text(p.name));
     }
     if (params.any > 0xFFFFFFFF) {
       cx.warning(find_option(e, ast::OptionKind::Any)->pos,
-                 "legacy provider " + quoted(p.name) + " sees only the low 32 bits of 'any'");
+                 "legacy provider " + quote_text(p.name) + " sees only the low 32 bits of 'any'");
     }
     if (params.properties != 0) {
       cx.warning(find_option(e, ast::OptionKind::Properties)->pos,
-                 "properties have no effect on legacy provider " + quoted(p.name));
+                 "properties have no effect on legacy provider " + quote_text(p.name));
     }
     return;
   }
@@ -136,7 +136,7 @@ std::vector<std::string> split_names(const ast::Filter& f, CheckContext& cx) {
     } else if (name.find('\0') != std::string_view::npos) {
       report("names in '" + std::string(kind) + "' list cannot contain NUL characters");
     } else if (f.kind == ast::FilterKind::Exe && name.find_first_of("/\\") != name.npos) {
-      report("executable names are file names without a path: " + quoted(name));
+      report("executable names are file names without a path: " + quote_text(name));
     } else if (std::ranges::find(names, name) == names.end()) {
       names.emplace_back(name);
     }
@@ -192,7 +192,7 @@ void check_filters(const ast::Enable& e, uint32_t provider, EnableParams& params
   std::array<const ast::Filter*, 7> first{};
   for (const ast::Filter& f : e.filters) {
     if (p.legacy) {
-      cx.error(f.pos, "legacy provider " + quoted(p.name) + " takes no filters");
+      cx.error(f.pos, "legacy provider " + quote_text(p.name) + " takes no filters");
       continue;
     }
     const auto k = static_cast<size_t>(f.kind);
@@ -221,10 +221,10 @@ void warn_legacy_stealing(const std::vector<std::vector<LegacyEnable>>& legacy,
     const std::string& winner = script.sessions[last.session].name;
     for (size_t i = 0; i + 1 < list.size(); ++i) {
       cx.warning(list[i].pos,
-                 "legacy provider " + quoted(script.schema.providers[p].name) +
-                     " is also enabled by session " + quoted(winner) + " (line " +
+                 "legacy provider " + quote_text(script.schema.providers[p].name) +
+                     " is also enabled by session " + quote_text(winner) + " (line " +
                      std::to_string(last.pos.line) + "); the last enabler wins, so session " +
-                     quoted(script.sessions[list[i].session].name) + " gets none of its events");
+                     quote_text(script.sessions[list[i].session].name) + " gets none of its events");
     }
   }
 }
@@ -242,7 +242,7 @@ void check_sessions(const std::vector<ast::Session>& sessions, CheckContext& cx)
                                 " are supported");
     }
     if (auto [it, fresh] = first_pos.emplace(as.name.text, as.name.pos); !fresh) {
-      cx.error(as.name.pos, "duplicate session " + quoted(as.name.text) +
+      cx.error(as.name.pos, "duplicate session " + quote_text(as.name.text) +
                                 " (first declared on line " + std::to_string(it->second.line) +
                                 ")");
     }
@@ -256,14 +256,14 @@ void check_sessions(const std::vector<ast::Session>& sessions, CheckContext& cx)
         auto names = names_of(script.schema.providers, [](const ProviderDef& p) {
           return std::string_view(p.name);
         });
-        cx.error(e.provider.pos, "unknown provider " + quoted(e.provider.text) +
+        cx.error(e.provider.pos, "unknown provider " + quote_text(e.provider.text) +
                                      did_you_mean(e.provider.text, names));
         continue;
       }
       const uint32_t provider = found->second;
       if (auto [it, fresh] = enabled.emplace(provider, e.provider.pos); !fresh) {
-        cx.error(e.provider.pos, "provider " + quoted(e.provider.text) +
-                                     " is enabled twice in session " + quoted(decl.name) +
+        cx.error(e.provider.pos, "provider " + quote_text(e.provider.text) +
+                                     " is enabled twice in session " + quote_text(decl.name) +
                                      " (first on line " + std::to_string(it->second.line) + ")");
         continue;
       }

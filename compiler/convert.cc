@@ -47,7 +47,7 @@ std::string int_text(IntText v) {
 }
 
 std::string field_desc(std::string_view field, InType type) {
-  return "field " + quoted(field) + " of type '" + std::string(in_type_name(type)) + "'";
+  return "field " + quote_text(field) + " of type '" + std::string(in_type_name(type)) + "'";
 }
 
 std::string range_text(const IntShape& s) {
@@ -152,7 +152,7 @@ ConvertResult convert_string(std::string_view field, InType type, std::string_vi
 ConvertResult convert_guid_text(std::string_view field, std::string_view text) {
   const std::optional<Guid> g = Guid::parse(trim_ascii_space(text));
   if (!g) {
-    return std::unexpected("invalid GUID " + quoted(text) + " for " +
+    return std::unexpected("invalid GUID " + quote_text(text) + " for " +
                            field_desc(field, InType::Guid) +
                            "; expected {xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx}");
   }
@@ -170,14 +170,14 @@ ConvertResult convert_int_text(std::string_view field, InType type, PayloadOp op
   const std::string_view first = pair ? text.substr(0, comma) : text;
   const std::optional<IntText> lo = parse_int_text(first);
   if (!lo) {
-    return std::unexpected("invalid integer " + quoted(first) + " for " + field_desc(field, type));
+    return std::unexpected("invalid integer " + quote_text(first) + " for " + field_desc(field, type));
   }
   std::optional<IntText> hi;
   if (pair) {
     const std::string_view second = text.substr(comma + 1);
     hi = parse_int_text(second);
     if (!hi) {
-      return std::unexpected("invalid integer " + quoted(second) + " for " +
+      return std::unexpected("invalid integer " + quote_text(second) + " for " +
                              field_desc(field, type));
     }
   }
@@ -273,7 +273,7 @@ std::optional<IntText> parse_int_text(std::string_view text) {
   return out;
 }
 
-std::string quoted(std::string_view text) {
+std::string quote_text(std::string_view text) {
   constexpr size_t kMax = 64;
   std::string out = "'";
   for (size_t i = 0; i < text.size() && i < kMax; ++i) {

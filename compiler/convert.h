@@ -38,7 +38,7 @@ std::string_view trim_ascii_space(std::string_view text);
 
 // `text` in single quotes for a one-line diagnostic: control bytes shown as \xHH, long text
 // cut after 64 bytes with "...".
-std::string quoted(std::string_view text);
+std::string quote_text(std::string_view text);
 
 // The converted value, or a one-line diagnostic message (field name and type included).
 using ConvertResult = std::expected<PayloadValue, std::string>;

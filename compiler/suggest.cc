@@ -44,7 +44,7 @@ std::optional<size_t> closest_name(std::string_view wrong,
   std::optional<size_t> best;
   size_t best_distance = limit + 1;
   for (size_t i = 0; i < candidates.size(); ++i) {
-    if (candidates[i] == wrong) continue;
+    if (candidates[i] == wrong) return std::nullopt;  // not a misspelling
     const size_t d = edit_distance(wrong, candidates[i], limit);
     if (d < best_distance) {
       best_distance = d;
