@@ -1,1 +1,217 @@
-// placeholder: filled in by its owner
+// grammar/dump.cc — the one-line S-expression AST dump (docs/language.md "AST dump").
+// Expressions are printed with an explicit stack; nothing here recurses on the input.
+#include "grammar/dump.h"
+
+#include <cctype>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace pfc {
+namespace {
+
+bool is_bare_name(const std::string& s) {
+  if (s.empty()) return false;
+  const auto first = static_cast<unsigned char>(s[0]);
+  if (!(std::isalpha(first) || first == '_')) return false;
+  for (const char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (!(std::isalnum(u) || c == '_' || c == '.' || c == '-')) return false;
+  }
+  return true;
+}
+
+void put_quoted(std::string& out, const std::string& s) {
+  out.push_back('"');
+  for (const char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out.push_back('\\'), out.push_back(c);
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (u < 0x20 || u == 0x7F) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", u);
+      out += buf;
+    } else {
+      out.push_back(c);
+    }
+  }
+  out.push_back('"');
+}
+
+void put_name(std::string& out, const ast::Name& name) {
+  if (is_bare_name(name.text)) {
+    out += name.text;
+  } else {
+    put_quoted(out, name.text);
+  }
+}
+
+void put_int(std::string& out, const ast::Int& v) {
+  if (v.negative) out.push_back('-');
+  out += std::to_string(v.magnitude);
+}
+
+void put_guid(std::string& out, const ast::GuidLit& g) {
+  for (const char c : g.text) out.push_back(c >= 'a' && c <= 'f' ? static_cast<char>(c - 32) : c);
+}
+
+const char* attr_name(ast::AttrKind k) {
+  static constexpr const char* kNames[] = {"id", "version", "level", "keyword",
+                                           "opcode", "task", "channel"};
+  return kNames[static_cast<size_t>(k)];
+}
+
+const char* op_name(ast::PredOp op) {
+  static constexpr const char* kNames[] = {"eq", "ne", "le", "gt", "lt", "ge", "between",
+                                           "notbetween", "modulo", "contains",
+                                           "doesntcontain", "is", "isnot"};
+  return kNames[static_cast<size_t>(op)];
+}
+
+void put_extent(std::string& out, const char* what, const std::optional<ast::ExtentRef>& e) {
+  if (!e) return;
+  out += std::string(" (") + what + " ";
+  if (e->fixed) put_int(out, *e->fixed);
+  if (e->field) put_name(out, *e->field);
+  out.push_back(')');
+}
+
+void put_provider(std::string& out, const ast::Provider& p) {
+  out += "(provider ";
+  put_name(out, p.name);
+  if (p.guid) out.push_back(' '), put_guid(out, *p.guid);
+  if (p.legacy) out += " legacy";
+  for (const ast::Event& e : p.events) {
+    out += " (event ";
+    put_name(out, e.name);
+    for (const ast::Attr& a : e.attrs) {
+      out += std::string(" (") + attr_name(a.kind) + " ";
+      put_int(out, a.value);
+      out.push_back(')');
+    }
+    for (const ast::Field& f : e.fields) {
+      out += " (field ";
+      put_name(out, f.name);
+      out.push_back(' ');
+      put_name(out, f.type);
+      put_extent(out, "count", f.count);
+      put_extent(out, "length", f.length);
+      out.push_back(')');
+    }
+    out.push_back(')');
+  }
+  out += ")\n";
+}
+
+void put_predicate(std::string& out, const ast::Predicate& p) {
+  out += std::string("(") + op_name(p.op) + " ";
+  put_name(out, p.field);
+  out.push_back(' ');
+  switch (p.value.kind) {
+    case ast::Value::Kind::Int: put_int(out, p.value.lo); break;
+    case ast::Value::Kind::IntPair:
+      put_int(out, p.value.lo), out.push_back(' '), put_int(out, p.value.hi);
+      break;
+    case ast::Value::Kind::String: put_quoted(out, p.value.str.value); break;
+    case ast::Value::Kind::Guid: put_guid(out, p.value.guid); break;
+  }
+  out.push_back(')');
+}
+
+// Pre-order walk of the post-order node array with an explicit stack of (node, next kid).
+void put_expr(std::string& out, const ast::Expr& e) {
+  if (e.nodes.empty()) return;
+  std::vector<std::pair<uint32_t, uint32_t>> stack = {{static_cast<uint32_t>(e.nodes.size() - 1), 0}};
+  while (!stack.empty()) {
+    auto& [index, next] = stack.back();
+    const ast::ExprNode& node = e.nodes[index];
+    if (node.kind == ast::ExprNode::Kind::Pred) {
+      put_predicate(out, e.preds[node.index]);
+      stack.pop_back();
+      continue;
+    }
+    if (next == 0) {
+      out += node.kind == ast::ExprNode::Kind::And ? "(and"
+             : node.kind == ast::ExprNode::Kind::Or ? "(or"
+                                                     : "(not";
+    }
+    if (next < node.count) {
+      const uint32_t kid = e.kids[node.index + next];
+      ++next;
+      out.push_back(' ');
+      stack.emplace_back(kid, 0);  // invalidates index/next; not used again this turn
+    } else {
+      out.push_back(')');
+      stack.pop_back();
+    }
+  }
+}
+
+void put_filter(std::string& out, const ast::Filter& f) {
+  using K = ast::FilterKind;
+  static constexpr const char* kNames[] = {"pid", "exe", "package_id", "app_id",
+                                           "event_id", "stack_id", "payload"};
+  out += std::string(" (") + kNames[static_cast<size_t>(f.kind)];
+  if (f.kind == K::EventId || f.kind == K::StackId) out += f.filter_in ? " in" : " not in";
+  for (const ast::Int& v : f.ints) out.push_back(' '), put_int(out, v);
+  if (f.kind == K::Exe || f.kind == K::PackageId || f.kind == K::AppId) {
+    out.push_back(' '), put_quoted(out, f.text.value);
+  }
+  if (f.kind == K::Payload) {
+    out.push_back(' ');
+    if (f.event.name) {
+      put_name(out, *f.event.name);
+    } else {
+      out += "(id ";
+      if (f.event.id) put_int(out, *f.event.id);
+      if (f.event.version) out += " version ", put_int(out, *f.event.version);
+      out.push_back(')');
+    }
+    static constexpr const char* kForms[] = {" all ", " any ", " where "};
+    out += kForms[static_cast<size_t>(f.form)];
+    put_expr(out, f.expr);
+    if (f.group) out += *f.group == ast::Group::All ? " (group all)" : " (group any)";
+  }
+  out.push_back(')');
+}
+
+void put_session(std::string& out, const ast::Session& s) {
+  out += "(session ";
+  put_name(out, s.name);
+  for (const ast::Enable& en : s.enables) {
+    out += " (enable ";
+    put_name(out, en.provider);
+    for (const ast::Option& o : en.options) {
+      static constexpr const char* kNames[] = {"level", "any", "all", "properties"};
+      out += std::string(" (") + kNames[static_cast<size_t>(o.kind)];
+      if (o.kind == ast::OptionKind::Properties) {
+        for (const ast::Name& n : o.properties) out.push_back(' '), put_name(out, n);
+      } else {
+        out.push_back(' '), put_int(out, o.value);
+      }
+      out.push_back(')');
+    }
+    for (const ast::Filter& f : en.filters) put_filter(out, f);
+    out.push_back(')');
+  }
+  out += ")\n";
+}
+
+}  // namespace
+
+std::string dump_ast(const ast::Script& script) {
+  std::string out;
+  for (const ast::Provider& p : script.providers) put_provider(out, p);
+  for (const ast::Session& s : script.sessions) put_session(out, s);
+  return out;
+}
+
+}  // namespace pfc

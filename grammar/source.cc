@@ -1,1 +1,125 @@
-// placeholder: filled in by its owner
+// grammar/source.cc — SourceFile: line table, byte offset → (line, code-point column), and
+// the diagnostic renderer of language.md §3 used by every stage.
+#include "grammar/source.h"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+
+#include "grammar/utf8.h"
+
+namespace pfc {
+namespace {
+
+// Long lines get a column checkpoint about every kColumnStride bytes.
+constexpr size_t kColumnStride = 256;
+
+uint32_t clamp32(size_t v) {
+  return static_cast<uint32_t>(std::min<size_t>(v, std::numeric_limits<uint32_t>::max()));
+}
+
+const unsigned char* bytes(const std::string& s) {
+  return reinterpret_cast<const unsigned char*>(s.data());
+}
+
+// True when the code point must not be echoed verbatim (C0/C1 controls except tab, DEL).
+bool is_hidden(char32_t cp) {
+  return (cp < 0x20 && cp != '\t') || (cp >= 0x7F && cp < 0xA0);
+}
+
+}  // namespace
+
+SourceFile::SourceFile(std::string name, std::string text)
+    : name_(std::move(name)), text_(std::move(text)) {
+  line_starts_.push_back(0);
+  const char* base = text_.data();
+  const size_t size = text_.size();
+  size_t start = 0;
+  while (start <= size) {
+    const void* nl = start < size ? std::memchr(base + start, '\n', size - start) : nullptr;
+    const size_t end = nl ? static_cast<size_t>(static_cast<const char*>(nl) - base) : size;
+    if (end - start > kColumnStride) {
+      // Record checkpoints at sequence starts inside this long line.
+      uint32_t column = 1;
+      size_t next_mark = start + kColumnStride;
+      for (size_t i = start; i < end;) {
+        if (i >= next_mark) {
+          column_marks_.emplace_back(clamp32(i), column);
+          next_mark = i + kColumnStride;
+        }
+        i += internal::utf8_column_width(bytes(text_) + i, end - i);
+        ++column;
+      }
+    }
+    if (!nl) break;
+    start = end + 1;
+    line_starts_.push_back(clamp32(start));
+  }
+}
+
+SourcePos SourceFile::position(size_t offset) const {
+  offset = std::min(offset, text_.size());
+  SourcePos pos;
+  pos.offset = clamp32(offset);
+  const auto line_it = std::upper_bound(line_starts_.begin(), line_starts_.end(), pos.offset);
+  const size_t line_index = static_cast<size_t>(line_it - line_starts_.begin()) - 1;
+  pos.line = clamp32(line_index + 1);
+  size_t scan = line_starts_[line_index];
+  uint32_t column = 1;
+  // Start from the last checkpoint at or before `offset` on the same line, if any.
+  const auto mark_it = std::upper_bound(
+      column_marks_.begin(), column_marks_.end(), pos.offset,
+      [](uint32_t off, const std::pair<uint32_t, uint32_t>& m) { return off < m.first; });
+  if (mark_it != column_marks_.begin()) {
+    const auto& mark = *(mark_it - 1);
+    if (mark.first >= scan) scan = mark.first, column = mark.second;
+  }
+  while (scan < offset) {
+    scan += internal::utf8_column_width(bytes(text_) + scan, text_.size() - scan);
+    ++column;
+  }
+  pos.column = column;
+  return pos;
+}
+
+std::string_view SourceFile::line_text(uint32_t line) const {
+  if (line == 0 || line > line_starts_.size()) return {};
+  const size_t start = line_starts_[line - 1];
+  size_t end = line < line_starts_.size() ? line_starts_[line] - 1 : text_.size();
+  if (end > start && text_[end - 1] == '\r') --end;
+  return std::string_view(text_).substr(start, end - start);
+}
+
+std::string SourceFile::render(const Diagnostic& d) const {
+  std::string out = name_ + ":" + std::to_string(d.pos.line) + ":" + std::to_string(d.pos.column) +
+                    ": " + std::string(severity_name(d.severity)) + ": " + d.message + "\n";
+  const std::string_view line = line_text(d.pos.line);
+  const auto* p = reinterpret_cast<const unsigned char*>(line.data());
+  std::string caret;
+  uint32_t column = 1;
+  for (size_t i = 0; i < line.size(); ++column) {
+    char32_t cp = 0;
+    const size_t len = internal::utf8_sequence(p + i, line.size() - i, &cp);
+    if (len == 0 || is_hidden(cp)) {
+      out.push_back('?');
+    } else {
+      out.append(line.substr(i, len));
+    }
+    if (column < d.pos.column) caret.push_back(len != 0 && cp == '\t' ? '\t' : ' ');
+    i += len == 0 ? 1 : len;
+  }
+  for (; column < d.pos.column; ++column) caret.push_back(' ');
+  out += "\n" + caret + "^\n";
+  return out;
+}
+
+std::string_view severity_name(Severity s) {
+  switch (s) {
+    case Severity::Error: return "error";
+    case Severity::Warning: return "warning";
+    case Severity::Note: return "note";
+  }
+  return "error";
+}
+
+}  // namespace pfc

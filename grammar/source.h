@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace pfc {
@@ -45,6 +46,9 @@ class SourceFile {
   std::string name_;
   std::string text_;
   std::vector<uint32_t> line_starts_;
+  // (offset, column) checkpoints inside long lines, sorted by offset, so position() scans
+  // at most kColumnStride bytes plus one sequence (linear-time parsing of one-line files).
+  std::vector<std::pair<uint32_t, uint32_t>> column_marks_;
 };
 
 std::string_view severity_name(Severity s);
