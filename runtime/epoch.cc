@@ -1,1 +1,154 @@
-// placeholder: filled in by its owner
+// runtime/epoch.cc — the reader registry (one record per thread, process-wide) and the
+// retire / collect / synchronize side of EpochDomain. The memory-ordering argument is in
+// epoch.h and docs/runtime.md §4.
+#include "runtime/epoch.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <new>
+#include <thread>
+#include <utility>
+
+namespace pfc {
+namespace internal {
+namespace {
+
+// Head of the registry list. Records are pushed at the front under registry_mutex() and
+// never removed or freed: a thread that exits marks its record free for reuse.
+constinit std::atomic<EpochRecord*> registry_head{nullptr};
+
+std::mutex& registry_mutex() {
+  static std::mutex* mu = new std::mutex;  // leaked: usable during thread/static teardown
+  return *mu;
+}
+
+// Releases the thread's record when the thread exits. Constructed only on the slow path.
+struct ThreadExitHook {
+  ~ThreadExitHook() {
+    EpochRecord* r = tls_epoch_record;
+    if (r == nullptr) return;
+    // A thread cannot exit inside a guard through normal control flow; clear defensively.
+    r->depth = 0;
+    r->epoch.store(0, std::memory_order_release);
+    tls_epoch_record = nullptr;
+    r->in_use.store(false, std::memory_order_release);
+  }
+};
+
+EpochRecord* claim_record() {
+  std::lock_guard<std::mutex> lock(registry_mutex());
+  for (EpochRecord* r = registry_head.load(std::memory_order_acquire); r != nullptr;
+       r = r->next) {
+    bool expected = false;
+    if (r->in_use.compare_exchange_strong(expected, true, std::memory_order_acquire))
+      return r;
+  }
+  auto* r = new EpochRecord;
+  r->in_use.store(true, std::memory_order_relaxed);
+  r->next = registry_head.load(std::memory_order_relaxed);
+  registry_head.store(r, std::memory_order_release);
+  return r;
+}
+
+// Smallest epoch announced by a reader still inside a section, or UINT64_MAX if none.
+// The leading fence orders the caller's earlier unpublish before the scan.
+uint64_t min_active_epoch() {
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  uint64_t min = std::numeric_limits<uint64_t>::max();
+  for (EpochRecord* r = registry_head.load(std::memory_order_acquire); r != nullptr;
+       r = r->next) {
+    const uint64_t e = r->epoch.load(std::memory_order_acquire);
+    if (e != 0 && e < min) min = e;
+  }
+  return min;
+}
+
+}  // namespace
+
+EpochRecord* register_epoch_thread() noexcept {
+  EpochRecord* r = nullptr;
+  try {
+    r = claim_record();
+  } catch (...) {
+    std::fputs("pfc: cannot register a thread for epoch reclamation\n", stderr);
+    std::abort();
+  }
+  static thread_local ThreadExitHook hook;
+  (void)hook;
+  tls_epoch_record = r;
+  return r;
+}
+
+}  // namespace internal
+
+EpochDomain::~EpochDomain() {
+  while (pending() != 0) synchronize();
+}
+
+std::vector<EpochDomain::Retired> EpochDomain::take_all() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return std::exchange(retired_, {});
+}
+
+void EpochDomain::put_back(std::vector<Retired>& entries) {
+  if (entries.empty()) return;
+  std::lock_guard<std::mutex> lock(mu_);
+  for (Retired& e : entries) retired_.push_back(std::move(e));
+}
+
+void EpochDomain::retire(std::function<void()> deleter) {
+  // Orders the caller's unpublish before the new epoch: a reader announcing an epoch
+  // >= tag entered after the unpublish and cannot see the retired object.
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  const uint64_t tag = internal::global_epoch.fetch_add(1, std::memory_order_seq_cst) + 1;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    retired_.push_back(Retired{tag, std::move(deleter)});
+  }
+  collect();
+}
+
+size_t EpochDomain::collect() {
+  std::vector<Retired> entries = take_all();
+  if (entries.empty()) return 0;
+  const uint64_t min = internal::min_active_epoch();
+  std::vector<Retired> keep;
+  size_t ran = 0;
+  for (Retired& e : entries) {
+    if (e.tag <= min) {
+      e.deleter();
+      ++ran;
+    } else {
+      keep.push_back(std::move(e));
+    }
+  }
+  put_back(keep);
+  return ran;
+}
+
+void EpochDomain::synchronize() {
+  if (in_critical_section()) {
+    std::fputs("pfc: EpochDomain::synchronize() called inside a guard\n", stderr);
+    std::abort();
+  }
+  std::vector<Retired> entries = take_all();
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  const uint64_t target = internal::global_epoch.fetch_add(1, std::memory_order_seq_cst) + 1;
+  for (internal::EpochRecord* r = internal::registry_head.load(std::memory_order_acquire);
+       r != nullptr; r = r->next) {
+    for (;;) {
+      const uint64_t e = r->epoch.load(std::memory_order_acquire);
+      if (e == 0 || e >= target) break;
+      std::this_thread::yield();
+    }
+  }
+  for (Retired& e : entries) e.deleter();
+}
+
+size_t EpochDomain::pending() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return retired_.size();
+}
+
+}  // namespace pfc

@@ -1,1 +1,172 @@
-// placeholder: filled in by its owner
+// runtime/router.cc — Router construction, sessions, provider registration and the
+// lock-free routing path (route / write). Enable logic lives in router_enable.cc.
+#include <bit>
+#include <tuple>
+#include <utility>
+
+#include "runtime/router_internal.h"
+
+namespace pfc {
+
+Result<std::unique_ptr<Router>> Router::create(std::shared_ptr<ProgramCompiler> compiler) {
+  if (!compiler) return make_error("Router::create: no program compiler given");
+  return std::unique_ptr<Router>(new internal::RouterImpl(std::move(compiler)));
+}
+
+namespace internal {
+
+constinit thread_local const void* tls_callback_router = nullptr;
+
+bool GuidLess::operator()(const Guid& a, const Guid& b) const noexcept {
+  return std::tie(a.data1, a.data2, a.data3, a.data4) <
+         std::tie(b.data1, b.data2, b.data3, b.data4);
+}
+
+void Registration::publish(const CompositeState& s) noexcept {
+  if (!s.enabled) {
+    level_word_.store(0, std::memory_order_release);
+    any_.store(0, std::memory_order_relaxed);
+    all_.store(0, std::memory_order_relaxed);
+    return;
+  }
+  any_.store(s.any, std::memory_order_relaxed);
+  all_.store(s.all, std::memory_order_relaxed);
+  level_word_.store(0x100 | uint64_t{s.level}, std::memory_order_release);
+}
+
+RouterImpl::~RouterImpl() {
+  // Registrations delete their current snapshot; epoch_ (destroyed last) runs the
+  // deleters of every retired one. No thread may route through this router any more.
+  providers_.clear();
+}
+
+Result<void> RouterImpl::check_not_in_callback() const {
+  if (tls_callback_router == this)
+    return make_error("router control operation called from an enable callback");
+  return {};
+}
+
+Result<void> RouterImpl::check_session(SessionId session) const {
+  if (session >= kMaxSessions || !sessions_[session])
+    return make_error("no live session " + std::to_string(session));
+  return {};
+}
+
+Result<SessionId> RouterImpl::create_session(std::string name, std::shared_ptr<Sink> sink) {
+  if (auto ok = check_not_in_callback(); !ok) return std::unexpected(ok.error());
+  std::lock_guard<std::mutex> lock(mu_);
+  for (const auto& s : sessions_)
+    if (s && s->name == name) return make_error("a session named '" + name + "' already exists");
+  for (SessionId slot = 0; slot < kMaxSessions; ++slot) {
+    if (sessions_[slot]) continue;
+    sessions_[slot] = std::make_unique<SessionRec>(SessionRec{std::move(name), std::move(sink)});
+    return slot;
+  }
+  return make_error("cannot create session '" + name + "': all " +
+                    std::to_string(kMaxSessions) + " session slots are in use");
+}
+
+Result<ProviderHandle> RouterImpl::register_provider(const ProviderDef& provider,
+                                                     EnableCallback callback) {
+  if (auto ok = check_not_in_callback(); !ok) return std::unexpected(ok.error());
+  std::lock_guard<std::mutex> lock(mu_);
+  auto reg = std::make_unique<Registration>(provider, std::move(callback));
+  auto [it, inserted] = providers_.try_emplace(provider.guid);
+  ProviderEntry& entry = it->second;
+  SessionMap sessions = entry.sessions;
+  if (provider.legacy || entry.legacy()) keep_last_enabler(sessions);
+  // A legacy takeover that drops pre-enabled sessions changes every registration;
+  // otherwise only the new one needs a program.
+  const bool reduced = sessions.size() != entry.sessions.size();
+  std::vector<Registration*> targets{reg.get()};
+  if (reduced)
+    for (const auto& r : entry.regs) targets.push_back(r.get());
+  auto plans = plan(targets, sessions);
+  if (!plans) {
+    if (entry.empty()) providers_.erase(it);
+    return std::unexpected(plans.error());
+  }
+  Registration* handle = reg.get();
+  entry.sessions = std::move(sessions);
+  entry.regs.push_back(std::move(reg));
+  commit(*plans);
+  // Pre-enabled sessions reach the new registration with SourceId GUID_NULL.
+  std::vector<PendingCallback> pending;
+  for (const auto& r : entry.regs) {
+    if (r.get() == handle ? !r->state.enabled : !reduced) continue;
+    pending.push_back({r.get(), {ControlCode::EnableProvider, r->state, Guid{}}});
+  }
+  dispatch(pending);
+  return handle;
+}
+
+void RouterImpl::unregister_provider(ProviderHandle provider) {
+  if (provider == nullptr) return;
+  auto* reg = const_cast<Registration*>(static_cast<const Registration*>(provider));
+  if (tls_callback_router == this) {  // mu_ is held by this thread: defer
+    reg->unregistering = true;
+    deferred_unregister_.push_back(reg);
+    return;
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  remove_registration(reg);
+}
+
+void RouterImpl::remove_registration(Registration* reg) {
+  auto it = providers_.find(reg->def.guid);
+  if (it == providers_.end()) return;
+  auto& regs = it->second.regs;
+  for (auto r = regs.begin(); r != regs.end(); ++r) {
+    if (r->get() != reg) continue;
+    reg->publish(CompositeState{});
+    Registration* owned = r->release();
+    regs.erase(r);
+    // A racing route() through a stale handle must not touch freed memory.
+    epoch_.retire([owned] { delete owned; });
+    break;
+  }
+  if (it->second.empty()) providers_.erase(it);
+}
+
+CompositeState RouterImpl::composite(ProviderHandle provider) const {
+  if (provider == nullptr) return {};
+  const auto* reg = static_cast<const Registration*>(provider);
+  if (tls_callback_router == this) return reg->state;  // mu_ is held by this thread
+  std::lock_guard<std::mutex> lock(mu_);
+  return reg->state;
+}
+
+RouteResult RouterImpl::route(ProviderHandle provider, const EventView& event,
+                              uint64_t exclude) const noexcept {
+  if (provider == nullptr) return {};
+  const auto* reg = static_cast<const Registration*>(provider);
+  EpochDomain::Guard guard = epoch_.enter();
+  const Installed* in = reg->installed.load(std::memory_order_acquire);
+  if (in == nullptr) return {};
+  RouteResult r = in->program->route(event);
+  r.deliver &= in->sessions & ~exclude;
+  r.stack &= r.deliver;
+  return r;
+}
+
+RouteResult RouterImpl::write(ProviderHandle provider, const EventView& event,
+                              uint64_t exclude) {
+  if (provider == nullptr) return {};
+  const auto* reg = static_cast<const Registration*>(provider);
+  // One snapshot decides and delivers: sinks come from the same Installed as the program,
+  // so a slot reused by a new session never receives an event routed for the old one.
+  EpochDomain::Guard guard = epoch_.enter();
+  const Installed* in = reg->installed.load(std::memory_order_acquire);
+  if (in == nullptr) return {};
+  RouteResult r = in->program->route(event);
+  r.deliver &= in->sessions & ~exclude;
+  r.stack &= r.deliver;
+  for (uint64_t m = r.deliver; m != 0; m &= m - 1) {
+    const auto slot = static_cast<uint32_t>(std::countr_zero(m));
+    if (Sink* sink = in->sink_for(slot)) sink->deliver(event, ((r.stack >> slot) & 1) != 0);
+  }
+  return r;
+}
+
+}  // namespace internal
+}  // namespace pfc

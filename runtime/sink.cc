@@ -1,1 +1,50 @@
-// placeholder: filled in by its owner
+// runtime/sink.cc — owned event copies and the in-memory queue sink (pfc/sink.h).
+#include "pfc/sink.h"
+
+#include <utility>
+
+namespace pfc {
+
+Event copy_event(const EventView& view) {
+  Event e;
+  e.desc = view.desc;
+  e.pid = view.pid;
+  e.tid = view.tid;
+  e.exe = std::string(view.exe.view());
+  e.package_id = std::string(view.package_id.view());
+  e.app_id = std::string(view.app_id.view());
+  e.name = std::string(view.name.view());
+  if (view.payload != nullptr && view.payload_size != 0)
+    e.payload.assign(view.payload, view.payload + view.payload_size);
+  return e;
+}
+
+void QueueSink::deliver(const EventView& event, bool with_stack) {
+  DeliveredEvent d{copy_event(event), with_stack};  // copy outside the lock
+  std::lock_guard<std::mutex> lock(mu_);
+  queue_.push_back(std::move(d));
+}
+
+std::optional<DeliveredEvent> QueueSink::pop() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (queue_.empty()) return std::nullopt;
+  DeliveredEvent d = std::move(queue_.front());
+  queue_.pop_front();
+  return d;
+}
+
+std::vector<DeliveredEvent> QueueSink::drain() {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<DeliveredEvent> out;
+  out.reserve(queue_.size());
+  for (DeliveredEvent& d : queue_) out.push_back(std::move(d));
+  queue_.clear();
+  return out;
+}
+
+size_t QueueSink::size() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return queue_.size();
+}
+
+}  // namespace pfc

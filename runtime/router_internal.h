@@ -1,0 +1,152 @@
+// runtime/router_internal.h — the Router implementation's private types: registrations,
+// the per-GUID enable table, published program snapshots and the RouterImpl class.
+// router.cc holds sessions, registrations and routing; router_enable.cc the enable /
+// disable / capture-state logic, composite computation and callback dispatch.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "pfc/router.h"
+#include "runtime/epoch.h"
+
+namespace pfc::internal {
+
+struct GuidLess {
+  bool operator()(const Guid& a, const Guid& b) const noexcept;
+};
+
+// What route() and write() read for one registration. Immutable once published; replaced
+// wholesale and retired through the router's EpochDomain.
+struct Installed {
+  std::shared_ptr<const RoutingProgram> program;  // never null
+  uint64_t sessions = 0;                          // slots the program was compiled for
+  std::vector<std::shared_ptr<Sink>> sinks;       // one per set bit of `sessions`, ascending
+                                                  // slot order; an entry may be null
+  Sink* sink_for(uint32_t slot) const noexcept {
+    const uint64_t below = slot == 0 ? 0 : (sessions & (~uint64_t{0} >> (64 - slot)));
+    return sinks[static_cast<size_t>(__builtin_popcountll(below))].get();
+  }
+};
+
+// One provider registration (the object a ProviderHandle points to).
+class Registration final : public ProviderState {
+ public:
+  Registration(ProviderDef def, EnableCallback callback)
+      : def(std::move(def)), callback(std::move(callback)) {}
+  ~Registration() { delete installed.load(std::memory_order_relaxed); }
+  Registration(const Registration&) = delete;
+  Registration& operator=(const Registration&) = delete;
+
+  // Stores `s` into the lock-free words enabled() reads. Readers may briefly see a mix
+  // of old and new words; route() is the exact decision.
+  void publish(const CompositeState& s) noexcept;
+
+  const ProviderDef def;
+  const EnableCallback callback;
+  std::atomic<const Installed*> installed{nullptr};  // null: no session enables it
+  // Guarded by the router mutex:
+  CompositeState state;
+  bool unregistering = false;  // unregister_provider() was called from a callback
+};
+
+// One session's enable of one GUID; `seq` orders enables (legacy: last enabler wins).
+struct EnableEntry {
+  EnableParams params;
+  uint64_t seq = 0;
+};
+using SessionMap = std::map<uint32_t, EnableEntry>;  // slot → entry
+
+// Everything known about one provider GUID: enables (kept without any registration:
+// pre-enable) and the live registrations.
+struct ProviderEntry {
+  SessionMap sessions;
+  std::vector<std::unique_ptr<Registration>> regs;
+  bool legacy() const;  // some registration is a legacy provider
+  bool empty() const { return sessions.empty() && regs.empty(); }
+};
+
+struct SessionRec {
+  std::string name;
+  std::shared_ptr<Sink> sink;
+};
+
+// A compiled, not yet published, change of one registration.
+struct Plan {
+  Registration* reg = nullptr;
+  std::unique_ptr<Installed> installed;  // null: no session
+  CompositeState state;
+};
+
+// A callback to run once the change is committed.
+struct PendingCallback {
+  Registration* reg = nullptr;
+  EnableNotification note;
+};
+
+// The composite state over `sessions` (design.md §4.11): per session level 0 → 255,
+// MatchAny 0 → ~0 (MatchAll then ignored, i.e. 0); max / OR / AND. Legacy: any & 2^32-1,
+// all = 0.
+CompositeState compose(const SessionMap& sessions, bool legacy);
+// Legacy providers: keep only the most recent enabler.
+void keep_last_enabler(SessionMap& sessions);
+
+// The router whose enable callback is running on this thread, if any.
+extern constinit thread_local const void* tls_callback_router;
+
+class RouterImpl final : public Router {
+ public:
+  explicit RouterImpl(std::shared_ptr<ProgramCompiler> compiler)
+      : compiler_(std::move(compiler)) {}
+  ~RouterImpl() override;
+
+  Result<ProviderHandle> register_provider(const ProviderDef& provider,
+                                           EnableCallback callback) override;
+  void unregister_provider(ProviderHandle provider) override;
+  Result<SessionId> create_session(std::string name, std::shared_ptr<Sink> sink) override;
+  Result<void> stop_session(SessionId session) override;
+  Result<void> enable(SessionId session, const Guid& provider,
+                      const EnableParams& params) override;
+  Result<void> disable(SessionId session, const Guid& provider) override;
+  Result<void> capture_state(SessionId session, const Guid& provider) override;
+  CompositeState composite(ProviderHandle provider) const override;
+  RouteResult route(ProviderHandle provider, const EventView& event,
+                    uint64_t exclude) const noexcept override;
+  RouteResult write(ProviderHandle provider, const EventView& event,
+                    uint64_t exclude) override;
+
+ private:
+  // Fails when called from one of this router's enable callbacks (reentrancy).
+  Result<void> check_not_in_callback() const;
+  Result<void> check_session(SessionId session) const;  // mu_ held
+  // Compiles the program of `reg` for `sessions` (null when `sessions` is empty).
+  Result<std::unique_ptr<Installed>> build(const Registration& reg, const SessionMap& sessions);
+  // Compiles new snapshots of `regs` for `sessions`; publishes nothing.
+  Result<std::vector<Plan>> plan(const std::vector<Registration*>& regs,
+                                 const SessionMap& sessions);
+  Result<std::vector<Plan>> plan(const ProviderEntry& entry, const SessionMap& sessions);
+  // Publishes plans (program first, then the enabled() words); retires old programs.
+  void commit(std::vector<Plan>& plans);
+  // ENABLE or DISABLE notifications for every registration of `entry` after a change.
+  static void notify_change(const ProviderEntry& entry, const Guid& source_id,
+                            std::vector<PendingCallback>& out);
+  // Runs callbacks with mu_ held and the reentrancy flag set, then deferred unregisters.
+  void dispatch(std::vector<PendingCallback>& pending);
+  void remove_registration(Registration* reg);  // mu_ held
+
+  EpochDomain epoch_;  // declared first: destroyed last, after every registration
+  std::shared_ptr<ProgramCompiler> compiler_;
+  mutable std::mutex mu_;
+  std::array<std::unique_ptr<SessionRec>, kMaxSessions> sessions_;
+  std::map<Guid, ProviderEntry, GuidLess> providers_;
+  uint64_t enable_seq_ = 0;
+  std::vector<Registration*> deferred_unregister_;
+};
+
+}  // namespace pfc::internal
