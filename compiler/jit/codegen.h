@@ -1,0 +1,56 @@
+// compiler/jit/codegen.h — IR (compiler/ir.h) → LLVM IR: one function per routing program.
+// Internal to compiler/jit/; the public entry points are in jit.h.
+//
+// Calling convention of the generated function (documented in docs/jit.md):
+//   { i64, i64 } @<name>(ptr %event)   — %event is a `const pfc::EventView*`; the two
+//   results are {deliver, stack & deliver}, i.e. the C++ type `RouteResult (*)(const
+//   EventView*)` on the SysV x86-64 and AAPCS64 ABIs (a 16-byte struct of two integers is
+//   returned in two registers). The function is nounwind, never allocates, reads only the
+//   event, its payload and strings, and calls only the helpers of helper_symbols().
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+
+#include "compiler/ir.h"
+#include "pfc/error.h"
+
+namespace llvm {
+class LLVMContext;
+class Module;
+}  // namespace llvm
+
+namespace pfc::internal {
+
+// A C helper that generated code may call, with its address in this process. The JIT
+// defines each as an absolute symbol; interpreter and JIT thereby run the same code.
+struct HelperSymbol {
+  const char* name;
+  void* address;
+};
+std::span<const HelperSymbol> helper_symbols();
+
+// Int sets with at most this many values are tested inline (an LLVM switch); larger sets
+// call the shared helper.
+inline constexpr size_t kInlineSetMax = 64;
+
+// Checks the ir.h invariants codegen relies on (every index in range, jumps forward, last
+// instruction Return, MODULO divisor non-zero, predicate operators valid for their kind).
+// The IR verifier (compiler/verify.cc) checks more; this keeps codegen total on any input.
+Result<void> check_codegen_input(const ir::Program& program);
+
+// Builds a module holding one function called `fn_name` that implements `program`. The
+// module's small pool data (folded needles, GUID bytes) are private constant globals; the
+// helpers that take C++ pool objects (pfc_ir_str_in, pfc_ir_in_set for sets larger than
+// kInlineSetMax) get the address of `program`'s own StrSet / IntSet as a constant, so
+// `program` must outlive the compiled code and must not be moved or modified. Fails (Error) when the
+// program breaks an ir.h invariant (register, pool, field or jump out of range; last
+// instruction not Return) — the caller should have verified it. Thread-safe for distinct
+// contexts.
+Result<std::unique_ptr<llvm::Module>> generate_module(const ir::Program& program,
+                                                      llvm::LLVMContext& context,
+                                                      const std::string& fn_name);
+
+}  // namespace pfc::internal

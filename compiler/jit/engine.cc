@@ -1,0 +1,83 @@
+// compiler/jit/engine.cc — engine names, make_compiler (the one place where the engine is
+// chosen, style.md §10) and the crosscheck debug engine.
+#include <utility>
+
+#include "compiler/jit/tiered.h"
+#include "compiler/lower.h"
+
+namespace pfc {
+
+namespace {
+
+constexpr std::string_view kEngineNames[] = {"interp", "jit", "auto", "crosscheck"};
+
+// lower → verify → CrosscheckProgram; JIT failures are errors (the mode exists to test it).
+class CrosscheckCompiler final : public ProgramCompiler {
+ public:
+  explicit CrosscheckCompiler(EngineOptions options) : options_(std::move(options)) {}
+  Result<std::shared_ptr<const RoutingProgram>> compile(const ProgramSpec& spec) override {
+    auto program = lower(spec);
+    if (!program) return std::unexpected(program.error());
+    auto checked = CrosscheckProgram::create(std::move(*program), options_.level,
+                                             options_.on_mismatch);
+    if (!checked) return std::unexpected(checked.error());
+    return std::shared_ptr<const RoutingProgram>(std::move(*checked));
+  }
+
+ private:
+  EngineOptions options_;
+};
+
+}  // namespace
+
+std::string_view engine_name(Engine engine) { return kEngineNames[static_cast<size_t>(engine)]; }
+
+std::optional<Engine> engine_from_name(std::string_view name) {
+  for (size_t i = 0; i < std::size(kEngineNames); ++i)
+    if (name == kEngineNames[i]) return static_cast<Engine>(i);
+  return std::nullopt;
+}
+
+std::shared_ptr<ProgramCompiler> make_compiler(Engine engine, EngineOptions options) {
+  switch (engine) {
+    case Engine::Interp: return std::make_shared<InterpCompiler>();
+    case Engine::Jit: return std::make_shared<TieredCompiler>(std::move(options), /*wait=*/true);
+    case Engine::Auto: return std::make_shared<TieredCompiler>(std::move(options), /*wait=*/false);
+    case Engine::Crosscheck: return std::make_shared<CrosscheckCompiler>(std::move(options));
+  }
+  return std::make_shared<InterpCompiler>();
+}
+
+Result<std::shared_ptr<const CrosscheckProgram>> CrosscheckProgram::create(
+    ir::Program program, OptLevel level, std::function<void(const Mismatch&)> on_mismatch) {
+  auto native = JitProgram::create(program, level);
+  if (!native) return std::unexpected(native.error());
+  auto interp = Interpreter::create(std::move(program));
+  if (!interp) return std::unexpected(interp.error());
+  std::shared_ptr<CrosscheckProgram> p(new CrosscheckProgram());
+  p->interp_ = std::move(*interp);
+  p->native_ = std::move(*native);
+  p->on_mismatch_ = std::move(on_mismatch);
+  return std::shared_ptr<const CrosscheckProgram>(std::move(p));
+}
+
+RouteResult CrosscheckProgram::route(const EventView& event) const noexcept {
+  RouteResult expected = interp_->route(event);
+  RouteResult got = native_->route(event);
+  if (got != expected) [[unlikely]] {
+    Mismatch m{event.desc, event.payload_size, expected, got};
+    if (mismatches_.fetch_add(1, std::memory_order_relaxed) == 0) {
+      std::lock_guard lock(mu_);
+      first_ = m;
+    }
+    if (on_mismatch_) on_mismatch_(m);
+  }
+  return expected;
+}
+
+std::optional<Mismatch> CrosscheckProgram::first_mismatch() const {
+  std::lock_guard lock(mu_);
+  return first_;
+}
+
+}  // namespace pfc

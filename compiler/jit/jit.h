@@ -1,0 +1,113 @@
+// compiler/jit/jit.h — the LLVM ORC backend: compiles an ir::Program into one installed
+// native function (tier 1), plus the `--emit llvm|asm` text forms. No LLVM type appears
+// here; codegen.h / pipeline.h hold the LLVM-facing parts. Design notes: docs/jit.md.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "compiler/ir.h"
+#include "pfc/error.h"
+#include "pfc/event.h"
+#include "pfc/routing_program.h"
+
+namespace pfc {
+
+// Optimisation level of the IR pipeline and of the code generator.
+enum class OptLevel : uint8_t { O0, O1, O2 };
+
+// The level used unless one is asked for; chosen by measuring compile latency against
+// route cost on the example filter set (docs/jit.md, "Choosing the pipeline").
+inline constexpr OptLevel kDefaultOptLevel = OptLevel::O1;
+
+std::string_view opt_level_name(OptLevel level);  // "O0", "O1", "O2"
+std::optional<OptLevel> opt_level_from_name(std::string_view name);
+
+// The generated function: returns {deliver, stack & deliver} for one event.
+using NativeRouteFn = RouteResult (*)(const EventView* event);
+
+class Jit;
+
+// One native function installed in the JIT (one ORC ResourceTracker). Destroying it removes
+// the code from the JIT and frees its memory: the caller must make sure no thread can still
+// be running fn() (see TieredProgram and the router's epoch reclamation). Keeps the Jit
+// alive. Not copyable or movable.
+class NativeCode {
+ public:
+  ~NativeCode();
+  NativeCode(const NativeCode&) = delete;
+  NativeCode& operator=(const NativeCode&) = delete;
+
+  // Thread-safe; the function is thread-safe, never allocates and never throws.
+  NativeRouteFn fn() const { return fn_; }
+
+ private:
+  friend class Jit;
+  struct Installed;  // the ResourceTracker and the owning Jit
+  NativeCode(std::unique_ptr<Installed> installed, NativeRouteFn fn);
+  std::unique_ptr<Installed> installed_;
+  NativeRouteFn fn_;
+};
+
+// The process-wide JIT: one ORC LLJIT whose main JITDylib holds the runtime helpers
+// (runtime/tdh.h, compiler/interp.h) as absolute symbols, and one ResourceTracker per
+// installed program. Thread-safe: several threads may compile and remove at once (each
+// compilation uses its own ThreadSafeContext and TargetMachine).
+class Jit {
+ public:
+  // The process-wide instance, created on first use. Fails (every time, with the same
+  // message) when LLVM has no native target or the LLJIT cannot be built.
+  static Result<std::shared_ptr<Jit>> shared();
+  ~Jit();
+  Jit(const Jit&) = delete;
+  Jit& operator=(const Jit&) = delete;
+
+  // Generates, optimises at `level`, links and installs `program`. `program` must outlive
+  // the returned code (StrIn passes the address of its string sets). Fails on a malformed
+  // program (see internal::check_codegen_input) or an LLVM failure; nothing is installed
+  // then.
+  Result<std::unique_ptr<NativeCode>> compile(const ir::Program& program, OptLevel level);
+
+ private:
+  friend class NativeCode;  // NativeCode::Installed keeps Impl alive
+  struct Impl;
+  explicit Jit(std::unique_ptr<Impl> impl);
+  std::shared_ptr<Impl> impl_;
+};
+
+// The LLVM IR (after the `level` pipeline) and the host assembly of `program`'s function,
+// named `pfc_route`. Deterministic for a given program, level and host. Thread-safe.
+Result<std::string> emit_llvm(const ir::Program& program, OptLevel level);
+Result<std::string> emit_asm(const ir::Program& program, OptLevel level);
+
+// A routing program running native code. Owns its ir::Program (the code refers to its
+// string sets) and its NativeCode. Immutable, thread-safe.
+class JitProgram final : public RoutingProgram {
+ public:
+  static Result<std::shared_ptr<const JitProgram>> create(ir::Program program, OptLevel level);
+  RouteResult route(const EventView& event) const noexcept override { return fn_(&event); }
+  NativeRouteFn native_fn() const { return fn_; }
+
+ private:
+  explicit JitProgram(ir::Program program);
+  ir::Program program_;
+  std::unique_ptr<NativeCode> code_;
+  NativeRouteFn fn_ = nullptr;
+};
+
+// Lowers a ProgramSpec and compiles it synchronously. Errors from lowering or the JIT are
+// returned (no fallback: see make_compiler in tiered.h for engines with fallbacks).
+// Thread-safe.
+class JitCompiler final : public ProgramCompiler {
+ public:
+  explicit JitCompiler(OptLevel level = kDefaultOptLevel) : level_(level) {}
+  Result<std::shared_ptr<const RoutingProgram>> compile(const ProgramSpec& spec) override;
+
+ private:
+  OptLevel level_;
+};
+
+}  // namespace pfc

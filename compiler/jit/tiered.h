@@ -1,0 +1,131 @@
+// compiler/jit/tiered.h — engine selection (style.md §10): the reference interpreter, the
+// JIT, background tiering (interpreter at once, native code swapped in when ready), and a
+// debug crosscheck mode that runs both engines on every event. Design: docs/jit.md.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string_view>
+
+#include "compiler/interp.h"
+#include "compiler/jit/jit.h"
+#include "pfc/routing_program.h"
+
+namespace pfc {
+
+enum class Engine : uint8_t {
+  Interp,      // never compiles
+  Jit,         // waits for native code; interpreter fallback if the JIT fails
+  Auto,        // tiered: interpreter at once, native code from a background thread
+  Crosscheck,  // debug: interpreter and JIT on every event, disagreements reported
+};
+std::string_view engine_name(Engine engine);  // "interp", "jit", "auto", "crosscheck"
+std::optional<Engine> engine_from_name(std::string_view name);
+
+// One disagreement seen in crosscheck mode (no strings: recorded on the routing thread).
+struct Mismatch {
+  EventDescriptor desc;
+  uint64_t payload_size = 0;
+  RouteResult interp;
+  RouteResult native;
+};
+
+struct EngineOptions {
+  OptLevel level = kDefaultOptLevel;
+  // Called (on the compiling thread) when native compilation fails and the interpreter
+  // keeps serving. Must be thread-safe.
+  std::function<void(const Error&)> on_jit_error;
+  // Crosscheck mode: called on the routing thread for every disagreement (the interpreter's
+  // result is returned). Must be thread-safe; may allocate.
+  std::function<void(const Mismatch&)> on_mismatch;
+};
+
+// The engine choice, in one place. Never fails: JIT problems surface per program (as a
+// Result error in crosscheck mode, through on_jit_error and TieredProgram::error() in the
+// jit and auto modes, which keep the interpreter serving).
+std::shared_ptr<ProgramCompiler> make_compiler(Engine engine, EngineOptions options = {});
+
+namespace internal {
+struct TierState;
+class TierWorker;
+}  // namespace internal
+
+// A program that routes with the interpreter until its native code is ready, then with the
+// native code; the switch is one atomic pointer store, so routing threads never wait and
+// never see a half-installed function. Neither tier is freed before the TieredProgram
+// itself, so the swap frees nothing; freeing the TieredProgram while other threads may
+// still route through it is the owner's business (the router retires it through its
+// EpochDomain). Thread-safe.
+class TieredProgram final : public RoutingProgram {
+ public:
+  enum class Tier : uint8_t { Interp, Native, Failed };
+
+  ~TieredProgram() override;
+  RouteResult route(const EventView& event) const noexcept override {
+    if (NativeRouteFn fn = native_fn_->load(std::memory_order_acquire)) return fn(&event);
+    return interp_->route(event);
+  }
+
+  // Interp while compiling (or never compiled), Native after the swap, Failed when the
+  // JIT reported an error (the interpreter keeps serving).
+  Tier tier() const;
+  std::optional<Error> error() const;
+  // Blocks until the background compilation finished (Native or Failed).
+  void wait() const;
+
+ private:
+  friend class TieredCompiler;
+  TieredProgram(std::shared_ptr<const Interpreter> interp,
+                std::shared_ptr<internal::TierState> state);
+
+  std::shared_ptr<const Interpreter> interp_;
+  std::shared_ptr<internal::TierState> state_;
+  const std::atomic<NativeRouteFn>* native_fn_;  // inside *state_
+};
+
+// Builds TieredPrograms. With `wait` false (Engine::Auto) compile() returns at once and a
+// single background thread, owned by the compiler, compiles programs in FIFO order
+// (programs destroyed before their turn are skipped); with `wait` true (Engine::Jit) it
+// compiles on the calling thread. Destroying the compiler joins the thread; programs still
+// queued then stay on the interpreter (Failed, "compiler shut down"). Thread-safe.
+class TieredCompiler final : public ProgramCompiler {
+ public:
+  explicit TieredCompiler(EngineOptions options = {}, bool wait = false);
+  ~TieredCompiler() override;
+
+  // Fails only when lowering or verification fails.
+  Result<std::shared_ptr<const RoutingProgram>> compile(const ProgramSpec& spec) override;
+  // Same, for an already lowered program.
+  Result<std::shared_ptr<const TieredProgram>> compile_ir(ir::Program program);
+
+ private:
+  EngineOptions options_;
+  bool wait_;
+  std::unique_ptr<internal::TierWorker> worker_;  // null when wait_
+};
+
+// Debug engine: routes every event with the interpreter and the native code, returns the
+// interpreter's result and reports each disagreement (counter + first mismatch + callback).
+class CrosscheckProgram final : public RoutingProgram {
+ public:
+  static Result<std::shared_ptr<const CrosscheckProgram>> create(
+      ir::Program program, OptLevel level, std::function<void(const Mismatch&)> on_mismatch);
+  RouteResult route(const EventView& event) const noexcept override;
+
+  uint64_t mismatches() const { return mismatches_.load(std::memory_order_relaxed); }
+  std::optional<Mismatch> first_mismatch() const;
+
+ private:
+  CrosscheckProgram() = default;
+  std::shared_ptr<const Interpreter> interp_;
+  std::shared_ptr<const JitProgram> native_;
+  std::function<void(const Mismatch&)> on_mismatch_;
+  mutable std::atomic<uint64_t> mismatches_{0};
+  mutable std::mutex mu_;
+  mutable std::optional<Mismatch> first_;
+};
+
+}  // namespace pfc
