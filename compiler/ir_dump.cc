@@ -1,1 +1,183 @@
-// placeholder: filled in by its owner
+// compiler/ir_dump.cc — IR text dump (ir_dump.h). Format, e.g.:
+//     3: %3 = cmp.ule %1, 5
+//     7: jz %4, @12
+//    11: deliver %7, bit 0
+// followed by the non-empty constant pools ("int_sets:", "str_sets:", ...).
+#include "compiler/ir_dump.h"
+
+#include <array>
+#include <cstdio>
+#include <string_view>
+
+namespace pfc {
+namespace {
+
+using ir::Inst;
+using ir::kNoReg;
+using ir::Op;
+
+constexpr std::array<std::string_view, 10> kHeaderNames = {
+    "id", "version", "channel", "level", "opcode", "task", "keyword", "pid", "tid", "payload_size"};
+constexpr std::array<std::string_view, 4> kStringNames = {"exe", "package_id", "app_id", "event_name"};
+constexpr std::array<std::string_view, 10> kCondNames = {"eq", "ne", "ult", "ule", "ugt",
+                                                         "uge", "slt", "sle", "sgt", "sge"};
+
+template <size_t N>
+std::string_view name_of(const std::array<std::string_view, N>& names, uint64_t i) {
+  return i < N ? names[i] : std::string_view("?");
+}
+
+std::string num(uint64_t v) {
+  char buf[32];
+  if (v <= 0xFFFF) std::snprintf(buf, sizeof buf, "%llu", static_cast<unsigned long long>(v));
+  else std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+std::string hex(uint64_t v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+std::string reg(uint64_t r) { return "%" + std::to_string(r); }
+
+std::string quoted(std::string_view s) {
+  std::string out = "\"";
+  for (char ch : s) {
+    auto u = static_cast<unsigned char>(ch);
+    if (ch == '"' || ch == '\\') {
+      out += '\\';
+      out += ch;
+    } else if (u < 0x20 || u == 0x7F) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02X", u);
+      out += buf;
+    } else {
+      out += ch;
+    }
+  }
+  return out + "\"";
+}
+
+std::string op_name(PayloadOp op) {
+  switch (op) {
+    case PayloadOp::Eq: return "eq";
+    case PayloadOp::Ne: return "ne";
+    case PayloadOp::Le: return "le";
+    case PayloadOp::Gt: return "gt";
+    case PayloadOp::Lt: return "lt";
+    case PayloadOp::Ge: return "ge";
+    case PayloadOp::Between: return "between";
+    case PayloadOp::NotBetween: return "notbetween";
+    case PayloadOp::Modulo: return "modulo";
+    case PayloadOp::Contains: return "contains";
+    case PayloadOp::DoesntContain: return "doesntcontain";
+    case PayloadOp::Is: return "is";
+    case PayloadOp::IsNot: return "isnot";
+  }
+  return "op" + std::to_string(uint16_t(op));
+}
+
+// ", count %c" / ", length %l" suffixes of payload instructions.
+std::string extent_regs(const Inst& in, bool count) {
+  std::string s;
+  if (count && in.c != kNoReg) s += ", count " + reg(in.c);
+  if (in.imm != kNoReg) s += ", length " + reg(in.imm);
+  return s;
+}
+
+// One case per opcode (a table-like switch).
+std::string operands(const Inst& in) {
+  switch (in.op) {
+    case Op::Const: return num(in.imm);
+    case Op::LoadHeader: return std::string(name_of(kHeaderNames, in.a));
+    case Op::And:
+    case Op::Or: return reg(in.a) + ", " + reg(in.b);
+    case Op::Not: return reg(in.a);
+    case Op::AndImm: return reg(in.a) + ", " + hex(in.imm);
+    case Op::Cmp: return reg(in.a) + ", " + num(in.imm);
+    case Op::InSet: return reg(in.a) + ", iset#" + std::to_string(in.b);
+    case Op::StrIn: return std::string(name_of(kStringNames, in.a)) + ", sset#" + std::to_string(in.b);
+    case Op::Jz: return reg(in.a) + ", @" + std::to_string(in.b);
+    case Op::Jmp: return "@" + std::to_string(in.b);
+    case Op::Deliver:
+    case Op::Stack: return reg(in.a) + ", bit " + std::to_string(in.b);
+    case Op::Skip: return reg(in.a) + ", field#" + std::to_string(in.b) + extent_regs(in, true);
+    case Op::LoadField: return reg(in.a) + ", field#" + std::to_string(in.b);
+    case Op::PredInt: return reg(in.a) + ", field#" + std::to_string(in.b) + ", ipred#" + std::to_string(in.c);
+    case Op::PredStr:
+      return reg(in.a) + ", field#" + std::to_string(in.b) + ", spred#" + std::to_string(in.c) + extent_regs(in, false);
+    case Op::PredGuid: return reg(in.a) + ", field#" + std::to_string(in.b) + ", gpred#" + std::to_string(in.c);
+    case Op::Return: return "";
+  }
+  return "?";
+}
+
+std::string inst_line(size_t i, const Inst& in) {
+  char idx[16];
+  std::snprintf(idx, sizeof idx, "%4zu: ", i);
+  std::string line = idx;
+  if (size_t(in.op) >= ir::kNumOps) return line + "? op " + std::to_string(int(in.op));
+  if (in.dst != kNoReg) line += reg(in.dst) + " = ";
+  line += ir::kOpNames[size_t(in.op)];
+  if (in.op == Op::Cmp) line += "." + std::string(name_of(kCondNames, in.b));
+  std::string ops = operands(in);
+  if (!ops.empty()) line += " " + ops;
+  return line;
+}
+
+std::string extent(const Extent& e) {
+  if (e.kind == Extent::Kind::Fixed) return std::to_string(e.value);
+  return "f" + std::to_string(e.value);  // the event's field number holding the value
+}
+
+void dump_pools(const ir::Program& p, std::string& out) {
+  if (!p.int_sets.empty()) out += "int_sets:\n";
+  for (size_t k = 0; k < p.int_sets.size(); ++k) {
+    out += "  iset#" + std::to_string(k) + " = {";
+    for (size_t j = 0; j < p.int_sets[k].values.size(); ++j) out += (j ? ", " : "") + num(p.int_sets[k].values[j]);
+    out += "}\n";
+  }
+  if (!p.str_sets.empty()) out += "str_sets:\n";
+  for (size_t k = 0; k < p.str_sets.size(); ++k) {
+    out += "  sset#" + std::to_string(k) + (p.str_sets[k].case_insensitive ? " = nocase {" : " = exact {");
+    for (size_t j = 0; j < p.str_sets[k].values.size(); ++j) out += (j ? ", " : "") + quoted(p.str_sets[k].values[j]);
+    out += "}\n";
+  }
+  if (!p.fields.empty()) out += "fields:\n";
+  for (size_t k = 0; k < p.fields.size(); ++k) {
+    const ir::FieldDesc& f = p.fields[k];
+    out += "  field#" + std::to_string(k) + " = " + std::string(in_type_name(f.type));
+    if (f.count.present()) out += "[" + extent(f.count) + "]";
+    if (f.length.present()) out += " length=" + extent(f.length);
+    out += "\n";
+  }
+  if (!p.int_preds.empty()) out += "int_preds:\n";
+  for (size_t k = 0; k < p.int_preds.size(); ++k) {
+    const ir::IntPred& q = p.int_preds[k];
+    out += "  ipred#" + std::to_string(k) + " = " + op_name(q.op) + " " + num(q.lo);
+    if (q.op == PayloadOp::Between || q.op == PayloadOp::NotBetween) out += ", " + num(q.hi);
+    out += "\n";
+  }
+  if (!p.str_preds.empty()) out += "str_preds:\n";
+  for (size_t k = 0; k < p.str_preds.size(); ++k) {
+    out += "  spred#" + std::to_string(k) + " = " + op_name(p.str_preds[k].op) + " " + quoted(p.str_preds[k].text) + "\n";
+  }
+  if (!p.guid_preds.empty()) out += "guid_preds:\n";
+  for (size_t k = 0; k < p.guid_preds.size(); ++k) {
+    out += "  gpred#" + std::to_string(k) + " = " + op_name(p.guid_preds[k].op) + " " + p.guid_preds[k].value.to_string() + "\n";
+  }
+}
+
+}  // namespace
+
+std::string dump_ir(const ir::Program& prog) {
+  std::string out = "code: " + std::to_string(prog.code.size()) + " instructions, " +
+                    std::to_string(prog.num_regs) + " registers\n";
+  for (size_t i = 0; i < prog.code.size(); ++i) out += inst_line(i, prog.code[i]) + "\n";
+  dump_pools(prog, out);
+  return out;
+}
+
+}  // namespace pfc

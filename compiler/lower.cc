@@ -1,1 +1,190 @@
-// placeholder: filled in by its owner
+// compiler/lower.cc — lowering of a ProgramSpec to IR: per-session header checks
+// (design.md §4.1–4.5), guarded per-event payload regions (§4.6–4.8, lower_payload.cc),
+// and the deliver/stack bits (§4.9). The scheme is documented in docs/ir.md.
+#include "compiler/lower.h"
+
+#include <algorithm>
+#include <map>
+#include <utility>
+
+#include "compiler/lower_payload.h"
+
+namespace pfc {
+namespace {
+
+using internal::IrBuilder;
+using internal::kFalse;
+using internal::kTrue;
+using ir::Cond;
+using ir::HeaderField;
+using ir::Op;
+using ir::Reg;
+
+// design.md §4.1–4.2 for one (level, any, all); also the applicability test of event-name
+// and level/keyword stack filters (with ignore_kw0 = false: "0 = any").
+Reg level_keyword(IrBuilder& b, uint8_t level, uint64_t any, uint64_t all, bool ignore_kw0) {
+  Reg ok = level == 0 ? kTrue : b.cmp(b.header(HeaderField::Level), Cond::ULe, level);
+  if (any == 0 && !ignore_kw0) return ok;
+  Reg kw = b.header(HeaderField::Keyword);
+  Reg pass;
+  if (any == 0) {
+    pass = b.cmp(kw, Cond::Ne, 0);  // IGNORE_KEYWORD_0; MatchAll ignored
+  } else {
+    Reg masked = any == ~uint64_t{0} ? kw : b.and_imm(kw, any);
+    pass = b.cmp(masked, Cond::Ne, 0);
+    if (all != 0) pass = b.bool_and(pass, b.cmp(b.and_imm(kw, all), Cond::Eq, all));
+    if (!ignore_kw0) pass = b.bool_or(b.cmp(kw, Cond::Eq, 0), pass);
+  }
+  return b.bool_and(ok, pass);
+}
+
+Reg id_filter(IrBuilder& b, const EventIdFilter& f) {
+  std::vector<uint64_t> ids(f.ids.begin(), f.ids.end());
+  Reg in = b.emit(Op::InSet, b.header(HeaderField::Id), b.int_set(std::move(ids)));
+  return f.filter_in ? in : b.bool_not(in);
+}
+
+// §4.5: applies to events matching its own level/any/all; then (name ∈ names) == filter_in.
+Reg name_filter(IrBuilder& b, const EventNameFilter& f) {
+  Reg applies = level_keyword(b, f.level, f.any, f.all, false);
+  Reg in = b.emit(Op::StrIn, uint32_t(ir::HeaderString::EventName), b.str_set(f.names, false));
+  Reg match = f.filter_in ? in : b.bool_not(in);
+  return b.bool_or(b.bool_not(applies), match);
+}
+
+Reg str_scope(IrBuilder& b, ir::HeaderString which, const std::vector<std::string>& values) {
+  return b.emit(Op::StrIn, uint32_t(which), b.str_set(values, true));
+}
+
+// Every check of §4.1–4.5 for one session (legacy providers: level and keyword only).
+Reg header_pass(IrBuilder& b, const EnableParams& p, bool legacy) {
+  bool ignore_kw0 = (p.properties & enable_property::kIgnoreKeyword0) != 0;
+  if (legacy) {
+    constexpr uint64_t kLow32 = 0xFFFFFFFFu;
+    return level_keyword(b, p.level, p.any & kLow32, p.all & kLow32, ignore_kw0);
+  }
+  Reg h = level_keyword(b, p.level, p.any, p.all, ignore_kw0);
+  if (p.pids) {
+    std::vector<uint64_t> pids(p.pids->begin(), p.pids->end());
+    h = b.bool_and(h, b.emit(Op::InSet, b.header(HeaderField::Pid), b.int_set(std::move(pids))));
+  }
+  if (p.exe_names) h = b.bool_and(h, str_scope(b, ir::HeaderString::ExeName, *p.exe_names));
+  if (p.package_ids) h = b.bool_and(h, str_scope(b, ir::HeaderString::PackageId, *p.package_ids));
+  if (p.app_ids) h = b.bool_and(h, str_scope(b, ir::HeaderString::AppId, *p.app_ids));
+  if (p.event_ids) h = b.bool_and(h, id_filter(b, *p.event_ids));
+  if (p.event_names) h = b.bool_and(h, name_filter(b, *p.event_names));
+  return h;
+}
+
+// §4.9: whether a delivered event gets a stack.
+Reg stack_select(IrBuilder& b, const EnableParams& p, bool legacy) {
+  if ((p.properties & enable_property::kStackTrace) == 0) return kFalse;
+  if (legacy) return kTrue;
+  Reg st = kTrue;
+  if (p.stack_ids) st = b.bool_and(st, id_filter(b, *p.stack_ids));
+  if (p.stack_names) st = b.bool_and(st, name_filter(b, *p.stack_names));
+  if (p.stack_level_kw) {
+    const LevelKeywordFilter& f = *p.stack_level_kw;
+    Reg m = level_keyword(b, f.level, f.any, f.all, false);
+    st = b.bool_and(st, f.filter_in ? m : b.bool_not(m));
+  }
+  return st;
+}
+
+using EventKey = std::pair<uint16_t, uint8_t>;
+
+struct SessionState {
+  const SessionEntry* entry = nullptr;
+  Reg header = kTrue;    // §4.1–4.5 passed
+  Reg filtered = kFalse;  // the event's key is one s has payload filters for
+  Reg passed = kFalse;    // ... and those filters passed
+};
+
+// One guarded region per payload-filtered event key (§4.6): skipped unless the event has
+// that key and some session filtering it passed its header checks.
+Result<void> lower_key(IrBuilder& b, const ProviderDef& provider, EventKey key,
+                       const std::vector<size_t>& users, std::vector<SessionState>& ss) {
+  const EventDef* event = provider.find_event(key.first, key.second);
+  if (event == nullptr) {
+    return make_error("payload filter for unknown event id " + std::to_string(key.first) +
+                      " version " + std::to_string(key.second));
+  }
+  Reg is_key = b.bool_and(b.cmp(b.header(HeaderField::Id), Cond::Eq, key.first),
+                          b.cmp(b.header(HeaderField::Version), Cond::Eq, key.second));
+  Reg gate = kFalse;
+  for (size_t i : users) gate = b.bool_or(gate, ss[i].header);
+  gate = b.bool_and(is_key, gate);
+  std::vector<Reg> results;
+  b.begin_region(gate);
+  uint32_t first_reg = b.num_regs();
+  internal::PayloadLowering payload(b, *event);
+  for (size_t i : users) {
+    std::vector<const PayloadFilter*> filters;
+    for (const PayloadFilter& f : ss[i].entry->params.payload) {
+      if (f.event_id == key.first && f.event_version == key.second) filters.push_back(&f);
+    }
+    auto r = payload.session_filters(filters);
+    if (!r) return std::unexpected(r.error());
+    results.push_back(*r);
+  }
+  b.end_region();
+  for (size_t k = 0; k < users.size(); ++k) {
+    SessionState& s = ss[users[k]];
+    Reg r = results[k];
+    // Region registers read 0 for other keys; anything else must be tied to the key.
+    if (r >= first_reg && r != kTrue && r != kFalse) {
+      s.passed = b.bool_or(s.passed, r);
+    } else {
+      s.passed = b.bool_or(s.passed, b.bool_and(is_key, r));
+    }
+    s.filtered = b.bool_or(s.filtered, is_key);
+  }
+  return {};
+}
+
+Result<std::vector<SessionState>> sorted_sessions(const ProgramSpec& spec) {
+  std::vector<SessionState> ss;
+  uint64_t used = 0;
+  for (const SessionEntry& e : spec.sessions) {
+    if (e.slot >= 64) return make_error("session slot " + std::to_string(e.slot) + " is not below 64");
+    if (used & (uint64_t{1} << e.slot)) {
+      return make_error("session slot " + std::to_string(e.slot) + " is used twice");
+    }
+    used |= uint64_t{1} << e.slot;
+    ss.push_back(SessionState{&e});
+  }
+  std::sort(ss.begin(), ss.end(),
+            [](const SessionState& a, const SessionState& b) { return a.entry->slot < b.entry->slot; });
+  return ss;
+}
+
+}  // namespace
+
+Result<ir::Program> lower(const ProgramSpec& spec) {
+  auto sessions = sorted_sessions(spec);
+  if (!sessions) return std::unexpected(sessions.error());
+  std::vector<SessionState>& ss = *sessions;
+  bool legacy = spec.provider.legacy;
+  IrBuilder b;
+  for (SessionState& s : ss) s.header = header_pass(b, s.entry->params, legacy);
+
+  std::map<EventKey, std::vector<size_t>> keys;  // key → sessions filtering it, by slot
+  for (size_t i = 0; i < ss.size() && !legacy; ++i) {
+    for (const PayloadFilter& f : ss[i].entry->params.payload) {
+      std::vector<size_t>& users = keys[{f.event_id, f.event_version}];
+      if (users.empty() || users.back() != i) users.push_back(i);
+    }
+  }
+  for (const auto& [key, users] : keys) {
+    auto r = lower_key(b, spec.provider, key, users, ss);
+    if (!r) return std::unexpected(r.error());
+  }
+  for (SessionState& s : ss) {
+    Reg ok = b.bool_or(b.bool_not(s.filtered), s.passed);
+    b.deliver(b.bool_and(s.header, ok), s.entry->slot);
+  }
+  for (SessionState& s : ss) b.stack(stack_select(b, s.entry->params, legacy), s.entry->slot);
+  return b.finish();
+}
+
+}  // namespace pfc

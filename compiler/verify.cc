@@ -1,1 +1,210 @@
-// placeholder: filled in by its owner
+// compiler/verify.cc — the IR verifier (verify.h): one pass over the code with a per-
+// register "written at" table, then the constant pools.
+#include "compiler/verify.h"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace pfc {
+namespace {
+
+using ir::Inst;
+using ir::kNoReg;
+using ir::Op;
+
+constexpr uint32_t kNumHeaderFields = uint32_t(ir::HeaderField::PayloadSize) + 1;
+constexpr uint32_t kNumHeaderStrings = uint32_t(ir::HeaderString::EventName) + 1;
+constexpr uint32_t kNumConds = uint32_t(ir::Cond::SGe) + 1;
+
+bool known_type(InType t) {
+  return uint16_t(t) >= uint16_t(InType::UnicodeString) && uint16_t(t) <= uint16_t(InType::HexInt64);
+}
+
+class Verifier {
+ public:
+  static constexpr uint32_t kMaxRegs = uint32_t{1} << 24;
+  explicit Verifier(const ir::Program& p)
+      : p_(p), written_(std::min(p.num_regs, kMaxRegs + 1), false) {}
+
+  Result<void> run() {
+    if (p_.code.empty() || p_.code.back().op != Op::Return) return fail_pool("last instruction is not ret");
+    if (p_.num_regs > kMaxRegs) return fail_pool("more than 2^24 registers");
+    for (i_ = 0; i_ < p_.code.size(); ++i_) {
+      const Inst& in = p_.code[i_];
+      if (size_t(in.op) >= ir::kNumOps) return fail("unknown opcode " + std::to_string(int(in.op)));
+      if (auto r = operands(in); !r) return r;
+      if (auto r = define(in); !r) return r;
+    }
+    return pools();
+  }
+
+ private:
+  Result<void> fail(const std::string& msg) const {
+    const Inst& in = p_.code[i_];
+    std::string name = size_t(in.op) < ir::kNumOps ? std::string(ir::kOpNames[size_t(in.op)]) : "?";
+    return make_error("inst " + std::to_string(i_) + " (" + name + "): " + msg);
+  }
+  static Result<void> fail_pool(const std::string& msg) { return make_error("pool: " + msg); }
+
+  static bool has_dst(Op op) {
+    return op != Op::Jz && op != Op::Jmp && op != Op::Deliver && op != Op::Stack && op != Op::Return;
+  }
+
+  Result<void> use(uint64_t r, const char* what) const {
+    if (r >= p_.num_regs) return fail(std::string(what) + " register %" + std::to_string(r) + " out of range");
+    if (!written_[r]) return fail(std::string(what) + " register %" + std::to_string(r) + " read before any write");
+    return {};
+  }
+  Result<void> optional_use(uint64_t r, bool wanted, const char* what) const {
+    if (!wanted) {
+      if (r != kNoReg) return fail(std::string(what) + " register given but the field has no such extent");
+      return {};
+    }
+    if (r == kNoReg) return fail(std::string(what) + " register missing for a field-sized extent");
+    return use(r, what);
+  }
+
+  Result<void> define(const Inst& in) {
+    if (!has_dst(in.op)) {
+      if (in.dst != kNoReg) return fail("dst given on an instruction without a result");
+      return {};
+    }
+    if (in.dst >= p_.num_regs) return fail("dst %" + std::to_string(in.dst) + " out of range");
+    if (written_[in.dst]) return fail("register %" + std::to_string(in.dst) + " written twice");
+    written_[in.dst] = true;
+    return {};
+  }
+
+  Result<void> jump(const Inst& in) const {
+    if (in.b <= i_ || in.b > p_.code.size()) return fail("jump target @" + std::to_string(in.b) + " not forward or past the end");
+    return {};
+  }
+
+  Result<const ir::FieldDesc*> field(uint32_t b) const {
+    if (b >= p_.fields.size()) return std::unexpected(fail("field index out of range").error());
+    const ir::FieldDesc& f = p_.fields[b];
+    if (!known_type(f.type)) return std::unexpected(fail("field has an unknown type").error());
+    return &f;
+  }
+
+  Result<void> scalar(const ir::FieldDesc& f, bool ok_type, const char* kind) const {
+    if (!ok_type) return fail(std::string("field is not ") + kind);
+    if (f.count.present()) return fail("field is an array");
+    return {};
+  }
+
+  Result<void> payload(const Inst& in) const {
+    if (auto r = use(in.a, "offset"); !r) return r;
+    auto f = field(in.b);
+    if (!f) return std::unexpected(f.error());
+    const ir::FieldDesc& d = **f;
+    bool len_field = d.length.kind == Extent::Kind::Field;
+    switch (in.op) {
+      case Op::Skip:
+        if (auto r = optional_use(in.c, d.count.kind == Extent::Kind::Field, "count"); !r) return r;
+        return optional_use(in.imm, len_field, "length");
+      case Op::LoadField:
+        return scalar(d, in_type_is_integer(d.type), "a scalar integer");
+      case Op::PredInt: {
+        if (auto r = scalar(d, in_type_is_integer(d.type), "a scalar integer"); !r) return r;
+        if (in.c >= p_.int_preds.size()) return fail("int predicate index out of range");
+        return {};
+      }
+      case Op::PredStr: {
+        if (auto r = scalar(d, in_type_is_string(d.type), "a scalar string"); !r) return r;
+        if (in.c >= p_.str_preds.size()) return fail("string predicate index out of range");
+        return optional_use(in.imm, len_field, "length");
+      }
+      default: {  // PredGuid
+        if (auto r = scalar(d, d.type == InType::Guid, "a scalar GUID"); !r) return r;
+        if (in.c >= p_.guid_preds.size()) return fail("GUID predicate index out of range");
+        return {};
+      }
+    }
+  }
+
+  // One case per opcode (a table-like switch).
+  Result<void> operands(const Inst& in) const {
+    switch (in.op) {
+      case Op::Const: return {};
+      case Op::LoadHeader:
+        if (in.a >= kNumHeaderFields) return fail("unknown header field");
+        return {};
+      case Op::And:
+      case Op::Or:
+        if (auto r = use(in.a, "a"); !r) return r;
+        return use(in.b, "b");
+      case Op::Not:
+      case Op::AndImm: return use(in.a, "a");
+      case Op::Cmp:
+        if (in.b >= kNumConds) return fail("unknown condition");
+        return use(in.a, "a");
+      case Op::InSet:
+        if (in.b >= p_.int_sets.size()) return fail("int set index out of range");
+        return use(in.a, "a");
+      case Op::StrIn:
+        if (in.a >= kNumHeaderStrings) return fail("unknown header string");
+        if (in.b >= p_.str_sets.size()) return fail("string set index out of range");
+        return {};
+      case Op::Jz:
+        if (auto r = use(in.a, "condition"); !r) return r;
+        return jump(in);
+      case Op::Jmp: return jump(in);
+      case Op::Deliver:
+      case Op::Stack:
+        if (in.b >= 64) return fail("session bit " + std::to_string(in.b) + " not below 64");
+        return use(in.a, "a");
+      case Op::Skip:
+      case Op::LoadField:
+      case Op::PredInt:
+      case Op::PredStr:
+      case Op::PredGuid: return payload(in);
+      case Op::Return: return {};
+    }
+    return fail("unknown opcode");
+  }
+
+  Result<void> pools() const {
+    for (size_t k = 0; k < p_.int_sets.size(); ++k) {
+      const auto& v = p_.int_sets[k].values;
+      if (std::adjacent_find(v.begin(), v.end(), std::greater_equal<>()) != v.end())
+        return fail_pool("int set " + std::to_string(k) + " not sorted and duplicate-free");
+    }
+    for (size_t k = 0; k < p_.str_sets.size(); ++k) {
+      const ir::StrSet& s = p_.str_sets[k];
+      if (std::adjacent_find(s.values.begin(), s.values.end(), std::greater_equal<>()) != s.values.end())
+        return fail_pool("string set " + std::to_string(k) + " not sorted and duplicate-free");
+      for (const std::string& v : s.values) {
+        if (s.case_insensitive && std::any_of(v.begin(), v.end(), [](char c) { return c >= 'A' && c <= 'Z'; }))
+          return fail_pool("case-insensitive string set " + std::to_string(k) + " has an upper-case value");
+      }
+    }
+    for (size_t k = 0; k < p_.int_preds.size(); ++k) {
+      const ir::IntPred& q = p_.int_preds[k];
+      if (uint16_t(q.op) > uint16_t(PayloadOp::Modulo)) return fail_pool("int predicate " + std::to_string(k) + " has a non-integer operator");
+      if (q.op == PayloadOp::Modulo && q.lo == 0) return fail_pool("int predicate " + std::to_string(k) + " is MODULO 0");
+    }
+    for (size_t k = 0; k < p_.str_preds.size(); ++k) {
+      PayloadOp op = p_.str_preds[k].op;
+      if (op != PayloadOp::Contains && op != PayloadOp::DoesntContain && op != PayloadOp::Is && op != PayloadOp::IsNot)
+        return fail_pool("string predicate " + std::to_string(k) + " has a non-string operator");
+    }
+    for (size_t k = 0; k < p_.guid_preds.size(); ++k) {
+      PayloadOp op = p_.guid_preds[k].op;
+      if (op != PayloadOp::Is && op != PayloadOp::IsNot)
+        return fail_pool("GUID predicate " + std::to_string(k) + " is not IS/ISNOT");
+    }
+    return {};
+  }
+
+  const ir::Program& p_;
+  std::vector<bool> written_;
+  size_t i_ = 0;
+};
+
+}  // namespace
+
+Result<void> verify(const ir::Program& prog) { return Verifier(prog).run(); }
+
+}  // namespace pfc

@@ -1,0 +1,22 @@
+// compiler/lower.h — lowering: one provider's ProgramSpec (schema + every session's
+// EnableParams) to the IR of compiler/ir.h, implementing design.md §4.1–4.9 for all
+// sessions at once. The lowering scheme is documented in docs/ir.md.
+#pragma once
+
+#include "compiler/ir.h"
+#include "pfc/error.h"
+#include "pfc/routing_program.h"
+
+namespace pfc {
+
+// Lowers `spec` to one straight-line IR program computing every session's deliver and
+// stack bits (bit = SessionEntry::slot). Deterministic: equal specs (up to session order)
+// give identical programs. Header loads, sets, field offsets and predicates are computed
+// once per event and shared by all sessions; payload work for one (id, version) is guarded
+// so that other events, and events no session filtering that key accepted, skip it.
+// Fails (Error) only on a spec the checker should have rejected: slot ≥ 64 or duplicated,
+// a payload filter naming an event or field the provider does not declare, a malformed
+// expression, or an operator/type pair design.md §4.8 does not allow. Thread-safe (pure).
+Result<ir::Program> lower(const ProgramSpec& spec);
+
+}  // namespace pfc

@@ -1,0 +1,82 @@
+// compiler/lower_builder.h — internal to the lowering: an IR builder that hash-conses pure
+// instructions and constant pools, folds boolean constants, and scopes sharing to guarded
+// regions (an instruction inside a skipped region reads as 0, so it is reused only there).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "compiler/ir.h"
+
+namespace pfc::internal {
+
+// Boolean values during lowering are registers or one of these two folded constants; they
+// become Const instructions only where an instruction needs a register (materialize()).
+inline constexpr ir::Reg kTrue = 0xFFFFFFFEu;
+inline constexpr ir::Reg kFalse = 0xFFFFFFFDu;
+
+class IrBuilder {
+ public:
+  // Emits a pure instruction (one with a dst) unless an identical one is visible; returns
+  // its register. Visible = emitted outside any region, or inside the current region.
+  ir::Reg emit(ir::Op op, uint32_t a = 0, uint32_t b = 0, uint32_t c = 0, uint64_t imm = 0);
+
+  ir::Reg header(ir::HeaderField f) { return emit(ir::Op::LoadHeader, uint32_t(f)); }
+  ir::Reg constant(uint64_t v) { return emit(ir::Op::Const, 0, 0, 0, v); }
+  ir::Reg cmp(ir::Reg a, ir::Cond c, uint64_t imm) { return emit(ir::Op::Cmp, a, uint32_t(c), 0, imm); }
+  ir::Reg and_imm(ir::Reg a, uint64_t imm) { return emit(ir::Op::AndImm, a, 0, 0, imm); }
+
+  // Boolean operations on registers or kTrue/kFalse, folding the constants.
+  ir::Reg bool_and(ir::Reg a, ir::Reg b);
+  ir::Reg bool_or(ir::Reg a, ir::Reg b);
+  ir::Reg bool_not(ir::Reg a);
+  // A real register holding `v` (kTrue/kFalse become Const 1/0).
+  ir::Reg materialize(ir::Reg v);
+
+  // Guarded region: `jz cond` over everything emitted until end_region().
+  void begin_region(ir::Reg cond);
+  void end_region();
+  bool in_region() const { return region_jz_ != kNone; }
+  // Registers allocated so far (a region's registers are those numbered from its start).
+  uint32_t num_regs() const { return prog_.num_regs; }
+
+  // Effects.
+  void deliver(ir::Reg v, uint32_t bit);
+  void stack(ir::Reg v, uint32_t bit);
+  // Impure instructions emitted as-is (Skip, LoadField, Pred*): hash-consed like emit() but
+  // with the operands spelled out, since c/imm may be registers or kNoReg.
+  ir::Reg emit_inst(ir::Inst inst);
+
+  // Constant pools, deduplicated; return the pool index.
+  uint32_t int_set(std::vector<uint64_t> values);
+  uint32_t str_set(std::vector<std::string> values, bool case_insensitive);
+  uint32_t field(const ir::FieldDesc& f);
+  uint32_t int_pred(const ir::IntPred& p);
+  uint32_t str_pred(ir::StrPred p);
+  uint32_t guid_pred(const ir::GuidPred& p);
+
+  // Appends Return and hands out the program.
+  ir::Program finish();
+
+ private:
+  using Key = std::tuple<uint8_t, uint32_t, uint32_t, uint32_t, uint64_t>;
+  static constexpr size_t kNone = ~size_t{0};
+
+  ir::Program prog_;
+  std::map<Key, ir::Reg> global_;
+  std::map<Key, ir::Reg> region_;
+  size_t region_jz_ = kNone;
+
+  std::map<std::vector<uint64_t>, uint32_t> int_set_ids_;
+  std::map<std::pair<bool, std::vector<std::string>>, uint32_t> str_set_ids_;
+  std::map<std::tuple<uint16_t, uint8_t, uint32_t, uint8_t, uint32_t>, uint32_t> field_ids_;
+  std::map<std::tuple<uint16_t, uint64_t, uint64_t>, uint32_t> int_pred_ids_;
+  std::map<std::pair<uint16_t, std::string>, uint32_t> str_pred_ids_;
+  std::map<std::tuple<uint16_t, uint32_t, uint16_t, uint16_t, uint64_t>, uint32_t> guid_pred_ids_;
+};
+
+}  // namespace pfc::internal

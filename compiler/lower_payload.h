@@ -1,0 +1,46 @@
+// compiler/lower_payload.h — internal to the lowering: payload filters of one event
+// (id, version), lowered inside that event's guarded region (design.md §4.6–4.8).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "compiler/lower_builder.h"
+#include "pfc/enable.h"
+#include "pfc/error.h"
+#include "pfc/schema.h"
+
+namespace pfc::internal {
+
+// Field offsets, loaded count/length values and predicates of one event, each computed once
+// and shared by every session's filters. Offsets of leading fixed-size fields are folded to
+// constants; later ones come from Skip. Use only between begin_region/end_region of the
+// event's guard. Not thread-safe; lives for one region.
+class PayloadLowering {
+ public:
+  PayloadLowering(IrBuilder& b, const EventDef& event)
+      : b_(b), event_(event), off_(event.fields.size(), ir::kNoReg),
+        const_(event.fields.size(), kNotConst), value_(event.fields.size(), ir::kNoReg) {}
+
+  // One session's filters for this event: every group_all filter passes and (no group_any
+  // filter exists, or one passes).
+  Result<ir::Reg> session_filters(const std::vector<const PayloadFilter*>& filters);
+
+ private:
+  Result<ir::Reg> expr(const PayloadExpr& e);
+  Result<ir::Reg> predicate(const PayloadPredicate& p);
+  Result<ir::Reg> offset_of(uint32_t field);
+  Result<ir::Reg> value_of(uint32_t field);
+  Result<ir::Reg> extent_reg(const Extent& e, uint32_t field);
+  Result<uint32_t> desc_of(uint32_t field);
+
+  IrBuilder& b_;
+  const EventDef& event_;
+  static constexpr uint64_t kNotConst = ~uint64_t{0};
+  std::vector<ir::Reg> off_;      // offset register per field (kNoReg = not yet)
+  std::vector<uint64_t> const_;   // constant offset per field, or kNotConst
+  std::vector<ir::Reg> value_;  // LoadField register per count/length source field
+  uint32_t next_ = 0;             // offsets known for fields [0, next_)
+};
+
+}  // namespace pfc::internal

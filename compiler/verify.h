@@ -1,0 +1,22 @@
+// compiler/verify.h — the IR verifier: checks that a program obeys the machine model of
+// compiler/ir.h before any engine runs it. Run after lowering and after every pass.
+#pragma once
+
+#include "compiler/ir.h"
+#include "pfc/error.h"
+
+namespace pfc {
+
+// Checks `prog` and returns the first violation as an Error whose message starts with
+// "inst N (mnemonic): " (or "pool: " for constant pools). Checked: opcode and operand
+// ranges (HeaderField, HeaderString, Cond, pool indices, Deliver/Stack bit < 64), register
+// indices < num_regs, every register written by at most one instruction and read only after
+// an earlier instruction writes it, dst present exactly on value-producing ops, jumps
+// strictly forward and ≤ code.size(), field descriptors consistent with their ops (Skip's
+// count/length registers present iff the descriptor's extent is a Field; LoadField/PredInt
+// on scalar integer fields, PredStr on scalar strings, PredGuid on scalar GUIDs; predicate
+// operators valid for their pool), sets sorted and duplicate-free, and Return last.
+// Pure and thread-safe.
+Result<void> verify(const ir::Program& prog);
+
+}  // namespace pfc

@@ -1,0 +1,68 @@
+// tests/compiler/alloc_test.cc — Interpreter::route allocates nothing: the global operator
+// new is replaced by a counting one (this executable only).
+#include <atomic>
+#include <cstdlib>
+#include <new>
+
+#include "test_util.h"
+
+namespace {
+std::atomic<long> g_allocs{0};
+}
+
+void* operator new(std::size_t n) {
+  g_allocs.fetch_add(1, std::memory_order_relaxed);
+  if (void* p = std::malloc(n ? n : 1)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+
+namespace pfc::testing {
+namespace {
+
+ProgramSpec busy_spec(uint32_t sessions, uint32_t extra_preds) {
+  ProgramSpec spec;
+  spec.provider.name = "P";
+  spec.provider.events.push_back(event_def("E", 1, 0,
+      {field("s", InType::UnicodeString), field("n", InType::UInt32), field("g", InType::Guid),
+       field("a", InType::AnsiString)}));
+  for (uint32_t s = 0; s < sessions; ++s) {
+    EnableParams p;
+    p.level = 5;
+    p.properties = enable_property::kStackTrace;
+    p.exe_names = std::vector<std::string>{"App.exe"};
+    p.event_names = EventNameFilter{0, 0, 0, true, {"E"}};
+    std::vector<PayloadPredicate> preds = {pred_str(0, PayloadOp::Contains, "user"), pred(1, PayloadOp::Gt, s),
+                                           pred_guid(2, PayloadOp::IsNot, Guid{}),
+                                           pred_str(3, PayloadOp::Is, "x")};
+    for (uint32_t k = 0; k < extra_preds; ++k) preds.push_back(pred(1, PayloadOp::Ne, 1000 + s * 1000 + k));
+    p.payload = {filter(1, preds, true)};
+    spec.sessions.push_back(SessionEntry{s, p});
+  }
+  return spec;
+}
+
+TEST(InterpAlloc, RouteAllocatesNothing) {
+  // Small programs use the stack; a large one uses the per-thread buffer after warm-up.
+  for (uint32_t extra : {0u, 400u}) {
+    auto interp = compile(busy_spec(8, extra));
+    ASSERT_TRUE(interp);
+    if (extra) {
+      ASSERT_GT(interp->program().num_regs, Interpreter::kStackRegs);
+    }
+    Event e = event(1, 3, 0, Bytes().wstr(u"SuperUser").u32(9).guid(Guid{1, 0, 0, {}}).str("x").data);
+    e.exe = "/opt/APP.EXE";
+    e.name = "E";
+    RouteResult first = interp->route(e.view());  // warm-up (thread buffer)
+    long before = g_allocs.load();
+    RouteResult r{};
+    for (int i = 0; i < 1000; ++i) r = interp->route(e.view());
+    EXPECT_EQ(g_allocs.load(), before);
+    EXPECT_EQ(r, first);
+    EXPECT_EQ(r.deliver, 0xFFu);
+  }
+}
+
+}  // namespace
+}  // namespace pfc::testing
