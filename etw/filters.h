@@ -1,0 +1,61 @@
+// etw/filters.h — validation of EnableTraceEx2's arguments (ENABLE_TRACE_PARAMETERS v1/v2
+// and every EVENT_FILTER_DESCRIPTOR type) and their conversion into pfc::EnableParams, plus
+// the FilterData chain handed to provider callbacks. Pure functions: no global state.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "pfc/enable.h"
+#include "pfc/etw/evntcons.h"
+#include "pfc/etw/evntprov.h"
+#include "pfc/etw/evntrace.h"
+
+namespace pfc::etw {
+
+// One session's enable request, converted.
+struct EnableRequest {
+  EnableParams params;
+  // The session's provider-side (EVENT_FILTER_TYPE_SCHEMATIZED) filter, header included;
+  // empty = none. Forwarded to enable callbacks, never evaluated by pfc.
+  std::vector<uint8_t> schematized;
+};
+
+// Validates and converts the arguments of one EnableTraceEx2(ENABLE) call. `params` may be
+// NULL. Returns ERROR_SUCCESS, or ERROR_INVALID_PARAMETER for: a Version other than 1 or
+// 2; more than MAX_EVENT_FILTERS_COUNT descriptors or a count without an array; a filter
+// type given twice; a descriptor violating its type's limits (see convert_filter); and
+// ERROR_NOT_SUPPORTED for EVENT_ENABLE_PROPERTY_PROVIDER_GROUP.
+uint32_t convert_enable(uint8_t level, uint64_t match_any, uint64_t match_all,
+                        const ENABLE_TRACE_PARAMETERS* params, EnableRequest* out);
+
+// Converts one descriptor into `out`. ERROR_INVALID_PARAMETER when Ptr is 0 with a size,
+// or: PID — size not a non-zero multiple of 4 or more than MAX_EVENT_FILTER_PID_COUNT;
+// EXECUTABLE_NAME / PACKAGE_ID / PACKAGE_APP_ID — odd size, over
+// MAX_EVENT_FILTER_DATA_SIZE, bad UTF-16 or no name; EVENT_ID / STACKWALK — Count 0 or
+// over MAX_EVENT_FILTER_EVENT_ID_COUNT, size below 4 + 2 * Count; EVENT_NAME /
+// STACKWALK_NAME — over MAX_EVENT_FILTER_EVENT_NAME_SIZE, NameCount 0, names not NUL-
+// terminated inside the data or empty; STACKWALK_LEVEL_KW — size below 24; SCHEMATIZED —
+// size below 24 or over MAX_EVENT_FILTER_DATA_SIZE, header Size outside [24, Size];
+// PAYLOAD — always (the aggregated-blob format arrives with manifests, issue 6);
+// TRACEHANDLE, SYSTEM_FLAGS, CONTAINER and provider-defined types — always.
+// EVENT_FILTER_TYPE_NONE is ignored.
+uint32_t convert_filter(const EVENT_FILTER_DESCRIPTOR& desc, EnableRequest& out);
+
+// Splits a ';'-separated, NUL-terminated UTF-16 list (`size` bytes at `data`) into UTF-8
+// names, dropping empty entries. For executable names only the final path component is
+// kept. False for bad UTF-16 (unpaired surrogates) or an empty list.
+bool split_name_list(const uint8_t* data, uint32_t size, bool final_component,
+                     std::vector<std::string>& out);
+
+// The FilterData a provider callback sees: one block per (InstanceId, schematized filter)
+// with InstanceId and NextOffset filled in (blocks 8-byte aligned, NextOffset relative to
+// the block, 0 on the last). Empty when `blocks` is empty.
+struct FilterBlock {
+  uint64_t instance_id = 0;
+  const std::vector<uint8_t>* data = nullptr;  // header + provider data
+};
+std::vector<uint8_t> chain_filter_blocks(const std::vector<FilterBlock>& blocks);
+
+}  // namespace pfc::etw

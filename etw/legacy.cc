@@ -1,0 +1,114 @@
+// etw/legacy.cc — classic (MOF / WPP-era) providers: RegisterTraceGuidsW with a
+// WMIDPREQUEST control callback, the TRACE_ENABLE_CONTEXT logger handle read by
+// GetTraceEnableLevel / GetTraceEnableFlags, and TraceEvent, which writes to one session
+// (reference/etw-semantics.md §3.5: one session, last enabler wins, 32-bit flags).
+#include <unistd.h>
+
+#include <cstring>
+
+#include "etw/state.h"
+
+namespace pfc::etw {
+namespace {
+
+TRACE_ENABLE_CONTEXT context_of(TRACEHANDLE handle) {
+  TRACE_ENABLE_CONTEXT ctx;
+  std::memcpy(&ctx, &handle, sizeof ctx);
+  return ctx;
+}
+
+// The classic event's payload: MOF data after the header, or MOF_FIELDs pointing to it.
+bool classic_payload(const EVENT_TRACE_HEADER* h, std::vector<uint8_t>& out) {
+  const size_t rest = h->Size - sizeof(EVENT_TRACE_HEADER);
+  const auto* after = reinterpret_cast<const uint8_t*>(h) + sizeof(EVENT_TRACE_HEADER);
+  if ((h->Flags & WNODE_FLAG_USE_MOF_PTR) == 0) {
+    out.assign(after, after + rest);
+    return true;
+  }
+  if (rest % sizeof(MOF_FIELD) != 0) return false;
+  for (size_t i = 0; i < rest / sizeof(MOF_FIELD); ++i) {
+    MOF_FIELD f;
+    std::memcpy(&f, after + i * sizeof(MOF_FIELD), sizeof f);
+    if (f.Length != 0 && f.DataPtr == 0) return false;
+    const auto* p = reinterpret_cast<const uint8_t*>(static_cast<uintptr_t>(f.DataPtr));
+    out.insert(out.end(), p, p + f.Length);
+  }
+  return out.size() <= 0xFFFF - sizeof(EVENT_HEADER);
+}
+
+}  // namespace
+}  // namespace pfc::etw
+
+using namespace pfc::etw;
+
+extern "C" {
+
+ULONG RegisterTraceGuidsW(WMIDPREQUEST RequestAddress, PVOID RequestContext, LPCGUID ControlGuid,
+                          ULONG GuidCount, PTRACE_GUID_REGISTRATION TraceGuidReg,
+                          LPCWSTR MofImagePath, LPCWSTR MofResourceName,
+                          PTRACEHANDLE RegistrationHandle) {
+  (void)MofImagePath;
+  (void)MofResourceName;
+  if (RegistrationHandle == nullptr) return ERROR_INVALID_PARAMETER;
+  *RegistrationHandle = 0;
+  if (RequestAddress == nullptr || ControlGuid == nullptr || (GuidCount != 0 && TraceGuidReg == nullptr))
+    return ERROR_INVALID_PARAMETER;
+  auto rec = std::make_shared<RegRecord>();
+  rec->guid = to_pfc(*ControlGuid);
+  rec->legacy = true;
+  rec->request = RequestAddress;
+  rec->request_context = RequestContext;
+  const ULONG rc = register_record(rec, RegistrationHandle);
+  if (rc != ERROR_SUCCESS) return rc;
+  for (ULONG i = 0; i < GuidCount; ++i) TraceGuidReg[i].RegHandle = reinterpret_cast<HANDLE>(rec->handle);
+  return ERROR_SUCCESS;
+}
+
+ULONG UnregisterTraceGuids(TRACEHANDLE RegistrationHandle) {
+  return unregister_record(RegistrationHandle, true);
+}
+
+TRACEHANDLE GetTraceLoggerHandle(PVOID Buffer) {
+  if (Buffer == nullptr) {
+    set_last_error(ERROR_INVALID_PARAMETER);
+    return INVALID_PROCESSTRACE_HANDLE;
+  }
+  return static_cast<const WNODE_HEADER*>(Buffer)->HistoricalContext;
+}
+
+UCHAR GetTraceEnableLevel(TRACEHANDLE TraceHandle) { return context_of(TraceHandle).Level; }
+
+ULONG GetTraceEnableFlags(TRACEHANDLE TraceHandle) { return context_of(TraceHandle).EnableFlags; }
+
+ULONG TraceEvent(TRACEHANDLE TraceHandle, PEVENT_TRACE_HEADER EventTrace) {
+  if (EventTrace == nullptr || EventTrace->Size < sizeof(EVENT_TRACE_HEADER))
+    return ERROR_INVALID_PARAMETER;
+  GUID guid = EventTrace->Guid;
+  if ((EventTrace->Flags & WNODE_FLAG_USE_GUID_PTR) != 0) {
+    if (EventTrace->GuidPtr == 0) return ERROR_INVALID_PARAMETER;
+    std::memcpy(&guid, reinterpret_cast<const void*>(static_cast<uintptr_t>(EventTrace->GuidPtr)),
+                sizeof guid);
+  }
+  Runtime& rt = Runtime::get();
+  const TRACE_ENABLE_CONTEXT ctx = context_of(TraceHandle);
+  std::shared_ptr<Session> s = rt.session_by_logger(ctx.LoggerId);
+  if (!s) return ERROR_INVALID_HANDLE;
+  // A session that lost the provider to a later enabler no longer receives its events.
+  if (!rt.table.get(to_pfc(guid), s->slot())) return ERROR_SUCCESS;
+  auto body = std::make_shared<EventBody>();
+  if (!classic_payload(EventTrace, body->payload)) return ERROR_INVALID_PARAMETER;
+  EVENT_HEADER& h = body->header;
+  h.Flags = EVENT_HEADER_FLAG_CLASSIC_HEADER | EVENT_HEADER_FLAG_64_BIT_HEADER;
+  h.Size = static_cast<USHORT>(sizeof(EVENT_HEADER) + body->payload.size());
+  h.ThreadId = static_cast<ULONG>(gettid());
+  h.ProcessId = static_cast<ULONG>(getpid());
+  h.TimeStamp.QuadPart = filetime_now();
+  h.ProviderId = guid;
+  h.EventDescriptor.Opcode = EventTrace->Class.Type;
+  h.EventDescriptor.Level = EventTrace->Class.Level;
+  h.EventDescriptor.Version = static_cast<UCHAR>(EventTrace->Class.Version);
+  s->enqueue(std::move(body), false);
+  return ERROR_SUCCESS;
+}
+
+}  // extern "C"

@@ -1,0 +1,242 @@
+// etw/provider.cc — the provider side of the ETW-compatible API: EventRegister /
+// EventUnregister, the EventEnabled fast checks, EventWrite* (payload assembly, header
+// fields, EventWriteEx exclusion, routing through the router into session queues) and the
+// thread's activity ID.
+#include <sys/random.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <string>
+
+#include "etw/state.h"
+
+namespace pfc::etw {
+namespace {
+
+thread_local GUID tls_activity{};
+
+const std::string& exe_path() {
+  static const std::string path = [] {
+    char buf[4096];
+    const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+    return n > 0 ? std::string(buf, static_cast<size_t>(n)) : std::string();
+  }();
+  return path;
+}
+
+}  // namespace
+
+// Registers `rec` with the router; shared by EventRegister and RegisterTraceGuidsW. Runs
+// the pre-enable callbacks before returning.
+ULONG register_record(const std::shared_ptr<RegRecord>& rec, uint64_t* out) {
+  Runtime& rt = Runtime::get();
+  uint64_t seq = 0;
+  {
+    std::lock_guard<std::mutex> lock(rt.control_mu);
+    if (!rt.reserve(rec)) return ERROR_NOT_ENOUGH_MEMORY;
+    ProviderDef def;
+    def.name = rec->guid.to_string();
+    def.guid = rec->guid;
+    def.legacy = rec->legacy;
+    auto handle = rt.router().register_provider(def, rt.make_callback(rec));
+    if (!handle) {
+      rec->dead.store(true);
+      return ERROR_NOT_ENOUGH_MEMORY;
+    }
+    rec->provider = *handle;
+    if (rec->legacy) rt.table.keep_latest(rec->guid);  // the router kept the last enabler too
+    rt.publish(rec.get());
+    *out = rec->handle;
+    seq = rt.dispatcher.posted();
+  }
+  rt.dispatcher.wait(seq, INFINITE);
+  return ERROR_SUCCESS;
+}
+
+// Removes a registration; afterwards its callback never runs again.
+ULONG unregister_record(uint64_t handle, bool legacy) {
+  Runtime& rt = Runtime::get();
+  std::shared_ptr<RegRecord> rec;
+  {
+    std::lock_guard<std::mutex> lock(rt.control_mu);
+    RegRecord* found = rt.find(handle);
+    if (found == nullptr || found->legacy != legacy) return ERROR_INVALID_HANDLE;
+    rec = rt.take(handle);
+    rt.router().unregister_provider(rec->provider);
+  }
+  rt.dispatcher.quiesce(rec.get());
+  return ERROR_SUCCESS;
+}
+
+namespace {
+
+ULONG register_modern(const GUID& id, PENABLECALLBACK cb, void* ctx, REGHANDLE* out) {
+  auto rec = std::make_shared<RegRecord>();
+  rec->guid = to_pfc(id);
+  rec->callback = cb;
+  rec->context = ctx;
+  return register_record(rec, out);
+}
+
+// The payload of EventWrite*: the data descriptors concatenated into a per-thread buffer.
+ULONG assemble(ULONG count, const EVENT_DATA_DESCRIPTOR* data, std::vector<uint8_t>& buf) {
+  uint64_t total = 0;
+  for (ULONG i = 0; i < count; ++i) {
+    if (data[i].Size != 0 && data[i].Ptr == 0) return ERROR_INVALID_PARAMETER;
+    total += data[i].Size;
+  }
+  if (total > 0xFFFF - sizeof(EVENT_HEADER)) return ERROR_ARITHMETIC_OVERFLOW;
+  buf.resize(static_cast<size_t>(total));
+  size_t off = 0;
+  for (ULONG i = 0; i < count; ++i) {
+    if (data[i].Size == 0) continue;
+    std::memcpy(buf.data() + off, reinterpret_cast<const void*>(static_cast<uintptr_t>(data[i].Ptr)),
+                data[i].Size);
+    off += data[i].Size;
+  }
+  return ERROR_SUCCESS;
+}
+
+struct WriteArgs {
+  REGHANDLE handle;
+  const EVENT_DESCRIPTOR* desc;
+  uint64_t filter;
+  uint32_t flags;
+  const GUID* activity;
+  const GUID* related;
+  ULONG count;
+  const EVENT_DATA_DESCRIPTOR* data;
+  uint16_t header_flags;  // EVENT_HEADER_FLAG_STRING_ONLY for EventWriteString
+  void* caller;
+};
+
+ULONG write_event(const WriteArgs& a) {
+  Runtime& rt = Runtime::get();
+  RegRecord* rec = rt.find(a.handle);
+  if (rec == nullptr || rec->legacy) return ERROR_INVALID_HANDLE;
+  if (a.desc == nullptr || a.count > MAX_EVENT_DATA_DESCRIPTORS || (a.count != 0 && a.data == nullptr))
+    return ERROR_INVALID_PARAMETER;
+  if (!rec->provider->enabled(a.desc->Level, a.desc->Keyword)) return ERROR_SUCCESS;
+  thread_local std::vector<uint8_t> payload;
+  if (const ULONG rc = assemble(a.count, a.data, payload); rc != ERROR_SUCCESS) return rc;
+
+  static const uint32_t pid = static_cast<uint32_t>(getpid());
+  EventView view;
+  view.desc = to_pfc(*a.desc);
+  view.payload = payload.data();
+  view.payload_size = payload.size();
+  view.pid = pid;
+  view.tid = static_cast<uint32_t>(gettid());
+  view.exe = StrRef::of(exe_path());
+
+  uint64_t exclude = a.filter;
+  if ((a.flags & EVENT_WRITE_FLAG_INPRIVATE) != 0) exclude |= rec->inprivate.load();
+
+  WriteContext ctx;
+  ctx.header.Flags = static_cast<USHORT>(EVENT_HEADER_FLAG_64_BIT_HEADER | a.header_flags);
+  ctx.header.TimeStamp.QuadPart = filetime_now();
+  ctx.header.ProviderId = to_win(rec->guid);
+  ctx.header.ActivityId = a.activity != nullptr ? *a.activity : tls_activity;
+  ctx.related = a.related;
+  ctx.caller = a.caller;
+  WriteContext* saved = tls_write;
+  tls_write = &ctx;
+  rt.router().write(rec->provider, view, exclude);
+  tls_write = saved;
+  return ERROR_SUCCESS;
+}
+
+}  // namespace
+}  // namespace pfc::etw
+
+using pfc::etw::Runtime;
+using pfc::etw::WriteArgs;
+
+extern "C" {
+
+ULONG EventRegister(LPCGUID ProviderId, PENABLECALLBACK EnableCallback, PVOID CallbackContext,
+                    PREGHANDLE RegHandle) {
+  if (RegHandle == nullptr) return ERROR_INVALID_PARAMETER;
+  *RegHandle = 0;
+  if (ProviderId == nullptr) return ERROR_INVALID_PARAMETER;
+  return pfc::etw::register_modern(*ProviderId, EnableCallback, CallbackContext, RegHandle);
+}
+
+ULONG EventUnregister(REGHANDLE RegHandle) {
+  return pfc::etw::unregister_record(RegHandle, false);
+}
+
+BOOLEAN EventEnabled(REGHANDLE RegHandle, PCEVENT_DESCRIPTOR EventDescriptor) {
+  if (EventDescriptor == nullptr) return FALSE;
+  const pfc::etw::RegRecord* rec = Runtime::get().find(RegHandle);
+  if (rec == nullptr || rec->legacy) return FALSE;
+  return rec->provider->enabled(EventDescriptor->Level, EventDescriptor->Keyword) ? TRUE : FALSE;
+}
+
+BOOLEAN EventProviderEnabled(REGHANDLE RegHandle, UCHAR Level, ULONGLONG Keyword) {
+  const pfc::etw::RegRecord* rec = Runtime::get().find(RegHandle);
+  if (rec == nullptr || rec->legacy) return FALSE;
+  return rec->provider->enabled(Level, Keyword) ? TRUE : FALSE;
+}
+
+__attribute__((noinline)) ULONG EventWrite(REGHANDLE RegHandle, PCEVENT_DESCRIPTOR EventDescriptor,
+                                           ULONG UserDataCount, PEVENT_DATA_DESCRIPTOR UserData) {
+  return pfc::etw::write_event(WriteArgs{RegHandle, EventDescriptor, 0, 0, nullptr, nullptr,
+                                         UserDataCount, UserData, 0, __builtin_return_address(0)});
+}
+
+__attribute__((noinline)) ULONG EventWriteTransfer(REGHANDLE RegHandle,
+                                                   PCEVENT_DESCRIPTOR EventDescriptor,
+                                                   LPCGUID ActivityId, LPCGUID RelatedActivityId,
+                                                   ULONG UserDataCount,
+                                                   PEVENT_DATA_DESCRIPTOR UserData) {
+  return pfc::etw::write_event(WriteArgs{RegHandle, EventDescriptor, 0, 0, ActivityId,
+                                         RelatedActivityId, UserDataCount, UserData, 0,
+                                         __builtin_return_address(0)});
+}
+
+__attribute__((noinline)) ULONG EventWriteEx(REGHANDLE RegHandle, PCEVENT_DESCRIPTOR EventDescriptor,
+                                             ULONG64 Filter, ULONG Flags, LPCGUID ActivityId,
+                                             LPCGUID RelatedActivityId, ULONG UserDataCount,
+                                             PEVENT_DATA_DESCRIPTOR UserData) {
+  return pfc::etw::write_event(WriteArgs{RegHandle, EventDescriptor, Filter, Flags, ActivityId,
+                                         RelatedActivityId, UserDataCount, UserData, 0,
+                                         __builtin_return_address(0)});
+}
+
+__attribute__((noinline)) ULONG EventWriteString(REGHANDLE RegHandle, UCHAR Level, ULONGLONG Keyword,
+                                                 PCWSTR String) {
+  if (String == nullptr) return ERROR_INVALID_PARAMETER;
+  EVENT_DESCRIPTOR desc{};
+  desc.Level = Level;
+  desc.Keyword = Keyword;
+  const size_t units = pfc::etw::u16_length(String, 0x7FFF);
+  if (units > 0x7FFE) return ERROR_ARITHMETIC_OVERFLOW;
+  EVENT_DATA_DESCRIPTOR data;
+  EventDataDescCreate(&data, String, static_cast<ULONG>((units + 1) * sizeof(WCHAR)));
+  return pfc::etw::write_event(WriteArgs{RegHandle, &desc, 0, 0, nullptr, nullptr, 1, &data,
+                                         EVENT_HEADER_FLAG_STRING_ONLY,
+                                         __builtin_return_address(0)});
+}
+
+ULONG EventActivityIdControl(ULONG ControlCode, LPGUID ActivityId) {
+  using pfc::etw::tls_activity;
+  if (ActivityId == nullptr) return ERROR_INVALID_PARAMETER;
+  const GUID previous = tls_activity;
+  switch (ControlCode) {
+    case EVENT_ACTIVITY_CTRL_GET_ID: *ActivityId = previous; return ERROR_SUCCESS;
+    case EVENT_ACTIVITY_CTRL_SET_ID: tls_activity = *ActivityId; return ERROR_SUCCESS;
+    case EVENT_ACTIVITY_CTRL_CREATE_ID: *ActivityId = pfc::etw::random_guid(); return ERROR_SUCCESS;
+    case EVENT_ACTIVITY_CTRL_GET_SET_ID:
+      tls_activity = *ActivityId;
+      *ActivityId = previous;
+      return ERROR_SUCCESS;
+    case EVENT_ACTIVITY_CTRL_CREATE_SET_ID:
+      tls_activity = pfc::etw::random_guid();
+      *ActivityId = previous;
+      return ERROR_SUCCESS;
+    default: return ERROR_INVALID_PARAMETER;
+  }
+}
+
+}  // extern "C"

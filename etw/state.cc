@@ -1,0 +1,309 @@
+// etw/state.cc — the enable table, the notification thread and the Runtime singleton with
+// its registration / session tables and the router-callback translation into
+// PENABLECALLBACK and WMIDPREQUEST calls.
+#include "etw/state.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstdlib>
+
+#include "compiler/interp.h"
+#include "etw/filters.h"
+
+namespace pfc::etw {
+
+// ---- EnableTable --------------------------------------------------------------------
+
+std::optional<TableEntry> EnableTable::get(const Guid& guid, uint32_t slot) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = entries_.find(guid);
+  if (it == entries_.end()) return std::nullopt;
+  auto e = it->second.find(slot);
+  if (e == it->second.end()) return std::nullopt;
+  return e->second;
+}
+
+void EnableTable::put(const Guid& guid, uint32_t slot, TableEntry entry) {
+  std::lock_guard<std::mutex> lock(mu_);
+  entry.seq = ++seq_;
+  entries_[guid][slot] = std::move(entry);
+}
+
+void EnableTable::restore(const Guid& guid, uint32_t slot, std::optional<TableEntry> previous) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (previous) {
+    entries_[guid][slot] = std::move(*previous);
+    return;
+  }
+  auto it = entries_.find(guid);
+  if (it == entries_.end()) return;
+  it->second.erase(slot);
+  if (it->second.empty()) entries_.erase(it);
+}
+
+void EnableTable::erase(const Guid& guid, uint32_t slot) { restore(guid, slot, std::nullopt); }
+
+void EnableTable::erase_session(uint32_t slot) {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (auto it = entries_.begin(); it != entries_.end();) {
+    it->second.erase(slot);
+    it = it->second.empty() ? entries_.erase(it) : std::next(it);
+  }
+}
+
+size_t EnableTable::count_except(const Guid& guid, uint32_t slot) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = entries_.find(guid);
+  if (it == entries_.end()) return 0;
+  return it->second.size() - (it->second.contains(slot) ? 1 : 0);
+}
+
+void EnableTable::keep_latest(const Guid& guid) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = entries_.find(guid);
+  if (it == entries_.end() || it->second.size() <= 1) return;
+  auto latest = std::max_element(it->second.begin(), it->second.end(),
+                                 [](const auto& a, const auto& b) { return a.second.seq < b.second.seq; });
+  std::map<uint32_t, TableEntry> kept;
+  kept.insert(*latest);
+  it->second = std::move(kept);
+}
+
+uint64_t EnableTable::slots_with_property(const Guid& guid, uint32_t property) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = entries_.find(guid);
+  if (it == entries_.end()) return 0;
+  uint64_t mask = 0;
+  for (const auto& [slot, e] : it->second)
+    if ((e.properties & property) != 0) mask |= uint64_t{1} << slot;
+  return mask;
+}
+
+std::vector<uint8_t> EnableTable::filter_chain(const Guid& guid, uint64_t slots) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = entries_.find(guid);
+  if (it == entries_.end()) return {};
+  std::vector<FilterBlock> blocks;
+  for (const auto& [slot, e] : it->second) {
+    if (((slots >> slot) & 1) == 0 || e.schematized.empty()) continue;
+    blocks.push_back(FilterBlock{uint64_t{1} << slot, &e.schematized});
+  }
+  return chain_filter_blocks(blocks);
+}
+
+// ---- Dispatcher ---------------------------------------------------------------------
+
+void Dispatcher::post(std::shared_ptr<RegRecord> owner, Job job) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!started_) {
+    started_ = true;
+    std::thread([this] { run(); }).detach();
+  }
+  queue_.push_back(Item{++posted_, std::move(owner), std::move(job)});
+  work_cv_.notify_one();
+}
+
+uint64_t Dispatcher::posted() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return posted_;
+}
+
+bool Dispatcher::wait(uint64_t seq, uint32_t timeout_ms) {
+  if (on_thread()) return true;
+  std::unique_lock<std::mutex> lock(mu_);
+  auto done = [&] { return completed_ >= seq; };
+  if (timeout_ms == INFINITE) {
+    done_cv_.wait(lock, done);
+    return true;
+  }
+  return done_cv_.wait_for(lock, std::chrono::milliseconds(timeout_ms), done);
+}
+
+void Dispatcher::quiesce(const RegRecord* owner) {
+  if (on_thread()) return;  // unregistering from inside its own callback
+  std::unique_lock<std::mutex> lock(mu_);
+  done_cv_.wait(lock, [&] { return running_ != owner; });
+}
+
+void Dispatcher::run() {
+  thread_id_.store(std::this_thread::get_id());
+  std::unique_lock<std::mutex> lock(mu_);
+  for (;;) {
+    work_cv_.wait(lock, [&] { return !queue_.empty(); });
+    Item item = std::move(queue_.front());
+    queue_.pop_front();
+    if (!item.owner->dead.load()) {
+      running_ = item.owner.get();
+      lock.unlock();
+      item.job();
+      lock.lock();
+      running_ = nullptr;
+    }
+    completed_ = item.seq;
+    done_cv_.notify_all();
+  }
+}
+
+// ---- Runtime ------------------------------------------------------------------------
+
+Runtime& Runtime::get() {
+  static Runtime* rt = new Runtime();
+  return *rt;
+}
+
+Runtime::Runtime() {
+  auto router = Router::create(std::make_shared<InterpCompiler>());
+  if (!router) {  // only fails without a compiler: a build defect
+    std::abort();
+  }
+  router_ = std::move(*router);
+}
+
+bool Runtime::reserve(const std::shared_ptr<RegRecord>& rec) {
+  for (uint32_t i = 0; i < kMaxRegistrations; ++i) {
+    if (regs_[i].load() != nullptr) continue;
+    const bool taken = std::any_of(owned_.begin(), owned_.end(), [&](const auto& r) {
+      return !r->dead.load() && (r->handle & 0xFFFF) == i + 1;
+    });
+    if (taken) continue;  // reserved by a registration still being set up
+    rec->handle = (++reg_generation_ << 16) | (i + 1);
+    owned_.push_back(rec);
+    return true;
+  }
+  return false;
+}
+
+void Runtime::publish(const RegRecord* rec) {
+  regs_[(rec->handle & 0xFFFF) - 1].store(const_cast<RegRecord*>(rec));
+}
+
+std::shared_ptr<RegRecord> Runtime::take(uint64_t handle) {
+  RegRecord* rec = find(handle);
+  if (rec == nullptr) return nullptr;
+  regs_[(handle & 0xFFFF) - 1].store(nullptr);
+  rec->dead.store(true);
+  std::shared_ptr<RegRecord> out;
+  for (const auto& r : owned_)
+    if (r.get() == rec) out = r;
+  // Keep recently unregistered records for readers racing with EventUnregister.
+  constexpr size_t kKeepDead = 4096;
+  size_t dead = 0;
+  for (const auto& r : owned_) dead += r->dead.load() ? 1 : 0;
+  for (auto it = owned_.begin(); dead > kKeepDead && it != owned_.end();) {
+    if ((*it)->dead.load() && it->get() != rec) {
+      it = owned_.erase(it);
+      --dead;
+    } else {
+      ++it;
+    }
+  }
+  return out;
+}
+
+RegRecord* Runtime::find(uint64_t handle) const noexcept {
+  const uint64_t index = handle & 0xFFFF;
+  if (index == 0 || index > kMaxRegistrations) return nullptr;
+  RegRecord* rec = regs_[index - 1].load(std::memory_order_acquire);
+  return rec != nullptr && rec->handle == handle ? rec : nullptr;
+}
+
+bool Runtime::is_legacy(const Guid& guid) const {
+  return std::any_of(owned_.begin(), owned_.end(), [&](const auto& r) {
+    return r->legacy && !r->dead.load() && r->guid == guid;
+  });
+}
+
+std::shared_ptr<Session> Runtime::session(uint64_t handle) const {
+  const uint64_t logger = handle & 0xFFFF;
+  if (logger == 0 || logger > kMaxSessions) return nullptr;
+  std::shared_lock<std::shared_mutex> lock(sessions_mu_);
+  const auto& s = sessions_[logger - 1];
+  return s && s->handle() == handle ? s : nullptr;
+}
+
+std::shared_ptr<Session> Runtime::session_by_name(const std::u16string& name) const {
+  std::shared_lock<std::shared_mutex> lock(sessions_mu_);
+  for (const auto& s : sessions_)
+    if (s && u16_iequal(s->config().name, name)) return s;
+  return nullptr;
+}
+
+std::shared_ptr<Session> Runtime::session_by_logger(uint16_t logger_id) const {
+  if (logger_id == 0 || logger_id > kMaxSessions) return nullptr;
+  std::shared_lock<std::shared_mutex> lock(sessions_mu_);
+  return sessions_[logger_id - 1];
+}
+
+uint64_t Runtime::next_session_handle(uint32_t slot) {
+  return (++session_generation_ << 16) | (slot + 1);
+}
+
+void Runtime::add_session(std::shared_ptr<Session> s) {
+  std::unique_lock<std::shared_mutex> lock(sessions_mu_);
+  sessions_[s->slot()] = std::move(s);
+}
+
+void Runtime::remove_session(uint32_t slot) {
+  std::unique_lock<std::shared_mutex> lock(sessions_mu_);
+  sessions_[slot].reset();
+}
+
+// ---- router notifications → PENABLECALLBACK / WMIDPREQUEST -----------------------------
+
+EnableCallback Runtime::make_callback(std::shared_ptr<RegRecord> rec) {
+  return [this, rec](const EnableNotification& n) { on_notification(rec, n); };
+}
+
+void Runtime::on_notification(const std::shared_ptr<RegRecord>& rec, const EnableNotification& n) {
+  rec->inprivate.store(
+      table.slots_with_property(rec->guid, EVENT_ENABLE_PROPERTY_EXCLUDE_INPRIVATE) & n.state.sessions);
+  if (rec->legacy) {
+    notify_legacy(rec, n);
+  } else {
+    notify_modern(rec, n);
+  }
+}
+
+void Runtime::notify_modern(const std::shared_ptr<RegRecord>& rec, const EnableNotification& n) {
+  if (rec->callback == nullptr) return;
+  const auto code = static_cast<ULONG>(n.code);
+  std::vector<uint8_t> filter;
+  if (n.code != ControlCode::DisableProvider) filter = table.filter_chain(rec->guid, n.state.sessions);
+  const GUID source = to_win(n.source_id);
+  const CompositeState s = n.state;
+  dispatcher.post(rec, [rec, code, source, s, filter = std::move(filter)]() mutable {
+    EVENT_FILTER_DESCRIPTOR d{reinterpret_cast<uintptr_t>(filter.data()),
+                              static_cast<ULONG>(filter.size()), EVENT_FILTER_TYPE_SCHEMATIZED};
+    rec->callback(&source, code, s.enabled ? s.level : 0, s.enabled ? s.any : 0,
+                  s.enabled ? s.all : 0, filter.empty() ? nullptr : &d, rec->context);
+  });
+}
+
+void Runtime::notify_legacy(const std::shared_ptr<RegRecord>& rec, const EnableNotification& n) {
+  if (n.code == ControlCode::CaptureState) return;  // classic providers have no such request
+  TRACE_ENABLE_CONTEXT ctx{};
+  WMIDPREQUESTCODE code = WMI_DISABLE_EVENTS;
+  if (n.state.sessions != 0) {
+    const auto slot = static_cast<uint32_t>(std::countr_zero(n.state.sessions));
+    const std::optional<TableEntry> e = table.get(rec->guid, slot);
+    ctx.LoggerId = static_cast<USHORT>(slot + 1);
+    ctx.Level = e ? e->level : 0;
+    ctx.EnableFlags = e ? static_cast<ULONG>(e->any) : 0;  // truncated to 32 bits
+    code = WMI_ENABLE_EVENTS;
+    rec->legacy_logger.store(ctx.LoggerId);
+  } else {
+    ctx.LoggerId = rec->legacy_logger.load();
+  }
+  if (rec->request == nullptr) return;
+  dispatcher.post(rec, [rec, code, ctx] {
+    WNODE_HEADER w{};
+    w.BufferSize = sizeof w;
+    std::memcpy(&w.HistoricalContext, &ctx, sizeof ctx);
+    w.Guid = to_win(rec->guid);
+    w.Flags = WNODE_FLAG_TRACED_GUID;
+    ULONG size = sizeof w;
+    rec->request(code, rec->request_context, &size, &w);
+  });
+}
+
+}  // namespace pfc::etw

@@ -1,0 +1,169 @@
+// etw/state.h — the process-wide state of the ETW-compatible API, layered over one
+// pfc::Router: provider registrations (REGHANDLE table), sessions (TRACEHANDLE table), the
+// per-(provider GUID, session) enable table with what the router does not keep
+// (schematized filter bytes, raw legacy level/flags, EnableProperty), and the notification
+// thread that runs enable callbacks so EnableTraceEx2's Timeout can be honoured.
+//
+// Locking: `control_mu` serialises every control operation (register, unregister, start,
+// control, enable) and is never held while waiting for callbacks. The router calls
+// Runtime::on_notification with its own lock held; that path takes only the table's and
+// the dispatcher's internal mutexes. Lock order: control_mu → router → table / dispatcher.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <shared_mutex>
+#include <thread>
+#include <vector>
+
+#include "etw/session.h"
+#include "etw/util.h"
+#include "pfc/etw/evntrace.h"
+#include "pfc/router.h"
+
+namespace pfc::etw {
+
+inline constexpr uint32_t kMaxModernSessions = 8;      // per provider, ETW-compatible cap
+inline constexpr uint32_t kMaxRegistrations = 2048;    // per process (Windows 8+)
+
+// One EventRegister or RegisterTraceGuidsW registration.
+struct RegRecord {
+  uint64_t handle = 0;
+  Guid guid;
+  bool legacy = false;
+  PENABLECALLBACK callback = nullptr;  // modern
+  void* context = nullptr;
+  WMIDPREQUEST request = nullptr;      // legacy
+  void* request_context = nullptr;
+  ProviderHandle provider = nullptr;   // the router's registration
+  std::atomic<uint64_t> inprivate{0};  // slots with EXCLUDE_INPRIVATE enabling it
+  std::atomic<uint16_t> legacy_logger{0};  // legacy: logger id last enabled
+  std::atomic<bool> dead{false};       // unregistered: callbacks are dropped
+};
+
+// One session's enable of one GUID, as the API caller gave it.
+struct TableEntry {
+  uint8_t level = 0;
+  uint64_t any = 0;  // untruncated (legacy flags are its low 32 bits)
+  uint32_t properties = 0;
+  std::vector<uint8_t> schematized;
+  uint64_t seq = 0;  // enable order (legacy: last enabler wins)
+};
+
+class EnableTable {
+ public:
+  std::optional<TableEntry> get(const Guid& guid, uint32_t slot) const;
+  void put(const Guid& guid, uint32_t slot, TableEntry entry);  // assigns seq
+  // Puts back what get() returned before a failed change (nullopt: erase).
+  void restore(const Guid& guid, uint32_t slot, std::optional<TableEntry> previous);
+  void erase(const Guid& guid, uint32_t slot);
+  void erase_session(uint32_t slot);
+  size_t count_except(const Guid& guid, uint32_t slot) const;
+  // Legacy: keeps only the most recent enabler.
+  void keep_latest(const Guid& guid);
+  uint64_t slots_with_property(const Guid& guid, uint32_t property) const;
+  // FilterData for a callback: the schematized filters of `slots`, chained.
+  std::vector<uint8_t> filter_chain(const Guid& guid, uint64_t slots) const;
+
+ private:
+  mutable std::mutex mu_;
+  std::map<Guid, std::map<uint32_t, TableEntry>, GuidBytesLess> entries_;
+  uint64_t seq_ = 0;
+};
+
+// Runs enable callbacks, in order, on one thread. post() never blocks on a callback.
+class Dispatcher {
+ public:
+  using Job = std::function<void()>;
+  // Lives as long as the Runtime: the whole process (its thread is detached).
+
+  void post(std::shared_ptr<RegRecord> owner, Job job);
+  uint64_t posted() const;
+  // Waits until every job posted up to `seq` ran (or was dropped). False on timeout.
+  // Returns true at once on the dispatcher thread (its own jobs cannot run meanwhile).
+  bool wait(uint64_t seq, uint32_t timeout_ms);
+  // Waits until no job of `owner` (already marked dead) is running.
+  void quiesce(const RegRecord* owner);
+  bool on_thread() const { return std::this_thread::get_id() == thread_id_.load(); }
+
+ private:
+  struct Item {
+    uint64_t seq;
+    std::shared_ptr<RegRecord> owner;
+    Job job;
+  };
+  void run();
+
+  mutable std::mutex mu_;
+  std::condition_variable work_cv_;
+  std::condition_variable done_cv_;
+  std::deque<Item> queue_;
+  uint64_t posted_ = 0;
+  uint64_t completed_ = 0;
+  const RegRecord* running_ = nullptr;
+  bool started_ = false;
+  std::atomic<std::thread::id> thread_id_{};
+};
+
+class Runtime {
+ public:
+  // The process-wide instance, created on first use and never destroyed (enable callbacks
+  // and consumers may still run while static objects are destroyed at exit).
+  static Runtime& get();
+
+  Router& router() { return *router_; }
+  std::mutex control_mu;
+  EnableTable table;
+  Dispatcher dispatcher;
+
+  // Registrations. reserve() fills rec->handle (0: table full); publish() makes the handle
+  // valid for find(); take() removes it (the record stays allocated for racing readers).
+  bool reserve(const std::shared_ptr<RegRecord>& rec);
+  void publish(const RegRecord* rec);
+  std::shared_ptr<RegRecord> take(uint64_t handle);
+  RegRecord* find(uint64_t handle) const noexcept;  // lock-free
+  bool is_legacy(const Guid& guid) const;           // control_mu held
+
+  // Sessions (StartTraceW handles).
+  std::shared_ptr<Session> session(uint64_t handle) const;
+  std::shared_ptr<Session> session_by_name(const std::u16string& name) const;
+  std::shared_ptr<Session> session_by_logger(uint16_t logger_id) const;
+  uint64_t next_session_handle(uint32_t slot);
+  void add_session(std::shared_ptr<Session> s);
+  void remove_session(uint32_t slot);
+
+  // The router callback of a registration.
+  EnableCallback make_callback(std::shared_ptr<RegRecord> rec);
+
+ private:
+  Runtime();
+  void on_notification(const std::shared_ptr<RegRecord>& rec, const EnableNotification& n);
+  void notify_modern(const std::shared_ptr<RegRecord>& rec, const EnableNotification& n);
+  void notify_legacy(const std::shared_ptr<RegRecord>& rec, const EnableNotification& n);
+
+  std::unique_ptr<Router> router_;
+  std::array<std::atomic<RegRecord*>, kMaxRegistrations> regs_{};
+  std::vector<std::shared_ptr<RegRecord>> owned_;      // live and unregistered (control_mu)
+  uint64_t reg_generation_ = 0;                        // control_mu
+  mutable std::shared_mutex sessions_mu_;
+  std::array<std::shared_ptr<Session>, kMaxSessions> sessions_;
+  uint64_t session_generation_ = 0;                    // control_mu
+};
+
+// Registers `rec` (guid, legacy, callback fields set) with the router, publishes its handle
+// into *out and runs the pre-enable callbacks before returning. ERROR_NOT_ENOUGH_MEMORY
+// when kMaxRegistrations are in use.
+ULONG register_record(const std::shared_ptr<RegRecord>& rec, uint64_t* out);
+// Unregisters a handle of the given kind; afterwards its callback never runs again.
+// ERROR_INVALID_HANDLE for an unknown handle or one of the other kind.
+ULONG unregister_record(uint64_t handle, bool legacy);
+
+}  // namespace pfc::etw

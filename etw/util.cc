@@ -1,0 +1,73 @@
+// etw/util.cc — see util.h; also GUID_NULL and GetLastError / SetLastError.
+#include "etw/util.h"
+
+#include <sys/random.h>
+
+#include <ctime>
+#include <random>
+
+#include "runtime/utf.h"
+
+extern "C" {
+const GUID GUID_NULL = {0, 0, 0, {0, 0, 0, 0, 0, 0, 0, 0}};
+}
+
+namespace pfc::etw {
+namespace {
+thread_local uint32_t tls_last_error = ERROR_SUCCESS;
+}  // namespace
+
+void set_last_error(uint32_t error) { tls_last_error = error; }
+
+int64_t filetime_now() {
+  constexpr int64_t kEpochDelta = 116444736000000000;  // 1601 → 1970 in 100 ns units
+  timespec ts{};
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return kEpochDelta + static_cast<int64_t>(ts.tv_sec) * 10000000 + ts.tv_nsec / 100;
+}
+
+GUID random_guid() {
+  uint8_t b[16];
+  if (getrandom(b, sizeof b, 0) != static_cast<ssize_t>(sizeof b)) {
+    thread_local std::mt19937_64 fallback{std::random_device{}()};
+    for (uint8_t& x : b) x = static_cast<uint8_t>(fallback());
+  }
+  b[7] = static_cast<uint8_t>((b[7] & 0x0F) | 0x40);  // version 4 (Data3's high nibble)
+  b[8] = static_cast<uint8_t>((b[8] & 0x3F) | 0x80);  // RFC 4122 variant
+  GUID g;
+  std::memcpy(&g, b, sizeof g);
+  return g;
+}
+
+size_t u16_length(const WCHAR* s, size_t max) {
+  for (size_t n = 0; n <= max; ++n)
+    if (s[n] == 0) return n;
+  return max + 1;
+}
+
+bool u16_iequal(const std::u16string& a, const std::u16string& b) {
+  if (a.size() != b.size()) return false;
+  auto lower = [](char16_t c) { return c >= u'A' && c <= u'Z' ? char16_t(c + 32) : c; };
+  for (size_t i = 0; i < a.size(); ++i)
+    if (lower(a[i]) != lower(b[i])) return false;
+  return true;
+}
+
+std::string u16_to_utf8(const std::u16string& s) {
+  std::string out;
+  const auto* p = reinterpret_cast<const uint8_t*>(s.data());
+  const uint8_t* end = p + s.size() * 2;
+  while (p < end) {
+    char32_t cp = decode_utf16le_step(p, end);
+    if (cp >= 0xD800 && cp <= 0xDFFF) cp = 0xFFFD;
+    append_utf8(out, cp);
+  }
+  return out;
+}
+
+}  // namespace pfc::etw
+
+extern "C" {
+DWORD GetLastError(void) { return pfc::etw::tls_last_error; }
+void SetLastError(DWORD error) { pfc::etw::tls_last_error = error; }
+}

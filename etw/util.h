@@ -1,0 +1,72 @@
+// etw/util.h — small conversions shared by the ETW API files: Windows GUID ↔ pfc::Guid,
+// FILETIME clock, random GUIDs, UTF-16 names and the thread's last error.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+#include "pfc/etw/evntprov.h"
+#include "pfc/guid.h"
+#include "pfc/schema.h"
+
+namespace pfc::etw {
+
+inline Guid to_pfc(const GUID& g) {
+  Guid out;
+  out.data1 = g.Data1;
+  out.data2 = g.Data2;
+  out.data3 = g.Data3;
+  std::memcpy(out.data4.data(), g.Data4, 8);
+  return out;
+}
+
+inline GUID to_win(const Guid& g) {
+  GUID out;
+  out.Data1 = g.data1;
+  out.Data2 = g.data2;
+  out.Data3 = g.data3;
+  std::memcpy(out.Data4, g.data4.data(), 8);
+  return out;
+}
+
+inline EventDescriptor to_pfc(const EVENT_DESCRIPTOR& d) {
+  return EventDescriptor{d.Id, d.Version, d.Channel, d.Level, d.Opcode, d.Task, d.Keyword};
+}
+
+inline EVENT_DESCRIPTOR to_win(const EventDescriptor& d) {
+  EVENT_DESCRIPTOR out;
+  out.Id = d.id;
+  out.Version = d.version;
+  out.Channel = d.channel;
+  out.Level = d.level;
+  out.Opcode = d.opcode;
+  out.Task = d.task;
+  out.Keyword = d.keyword;
+  return out;
+}
+
+// Orders GUIDs by their bytes (map keys).
+struct GuidBytesLess {
+  bool operator()(const Guid& a, const Guid& b) const noexcept {
+    return std::memcmp(&a, &b, sizeof(Guid)) < 0;
+  }
+};
+static_assert(sizeof(Guid) == 16 && sizeof(GUID) == 16);
+
+// The wall clock as a FILETIME count: 100 ns since 1601-01-01 UTC.
+int64_t filetime_now();
+// A random (version 4) GUID.
+GUID random_guid();
+
+// Length in code units of a NUL-terminated UTF-16 string, at most `max` (returns max + 1
+// when no terminator was found within max units).
+size_t u16_length(const WCHAR* s, size_t max);
+// ASCII-case-insensitive equality (session names).
+bool u16_iequal(const std::u16string& a, const std::u16string& b);
+// UTF-16 → UTF-8 (unpaired surrogates become U+FFFD).
+std::string u16_to_utf8(const std::u16string& s);
+
+void set_last_error(uint32_t error);
+
+}  // namespace pfc::etw
