@@ -1,0 +1,35 @@
+// runtime/casefold.h — simple Unicode case folding (CaseFolding.txt status C + S) and simple
+// upper-casing, from generated range tables (casefold_table.inc) with an ASCII fast path.
+// Used by the TDH string predicates (tdh.cc), the compiler (needle folding) and
+// Guid::from_provider_name. Pure functions on immutable tables: thread-safe.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace pfc {
+
+namespace internal {
+char32_t fold_case_table(char32_t c);
+char32_t upper_case_table(char32_t c);
+}  // namespace internal
+
+// The simple case folding of `c` (itself when it has none): 'A' → 'a', 'É' → 'é',
+// 'ς' → 'σ', 'ẞ' → 'ß', KELVIN SIGN → 'k'. Values above U+10FFFF fold to themselves.
+inline char32_t fold_case(char32_t c) {
+  if (c < 0x80) return (c >= 'A' && c <= 'Z') ? c + 32 : c;
+  return internal::fold_case_table(c);
+}
+
+// The simple upper-case mapping of `c` (UnicodeData.txt), itself when it has none.
+inline char32_t upper_case(char32_t c) {
+  if (c < 0x80) return (c >= 'a' && c <= 'z') ? c - 32 : c;
+  return internal::upper_case_table(c);
+}
+
+// Decodes `text` as 8-bit text (UTF-8; invalid bytes b → U+DC00 + b, as the string
+// predicates decode 8-bit fields) and folds every code point: the needle form that
+// pfc_tdh_str_pred expects.
+std::u32string fold_utf8(std::string_view text);
+
+}  // namespace pfc
