@@ -66,6 +66,8 @@ int dispatch(const CLI::App& app, const Parsed& p) {
 int run_main(int argc, char** argv) {
   CLI::App app{"pfc: payload filter expression compiler and ETW-style routing core", "pfc"};
   app.require_subcommand(1);
+  app.footer("Run 'pfc COMMAND --help' for a command's options. Exit codes: 0 success, 1 errors "
+             "in the script or input files, 2 usage errors, 3 internal errors.");
   Parsed parsed;
   add_subcommands(app, parsed);
   if (argc > 1 && argv[1][0] != '-') {

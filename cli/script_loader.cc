@@ -22,12 +22,16 @@ std::expected<std::unique_ptr<SourceFile>, int> read_source(const std::string& p
   return std::make_unique<SourceFile>(path, std::move(*text));
 }
 
-std::expected<LoadedScript, int> load_script(const std::string& path, std::ostream& err) {
+std::expected<LoadedScript, int> load_script(const std::string& path, std::ostream& err,
+                                             ShowDiagnostics show) {
   auto source = read_source(path, err);
   if (!source) return std::unexpected(source.error());
   LoadedScript loaded{std::move(*source), {}};
   loaded.front = compile_script(*loaded.source);
-  print_diagnostics(*loaded.source, loaded.front.diagnostics, err);
+  for (const Diagnostic& d : loaded.front.diagnostics)
+    if (show == ShowDiagnostics::All || d.severity == Severity::Error)
+      err << loaded.source->render(d);
+  err.flush();
   if (!loaded.front.ok()) return std::unexpected(kExitInput);
   return loaded;
 }

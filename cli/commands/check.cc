@@ -6,7 +6,7 @@
 namespace pfc::cli {
 
 int command_check(const std::string& script, std::ostream&, std::ostream& err) {
-  auto loaded = load_script(script, err);
+  auto loaded = load_script(script, err, ShowDiagnostics::All);
   return loaded ? kExitOk : loaded.error();
 }
 

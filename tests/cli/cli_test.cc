@@ -1,0 +1,97 @@
+// tests/cli/cli_test.cc — the `pfc` command's usage surface as a table: help output, usage
+// errors (exit 2), unreadable files (exit 1), and the happy path of each command (exit 0).
+// Runs the real binary in tests/cli/data.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "process.h"
+
+namespace pfc::test {
+namespace {
+
+struct CliCase {
+  std::string label;
+  std::vector<std::string> args;
+  int exit_code;
+  std::string out_has;  // substring of stdout ("" = stdout must be empty)
+  std::string err_has;  // substring of stderr ("" = stderr must be empty)
+};
+
+const std::vector<CliCase>& cases() {
+  static const std::vector<CliCase> kCases = {
+      {"help", {"--help"}, 0, "Usage", ""},
+      {"help_lists_commands", {"--help"}, 0, "compile", ""},
+      {"run_help", {"run", "--help"}, 0, "--explain", ""},
+      {"run_help_engine", {"run", "--help"}, 0, "--engine", ""},
+      {"check_help", {"check", "--help"}, 0, "SCRIPT", ""},
+      {"state_help", {"state", "--help"}, 0, "SCRIPT", ""},
+      {"compile_help", {"compile", "--help"}, 0, "--emit", ""},
+      {"no_command", {}, 2, "", "pfc: error: "},
+      {"unknown_command", {"frobnicate", "ok.pfs"}, 2, "", "pfc: error: unknown command 'frobnicate'"},
+      {"unknown_option", {"check", "ok.pfs", "--bogus"}, 2, "", "pfc: error: "},
+      {"unknown_global_option", {"--bogus"}, 2, "", "pfc: error: "},
+      {"check_missing_script_arg", {"check"}, 2, "", "SCRIPT"},
+      {"state_missing_script_arg", {"state"}, 2, "", "SCRIPT"},
+      {"run_missing_events", {"run", "ok.pfs"}, 2, "", "--events"},
+      {"run_bad_engine", {"run", "ok.pfs", "--events", "ok.jsonl", "--engine", "fast"}, 2, "", "fast"},
+      {"compile_missing_emit", {"compile", "ok.pfs"}, 2, "", "--emit"},
+      {"compile_bad_emit", {"compile", "ok.pfs", "--emit", "bytecode"}, 2, "", "bytecode"},
+      {"check_missing_file", {"check", "missing.pfs"}, 1, "",
+       "pfc: error: cannot read missing.pfs: No such file or directory\n"},
+      {"check_directory", {"check", "."}, 1, "", "pfc: error: cannot read .: Is a directory"},
+      {"state_missing_file", {"state", "missing.pfs"}, 1, "", "cannot read missing.pfs"},
+      {"run_missing_events_file", {"run", "ok.pfs", "--events", "missing.jsonl"}, 1, "",
+       "pfc: error: cannot read missing.jsonl: No such file or directory"},
+      {"compile_missing_file", {"compile", "missing.pfs", "--emit", "ast"}, 1, "", "cannot read"},
+      {"check_bad_script", {"check", "bad.pfs"}, 1, "", "bad.pfs:4:20: error: "},
+      {"run_bad_script", {"run", "bad.pfs", "--events", "ok.jsonl"}, 1, "", "bad.pfs:4:20: error: "},
+      {"state_bad_script", {"state", "bad.pfs"}, 1, "", "bad.pfs:4:20: error: "},
+      {"compile_ir_bad_script", {"compile", "bad.pfs", "--emit", "ir"}, 1, "", "bad.pfs:4:20: "},
+      {"compile_ast_needs_parse_only", {"compile", "bad.pfs", "--emit", "ast"}, 0, "(session", ""},
+      {"check_ok", {"check", "ok.pfs"}, 0, "", ""},
+      {"run_ok", {"run", "ok.pfs", "--events", "ok.jsonl"}, 0,
+       "{\"seq\":0,\"sessions\":[\"S\"],\"stack\":[]}\n", ""},
+      {"run_ok_interp", {"run", "ok.pfs", "--events", "ok.jsonl", "--engine", "interp"}, 0,
+       "{\"seq\":0,\"sessions\":[\"S\"],\"stack\":[]}\n", ""},
+      {"run_option_before_script", {"run", "--events", "ok.jsonl", "ok.pfs", "--explain"}, 0,
+       "{\"seq\":0,\"sessions\":[\"S\"],\"stack\":[],\"why\":{}}\n", ""},
+      {"state_ok", {"state", "ok.pfs"}, 0,
+       "{\"provider\":\"P\",\"enabled\":true,\"level\":4,\"any\":\"0xffffffffffffffff\","
+       "\"all\":\"0x0\",\"sessions\":[\"S\"]}\n", ""},
+      {"compile_ir", {"compile", "ok.pfs", "--emit", "ir"}, 0, "; provider P\n", ""},
+  };
+  return kCases;
+}
+
+void PrintTo(const CliCase& c, std::ostream* os) {
+  *os << "pfc";
+  for (const std::string& a : c.args) *os << ' ' << a;
+}
+
+class CliTest : public testing::TestWithParam<CliCase> {};
+
+TEST_P(CliTest, ExitCodeAndOutput) {
+  const CliCase& c = GetParam();
+  const ProcessResult got = run_process(PFC_BINARY, c.args, PFC_DATA_DIR);
+  EXPECT_EQ(got.exit_code, c.exit_code) << "stderr: " << got.err;
+  if (c.out_has.empty()) {
+    EXPECT_EQ(got.out, "");
+  } else {
+    EXPECT_NE(got.out.find(c.out_has), std::string::npos) << "stdout: " << got.out;
+  }
+  if (c.err_has.empty()) {
+    EXPECT_EQ(got.err, "");
+  } else {
+    EXPECT_NE(got.err.find(c.err_has), std::string::npos) << "stderr: " << got.err;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Cli, CliTest, testing::ValuesIn(cases()),
+                         [](const testing::TestParamInfo<CliCase>& info) {
+                           return info.param.label;
+                         });
+
+}  // namespace
+}  // namespace pfc::test

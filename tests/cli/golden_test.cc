@@ -1,0 +1,170 @@
+// tests/cli/golden_test.cc — the engine-neutral golden corpus (tests/golden/, layout in
+// tests/golden/README.md) run through the real `pfc` binary: every `run` case once per
+// engine of PFC_GOLDEN_ENGINES with identical expectations, plus every `state` and `check`
+// case. Run cases that expect success are also re-run with --explain toggled: the routing
+// output must not change, and with --explain pfc cross-checks the engine against
+// cli/explain on every event (exit 3 on disagreement).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "process.h"
+
+namespace pfc::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Comma-separated engine names from CMake (tests/cli/CMakeLists.txt: PFC_GOLDEN_ENGINES).
+std::vector<std::string> engines() {
+  std::vector<std::string> out;
+  std::stringstream list(PFC_GOLDEN_ENGINES);
+  for (std::string e; std::getline(list, e, ',');)
+    if (!e.empty()) out.push_back(e);
+  return out;
+}
+
+// Case directories holding `marker`, sorted by name.
+std::vector<std::string> cases_with(const std::string& marker) {
+  std::vector<std::string> out;
+  for (const auto& entry : fs::directory_iterator(PFC_GOLDEN_DIR))
+    if (entry.is_directory() && fs::exists(entry.path() / marker))
+      out.push_back(entry.path().filename().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::string case_dir(const std::string& name) { return std::string(PFC_GOLDEN_DIR) + "/" + name; }
+
+std::string test_name(std::string s) {
+  for (char& c : s)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return s;
+}
+
+// An "exit N" first line followed by the expected stderr, exactly.
+struct ExitAndStderr {
+  int exit_code = 0;
+  std::string err;
+};
+
+ExitAndStderr read_exit_and_stderr(const std::string& path, int default_exit) {
+  ExitAndStderr x{default_exit, ""};
+  if (!fs::exists(path)) return x;
+  const std::string text = read_text(path);
+  const size_t nl = text.find('\n');
+  const std::string first = text.substr(0, nl);
+  EXPECT_EQ(first.rfind("exit ", 0), 0u) << path << ": first line must be 'exit N'";
+  x.exit_code = std::stoi(first.substr(5));
+  x.err = nl == std::string::npos ? "" : text.substr(nl + 1);
+  return x;
+}
+
+std::vector<std::string> split_words(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string w; in >> w;) out.push_back(w);
+  return out;
+}
+
+// Removes the ,"why":{...} member --explain adds at the end of each line.
+std::string strip_why(const std::string& text) {
+  std::string out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    const size_t at = line.find(",\"why\":{");
+    if (at != std::string::npos) line = line.substr(0, at) + "}";
+    out += line + "\n";
+  }
+  return out;
+}
+
+struct RunCase {
+  std::string name;
+  std::string engine;
+};
+
+void PrintTo(const RunCase& c, std::ostream* os) { *os << c.name << " on " << c.engine; }
+
+class GoldenRun : public testing::TestWithParam<RunCase> {};
+
+TEST_P(GoldenRun, MatchesExpected) {
+  const RunCase& c = GetParam();
+  const std::string dir = case_dir(c.name);
+  std::vector<std::string> args = {"run", "script.pfs", "--events", "events.jsonl", "--engine",
+                                   c.engine};
+  const std::vector<std::string> extra = split_words(read_text(dir + "/args"));
+  args.insert(args.end(), extra.begin(), extra.end());
+  const ExitAndStderr want = read_exit_and_stderr(dir + "/run.stderr", 0);
+  const std::string want_out = read_text(dir + "/expected.jsonl");
+  const ProcessResult got = run_process(PFC_BINARY, args, dir);
+  EXPECT_EQ(got.exit_code, want.exit_code) << got.err;
+  EXPECT_EQ(got.err, want.err);
+  EXPECT_EQ(got.out, want_out);
+  if (want.exit_code != 0) return;
+  // The same case with --explain toggled: routing output must not change.
+  const auto explain = std::find(args.begin(), args.end(), "--explain");
+  if (explain == args.end()) {
+    args.push_back("--explain");
+  } else {
+    args.erase(explain);
+  }
+  const ProcessResult toggled = run_process(PFC_BINARY, args, dir);
+  EXPECT_EQ(toggled.exit_code, 0) << toggled.err;
+  EXPECT_EQ(strip_why(toggled.out), strip_why(want_out)) << "with --explain toggled";
+}
+
+std::vector<RunCase> run_cases() {
+  std::vector<RunCase> out;
+  for (const std::string& name : cases_with("events.jsonl"))
+    for (const std::string& engine : engines()) out.push_back({name, engine});
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Golden, GoldenRun, testing::ValuesIn(run_cases()),
+                         [](const testing::TestParamInfo<RunCase>& info) {
+                           return test_name(info.param.name + "_" + info.param.engine);
+                         });
+
+class GoldenState : public testing::TestWithParam<std::string> {};
+
+TEST_P(GoldenState, MatchesExpected) {
+  const std::string dir = case_dir(GetParam());
+  const ProcessResult got = run_process(PFC_BINARY, {"state", "script.pfs"}, dir);
+  EXPECT_EQ(got.exit_code, 0) << got.err;
+  EXPECT_EQ(got.err, "");
+  EXPECT_EQ(got.out, read_text(dir + "/state.expected"));
+}
+
+INSTANTIATE_TEST_SUITE_P(Golden, GoldenState, testing::ValuesIn(cases_with("state.expected")),
+                         [](const testing::TestParamInfo<std::string>& info) {
+                           return test_name(info.param);
+                         });
+
+class GoldenCheck : public testing::TestWithParam<std::string> {};
+
+TEST_P(GoldenCheck, MatchesExpected) {
+  const std::string dir = case_dir(GetParam());
+  const ExitAndStderr want = read_exit_and_stderr(dir + "/check.expected", 0);
+  const ProcessResult got = run_process(PFC_BINARY, {"check", "script.pfs"}, dir);
+  EXPECT_EQ(got.exit_code, want.exit_code) << got.err;
+  EXPECT_EQ(got.err, want.err);
+  EXPECT_EQ(got.out, "");
+}
+
+INSTANTIATE_TEST_SUITE_P(Golden, GoldenCheck, testing::ValuesIn(cases_with("check.expected")),
+                         [](const testing::TestParamInfo<std::string>& info) {
+                           return test_name(info.param);
+                         });
+
+TEST(GoldenCorpus, IsNotEmpty) {
+  EXPECT_GE(cases_with("events.jsonl").size(), 10u);
+  EXPECT_FALSE(engines().empty());
+}
+
+}  // namespace
+}  // namespace pfc::test

@@ -1,0 +1,72 @@
+// tests/cli/process.cc — posix_spawn-based process runner; stdout and stderr go to
+// temporary files so large outputs cannot deadlock a pipe.
+#include "process.h"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+extern char** environ;
+
+namespace pfc::test {
+namespace {
+
+struct TempFile {
+  std::string path = "/tmp/pfc_cli_test_XXXXXX";
+  int fd = -1;
+  TempFile() { fd = mkstemp(path.data()); }
+  ~TempFile() {
+    if (fd >= 0) close(fd);
+    unlink(path.c_str());
+  }
+};
+
+}  // namespace
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+ProcessResult run_process(const std::string& program, const std::vector<std::string>& args,
+                          const std::string& cwd) {
+  ProcessResult result;
+  TempFile out, err;
+  if (out.fd < 0 || err.fd < 0) {
+    result.err = "cannot create temporary files";
+    return result;
+  }
+  std::vector<char*> argv;
+  argv.push_back(const_cast<char*>(program.c_str()));
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, out.fd, 1);
+  posix_spawn_file_actions_adddup2(&actions, err.fd, 2);
+  if (!cwd.empty()) posix_spawn_file_actions_addchdir_np(&actions, cwd.c_str());
+  pid_t pid = 0;
+  const int rc = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) {
+    result.err = "cannot start " + program;
+    return result;
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
+  result.out = read_text(out.path);
+  result.err = read_text(err.path);
+  return result;
+}
+
+}  // namespace pfc::test
