@@ -157,9 +157,9 @@ extern "C" {
 
 ULONG StartTraceW(PTRACEHANDLE TraceHandle, LPCWSTR InstanceName,
                   PEVENT_TRACE_PROPERTIES Properties) {
-  if (TraceHandle == nullptr || InstanceName == nullptr || Properties == nullptr)
-    return ERROR_INVALID_PARAMETER;
+  if (TraceHandle == nullptr) return ERROR_INVALID_PARAMETER;
   *TraceHandle = 0;
+  if (InstanceName == nullptr || Properties == nullptr) return ERROR_INVALID_PARAMETER;
   if (const ULONG rc = check_start(InstanceName, Properties); rc != ERROR_SUCCESS) return rc;
   SessionConfig config = config_from(InstanceName, Properties);
   Runtime& rt = Runtime::get();
