@@ -35,9 +35,11 @@ void Registration::publish(const CompositeState& s) noexcept {
 }
 
 RouterImpl::~RouterImpl() {
-  // Registrations delete their current snapshot; epoch_ (destroyed last) runs the
-  // deleters of every retired one. No thread may route through this router any more.
+  // No thread may route through this router any more. Registrations delete their current
+  // snapshot; then every retired one is released, all while compiler_ is still alive
+  // (programs may depend on it, e.g. JIT code owned by the compiler's LLJIT).
   providers_.clear();
+  while (epoch_.pending() != 0) epoch_.synchronize();
 }
 
 Result<void> RouterImpl::check_not_in_callback() const {

@@ -47,10 +47,17 @@ struct EnableNotification {
   CompositeState state;
   Guid source_id;  // GUID_NULL when enabled before registration, on stop, or none given
 };
-// Called synchronously on the controlling thread; must not call back into the Router.
+// Called synchronously on the controlling thread after the change is committed, with the
+// router's control mutex held (notifications never interleave). Inside a callback,
+// route(), write(), enabled() and composite() work; unregister_provider() is deferred
+// until the callback batch returns; every other control call fails with an error instead
+// of deadlocking. Must not throw, and must not wait for another thread that is making a
+// control call on the same router. docs/runtime.md §3.
 using EnableCallback = std::function<void(const EnableNotification&)>;
 
-// Receives the events routed to a session. deliver() runs on the writing thread.
+// Receives the events routed to a session. deliver() runs on the writing thread, possibly
+// on several threads at once; the view is valid only during the call. Concrete sinks:
+// pfc/sink.h. A stopped session's sink may still see writes that began before the stop.
 class Sink {
  public:
   virtual ~Sink() = default;
@@ -93,14 +100,20 @@ class Router {
                                                    EnableCallback callback = {}) = 0;
   virtual void unregister_provider(ProviderHandle provider) = 0;
 
-  // Sessions get the lowest free slot; at most kMaxSessions live sessions.
+  // Sessions get the lowest free slot; at most kMaxSessions live sessions; names must be
+  // unique among live sessions. `sink` may be null (route() only). Fails when full or
+  // the name is taken.
   virtual Result<SessionId> create_session(std::string name, std::shared_ptr<Sink> sink) = 0;
-  // Disables every provider the session enabled (callbacks see the new composite).
+  // Disables every provider the session enabled (callbacks see the new composite, SourceId
+  // GUID_NULL) and frees the slot. Fails for an unknown session or when a program cannot
+  // be recompiled (nothing changes then).
   virtual Result<void> stop_session(SessionId session) = 0;
 
   // EnableTraceEx2: ENABLE replaces the session's whole enable state for the provider;
-  // DISABLE removes it; CAPTURE_STATE only notifies. Unknown GUIDs are remembered
-  // (pre-enable). Fails when the program cannot be compiled (state left unchanged).
+  // DISABLE removes it (a no-op if the session had not enabled it); CAPTURE_STATE only
+  // notifies (fails if the session has not enabled the provider). Unknown GUIDs are
+  // remembered (pre-enable). Legacy providers: the last enabler takes the provider over.
+  // Fails for an unknown session or when a program cannot be compiled (state unchanged).
   virtual Result<void> enable(SessionId session, const Guid& provider,
                               const EnableParams& params) = 0;
   virtual Result<void> disable(SessionId session, const Guid& provider) = 0;

@@ -1,6 +1,7 @@
-// tests/router/alloc_test.cc — route(), write() (to a non-allocating sink), enabled() and
-// epoch guards allocate nothing. Replaces the global operator new of router_test with a
-// counter armed per thread, so other tests and threads are unaffected.
+// tests/router/alloc_test.cc (router_alloc_test) — route(), write() to a non-allocating
+// sink, enabled() and epoch guards allocate nothing. Replaces the global operator new of
+// this binary with a counter armed per thread; built without sanitizers only (their
+// runtimes define operator new too).
 #include <gtest/gtest.h>
 
 #include <cstdlib>

@@ -3,6 +3,10 @@
 // several registrations per GUID, compile failures and callback reentrancy.
 #include <gtest/gtest.h>
 
+#include <semaphore>
+#include <thread>
+
+#include "runtime/epoch.h"
 #include "tests/router/router_test_util.h"
 
 namespace pfc::test {
@@ -301,6 +305,31 @@ TEST_F(RouterFixture, UnregisterFromCallbackIsDeferred) {
   EXPECT_EQ(calls, 1) << "unregistered after its callback returned";
   EXPECT_EQ(other.notes.size(), 2u);
   EXPECT_EQ(router_->route(h2, event_at(5)), (RouteResult{0b1, 0}));
+}
+
+TEST_F(RouterFixture, ReplacedProgramsAreReleasedOnceReadersLeave) {
+  ProviderHandle h = reg(make_provider(1));
+  const SessionId s = new_session("s");
+  ASSERT_TRUE(router_->enable(s, guid_n(1), params(3)));
+  EXPECT_EQ(FakeProgram::live.load(), 1);
+  ASSERT_TRUE(router_->enable(s, guid_n(1), params(4)));
+  EXPECT_EQ(FakeProgram::live.load(), 1) << "no reader: the old program goes at once";
+  // A reader inside any epoch guard (the registry is process-wide) holds reclamation.
+  std::binary_semaphore entered{0}, leave{0};
+  EpochDomain other;
+  std::thread reader([&] {
+    auto g = other.enter();
+    entered.release();
+    leave.acquire();
+  });
+  entered.acquire();
+  ASSERT_TRUE(router_->enable(s, guid_n(1), params(5)));
+  EXPECT_EQ(FakeProgram::live.load(), 2);
+  EXPECT_EQ(router_->route(h, event_at(5)), (RouteResult{0b1, 0})) << "new program in use";
+  leave.release();
+  reader.join();
+  ASSERT_TRUE(router_->disable(s, guid_n(1)));
+  EXPECT_EQ(FakeProgram::live.load(), 0);
 }
 
 }  // namespace
