@@ -157,11 +157,16 @@ Result<std::vector<std::optional<uint64_t>>> resolve_sources(
 // A lower bound on the encoded size of one element (bounds arrays before encoding them).
 uint64_t min_element_size(InType type, std::optional<uint64_t> length) {
   switch (type) {
-    case InType::UnicodeString: return length ? 2 * *length : 2;
-    case InType::AnsiString: return length ? *length : 1;
-    case InType::Binary: return length.value_or(0);
-    case InType::Sid: return 8;
-    default: return in_type_fixed_size(type);
+    case InType::UnicodeString:
+      return length ? 2 * *length : 2;
+    case InType::AnsiString:
+      return length ? *length : 1;
+    case InType::Binary:
+      return length.value_or(0);
+    case InType::Sid:
+      return 8;
+    default:
+      return in_type_fixed_size(type);
   }
 }
 

@@ -1,6 +1,19 @@
 // runtime/tdh.cc — the TDH payload decoding primitives of runtime/tdh.h (reference §7),
 // called by the reference interpreter and, as absolute symbols, by JIT-compiled code.
 // Every read is checked against `size` first; nothing allocates or throws.
+//
+// Decisions beyond tdh.h:
+// - count 0 leaves the offset unchanged (even at the payload's end); zero-size elements
+//   (length 0) take no bytes whatever the count. Unknown in-types and binary without a
+//   length are bad. A NUL-terminated wstring's terminator is a 0x0000 code unit aligned to
+//   the field start, and must lie entirely inside the payload.
+// - String predicates: without a length the value runs to its terminator (excluded); with a
+//   length the field must fit `length` units and the value stops at the first NUL unit
+//   inside it (fixed-length strings are NUL-padded). UTF-16 surrogate pairs decode to one
+//   code point, unpaired surrogates to themselves; 8-bit text decodes as UTF-8 with each
+//   invalid byte b → U+DC00 + b (as fold_utf8 does for needles). Every code point is
+//   simple-case-folded before comparing; the empty needle is contained in every string.
+// - MODULO with lo == 0 is false (the compiler rejects it); signed x % -1 is true.
 #include "runtime/tdh.h"
 
 #include <cstring>

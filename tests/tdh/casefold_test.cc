@@ -1,8 +1,9 @@
 // tests/tdh/casefold_test.cc — simple Unicode case folding and upper-casing samples, table
 // integrity over every code point, and fold_utf8 (the needle form).
+#include "runtime/casefold.h"
+
 #include <gtest/gtest.h>
 
-#include "runtime/casefold.h"
 #include "runtime/utf.h"
 
 namespace pfc {
@@ -71,10 +72,12 @@ TEST(CaseFold, UpperCase) {
 
 TEST(CaseFold, FoldUtf8) {
   EXPECT_EQ(fold_utf8("AbC"), U"abc");
-  EXPECT_EQ(fold_utf8("\xC3\x89t\xC3\xA9"), U"\u00E9t\u00E9");        // Été
-  EXPECT_EQ(fold_utf8("\xE2\x84\xAA"), U"k");                          // Kelvin sign
-  EXPECT_EQ(fold_utf8("\xF0\x90\x90\x80"), U"\U00010428");            // Deseret
-  EXPECT_EQ(fold_utf8("a\xFF" "b"), std::u32string({U'a', 0xDCFF, U'b'}));  // invalid byte
+  EXPECT_EQ(fold_utf8("\xC3\x89t\xC3\xA9"), U"\u00E9t\u00E9");  // Été
+  EXPECT_EQ(fold_utf8("\xE2\x84\xAA"), U"k");                   // Kelvin sign
+  EXPECT_EQ(fold_utf8("\xF0\x90\x90\x80"), U"\U00010428");      // Deseret
+  EXPECT_EQ(fold_utf8("a\xFF"
+                      "b"),
+            std::u32string({U'a', 0xDCFF, U'b'}));  // invalid byte
   EXPECT_EQ(fold_utf8(""), U"");
 }
 
@@ -84,13 +87,15 @@ TEST(Utf, Utf8DecodingRejectsMalformedSequences) {
     std::u32string out;
   };
   const Row rows[] = {
-      {"\xC0\x80", {0xDCC0, 0xDC80}},                 // overlong NUL
-      {"\xE0\x80\x80", {0xDCE0, 0xDC80, 0xDC80}},     // overlong
-      {"\xED\xA0\x80", {0xDCED, 0xDCA0, 0xDC80}},     // encoded surrogate
+      {"\xC0\x80", {0xDCC0, 0xDC80}},                          // overlong NUL
+      {"\xE0\x80\x80", {0xDCE0, 0xDC80, 0xDC80}},              // overlong
+      {"\xED\xA0\x80", {0xDCED, 0xDCA0, 0xDC80}},              // encoded surrogate
       {"\xF4\x90\x80\x80", {0xDCF4, 0xDC90, 0xDC80, 0xDC80}},  // > U+10FFFF
-      {"\xE2\x82", {0xDCE2, 0xDC82}},                 // truncated
-      {"\xE2\x82" "A", {0xDCE2, 0xDC82, U'A'}},       // bad continuation
-      {"\xE2\x82\xAC", {0x20AC}},                     // euro sign
+      {"\xE2\x82", {0xDCE2, 0xDC82}},                          // truncated
+      {"\xE2\x82"
+       "A",
+       {0xDCE2, 0xDC82, U'A'}},    // bad continuation
+      {"\xE2\x82\xAC", {0x20AC}},  // euro sign
       {"\x7F", {0x7F}},
   };
   for (const Row& r : rows) EXPECT_EQ(utf8_to_utf32(r.in), r.out);

@@ -1,11 +1,12 @@
 // tests/tdh/encode_test.cc — encode_payload: byte layout per type, round trips through the
 // TDH decoder, derived counts/lengths, defaults, and every user-value error.
+#include "runtime/encode.h"
+
 #include <gtest/gtest.h>
 
 #include "payload_builder.h"
 #include "pfc/enable.h"
 #include "runtime/casefold.h"
-#include "runtime/encode.h"
 #include "runtime/tdh.h"
 
 namespace pfc {
@@ -34,25 +35,40 @@ std::string encode_err(const EventDef& e, const Values& v) {
   return r ? "" : r.error().message;
 }
 
-
 TEST(Encode, ScalarLayouts) {
   const Guid g = *Guid::parse("{00112233-4455-6677-8899-AABBCCDDEEFF}");
-  const EventDef e = event({{"a", InType::Int8},       {"b", InType::UInt16},
-                            {"c", InType::Int32},      {"d", InType::UInt64},
-                            {"f", InType::Float},      {"g", InType::Double},
-                            {"h", InType::Boolean},    {"i", InType::Guid},
-                            {"j", InType::Pointer},    {"k", InType::FileTime},
-                            {"l", InType::HexInt32},   {"m", InType::HexInt64},
-                            {"n", InType::UnicodeString}, {"o", InType::AnsiString},
-                            {"p", InType::Int64},      {"q", InType::Guid}});
-  const auto got = encode_ok(
-      e, {{"a", V::of_int(-2)}, {"b", V::of_uint(0x1234)}, {"c", V::of_int(INT32_MIN)},
-          {"d", V::of_uint(UINT64_MAX)}, {"f", V::of_double(1.5)}, {"g", V::of_int(-2)},
-          {"h", V::of_bool(true)}, {"i", V::of_guid(g)}, {"j", V::of_string("0xDEADBEEF")},
-          {"k", V::of_uint(1)}, {"l", V::of_uint(0xFFFFFFFF)},
-          {"m", V::of_string("0xFFFFFFFFFFFFFFFF")},
-          {"n", V::of_string("h\xC3\xA9\xF0\x9F\x98\x80")}, {"o", V::of_string("h\xC3\xA9")},
-          {"p", V::of_string("-9223372036854775808")}, {"q", V::of_string(g.to_string())}});
+  const EventDef e = event({{"a", InType::Int8},
+                            {"b", InType::UInt16},
+                            {"c", InType::Int32},
+                            {"d", InType::UInt64},
+                            {"f", InType::Float},
+                            {"g", InType::Double},
+                            {"h", InType::Boolean},
+                            {"i", InType::Guid},
+                            {"j", InType::Pointer},
+                            {"k", InType::FileTime},
+                            {"l", InType::HexInt32},
+                            {"m", InType::HexInt64},
+                            {"n", InType::UnicodeString},
+                            {"o", InType::AnsiString},
+                            {"p", InType::Int64},
+                            {"q", InType::Guid}});
+  const auto got = encode_ok(e, {{"a", V::of_int(-2)},
+                                 {"b", V::of_uint(0x1234)},
+                                 {"c", V::of_int(INT32_MIN)},
+                                 {"d", V::of_uint(UINT64_MAX)},
+                                 {"f", V::of_double(1.5)},
+                                 {"g", V::of_int(-2)},
+                                 {"h", V::of_bool(true)},
+                                 {"i", V::of_guid(g)},
+                                 {"j", V::of_string("0xDEADBEEF")},
+                                 {"k", V::of_uint(1)},
+                                 {"l", V::of_uint(0xFFFFFFFF)},
+                                 {"m", V::of_string("0xFFFFFFFFFFFFFFFF")},
+                                 {"n", V::of_string("h\xC3\xA9\xF0\x9F\x98\x80")},
+                                 {"o", V::of_string("h\xC3\xA9")},
+                                 {"p", V::of_string("-9223372036854775808")},
+                                 {"q", V::of_string(g.to_string())}});
   Payload p;
   p.u8(0xFE).u16(0x1234).u32(0x80000000).u64(UINT64_MAX).u32(0x3FC00000).u64(0xC000000000000000);
   p.u32(1);
@@ -185,13 +201,17 @@ TEST(Encode, IntegerRanges) {
       {InType::UInt8, V::of_uint(0), V::of_uint(255), V::of_int(-1)},
       {InType::Int16, V::of_int(-32768), V::of_int(32767), V::of_int(32768)},
       {InType::UInt16, V::of_uint(0), V::of_uint(65535), V::of_uint(65536)},
-      {InType::Int32, V::of_int(INT32_MIN), V::of_int(INT32_MAX), V::of_int(int64_t{INT32_MIN} - 1)},
+      {InType::Int32, V::of_int(INT32_MIN), V::of_int(INT32_MAX),
+       V::of_int(int64_t{INT32_MIN} - 1)},
       {InType::UInt32, V::of_uint(0), V::of_uint(UINT32_MAX), V::of_uint(uint64_t{UINT32_MAX} + 1)},
-      {InType::HexInt32, V::of_uint(0), V::of_uint(UINT32_MAX), V::of_uint(uint64_t{UINT32_MAX} + 1)},
-      {InType::Int64, V::of_int(INT64_MIN), V::of_int(INT64_MAX), V::of_uint(uint64_t{INT64_MAX} + 1)},
+      {InType::HexInt32, V::of_uint(0), V::of_uint(UINT32_MAX),
+       V::of_uint(uint64_t{UINT32_MAX} + 1)},
+      {InType::Int64, V::of_int(INT64_MIN), V::of_int(INT64_MAX),
+       V::of_uint(uint64_t{INT64_MAX} + 1)},
       {InType::UInt64, V::of_uint(0), V::of_uint(UINT64_MAX), V::of_int(-1)},
       {InType::Pointer, V::of_uint(0), V::of_uint(UINT64_MAX), V::of_int(-1)},
-      {InType::FileTime, V::of_uint(0), V::of_uint(UINT64_MAX), V::of_string("0x10000000000000000")},
+      {InType::FileTime, V::of_uint(0), V::of_uint(UINT64_MAX),
+       V::of_string("0x10000000000000000")},
       {InType::Boolean, V::of_uint(0), V::of_uint(1), V::of_uint(2)},
   };
   for (const Row& r : rows) {
@@ -223,7 +243,8 @@ TEST(Encode, Errors) {
   };
   const std::vector<Row> rows = {
       {{{"Level", V::of_uint(300)}}, "field 'Level': 300 does not fit uint8"},
-      {{{"Level", V::of_string("abc")}}, "field 'Level': expected an integer for uint8, got \"abc\""},
+      {{{"Level", V::of_string("abc")}},
+       "field 'Level': expected an integer for uint8, got \"abc\""},
       {{{"Level", V::of_double(1.5)}}, "field 'Level': expected an integer for uint8, got 1.5"},
       {{{"Level", V::of_bool(true)}}, "field 'Level': expected an integer for uint8, got true"},
       {{{"Nope", V::of_uint(1)}}, "unknown field 'Nope' in event 'E'"},
@@ -246,7 +267,8 @@ TEST(Encode, Errors) {
       {{{"Id", V::of_string("0E95CFBC-58D4-44BA-BE40-E63A853536DF")}},
        "field 'Id': expected a GUID \"{...}\", got \"0E95CFBC-58D4-44BA-BE40-E63A853536DF\""},
       {{{"Blob", V::of_bytes({1, 2, 3})}}, "field 'Blob': 3 bytes, more than its length 2"},
-      {{{"Blob", V::of_array({V::of_uint(256)})}}, "field 'Blob': expected bytes (0..255), got 256"},
+      {{{"Blob", V::of_array({V::of_uint(256)})}},
+       "field 'Blob': expected bytes (0..255), got 256"},
       {{{"Blob", V::of_string("ab")}}, "field 'Blob': expected bytes, got \"ab\""},
       {{{"Sid", V::of_bytes({1, 1, 0, 0, 0, 0, 0, 5})}},
        "field 'Sid': a SID of 8 bytes must be 8 + 4 * SubAuthorityCount (byte 1) bytes long"},

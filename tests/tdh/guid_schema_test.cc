@@ -24,15 +24,15 @@ TEST(Guid, ParsePrintRoundTrip) {
 
 TEST(Guid, ParseRejects) {
   for (const char* bad : {
-           "", "{}", "0E95CFBC-58D4-44BA-BE40-E63A853536DF",          // no braces
-           " {0E95CFBC-58D4-44BA-BE40-E63A853536DF}",                 // leading space
-           "{0E95CFBC-58D4-44BA-BE40-E63A853536DF} ",                 // trailing space
-           "{0E95CFBC-58D4-44BA-BE40-E63A853536D}",                   // short
-           "{0E95CFBC-58D4-44BA-BE40-E63A853536DFF}",                 // long
-           "{0E95CFBC-58D4-44BA-BE40+E63A853536DF}",                  // wrong separator
-           "{0E95CFBC58D4-44BA-BE40-E63A853536DF0}",                  // dash misplaced
-           "{0E95CFBG-58D4-44BA-BE40-E63A853536DF}",                  // non-hex
-           "(0E95CFBC-58D4-44BA-BE40-E63A853536DF)",                  // wrong brackets
+           "", "{}", "0E95CFBC-58D4-44BA-BE40-E63A853536DF",  // no braces
+           " {0E95CFBC-58D4-44BA-BE40-E63A853536DF}",         // leading space
+           "{0E95CFBC-58D4-44BA-BE40-E63A853536DF} ",         // trailing space
+           "{0E95CFBC-58D4-44BA-BE40-E63A853536D}",           // short
+           "{0E95CFBC-58D4-44BA-BE40-E63A853536DFF}",         // long
+           "{0E95CFBC-58D4-44BA-BE40+E63A853536DF}",          // wrong separator
+           "{0E95CFBC58D4-44BA-BE40-E63A853536DF0}",          // dash misplaced
+           "{0E95CFBG-58D4-44BA-BE40-E63A853536DF}",          // non-hex
+           "(0E95CFBC-58D4-44BA-BE40-E63A853536DF)",          // wrong brackets
        }) {
     EXPECT_FALSE(Guid::parse(bad)) << bad;
   }
@@ -64,10 +64,10 @@ TEST(Guid, FromProviderName) {
 }
 
 TEST(Schema, TypeNamesRoundTrip) {
-  const char* names[] = {"int8",    "uint8",    "int16",    "uint16",     "int32",  "uint32",
-                         "int64",   "uint64",   "float",    "double",     "bool",   "guid",
-                         "pointer", "filetime", "systemtime", "sid",      "hexint32",
-                         "hexint64", "wstring", "string",   "binary"};
+  const char* names[] = {"int8",    "uint8",    "int16",      "uint16", "int32",    "uint32",
+                         "int64",   "uint64",   "float",      "double", "bool",     "guid",
+                         "pointer", "filetime", "systemtime", "sid",    "hexint32", "hexint64",
+                         "wstring", "string",   "binary"};
   for (const char* name : names) {
     const auto t = in_type_from_name(name);
     ASSERT_TRUE(t) << name;
@@ -87,15 +87,15 @@ TEST(Schema, TypeProperties) {
     bool integer, is_signed, string;
   };
   const Row rows[] = {
-      {InType::Int8, 1, true, true, false},        {InType::UInt8, 1, true, false, false},
-      {InType::Int16, 2, true, true, false},       {InType::UInt16, 2, true, false, false},
-      {InType::Int32, 4, true, true, false},       {InType::UInt32, 4, true, false, false},
-      {InType::Int64, 8, true, true, false},       {InType::UInt64, 8, true, false, false},
-      {InType::Float, 4, false, false, false},     {InType::Double, 8, false, false, false},
-      {InType::Boolean, 4, true, false, false},    {InType::Guid, 16, false, false, false},
-      {InType::Pointer, 8, true, false, false},    {InType::FileTime, 8, true, false, false},
-      {InType::SystemTime, 16, false, false, false}, {InType::Sid, 0, false, false, false},
-      {InType::HexInt32, 4, true, false, false},   {InType::HexInt64, 8, true, false, false},
+      {InType::Int8, 1, true, true, false},           {InType::UInt8, 1, true, false, false},
+      {InType::Int16, 2, true, true, false},          {InType::UInt16, 2, true, false, false},
+      {InType::Int32, 4, true, true, false},          {InType::UInt32, 4, true, false, false},
+      {InType::Int64, 8, true, true, false},          {InType::UInt64, 8, true, false, false},
+      {InType::Float, 4, false, false, false},        {InType::Double, 8, false, false, false},
+      {InType::Boolean, 4, true, false, false},       {InType::Guid, 16, false, false, false},
+      {InType::Pointer, 8, true, false, false},       {InType::FileTime, 8, true, false, false},
+      {InType::SystemTime, 16, false, false, false},  {InType::Sid, 0, false, false, false},
+      {InType::HexInt32, 4, true, false, false},      {InType::HexInt64, 8, true, false, false},
       {InType::UnicodeString, 0, false, false, true}, {InType::AnsiString, 0, false, false, true},
       {InType::Binary, 0, false, false, false},
   };
@@ -113,7 +113,8 @@ TEST(Schema, Lookups) {
   ProviderDef p;
   p.name = "Example-Provider";
   p.guid = *Guid::parse("{37a59b93-bb25-4cee-97aa-8b6acd0c4df8}");
-  EventDef e1{"Example_Event_1", {}, {{"Initiator", InType::UnicodeString}, {"Level", InType::UInt32}}};
+  EventDef e1{
+      "Example_Event_1", {}, {{"Initiator", InType::UnicodeString}, {"Level", InType::UInt32}}};
   e1.desc.id = 1;
   EventDef e2{"Example_Event_2", {}, {}};
   e2.desc.id = 1;

@@ -37,19 +37,38 @@ TEST(TdhIntPred, ComparisonsSigned) {
     int expected;
   };
   const Row rows[] = {
-      {Eq, -1, -1, 0, 1},         {Eq, -1, 1, 0, 0},          {Ne, -1, 1, 0, 1},
-      {Ne, 5, 5, 0, 0},           {Le, -2, -1, 0, 1},         {Le, -1, -1, 0, 1},
-      {Le, 0, -1, 0, 0},          {Gt, 0, -1, 0, 1},          {Gt, -1, -1, 0, 0},
-      {Lt, INT64_MIN, INT64_MAX, 0, 1}, {Lt, INT64_MAX, INT64_MIN, 0, 0},
-      {Ge, INT64_MIN, INT64_MIN, 0, 1}, {Ge, -5, 3, 0, 0},
-      {Between, -3, -3, 3, 1},    {Between, 3, -3, 3, 1},     {Between, 0, -3, 3, 1},
-      {Between, -4, -3, 3, 0},    {Between, 4, -3, 3, 0},
+      {Eq, -1, -1, 0, 1},
+      {Eq, -1, 1, 0, 0},
+      {Ne, -1, 1, 0, 1},
+      {Ne, 5, 5, 0, 0},
+      {Le, -2, -1, 0, 1},
+      {Le, -1, -1, 0, 1},
+      {Le, 0, -1, 0, 0},
+      {Gt, 0, -1, 0, 1},
+      {Gt, -1, -1, 0, 0},
+      {Lt, INT64_MIN, INT64_MAX, 0, 1},
+      {Lt, INT64_MAX, INT64_MIN, 0, 0},
+      {Ge, INT64_MIN, INT64_MIN, 0, 1},
+      {Ge, -5, 3, 0, 0},
+      {Between, -3, -3, 3, 1},
+      {Between, 3, -3, 3, 1},
+      {Between, 0, -3, 3, 1},
+      {Between, -4, -3, 3, 0},
+      {Between, 4, -3, 3, 0},
       {Between, INT64_MIN, INT64_MIN, INT64_MAX, 1},
-      {NotBetween, -4, -3, 3, 1}, {NotBetween, 4, -3, 3, 1},  {NotBetween, -3, -3, 3, 0},
+      {NotBetween, -4, -3, 3, 1},
+      {NotBetween, 4, -3, 3, 1},
+      {NotBetween, -3, -3, 3, 0},
       {NotBetween, 3, -3, 3, 0},
-      {Modulo, 10, 5, 0, 1},      {Modulo, 11, 5, 0, 0},      {Modulo, -10, 5, 0, 1},
-      {Modulo, -10, -5, 0, 1},    {Modulo, 0, 7, 0, 1},       {Modulo, INT64_MIN, -1, 0, 1},
-      {Modulo, INT64_MAX, -1, 0, 1}, {Modulo, INT64_MIN, 2, 0, 1}, {Modulo, INT64_MAX, 2, 0, 0},
+      {Modulo, 10, 5, 0, 1},
+      {Modulo, 11, 5, 0, 0},
+      {Modulo, -10, 5, 0, 1},
+      {Modulo, -10, -5, 0, 1},
+      {Modulo, 0, 7, 0, 1},
+      {Modulo, INT64_MIN, -1, 0, 1},
+      {Modulo, INT64_MAX, -1, 0, 1},
+      {Modulo, INT64_MIN, 2, 0, 1},
+      {Modulo, INT64_MAX, 2, 0, 0},
       {Modulo, 5, 0, 0, 0},  // lo 0 is rejected by the compiler; stays defined
   };
   for (const Row& r : rows) {
@@ -101,8 +120,8 @@ int spred(const Payload& p, uint64_t off, InType t, PayloadOp o, std::string_vie
 std::string all_ops(const Payload& p, uint64_t off, InType t, std::string_view needle,
                     uint64_t length = kNoLen) {
   std::string out;
-  for (PayloadOp o : {PayloadOp::Is, PayloadOp::IsNot, PayloadOp::Contains,
-                      PayloadOp::DoesntContain}) {
+  for (PayloadOp o :
+       {PayloadOp::Is, PayloadOp::IsNot, PayloadOp::Contains, PayloadOp::DoesntContain}) {
     out += static_cast<char>('0' + spred(p, off, t, o, needle, length));
   }
   return out;
@@ -141,14 +160,14 @@ TEST(TdhStrPred, OperatorsOnBothEncodings) {
       {u"aaab", "aab", "0110"},  // overlapping restart
       {u"abababc", "ababc", "0110"},
       {u"UNIVERSAL", "UNI", "0110"},
-      {u"\u00C9t\u00C9", "\u00e9T\u00e9", "1010"},  // É folds to é
-      {u"\u03A3\u03C2", "\u03C3\u03C3", "1010"},    // Σς ≡ σσ
+      {u"\u00C9t\u00C9", "\u00e9T\u00e9", "1010"},            // É folds to é
+      {u"\u03A3\u03C2", "\u03C3\u03C3", "1010"},              // Σς ≡ σσ
       {u"\u0414\u043E\u043C", "\u0434\u041E\u041C", "1010"},  // Дом ≡ дОМ
-      {u"Stra\u1E9Ee", "STRA\u00DFE", "1010"},    // ẞ ≡ ß
-      {u"100\u212A", "100k", "1010"},             // Kelvin sign ≡ k
-      {u"x\U0001F600y", "\U0001F600", "0110"},    // supplementary
-      {u"\U00010400", "\U00010428", "1010"},      // Deseret case pair
-      {u"stra\u00DFe", "strasse", "0101"},        // simple folding: ß is not ss
+      {u"Stra\u1E9Ee", "STRA\u00DFE", "1010"},                // ẞ ≡ ß
+      {u"100\u212A", "100k", "1010"},                         // Kelvin sign ≡ k
+      {u"x\U0001F600y", "\U0001F600", "0110"},                // supplementary
+      {u"\U00010400", "\U00010428", "1010"},                  // Deseret case pair
+      {u"stra\u00DFe", "strasse", "0101"},                    // simple folding: ß is not ss
   };
   for (const StrRow& r : rows) {
     SCOPED_TRACE(r.needle);
@@ -186,8 +205,13 @@ TEST(TdhStrPred, UnpairedSurrogatesDecodeAsThemselves) {
 
 TEST(TdhStrPred, InvalidUtf8BytesMatchAsEscapes) {
   Payload p;
-  p.str("a\xFF" "b\xC3");  // invalid byte, then a truncated sequence at the end
-  EXPECT_EQ(spred(p, 0, InType::AnsiString, PayloadOp::Is, "A\xFF" "B\xC3"), 1);
+  p.str(
+      "a\xFF"
+      "b\xC3");  // invalid byte, then a truncated sequence at the end
+  EXPECT_EQ(spred(p, 0, InType::AnsiString, PayloadOp::Is,
+                  "A\xFF"
+                  "B\xC3"),
+            1);
   EXPECT_EQ(spred(p, 0, InType::AnsiString, PayloadOp::Contains, "\xFF"), 1);
   EXPECT_EQ(spred(p, 0, InType::AnsiString, PayloadOp::Contains, "\xC3"), 1);
   EXPECT_EQ(spred(p, 0, InType::AnsiString, PayloadOp::Contains, "\xC3\xBF"), 0);
@@ -201,7 +225,7 @@ TEST(TdhStrPred, DeclaredLengthsAndEmbeddedNul) {
   EXPECT_EQ(all_ops(w, 0, InType::UnicodeString, "abcde", 5), "1010");
   EXPECT_EQ(all_ops(w, 0, InType::UnicodeString, "", 0), "1010");
   EXPECT_EQ(all_ops(w, 0, InType::UnicodeString, "abcdef", 6), "0000");  // does not fit
-  EXPECT_EQ(all_ops(w, 0, InType::UnicodeString, "abc"), "0000");         // no terminator
+  EXPECT_EQ(all_ops(w, 0, InType::UnicodeString, "abc"), "0000");        // no terminator
   // A fixed-length field padded with NULs: the value stops at the first NUL.
   Payload pad;
   pad.wstr(u"ab").u16(0).u16('z');  // a b 0 0 z, length 5
@@ -238,10 +262,10 @@ TEST(TdhStrPred, TruncationNeverReadsOutOfBounds) {
   const std::u32string needle = fold_utf8("world");
   for (uint64_t n = 0; n <= p.size(); ++n) {
     auto buf = exact_copy(p.bytes, n);
-    for (PayloadOp o : {PayloadOp::Is, PayloadOp::IsNot, PayloadOp::Contains,
-                        PayloadOp::DoesntContain}) {
-      const int r = pfc_tdh_str_pred(buf.get(), n, 1, 1, kNoLen, op(o), needle.data(),
-                                     needle.size());
+    for (PayloadOp o :
+         {PayloadOp::Is, PayloadOp::IsNot, PayloadOp::Contains, PayloadOp::DoesntContain}) {
+      const int r =
+          pfc_tdh_str_pred(buf.get(), n, 1, 1, kNoLen, op(o), needle.data(), needle.size());
       const int expected_full = o == PayloadOp::IsNot || o == PayloadOp::Contains;
       EXPECT_EQ(r, n == p.size() ? expected_full : 0) << n << " " << static_cast<int>(o);
     }
@@ -270,8 +294,7 @@ TEST(TdhGuidPred, IsAndIsNot) {
     EXPECT_EQ(pfc_tdh_guid_pred(buf.get(), n, 1, op(PayloadOp::Is), bytes.data()), fits ? 1 : 0);
     EXPECT_EQ(pfc_tdh_guid_pred(buf.get(), n, 1, op(PayloadOp::IsNot), bytes.data()), 0);
     EXPECT_EQ(pfc_tdh_guid_pred(buf.get(), n, 1, op(PayloadOp::Is), other.data()), 0);
-    EXPECT_EQ(pfc_tdh_guid_pred(buf.get(), n, 1, op(PayloadOp::IsNot), other.data()),
-              fits ? 1 : 0);
+    EXPECT_EQ(pfc_tdh_guid_pred(buf.get(), n, 1, op(PayloadOp::IsNot), other.data()), fits ? 1 : 0);
   }
   EXPECT_EQ(pfc_tdh_guid_pred(p.bytes.data(), p.size(), PFC_TDH_BAD_OFFSET, op(PayloadOp::IsNot),
                               other.data()),

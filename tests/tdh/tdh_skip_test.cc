@@ -23,9 +23,9 @@ uint64_t skip(const Payload& p, uint64_t off, InType t, uint64_t count = 1,
 }
 
 TEST(TdhSkip, FixedSizeTypes) {
-  const InType fixed[] = {InType::Int8,    InType::UInt8,    InType::Int16,    InType::UInt16,
-                          InType::Int32,   InType::UInt32,   InType::Int64,    InType::UInt64,
-                          InType::Float,   InType::Double,   InType::Boolean,  InType::Guid,
+  const InType fixed[] = {InType::Int8,    InType::UInt8,    InType::Int16,      InType::UInt16,
+                          InType::Int32,   InType::UInt32,   InType::Int64,      InType::UInt64,
+                          InType::Float,   InType::Double,   InType::Boolean,    InType::Guid,
                           InType::Pointer, InType::FileTime, InType::SystemTime, InType::HexInt32,
                           InType::HexInt64};
   for (InType t : fixed) {
@@ -34,15 +34,15 @@ TEST(TdhSkip, FixedSizeTypes) {
     Payload p;
     p.bytes.assign(3 + n * 4, 0xAB);
     EXPECT_EQ(skip(p, 3, t), 3 + n);
-    EXPECT_EQ(skip(p, 3, t, 4), 3 + 4 * n);                // exactly fills the payload
-    EXPECT_EQ(skip(p, 3, t, 5), kBad);                     // one element too many
-    EXPECT_EQ(skip(p, 4 + 3 * n, t), kBad);                // last element one byte short
-    EXPECT_EQ(skip(p, p.size(), t, 0), p.size());          // count 0 at the end
-    EXPECT_EQ(skip(p, 3, t, UINT64_MAX), kBad);            // count * size overflows
+    EXPECT_EQ(skip(p, 3, t, 4), 3 + 4 * n);        // exactly fills the payload
+    EXPECT_EQ(skip(p, 3, t, 5), kBad);             // one element too many
+    EXPECT_EQ(skip(p, 4 + 3 * n, t), kBad);        // last element one byte short
+    EXPECT_EQ(skip(p, p.size(), t, 0), p.size());  // count 0 at the end
+    EXPECT_EQ(skip(p, 3, t, UINT64_MAX), kBad);    // count * size overflows
     if (n > 1) {
       EXPECT_EQ(skip(p, 3, t, (UINT64_MAX / n) + 1), kBad);  // just past the overflow
     }
-    EXPECT_EQ(skip(p, 3, t, 1, 5), 3 + n);                 // a length is ignored
+    EXPECT_EQ(skip(p, 3, t, 1, 5), 3 + n);  // a length is ignored
   }
 }
 
@@ -246,18 +246,18 @@ Extent ref(uint32_t v) { return {Extent::Kind::Field, v}; }
 
 TEST(TdhWalk, ReferencedCountsAndLengthsAndExhaustiveTruncation) {
   const std::vector<FieldDef> fields = {
-      field("A", InType::UInt8),                              // 0
-      field("Name", InType::UnicodeString),                   // 1
-      field("N", InType::UInt16),                             // 2
-      field("Items", InType::Int32, ref(2)),                  // 3: N elements
-      field("Len", InType::UInt32),                           // 4
-      field("Fixed", InType::UnicodeString, {}, ref(4)),      // 5: Len characters
-      field("Tag", InType::AnsiString),                       // 6
-      field("Owner", InType::Sid),                            // 7
-      field("Blob", InType::Binary, {}, fixed(3)),            // 8
-      field("Names", InType::AnsiString, ref(0)),             // 9: A strings
-      field("Id", InType::Guid),                              // 10
-      field("Flag", InType::Boolean),                         // 11
+      field("A", InType::UInt8),                          // 0
+      field("Name", InType::UnicodeString),               // 1
+      field("N", InType::UInt16),                         // 2
+      field("Items", InType::Int32, ref(2)),              // 3: N elements
+      field("Len", InType::UInt32),                       // 4
+      field("Fixed", InType::UnicodeString, {}, ref(4)),  // 5: Len characters
+      field("Tag", InType::AnsiString),                   // 6
+      field("Owner", InType::Sid),                        // 7
+      field("Blob", InType::Binary, {}, fixed(3)),        // 8
+      field("Names", InType::AnsiString, ref(0)),         // 9: A strings
+      field("Id", InType::Guid),                          // 10
+      field("Flag", InType::Boolean),                     // 11
   };
   Payload p;
   p.u8(2).wstr(u"h\u00e9").u16(3).u32(1).u32(UINT32_MAX).u32(7).u32(2).wstr(u"xy", false);
