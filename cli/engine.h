@@ -1,8 +1,10 @@
-// cli/engine.h — the one place the `pfc` command maps an --engine name to the
-// ProgramCompiler that builds routing programs (style.md §10).
+// cli/engine.h — maps an --engine name to the ProgramCompiler that builds routing programs,
+// through the project's one engine-choice function (compiler/jit/tiered.h make_compiler).
 #pragma once
 
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string_view>
 
 #include "pfc/error.h"
@@ -10,11 +12,27 @@
 
 namespace pfc::cli {
 
-// The --engine values, in the order `pfc run --help` lists them.
-inline constexpr std::string_view kEngineNames[] = {"interp", "jit", "auto"};
+// JIT failures the engine reported while compiling (the jit engine then falls back to the
+// interpreter; the CLI turns a recorded failure into an internal error instead, so that
+// `--engine jit` really tests native code). Thread-safe.
+class EngineErrors {
+ public:
+  void record(const Error& e);
+  std::optional<Error> first() const;
 
-// The compiler for engine `name` ("interp", "jit" or "auto"). Fails when the engine is not
-// available in this build (an internal error for the CLI: exit 3).
-Result<std::shared_ptr<ProgramCompiler>> make_engine(std::string_view name);
+ private:
+  mutable std::mutex mu_;
+  std::optional<Error> first_;
+};
+
+struct EngineChoice {
+  std::shared_ptr<ProgramCompiler> compiler;
+  std::shared_ptr<EngineErrors> errors;  // JIT failures seen so far
+  bool strict = false;  // --engine jit: a recorded JIT failure is fatal (exit 3)
+};
+
+// The compiler for engine `name`: "interp", "jit" or "auto" (the --engine values; main
+// rejects others as usage errors). Fails for a name make_compiler does not know.
+Result<EngineChoice> make_engine(std::string_view name);
 
 }  // namespace pfc::cli

@@ -7,6 +7,7 @@
 #include "cli/exit_code.h"
 #include "cli/script_loader.h"
 #include "compiler/ir_dump.h"
+#include "compiler/jit/jit.h"
 #include "compiler/lower.h"
 #include "grammar/dump.h"
 #include "grammar/parse.h"
@@ -39,7 +40,9 @@ Result<std::string> emit_program(const ProgramSpec& spec, const std::string& emi
   Result<ir::Program> program = lower(spec);
   if (!program) return std::unexpected(program.error());
   if (emit == "ir") return dump_ir(*program);
-  return make_error("--emit " + emit + " is not available in this build");
+  if (emit == "llvm") return emit_llvm(*program, kDefaultOptLevel);
+  if (emit == "asm") return emit_asm(*program, kDefaultOptLevel);
+  return make_error("--emit " + emit + " is not supported");
 }
 
 }  // namespace

@@ -107,9 +107,15 @@ int command_run(const RunOptions& options, std::ostream& out, std::ostream& err)
     err << "pfc: internal error: " << engine.error().message << '\n';
     return kExitInternal;
   }
-  auto routed = build_router(loaded->checked(), *engine);
+  auto routed = build_router(loaded->checked(), engine->compiler);
   if (!routed) {
     err << "pfc: internal error: " << routed.error().message << '\n';
+    return kExitInternal;
+  }
+  // The jit engine compiles while enabling; a failure would silently route with the
+  // interpreter, which must not pass for a JIT result.
+  if (const auto failure = engine->errors->first(); failure && engine->strict) {
+    err << "pfc: internal error: JIT compilation failed: " << failure->message << '\n';
     return kExitInternal;
   }
   return route_all(*loaded, *routed, input, options.explain, out, err);

@@ -17,7 +17,7 @@ int command_state(const std::string& script, std::ostream& out, std::ostream& er
     err << "pfc: internal error: " << engine.error().message << '\n';
     return kExitInternal;
   }
-  auto routed = build_router(loaded->checked(), *engine);
+  auto routed = build_router(loaded->checked(), engine->compiler);
   if (!routed) {
     err << "pfc: internal error: " << routed.error().message << '\n';
     return kExitInternal;

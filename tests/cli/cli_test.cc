@@ -61,6 +61,10 @@ const std::vector<CliCase>& cases() {
        "{\"provider\":\"P\",\"enabled\":true,\"level\":4,\"any\":\"0xffffffffffffffff\","
        "\"all\":\"0x0\",\"sessions\":[\"S\"]}\n", ""},
       {"compile_ir", {"compile", "ok.pfs", "--emit", "ir"}, 0, "; provider P\n", ""},
+      {"compile_llvm", {"compile", "ok.pfs", "--emit", "llvm"}, 0, "define", ""},
+      {"compile_asm", {"compile", "ok.pfs", "--emit", "asm"}, 0, "pfc_route", ""},
+      {"run_ok_jit", {"run", "ok.pfs", "--events", "ok.jsonl", "--engine", "jit"}, 0,
+       "{\"seq\":0,\"sessions\":[\"S\"],\"stack\":[]}\n", ""},
   };
   return kCases;
 }
