@@ -1,6 +1,6 @@
 // runtime/epoch.cc — the reader registry (one record per thread, process-wide) and the
 // retire / collect / synchronize side of EpochDomain. The memory-ordering argument is in
-// epoch.h and docs/runtime.md §4.
+// epoch.h and docs/runtime.md §6.
 #include "runtime/epoch.h"
 
 #include <cstdio>

@@ -1,7 +1,7 @@
 // runtime/epoch.h — epoch-based safe memory reclamation for read-mostly data that is
 // replaced while other threads read it (routing programs, JIT code, session sinks).
 // Used by the router (runtime/) and by the tiered JIT (compiler/jit/) for its
-// interpreter → native swap; docs/runtime.md §4 explains the scheme.
+// interpreter → native swap; docs/runtime.md §6 explains the scheme.
 //
 // Scheme. One process-wide epoch counter G and one reader record per thread (a registry
 // shared by every EpochDomain). A reader enters a critical section by storing the current

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <atomic>
+#include <bit>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -31,7 +32,7 @@ struct Installed {
                                                   // slot order; an entry may be null
   Sink* sink_for(uint32_t slot) const noexcept {
     const uint64_t below = slot == 0 ? 0 : (sessions & (~uint64_t{0} >> (64 - slot)));
-    return sinks[static_cast<size_t>(__builtin_popcountll(below))].get();
+    return sinks[static_cast<size_t>(std::popcount(below))].get();
   }
 };
 
