@@ -3,7 +3,6 @@
 // types, descriptor attributes out of range, and bad count/length references.
 #include <algorithm>
 #include <array>
-#include <unordered_set>
 
 #include "compiler/check_context.h"
 #include "compiler/convert.h"
@@ -83,10 +82,8 @@ bool is_count_type(InType t) {
 }
 
 // Resolves `[n]` / `[Field]` / `length=...` of field `self` (index `self_index`) of `ev`.
-// `all_names` holds every field name of the event, to tell "declared later" from "unknown".
 Extent resolve_extent(const ast::ExtentRef& ref, std::string_view what, const EventDef& ev,
-                      const EventIndex& ix, const std::unordered_set<std::string>& all_names,
-                      uint32_t self_index, CheckContext& cx) {
+                      const EventIndex& ix, uint32_t self_index, CheckContext& cx) {
   Extent e;
   if (ref.fixed) {
     if (check_unsigned(cx, *ref.fixed, 0xFFFFFFFF, what)) {
@@ -98,16 +95,16 @@ Extent resolve_extent(const ast::ExtentRef& ref, std::string_view what, const Ev
   const ast::Name& name = *ref.field;
   const std::string_view self = ev.fields[self_index].name;
   auto it = ix.fields.find(name.text);
+  if (it != ix.fields.end() && it->second >= self_index) {
+    cx.error(name.pos, std::string(what) + " field " + quote_text(name.text) +
+                           " must be declared before field " + quote_text(self));
+    return e;
+  }
   if (it == ix.fields.end()) {
-    if (all_names.contains(name.text)) {
-      cx.error(name.pos, std::string(what) + " field " + quote_text(name.text) +
-                             " must be declared before field " + quote_text(self));
-      return e;
-    }
     std::vector<std::string_view> earlier;
     for (uint32_t i = 0; i < self_index; ++i) earlier.push_back(ev.fields[i].name);
-    cx.error(name.pos, "unknown field " + quote_text(name.text) + " in event " + quote_text(ev.name) +
-                           did_you_mean(name.text, earlier));
+    cx.error(name.pos, "unknown field " + quote_text(name.text) + " in event " +
+                           quote_text(ev.name) + did_you_mean(name.text, earlier));
     return e;
   }
   const FieldDef& target = ev.fields[it->second];
@@ -138,26 +135,30 @@ void check_length_rules(const ast::Field& f, const FieldDef& def, CheckContext& 
   }
 }
 
+// Two passes: names and types first (so a reference to a later field is recognised as
+// such), then counts and lengths, which may only use earlier fields.
 void check_fields(const ast::Event& ae, EventDef& ev, EventIndex& ix, CheckContext& cx) {
-  std::unordered_map<std::string, SourcePos> first_pos;
-  std::unordered_set<std::string> all_names;
-  for (const ast::Field& f : ae.fields) all_names.insert(f.name.text);
+  ev.fields.reserve(ae.fields.size());
+  ix.fields.reserve(ae.fields.size());
   for (const ast::Field& f : ae.fields) {
     const auto index = static_cast<uint32_t>(ev.fields.size());
     FieldDef def;
     def.name = f.name.text;
     const std::optional<InType> type = resolve_type(f.type, cx);
     if (type) def.type = *type;
-    ev.fields.push_back(def);
-    ix.field_ok.push_back(type.has_value());
-    if (auto [it, fresh] = first_pos.emplace(def.name, f.name.pos); !fresh) {
+    if (auto [it, fresh] = ix.fields.emplace(def.name, index); !fresh) {
       cx.error(f.name.pos, "duplicate field " + quote_text(def.name) + " in event " +
-                               quote_text(ev.name) + line_note(it->second));
+                               quote_text(ev.name) +
+                               line_note(ae.fields[it->second].name.pos));
     }
-    if (f.count) ev.fields[index].count = resolve_extent(*f.count, "count", ev, ix, all_names, index, cx);
-    if (f.length) ev.fields[index].length = resolve_extent(*f.length, "length", ev, ix, all_names, index, cx);
-    if (type) check_length_rules(f, ev.fields[index], cx);
-    ix.fields.emplace(def.name, index);
+    ev.fields.push_back(std::move(def));
+    ix.field_ok.push_back(type.has_value());
+  }
+  for (uint32_t i = 0; i < ae.fields.size(); ++i) {
+    const ast::Field& f = ae.fields[i];
+    if (f.count) ev.fields[i].count = resolve_extent(*f.count, "count", ev, ix, i, cx);
+    if (f.length) ev.fields[i].length = resolve_extent(*f.length, "length", ev, ix, i, cx);
+    if (ix.field_ok[i]) check_length_rules(f, ev.fields[i], cx);
   }
 }
 
