@@ -213,11 +213,23 @@ size_t key_offset(std::string_view line, const std::string& key) {
   return at == std::string_view::npos ? 0 : at;
 }
 
-// "…parse error at line 1, column 6: syntax error …" → "syntax error …".
+// "[json.exception.parse_error.101] parse error at line 1, column 6: syntax error …" →
+// "syntax error …"; "[json.exception.out_of_range.406] number overflow …" → "number
+// overflow …". Control bytes and non-ASCII bytes (the parser quotes what it read, which
+// may be invalid UTF-8) become '?' so the diagnostic stays one clean line.
 std::string json_error_text(const std::string& what) {
-  const size_t col = what.find("column ");
-  const size_t colon = what.find(": ", col == std::string::npos ? 0 : col);
-  return colon == std::string::npos ? what : what.substr(colon + 2);
+  std::string text = what;
+  if (text.rfind("[json.exception.", 0) == 0) {
+    const size_t close = text.find("] ");
+    if (close != std::string::npos) text = text.substr(close + 2);
+  }
+  if (text.rfind("parse error", 0) == 0) {
+    const size_t colon = text.find(": ");
+    if (colon != std::string::npos) text = text.substr(colon + 2);
+  }
+  for (char& c : text)
+    if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7F) c = '?';
+  return text;
 }
 
 Diagnostic error_at(const SourceFile& file, size_t offset, std::string message) {
