@@ -94,9 +94,10 @@ bool guid_in_use(const Runtime& rt, const GUID& guid) {
 }
 
 // Stops a session: every provider it enabled sees the new composite (SourceId GUID_NULL)
-// and its consumers drain what is queued and return from ProcessTrace.
-void stop_locked(Runtime& rt, Session& s) {
-  (void)rt.router().stop_session(s.slot());  // fails only for an unknown slot
+// and its consumers drain what is queued and return from ProcessTrace. Fails (changing
+// nothing) only when the router cannot recompile a provider's program.
+ULONG stop_locked(Runtime& rt, Session& s) {
+  if (!rt.router().stop_session(s.slot())) return ERROR_OUTOFMEMORY;
   rt.table.erase_session(s.slot());
   rt.remove_session(s.slot());
   {
@@ -104,6 +105,7 @@ void stop_locked(Runtime& rt, Session& s) {
     s.mark_stopped();
   }
   hub().cv.notify_all();
+  return ERROR_SUCCESS;
 }
 
 ULONG enable_locked(Runtime& rt, Session& s, const Guid& guid, EnableRequest& req) {
@@ -197,6 +199,7 @@ ULONG ControlTraceW(TRACEHANDLE TraceHandle, LPCWSTR InstanceName,
     }
     if (!s) return ERROR_WMI_INSTANCE_NOT_FOUND;
     if (ControlCode == EVENT_TRACE_CONTROL_UPDATE) {
+      std::lock_guard<std::mutex> queue_lock(hub().mu);  // enqueue() reads the buffer budget
       SessionConfig& c = s->config();
       if (Properties->FlushTimer != 0) c.flush_timer = Properties->FlushTimer;
       c.enable_flags = Properties->EnableFlags;
@@ -204,7 +207,7 @@ ULONG ControlTraceW(TRACEHANDLE TraceHandle, LPCWSTR InstanceName,
     }
     fill_properties(*s, Properties);
     if (ControlCode != EVENT_TRACE_CONTROL_STOP) return ERROR_SUCCESS;
-    stop_locked(rt, *s);
+    if (const ULONG rc = stop_locked(rt, *s); rc != ERROR_SUCCESS) return rc;
     seq = rt.dispatcher.posted();
   }
   rt.dispatcher.wait(seq, INFINITE);  // the providers' callbacks ran

@@ -88,7 +88,8 @@ class Session final : public Sink {
   uint64_t handle() const { return handle_; }
   uint16_t logger_id() const { return static_cast<uint16_t>(slot_ + 1); }
 
-  // Controller-side settings; guarded by the controller lock.
+  // Controller-side settings; written under the controller lock (and hub().mu for the
+  // fields budget() reads: buffer_size_kb, maximum_buffers).
   SessionConfig& config() { return config_; }
   const SessionConfig& config() const { return config_; }
 

@@ -160,12 +160,9 @@ Runtime::Runtime() {
 }
 
 bool Runtime::reserve(const std::shared_ptr<RegRecord>& rec) {
+  // control_mu is held from reserve() to publish(): a free entry of regs_ is really free.
   for (uint32_t i = 0; i < kMaxRegistrations; ++i) {
     if (regs_[i].load() != nullptr) continue;
-    const bool taken = std::any_of(owned_.begin(), owned_.end(), [&](const auto& r) {
-      return !r->dead.load() && (r->handle & 0xFFFF) == i + 1;
-    });
-    if (taken) continue;  // reserved by a registration still being set up
     rec->handle = (++reg_generation_ << 16) | (i + 1);
     owned_.push_back(rec);
     return true;

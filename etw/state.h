@@ -124,8 +124,9 @@ class Runtime {
   EnableTable table;
   Dispatcher dispatcher;
 
-  // Registrations. reserve() fills rec->handle (0: table full); publish() makes the handle
-  // valid for find(); take() removes it (the record stays allocated for racing readers).
+  // Registrations, all under control_mu (held from reserve() to publish()). reserve()
+  // fills rec->handle (false: table full); publish() makes the handle valid for find();
+  // take() removes it (the record stays allocated for a while, for racing readers).
   bool reserve(const std::shared_ptr<RegRecord>& rec);
   void publish(const RegRecord* rec);
   std::shared_ptr<RegRecord> take(uint64_t handle);

@@ -489,3 +489,43 @@ TEST(enable_timeout_zero_is_asynchronous_and_a_short_timeout_expires) {
   stop_session(s);
   CHECK_EQ(EventUnregister(h), 0);
 }
+
+typedef struct {
+  REGHANDLE reg;
+  TRACEHANDLE session;
+  GUID other;
+  ULONG write_rc;
+  ULONG enable_rc;
+  int calls;
+} Reentrant;
+
+static void reentrant_callback(LPCGUID source, ULONG is_enabled, UCHAR level, ULONGLONG any,
+                               ULONGLONG all, PEVENT_FILTER_DESCRIPTOR filter, PVOID context) {
+  (void)source, (void)level, (void)any, (void)all, (void)filter;
+  Reentrant* r = (Reentrant*)context;
+  if (is_enabled != EVENT_CONTROL_CODE_ENABLE_PROVIDER || r->calls++ != 0) return;
+  r->write_rc = write_event(r->reg, 77, 4, 0, 7); /* the registering thread set r->reg */
+  r->enable_rc = EnableTraceEx2(r->session, &r->other, 1, 0, 0, 0, INFINITE, NULL);
+}
+
+TEST(callbacks_may_write_events_and_call_controller_functions) {
+  GUID g = test_guid(0x10E, 1);
+  Reentrant r = {0, 0, test_guid(0x10E, 2), 99, 99, 0};
+  r.session = start_session(u"pv_reentrant");
+  Collector col = {0};
+  TRACEHANDLE c = open_consumer(u"pv_reentrant", &col);
+  CHECK_EQ(EventRegister(&g, reentrant_callback, &r, &r.reg), 0);
+  CHECK_EQ(EnableTraceEx2(r.session, &g, 1, 0, 0, 0, INFINITE, NULL), 0);
+  CHECK_EQ(r.calls, 1);
+  CHECK_EQ(r.write_rc, 0);
+  CHECK_EQ(r.enable_rc, 0);
+  REGHANDLE other;
+  CHECK_EQ(EventRegister(&r.other, NULL, NULL, &other), 0);
+  CHECK(EventProviderEnabled(other, 1, 0)); /* the callback's enable took effect */
+  stop_session(r.session);
+  drain(c);
+  CHECK_EQ(col.count, 1);
+  CHECK_EQ(col.events[0].header.EventDescriptor.Id, 77);
+  CHECK_EQ(EventUnregister(r.reg), 0);
+  CHECK_EQ(EventUnregister(other), 0);
+}
