@@ -229,6 +229,34 @@ void warn_legacy_stealing(const std::vector<std::vector<LegacyEnable>>& legacy,
   }
 }
 
+// Resolves one `enable` of session `decl` (slot `index`) into decl.enables, or reports why not.
+void check_enable(const ast::Enable& e, uint32_t index, SessionDecl& decl,
+                  std::unordered_map<uint32_t, SourcePos>& enabled,
+                  std::vector<std::vector<LegacyEnable>>& legacy, CheckContext& cx) {
+  const Schema& schema = cx.schema();
+  auto found = cx.provider_by_name.find(e.provider.text);
+  if (found == cx.provider_by_name.end()) {
+    auto names = names_of(schema.providers,
+                          [](const ProviderDef& p) { return std::string_view(p.name); });
+    cx.error(e.provider.pos, "unknown provider " + quote_text(e.provider.text) +
+                                 did_you_mean(e.provider.text, names));
+    return;
+  }
+  const uint32_t provider = found->second;
+  if (auto [it, fresh] = enabled.emplace(provider, e.provider.pos); !fresh) {
+    cx.error(e.provider.pos, "provider " + quote_text(e.provider.text) +
+                                 " is enabled twice in session " + quote_text(decl.name) +
+                                 " (first on line " + std::to_string(it->second.line) + ")");
+    return;
+  }
+  SessionDecl::Enable out{provider, {}, e.pos};
+  check_options(e, out.params, cx);
+  warn_options(e, out.params, schema.providers[provider], cx);
+  check_filters(e, provider, out.params, cx);
+  if (schema.providers[provider].legacy) legacy[provider].push_back({index, e.pos});
+  decl.enables.push_back(std::move(out));
+}
+
 }  // namespace
 
 void check_sessions(const std::vector<ast::Session>& sessions, CheckContext& cx) {
@@ -250,30 +278,7 @@ void check_sessions(const std::vector<ast::Session>& sessions, CheckContext& cx)
     decl.name = as.name.text;
     decl.pos = as.pos;
     std::unordered_map<uint32_t, SourcePos> enabled;  // provider → first enable
-    for (const ast::Enable& e : as.enables) {
-      auto found = cx.provider_by_name.find(e.provider.text);
-      if (found == cx.provider_by_name.end()) {
-        auto names = names_of(script.schema.providers, [](const ProviderDef& p) {
-          return std::string_view(p.name);
-        });
-        cx.error(e.provider.pos, "unknown provider " + quote_text(e.provider.text) +
-                                     did_you_mean(e.provider.text, names));
-        continue;
-      }
-      const uint32_t provider = found->second;
-      if (auto [it, fresh] = enabled.emplace(provider, e.provider.pos); !fresh) {
-        cx.error(e.provider.pos, "provider " + quote_text(e.provider.text) +
-                                     " is enabled twice in session " + quote_text(decl.name) +
-                                     " (first on line " + std::to_string(it->second.line) + ")");
-        continue;
-      }
-      SessionDecl::Enable out{provider, {}, e.pos};
-      check_options(e, out.params, cx);
-      warn_options(e, out.params, script.schema.providers[provider], cx);
-      check_filters(e, provider, out.params, cx);
-      if (script.schema.providers[provider].legacy) legacy[provider].push_back({index, e.pos});
-      decl.enables.push_back(std::move(out));
-    }
+    for (const ast::Enable& e : as.enables) check_enable(e, index, decl, enabled, legacy, cx);
     script.sessions.push_back(std::move(decl));
   }
   warn_legacy_stealing(legacy, script, cx);
