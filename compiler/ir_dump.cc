@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdio>
 #include <string_view>
+#include <type_traits>
 
 namespace pfc {
 namespace {
@@ -40,7 +41,24 @@ std::string hex(uint64_t v) {
   return buf;
 }
 
-std::string reg(uint64_t r) { return "%" + std::to_string(r); }
+// Concatenation by appending (`"lit" + std::string&&` trips g++ 12's -Wrestrict in
+// optimised builds).
+std::string part(std::string_view v) { return std::string(v); }
+std::string part(const char* v) { return std::string(v); }
+std::string part(const std::string& v) { return v; }
+template <typename T>
+  requires std::is_integral_v<T>
+std::string part(T v) {
+  return std::to_string(v);
+}
+template <typename... A>
+std::string cat(const A&... a) {
+  std::string s;
+  (s.append(part(a)), ...);
+  return s;
+}
+
+std::string reg(uint64_t r) { return cat("%", r); }
 
 std::string quoted(std::string_view s) {
   std::string out = "\"";
@@ -57,7 +75,8 @@ std::string quoted(std::string_view s) {
       out += ch;
     }
   }
-  return out + "\"";
+  out += '"';
+  return out;
 }
 
 std::string op_name(PayloadOp op) {
@@ -76,14 +95,14 @@ std::string op_name(PayloadOp op) {
     case PayloadOp::Is: return "is";
     case PayloadOp::IsNot: return "isnot";
   }
-  return "op" + std::to_string(uint16_t(op));
+  return cat("op", uint16_t(op));
 }
 
 // ", count %c" / ", length %l" suffixes of payload instructions.
 std::string extent_regs(const Inst& in, bool count) {
   std::string s;
-  if (count && in.c != kNoReg) s += ", count " + reg(in.c);
-  if (in.imm != kNoReg) s += ", length " + reg(in.imm);
+  if (count && in.c != kNoReg) s += cat(", count ", reg(in.c));
+  if (in.imm != kNoReg) s += cat(", length ", reg(in.imm));
   return s;
 }
 
@@ -93,89 +112,88 @@ std::string operands(const Inst& in) {
     case Op::Const: return num(in.imm);
     case Op::LoadHeader: return std::string(name_of(kHeaderNames, in.a));
     case Op::And:
-    case Op::Or: return reg(in.a) + ", " + reg(in.b);
+    case Op::Or: return cat(reg(in.a), ", ", reg(in.b));
     case Op::Not: return reg(in.a);
-    case Op::AndImm: return reg(in.a) + ", " + hex(in.imm);
-    case Op::Cmp: return reg(in.a) + ", " + num(in.imm);
-    case Op::InSet: return reg(in.a) + ", iset#" + std::to_string(in.b);
-    case Op::StrIn: return std::string(name_of(kStringNames, in.a)) + ", sset#" + std::to_string(in.b);
-    case Op::Jz: return reg(in.a) + ", @" + std::to_string(in.b);
-    case Op::Jmp: return "@" + std::to_string(in.b);
+    case Op::AndImm: return cat(reg(in.a), ", ", hex(in.imm));
+    case Op::Cmp: return cat(reg(in.a), ", ", num(in.imm));
+    case Op::InSet: return cat(reg(in.a), ", iset#", in.b);
+    case Op::StrIn: return cat(name_of(kStringNames, in.a), ", sset#", in.b);
+    case Op::Jz: return cat(reg(in.a), ", @", in.b);
+    case Op::Jmp: return cat("@", in.b);
     case Op::Deliver:
-    case Op::Stack: return reg(in.a) + ", bit " + std::to_string(in.b);
-    case Op::Skip: return reg(in.a) + ", field#" + std::to_string(in.b) + extent_regs(in, true);
-    case Op::LoadField: return reg(in.a) + ", field#" + std::to_string(in.b);
-    case Op::PredInt: return reg(in.a) + ", field#" + std::to_string(in.b) + ", ipred#" + std::to_string(in.c);
+    case Op::Stack: return cat(reg(in.a), ", bit ", in.b);
+    case Op::Skip: return cat(reg(in.a), ", field#", in.b, extent_regs(in, true));
+    case Op::LoadField: return cat(reg(in.a), ", field#", in.b);
+    case Op::PredInt: return cat(reg(in.a), ", field#", in.b, ", ipred#", in.c);
     case Op::PredStr:
-      return reg(in.a) + ", field#" + std::to_string(in.b) + ", spred#" + std::to_string(in.c) + extent_regs(in, false);
-    case Op::PredGuid: return reg(in.a) + ", field#" + std::to_string(in.b) + ", gpred#" + std::to_string(in.c);
+      return cat(reg(in.a), ", field#", in.b, ", spred#", in.c, extent_regs(in, false));
+    case Op::PredGuid: return cat(reg(in.a), ", field#", in.b, ", gpred#", in.c);
     case Op::Return: return "";
   }
   return "?";
 }
 
 std::string inst_line(size_t i, const Inst& in) {
-  char idx[16];
+  char idx[32];
   std::snprintf(idx, sizeof idx, "%4zu: ", i);
   std::string line = idx;
-  if (size_t(in.op) >= ir::kNumOps) return line + "? op " + std::to_string(int(in.op));
-  if (in.dst != kNoReg) line += reg(in.dst) + " = ";
+  if (size_t(in.op) >= ir::kNumOps) return cat(line, "? op ", int(in.op));
+  if (in.dst != kNoReg) line += cat(reg(in.dst), " = ");
   line += ir::kOpNames[size_t(in.op)];
-  if (in.op == Op::Cmp) line += "." + std::string(name_of(kCondNames, in.b));
+  if (in.op == Op::Cmp) line += cat(".", name_of(kCondNames, in.b));
   std::string ops = operands(in);
-  if (!ops.empty()) line += " " + ops;
+  if (!ops.empty()) line += cat(" ", ops);
   return line;
 }
 
 std::string extent(const Extent& e) {
   if (e.kind == Extent::Kind::Fixed) return std::to_string(e.value);
-  return "f" + std::to_string(e.value);  // the event's field number holding the value
+  return cat("f", e.value);  // the event's field number holding the value
 }
 
 void dump_pools(const ir::Program& p, std::string& out) {
   if (!p.int_sets.empty()) out += "int_sets:\n";
   for (size_t k = 0; k < p.int_sets.size(); ++k) {
-    out += "  iset#" + std::to_string(k) + " = {";
-    for (size_t j = 0; j < p.int_sets[k].values.size(); ++j) out += (j ? ", " : "") + num(p.int_sets[k].values[j]);
+    out += cat("  iset#", k, " = {");
+    for (size_t j = 0; j < p.int_sets[k].values.size(); ++j) out += cat(j ? ", " : "", num(p.int_sets[k].values[j]));
     out += "}\n";
   }
   if (!p.str_sets.empty()) out += "str_sets:\n";
   for (size_t k = 0; k < p.str_sets.size(); ++k) {
-    out += "  sset#" + std::to_string(k) + (p.str_sets[k].case_insensitive ? " = nocase {" : " = exact {");
-    for (size_t j = 0; j < p.str_sets[k].values.size(); ++j) out += (j ? ", " : "") + quoted(p.str_sets[k].values[j]);
+    out += cat("  sset#", k, p.str_sets[k].case_insensitive ? " = nocase {" : " = exact {");
+    for (size_t j = 0; j < p.str_sets[k].values.size(); ++j) out += cat(j ? ", " : "", quoted(p.str_sets[k].values[j]));
     out += "}\n";
   }
   if (!p.fields.empty()) out += "fields:\n";
   for (size_t k = 0; k < p.fields.size(); ++k) {
     const ir::FieldDesc& f = p.fields[k];
-    out += "  field#" + std::to_string(k) + " = " + std::string(in_type_name(f.type));
-    if (f.count.present()) out += "[" + extent(f.count) + "]";
-    if (f.length.present()) out += " length=" + extent(f.length);
+    out += cat("  field#", k, " = ", in_type_name(f.type));
+    if (f.count.present()) out += cat("[", extent(f.count), "]");
+    if (f.length.present()) out += cat(" length=", extent(f.length));
     out += "\n";
   }
   if (!p.int_preds.empty()) out += "int_preds:\n";
   for (size_t k = 0; k < p.int_preds.size(); ++k) {
     const ir::IntPred& q = p.int_preds[k];
-    out += "  ipred#" + std::to_string(k) + " = " + op_name(q.op) + " " + num(q.lo);
-    if (q.op == PayloadOp::Between || q.op == PayloadOp::NotBetween) out += ", " + num(q.hi);
+    out += cat("  ipred#", k, " = ", op_name(q.op), " ", num(q.lo));
+    if (q.op == PayloadOp::Between || q.op == PayloadOp::NotBetween) out += cat(", ", num(q.hi));
     out += "\n";
   }
   if (!p.str_preds.empty()) out += "str_preds:\n";
   for (size_t k = 0; k < p.str_preds.size(); ++k) {
-    out += "  spred#" + std::to_string(k) + " = " + op_name(p.str_preds[k].op) + " " + quoted(p.str_preds[k].text) + "\n";
+    out += cat("  spred#", k, " = ", op_name(p.str_preds[k].op), " ", quoted(p.str_preds[k].text), "\n");
   }
   if (!p.guid_preds.empty()) out += "guid_preds:\n";
   for (size_t k = 0; k < p.guid_preds.size(); ++k) {
-    out += "  gpred#" + std::to_string(k) + " = " + op_name(p.guid_preds[k].op) + " " + p.guid_preds[k].value.to_string() + "\n";
+    out += cat("  gpred#", k, " = ", op_name(p.guid_preds[k].op), " ", p.guid_preds[k].value.to_string(), "\n");
   }
 }
 
 }  // namespace
 
 std::string dump_ir(const ir::Program& prog) {
-  std::string out = "code: " + std::to_string(prog.code.size()) + " instructions, " +
-                    std::to_string(prog.num_regs) + " registers\n";
-  for (size_t i = 0; i < prog.code.size(); ++i) out += inst_line(i, prog.code[i]) + "\n";
+  std::string out = cat("code: ", prog.code.size(), " instructions, ", prog.num_regs, " registers\n");
+  for (size_t i = 0; i < prog.code.size(); ++i) out += cat(inst_line(i, prog.code[i]), "\n");
   dump_pools(prog, out);
   return out;
 }

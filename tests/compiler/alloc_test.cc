@@ -10,6 +10,9 @@ namespace {
 std::atomic<long> g_allocs{0};
 }
 
+// The replacements pair malloc with free; g++ cannot see that they replace each other.
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+
 void* operator new(std::size_t n) {
   g_allocs.fetch_add(1, std::memory_order_relaxed);
   if (void* p = std::malloc(n ? n : 1)) return p;
