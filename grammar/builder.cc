@@ -24,11 +24,31 @@ Builder::Builder(const SourceFile& source, const ParseLimits& limits)
 
 uint32_t Builder::offset(const char* at) const { return static_cast<uint32_t>(at - base_); }
 
-SourcePos Builder::pos(const char* at) const { return source_.position(offset(at)); }
+// Positions are mostly requested in increasing order, so scan forward from the previous
+// one (linear over the whole parse); anything earlier asks the SourceFile's line table.
+SourcePos Builder::pos(const char* at) {
+  const uint32_t target = offset(at);
+  if (target < cursor_.offset) return source_.position(target);
+  const auto* text = reinterpret_cast<const unsigned char*>(base_);
+  const size_t size = source_.text().size();
+  SourcePos c = cursor_;
+  while (c.offset < target) {
+    const unsigned char byte = text[c.offset];
+    if (byte == '\n') {
+      ++c.line, c.column = 1, ++c.offset;
+    } else {
+      c.offset += static_cast<uint32_t>(byte < 0x80 ? 1 : utf8_column_width(text + c.offset, size - c.offset));
+      ++c.column;
+    }
+  }
+  if (c.offset != target) return source_.position(target);  // inside a sequence: rare
+  cursor_ = c;
+  return c;
+}
 
 // --- literals ---------------------------------------------------------------------------
 
-ast::Int Builder::parse_int(std::string_view tok) const {
+ast::Int Builder::parse_int(std::string_view tok) {
   ast::Int value;
   value.pos = pos(tok.data());
   size_t i = 0;
@@ -84,7 +104,7 @@ std::string Builder::decode_string(std::string_view tok) const {
   return out;
 }
 
-ast::Name Builder::make_name(std::string_view tok) const {
+ast::Name Builder::make_name(std::string_view tok) {
   ast::Name name;
   name.pos = pos(tok.data());
   name.text = tok.front() == '"' ? decode_string(tok) : std::string(tok);

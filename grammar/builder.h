@@ -103,11 +103,11 @@ class Builder {
     void clear() { nots.clear(), and_items.clear(), or_items.clear(); }
   };
 
-  SourcePos pos(const char* at) const;
+  SourcePos pos(const char* at);
   uint32_t offset(const char* at) const;
-  ast::Int parse_int(std::string_view tok) const;
+  ast::Int parse_int(std::string_view tok);
   std::string decode_string(std::string_view tok) const;
-  ast::Name make_name(std::string_view tok) const;
+  ast::Name make_name(std::string_view tok);
   ast::Filter& filter();
   ast::Expr& expr() { return filter().expr; }
   ast::Predicate& predicate() { return expr().preds.back(); }
@@ -119,6 +119,7 @@ class Builder {
 
   const SourceFile& source_;
   const char* base_;
+  SourcePos cursor_;  // last position handed out; later offsets are found by scanning on
   uint32_t limit_;
   ast::Script script_;
   ast::Int pending_int_;

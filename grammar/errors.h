@@ -77,7 +77,7 @@ namespace pfc::internal {
   X(pred_value, "expected a value (integer, string or GUID) after the operator")               \
   X(value_hi_tok, "expected an integer after ','")                                             \
   X(string_terminated, "unterminated string")                                                  \
-  X(escape_valid,                                                                              \
+  X(escape_check,                                                                              \
     "invalid escape sequence (expected \\\", \\\\, \\n, \\t, \\xHH or \\u{H...})")
 
 // Messages the builder raises itself (bad literals found while building the AST).

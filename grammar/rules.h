@@ -50,7 +50,8 @@ struct string_closed : p::seq<p::one<'"'>, p::star<p::sor<p::seq<p::one<'\\'>, p
 struct string_terminated : p::at<string_closed> {};
 struct escape_unicode : p::seq<p::one<'u'>, p::one<'{'>, p::plus<p::xdigit>, p::one<'}'>> {};
 struct escape_valid : p::seq<p::one<'\\'>, p::sor<p::one<'"', '\\', 'n', 't'>, p::seq<p::one<'x'>, p::xdigit, p::xdigit>, escape_unicode>> {};
-struct string_escape : p::seq<p::at<p::one<'\\'>>, p::must<escape_valid>> {};
+struct escape_check : p::at<escape_valid> {};
+struct string_escape : p::seq<p::at<p::one<'\\'>>, p::must<escape_check>, escape_valid> {};
 struct string_plain : p::plus<p::not_one<'"', '\\', '\n'>> {};
 struct quoted : p::seq<p::at<p::one<'"'>>, p::must<string_terminated>, p::one<'"'>, p::star<p::sor<string_plain, string_escape>>, p::one<'"'>> {};
 struct name : p::sor<ident, quoted> {};

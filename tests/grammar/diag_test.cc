@@ -1,0 +1,280 @@
+// tests/grammar/diag_test.cc — table {script, "LINE:COL: message"} with a row for every
+// must<> point of grammar/errors.h (checked by MessageCoverage), every literal error the
+// builder raises, and source validation (NUL, UTF-8, size), plus rendering.
+#include <set>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "grammar/errors.h"
+#include "tests/grammar/test_util.h"
+
+namespace pfc::test {
+namespace {
+
+struct DiagCase {
+  std::string script;
+  std::string diag;
+};
+
+const std::vector<DiagCase>& diag_cases() {
+  static const std::vector<DiagCase> cases = {
+      // script / providers
+      {"hello", "1:1: expected 'provider' or 'session'"},
+      {"providerP {}", "1:1: expected 'provider' or 'session'"},
+      {"provider P {} }", "1:15: expected 'provider' or 'session'"},
+      {"provider {", "1:10: expected a provider name after 'provider'"},
+      {"provider", "1:9: expected a provider name after 'provider'"},
+      {"provider P {37A59B93-BB25} {}",
+       "1:12: malformed GUID (expected {XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX})"},
+      {"provider P {37A59B93-BB25-4CEE-97AA-8B6ACD0C4DF} {}",
+       "1:12: malformed GUID (expected {XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX})"},
+      {"provider P x", "1:12: expected '{' after provider name"},
+      {"provider P legacy legacy {}", "1:19: expected '{' after provider name"},
+      {"provider P { x }", "1:14: expected 'event' or '}' in provider body"},
+      {"provider P {", "1:13: expected 'event' or '}' in provider body"},
+      {"provider P { event (", "1:20: expected an event name after 'event'"},
+      {"provider P { event E {", "1:22: expected '(' after event name"},
+      {"provider P { event E () {} }",
+       "1:23: expected an event attribute (id, version, level, keyword, opcode, task or "
+       "channel)"},
+      {"provider P { event E (id=1, name=2) {} }",
+       "1:29: expected an event attribute (id, version, level, keyword, opcode, task or "
+       "channel)"},
+      {"provider P { event E (id 1) {} }", "1:26: expected '=' after event attribute name"},
+      {"provider P { event E (level=loud) {} }",
+       "1:29: expected an integer or a level name (log_always, critical, error, warning, info, "
+       "verbose)"},
+      {"provider P { event E (id=1 version=2) {} }",
+       "1:28: expected ',' or ')' after event attribute"},
+      {"provider P { event E (id=1) ; }", "1:29: expected '{' after event attributes"},
+      {"provider P { event E (id=1) { 5 } }",
+       "1:31: expected a field declaration or '}' in event body"},
+      {"provider P { event E (id=1) { Level uint32; } }",
+       "1:37: expected ':' after field name 'Level'"},
+      {"provider P { event E (id=1) { a: ; } }", "1:34: expected a type name after ':'"},
+      {"provider P { event E (id=1) { a: uint8[]; } }",
+       "1:40: expected an integer or a field name after '['"},
+      {"provider P { event E (id=1) { a: uint8[4; } }", "1:41: expected ']' after array count"},
+      {"provider P { event E (id=1) { a: binary length 4; } }",
+       "1:48: expected '=' after 'length'"},
+      {"provider P { event E (id=1) { a: binary length=; } }",
+       "1:48: expected an integer or a field name after 'length='"},
+      {"provider P { event E (id=1) { a: uint8 b: uint8; } }",
+       "1:40: expected ';' to end the declaration of field 'a'"},
+      {"provider P {\n  event E (id=1) {\n    a uint8;\n  }\n}",
+       "3:7: expected ':' after field name 'a'"},
+      {"provider \"\xc3\xa9\xc3\xa9\xc3\xa9\" x", "1:16: expected '{' after provider name"},
+      // sessions and enables
+      {"session {", "1:9: expected a session name after 'session'"},
+      {"session S enable", "1:11: expected '{' after session name"},
+      {"session S { pid 1; }", "1:13: expected 'enable' or '}' in session body"},
+      {"session S { enable ; }", "1:20: expected a provider name after 'enable'"},
+      {"session S { enable P level 5; }", "1:28: expected '=' after option name"},
+      {"session S { enable P level=loud; }",
+       "1:28: expected an integer or a level name after 'level='"},
+      {"session S { enable P any=x; }", "1:26: expected an integer after 'any='"},
+      {"session S { enable P all=verbose; }", "1:26: expected an integer after 'all='"},
+      {"session S { enable P properties=stack_trace; }",
+       "1:33: expected '(' after 'properties='"},
+      {"session S { enable P properties=(); }", "1:34: expected a property name"},
+      {"session S { enable P properties=(sid ts_id); }",
+       "1:38: expected ',' or ')' after property name"},
+      {"session S { enable P }",
+       "1:22: expected an option (level, any, all, properties), ';' or '{' after 'enable'"},
+      {"session S { enable P { payloads } }",
+       "1:24: expected a filter (pid, exe, package_id, app_id, event_id, stack_id, payload) or "
+       "'}'"},
+      // scope and id filters
+      {"session S { enable P { pid x; } }", "1:28: expected a process id (integer)"},
+      {"session S { enable P { pid 1, ; } }", "1:31: expected a process id (integer)"},
+      {"session S { enable P { pid 1 2; } }", "1:30: expected ',' or ';' after process id"},
+      {"session S { enable P { exe a.exe; } }", "1:28: expected a string after the filter keyword"},
+      {"session S { enable P { app_id \"a\" \"b\"; } }",
+       "1:35: expected ';' after the filter string"},
+      {"session S { enable P { event_id 1; } }", "1:33: expected 'in' or 'not in'"},
+      {"session S { enable P { event_id not 1; } }", "1:37: expected 'in' or 'not in'"},
+      {"session S { enable P { event_id in; } }", "1:35: expected an id (integer)"},
+      {"session S { enable P { stack_id in 1 2; } }", "1:38: expected ',' or ';' after id"},
+      // payload filters
+      {"session S { enable P { payload { a eq 1 } } }",
+       "1:32: expected an event name or 'id=' after 'payload'"},
+      {"session S { enable P { payload id=x all { a eq 1 } } }",
+       "1:35: expected an integer after 'id='"},
+      {"session S { enable P { payload id=1 version 2 all { a eq 1 } } }",
+       "1:45: expected '=' after 'version'"},
+      {"session S { enable P { payload id=1 version= all { a eq 1 } } }",
+       "1:46: expected an integer after 'version='"},
+      {"session S { enable P { payload E { a eq 1 } } }",
+       "1:34: expected 'all', 'any' or 'where' after the payload event"},
+      {"session S { enable P { payload id=1 E all { a eq 1 } } }",
+       "1:37: expected 'all', 'any' or 'where' after the payload event"},
+      {"session S { enable P { payload E all a eq 1; } }", "1:38: expected '{' after 'all' or 'any'"},
+      {"session S { enable P { payload E all { } } }",
+       "1:40: expected a predicate (field name, operator, value)"},
+      {"session S { enable P { payload E any { a eq 1;; } } }",
+       "1:47: expected ';' or '}' after predicate"},
+      {"session S { enable P { payload E all { a eq 1 b eq 2 } } }",
+       "1:47: expected ';' or '}' after predicate"},
+      {"session S { enable P { payload E all { a eq 1 } group all } }",
+       "1:55: expected '=' after 'group'"},
+      {"session S { enable P { payload E all { a eq 1 } group=both } }",
+       "1:55: expected 'all' or 'any' after 'group='"},
+      {"session S { enable P { payload E all { Level 5 } } }",
+       "1:46: expected an operator after field name 'Level'"},
+      {"session S { enable P { payload E all { a = 5 } } }",
+       "1:42: expected an operator after field name 'a'"},
+      {"session S { enable P { payload E all { a eq b } } }",
+       "1:45: expected a value (integer, string or GUID) after the operator"},
+      {"session S { enable P { payload E all { a eq 0x } } }",
+       "1:45: expected a value (integer, string or GUID) after the operator"},
+      {"session S { enable P { payload E all { a eq 12abc } } }",
+       "1:45: expected a value (integer, string or GUID) after the operator"},
+      {"session S { enable P { payload E all { a eq - 1 } } }",
+       "1:45: expected a value (integer, string or GUID) after the operator"},
+      {"session S { enable P { payload E all { a between 1, } } }",
+       "1:53: expected an integer after ','"},
+      {"session S { enable P { payload E all { a is {123} } } }",
+       "1:45: malformed GUID (expected {XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX})"},
+      // where expressions
+      {"session S { enable P { payload E where ; } }", "1:40: expected a predicate, 'not' or '('"},
+      {"session S { enable P { payload E where a eq 1 and ; } }",
+       "1:51: expected a predicate, 'not' or '('"},
+      {"session S { enable P { payload E where a eq 1 or } } }",
+       "1:50: expected a predicate, 'not' or '('"},
+      {"session S { enable P { payload E where not ; } }",
+       "1:44: expected a predicate, 'not' or '('"},
+      {"session S { enable P { payload E where ( ) ; } }",
+       "1:42: expected a predicate, 'not' or '('"},
+      {"session S { enable P { payload E where not eq; } }",
+       "1:46: expected an operator after field name 'eq'"},
+      {"session S { enable P { payload E where Level 5; } }",
+       "1:46: expected an operator after field name 'Level'"},
+      {"session S { enable P { payload E where (a eq 1; } }", "1:47: expected ')'"},
+      {"session S { enable P { payload E where ((a eq 1) or b eq 2; } }", "1:59: expected ')'"},
+      {"session S { enable P { payload E where (a eq 1)); } }",
+       "1:48: expected 'and', 'or' or ';'"},
+      {"session S { enable P { payload E where a eq 1 b eq 2; } }",
+       "1:47: expected 'and', 'or' or ';'"},
+      {"session S { enable P { payload E where a eq 1 } }", "1:47: expected 'and', 'or' or ';'"},
+      {"session S { enable P { payload E where " + std::string(201, '(') + "a eq 1",
+       "1:240: expression nesting exceeds the limit of 200"},
+      {"session S { enable P { payload E where " + std::string(200, '(') + "not a eq 1",
+       "1:240: expression nesting exceeds the limit of 200"},
+      // strings and escapes
+      {"session S { enable P { exe \"abc\n\"; } }", "1:28: unterminated string"},
+      {"provider \"abc", "1:10: unterminated string"},
+      {"provider \"abc\\\"", "1:10: unterminated string"},
+      {"provider \"abc\\", "1:10: unterminated string"},
+      {"session S { enable P { exe \"a\\qb\"; } }",
+       "1:30: invalid escape sequence (expected \\\", \\\\, \\n, \\t, \\xHH or \\u{H...})"},
+      {"session S { enable P { exe \"a\\x4\"; } }",
+       "1:30: invalid escape sequence (expected \\\", \\\\, \\n, \\t, \\xHH or \\u{H...})"},
+      {"session S { enable P { exe \"a\\u{}\"; } }",
+       "1:30: invalid escape sequence (expected \\\", \\\\, \\n, \\t, \\xHH or \\u{H...})"},
+      {"session S { enable P { exe \"a\\u0041\"; } }",
+       "1:30: invalid escape sequence (expected \\\", \\\\, \\n, \\t, \\xHH or \\u{H...})"},
+      {"session S { enable P { exe \"a\\u{110000}\"; } }",
+       "1:30: invalid code point in \\u{...} escape (surrogate or above U+10FFFF)"},
+      {"session S { enable P { exe \"ab\\u{D800}\"; } }",
+       "1:31: invalid code point in \\u{...} escape (surrogate or above U+10FFFF)"},
+      {"session S { enable P { exe \"\\u{FFFFFFFFFFFFFFFFFFFF41}\"; } }",
+       "1:29: invalid code point in \\u{...} escape (surrogate or above U+10FFFF)"},
+      {"provider \"a\\u{dfff}\" {}",
+       "1:12: invalid code point in \\u{...} escape (surrogate or above U+10FFFF)"},
+      // integers
+      {"session S { enable P { pid 18446744073709551616; } }",
+       "1:28: integer literal does not fit in 64 bits"},
+      {"session S { enable P { pid 0x10000000000000000; } }",
+       "1:28: integer literal does not fit in 64 bits"},
+      {"session S { enable P level=99999999999999999999999; }",
+       "1:28: integer literal does not fit in 64 bits"},
+      {"session S { enable P { payload E where a eq -18446744073709551616; } }",
+       "1:45: integer literal does not fit in 64 bits"},
+      {"session S { enable P { payload E all { a between 1,18446744073709551616 } } }",
+       "1:52: integer literal does not fit in 64 bits"},
+      {"provider P { event E (id=1) { a: uint8[99999999999999999999]; } }",
+       "1:40: integer literal does not fit in 64 bits"},
+      // source validation
+      {std::string("provider P {\0}", 14), "1:13: NUL byte in source"},
+      {"provider P { # \xff\n}", "1:16: invalid UTF-8 (byte 0xFF)"},
+      {"provider \xe2\x82", "1:10: invalid UTF-8 (byte 0xE2)"},
+      {"# \xc3\xa9 \xc0\xaf", "1:5: invalid UTF-8 (byte 0xC0)"},
+      {"\n\n  \xed\xa0\x80", "3:3: invalid UTF-8 (byte 0xED)"},
+      {"# \xf4\x90\x80\x80", "1:3: invalid UTF-8 (byte 0xF4)"},
+  };
+  return cases;
+}
+
+TEST(DiagTest, Table) {
+  for (const DiagCase& c : diag_cases()) EXPECT_EQ(diag_of(c.script), c.diag) << c.script;
+}
+
+// True when `message` is an instance of `pattern` ({name} / {limit} match anything).
+bool matches(std::string_view pattern, std::string_view message) {
+  for (std::string_view hole : {"{name}", "{limit}"}) {
+    const size_t at = pattern.find(hole);
+    if (at == std::string_view::npos) continue;
+    const std::string_view head = pattern.substr(0, at);
+    const std::string_view tail = pattern.substr(at + hole.size());
+    return message.size() >= head.size() + tail.size() && message.starts_with(head) &&
+           message.ends_with(tail);
+  }
+  return pattern == message;
+}
+
+// Every message of errors.h is produced by at least one row of the table.
+TEST(DiagTest, MessageCoverage) {
+  std::vector<std::string> seen;
+  for (const DiagCase& c : diag_cases()) {
+    const size_t at = c.diag.find(": ");
+    seen.push_back(c.diag.substr(at + 2));
+  }
+  for (const char* pattern : internal::kAllErrorMessages) {
+    bool found = false;
+    for (const std::string& m : seen) found = found || matches(pattern, m);
+    EXPECT_TRUE(found) << "no test row for: " << pattern;
+  }
+  std::set<std::string_view> unique(internal::kAllErrorMessages.begin(),
+                                    internal::kAllErrorMessages.end());
+  EXPECT_EQ(unique.size(), internal::kAllErrorMessages.size()) << "messages must be distinct";
+}
+
+TEST(DiagTest, Limits) {
+  ParseLimits small;
+  small.max_nesting = 3;
+  const std::string head = "session S { enable P { payload E where ";
+  EXPECT_EQ(diag_of(head + "not (not a eq 1); } }", small), "ok");
+  EXPECT_EQ(diag_of(head + "not (not (a eq 1)); } }", small),
+            "1:49: expression nesting exceeds the limit of 3");
+  EXPECT_EQ(diag_of(head + "not a eq 1 and not b eq 2 and (not c eq 3); } }", small), "ok");
+  EXPECT_EQ(diag_of(head + std::string(200, '(') + "a eq 1" + std::string(200, ')') + "; } }"),
+            "ok");
+  small.max_source_bytes = 10;
+  EXPECT_EQ(diag_of("provider P {}", small), "1:1: source is 13 bytes, more than the limit of 10");
+  small.max_source_bytes = 13;
+  EXPECT_EQ(diag_of("provider P {}", small), "ok");
+}
+
+TEST(DiagTest, RenderFormat) {
+  const SourceFile source("dir/x.pfs",
+                          "provider P {\n\tevent E (id=1) {\n\t  Level uint32; }\n}\n");
+  const ParseOutput out = parse_script(source);
+  ASSERT_EQ(out.diagnostics.size(), 1u);
+  EXPECT_EQ(source.render(out.diagnostics[0]),
+            "dir/x.pfs:3:10: error: expected ':' after field name 'Level'\n"
+            "\t  Level uint32; }\n"
+            "\t        ^\n");
+}
+
+TEST(DiagTest, ScriptIsEmptyAfterError) {
+  const SourceFile source("t.pfs", "provider P {} session S { enable P x }");
+  const ParseOutput out = parse_script(source);
+  EXPECT_FALSE(out.ok());
+  EXPECT_EQ(out.diagnostics.size(), 1u);
+  EXPECT_EQ(out.diagnostics[0].severity, Severity::Error);
+}
+
+}  // namespace
+}  // namespace pfc::test

@@ -1,0 +1,120 @@
+// tests/grammar/source_test.cc — SourceFile: offsets → (line, code-point column), line text,
+// and the language.md §3 diagnostic rendering (control bytes, invalid UTF-8, tabs).
+#include <random>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "grammar/source.h"
+#include "grammar/utf8.h"
+
+namespace pfc {
+namespace {
+
+// Reference implementation: scan from the start of the text.
+SourcePos naive_position(const std::string& text, size_t offset) {
+  SourcePos pos;
+  pos.offset = static_cast<uint32_t>(offset);
+  const auto* p = reinterpret_cast<const unsigned char*>(text.data());
+  for (size_t i = 0; i < offset;) {
+    if (p[i] == '\n') {
+      ++pos.line, pos.column = 1, ++i;
+      continue;
+    }
+    i += internal::utf8_column_width(p + i, text.size() - i);
+    ++pos.column;
+  }
+  return pos;
+}
+
+TEST(SourceTest, Positions) {
+  const SourceFile f("a.pfs", "ab\r\n\xc3\xa9x\n\n\xff\xffz");
+  const struct {
+    size_t offset;
+    uint32_t line, column;
+  } cases[] = {{0, 1, 1}, {1, 1, 2}, {2, 1, 3}, {4, 2, 1}, {6, 2, 2}, {7, 2, 3},
+               {8, 3, 1}, {9, 4, 1}, {10, 4, 2}, {11, 4, 3}, {12, 4, 4}, {99, 4, 4}};
+  for (const auto& c : cases) {
+    const SourcePos p = f.position(c.offset);
+    EXPECT_EQ(p.line, c.line) << c.offset;
+    EXPECT_EQ(p.column, c.column) << c.offset;
+  }
+  EXPECT_EQ(f.position(99).offset, 12u);
+  EXPECT_EQ(f.line_text(1), "ab");
+  EXPECT_EQ(f.line_text(2), "\xc3\xa9x");
+  EXPECT_EQ(f.line_text(3), "");
+  EXPECT_EQ(f.line_text(4), "\xff\xffz");
+  EXPECT_EQ(f.line_text(0), "");
+  EXPECT_EQ(f.line_text(5), "");
+  const SourceFile empty("e.pfs", "");
+  EXPECT_EQ(empty.position(0).line, 1u);
+  EXPECT_EQ(empty.position(0).column, 1u);
+  const SourceFile trailing("t.pfs", "x\n");
+  EXPECT_EQ(trailing.position(2).line, 2u);
+  EXPECT_EQ(trailing.position(2).column, 1u);
+}
+
+// Long lines use checkpoints; they must agree with a plain scan everywhere.
+TEST(SourceTest, LongLinesMatchNaiveScan) {
+  std::mt19937 rng(3);
+  const std::string pieces[] = {"a", "\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80", "\xff",
+                                "\xe2\x82", "\n", "\t"};
+  for (int round = 0; round < 20; ++round) {
+    std::string text;
+    const size_t n = 500 + rng() % 3000;
+    for (size_t i = 0; i < n; ++i) {
+      const size_t k = rng() % 100;
+      text += k < 90 ? pieces[k % 6] : pieces[6 + k % 2];
+      if (round % 2 == 0 && text.back() == '\n') text.back() = 'b';  // some single-line texts
+    }
+    const SourceFile f("l.pfs", text);
+    for (size_t off = 0; off <= text.size(); off += 1 + rng() % 17) {
+      const SourcePos got = f.position(off);
+      const SourcePos want = naive_position(text, off);
+      ASSERT_EQ(got.line, want.line) << off;
+      ASSERT_EQ(got.column, want.column) << off;
+    }
+  }
+}
+
+TEST(SourceTest, Render) {
+  const SourceFile f("dir/f.pfs", "a\tb\x01\xff\xc3\xa9 c\r\nnext");
+  Diagnostic d{Severity::Error, f.position(8), "bad thing"};  // the 'c'
+  EXPECT_EQ(d.pos.column, 8u);
+  EXPECT_EQ(f.render(d), "dir/f.pfs:1:8: error: bad thing\na\tb??\xc3\xa9 c\n \t     ^\n");
+  d = Diagnostic{Severity::Warning, f.position(f.text().size()), "at end"};
+  EXPECT_EQ(f.render(d), "dir/f.pfs:2:5: warning: at end\nnext\n    ^\n");
+  d = Diagnostic{Severity::Note, SourcePos{1, 12, 0}, "past the end"};
+  EXPECT_EQ(f.render(d), "dir/f.pfs:1:12: note: past the end\na\tb??\xc3\xa9 c\n \t         ^\n");
+  EXPECT_EQ(severity_name(Severity::Error), "error");
+  EXPECT_EQ(severity_name(Severity::Warning), "warning");
+  EXPECT_EQ(severity_name(Severity::Note), "note");
+}
+
+TEST(SourceTest, Utf8Sequences) {
+  const struct {
+    const char* bytes;
+    size_t len;
+    char32_t cp;
+  } cases[] = {{"A", 1, 0x41},           {"\xc3\xa9", 2, 0xE9},    {"\xe2\x82\xac", 3, 0x20AC},
+               {"\xf0\x9f\x98\x80", 4, 0x1F600}, {"\xc0\x80", 0, 0}, {"\xe0\x80\x80", 0, 0},
+               {"\xed\xa0\x80", 0, 0},   {"\xf4\x90\x80\x80", 0, 0}, {"\x80", 0, 0},
+               {"\xc3", 0, 0},           {"\xf5\x80\x80\x80", 0, 0}};
+  for (const auto& c : cases) {
+    char32_t cp = 0;
+    const std::string s = c.bytes;
+    EXPECT_EQ(internal::utf8_sequence(reinterpret_cast<const unsigned char*>(s.data()), s.size(),
+                                      &cp),
+              c.len)
+        << s;
+    if (c.len) {
+      EXPECT_EQ(cp, c.cp);
+    }
+  }
+  std::string out;
+  for (char32_t cp : {0x41u, 0xE9u, 0x20ACu, 0x1F600u}) internal::append_utf8(out, cp);
+  EXPECT_EQ(out, "A\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80");
+}
+
+}  // namespace
+}  // namespace pfc
