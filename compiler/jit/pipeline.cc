@@ -15,6 +15,10 @@
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
+#include <llvm/Transforms/InstCombine/InstCombine.h>
+#include <llvm/Transforms/Scalar/EarlyCSE.h>
+#include <llvm/Transforms/Scalar/SROA.h>
+#include <llvm/Transforms/Scalar/SimplifyCFG.h>
 
 #include "compiler/jit/llvm_error.h"
 
@@ -28,14 +32,34 @@ Result<void> init_native_target() {
   return {};
 }
 
-Result<std::unique_ptr<llvm::TargetMachine>> host_target_machine(OptLevel level) {
+namespace {
+
+Result<std::unique_ptr<llvm::TargetMachine>> new_target_machine(OptLevel level) {
   if (auto ok = init_native_target(); !ok) return std::unexpected(ok.error());
   auto jtmb = llvm_result(llvm::orc::JITTargetMachineBuilder::detectHost(), "detecting the host");
   if (!jtmb) return std::unexpected(jtmb.error());
+  // O1 pairs the light IR pipeline with the fast instruction selector and register
+  // allocator: the IR passes do the work that matters, SelectionDAG would triple the cost
+  // (docs/jit.md, "Choosing the pipeline").
   static constexpr llvm::CodeGenOptLevel kLevels[] = {
-      llvm::CodeGenOptLevel::None, llvm::CodeGenOptLevel::Less, llvm::CodeGenOptLevel::Default};
+      llvm::CodeGenOptLevel::None, llvm::CodeGenOptLevel::None, llvm::CodeGenOptLevel::Default};
   jtmb->setCodeGenOptLevel(kLevels[static_cast<size_t>(level)]);
   return llvm_result(jtmb->createTargetMachine(), "creating the target machine");
+}
+
+}  // namespace
+
+Result<llvm::TargetMachine*> host_target_machine(OptLevel level) {
+  // Creating a machine costs about as much as emitting a small function; each thread keeps
+  // one per level (a machine must not be used by two threads at once).
+  thread_local std::unique_ptr<llvm::TargetMachine> cache[3];
+  std::unique_ptr<llvm::TargetMachine>& slot = cache[static_cast<size_t>(level)];
+  if (!slot) {
+    auto tm = new_target_machine(level);
+    if (!tm) return std::unexpected(tm.error());
+    slot = std::move(*tm);
+  }
+  return slot.get();
 }
 
 void optimize_module(llvm::Module& module, llvm::TargetMachine& tm, OptLevel level) {
@@ -50,9 +74,19 @@ void optimize_module(llvm::Module& module, llvm::TargetMachine& tm, OptLevel lev
   pb.registerFunctionAnalyses(fam);
   pb.registerLoopAnalyses(lam);
   pb.crossRegisterProxies(lam, fam, cgam, mam);
-  llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(
-      level == OptLevel::O1 ? llvm::OptimizationLevel::O1 : llvm::OptimizationLevel::O2);
-  mpm.run(module, mam);
+  if (level == OptLevel::O2) {
+    pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2).run(module, mam);
+    return;
+  }
+  // O1: the few function passes that matter for straight-line routing code — registers to
+  // SSA, redundancy elimination, peepholes, branch folding — without the module pipeline.
+  llvm::FunctionPassManager fpm;
+  fpm.addPass(llvm::SROAPass(llvm::SROAOptions::ModifyCFG));
+  fpm.addPass(llvm::EarlyCSEPass());
+  fpm.addPass(llvm::InstCombinePass());
+  fpm.addPass(llvm::SimplifyCFGPass());
+  for (llvm::Function& f : module)
+    if (!f.isDeclaration()) fpm.run(f, fam);
 }
 
 Result<std::string> emit_machine_code(llvm::Module& module, llvm::TargetMachine& tm,

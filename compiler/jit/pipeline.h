@@ -20,13 +20,14 @@ namespace pfc::internal {
 // no registered target.
 Result<void> init_native_target();
 
-// A TargetMachine for the host CPU (features detected) at the codegen level of `level`
-// (O0 → None, O1 → Less, O2 → Default). Each call creates a new machine: machines are not
-// shared between threads.
-Result<std::unique_ptr<llvm::TargetMachine>> host_target_machine(OptLevel level);
+// The calling thread's TargetMachine for the host CPU (features detected) at the codegen
+// level of `level` (O0 → None, O1 → None, O2 → Default); created on first use, owned by
+// the thread (machines are never shared between threads), valid until the thread exits.
+Result<llvm::TargetMachine*> host_target_machine(OptLevel level);
 
 // Runs the IR pipeline of `level` on `module` (whose data layout and triple are set to
-// `tm`'s): O0 = none, O1 / O2 = LLVM's per-module default pipelines at that level.
+// `tm`'s): O0 = none; O1 = SROA, EarlyCSE, InstCombine, SimplifyCFG on each function;
+// O2 = LLVM's per-module default O2 pipeline.
 void optimize_module(llvm::Module& module, llvm::TargetMachine& tm, OptLevel level);
 
 enum class EmitKind : uint8_t { Object, Assembly };

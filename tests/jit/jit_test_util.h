@@ -98,3 +98,23 @@ inline std::string describe(const RouteResult& r) {
 }
 
 }  // namespace pfc::testing
+
+#include "compiler/frontend.h"
+
+namespace pfc::testing {
+
+// The ProgramSpec of provider 0 of a script that must check cleanly (slot = session index).
+inline ProgramSpec spec_from_script(const std::string& text) {
+  FrontendOutput out = compile_script(SourceFile("test.pfs", text));
+  ProgramSpec spec;
+  EXPECT_TRUE(out.ok()) << (out.diagnostics.empty() ? "" : out.diagnostics[0].message) << "\n" << text;
+  if (!out.ok()) return spec;
+  const CheckedScript& script = out.checked.script;
+  spec.provider = script.schema.providers.at(0);
+  for (uint32_t slot = 0; slot < script.sessions.size(); ++slot)
+    for (const SessionDecl::Enable& e : script.sessions[slot].enables)
+      if (e.provider == 0) spec.sessions.push_back(SessionEntry{slot, e.params});
+  return spec;
+}
+
+}  // namespace pfc::testing
