@@ -37,7 +37,8 @@ SourcePos Builder::pos(const char* at) {
     if (byte == '\n') {
       ++c.line, c.column = 1, ++c.offset;
     } else {
-      c.offset += static_cast<uint32_t>(byte < 0x80 ? 1 : utf8_column_width(text + c.offset, size - c.offset));
+      c.offset += static_cast<uint32_t>(
+          byte < 0x80 ? 1 : utf8_column_width(text + c.offset, size - c.offset));
       ++c.column;
     }
   }
@@ -119,9 +120,7 @@ void Builder::level_name(uint64_t level, const char* at) {
 
 // --- providers --------------------------------------------------------------------------
 
-void Builder::begin_provider(const char* at) {
-  script_.providers.emplace_back().pos = pos(at);
-}
+void Builder::begin_provider(const char* at) { script_.providers.emplace_back().pos = pos(at); }
 
 void Builder::provider_name(std::string_view tok) {
   script_.providers.back().name = make_name(tok);
@@ -192,9 +191,7 @@ void Builder::length_field(std::string_view tok) {
 
 void Builder::begin_session(const char* at) { script_.sessions.emplace_back().pos = pos(at); }
 
-void Builder::session_name(std::string_view tok) {
-  script_.sessions.back().name = make_name(tok);
-}
+void Builder::session_name(std::string_view tok) { script_.sessions.back().name = make_name(tok); }
 
 void Builder::begin_enable(const char* at) {
   script_.sessions.back().enables.emplace_back().pos = pos(at);
@@ -256,8 +253,8 @@ void Builder::close_block() {
   for (uint32_t i = 0; i < e.preds.size(); ++i) {
     kids.push_back(emit(ast::ExprNode::Kind::Pred, i, e.preds[i].pos));
   }
-  const auto kind = filter().form == ast::PayloadForm::All ? ast::ExprNode::Kind::And
-                                                           : ast::ExprNode::Kind::Or;
+  const auto kind =
+      filter().form == ast::PayloadForm::All ? ast::ExprNode::Kind::And : ast::ExprNode::Kind::Or;
   emit_group(kind, kids, block_pos_);
 }
 
@@ -367,10 +364,9 @@ void Builder::complete_operand(uint32_t node) {
 void Builder::op_or() {
   Frame& frame = frames_[frame_count_ - 1];
   const std::vector<uint32_t>& items = frame.and_items;
-  const uint32_t chain =
-      items.size() == 1
-          ? items.front()
-          : emit_group(ast::ExprNode::Kind::And, items, expr().nodes[items.front()].pos);
+  const uint32_t chain = items.size() == 1 ? items.front()
+                                           : emit_group(ast::ExprNode::Kind::And, items,
+                                                        expr().nodes[items.front()].pos);
   frame.or_items.push_back(chain);
   frame.and_items.clear();
 }

@@ -112,8 +112,7 @@ class Builder {
   ast::Expr& expr() { return filter().expr; }
   ast::Predicate& predicate() { return expr().preds.back(); }
   uint32_t emit(ast::ExprNode::Kind kind, uint32_t index, SourcePos at);
-  uint32_t emit_group(ast::ExprNode::Kind kind, const std::vector<uint32_t>& kids,
-                      SourcePos at);
+  uint32_t emit_group(ast::ExprNode::Kind kind, const std::vector<uint32_t>& kids, SourcePos at);
   uint32_t close_level(Frame& frame);
   void complete_operand(uint32_t node);
 
@@ -125,8 +124,8 @@ class Builder {
   ast::Int pending_int_;
   ast::AttrKind attr_kind_ = ast::AttrKind::Id;
   SourcePos attr_pos_;
-  SourcePos block_pos_;  // `all` / `any` of the payload block being parsed
-  std::string current_name_;  // field being declared or compared, for messages
+  SourcePos block_pos_;        // `all` / `any` of the payload block being parsed
+  std::string current_name_;   // field being declared or compared, for messages
   std::vector<Frame> frames_;  // reused across expressions; frames_[0..frame_count_) live
   size_t frame_count_ = 1;
   uint32_t nesting_ = 0;  // open parentheses + pending `not`s

@@ -4,6 +4,7 @@
 
 #include <cctype>
 #include <cstdio>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <utility>
@@ -64,15 +65,18 @@ void put_guid(std::string& out, const ast::GuidLit& g) {
 }
 
 const char* attr_name(ast::AttrKind k) {
-  static constexpr const char* kNames[] = {"id", "version", "level", "keyword",
-                                           "opcode", "task", "channel"};
+  static constexpr const char* kNames[] = {"id",     "version", "level",  "keyword",
+                                           "opcode", "task",    "channel"};
+  static_assert(std::size(kNames) == static_cast<size_t>(ast::AttrKind::Channel) + 1);
   return kNames[static_cast<size_t>(k)];
 }
 
 const char* op_name(ast::PredOp op) {
-  static constexpr const char* kNames[] = {"eq", "ne", "le", "gt", "lt", "ge", "between",
-                                           "notbetween", "modulo", "contains",
-                                           "doesntcontain", "is", "isnot"};
+  // In ast::PredOp order.
+  static constexpr const char* kNames[] = {
+      "eq", "ne", "le", "gt", "lt", "ge", "between", "notbetween", "modulo", "contains",
+      "doesntcontain", "is", "isnot"};
+  static_assert(std::size(kNames) == static_cast<size_t>(ast::PredOp::IsNot) + 1);
   return kNames[static_cast<size_t>(op)];
 }
 
@@ -116,12 +120,18 @@ void put_predicate(std::string& out, const ast::Predicate& p) {
   put_name(out, p.field);
   out.push_back(' ');
   switch (p.value.kind) {
-    case ast::Value::Kind::Int: put_int(out, p.value.lo); break;
+    case ast::Value::Kind::Int:
+      put_int(out, p.value.lo);
+      break;
     case ast::Value::Kind::IntPair:
       put_int(out, p.value.lo), out.push_back(' '), put_int(out, p.value.hi);
       break;
-    case ast::Value::Kind::String: put_quoted(out, p.value.str.value); break;
-    case ast::Value::Kind::Guid: put_guid(out, p.value.guid); break;
+    case ast::Value::Kind::String:
+      put_quoted(out, p.value.str.value);
+      break;
+    case ast::Value::Kind::Guid:
+      put_guid(out, p.value.guid);
+      break;
   }
   out.push_back(')');
 }
@@ -129,7 +139,8 @@ void put_predicate(std::string& out, const ast::Predicate& p) {
 // Pre-order walk of the post-order node array with an explicit stack of (node, next kid).
 void put_expr(std::string& out, const ast::Expr& e) {
   if (e.nodes.empty()) return;
-  std::vector<std::pair<uint32_t, uint32_t>> stack = {{static_cast<uint32_t>(e.nodes.size() - 1), 0}};
+  std::vector<std::pair<uint32_t, uint32_t>> stack = {
+      {static_cast<uint32_t>(e.nodes.size() - 1), 0}};
   while (!stack.empty()) {
     auto& [index, next] = stack.back();
     const ast::ExprNode& node = e.nodes[index];
@@ -139,9 +150,9 @@ void put_expr(std::string& out, const ast::Expr& e) {
       continue;
     }
     if (next == 0) {
-      out += node.kind == ast::ExprNode::Kind::And ? "(and"
+      out += node.kind == ast::ExprNode::Kind::And  ? "(and"
              : node.kind == ast::ExprNode::Kind::Or ? "(or"
-                                                     : "(not";
+                                                    : "(not";
     }
     if (next < node.count) {
       const uint32_t kid = e.kids[node.index + next];
@@ -157,7 +168,7 @@ void put_expr(std::string& out, const ast::Expr& e) {
 
 void put_filter(std::string& out, const ast::Filter& f) {
   using K = ast::FilterKind;
-  static constexpr const char* kNames[] = {"pid", "exe", "package_id", "app_id",
+  static constexpr const char* kNames[] = {"pid",      "exe",      "package_id", "app_id",
                                            "event_id", "stack_id", "payload"};
   out += std::string(" (") + kNames[static_cast<size_t>(f.kind)];
   if (f.kind == K::EventId || f.kind == K::StackId) out += f.filter_in ? " in" : " not in";

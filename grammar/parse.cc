@@ -8,7 +8,6 @@
 #include <limits>
 #include <new>
 #include <optional>
-
 #include <tao/pegtl.hpp>
 
 #include "grammar/actions.h"

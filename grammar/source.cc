@@ -23,9 +23,7 @@ const unsigned char* bytes(const std::string& s) {
 }
 
 // True when the code point must not be echoed verbatim (C0/C1 controls except tab, DEL).
-bool is_hidden(char32_t cp) {
-  return (cp < 0x20 && cp != '\t') || (cp >= 0x7F && cp < 0xA0);
-}
+bool is_hidden(char32_t cp) { return (cp < 0x20 && cp != '\t') || (cp >= 0x7F && cp < 0xA0); }
 
 }  // namespace
 
@@ -115,9 +113,12 @@ std::string SourceFile::render(const Diagnostic& d) const {
 
 std::string_view severity_name(Severity s) {
   switch (s) {
-    case Severity::Error: return "error";
-    case Severity::Warning: return "warning";
-    case Severity::Note: return "note";
+    case Severity::Error:
+      return "error";
+    case Severity::Warning:
+      return "warning";
+    case Severity::Note:
+      return "note";
   }
   return "error";
 }

@@ -47,7 +47,8 @@ void for_each_pos(const ast::Script& s, F&& f) {
         if (fl.event.id) f(fl.event.id->pos);
         if (fl.event.version) f(fl.event.version->pos);
         if (fl.group) f(fl.group_pos);
-        for (const auto& pr : fl.expr.preds) f(pr.pos), f(pr.field.pos), f(pr.op_pos), f(pr.value.pos);
+        for (const auto& pr : fl.expr.preds)
+          f(pr.pos), f(pr.field.pos), f(pr.op_pos), f(pr.value.pos);
         for (const auto& n : fl.expr.nodes) f(n.pos);
       }
     }
