@@ -17,6 +17,29 @@ int hex_digit(char c) {
   return c - 'A' + 10;  // the grammar only lets hex digits through
 }
 
+// A name as shown inside a one-line message: control characters escaped, long names cut
+// at a code point boundary.
+std::string display_name(std::string_view text) {
+  constexpr size_t kMaxShown = 80;
+  std::string out;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (out.size() >= kMaxShown && (c & 0xC0) != 0x80) return out + "...";
+    if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (c < 0x20 || c == 0x7F) {
+      out += "\\x";
+      out.push_back("0123456789ABCDEF"[c >> 4]);
+      out.push_back("0123456789ABCDEF"[c & 15]);
+    } else {
+      out.push_back(static_cast<char>(c));
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 Builder::Builder(const SourceFile& source, const ParseLimits& limits)
@@ -154,7 +177,7 @@ void Builder::field_name(std::string_view tok) {
   ast::Field& field = script_.providers.back().events.back().fields.emplace_back();
   field.name = make_name(tok);
   field.pos = field.name.pos;
-  current_name_ = field.name.text;
+  current_name_ = display_name(field.name.text);
 }
 
 void Builder::field_type(std::string_view tok) {
@@ -269,7 +292,7 @@ void Builder::pred_field(std::string_view tok) {
   ast::Predicate& pred = expr().preds.emplace_back();
   pred.field = make_name(tok);
   pred.pos = pred.field.pos;
-  current_name_ = pred.field.text;
+  current_name_ = display_name(pred.field.text);
 }
 
 void Builder::pred_op(ast::PredOp op, const char* at) {

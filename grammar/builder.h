@@ -125,7 +125,7 @@ class Builder {
   ast::AttrKind attr_kind_ = ast::AttrKind::Id;
   SourcePos attr_pos_;
   SourcePos block_pos_;        // `all` / `any` of the payload block being parsed
-  std::string current_name_;   // field being declared or compared, for messages
+  std::string current_name_;   // field being declared or compared, shown in messages
   std::vector<Frame> frames_;  // reused across expressions; frames_[0..frame_count_) live
   size_t frame_count_ = 1;
   uint32_t nesting_ = 0;  // open parentheses + pending `not`s

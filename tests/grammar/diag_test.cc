@@ -65,6 +65,10 @@ const std::vector<DiagCase>& diag_cases() {
        "1:40: expected ';' to end the declaration of field 'a'"},
       {"provider P {\n  event E (id=1) {\n    a uint8;\n  }\n}",
        "3:7: expected ':' after field name 'a'"},
+      {"provider P { event E (id=1) { \"a\\nb\x01\" uint8; } }",
+       "1:39: expected ':' after field name 'a\\nb\\x01'"},
+      {"session S { enable P { payload E all { \"" + std::string(100, 'x') + "\" 1 } } }",
+       "1:143: expected an operator after field name '" + std::string(80, 'x') + "...'"},
       {"provider \"\xc3\xa9\xc3\xa9\xc3\xa9\" x", "1:16: expected '{' after provider name"},
       // sessions and enables
       {"session {", "1:9: expected a session name after 'session'"},

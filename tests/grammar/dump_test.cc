@@ -82,6 +82,8 @@ const DumpCase kProviderCases[] = {
     {"provider P { event E (id = 1) { a : uint8 [ 2 ] length = 3 ; } }",
      "(provider P (event E (id 1) (field a uint8 (count 2) (length 3))))\n"},
     {"provider A {} provider B {}", "(provider A)\n(provider B)\n"},
+    {"provider P {\r\n  event E (id=1) {\r\n    a: uint8; # c\r\n  }\r\n}\r\n",
+     "(provider P (event E (id 1) (field a uint8)))\n"},
 };
 
 const DumpCase kSessionCases[] = {
