@@ -5,7 +5,7 @@ PRESET ?= ci
 BUILD  := build/$(PRESET)
 JOBS   ?= $(shell nproc)
 
-.PHONY: all bootstrap configure build demo test bench asan tsan clean
+.PHONY: all bootstrap configure build demo test bench asan tsan clean etw-example
 
 all: build
 
@@ -35,6 +35,10 @@ asan: bootstrap
 tsan: bootstrap
 	@cmake --preset tsan >/dev/null && cmake --build build/tsan -j $(JOBS)
 	ctest --test-dir build/tsan --output-on-failure -j $(JOBS)
+
+# ETW-compatible C API example: provider, controller and consumer in one C program.
+etw-example: build
+	$(BUILD)/examples/etw/etw_example
 
 clean:
 	rm -rf build
