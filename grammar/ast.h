@@ -160,7 +160,14 @@ struct Session {
   SourcePos pos;
 };
 
+// `import "file.man";` — an ETW instrumentation manifest whose providers join the schema.
+struct Import {
+  String path;  // as written; resolved relative to the importing script's directory
+  SourcePos pos;
+};
+
 struct Script {
+  std::vector<Import> imports;      // in source order
   std::vector<Provider> providers;  // in source order
   std::vector<Session> sessions;    // in source order
 };
