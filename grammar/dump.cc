@@ -220,6 +220,11 @@ void put_session(std::string& out, const ast::Session& s) {
 
 std::string dump_ast(const ast::Script& script) {
   std::string out;
+  for (const ast::Import& i : script.imports) {
+    out += "(import ";
+    put_quoted(out, i.path.value);
+    out += ")\n";
+  }
   for (const ast::Provider& p : script.providers) put_provider(out, p);
   for (const ast::Session& s : script.sessions) put_session(out, s);
   return out;

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "grammar/dump.h"
 #include "tests/grammar/test_util.h"
 
 namespace pfc::test {
@@ -281,6 +282,14 @@ TEST(DumpTest, EtwSampleFromLanguageContract) {
             " (payload Example_Event_1 all (and (is Initiator \"User\") (between Level 7 16)))"
             " (payload Example_Event_2 any (or (contains Title \"UNI\")"
             " (is InstanceId {0E95CFBC-58D4-44BA-BE40-E63A853536DF}) (ne ErrorCode 0)))))\n");
+}
+
+// `import` has no syntax yet (issue 6); the dump already shows the AST node, first.
+TEST(DumpTest, ImportsComeFirst) {
+  ast::Script script;
+  script.providers.emplace_back().name.text = "P";
+  script.imports.push_back(ast::Import{ast::String{"dir/a b.man", {}}, {}});
+  EXPECT_EQ(dump_ast(script), "(import \"dir/a b.man\")\n(provider P)\n");
 }
 
 // Positions recorded in the AST point at the start of the construct.
