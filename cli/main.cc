@@ -15,12 +15,15 @@
 namespace pfc::cli {
 namespace {
 
-constexpr std::string_view kCommands[] = {"check", "run", "state", "compile"};
+constexpr std::string_view kCommands[] = {"check", "run", "state", "compile", "gen"};
 
 struct Parsed {
   std::string script;
   std::string emit;
   RunOptions run;
+  GenCommandOptions gen;
+  double match_rate = 0;
+  CLI::Option* match_rate_option = nullptr;
 };
 
 void add_subcommands(CLI::App& app, Parsed& p) {
@@ -31,12 +34,28 @@ void add_subcommands(CLI::App& app, Parsed& p) {
   CLI::App* run = app.add_subcommand("run", "Route the events of a JSON Lines file; print one "
                                             "JSON object per event");
   run->add_option("SCRIPT", p.run.script, "filter script (.pfs)")->required();
-  run->add_option("--events", p.run.events, "events file (JSON Lines)")->required();
+  run->add_option("--events", p.run.events, "events file (JSON Lines or a binary capture)")
+      ->required();
   run->add_option("--engine", p.run.engine, "routing engine: interp, jit or auto")
       ->check(CLI::IsMember({"interp", "jit", "auto"}))
       ->default_str("auto");
   run->add_flag("--explain", p.run.explain,
                 "add \"why\": the first check that rejected the event, per session");
+
+  run->add_flag("--count", p.run.count,
+                "print per-session counts and events/s (one JSON object) instead of one line "
+                "per event");
+
+  CLI::App* gen = app.add_subcommand("gen", "Write a binary capture of random events drawn "
+                                            "from the script's schema");
+  gen->add_option("SCRIPT", p.gen.script, "filter script (.pfs)")->required();
+  gen->add_option("--count", p.gen.count, "number of events")->required();
+  gen->add_option("--seed", p.gen.seed, "random seed (same seed, same file)")->required();
+  gen->add_option("-o,--output", p.gen.output, "capture file to write")->required();
+  p.match_rate_option =
+      gen->add_option("--match-rate", p.match_rate,
+                      "fraction of events some session receives (0..1; default: as drawn)")
+          ->check(CLI::Range(0.0, 1.0));
 
   CLI::App* state = app.add_subcommand("state", "Print the composite enable state of every "
                                                 "provider");
@@ -57,6 +76,11 @@ int usage_error(const std::string& message) {
 int dispatch(const CLI::App& app, const Parsed& p) {
   if (app.got_subcommand("check")) return command_check(p.script, std::cout, std::cerr);
   if (app.got_subcommand("run")) return command_run(p.run, std::cout, std::cerr);
+  if (app.got_subcommand("gen")) {
+    GenCommandOptions gen = p.gen;
+    if (p.match_rate_option->count() > 0) gen.match_rate = p.match_rate;
+    return command_gen(gen, std::cout, std::cerr);
+  }
   if (app.got_subcommand("state")) return command_state(p.script, std::cout, std::cerr);
   if (app.got_subcommand("compile"))
     return command_compile(p.script, p.emit, std::cout, std::cerr);

@@ -3,6 +3,8 @@
 // throw only on internal failures (main turns those into exit 3).
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <ostream>
 #include <string>
 
@@ -13,11 +15,21 @@ struct RunOptions {
   std::string events;
   std::string engine = "auto";
   bool explain = false;
+  bool count = false;  // --count: per-session counts and events/s instead of JSON lines
+};
+
+struct GenCommandOptions {
+  std::string script;
+  std::string output;
+  uint64_t count = 0;
+  uint64_t seed = 0;
+  std::optional<double> match_rate;
 };
 
 int command_check(const std::string& script, std::ostream& out, std::ostream& err);
 int command_run(const RunOptions& options, std::ostream& out, std::ostream& err);
 int command_state(const std::string& script, std::ostream& out, std::ostream& err);
+int command_gen(const GenCommandOptions& options, std::ostream& out, std::ostream& err);
 int command_compile(const std::string& script, const std::string& emit, std::ostream& out,
                     std::ostream& err);
 

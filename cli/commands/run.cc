@@ -1,18 +1,25 @@
 // cli/commands/run.cc — `pfc run SCRIPT --events FILE`: routes every event of a JSON Lines
-// file through a Router built from the script and prints one JSON object per event. With
+// file or a binary capture through a Router built from the script and prints one JSON
+// object per event, or with --count the per-session totals and the routing rate. With
 // --explain, every session's verdict is also derived by cli/explain and must agree with the
 // engine's (a disagreement is an internal error, exit 3).
+#include <chrono>
+#include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "cli/commands/commands.h"
+#include "cli/counts.h"
 #include "cli/engine.h"
 #include "cli/events_json.h"
 #include "cli/exit_code.h"
+#include "cli/files.h"
 #include "cli/explain.h"
 #include "cli/output.h"
 #include "cli/router_setup.h"
 #include "cli/script_loader.h"
+#include "pfc/capture.h"
 
 namespace pfc::cli {
 namespace {
@@ -31,12 +38,19 @@ struct Explanation {
   std::vector<Rejection> why;
 };
 
+// One event to route, from either input format.
+struct Routable {
+  uint32_t provider = 0;  // index into CheckedScript::schema.providers
+  EventView view;
+  uint64_t exclude = 0;
+};
+
 Explanation explain_event(const CheckedScript& script, const ScriptRouter& routed,
-                          const InputEvent& in) {
+                          const Routable& in) {
   Explanation x;
   const uint64_t enabled = routed.router->composite(routed.providers[in.provider]).sessions;
   const ProviderDef& provider = script.schema.providers[in.provider];
-  const EventView view = in.event.view();
+  const EventView& view = in.view;
   for (uint32_t slot = 0; slot < routed.session_names.size(); ++slot) {
     const uint64_t bit = uint64_t{1} << slot;
     const EnableParams* params = session_params(script, slot, in.provider);
@@ -57,28 +71,32 @@ Explanation explain_event(const CheckedScript& script, const ScriptRouter& route
   return x;
 }
 
-std::string mismatch_message(uint64_t seq, const InputEvent& in, const RouteResult& engine,
+// `where`: "line N" (JSON Lines) or "record N" (capture).
+std::string mismatch_message(uint64_t seq, const std::string& where, const RouteResult& engine,
                              const RouteResult& explained) {
-  return "engine and --explain disagree on event " + std::to_string(seq) + " (line " +
-         std::to_string(in.line) + "): engine deliver=" + hex_u64(engine.deliver) +
+  return "engine and --explain disagree on event " + std::to_string(seq) + " (" + where +
+         "): engine deliver=" + hex_u64(engine.deliver) +
          " stack=" + hex_u64(engine.stack) + ", explain deliver=" + hex_u64(explained.deliver) +
          " stack=" + hex_u64(explained.stack);
 }
 
-int route_all(const LoadedScript& loaded, const ScriptRouter& routed, const EventsInput& input,
-              bool explain, std::ostream& out, std::ostream& err) {
+// Routes events one by one and prints one JSON line each (with --explain: checked against
+// the explain module). `next(r, where)` yields the events in order.
+template <typename Next>
+int print_routes(const LoadedScript& loaded, const ScriptRouter& routed, bool explain, Next next,
+                 std::ostream& out, std::ostream& err) {
   std::string buffer;
-  for (uint64_t seq = 0; seq < input.events.size(); ++seq) {
-    const InputEvent& in = input.events[seq];
-    const RouteResult r =
-        routed.router->route(routed.providers[in.provider], in.event.view(), in.exclude);
+  Routable in;
+  std::string where;
+  for (uint64_t seq = 0; next(in, where); ++seq) {
+    const RouteResult r = routed.router->route(routed.providers[in.provider], in.view, in.exclude);
     if (!explain) {
       buffer += format_route_line(seq, routed.session_names, r, nullptr);
     } else {
       const Explanation x = explain_event(loaded.checked(), routed, in);
       if (x.result != r) {
         out << buffer << std::flush;
-        err << "pfc: internal error: " << mismatch_message(seq, in, r, x.result) << '\n';
+        err << "pfc: internal error: " << mismatch_message(seq, where, r, x.result) << '\n';
         return kExitInternal;
       }
       buffer += format_route_line(seq, routed.session_names, r, &x.why);
@@ -92,16 +110,108 @@ int route_all(const LoadedScript& loaded, const ScriptRouter& routed, const Even
   return kExitOk;
 }
 
+// --count: routes every event, then prints one JSON object with the totals (docs/cli.md).
+template <typename Next>
+int count_routes(const ScriptRouter& routed, std::string_view engine, Next next,
+                 std::ostream& out) {
+  RouteCounts counts(routed.session_names.size());
+  Routable in;
+  std::string where;
+  const auto start = std::chrono::steady_clock::now();
+  while (next(in, where))
+    counts.add(routed.router->route(routed.providers[in.provider], in.view, in.exclude));
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  out << format_counts(counts, routed.session_names, engine, seconds) << std::flush;
+  return kExitOk;
+}
+
+template <typename Next>
+int route_events(const LoadedScript& loaded, const ScriptRouter& routed,
+                 const RunOptions& options, Next next, std::ostream& out, std::ostream& err) {
+  if (options.count) return count_routes(routed, options.engine, next, out);
+  return print_routes(loaded, routed, options.explain, next, out, err);
+}
+
+// The events file: JSON Lines, or a binary capture (detected by its magic).
+struct EventsFile {
+  std::unique_ptr<SourceFile> text;      // JSON Lines: the file (diagnostics point into it)
+  EventsInput json;                      // JSON Lines: the events
+  std::string bytes;                     // capture: the file
+  std::optional<CaptureReader> capture;  // capture: the validated reader
+  std::vector<uint32_t> providers;       // capture provider index → script provider index
+};
+
+// Reads and validates FILE; prints diagnostics or the error; returns the exit code on failure.
+std::expected<EventsFile, int> read_events_file(const std::string& path,
+                                                const CheckedScript& script, std::ostream& err) {
+  Result<std::string> bytes = read_whole_file(path);
+  if (!bytes) {
+    err << "pfc: error: " << bytes.error().message << '\n';
+    return std::unexpected(kExitInput);
+  }
+  EventsFile f;
+  const auto span = std::span(reinterpret_cast<const uint8_t*>(bytes->data()), bytes->size());
+  if (!is_capture(span)) {
+    f.text = std::make_unique<SourceFile>(path, std::move(*bytes));
+    f.json = read_events(*f.text, script);
+    print_diagnostics(*f.text, f.json.diagnostics, err);
+    if (!f.json.ok()) return std::unexpected(kExitInput);
+    return f;
+  }
+  f.bytes = std::move(*bytes);
+  auto reader = CaptureReader::open(std::span(reinterpret_cast<const uint8_t*>(f.bytes.data()), f.bytes.size()));
+  if (!reader) {
+    err << "pfc: error: " << path << ": " << reader.error().message << '\n';
+    return std::unexpected(kExitInput);
+  }
+  for (size_t i = 0; i < reader->providers().size(); ++i) {
+    const Guid& guid = reader->providers()[i];
+    const ProviderDef* p = script.schema.find_provider(guid);
+    if (p == nullptr) {
+      err << "pfc: error: " << path << ": capture provider " << i << " " << guid.to_string()
+          << " is not declared in the script\n";
+      return std::unexpected(kExitInput);
+    }
+    f.providers.push_back(uint32_t(p - script.schema.providers.data()));
+  }
+  f.capture = std::move(*reader);
+  return f;
+}
+
+int route_file(const LoadedScript& loaded, const ScriptRouter& routed, const RunOptions& options,
+               EventsFile& file, std::ostream& out, std::ostream& err) {
+  if (file.capture) {
+    CaptureReader& reader = *file.capture;
+    uint64_t index = 0;
+    auto next = [&](Routable& r, std::string& where) {
+      CaptureRecord rec;
+      if (!reader.next(rec)) return false;
+      r = Routable{file.providers[rec.provider], rec.event, 0};
+      if (options.explain) where = "record " + std::to_string(index);
+      ++index;
+      return true;
+    };
+    return route_events(loaded, routed, options, next, out, err);
+  }
+  size_t i = 0;
+  auto next = [&](Routable& r, std::string& where) {
+    if (i == file.json.events.size()) return false;
+    const InputEvent& in = file.json.events[i++];
+    r = Routable{in.provider, in.event.view(), in.exclude};
+    if (options.explain) where = "line " + std::to_string(in.line);
+    return true;
+  };
+  return route_events(loaded, routed, options, next, out, err);
+}
+
 }  // namespace
 
 int command_run(const RunOptions& options, std::ostream& out, std::ostream& err) {
   auto loaded = load_script(options.script, err);
   if (!loaded) return loaded.error();
-  auto events_file = read_source(options.events, err);
-  if (!events_file) return events_file.error();
-  const EventsInput input = read_events(**events_file, loaded->checked());
-  print_diagnostics(**events_file, input.diagnostics, err);
-  if (!input.ok()) return kExitInput;
+  auto events = read_events_file(options.events, loaded->checked(), err);
+  if (!events) return events.error();
   auto engine = make_engine(options.engine);
   if (!engine) {
     err << "pfc: internal error: " << engine.error().message << '\n';
@@ -118,7 +228,7 @@ int command_run(const RunOptions& options, std::ostream& out, std::ostream& err)
     err << "pfc: internal error: JIT compilation failed: " << failure->message << '\n';
     return kExitInternal;
   }
-  return route_all(*loaded, *routed, input, options.explain, out, err);
+  return route_file(*loaded, *routed, options, *events, out, err);
 }
 
 }  // namespace pfc::cli

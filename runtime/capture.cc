@@ -1,0 +1,281 @@
+// runtime/capture.cc — writing and validating reading of the binary capture format
+// (pfc/capture.h). The reader checks every length against the bytes that are really there
+// before touching them, so truncated or corrupted files give an error, never a bad read.
+#include "pfc/capture.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include "runtime/capture.h"
+
+namespace pfc {
+namespace internal {
+namespace {
+
+std::array<uint32_t, 256> make_crc_table() {
+  std::array<uint32_t, 256> table{};
+  for (uint32_t i = 0; i < 256; ++i) {
+    uint32_t c = i;
+    for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+    table[i] = c;
+  }
+  return table;
+}
+
+}  // namespace
+
+uint32_t crc32(std::span<const uint8_t> bytes, uint32_t crc) {
+  static const std::array<uint32_t, 256> kTable = make_crc_table();
+  crc = ~crc;
+  for (uint8_t b : bytes) crc = kTable[(crc ^ b) & 0xFF] ^ (crc >> 8);
+  return ~crc;
+}
+
+}  // namespace internal
+
+namespace {
+
+using internal::load_le;
+namespace rec = internal::capture_record;
+namespace hdr = internal::capture_header;
+
+std::string hex32(uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%08llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+std::unexpected<Error> fail(std::string message) { return make_error("capture: " + message); }
+
+std::unexpected<Error> record_fail(uint64_t index, uint64_t offset, const std::string& what) {
+  return fail("record " + std::to_string(index) + " at offset " + std::to_string(offset) + ": " +
+              what);
+}
+
+// The header fields the reader needs after validation.
+struct Header {
+  uint32_t providers = 0;
+  uint32_t strings = 0;
+  uint32_t crc = 0;
+  uint64_t records = 0;
+  uint64_t body_size = 0;
+};
+
+Result<Header> read_header(std::span<const uint8_t> b) {
+  const size_t seen = std::min(b.size(), kCaptureMagic.size());
+  if (seen == 0 || !std::equal(b.begin(), b.begin() + seen, kCaptureMagic.begin()))
+    return fail("not a pfc capture file (bad magic at offset 0)");
+  if (b.size() < kCaptureHeaderSize)
+    return fail("truncated header (" + std::to_string(b.size()) + " of " +
+                std::to_string(kCaptureHeaderSize) + " bytes)");
+  const uint64_t version = load_le(&b[hdr::kVersion], 2);
+  if (version != kCaptureVersion)
+    return fail("unsupported version " + std::to_string(version) + " at offset 8 (this pfc reads version " +
+                std::to_string(kCaptureVersion) + ")");
+  const uint64_t header_size = load_le(&b[hdr::kHeaderSize], 2);
+  if (header_size != kCaptureHeaderSize)
+    return fail("header size " + std::to_string(header_size) + " at offset 10, expected " +
+                std::to_string(kCaptureHeaderSize));
+  Header h;
+  h.providers = uint32_t(load_le(&b[hdr::kProviderCount], 4));
+  h.strings = uint32_t(load_le(&b[hdr::kStringCount], 4));
+  h.crc = uint32_t(load_le(&b[hdr::kBodyCrc], 4));
+  h.records = load_le(&b[hdr::kRecordCount], 8);
+  h.body_size = load_le(&b[hdr::kBodySize], 8);
+  if (h.providers > 0xFFFF)
+    return fail("provider count " + std::to_string(h.providers) + " at offset 12 exceeds 65535");
+  return h;
+}
+
+// Reads the provider and string tables starting at *offset; advances it.
+Result<void> read_tables(std::span<const uint8_t> b, const Header& h, uint64_t* offset,
+                         std::vector<Guid>& providers, std::vector<std::string_view>& strings) {
+  uint64_t off = *offset;
+  if (uint64_t{h.providers} * 16 > b.size() - off)
+    return fail("provider table (" + std::to_string(h.providers) + " GUIDs at offset " +
+                std::to_string(off) + ") runs past the end of the file (" +
+                std::to_string(b.size()) + " bytes)");
+  for (uint32_t i = 0; i < h.providers; ++i, off += 16) providers.push_back(Guid::from_bytes(&b[off]));
+  if (uint64_t{h.strings} * 4 > b.size() - off)
+    return fail("string count " + std::to_string(h.strings) + " at offset 16 cannot fit in the " +
+                std::to_string(b.size() - off) + " bytes after offset " + std::to_string(off));
+  strings.reserve(h.strings);
+  for (uint32_t i = 0; i < h.strings; ++i) {
+    if (b.size() - off < 4)
+      return fail("string " + std::to_string(i) + " at offset " + std::to_string(off) +
+                  ": truncated length");
+    const uint64_t len = load_le(&b[off], 4);
+    if (len > b.size() - off - 4)
+      return fail("string " + std::to_string(i) + " at offset " + std::to_string(off) + ": length " +
+                  std::to_string(len) + " runs past the end of the file");
+    strings.emplace_back(reinterpret_cast<const char*>(&b[off + 4]), len);
+    off += 4 + len;
+  }
+  *offset = off;
+  return {};
+}
+
+// Checks record `index` at `off`; returns the offset just past it.
+Result<uint64_t> check_record(std::span<const uint8_t> b, uint64_t index, uint64_t off,
+                              const Header& h) {
+  const uint64_t left = b.size() - off;
+  if (left < kCaptureRecordHeaderSize)
+    return record_fail(index, off, "truncated (" + std::to_string(left) + " of " +
+                                       std::to_string(kCaptureRecordHeaderSize) +
+                                       " fixed bytes)");
+  const uint8_t* r = &b[off];
+  const uint64_t payload = load_le(r + rec::kPayloadSize, 4);
+  if (payload > left - kCaptureRecordHeaderSize)
+    return record_fail(index, off, "payload of " + std::to_string(payload) +
+                                       " bytes runs past the end of the file (" +
+                                       std::to_string(left - kCaptureRecordHeaderSize) +
+                                       " bytes left)");
+  const uint64_t provider = load_le(r + rec::kProvider, 2);
+  if (provider >= h.providers)
+    return record_fail(index, off, "provider index " + std::to_string(provider) +
+                                       " out of range (" + std::to_string(h.providers) +
+                                       " providers)");
+  const uint64_t exe = load_le(r + rec::kExe, 4);
+  if (exe != kCaptureNoExe && exe >= h.strings)
+    return record_fail(index, off, "exe index " + std::to_string(exe) + " out of range (" +
+                                       std::to_string(h.strings) + " strings)");
+  if (load_le(r + rec::kFlags, 2) != 0 || load_le(r + rec::kReserved, 4) != 0)
+    return record_fail(index, off, "reserved fields are not zero");
+  return off + kCaptureRecordHeaderSize + payload;
+}
+
+}  // namespace
+
+bool is_capture(std::span<const uint8_t> bytes) {
+  return bytes.size() >= kCaptureMagic.size() &&
+         std::equal(kCaptureMagic.begin(), kCaptureMagic.end(), bytes.begin());
+}
+
+Result<uint16_t> CaptureWriter::add_provider(const Guid& guid) {
+  for (size_t i = 0; i < providers_.size(); ++i)
+    if (providers_[i] == guid) return uint16_t(i);
+  if (providers_.size() == 0xFFFF) return make_error("capture: more than 65535 providers");
+  providers_.push_back(guid);
+  return uint16_t(providers_.size() - 1);
+}
+
+uint32_t CaptureWriter::intern(std::string_view text) {
+  auto [it, added] = string_index_.try_emplace(std::string(text), uint32_t(strings_.size()));
+  if (added) strings_.emplace_back(text);
+  return it->second;
+}
+
+Result<void> CaptureWriter::add(uint16_t provider, const Event& e, uint64_t timestamp) {
+  if (provider >= providers_.size())
+    return make_error("capture: provider index " + std::to_string(provider) + " was never added");
+  if (e.payload.size() > 0xFFFFFFFFu) return make_error("capture: payload of 4 GiB or more");
+  using internal::append_le;
+  append_le(body_, e.payload.size(), 4);
+  append_le(body_, provider, 2);
+  append_le(body_, 0, 2);
+  append_le(body_, e.desc.id, 2);
+  body_.push_back(e.desc.version);
+  body_.push_back(e.desc.channel);
+  body_.push_back(e.desc.level);
+  body_.push_back(e.desc.opcode);
+  append_le(body_, e.desc.task, 2);
+  append_le(body_, e.desc.keyword, 8);
+  append_le(body_, e.pid, 4);
+  append_le(body_, e.tid, 4);
+  append_le(body_, timestamp, 8);
+  append_le(body_, e.exe.empty() ? kCaptureNoExe : intern(e.exe), 4);
+  append_le(body_, 0, 4);
+  body_.insert(body_.end(), e.payload.begin(), e.payload.end());
+  ++records_;
+  return {};
+}
+
+std::vector<uint8_t> CaptureWriter::finish() const {
+  using internal::append_le;
+  std::vector<uint8_t> tables;
+  for (const Guid& g : providers_) {
+    const auto bytes = g.to_bytes();
+    tables.insert(tables.end(), bytes.begin(), bytes.end());
+  }
+  for (const std::string& s : strings_) {
+    append_le(tables, s.size(), 4);
+    tables.insert(tables.end(), s.begin(), s.end());
+  }
+  const uint32_t crc = internal::crc32(body_, internal::crc32(tables));
+  std::vector<uint8_t> out(kCaptureMagic.begin(), kCaptureMagic.end());
+  out.reserve(kCaptureHeaderSize + tables.size() + body_.size());
+  append_le(out, kCaptureVersion, 2);
+  append_le(out, kCaptureHeaderSize, 2);
+  append_le(out, providers_.size(), 4);
+  append_le(out, strings_.size(), 4);
+  append_le(out, crc, 4);
+  append_le(out, records_, 8);
+  append_le(out, tables.size() + body_.size(), 8);
+  out.insert(out.end(), tables.begin(), tables.end());
+  out.insert(out.end(), body_.begin(), body_.end());
+  return out;
+}
+
+Result<CaptureReader> CaptureReader::open(std::span<const uint8_t> bytes) {
+  auto header = read_header(bytes);
+  if (!header) return std::unexpected(header.error());
+  CaptureReader reader;
+  uint64_t off = kCaptureHeaderSize;
+  if (auto t = read_tables(bytes, *header, &off, reader.providers_, reader.strings_); !t)
+    return std::unexpected(t.error());
+  reader.records_begin_ = off;
+  for (uint64_t i = 0; i < header->records; ++i) {
+    if (off == bytes.size())
+      return fail("the file ends at offset " + std::to_string(off) + " after " +
+                  std::to_string(i) + " of " + std::to_string(header->records) +
+                  " records (truncated)");
+    auto next = check_record(bytes, i, off, *header);
+    if (!next) return std::unexpected(next.error());
+    off = *next;
+  }
+  if (off != bytes.size())
+    return fail(std::to_string(bytes.size() - off) + " unexpected bytes at offset " +
+                std::to_string(off) + " after the last of " + std::to_string(header->records) +
+                " records");
+  if (header->body_size != bytes.size() - kCaptureHeaderSize)
+    return fail("body size " + std::to_string(header->body_size) +
+                " at offset 32 does not match the " + std::to_string(bytes.size() - kCaptureHeaderSize) +
+                " bytes after the header");
+  const uint32_t crc = internal::crc32(bytes.subspan(kCaptureHeaderSize));
+  if (crc != header->crc)
+    return fail("checksum mismatch: the header (offset 20) says " + hex32(header->crc) +
+                ", the body hashes to " + hex32(crc) + " (the file is corrupted)");
+  reader.bytes_ = bytes;
+  reader.record_count_ = header->records;
+  reader.cursor_ = reader.records_begin_;
+  return reader;
+}
+
+bool CaptureReader::next(CaptureRecord& out) {
+  if (read_ == record_count_) return false;
+  const uint8_t* r = bytes_.data() + cursor_;
+  const uint8_t* d = r + rec::kDescriptor;
+  out.provider = uint16_t(load_le(r + rec::kProvider, 2));
+  out.timestamp = load_le(r + rec::kTimestamp, 8);
+  EventView& e = out.event;
+  e = EventView{};
+  e.desc = EventDescriptor{uint16_t(load_le(d, 2)), d[2], d[3], d[4], d[5],
+                           uint16_t(load_le(d + 6, 2)), load_le(d + 8, 8)};
+  e.pid = uint32_t(load_le(r + rec::kPid, 4));
+  e.tid = uint32_t(load_le(r + rec::kTid, 4));
+  const uint32_t exe = uint32_t(load_le(r + rec::kExe, 4));
+  if (exe != kCaptureNoExe) e.exe = StrRef::of(strings_[exe]);
+  e.payload_size = load_le(r + rec::kPayloadSize, 4);
+  e.payload = r + kCaptureRecordHeaderSize;
+  cursor_ += kCaptureRecordHeaderSize + e.payload_size;
+  ++read_;
+  return true;
+}
+
+void CaptureReader::rewind() {
+  cursor_ = records_begin_;
+  read_ = 0;
+}
+
+}  // namespace pfc
