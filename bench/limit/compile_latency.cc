@@ -1,0 +1,147 @@
+// bench/limit/compile_latency.cc — script texts of the compile-latency sets and their
+// benchmarks. Each repetition starts from the text: parse, check, lower, then either the
+// interpreter or the JIT (make_compiler(Engine::Jit) compiles on the calling thread).
+#include "bench/limit/compile_latency.h"
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <vector>
+
+#include "compiler/frontend.h"
+#include "compiler/jit/tiered.h"
+#include "compiler/lower.h"
+#include "grammar/source.h"
+
+namespace pfc::bench {
+namespace {
+
+const char* const kProvider = R"(provider Example-Provider {37a59b93-bb25-4cee-97aa-8b6acd0c4df8} {
+    event Example_Event_1 (id=1, level=1) { Initiator: wstring; Level: uint32; }
+    event Example_Event_2 (id=2, level=1) { Title: wstring; InstanceId: guid; ErrorCode: uint32; }
+}
+)";
+
+// The EnableTraceEx2 example for `sessions` sessions (session 0 is language.md's MyTrace).
+std::string example_text(int sessions) {
+  std::string text = kProvider;
+  for (int s = 0; s < sessions; ++s) {
+    text += "session S" + std::to_string(s) + " {\n  enable Example-Provider level=" +
+            std::to_string(s == 0 ? 5 : 1 + s % 5) + " {\n" +
+            "    payload Example_Event_1 all { Initiator is \"User\"; Level between 7," +
+            std::to_string(16 + s) + " }\n" +
+            "    payload Example_Event_2 any { Title contains \"UNI\";\n"
+            "      InstanceId is {0E95CFBC-58D4-44BA-BE40-E63A853536DF}; ErrorCode ne " +
+            std::to_string(s) + " }\n  }\n}\n";
+  }
+  return text;
+}
+
+// 1,000 payload filters: 50 events × 20 sessions, each filter two or three predicates
+// (integer comparisons, and on every other event a case-insensitive CONTAINS).
+std::string thousand_text() {
+  std::string text = "provider Big-Provider {\n";
+  for (int e = 0; e < 50; ++e)
+    text += "  event E" + std::to_string(e) + " (id=" + std::to_string(100 + e) +
+            ") { Name: wstring; Size: uint64; Code: uint32; }\n";
+  text += "}\n";
+  for (int s = 0; s < 20; ++s) {
+    text += "session S" + std::to_string(s) + " {\n  enable Big-Provider level=" +
+            std::to_string(1 + s % 5) + " {\n";
+    for (int e = 0; e < 50; ++e) {
+      text += "    payload E" + std::to_string(e) + (s % 2 ? " any" : " all") + " { Size between " +
+              std::to_string(e * 10) + "," + std::to_string(e * 10 + 100 + s) + "; Code ne " +
+              std::to_string(s);
+      if (e % 2 == 0) text += "; Name contains \"k" + std::to_string(s) + "\"";
+      text += " }\n";
+    }
+    text += "  }\n}\n";
+  }
+  return text;
+}
+
+struct CompileSet {
+  const char* name;
+  std::string text;
+  int reps_interp;
+  int reps_jit;
+};
+
+const std::vector<CompileSet>& compile_sets() {
+  static const std::vector<CompileSet> sets = {
+      {"Example1", example_text(1), 300, 200},
+      {"Example8", example_text(8), 200, 50},
+      {"Thousand", thousand_text(), 10, 3},
+  };
+  return sets;
+}
+
+// Script text → the first provider's ProgramSpec; aborts on a script error (a bench bug).
+ProgramSpec spec_from_text(const std::string& text) {
+  FrontendOutput out = compile_script(SourceFile("bench.pfs", text));
+  if (!out.ok()) {
+    std::fprintf(stderr, "bench_limit: compile set does not check\n");
+    std::abort();
+  }
+  const CheckedScript& script = out.checked.script;
+  ProgramSpec spec;
+  spec.provider = script.schema.providers.at(0);
+  for (uint32_t slot = 0; slot < script.sessions.size(); ++slot)
+    for (const SessionDecl::Enable& e : script.sessions[slot].enables)
+      if (e.provider == 0) spec.sessions.push_back(SessionEntry{slot, e.params});
+  return spec;
+}
+
+void compile_bench(benchmark::State& state, const CompileSet* set, Engine engine) {
+  const auto compiler = make_compiler(engine);
+  std::vector<double> micros;
+  for (auto _ : state) {
+    const auto t0 = std::chrono::steady_clock::now();
+    auto program = compiler->compile(spec_from_text(set->text));
+    const auto t1 = std::chrono::steady_clock::now();
+    if (!program) return state.SkipWithError(program.error().message.c_str());
+    if (engine == Engine::Jit) {
+      auto tiered = std::dynamic_pointer_cast<const TieredProgram>(*program);
+      if (!tiered || tiered->tier() != TieredProgram::Tier::Native)
+        return state.SkipWithError("no native code");
+    }
+    const double seconds = std::chrono::duration<double>(t1 - t0).count();
+    state.SetIterationTime(seconds);
+    micros.push_back(seconds * 1e6);
+  }
+  std::sort(micros.begin(), micros.end());
+  auto at = [&](double q) { return micros[std::min(micros.size() - 1, size_t(q * double(micros.size())))]; };
+  state.counters["p50_us"] = at(0.50);
+  state.counters["p99_us"] = at(0.99);
+}
+
+}  // namespace
+
+void register_compile_latency() {
+  for (const CompileSet& set : compile_sets()) {
+    for (Engine engine : {Engine::Interp, Engine::Jit}) {
+      const std::string name = std::string("Compile") + set.name + (engine == Engine::Jit ? "_Jit" : "_Interp");
+      benchmark::RegisterBenchmark(name.c_str(), compile_bench, &set, engine)
+          ->UseManualTime()
+          ->Iterations(engine == Engine::Jit ? set.reps_jit : set.reps_interp)
+          ->Unit(benchmark::kMicrosecond);
+    }
+  }
+}
+
+int emit_compile_asm(const std::string& dir) {
+  for (const CompileSet& set : compile_sets()) {
+    auto program = lower(spec_from_text(set.text));
+    if (!program) return 1;
+    auto text = emit_asm(*program, kDefaultOptLevel);
+    if (!text) return 1;
+    std::ofstream(dir + "/Compile" + set.name + ".s") << *text;
+  }
+  return 0;
+}
+
+}  // namespace pfc::bench
