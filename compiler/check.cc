@@ -39,10 +39,13 @@ bool check_unsigned(CheckContext& cx, const ast::Int& v, uint64_t max, std::stri
 
 }  // namespace internal
 
-CheckOutput check_script(const ast::Script& script) {
+CheckOutput check_script(const ast::Script& script) { return check_script(script, {}); }
+
+CheckOutput check_script(const ast::Script& script, const std::vector<ManifestImport>& imports) {
   CheckOutput out;
   internal::CheckContext cx{out, {}, {}};
   internal::check_providers(script.providers, cx);
+  internal::add_imported_providers(imports, cx);
   internal::check_sessions(script.sessions, cx);
   std::stable_sort(out.diagnostics.begin(), out.diagnostics.end(),
                    [](const Diagnostic& a, const Diagnostic& b) {

@@ -37,4 +37,18 @@ struct CheckOutput {
 
 CheckOutput check_script(const ast::Script& script);
 
+// A manifest named by `import "…";`, loaded by the caller (compiler/frontend.cc).
+struct ManifestImport {
+  SourcePos pos;                       // the import statement (diagnostics)
+  std::string path;                    // as written
+  std::vector<ProviderDef> providers;  // the manifest's providers (empty when `error` is set)
+  std::string error;                   // non-empty: why it could not be loaded (one line)
+};
+
+// check_script with imported manifests: their providers join the schema after the script's
+// own (in import order), so sessions can enable them and payload filters can name their
+// events and fields. A load error, or an imported provider whose name or GUID is already
+// declared (by the script or an earlier import), is a diagnostic at the import.
+CheckOutput check_script(const ast::Script& script, const std::vector<ManifestImport>& imports);
+
 }  // namespace pfc

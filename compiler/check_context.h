@@ -53,6 +53,9 @@ std::vector<std::string_view> names_of(const std::vector<T>& items, F name) {
 
 // Builds schema.providers and the indexes; reports every schema error.
 void check_providers(const std::vector<ast::Provider>& providers, CheckContext& cx);
+// Adds the providers of imported manifests to the schema and the indexes; reports load
+// errors and name/GUID clashes at the imports.
+void add_imported_providers(const std::vector<ManifestImport>& imports, CheckContext& cx);
 // Builds the sessions' EnableParams; reports every session, option and filter error.
 void check_sessions(const std::vector<ast::Session>& sessions, CheckContext& cx);
 // Resolves one `payload` filter of an enable of provider `provider` into params.payload.

@@ -231,6 +231,8 @@ ULONG EnableTraceEx2(TRACEHANDLE TraceId, LPCGUID ProviderId, ULONG ControlCode,
   if (const ULONG rc = convert_enable(Level, MatchAnyKeyword, MatchAllKeyword, EnableParameters, &req);
       rc != ERROR_SUCCESS)
     return rc;
+  if (req.payload_provider && !(*req.payload_provider == to_pfc(*ProviderId)))
+    return ERROR_INVALID_PARAMETER;  // a payload blob built for another provider
   Runtime& rt = Runtime::get();
   uint64_t seq = 0;
   {

@@ -5,6 +5,8 @@
 
 #include <cstring>
 
+#include "etw/payload_blob.h"
+#include "etw/tdh_store.h"
 #include "etw/util.h"
 #include "runtime/utf.h"
 
@@ -107,6 +109,22 @@ uint32_t convert_schematized(const EVENT_FILTER_DESCRIPTOR& d, std::vector<uint8
   return ERROR_SUCCESS;
 }
 
+// EVENT_FILTER_TYPE_PAYLOAD: a TdhAggregatePayloadFilters blob (or a copy of one), resolved
+// against the loaded manifest of the provider it names.
+uint32_t convert_payload(const EVENT_FILTER_DESCRIPTOR& d, EnableRequest& out) {
+  if (d.Size == 0 || d.Size > MAX_EVENT_FILTER_PAYLOAD_SIZE) return ERROR_INVALID_PARAMETER;
+  const std::optional<BlobContents> blob = decode_blob(bytes_of(d), d.Size);
+  if (!blob) return ERROR_INVALID_PARAMETER;
+  std::shared_ptr<const ProviderDef> schema = TdhStore::get().find_loaded(blob->provider);
+  if (!schema) return ERROR_INVALID_PARAMETER;
+  std::optional<std::vector<PayloadFilter>> filters = resolve_blob(*blob, *schema);
+  if (!filters) return ERROR_INVALID_PARAMETER;
+  out.params.payload = std::move(*filters);
+  out.payload_provider = blob->provider;
+  TdhStore::get().note_used(std::move(schema));
+  return ERROR_SUCCESS;
+}
+
 }  // namespace
 
 bool split_name_list(const uint8_t* data, uint32_t size, bool final_component,
@@ -151,8 +169,9 @@ uint32_t convert_filter(const EVENT_FILTER_DESCRIPTOR& d, EnableRequest& out) {
     case EVENT_FILTER_TYPE_STACKWALK_NAME: return convert_event_names(d, p.stack_names);
     case EVENT_FILTER_TYPE_STACKWALK_LEVEL_KW: return convert_level_kw(d, p.stack_level_kw);
     case EVENT_FILTER_TYPE_SCHEMATIZED: return convert_schematized(d, out.schematized);
+    case EVENT_FILTER_TYPE_PAYLOAD: return convert_payload(d, out);
     default:
-      // PAYLOAD (needs manifests: issue 6), TRACEHANDLE (kernel rundown), SYSTEM_FLAGS,
+      // TRACEHANDLE (kernel rundown), SYSTEM_FLAGS,
       // CONTAINER and provider-defined types have no meaning here.
       return ERROR_INVALID_PARAMETER;
   }

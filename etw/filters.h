@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,9 @@ struct EnableRequest {
   // The session's provider-side (EVENT_FILTER_TYPE_SCHEMATIZED) filter, header included;
   // empty = none. Forwarded to enable callbacks, never evaluated by pfc.
   std::vector<uint8_t> schematized;
+  // The provider GUID inside an EVENT_FILTER_TYPE_PAYLOAD blob (EnableTraceEx2 requires it
+  // to be the enabled provider's); nullopt without a payload filter.
+  std::optional<Guid> payload_provider;
 };
 
 // Validates and converts the arguments of one EnableTraceEx2(ENABLE) call. `params` may be
@@ -38,7 +42,9 @@ uint32_t convert_enable(uint8_t level, uint64_t match_any, uint64_t match_all,
 // STACKWALK_NAME — over MAX_EVENT_FILTER_EVENT_NAME_SIZE, NameCount 0, names not NUL-
 // terminated inside the data or empty; STACKWALK_LEVEL_KW — size below 24; SCHEMATIZED —
 // size below 24 or over MAX_EVENT_FILTER_DATA_SIZE, header Size outside [24, Size];
-// PAYLOAD — always (the aggregated-blob format arrives with manifests, issue 6);
+// PAYLOAD — over MAX_EVENT_FILTER_PAYLOAD_SIZE, a blob that does not decode
+// (etw/payload_blob.h), no loaded manifest for its provider, or filters that do not fit
+// that manifest's schema (tdh.h);
 // TRACEHANDLE, SYSTEM_FLAGS, CONTAINER and provider-defined types — always.
 // EVENT_FILTER_TYPE_NONE is ignored.
 uint32_t convert_filter(const EVENT_FILTER_DESCRIPTOR& desc, EnableRequest& out);

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "etw/state.h"
+#include "etw/tdh_store.h"
 
 namespace pfc::etw {
 namespace {
@@ -34,10 +35,13 @@ ULONG register_record(const std::shared_ptr<RegRecord>& rec, uint64_t* out) {
   {
     std::lock_guard<std::mutex> lock(rt.control_mu);
     if (!rt.reserve(rec)) return ERROR_NOT_ENOUGH_MEMORY;
+    // The manifest schema of the GUID (TdhLoadManifest*) lets payload filters route.
     ProviderDef def;
-    def.name = rec->guid.to_string();
+    if (auto schema = TdhStore::get().find(rec->guid)) def = *schema;
+    if (def.name.empty()) def.name = rec->guid.to_string();
     def.guid = rec->guid;
     def.legacy = rec->legacy;
+    if (def.legacy) def.events.clear();
     auto handle = rt.router().register_provider(def, rt.make_callback(rec));
     if (!handle) {
       rec->dead.store(true);

@@ -1,0 +1,283 @@
+// etw/payload_blob.cc — encoding, validating decoding and schema resolution of the
+// aggregated payload filter blob (payload_blob.h). The decoder trusts nothing: every
+// offset and count is checked against the blob size before it is used, all reads are
+// memcpy within [data, data + size), and values are re-validated with the TDH conversion
+// rules of compiler/convert.h when resolved against the schema.
+#include "etw/payload_blob.h"
+
+#include <cstring>
+#include <string>
+
+#include "compiler/convert.h"
+
+namespace pfc::etw {
+namespace {
+
+using internal::payload_op_takes_pair;
+
+template <typename T>
+T load(const uint8_t* p) {
+  T v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+template <typename T>
+void store(std::vector<uint8_t>& out, size_t at, T v) {
+  std::memcpy(out.data() + at, &v, sizeof v);
+}
+
+bool is_string(InType t) { return t == InType::UnicodeString || t == InType::AnsiString; }
+
+bool known_op(uint16_t op) {
+  return op <= static_cast<uint16_t>(PayloadOp::Modulo) ||
+         op == static_cast<uint16_t>(PayloadOp::Contains) ||
+         op == static_cast<uint16_t>(PayloadOp::DoesntContain) ||
+         op == static_cast<uint16_t>(PayloadOp::Is) || op == static_cast<uint16_t>(PayloadOp::IsNot);
+}
+
+size_t predicate_count(const BlobContents& c) {
+  size_t n = 0;
+  for (const BlobFilter& f : c.filters) n += f.preds.size();
+  return n;
+}
+
+// The (a, b) words of one predicate; strings are appended to `strings`.
+void predicate_words(const BlobPredicate& p, std::string& strings, uint64_t& a, uint64_t& b) {
+  if (is_string(p.type)) {
+    a = strings.size();
+    b = p.value.text.size();
+    strings += p.value.text;
+  } else if (p.type == InType::Guid) {
+    const std::array<uint8_t, 16> bytes = p.value.guid.to_bytes();
+    std::memcpy(&a, bytes.data(), 8);
+    std::memcpy(&b, bytes.data() + 8, 8);
+  } else {
+    a = p.value.lo;
+    b = payload_op_takes_pair(p.op) ? p.value.hi : 0;
+  }
+}
+
+}  // namespace
+
+uint32_t blob_checksum(const uint8_t* data, size_t size) {
+  uint32_t h = 2166136261u;
+  for (size_t i = 0; i < size; ++i) {
+    const bool in_field = i >= kBlobChecksumOffset && i < kBlobChecksumOffset + 4;
+    h = (h ^ (in_field ? 0u : data[i])) * 16777619u;
+  }
+  return h;
+}
+
+size_t blob_size(const BlobContents& c) {
+  size_t n = kBlobHeaderSize + kBlobFilterSize * c.filters.size();
+  for (const BlobFilter& f : c.filters) {
+    n += kBlobPredicateSize * f.preds.size();
+    for (const BlobPredicate& p : f.preds) {
+      if (is_string(p.type)) n += p.value.text.size();
+    }
+  }
+  return n;
+}
+
+std::vector<uint8_t> encode_blob(const BlobContents& c) {
+  const size_t preds = predicate_count(c);
+  const size_t strings_at = kBlobHeaderSize + kBlobFilterSize * c.filters.size() +
+                            kBlobPredicateSize * preds;
+  std::vector<uint8_t> out(strings_at);
+  std::string strings;
+  size_t f_at = kBlobHeaderSize;
+  size_t p_at = kBlobHeaderSize + kBlobFilterSize * c.filters.size();
+  uint16_t first = 0;
+  for (const BlobFilter& f : c.filters) {
+    store<uint16_t>(out, f_at, f.event_id);
+    out[f_at + 2] = f.event_version;
+    out[f_at + 3] = static_cast<uint8_t>((f.match_any ? 1 : 0) | (f.group_all ? 2 : 0));
+    store<uint16_t>(out, f_at + 4, first);
+    store<uint16_t>(out, f_at + 6, static_cast<uint16_t>(f.preds.size()));
+    first = static_cast<uint16_t>(first + f.preds.size());
+    f_at += kBlobFilterSize;
+    for (const BlobPredicate& p : f.preds) {
+      uint64_t a = 0, b = 0;
+      predicate_words(p, strings, a, b);
+      store<uint16_t>(out, p_at, p.field);
+      store<uint16_t>(out, p_at + 2, static_cast<uint16_t>(p.op));
+      store<uint16_t>(out, p_at + 4, static_cast<uint16_t>(p.type));
+      store<uint64_t>(out, p_at + 8, a);
+      store<uint64_t>(out, p_at + 16, b);
+      p_at += kBlobPredicateSize;
+    }
+  }
+  out.insert(out.end(), strings.begin(), strings.end());
+  store<uint32_t>(out, 0, kBlobMagic);
+  store<uint16_t>(out, 4, kBlobVersion);
+  store<uint16_t>(out, 6, static_cast<uint16_t>(kBlobHeaderSize));
+  store<uint32_t>(out, 8, static_cast<uint32_t>(out.size()));
+  const std::array<uint8_t, 16> guid = c.provider.to_bytes();
+  std::memcpy(out.data() + 16, guid.data(), 16);
+  store<uint16_t>(out, 32, static_cast<uint16_t>(c.filters.size()));
+  store<uint16_t>(out, 34, static_cast<uint16_t>(preds));
+  store<uint32_t>(out, 36, static_cast<uint32_t>(strings_at));
+  store<uint32_t>(out, 40, static_cast<uint32_t>(strings.size()));
+  store<uint32_t>(out, kBlobChecksumOffset, blob_checksum(out.data(), out.size()));
+  return out;
+}
+
+// --- decoding ------------------------------------------------------------------------
+
+namespace {
+
+bool known_type(uint16_t t) {
+  return t >= static_cast<uint16_t>(InType::UnicodeString) &&
+         t <= static_cast<uint16_t>(InType::HexInt64);
+}
+
+// The header's fixed fields; false when they cannot describe a blob of `size` bytes.
+struct Header {
+  uint16_t filters = 0;
+  uint16_t preds = 0;
+  uint32_t strings_at = 0;
+  uint32_t strings_size = 0;
+};
+
+bool decode_header(const uint8_t* d, size_t size, Header& h) {
+  if (size < kBlobHeaderSize) return false;
+  if (load<uint32_t>(d) != kBlobMagic || load<uint16_t>(d + 4) != kBlobVersion ||
+      load<uint16_t>(d + 6) != kBlobHeaderSize || load<uint32_t>(d + 8) != size ||
+      load<uint32_t>(d + 44) != 0)
+    return false;
+  if (load<uint32_t>(d + kBlobChecksumOffset) != blob_checksum(d, size)) return false;
+  h.filters = load<uint16_t>(d + 32);
+  h.preds = load<uint16_t>(d + 34);
+  h.strings_at = load<uint32_t>(d + 36);
+  h.strings_size = load<uint32_t>(d + 40);
+  const uint64_t tables = uint64_t{kBlobHeaderSize} + uint64_t{kBlobFilterSize} * h.filters +
+                          uint64_t{kBlobPredicateSize} * h.preds;
+  return h.filters != 0 && h.strings_at == tables &&
+         uint64_t{h.strings_at} + h.strings_size == size;
+}
+
+bool decode_predicate(const uint8_t* p, const uint8_t* strings, uint32_t strings_size,
+                      BlobPredicate& out) {
+  const uint16_t op = load<uint16_t>(p + 2);
+  const uint16_t type = load<uint16_t>(p + 4);
+  if (!known_op(op) || !known_type(type) || load<uint16_t>(p + 6) != 0) return false;
+  out.field = load<uint16_t>(p);
+  out.op = static_cast<PayloadOp>(op);
+  out.type = static_cast<InType>(type);
+  const uint64_t a = load<uint64_t>(p + 8);
+  const uint64_t b = load<uint64_t>(p + 16);
+  if (is_string(out.type)) {
+    if (a > strings_size || b > strings_size - a) return false;
+    out.value.text.assign(reinterpret_cast<const char*>(strings + a), b);
+  } else if (out.type == InType::Guid) {
+    uint8_t bytes[16];
+    std::memcpy(bytes, p + 8, 16);
+    out.value.guid = Guid::from_bytes(bytes);
+  } else {
+    if (!payload_op_takes_pair(out.op) && b != 0) return false;
+    out.value.lo = a;
+    out.value.hi = b;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::optional<BlobContents> decode_blob(const uint8_t* d, size_t size) {
+  Header h;
+  if (d == nullptr || !decode_header(d, size, h)) return std::nullopt;
+  BlobContents out;
+  out.provider = Guid::from_bytes(d + 16);
+  const uint8_t* preds = d + kBlobHeaderSize + size_t{kBlobFilterSize} * h.filters;
+  uint32_t next = 0;
+  for (uint32_t i = 0; i < h.filters; ++i) {
+    const uint8_t* f = d + kBlobHeaderSize + size_t{kBlobFilterSize} * i;
+    BlobFilter bf;
+    bf.event_id = load<uint16_t>(f);
+    bf.event_version = f[2];
+    if ((f[3] & ~3u) != 0) return std::nullopt;
+    bf.match_any = (f[3] & 1) != 0;
+    bf.group_all = (f[3] & 2) != 0;
+    const uint16_t first = load<uint16_t>(f + 4);
+    const uint16_t count = load<uint16_t>(f + 6);
+    if (first != next || count == 0 || count > kBlobMaxPredicates || count > h.preds - next)
+      return std::nullopt;
+    for (uint32_t k = 0; k < count; ++k) {
+      BlobPredicate p;
+      if (!decode_predicate(preds + size_t{kBlobPredicateSize} * (first + k), d + h.strings_at,
+                            h.strings_size, p))
+        return std::nullopt;
+      bf.preds.push_back(std::move(p));
+    }
+    next += count;
+    out.filters.push_back(std::move(bf));
+  }
+  if (next != h.preds) return std::nullopt;
+  return out;
+}
+
+// --- resolution against the schema ----------------------------------------------------
+
+namespace {
+
+// The value as TDH text, converted again: accepted iff TDH conversion can produce it.
+bool value_fits(const FieldDef& f, const BlobPredicate& p) {
+  std::string text;
+  if (is_string(f.type)) {
+    text = p.value.text;
+  } else if (f.type == InType::Guid) {
+    text = p.value.guid.to_string();
+  } else {
+    const bool sgn = in_type_is_signed(f.type);
+    auto one = [sgn](uint64_t v) {
+      return sgn ? std::to_string(static_cast<int64_t>(v)) : std::to_string(v);
+    };
+    text = one(p.value.lo);
+    if (payload_op_takes_pair(p.op)) text += "," + one(p.value.hi);
+  }
+  internal::ConvertResult r = internal::convert_value_text(f.name, f.type, p.op, text);
+  if (!r) return false;
+  if (is_string(f.type) || f.type == InType::Guid) return true;
+  return r->lo == p.value.lo && (!payload_op_takes_pair(p.op) || r->hi == p.value.hi);
+}
+
+}  // namespace
+
+PayloadExpr make_flat_expr(std::vector<PayloadPredicate> preds, bool match_any) {
+  PayloadExpr e;
+  const auto n = static_cast<uint32_t>(preds.size());
+  e.preds = std::move(preds);
+  for (uint32_t i = 0; i < n; ++i) {
+    e.nodes.push_back({PayloadExpr::Node::Kind::Pred, i, 0});
+    e.kids.push_back(i);
+  }
+  e.nodes.push_back({match_any ? PayloadExpr::Node::Kind::Or : PayloadExpr::Node::Kind::And, 0, n});
+  return e;
+}
+
+std::optional<std::vector<PayloadFilter>> resolve_blob(const BlobContents& c,
+                                                       const ProviderDef& provider) {
+  if (!(c.provider == provider.guid)) return std::nullopt;
+  std::vector<PayloadFilter> out;
+  for (const BlobFilter& bf : c.filters) {
+    const EventDef* ev = provider.find_event(bf.event_id, bf.event_version);
+    if (ev == nullptr) return std::nullopt;
+    std::vector<PayloadPredicate> preds;
+    for (const BlobPredicate& p : bf.preds) {
+      if (p.field >= ev->fields.size()) return std::nullopt;
+      const FieldDef& f = ev->fields[p.field];
+      if (f.type != p.type || f.count.present() || !value_fits(f, p)) return std::nullopt;
+      preds.push_back(PayloadPredicate{p.field, p.op, p.value});
+    }
+    PayloadFilter pf;
+    pf.event_id = bf.event_id;
+    pf.event_version = bf.event_version;
+    pf.group_all = bf.group_all;
+    pf.expr = make_flat_expr(std::move(preds), bf.match_any);
+    out.push_back(std::move(pf));
+  }
+  return out;
+}
+
+}  // namespace pfc::etw

@@ -1,0 +1,89 @@
+// etw/payload_blob.h — the self-contained binary form of aggregated payload filters (the
+// data of an EVENT_FILTER_TYPE_PAYLOAD descriptor, TdhAggregatePayloadFilters' result):
+// encoding, fully validating decoding (any byte string is safe to decode), and resolution
+// against the provider's schema into pfc::PayloadFilter. Pure functions. The format is
+// documented in docs/etw.md "Payload filter blob".
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "pfc/enable.h"
+#include "pfc/guid.h"
+#include "pfc/schema.h"
+
+namespace pfc::etw {
+
+// Little-endian layout, no alignment required (read with memcpy):
+//   header (48 bytes)
+//     @0  u32 magic 0x50434650 ("PFCP")   @4  u16 version (1)    @6  u16 header size (48)
+//     @8  u32 total size                  @12 u32 checksum (FNV-1a 32 of the blob with
+//                                              these 4 bytes zero)
+//     @16 GUID provider (16 bytes, Windows layout)
+//     @32 u16 filter count (≥ 1)          @34 u16 predicate count (= sum over filters)
+//     @36 u32 string table offset         @40 u32 string table size   @44 u32 reserved (0)
+//   filter table (8 bytes each)
+//     @0 u16 event id  @2 u8 event version  @3 u8 flags (bit 0 match-any = predicates OR-ed,
+//     bit 1 group-all = EventMatchALLFlags TRUE)  @4 u16 first predicate  @6 u16 count (1..8)
+//     (filters' predicate ranges are consecutive: first = sum of the earlier counts)
+//   predicate table (24 bytes each)
+//     @0 u16 field index  @2 u16 PAYLOAD_OPERATOR  @4 u16 TDH in-type of the field
+//     @6 u16 reserved (0)  @8 u64 a  @16 u64 b
+//     integers: a = lo, b = hi (BETWEEN / NOTBETWEEN) or 0; GUID: the 16 payload bytes;
+//     strings: a = offset into the string table, b = byte length (UTF-8, no terminator)
+//   string table (UTF-8 bytes), ending the blob: offset = 48 + 8·filters + 24·predicates.
+inline constexpr uint32_t kBlobMagic = 0x50434650;
+inline constexpr uint16_t kBlobVersion = 1;
+inline constexpr uint32_t kBlobHeaderSize = 48;
+inline constexpr uint32_t kBlobFilterSize = 8;
+inline constexpr uint32_t kBlobPredicateSize = 24;
+inline constexpr uint32_t kBlobChecksumOffset = 12;
+inline constexpr uint32_t kBlobMaxPredicates = 8;  // MAX_PAYLOAD_PREDICATES
+
+struct BlobPredicate {
+  uint16_t field = 0;
+  PayloadOp op = PayloadOp::Eq;
+  InType type = InType::UInt32;  // the field's type when the filter was built
+  PayloadValue value;
+};
+
+struct BlobFilter {
+  uint16_t event_id = 0;
+  uint8_t event_version = 0;
+  bool match_any = false;  // EventMatchANY: predicates OR-ed
+  bool group_all = false;  // EventMatchALLFlags
+  std::vector<BlobPredicate> preds;  // 1..kBlobMaxPredicates
+};
+
+struct BlobContents {
+  Guid provider;
+  std::vector<BlobFilter> filters;
+};
+
+// Bytes encode_blob would produce (no limit applied).
+size_t blob_size(const BlobContents& contents);
+// The blob; the caller checks blob_size against MAX_EVENT_FILTER_PAYLOAD_SIZE first.
+std::vector<uint8_t> encode_blob(const BlobContents& contents);
+// FNV-1a 32 over `size` bytes with the checksum field taken as zero.
+uint32_t blob_checksum(const uint8_t* data, size_t size);
+
+// Decodes and structurally validates `size` bytes: magic, version, sizes, checksum,
+// table bounds, flags, reserved fields, predicate counts, known operators and in-types,
+// string references inside the table and valid UTF-8. Reads only [data, data + size).
+// nullopt when anything is wrong.
+std::optional<BlobContents> decode_blob(const uint8_t* data, size_t size);
+
+// Resolves decoded filters against the provider's schema: each event (id, version) must
+// exist, each field index must name a scalar field of the recorded type, the operator must
+// apply to it and the value must be one TDH conversion can produce (range, MODULO 0,
+// BETWEEN order). nullopt when anything does not fit.
+std::optional<std::vector<PayloadFilter>> resolve_blob(const BlobContents& contents,
+                                                       const ProviderDef& provider);
+
+// One filter's predicates as a PayloadExpr: n Pred nodes, then one And (or Or) node over
+// them — the shape the script checker produces for `payload E all|any { … }`.
+PayloadExpr make_flat_expr(std::vector<PayloadPredicate> preds, bool match_any);
+
+}  // namespace pfc::etw

@@ -1,0 +1,68 @@
+// etw/tdh_store.cc — the process-wide TDH store (tdh_store.h) and the thread-local last
+// error message of the TDH functions.
+#include "etw/tdh_store.h"
+
+#include <mutex>
+
+namespace pfc::etw {
+namespace {
+
+thread_local std::string tls_message;
+
+}  // namespace
+
+TdhStore& TdhStore::get() {
+  static TdhStore* store = new TdhStore();  // never destroyed: used until process exit
+  return *store;
+}
+
+void TdhStore::put(const std::string& key, std::vector<ProviderDef> providers) {
+  Source src;
+  for (ProviderDef& p : providers) src.providers.push_back(std::make_shared<const ProviderDef>(std::move(p)));
+  std::unique_lock lock(mu_);
+  src.seq = ++seq_;
+  sources_[key] = std::move(src);
+}
+
+bool TdhStore::erase(const std::string& key) {
+  std::unique_lock lock(mu_);
+  return sources_.erase(key) != 0;
+}
+
+std::shared_ptr<const ProviderDef> TdhStore::find_loaded(const Guid& guid) const {
+  std::shared_lock lock(mu_);
+  std::shared_ptr<const ProviderDef> best;
+  uint64_t best_seq = 0;
+  for (const auto& [key, src] : sources_) {
+    for (const auto& p : src.providers) {
+      if (p->guid == guid && src.seq > best_seq) {
+        best = p;
+        best_seq = src.seq;
+      }
+    }
+  }
+  return best;
+}
+
+std::shared_ptr<const ProviderDef> TdhStore::find(const Guid& guid) const {
+  if (auto p = find_loaded(guid)) return p;
+  std::shared_lock lock(mu_);
+  auto it = used_.find(guid);
+  return it != used_.end() ? it->second : nullptr;
+}
+
+void TdhStore::note_used(std::shared_ptr<const ProviderDef> def) {
+  std::unique_lock lock(mu_);
+  used_[def->guid] = std::move(def);
+}
+
+void set_tdh_message(std::string message) { tls_message = std::move(message); }
+
+const char* tdh_message() { return tls_message.c_str(); }
+
+uint32_t tdh_result(uint32_t rc, std::string message) {
+  set_tdh_message(rc == 0 ? std::string() : std::move(message));
+  return rc;
+}
+
+}  // namespace pfc::etw

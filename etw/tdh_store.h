@@ -1,0 +1,55 @@
+// etw/tdh_store.h — the process-wide TDH store: provider schemas from loaded manifests
+// (TdhLoadManifest*), looked up by TdhCreatePayloadFilter, by EnableTraceEx2 when it
+// resolves a payload filter blob, and by EventRegister (a registration routes with its
+// GUID's manifest schema). Also the thread's last TDH error message. Thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <shared_mutex>
+#include <string>
+#include <vector>
+
+#include "etw/util.h"
+#include "pfc/schema.h"
+
+namespace pfc::etw {
+
+class TdhStore {
+ public:
+  // Created on first use, never destroyed (like Runtime).
+  static TdhStore& get();
+
+  // Adds (or replaces) what the source `key` loaded ("file:<utf-8 path>" or "mem:<bytes>").
+  void put(const std::string& key, std::vector<ProviderDef> providers);
+  // False when `key` is not loaded.
+  bool erase(const std::string& key);
+  // The schema of `guid` from the most recently loaded manifest describing it; else the
+  // schema last used to resolve a payload filter for it (so a provider that registers
+  // after its manifest was unloaded still routes the filters enabled before); else null.
+  std::shared_ptr<const ProviderDef> find(const Guid& guid) const;
+  // Only the loaded manifests (TdhCreatePayloadFilter, EnableTraceEx2).
+  std::shared_ptr<const ProviderDef> find_loaded(const Guid& guid) const;
+  // Records the schema a payload filter for its GUID was resolved with.
+  void note_used(std::shared_ptr<const ProviderDef> def);
+
+ private:
+  struct Source {
+    uint64_t seq = 0;
+    std::vector<std::shared_ptr<const ProviderDef>> providers;
+  };
+  mutable std::shared_mutex mu_;
+  std::map<std::string, Source> sources_;
+  std::map<Guid, std::shared_ptr<const ProviderDef>, GuidBytesLess> used_;
+  uint64_t seq_ = 0;
+};
+
+// The calling thread's last TDH error message ("" = the last call succeeded).
+void set_tdh_message(std::string message);
+const char* tdh_message();
+
+// Returns `rc` after recording `message` (or clearing it for ERROR_SUCCESS).
+uint32_t tdh_result(uint32_t rc, std::string message = {});
+
+}  // namespace pfc::etw

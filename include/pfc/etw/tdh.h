@@ -1,0 +1,207 @@
+/* pfc/etw/tdh.h — the TDH part of the ETW-compatible C API: instrumentation manifests
+ * (TdhLoadManifest*), payload filters built from PAYLOAD_FILTER_PREDICATE sets and their
+ * aggregation into one EVENT_FILTER_TYPE_PAYLOAD descriptor for EnableTraceEx2, with
+ * Windows' names, values and x64 layouts (reference/etw-semantics.md §6, §7; docs/etw.md
+ * "Payload filters"). Implemented by libpfc_etw.so; every function is thread-safe. */
+#ifndef PFC_ETW_TDH_H
+#define PFC_ETW_TDH_H
+
+#include "evntprov.h"
+
+typedef ULONG TDHSTATUS;
+typedef const void* LPCVOID;
+
+/* winerror.h: the manifest is not well-formed XML or not a valid instrumentation manifest. */
+#define ERROR_XML_PARSE_ERROR 1465u
+
+/* Operators of PAYLOAD_FILTER_PREDICATE.CompareOp (reference §6.2). */
+typedef enum _PAYLOAD_OPERATOR {
+  PAYLOADFIELD_EQ = 0,
+  PAYLOADFIELD_NE = 1,
+  PAYLOADFIELD_LE = 2,
+  PAYLOADFIELD_GT = 3,
+  PAYLOADFIELD_LT = 4,
+  PAYLOADFIELD_GE = 5,
+  PAYLOADFIELD_BETWEEN = 6,
+  PAYLOADFIELD_NOTBETWEEN = 7,
+  PAYLOADFIELD_MODULO = 8,
+  PAYLOADFIELD_CONTAINS = 20,
+  PAYLOADFIELD_DOESNTCONTAIN = 21,
+  PAYLOADFIELD_IS = 30,
+  PAYLOADFIELD_ISNOT = 31,
+  PAYLOADFIELD_INVALID = 32
+} PAYLOAD_OPERATOR;
+
+/* One predicate: FieldName (a template field of the event's manifest) CompareOp Value.
+ * Value is text converted to the field's type ("lo,hi" for BETWEEN / NOTBETWEEN). 24 bytes. */
+typedef struct _PAYLOAD_FILTER_PREDICATE {
+  LPWSTR FieldName; /* @0 */
+  USHORT CompareOp; /* @8 PAYLOAD_OPERATOR */
+  LPWSTR Value;     /* @16 */
+} PAYLOAD_FILTER_PREDICATE, *PPAYLOAD_FILTER_PREDICATE;
+
+#define MAX_PAYLOAD_PREDICATES 8
+
+/* TDH_INTYPE: the raw encoding of a field (reference §7.1). */
+enum _TDH_IN_TYPE {
+  TDH_INTYPE_NULL = 0,
+  TDH_INTYPE_UNICODESTRING = 1,
+  TDH_INTYPE_ANSISTRING = 2,
+  TDH_INTYPE_INT8 = 3,
+  TDH_INTYPE_UINT8 = 4,
+  TDH_INTYPE_INT16 = 5,
+  TDH_INTYPE_UINT16 = 6,
+  TDH_INTYPE_INT32 = 7,
+  TDH_INTYPE_UINT32 = 8,
+  TDH_INTYPE_INT64 = 9,
+  TDH_INTYPE_UINT64 = 10,
+  TDH_INTYPE_FLOAT = 11,
+  TDH_INTYPE_DOUBLE = 12,
+  TDH_INTYPE_BOOLEAN = 13,
+  TDH_INTYPE_BINARY = 14,
+  TDH_INTYPE_GUID = 15,
+  TDH_INTYPE_POINTER = 16,
+  TDH_INTYPE_FILETIME = 17,
+  TDH_INTYPE_SYSTEMTIME = 18,
+  TDH_INTYPE_SID = 19,
+  TDH_INTYPE_HEXINT32 = 20,
+  TDH_INTYPE_HEXINT64 = 21,
+  TDH_INTYPE_MANIFEST_COUNTEDSTRING = 22,
+  TDH_INTYPE_MANIFEST_COUNTEDANSISTRING = 23,
+  TDH_INTYPE_RESERVED24 = 24,
+  TDH_INTYPE_MANIFEST_COUNTEDBINARY = 25,
+  TDH_INTYPE_COUNTEDSTRING = 300,
+  TDH_INTYPE_COUNTEDANSISTRING = 301,
+  TDH_INTYPE_REVERSEDCOUNTEDSTRING = 302,
+  TDH_INTYPE_REVERSEDCOUNTEDANSISTRING = 303,
+  TDH_INTYPE_NONNULLTERMINATEDSTRING = 304,
+  TDH_INTYPE_NONNULLTERMINATEDANSISTRING = 305,
+  TDH_INTYPE_UNICODECHAR = 306,
+  TDH_INTYPE_ANSICHAR = 307,
+  TDH_INTYPE_SIZET = 308,
+  TDH_INTYPE_HEXDUMP = 309,
+  TDH_INTYPE_WBEMSID = 310
+};
+
+/* TDH_OUTTYPE: how a field is shown (reference §7.2). */
+enum _TDH_OUT_TYPE {
+  TDH_OUTTYPE_NULL = 0,
+  TDH_OUTTYPE_STRING = 1,
+  TDH_OUTTYPE_DATETIME = 2,
+  TDH_OUTTYPE_BYTE = 3,
+  TDH_OUTTYPE_UNSIGNEDBYTE = 4,
+  TDH_OUTTYPE_SHORT = 5,
+  TDH_OUTTYPE_UNSIGNEDSHORT = 6,
+  TDH_OUTTYPE_INT = 7,
+  TDH_OUTTYPE_UNSIGNEDINT = 8,
+  TDH_OUTTYPE_LONG = 9,
+  TDH_OUTTYPE_UNSIGNEDLONG = 10,
+  TDH_OUTTYPE_FLOAT = 11,
+  TDH_OUTTYPE_DOUBLE = 12,
+  TDH_OUTTYPE_BOOLEAN = 13,
+  TDH_OUTTYPE_GUID = 14,
+  TDH_OUTTYPE_HEXBINARY = 15,
+  TDH_OUTTYPE_HEXINT8 = 16,
+  TDH_OUTTYPE_HEXINT16 = 17,
+  TDH_OUTTYPE_HEXINT32 = 18,
+  TDH_OUTTYPE_HEXINT64 = 19,
+  TDH_OUTTYPE_PID = 20,
+  TDH_OUTTYPE_TID = 21,
+  TDH_OUTTYPE_PORT = 22,
+  TDH_OUTTYPE_IPV4 = 23,
+  TDH_OUTTYPE_IPV6 = 24,
+  TDH_OUTTYPE_SOCKETADDRESS = 25,
+  TDH_OUTTYPE_CIMDATETIME = 26,
+  TDH_OUTTYPE_ETWTIME = 27,
+  TDH_OUTTYPE_XML = 28,
+  TDH_OUTTYPE_ERRORCODE = 29,
+  TDH_OUTTYPE_WIN32ERROR = 30,
+  TDH_OUTTYPE_NTSTATUS = 31,
+  TDH_OUTTYPE_HRESULT = 32,
+  TDH_OUTTYPE_CULTURE_INSENSITIVE_DATETIME = 33,
+  TDH_OUTTYPE_JSON = 34,
+  TDH_OUTTYPE_UTF8 = 35,
+  TDH_OUTTYPE_PKCS7_WITH_TYPE_INFO = 36,
+  TDH_OUTTYPE_CODE_POINTER = 37,
+  TDH_OUTTYPE_DATETIME_UTC = 38,
+  TDH_OUTTYPE_REDUCEDSTRING = 300,
+  TDH_OUTTYPE_NOPRINT = 301
+};
+#define TDH_OUTYTPE_ERRORCODE TDH_OUTTYPE_ERRORCODE /* the SDK's misspelled alias */
+
+PFC_ETW_EXTERN_C_BEGIN
+
+/* Loads the instrumentation manifest (XML) at Manifest, a NUL-terminated UTF-16 path, into
+ * the process-wide TDH store: its providers' schemas then serve TdhCreatePayloadFilter,
+ * EnableTraceEx2's payload filters and EventRegister (a provider registered after its
+ * manifest is loaded routes payload filters with the manifest's event layouts). Loading a
+ * path again replaces what it loaded before; when several loaded manifests describe one
+ * provider GUID, the most recently loaded wins. Errors: ERROR_INVALID_PARAMETER (NULL, or
+ * longer than MAX_PATH = 260 characters, or bad UTF-16), ERROR_FILE_NOT_FOUND (cannot be
+ * read), ERROR_XML_PARSE_ERROR (not well-formed XML, or not a valid manifest: the reason
+ * is in PfcTdhGetLastErrorMessage()). */
+PFC_ETW_API TDHSTATUS TdhLoadManifest(PWSTR Manifest);
+/* Unloads what TdhLoadManifest or TdhLoadManifestFromBinary loaded from that path.
+ * ERROR_INVALID_PARAMETER as above; ERROR_FILE_NOT_FOUND when the path is not loaded. */
+PFC_ETW_API TDHSTATUS TdhUnloadManifest(PWSTR Manifest);
+/* Windows reads the manifest from a PE resource of BinaryPath. pfc reads the file at
+ * BinaryPath (any format, e.g. an ELF executable or shared library) and loads the first
+ * XML instrumentation manifest embedded in it as text (from "<?xml" or
+ * "<instrumentationManifest" to the matching end tag). Errors as TdhLoadManifest, plus
+ * ERROR_XML_PARSE_ERROR when the file embeds no manifest. */
+PFC_ETW_API TDHSTATUS TdhLoadManifestFromBinary(PWSTR BinaryPath);
+/* Loads a manifest from memory: cbData bytes of XML at pData (Windows 10 expects the
+ * compiled binary form there; pfc takes the XML text). The bytes are copied. Errors:
+ * ERROR_INVALID_PARAMETER (NULL or 0 bytes), ERROR_XML_PARSE_ERROR. */
+PFC_ETW_API TDHSTATUS TdhLoadManifestFromMemory(LPCVOID pData, ULONG cbData);
+/* Unloads a manifest loaded from memory with the same bytes. ERROR_INVALID_PARAMETER,
+ * ERROR_NOT_FOUND when no such manifest is loaded. */
+PFC_ETW_API TDHSTATUS TdhUnloadManifestFromMemory(LPCVOID pData, ULONG cbData);
+
+/* Builds one payload filter for the event (Id, Version) of EventDescriptor: predicates are
+ * AND-ed (EventMatchANY FALSE) or OR-ed (TRUE). Field names are resolved in the loaded
+ * manifest of ProviderGuid; values are converted from text to the field's type.
+ * *PayloadFilter receives an opaque object to free with TdhDeletePayloadFilter. Errors:
+ * ERROR_INVALID_PARAMETER (a NULL pointer; PayloadPredicateCount 0 or above
+ * MAX_PAYLOAD_PREDICATES; NULL FieldName or Value; an unknown operator; an operator that
+ * does not apply to the field's type; a value that does not convert; an array field),
+ * ERROR_FILE_NOT_FOUND (no loaded manifest describes ProviderGuid), ERROR_NOT_FOUND (the
+ * manifest has no event with that Id and Version, or the event has no such field),
+ * ERROR_INSUFFICIENT_BUFFER (the filter alone would exceed MAX_EVENT_FILTER_PAYLOAD_SIZE),
+ * ERROR_NOT_ENOUGH_MEMORY. */
+PFC_ETW_API TDHSTATUS TdhCreatePayloadFilter(LPCGUID ProviderGuid,
+                                             PCEVENT_DESCRIPTOR EventDescriptor,
+                                             BOOLEAN EventMatchANY,
+                                             ULONG PayloadPredicateCount,
+                                             PPAYLOAD_FILTER_PREDICATE PayloadPredicates,
+                                             PVOID* PayloadFilter);
+/* Frees a filter of TdhCreatePayloadFilter and sets *PayloadFilter to NULL.
+ * ERROR_INVALID_PARAMETER for NULL or for something that is not such a filter. */
+PFC_ETW_API TDHSTATUS TdhDeletePayloadFilter(PVOID* PayloadFilter);
+/* Combines filters of one provider into one EVENT_FILTER_TYPE_PAYLOAD descriptor whose
+ * Ptr / Size describe a self-contained blob (at most MAX_EVENT_FILTER_PAYLOAD_SIZE bytes)
+ * that may be copied, stored or handed to another process. EventMatchALLFlags (may be
+ * NULL = all FALSE): TRUE puts filter i in its event's "all" group, FALSE in its "any"
+ * group; an event passes iff every "all" filter passes and (there is no "any" filter or
+ * one passes). The filters stay owned by the caller. Free the blob with
+ * TdhCleanupPayloadEventFilterDescriptor. Errors: ERROR_INVALID_PARAMETER (NULL pointers,
+ * count 0 or above 65535, an invalid filter, filters of different providers),
+ * ERROR_INSUFFICIENT_BUFFER (the blob would exceed MAX_EVENT_FILTER_PAYLOAD_SIZE),
+ * ERROR_NOT_ENOUGH_MEMORY. */
+PFC_ETW_API TDHSTATUS TdhAggregatePayloadFilters(ULONG PayloadFilterCount,
+                                                 PVOID* PayloadFilterPtrs,
+                                                 PBOOLEAN EventMatchALLFlags,
+                                                 PEVENT_FILTER_DESCRIPTOR EventFilterDescriptor);
+/* Frees the blob of TdhAggregatePayloadFilters and zeroes the descriptor.
+ * ERROR_INVALID_PARAMETER for NULL or a descriptor that is not of type PAYLOAD. */
+PFC_ETW_API TDHSTATUS TdhCleanupPayloadEventFilterDescriptor(
+    PEVENT_FILTER_DESCRIPTOR EventFilterDescriptor);
+
+/* pfc extension: a one-line UTF-8 explanation of the calling thread's last failed TDH call
+ * (e.g. "Example.man:12:5: unknown inType 'win:Int128' of data 'X'"), or "" after a
+ * successful one. Thread-local; valid until the thread's next TDH call. Never NULL. */
+PFC_ETW_API const char* PfcTdhGetLastErrorMessage(void);
+
+PFC_ETW_EXTERN_C_END
+
+#endif /* PFC_ETW_TDH_H */

@@ -1,0 +1,244 @@
+// runtime/manifest.cc — instrumentation manifest XML → ProviderDef (manifest.h), with
+// pugixml. One pass per provider: the name tables (levels, tasks, opcodes, keywords,
+// channels, templates) first, then the events that reference them. Never recursive:
+// only fixed paths of the document are visited.
+#include "runtime/manifest.h"
+
+#include <pugixml.hpp>
+
+#include "runtime/manifest_names.h"
+#include "runtime/manifest_parser.h"
+#include "runtime/utf.h"
+
+namespace pfc {
+namespace internal {
+
+bool Parser::fail(pugi::xml_node at, std::string message) {
+  if (error_) return false;  // keep the first
+  ManifestError e;
+  e.kind = ManifestError::Kind::Content;
+  e.message = std::move(message);
+  const ptrdiff_t offset = at ? at.offset_debug() : -1;
+  if (offset >= 0) internal::line_column(text_, static_cast<size_t>(offset), e.line, e.column);
+  error_ = std::move(e);
+  return false;
+}
+
+std::expected<std::vector<ProviderDef>, ManifestError> Parser::run(const pugi::xml_document& doc) {
+  std::vector<ProviderDef> out;
+  const pugi::xml_node root = doc.document_element();
+  if (!internal::is_element(root, kEventsNs, "instrumentationManifest")) {
+    fail(root, "the root element is not an instrumentationManifest in namespace " +
+                   std::string(kEventsNs));
+    return std::unexpected(*error_);
+  }
+  for (pugi::xml_node ins : root.children()) {
+    if (!internal::is_element(ins, kEventsNs, "instrumentation")) continue;
+    for (pugi::xml_node evs : ins.children()) {
+      if (!internal::is_element(evs, kEventsNs, "events")) continue;
+      for (pugi::xml_node p : evs.children()) {
+        if (!internal::is_element(p, kEventsNs, "provider")) continue;
+        ProviderDef def;
+        if (!parse_provider(p, def)) return std::unexpected(*error_);
+        for (const ProviderDef& other : out) {
+          if (other.name == def.name || other.guid == def.guid) {
+            fail(p, "provider " + quoted(def.name) + " is declared twice (same name or GUID)");
+            return std::unexpected(*error_);
+          }
+        }
+        out.push_back(std::move(def));
+      }
+    }
+  }
+  if (out.empty()) {
+    fail(root, "the manifest declares no provider (instrumentation/events/provider)");
+    return std::unexpected(*error_);
+  }
+  return out;
+}
+
+bool Parser::parse_provider(pugi::xml_node p, ProviderDef& out) {
+  out.name = p.attribute("name").value();
+  if (out.name.empty()) return fail(p, "provider without a name");
+  const std::string guid_text(internal::trim(p.attribute("guid").value()));
+  const std::optional<Guid> guid = Guid::parse(guid_text);
+  if (!guid) {
+    return fail(p, "provider " + quoted(out.name) + " has no valid guid (registry format " +
+                       "with braces expected, got " + quoted(guid_text) + ")");
+  }
+  out.guid = *guid;
+  Tables tables;
+  if (!parse_tables(p, tables)) return false;
+  for (pugi::xml_node list : p.children()) {
+    if (!internal::is_element(list, kEventsNs, "events")) continue;
+    for (pugi::xml_node e : list.children()) {
+      if (internal::is_element(e, kEventsNs, "event") && !parse_event(e, tables, out)) return false;
+    }
+  }
+  return true;
+}
+
+bool Parser::parse_tables(pugi::xml_node p, Tables& t) {
+  for (pugi::xml_node list : p.children()) {
+    bool ok = true;
+    if (internal::is_element(list, kEventsNs, "levels")) {
+      ok = parse_named(list, "level", "value", 0xFF, t.levels);
+    } else if (internal::is_element(list, kEventsNs, "opcodes")) {
+      ok = parse_named(list, "opcode", "value", 0xFF, t.opcodes);
+    } else if (internal::is_element(list, kEventsNs, "keywords")) {
+      ok = parse_named(list, "keyword", "mask", ~uint64_t{0}, t.keywords);
+    } else if (internal::is_element(list, kEventsNs, "tasks")) {
+      ok = parse_tasks(list, t);
+    } else if (internal::is_element(list, kEventsNs, "channels")) {
+      ok = parse_channels(list, t);
+    } else if (internal::is_element(list, kEventsNs, "templates")) {
+      for (pugi::xml_node tpl : list.children()) {
+        if (!internal::is_element(tpl, kEventsNs, "template")) continue;
+        const std::string tid = tpl.attribute("tid").value();
+        if (tid.empty()) return fail(tpl, "template without a tid");
+        Template parsed;
+        if (!parse_template(tpl, parsed)) return false;
+        if (!t.templates.emplace(tid, std::move(parsed)).second)
+          return fail(tpl, "duplicate template " + quoted(tid));
+      }
+    }
+    if (!ok) return false;
+  }
+  return true;
+}
+
+// <levels><level name=… value=…/></levels> and the like: name → number ≤ max.
+bool Parser::parse_named(pugi::xml_node list, const char* item, const char* value_attr,
+                         uint64_t max, std::map<std::string, uint64_t, std::less<>>& out) {
+  for (pugi::xml_node n : list.children()) {
+    if (!internal::is_element(n, kEventsNs, item)) continue;
+    const std::string name = n.attribute("name").value();
+    if (name.empty()) return fail(n, std::string(item) + " without a name");
+    const std::optional<uint64_t> v = internal::parse_number(n.attribute(value_attr).value());
+    if (!v || *v > max) {
+      return fail(n, std::string(item) + " " + quoted(name) + ": " + value_attr + " " +
+                         quoted(n.attribute(value_attr).value()) + " is not a number in 0.." +
+                         std::to_string(max));
+    }
+    if (!out.emplace(name, *v).second) return fail(n, "duplicate " + std::string(item) + " " + quoted(name));
+  }
+  return true;
+}
+
+bool Parser::parse_tasks(pugi::xml_node list, Tables& t) {
+  if (!parse_named(list, "task", "value", 0xFFFF, t.tasks)) return false;
+  for (pugi::xml_node task : list.children()) {
+    if (!internal::is_element(task, kEventsNs, "task")) continue;
+    auto& scoped = t.task_opcodes[task.attribute("name").value()];
+    for (pugi::xml_node ops : task.children()) {
+      if (internal::is_element(ops, kEventsNs, "opcodes") &&
+          !parse_named(ops, "opcode", "value", 0xFF, scoped))
+        return false;
+    }
+  }
+  return true;
+}
+
+// Channels: an explicit value, a well-known imported channel, or mc.exe's numbering (16, 17,
+// … in declaration order). Events may name a channel by chid or by name.
+bool Parser::parse_channels(pugi::xml_node list, Tables& t) {
+  uint64_t next = 16;
+  for (pugi::xml_node c : list.children()) {
+    const bool declared = internal::is_element(c, kEventsNs, "channel");
+    if (!declared && !internal::is_element(c, kEventsNs, "importChannel")) continue;
+    const std::string name = c.attribute("name").value();
+    if (name.empty()) return fail(c, "channel without a name");
+    uint64_t value = 0;
+    if (const pugi::xml_attribute v = c.attribute("value")) {
+      const std::optional<uint64_t> n = internal::parse_number(v.value());
+      if (!n || *n > 0xFF) return fail(c, "channel " + quoted(name) + ": bad value " + quoted(v.value()));
+      value = *n;
+    } else if (std::optional<uint64_t> known = internal::standard_channel(name)) {
+      value = *known;
+    } else if (declared) {
+      value = next <= 0xFF ? next++ : 0;
+    }
+    t.channels.emplace(name, value);
+    if (const char* chid = c.attribute("chid").value(); *chid != 0) t.channels.emplace(chid, value);
+  }
+  return true;
+}
+
+bool Parser::parse_template(pugi::xml_node tpl, Template& out) {
+  for (pugi::xml_node d : tpl.children()) {
+    // A struct's layout cannot be represented: later fields cannot be located (docs/etw.md).
+    if (internal::is_element(d, kEventsNs, "struct")) break;
+    if (!internal::is_element(d, kEventsNs, "data")) continue;
+    const size_t before = out.fields.size();
+    if (!parse_data(d, out.fields)) return false;
+    if (out.fields.size() == before) break;  // an unsupported type: same as a struct
+  }
+  return true;
+}
+
+}  // namespace internal
+
+std::string ManifestError::to_string(std::string_view name) const {
+  std::string out(name);
+  if (line != 0) out += ":" + std::to_string(line) + ":" + std::to_string(column);
+  return out + ": " + message;
+}
+
+std::expected<std::vector<ProviderDef>, ManifestError> parse_manifest(std::string_view text) {
+  std::string utf8;
+  if (!internal::to_utf8_text(text, utf8)) {
+    return std::unexpected(ManifestError{ManifestError::Kind::Xml, 0, 0, "bad UTF-16 text"});
+  }
+  pugi::xml_document doc;
+  const pugi::xml_parse_result r =
+      doc.load_buffer(utf8.data(), utf8.size(), pugi::parse_default, pugi::encoding_utf8);
+  if (!r) {
+    ManifestError e{ManifestError::Kind::Xml, 0, 0, std::string("XML error: ") + r.description()};
+    if (r.offset >= 0) internal::line_column(utf8, static_cast<size_t>(r.offset), e.line, e.column);
+    return std::unexpected(std::move(e));
+  }
+  return internal::Parser(utf8).run(doc);
+}
+
+}  // namespace pfc
+
+namespace pfc {
+namespace {
+
+bool is_name_char(char c) {
+  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' ||
+         c == '-' || c == '.';
+}
+
+// Start of the "<?xml …?>" declaration directly before `root` (whitespace between), or root.
+size_t with_declaration(std::string_view bytes, size_t root) {
+  size_t end = root;
+  while (end > 0 && internal::trim(bytes.substr(end - 1, 1)).empty()) --end;
+  if (end < 2 || bytes.substr(end - 2, 2) != "?>") return root;
+  const size_t decl = bytes.rfind("<?xml", end - 2);
+  return decl == std::string_view::npos ? root : decl;
+}
+
+}  // namespace
+
+std::optional<std::string_view> find_embedded_manifest(std::string_view bytes) {
+  constexpr std::string_view kRoot = "instrumentationManifest";
+  for (size_t at = bytes.find(kRoot); at != std::string_view::npos; at = bytes.find(kRoot, at + 1)) {
+    size_t lt = at;  // back over an optional "prefix:"
+    if (lt > 0 && bytes[lt - 1] == ':') {
+      --lt;
+      while (lt > 0 && is_name_char(bytes[lt - 1])) --lt;
+    }
+    if (lt == 0 || bytes[lt - 1] != '<') continue;
+    --lt;
+    const std::string_view qname = bytes.substr(lt + 1, at + kRoot.size() - lt - 1);
+    const std::string close = "</" + std::string(qname) + ">";
+    const size_t end = bytes.find(close, at);
+    if (end == std::string_view::npos) continue;
+    const size_t start = with_declaration(bytes, lt);
+    return bytes.substr(start, end + close.size() - start);
+  }
+  return std::nullopt;
+}
+
+}  // namespace pfc

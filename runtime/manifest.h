@@ -1,0 +1,48 @@
+// runtime/manifest.h — ETW instrumentation manifests (XML) → pfc::ProviderDef, the one
+// schema source shared by script imports (compiler/frontend.cc) and the ETW API's TDH
+// functions (etw/tdh*.cc). Pure functions over caller-owned text; no global state.
+// Decisions (namespaces, winmeta names, what is not representable) are in docs/etw.md
+// "Manifests".
+#pragma once
+
+#include <cstdint>
+#include <expected>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pfc/schema.h"
+
+namespace pfc {
+
+// Why a manifest was rejected. `line`/`column` count from 1 (0 = unknown) in the text as
+// given (UTF-16 input: in its UTF-8 conversion).
+struct ManifestError {
+  enum class Kind : uint8_t {
+    Xml,      // not well-formed XML
+    Content,  // well-formed, but not a valid instrumentation manifest
+  };
+  Kind kind = Kind::Content;
+  uint32_t line = 0;
+  uint32_t column = 0;
+  std::string message;  // one line
+
+  // "NAME:LINE:COL: MESSAGE" (or "NAME: MESSAGE" without a position).
+  std::string to_string(std::string_view name) const;
+};
+
+// Parses the manifest text (UTF-8, or UTF-16 with a byte-order mark) into one ProviderDef
+// per <provider>, in document order. Elements must be in the manifest namespace
+// http://schemas.microsoft.com/win/2004/08/events (any prefix); QName values (inType,
+// level, opcode, task, keywords) resolve their prefixes through the xmlns declarations in
+// scope, and `win:` names must be in the winmeta namespace. Event names are the events'
+// `symbol` attributes ("event_<id>" / "event_<id>_v<version>" without one).
+std::expected<std::vector<ProviderDef>, ManifestError> parse_manifest(std::string_view text);
+
+// The first manifest embedded as text in arbitrary bytes (an executable or library):
+// from "<?xml" (when it directly precedes the root) or the root element's "<" to the end
+// of the matching "</...instrumentationManifest>". nullopt when there is none.
+std::optional<std::string_view> find_embedded_manifest(std::string_view bytes);
+
+}  // namespace pfc

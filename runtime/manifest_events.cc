@@ -1,0 +1,184 @@
+// runtime/manifest_events.cc — the event half of the manifest parser: template <data>
+// elements → FieldDef (inType, count, length) and <event> elements → EventDef (descriptor
+// values resolved through the provider's tables and winmeta.xml).
+#include <cctype>
+
+#include "runtime/manifest_parser.h"
+
+namespace pfc::internal {
+namespace {
+
+bool is_count_type(InType t) { return t >= InType::Int8 && t <= InType::UInt64; }
+
+std::string_view kind_name(NameKind k) {
+  switch (k) {
+    case NameKind::Level: return "level";
+    case NameKind::Opcode: return "opcode";
+    case NameKind::Task: return "task";
+    case NameKind::Keyword: return "keyword";
+    case NameKind::Channel: return "channel";
+  }
+  return "name";
+}
+
+const FieldDef* find_field(const std::vector<FieldDef>& fields, std::string_view name) {
+  for (const FieldDef& f : fields) {
+    if (f.name == name) return &f;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+bool Parser::parse_extent(pugi::xml_node d, const char* attr, const std::vector<FieldDef>& fields,
+                          Extent& out) {
+  const pugi::xml_attribute a = d.attribute(attr);
+  if (!a) return true;
+  const std::string_view text = trim(a.value());
+  const std::string what = std::string(attr) + " of data " + quoted(d.attribute("name").value());
+  if (!text.empty() && std::isdigit(static_cast<unsigned char>(text[0]))) {
+    const std::optional<uint64_t> n = parse_number(text);
+    if (!n || *n > 0xFFFFFFFF) return fail(d, what + " is not a number in 0..4294967295");
+    out = Extent{Extent::Kind::Fixed, static_cast<uint32_t>(*n)};
+    return true;
+  }
+  const FieldDef* f = find_field(fields, text);
+  if (f == nullptr) return fail(d, what + " names no earlier data element: " + quoted(text));
+  if (!is_count_type(f->type) || f->count.present()) {
+    return fail(d, what + " names " + quoted(text) +
+                       ", which is not a scalar integer (win:Int8..win:UInt64)");
+  }
+  out = Extent{Extent::Kind::Field, static_cast<uint32_t>(f - fields.data())};
+  return true;
+}
+
+// Appends one field; appends nothing (and succeeds) for an in-type pfc cannot lay out.
+bool Parser::parse_data(pugi::xml_node d, std::vector<FieldDef>& fields) {
+  FieldDef f;
+  f.name = d.attribute("name").value();
+  if (f.name.empty()) return fail(d, "data element without a name");
+  if (find_field(fields, f.name)) return fail(d, "duplicate data element " + quoted(f.name));
+  const std::string_view in = trim(d.attribute("inType").value());
+  const QName q = split_qname(in);
+  const std::optional<std::string_view> ns = namespace_of(d, q.prefix);
+  const InTypeName type = ns && *ns == kWinNs ? winmeta_in_type(q.local) : InTypeName{};
+  if (!type.known) {
+    return fail(d, "unknown inType " + quoted(in) + " of data " + quoted(f.name) +
+                       " (expected a winmeta name such as win:UInt32, with xmlns:win=\"" +
+                       std::string(kWinNs) + "\")");
+  }
+  if (!type.type) return true;
+  f.type = *type.type;
+  if (!parse_extent(d, "count", fields, f.count) || !parse_extent(d, "length", fields, f.length))
+    return false;
+  const bool takes_length = f.type == InType::UnicodeString || f.type == InType::AnsiString ||
+                            f.type == InType::Binary;
+  if (f.length.present() && !takes_length) {
+    return fail(d, "length applies only to string and binary data, not " + quoted(f.name));
+  }
+  if (f.type == InType::Binary && !f.length.present()) {
+    const QName out = split_qname(trim(d.attribute("outType").value()));
+    const std::optional<std::string_view> out_ns = namespace_of(d, out.prefix);
+    if (!(out_ns && *out_ns == kWinNs && out.local == "IPv6")) {
+      return fail(d, "binary data " + quoted(f.name) + " needs a length");
+    }
+    f.length = Extent{Extent::Kind::Fixed, 16};  // TDH: IPv6 binary without length
+  }
+  fields.push_back(std::move(f));
+  return true;
+}
+
+// A name attribute's value: the provider's own names (task-scoped first), then win: names.
+// Absent or empty: 0.
+std::optional<uint64_t> Parser::resolve(pugi::xml_node at, const char* attr, NameKind kind,
+                                        const NameMap& own, const NameMap* scoped) {
+  const std::string_view text = trim(at.attribute(attr).value());
+  if (text.empty()) return 0;
+  if (scoped != nullptr) {
+    if (auto it = scoped->find(text); it != scoped->end()) return it->second;
+  }
+  if (auto it = own.find(text); it != own.end()) return it->second;
+  const QName q = split_qname(text);
+  if (!q.prefix.empty()) {
+    const std::optional<std::string_view> ns = namespace_of(at, q.prefix);
+    if (!ns) {
+      fail(at, std::string(attr) + " " + quoted(text) + ": undeclared namespace prefix " +
+                   quoted(q.prefix));
+      return std::nullopt;
+    }
+    if (*ns == kWinNs) {
+      if (std::optional<uint64_t> v = winmeta_value(kind, q.local)) return v;
+    }
+  }
+  fail(at, "unknown " + std::string(kind_name(kind)) + " " + quoted(text));
+  return std::nullopt;
+}
+
+bool Parser::parse_descriptor(pugi::xml_node e, const Tables& t, EventDescriptor& d) {
+  const std::optional<uint64_t> id = parse_number(e.attribute("value").value());
+  if (!id || *id > 0xFFFF) return fail(e, "event without a value in 0..65535");
+  const pugi::xml_attribute va = e.attribute("version");
+  const std::optional<uint64_t> version = va ? parse_number(va.value()) : 0;
+  if (!version || *version > 0xFF) return fail(e, "event version is not a number in 0..255");
+  d.id = static_cast<uint16_t>(*id);
+  d.version = static_cast<uint8_t>(*version);
+  const auto level = resolve(e, "level", NameKind::Level, t.levels, nullptr);
+  const auto task = resolve(e, "task", NameKind::Task, t.tasks, nullptr);
+  auto scoped = t.task_opcodes.find(trim(e.attribute("task").value()));
+  const auto opcode = resolve(e, "opcode", NameKind::Opcode, t.opcodes,
+                              scoped != t.task_opcodes.end() ? &scoped->second : nullptr);
+  const auto channel = resolve(e, "channel", NameKind::Channel, t.channels, nullptr);
+  if (!level || !task || !opcode || !channel) return false;
+  d.level = static_cast<uint8_t>(*level);
+  d.task = static_cast<uint16_t>(*task);
+  d.opcode = static_cast<uint8_t>(*opcode);
+  d.channel = static_cast<uint8_t>(*channel);
+  // keywords: whitespace-separated names, OR-ed.
+  std::string_view rest = e.attribute("keywords").value();
+  while (!(rest = trim(rest)).empty()) {
+    const size_t end = rest.find_first_of(" \t\r\n");
+    const std::string name(rest.substr(0, end));
+    rest = end == std::string_view::npos ? std::string_view{} : rest.substr(end);
+    auto it = t.keywords.find(name);
+    if (it != t.keywords.end()) {
+      d.keyword |= it->second;
+      continue;
+    }
+    const QName q = split_qname(name);
+    const std::optional<std::string_view> ns = namespace_of(e, q.prefix);
+    const std::optional<uint64_t> mask =
+        ns && *ns == kWinNs && !q.prefix.empty() ? winmeta_value(NameKind::Keyword, q.local)
+                                                 : std::nullopt;
+    if (!mask) return fail(e, "unknown keyword " + quoted(name));
+    d.keyword |= *mask;
+  }
+  return true;
+}
+
+bool Parser::parse_event(pugi::xml_node e, const Tables& t, ProviderDef& p) {
+  EventDef ev;
+  if (!parse_descriptor(e, t, ev.desc)) return false;
+  const std::string_view tid = trim(e.attribute("template").value());
+  if (!tid.empty()) {
+    auto it = t.templates.find(tid);
+    if (it == t.templates.end()) return fail(e, "event uses unknown template " + quoted(tid));
+    ev.fields = it->second.fields;
+  }
+  ev.name = trim(e.attribute("symbol").value());
+  if (ev.name.empty()) {
+    ev.name = "event_" + std::to_string(ev.desc.id);
+    if (ev.desc.version != 0) ev.name += "_v" + std::to_string(ev.desc.version);
+  }
+  for (const EventDef& other : p.events) {
+    if (other.name == ev.name) return fail(e, "duplicate event " + quoted(ev.name));
+    if (other.desc.id == ev.desc.id && other.desc.version == ev.desc.version) {
+      return fail(e, "event " + quoted(ev.name) + " has the same value " +
+                         std::to_string(ev.desc.id) + " and version " +
+                         std::to_string(ev.desc.version) + " as event " + quoted(other.name));
+    }
+  }
+  p.events.push_back(std::move(ev));
+  return true;
+}
+
+}  // namespace pfc::internal

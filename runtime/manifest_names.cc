@@ -1,0 +1,174 @@
+// runtime/manifest_names.cc — XML namespace resolution, the winmeta.xml name tables and
+// small text helpers of the manifest parser (manifest_names.h).
+#include "runtime/manifest_names.h"
+
+#include <array>
+#include <charconv>
+#include <utility>
+
+#include "runtime/utf.h"
+
+namespace pfc::internal {
+namespace {
+
+using Entry = std::pair<std::string_view, uint64_t>;
+
+// winmeta.xml (reference §1.3–1.5).
+constexpr std::array<Entry, 16> kLevels = {{
+    {"LogAlways", 0}, {"Critical", 1}, {"Error", 2}, {"Warning", 3}, {"Informational", 4},
+    {"Verbose", 5}, {"ReservedLevel6", 6}, {"ReservedLevel7", 7}, {"ReservedLevel8", 8},
+    {"ReservedLevel9", 9}, {"ReservedLevel10", 10}, {"ReservedLevel11", 11},
+    {"ReservedLevel12", 12}, {"ReservedLevel13", 13}, {"ReservedLevel14", 14},
+    {"ReservedLevel15", 15},
+}};
+constexpr std::array<Entry, 11> kOpcodes = {{
+    {"Info", 0}, {"Start", 1}, {"Stop", 2}, {"DC_Start", 3}, {"DC_Stop", 4}, {"Extension", 5},
+    {"Reply", 6}, {"Resume", 7}, {"Suspend", 8}, {"Send", 9}, {"Receive", 240},
+}};
+constexpr std::array<Entry, 1> kTasks = {{{"None", 0}}};
+constexpr std::array<Entry, 9> kKeywords = {{
+    {"AnyKeyword", 0},
+    {"ResponseTime", 0x0001000000000000},
+    {"WDIContext", 0x0002000000000000},
+    {"WDIDiag", 0x0004000000000000},
+    {"SQM", 0x0008000000000000},
+    {"AuditFailure", 0x0010000000000000},
+    {"AuditSuccess", 0x0020000000000000},
+    {"CorrelationHint", 0x0040000000000000},
+    {"EventlogClassic", 0x0080000000000000},
+}};
+constexpr std::array<Entry, 3> kChannels = {{{"System", 8}, {"Application", 9}, {"Security", 10}}};
+
+template <size_t N>
+std::optional<uint64_t> find(const std::array<Entry, N>& table, std::string_view name) {
+  for (const auto& [n, v] : table) {
+    if (n == name) return v;
+  }
+  return std::nullopt;
+}
+
+// winmeta inType names: supported ones map to pfc's InType (same numbers as TDH_INTYPE).
+constexpr std::array<std::pair<std::string_view, InType>, 21> kInTypes = {{
+    {"UnicodeString", InType::UnicodeString}, {"AnsiString", InType::AnsiString},
+    {"Int8", InType::Int8}, {"UInt8", InType::UInt8}, {"Int16", InType::Int16},
+    {"UInt16", InType::UInt16}, {"Int32", InType::Int32}, {"UInt32", InType::UInt32},
+    {"Int64", InType::Int64}, {"UInt64", InType::UInt64}, {"Float", InType::Float},
+    {"Double", InType::Double}, {"Boolean", InType::Boolean}, {"Binary", InType::Binary},
+    {"GUID", InType::Guid}, {"Pointer", InType::Pointer}, {"FILETIME", InType::FileTime},
+    {"SYSTEMTIME", InType::SystemTime}, {"SID", InType::Sid}, {"HexInt32", InType::HexInt32},
+    {"HexInt64", InType::HexInt64},
+}};
+constexpr std::array<std::string_view, 3> kUnsupportedInTypes = {
+    "CountedUnicodeString", "CountedAnsiString", "CountedBinary"};
+
+}  // namespace
+
+std::optional<std::string_view> namespace_of(pugi::xml_node n, std::string_view prefix) {
+  if (prefix == "xml") return "http://www.w3.org/XML/1998/namespace";
+  const std::string attr = prefix.empty() ? "xmlns" : "xmlns:" + std::string(prefix);
+  for (; n; n = n.parent()) {  // ancestors: bounded by the (shallow) paths the parser visits
+    if (n.type() != pugi::node_element) continue;
+    if (const pugi::xml_attribute a = n.attribute(attr.c_str())) return std::string_view(a.value());
+  }
+  return std::nullopt;
+}
+
+bool is_element(pugi::xml_node n, std::string_view ns, std::string_view local) {
+  if (n.type() != pugi::node_element) return false;
+  const QName q = split_qname(n.name());
+  if (q.local != local) return false;
+  const std::optional<std::string_view> uri = namespace_of(n, q.prefix);
+  return uri && *uri == ns;
+}
+
+QName split_qname(std::string_view text) {
+  const size_t colon = text.find(':');
+  if (colon == std::string_view::npos) return QName{"", text};
+  return QName{text.substr(0, colon), text.substr(colon + 1)};
+}
+
+std::optional<uint64_t> winmeta_value(NameKind kind, std::string_view local) {
+  switch (kind) {
+    case NameKind::Level: return find(kLevels, local);
+    case NameKind::Opcode: return find(kOpcodes, local);
+    case NameKind::Task: return find(kTasks, local);
+    case NameKind::Keyword: return find(kKeywords, local);
+    case NameKind::Channel: return find(kChannels, local);
+  }
+  return std::nullopt;
+}
+
+InTypeName winmeta_in_type(std::string_view local) {
+  for (const auto& [name, type] : kInTypes) {
+    if (name == local) return InTypeName{type, true};
+  }
+  for (std::string_view name : kUnsupportedInTypes) {
+    if (name == local) return InTypeName{std::nullopt, true};
+  }
+  return InTypeName{};
+}
+
+std::optional<uint64_t> standard_channel(std::string_view name) { return find(kChannels, name); }
+
+std::string_view trim(std::string_view s) {
+  constexpr std::string_view kSpace = " \t\r\n\v\f";
+  const size_t first = s.find_first_not_of(kSpace);
+  if (first == std::string_view::npos) return {};
+  return s.substr(first, s.find_last_not_of(kSpace) - first + 1);
+}
+
+std::optional<uint64_t> parse_number(std::string_view s) {
+  s = trim(s);
+  int base = 10;
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+    s.remove_prefix(2);
+    base = 16;
+  }
+  uint64_t v = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v, base);
+  if (s.empty() || ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
+void line_column(std::string_view text, size_t offset, uint32_t& line, uint32_t& column) {
+  if (offset > text.size()) offset = text.size();
+  line = 1;
+  column = 1;
+  for (size_t i = 0; i < offset; ++i) {
+    const auto b = static_cast<uint8_t>(text[i]);
+    if (b == '\n') {
+      ++line;
+      column = 1;
+    } else if ((b & 0xC0) != 0x80) {
+      ++column;
+    }
+  }
+}
+
+bool to_utf8_text(std::string_view text, std::string& out) {
+  const auto* p = reinterpret_cast<const uint8_t*>(text.data());
+  const size_t n = text.size();
+  const bool le = n >= 2 && p[0] == 0xFF && p[1] == 0xFE;
+  const bool be = n >= 2 && p[0] == 0xFE && p[1] == 0xFF;
+  if (!le && !be) {
+    const bool bom = n >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF;
+    out.assign(text.substr(bom ? 3 : 0));
+    return true;
+  }
+  if (n % 2 != 0) return false;
+  std::string units(text.substr(2));
+  if (be) {
+    for (size_t i = 0; i + 1 < units.size(); i += 2) std::swap(units[i], units[i + 1]);
+  }
+  const auto* q = reinterpret_cast<const uint8_t*>(units.data());
+  const uint8_t* end = q + units.size();
+  out.clear();
+  while (q < end) {
+    const char32_t cp = decode_utf16le_step(q, end);
+    if (cp >= 0xD800 && cp <= 0xDFFF) return false;  // unpaired surrogate
+    append_utf8(out, cp);
+  }
+  return true;
+}
+
+}  // namespace pfc::internal

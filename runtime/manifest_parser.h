@@ -1,0 +1,76 @@
+// runtime/manifest_parser.h — the manifest parser's state, shared by manifest.cc (document,
+// providers, name tables, templates) and manifest_events.cc (data fields and events).
+// Internal to runtime/; the entry point is runtime/manifest.h.
+#pragma once
+
+#include <pugixml.hpp>
+
+#include <map>
+#include <optional>
+#include <string>
+
+#include "runtime/manifest.h"
+#include "runtime/manifest_names.h"
+
+namespace pfc::internal {
+
+using NameMap = std::map<std::string, uint64_t, std::less<>>;
+
+struct Template {
+  std::vector<FieldDef> fields;
+};
+
+// What one provider defines; keys are the `name` (or chid / tid) attributes as written.
+struct Tables {
+  NameMap levels, opcodes, tasks, keywords, channels;
+  std::map<std::string, NameMap, std::less<>> task_opcodes;  // task name → its opcodes
+  std::map<std::string, Template, std::less<>> templates;
+};
+
+// `s` in single quotes for a one-line message: control bytes as \xHH, cut after 64 bytes.
+inline std::string quoted(std::string_view s) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out = "'";
+  for (size_t i = 0; i < s.size() && i < 64; ++i) {
+    const auto b = static_cast<unsigned char>(s[i]);
+    if (b < 0x20 || b == 0x7F) {
+      out += "\\x";
+      out += kHex[b >> 4];
+      out += kHex[b & 15];
+    } else {
+      out += static_cast<char>(b);
+    }
+  }
+  return out + (s.size() > 64 ? "...'" : "'");
+}
+
+// Parses one document. Every parse_* returns false after fail() recorded the first error.
+class Parser {
+ public:
+  explicit Parser(std::string_view text) : text_(text) {}
+
+  std::expected<std::vector<ProviderDef>, ManifestError> run(const pugi::xml_document& doc);
+
+ private:
+  bool fail(pugi::xml_node at, std::string message);
+  bool parse_provider(pugi::xml_node p, ProviderDef& out);
+  bool parse_tables(pugi::xml_node p, Tables& t);
+  bool parse_named(pugi::xml_node list, const char* item, const char* value_attr, uint64_t max,
+                   NameMap& out);
+  bool parse_tasks(pugi::xml_node list, Tables& t);
+  bool parse_channels(pugi::xml_node list, Tables& t);
+  bool parse_template(pugi::xml_node tpl, Template& out);
+  // manifest_events.cc
+  bool parse_data(pugi::xml_node d, std::vector<FieldDef>& fields);
+  bool parse_extent(pugi::xml_node d, const char* attr, const std::vector<FieldDef>& fields,
+                    Extent& out);
+  bool parse_event(pugi::xml_node e, const Tables& t, ProviderDef& p);
+  bool parse_descriptor(pugi::xml_node e, const Tables& t, EventDescriptor& d);
+  std::optional<uint64_t> resolve(pugi::xml_node at, const char* attr, NameKind kind,
+                                  const NameMap& own, const NameMap* scoped);
+
+  std::string_view text_;
+  std::optional<ManifestError> error_;
+};
+
+}  // namespace pfc::internal
