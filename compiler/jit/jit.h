@@ -29,6 +29,14 @@ std::optional<OptLevel> opt_level_from_name(std::string_view name);
 // The generated function: returns {deliver, stack & deliver} for one event.
 using NativeRouteFn = RouteResult (*)(const EventView* event);
 
+// For functions that call a NativeRouteFn: clang's -fsanitize=function reads a type hash in
+// front of every indirect callee, which JIT code does not have.
+#if defined(__clang__)
+#define PFC_CALLS_JIT_CODE __attribute__((no_sanitize("function")))
+#else
+#define PFC_CALLS_JIT_CODE
+#endif
+
 class Jit;
 
 // One native function installed in the JIT (one ORC ResourceTracker). Destroying it removes
@@ -88,7 +96,9 @@ Result<std::string> emit_asm(const ir::Program& program, OptLevel level);
 class JitProgram final : public RoutingProgram {
  public:
   static Result<std::shared_ptr<const JitProgram>> create(ir::Program program, OptLevel level);
-  RouteResult route(const EventView& event) const noexcept override { return fn_(&event); }
+  PFC_CALLS_JIT_CODE RouteResult route(const EventView& event) const noexcept override {
+    return fn_(&event);
+  }
   NativeRouteFn native_fn() const { return fn_; }
 
  private:

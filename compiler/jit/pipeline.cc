@@ -44,6 +44,10 @@ Result<std::unique_ptr<llvm::TargetMachine>> new_target_machine(OptLevel level) 
   static constexpr llvm::CodeGenOptLevel kLevels[] = {
       llvm::CodeGenOptLevel::None, llvm::CodeGenOptLevel::None, llvm::CodeGenOptLevel::Default};
   jtmb->setCodeGenOptLevel(kLevels[static_cast<size_t>(level)]);
+  // Small code model, PIC: helper calls go through JITLink's PLT stubs, and the fast
+  // instruction selector can lower them (it gives up on large-model calls).
+  jtmb->setCodeModel(llvm::CodeModel::Small);
+  jtmb->setRelocationModel(llvm::Reloc::PIC_);
   return llvm_result(jtmb->createTargetMachine(), "creating the target machine");
 }
 

@@ -64,7 +64,7 @@ class TieredProgram final : public RoutingProgram {
   enum class Tier : uint8_t { Interp, Native, Failed };
 
   ~TieredProgram() override;
-  RouteResult route(const EventView& event) const noexcept override {
+  PFC_CALLS_JIT_CODE RouteResult route(const EventView& event) const noexcept override {
     if (NativeRouteFn fn = native_fn_->load(std::memory_order_acquire)) return fn(&event);
     return interp_->route(event);
   }
