@@ -4,6 +4,9 @@
 #include "compiler/check.h"
 
 #include <algorithm>
+#include <numeric>
+#include <tuple>
+#include <vector>
 
 #include "compiler/check_context.h"
 
@@ -37,6 +40,23 @@ bool check_unsigned(CheckContext& cx, const ast::Int& v, uint64_t max, std::stri
   return true;
 }
 
+// Orders diagnostics by position, keeping discovery order at equal positions. Not
+// std::stable_sort: libstdc++ 12 implements it with std::get_temporary_buffer, which is
+// deprecated in C++23 and breaks clang -Werror builds.
+void sort_by_position(std::vector<Diagnostic>& diagnostics) {
+  std::vector<size_t> order(diagnostics.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::sort(order.begin(), order.end(), [&](size_t i, size_t j) {
+    const SourcePos& a = diagnostics[i].pos;
+    const SourcePos& b = diagnostics[j].pos;
+    return std::tie(a.line, a.column, i) < std::tie(b.line, b.column, j);
+  });
+  std::vector<Diagnostic> sorted;
+  sorted.reserve(diagnostics.size());
+  for (size_t i : order) sorted.push_back(std::move(diagnostics[i]));
+  diagnostics = std::move(sorted);
+}
+
 }  // namespace internal
 
 CheckOutput check_script(const ast::Script& script) { return check_script(script, {}); }
@@ -47,11 +67,7 @@ CheckOutput check_script(const ast::Script& script, const std::vector<ManifestIm
   internal::check_providers(script.providers, cx);
   internal::add_imported_providers(imports, cx);
   internal::check_sessions(script.sessions, cx);
-  std::stable_sort(out.diagnostics.begin(), out.diagnostics.end(),
-                   [](const Diagnostic& a, const Diagnostic& b) {
-                     if (a.pos.line != b.pos.line) return a.pos.line < b.pos.line;
-                     return a.pos.column < b.pos.column;
-                   });
+  internal::sort_by_position(out.diagnostics);
   return out;
 }
 
