@@ -1,0 +1,220 @@
+// fuzz/etw/etw_fuzzer.cc — arbitrary EnableTraceEx2 calls on the ETW-compatible C API:
+// control code, level, keywords, ENABLE_TRACE_PARAMETERS (v1, v2, bad versions, NULL) and
+// EVENT_FILTER_DESCRIPTOR arrays whose data is built per filter type from the input
+// (PID lists, UTF-16 name lists, EVENT_FILTER_EVENT_ID / _EVENT_NAME / _LEVEL_KW,
+// schematized headers, payload blobs, unknown types; sizes that lie, NULL pointers).
+// Every call must return success or an error code docs/etw.md documents for
+// EnableTraceEx2, never crash; after a success an event is written so the converted
+// filters are compiled and run. Sessions and providers are created once per process.
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include <fuzzer/FuzzedDataProvider.h>
+#include "pfc/etw/evntcons.h"
+#include "pfc/etw/evntprov.h"
+#include "pfc/etw/evntrace.h"
+
+namespace {
+
+struct Properties {
+  EVENT_TRACE_PROPERTIES props;
+  WCHAR name[64];
+};
+
+struct World {
+  TRACEHANDLE sessions[2] = {0, 0};
+  REGHANDLE provider = 0;
+  GUID registered = {0x5A1E0001, 0, 0x4000, {0x80, 0, 0, 0, 0, 0, 0, 1}};
+  GUID unregistered = {0x5A1E0002, 0, 0x4000, {0x80, 0, 0, 0, 0, 0, 0, 2}};
+};
+
+TRACEHANDLE start(const char16_t* name) {
+  Properties p;
+  std::memset(&p, 0, sizeof p);
+  p.props.Wnode.BufferSize = sizeof p;
+  p.props.Wnode.Flags = WNODE_FLAG_TRACED_GUID;
+  p.props.LogFileMode = EVENT_TRACE_REAL_TIME_MODE;
+  p.props.LoggerNameOffset = offsetof(Properties, name);
+  TRACEHANDLE h = 0;
+  if (StartTraceW(&h, reinterpret_cast<LPCWSTR>(name), &p.props) != ERROR_SUCCESS) {
+    std::fprintf(stderr, "etw_fuzzer: cannot start a session\n");
+    std::abort();
+  }
+  return h;
+}
+
+World& world() {
+  static World* w = [] {
+    auto* x = new World;
+    x->sessions[0] = start(u"fuzz_a");
+    x->sessions[1] = start(u"fuzz_b");
+    if (EventRegister(&x->registered, nullptr, nullptr, &x->provider) != ERROR_SUCCESS) std::abort();
+    return x;
+  }();
+  return *w;
+}
+
+const ULONG kTypes[] = {
+    EVENT_FILTER_TYPE_NONE, EVENT_FILTER_TYPE_SCHEMATIZED, EVENT_FILTER_TYPE_SYSTEM_FLAGS,
+    EVENT_FILTER_TYPE_TRACEHANDLE, EVENT_FILTER_TYPE_PID, EVENT_FILTER_TYPE_EXECUTABLE_NAME,
+    EVENT_FILTER_TYPE_PACKAGE_ID, EVENT_FILTER_TYPE_PACKAGE_APP_ID, EVENT_FILTER_TYPE_PAYLOAD,
+    EVENT_FILTER_TYPE_EVENT_ID, EVENT_FILTER_TYPE_EVENT_NAME, EVENT_FILTER_TYPE_STACKWALK,
+    EVENT_FILTER_TYPE_STACKWALK_NAME, EVENT_FILTER_TYPE_STACKWALK_LEVEL_KW,
+    EVENT_FILTER_TYPE_CONTAINER};
+
+void put16(std::vector<uint8_t>& b, uint16_t v) { b.push_back(uint8_t(v)), b.push_back(uint8_t(v >> 8)); }
+void put32(std::vector<uint8_t>& b, uint32_t v) { for (int i = 0; i < 4; ++i) b.push_back(uint8_t(v >> (8 * i))); }
+void put64(std::vector<uint8_t>& b, uint64_t v) { for (int i = 0; i < 8; ++i) b.push_back(uint8_t(v >> (8 * i))); }
+
+// A ';'-separated UTF-16 name list, NUL-terminated (mostly well-formed).
+void name_list(FuzzedDataProvider& in, std::vector<uint8_t>& b) {
+  const std::string s = in.ConsumeRandomLengthString(64);
+  for (unsigned char c : s) put16(b, in.ConsumeBool() ? c : uint16_t(0xD800 + c));
+  if (in.ConsumeIntegralInRange(0, 9) != 0) put16(b, 0);
+}
+
+// EVENT_FILTER_EVENT_NAME: keywords, level, FilterIn, NameCount, then NUL-terminated names.
+void event_names(FuzzedDataProvider& in, std::vector<uint8_t>& b) {
+  put64(b, in.ConsumeIntegral<uint64_t>());
+  put64(b, in.ConsumeIntegral<uint64_t>());
+  b.push_back(in.ConsumeIntegral<uint8_t>());
+  b.push_back(in.ConsumeIntegralInRange<uint8_t>(0, 2));
+  const uint16_t n = in.ConsumeIntegralInRange<uint16_t>(0, 5);
+  put16(b, in.ConsumeIntegralInRange(0, 9) == 0 ? in.ConsumeIntegral<uint16_t>() : n);
+  for (uint16_t i = 0; i < n; ++i) {
+    const std::string s = in.ConsumeRandomLengthString(16);
+    b.insert(b.end(), s.begin(), s.end());
+    b.push_back(0);
+  }
+}
+
+// The data for one descriptor of type `type`, shaped like what that type expects.
+std::vector<uint8_t> filter_data(FuzzedDataProvider& in, ULONG type) {
+  std::vector<uint8_t> b;
+  switch (type) {
+    case EVENT_FILTER_TYPE_PID:
+      for (int i = in.ConsumeIntegralInRange(0, 10); i > 0; --i) put32(b, in.ConsumeIntegralInRange<uint32_t>(0, 3));
+      break;
+    case EVENT_FILTER_TYPE_EXECUTABLE_NAME: case EVENT_FILTER_TYPE_PACKAGE_ID:
+    case EVENT_FILTER_TYPE_PACKAGE_APP_ID:
+      name_list(in, b);
+      break;
+    case EVENT_FILTER_TYPE_EVENT_ID: case EVENT_FILTER_TYPE_STACKWALK: {
+      b.push_back(in.ConsumeIntegralInRange<uint8_t>(0, 2));
+      b.push_back(0);
+      const uint16_t n = in.ConsumeIntegralInRange<uint16_t>(0, 70);
+      put16(b, in.ConsumeIntegralInRange(0, 9) == 0 ? in.ConsumeIntegral<uint16_t>() : n);
+      for (uint16_t i = 0; i < n; ++i) put16(b, in.ConsumeIntegralInRange<uint16_t>(0, 5));
+      break;
+    }
+    case EVENT_FILTER_TYPE_EVENT_NAME: case EVENT_FILTER_TYPE_STACKWALK_NAME:
+      event_names(in, b);
+      break;
+    case EVENT_FILTER_TYPE_STACKWALK_LEVEL_KW:
+      put64(b, in.ConsumeIntegral<uint64_t>());
+      put64(b, in.ConsumeIntegral<uint64_t>());
+      b.push_back(in.ConsumeIntegral<uint8_t>());
+      b.push_back(in.ConsumeIntegralInRange<uint8_t>(0, 2));
+      b.resize(24, 0);
+      break;
+    case EVENT_FILTER_TYPE_SCHEMATIZED:
+      put16(b, in.ConsumeIntegral<uint16_t>());
+      b.resize(16, in.ConsumeIntegral<uint8_t>());
+      put32(b, in.ConsumeIntegralInRange<uint32_t>(0, 64));
+      put32(b, 0);
+      break;
+    default:
+      break;
+  }
+  const std::vector<uint8_t> tail = in.ConsumeBytes<uint8_t>(in.ConsumeIntegralInRange(0, 16));
+  b.insert(b.end(), tail.begin(), tail.end());  // payload blobs and unknown types: raw bytes
+  return b;
+}
+
+// Descriptors + their data blocks; sizes never exceed the allocated block (a Size larger
+// than the buffer is a caller bug no API can detect), but may be smaller or zero.
+struct Filters {
+  std::vector<EVENT_FILTER_DESCRIPTOR> desc;
+  std::vector<std::vector<uint8_t>> data;
+};
+
+Filters make_filters(FuzzedDataProvider& in) {
+  Filters f;
+  const int n = in.ConsumeIntegralInRange(0, 15);
+  f.data.resize(n);
+  for (int i = 0; i < n; ++i) {
+    const ULONG type = in.ConsumeIntegralInRange(0, 19) == 0
+                           ? in.ConsumeIntegral<uint32_t>()
+                           : kTypes[in.ConsumeIntegralInRange<size_t>(0, std::size(kTypes) - 1)];
+    f.data[i] = filter_data(in, type);
+    EVENT_FILTER_DESCRIPTOR d{};
+    d.Type = type;
+    d.Size = static_cast<ULONG>(f.data[i].size());
+    const int mode = in.ConsumeIntegralInRange(0, 15);
+    if (mode == 0) d.Size = in.ConsumeIntegralInRange<ULONG>(0, d.Size);  // short Size
+    d.Ptr = mode == 1 && d.Size == 0 ? 0 : reinterpret_cast<uintptr_t>(f.data[i].data());
+    f.desc.push_back(d);
+  }
+  return f;
+}
+
+bool documented(ULONG rc) {
+  return rc == ERROR_SUCCESS || rc == ERROR_INVALID_PARAMETER || rc == ERROR_NOT_SUPPORTED ||
+         rc == ERROR_NO_SYSTEM_RESOURCES || rc == ERROR_WMI_INSTANCE_NOT_FOUND ||
+         rc == ERROR_TIMEOUT;
+}
+
+// Writes one event with fuzzed descriptor and payload through the registered provider.
+void write_event(FuzzedDataProvider& in, World& w) {
+  EVENT_DESCRIPTOR d{};
+  d.Id = in.ConsumeIntegralInRange<USHORT>(0, 5);
+  d.Level = in.ConsumeIntegralInRange<UCHAR>(0, 6);
+  d.Keyword = in.ConsumeIntegral<uint64_t>();
+  const std::vector<uint8_t> payload = in.ConsumeBytes<uint8_t>(in.ConsumeIntegralInRange(0, 64));
+  EVENT_DATA_DESCRIPTOR data;
+  EventDataDescCreate(&data, payload.data(), static_cast<ULONG>(payload.size()));
+  const ULONG rc = EventWrite(w.provider, &d, payload.empty() ? 0 : 1, payload.empty() ? nullptr : &data);
+  if (rc != ERROR_SUCCESS) {
+    std::fprintf(stderr, "etw_fuzzer: EventWrite returned %u\n", rc);
+    std::abort();
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (size > 8192) return 0;  // budget: more bytes only make more descriptors of the same kinds
+  World& w = world();
+  FuzzedDataProvider in(data, size);
+  const int which = in.ConsumeIntegralInRange(0, 7);
+  TRACEHANDLE trace = which < 4 ? w.sessions[0] : which < 7 ? w.sessions[1] : in.ConsumeIntegral<uint64_t>();
+  const int pick = in.ConsumeIntegralInRange(0, 9);
+  const GUID* provider = pick == 0 ? nullptr : pick == 1 ? &w.unregistered : &w.registered;
+  const ULONG code = in.ConsumeIntegralInRange(0, 15) == 0 ? in.ConsumeIntegral<uint32_t>()
+                                                           : in.ConsumeIntegralInRange<ULONG>(0, 2);
+  const UCHAR level = in.ConsumeIntegral<UCHAR>();
+  const ULONGLONG any = in.ConsumeIntegral<uint64_t>();
+  const ULONGLONG all = in.ConsumeIntegralInRange(0, 3) == 0 ? in.ConsumeIntegral<uint64_t>() : 0;
+  Filters filters = make_filters(in);
+  ENABLE_TRACE_PARAMETERS params{};
+  const int version = in.ConsumeIntegralInRange(0, 9);
+  params.Version = version < 5 ? 2 : version < 8 ? 1 : in.ConsumeIntegral<uint32_t>();
+  params.EnableProperty = in.ConsumeIntegral<uint32_t>() & (in.ConsumeBool() ? 0x7FFu : 0x214u);
+  params.SourceId.Data1 = in.ConsumeIntegral<uint32_t>();
+  params.EnableFilterDesc = filters.desc.empty() ? nullptr : filters.desc.data();
+  params.FilterDescCount = static_cast<ULONG>(filters.desc.size());
+  if (in.ConsumeIntegralInRange(0, 15) == 0) params.FilterDescCount = in.ConsumeIntegral<uint32_t>() | 16;  // too many
+  if (params.FilterDescCount > filters.desc.size() && params.EnableFilterDesc != nullptr) {
+    params.FilterDescCount = static_cast<ULONG>(filters.desc.size());  // never past the array
+  }
+  PENABLE_TRACE_PARAMETERS p = in.ConsumeIntegralInRange(0, 9) == 0 ? nullptr : &params;
+  const ULONG rc = EnableTraceEx2(trace, provider, code, level, any, all, 0, p);
+  if (!documented(rc)) {
+    std::fprintf(stderr, "etw_fuzzer: EnableTraceEx2 returned undocumented code %u\n", rc);
+    std::abort();
+  }
+  write_event(in, w);
+  return 0;
+}
