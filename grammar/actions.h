@@ -40,6 +40,10 @@ PFC_ACTION(level_warning, b.level_name(3, in.begin()))
 PFC_ACTION(level_info, b.level_name(4, in.begin()))
 PFC_ACTION(level_verbose, b.level_name(5, in.begin()))
 
+// Imports.
+PFC_ACTION(import_kw, b.begin_import(in.begin()))
+PFC_ACTION(import_path, b.import_path(token(in)))
+
 // Providers, events, fields.
 PFC_ACTION(provider_kw, b.begin_provider(in.begin()))
 PFC_ACTION(provider_name, b.provider_name(token(in)))

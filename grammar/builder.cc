@@ -143,6 +143,12 @@ void Builder::level_name(uint64_t level, const char* at) {
 
 // --- providers --------------------------------------------------------------------------
 
+void Builder::begin_import(const char* at) { script_.imports.emplace_back().pos = pos(at); }
+
+void Builder::import_path(std::string_view tok) {
+  script_.imports.back().path = ast::String{decode_string(tok), pos(tok.data())};
+}
+
 void Builder::begin_provider(const char* at) { script_.providers.emplace_back().pos = pos(at); }
 
 void Builder::provider_name(std::string_view tok) {

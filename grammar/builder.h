@@ -40,6 +40,8 @@ class Builder {
   void level_name(uint64_t level, const char* at);
 
   // Providers.
+  void begin_import(const char* at);
+  void import_path(std::string_view tok);
   void begin_provider(const char* at);
   void provider_name(std::string_view tok);
   void provider_guid(std::string_view tok);

@@ -15,7 +15,9 @@ namespace pfc::internal {
 
 // X(rule, message): every rule that appears inside must<>, with its diagnostic.
 #define PFC_GRAMMAR_ERRORS(X)                                                                  \
-  X(script_end, "expected 'provider' or 'session'")                                            \
+  X(script_end, "expected 'import', 'provider' or 'session'")                                            \
+  X(import_string, "expected a quoted manifest path after 'import'")                            \
+  X(import_end, "expected ';' after the import path")                                          \
   X(provider_name, "expected a provider name after 'provider'")                                \
   X(guid_check, "malformed GUID (expected {XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX})")            \
   X(provider_open, "expected '{' after provider name")                                         \

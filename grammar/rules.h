@@ -254,9 +254,17 @@ struct enable_body : p::sor<enable_end, p::seq<enable_open, p::star<filter>, p::
 struct enable_decl : p::seq<enable_kw, p::must<enable_name>, skip, p::star<enable_option>, p::must<enable_body>> {};
 struct session_decl : p::seq<session_kw, p::must<session_name>, skip, p::must<session_open>, p::star<enable_decl>, p::must<session_close>> {};
 
+// --- imports --------------------------------------------------------------------------
+
+struct import_kw : kw<TAO_PEGTL_ISTRING("import")> {};
+struct import_path : quoted {};
+struct import_string : p::seq<import_path, skip> {};
+struct import_end : sym<';'> {};
+struct import_decl : p::seq<import_kw, p::must<import_string>, p::must<import_end>> {};
+
 // --- script -----------------------------------------------------------------------------
 
 struct script_end : p::eof {};
-struct grammar : p::seq<skip, p::star<p::sor<provider_decl, session_decl>>, p::must<script_end>> {};
+struct grammar : p::seq<skip, p::star<p::sor<import_decl, provider_decl, session_decl>>, p::must<script_end>> {};
 
 }  // namespace pfc::internal::rules

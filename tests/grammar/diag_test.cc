@@ -21,9 +21,11 @@ struct DiagCase {
 const std::vector<DiagCase>& diag_cases() {
   static const std::vector<DiagCase> cases = {
       // script / providers
-      {"hello", "1:1: expected 'provider' or 'session'"},
-      {"providerP {}", "1:1: expected 'provider' or 'session'"},
-      {"provider P {} }", "1:15: expected 'provider' or 'session'"},
+      {"hello", "1:1: expected 'import', 'provider' or 'session'"},
+      {"import a.man;", "1:8: expected a quoted manifest path after 'import'"},
+      {"import \"a.man\"", "1:15: expected ';' after the import path"},
+      {"providerP {}", "1:1: expected 'import', 'provider' or 'session'"},
+      {"provider P {} }", "1:15: expected 'import', 'provider' or 'session'"},
       {"provider {", "1:10: expected a provider name after 'provider'"},
       {"provider", "1:9: expected a provider name after 'provider'"},
       {"provider P {37A59B93-BB25} {}",

@@ -30,6 +30,8 @@ const DumpCase kProviderCases[] = {
     {"", ""},
     {"  # only a comment\n\t\r\n", ""},
     {"provider P {}", "(provider P)\n"},
+    {"import \"a.man\"; provider P {}", "(import \"a.man\")\n(provider P)\n"},
+    {"IMPORT \"dir/b \\\"q\\\".man\";", "(import \"dir/b \\\"q\\\".man\")\n"},
     {"provider P{}#c", "(provider P)\n"},
     {"PROVIDER P { }", "(provider P)\n"},
     {"provider Example-Provider {37a59b93-bb25-4cee-97aa-8b6acd0c4df8} {}",

@@ -148,7 +148,7 @@ TEST(HostileTest, DeepNesting) {
   std::string opens;  // many parentheses opened and closed again never nest deeply
   for (int i = 0; i < 50000; ++i) opens += "(a eq 1) and ";
   EXPECT_EQ(diag_of(where_script(opens + "a eq 1")), "ok");
-  EXPECT_EQ(diag_of(std::string(100000, '{')), "1:1: expected 'provider' or 'session'");
+  EXPECT_EQ(diag_of(std::string(100000, '{')), "1:1: expected 'import', 'provider' or 'session'");
   EXPECT_EQ(diag_of("provider P " + std::string(100000, '{')),
             "1:13: expected 'event' or '}' in provider body");
 }
