@@ -1,6 +1,8 @@
 // cli/files.cc — whole-file reads with errno-based messages.
 #include "cli/files.h"
 
+#include <sys/stat.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -16,6 +18,10 @@ Result<std::string> read_whole_file(const std::string& path) {
   std::unique_ptr<std::FILE, Closer> file(std::fopen(path.c_str(), "rb"));
   if (!file) return make_error("cannot read " + path + ": " + std::strerror(errno));
   std::string text;
+  // Reserve the size up front: a large capture must not be held twice while the string
+  // grows (that would double pfc run's peak memory).
+  struct stat st{};
+  if (fstat(fileno(file.get()), &st) == 0 && S_ISREG(st.st_mode)) text.reserve(size_t(st.st_size));
   char buffer[1 << 16];
   for (;;) {
     const size_t n = std::fread(buffer, 1, sizeof buffer, file.get());

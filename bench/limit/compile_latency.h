@@ -9,6 +9,10 @@ namespace pfc::bench {
 
 // Registers Compile<Set>_<Interp|Jit> (manual timing, fixed repetitions).
 void register_compile_latency();
+// Compiles set `name` (Example1, Example8, Thousand) text → native `times` times and
+// returns 0, or 1 for an unknown set or a failure: a clean target for profilers
+// (`bench_limit --compile-loop=Example1:200`).
+int compile_loop(const std::string& name, int times);
 // Writes the native code of each compile set as DIR/Compile<Set>.s; returns 0.
 int emit_compile_asm(const std::string& dir);
 

@@ -2,11 +2,14 @@
 // workload of workload.h routed by the reference interpreter (Interp), JIT native code
 // (Jit, obtained through make_compiler(Engine::Jit)), a hand-written C++ router (Hand) and,
 // for integer-only workloads, libpcap's bpf_filter (Bpf); plus the disabled-path check and
-// compile latency (script text → interpreter-ready / native-ready, p50/p99).
+// compile latency (script text → interpreter-ready / native-ready, p50/p99). JitO2 (native
+// code from the full O2 pipeline, JitProgram directly) is a diagnostic column for the JIT
+// owners: what the default O1 pipeline leaves on the table.
 // Names: <Workload>_<Engine>. Before any timing, every engine must produce identical
 // masks on every event of every workload, or the program aborts.
 // `bench_limit --emit-asm=DIR` writes each workload's native code as DIR/<Workload>.s
-// (for code-size measurement by scripts/run-bench) and exits.
+// (for code-size measurement by scripts/run-bench) and exits; `--compile-loop=SET:N`
+// compiles one compile-latency set N times and exits (a target for profilers).
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
@@ -42,8 +45,18 @@ struct Prepared {
   Workload w;
   std::shared_ptr<const RoutingProgram> interp;
   std::shared_ptr<const RoutingProgram> jit;
+  std::shared_ptr<const RoutingProgram> jit_o2;  // diagnostic: the full O2 pipeline
   std::vector<EventView> views;
 };
+
+// Native code at an explicit optimisation level (JitProgram, no tiering).
+std::shared_ptr<const RoutingProgram> build_native(OptLevel level, const ProgramSpec& spec) {
+  auto program = lower(spec);
+  if (!program) die("lower failed: " + program.error().message);
+  auto native = JitProgram::create(std::move(*program), level);
+  if (!native) die("JIT failed: " + native.error().message);
+  return *native;
+}
 
 std::shared_ptr<const RoutingProgram> build(Engine engine, const ProgramSpec& spec) {
   auto program = make_compiler(engine)->compile(spec);
@@ -68,7 +81,9 @@ void cross_check(const Prepared& p) {
   for (size_t i = 0; i < p.views.size(); ++i) {
     const RouteResult want = p.interp->route(p.views[i]);
     std::vector<std::pair<const char*, RouteResult>> got = {
-        {"Jit", p.jit->route(p.views[i])}, {"Hand", p.w.hand->route(p.views[i])}};
+        {"Jit", p.jit->route(p.views[i])},
+        {"JitO2", p.jit_o2->route(p.views[i])},
+        {"Hand", p.w.hand->route(p.views[i])}};
     if (p.w.bpf) {
       const auto& rec = p.w.bpf->records[i];
       got.push_back({"Bpf", p.w.bpf->route(rec.data(), uint32_t(rec.size()))});
@@ -98,6 +113,7 @@ void register_routes(const Prepared& p) {
   };
   reg("Interp", [&p](benchmark::State& s) { route_loop(s, *p.interp, p.views); });
   reg("Jit", [&p](benchmark::State& s) { route_loop(s, *p.jit, p.views); });
+  reg("JitO2", [&p](benchmark::State& s) { route_loop(s, *p.jit_o2, p.views); });
   reg("Hand", [&p](benchmark::State& s) { route_loop(s, *p.w.hand, p.views); });
   if (p.w.bpf) reg("Bpf", [&p](benchmark::State& s) { bpf_loop(s, *p.w.bpf); });
 }
@@ -224,6 +240,15 @@ int emit_asm_files(const std::string& dir, const std::vector<Workload>& workload
 int main(int argc, char** argv) {
   using namespace pfc::bench;
   static std::vector<Prepared> prepared;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg.starts_with("--compile-loop=")) {
+      const std::string spec(arg.substr(15));
+      const size_t colon = spec.find(':');
+      if (colon == std::string::npos) return 2;
+      return compile_loop(spec.substr(0, colon), std::atoi(spec.c_str() + colon + 1));
+    }
+  }
   std::vector<Workload> workloads = all_workloads();
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
@@ -235,6 +260,7 @@ int main(int argc, char** argv) {
     p.w = std::move(w);
     p.interp = build(pfc::Engine::Interp, p.w.spec);
     p.jit = build(pfc::Engine::Jit, p.w.spec);
+    p.jit_o2 = build_native(pfc::OptLevel::O2, p.w.spec);
     for (const pfc::Event& e : p.w.events) p.views.push_back(e.view());
     cross_check(p);
   }

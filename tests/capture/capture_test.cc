@@ -88,6 +88,15 @@ TEST(Capture, RoundTrip) {
   }
 }
 
+TEST(Capture, Crc32IsTheZlibOne) {
+  const std::string check = "123456789";
+  const auto* p = reinterpret_cast<const uint8_t*>(check.data());
+  EXPECT_EQ(internal::crc32(std::span(p, check.size())), 0xCBF43926u);
+  EXPECT_EQ(internal::crc32(std::span(p + 4, 5), internal::crc32(std::span(p, 4))), 0xCBF43926u);
+  std::vector<uint8_t> zeros(37, 0);  // slicing-by-8 body plus a 5-byte tail
+  EXPECT_EQ(internal::crc32(zeros), internal::crc32(std::span(zeros).subspan(3), internal::crc32(std::span(zeros).first(3))));
+}
+
 TEST(Capture, EmptyCapture) {
   const std::vector<uint8_t> file = CaptureWriter().finish();
   EXPECT_EQ(file.size(), kCaptureHeaderSize);
