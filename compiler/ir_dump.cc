@@ -5,6 +5,8 @@
 // followed by the non-empty constant pools ("int_sets:", "str_sets:", ...).
 #include "compiler/ir_dump.h"
 
+#include "compiler/convert.h"
+
 #include <array>
 #include <cstdio>
 #include <string_view>
@@ -79,24 +81,6 @@ std::string quoted(std::string_view s) {
   return out;
 }
 
-std::string op_name(PayloadOp op) {
-  switch (op) {
-    case PayloadOp::Eq: return "eq";
-    case PayloadOp::Ne: return "ne";
-    case PayloadOp::Le: return "le";
-    case PayloadOp::Gt: return "gt";
-    case PayloadOp::Lt: return "lt";
-    case PayloadOp::Ge: return "ge";
-    case PayloadOp::Between: return "between";
-    case PayloadOp::NotBetween: return "notbetween";
-    case PayloadOp::Modulo: return "modulo";
-    case PayloadOp::Contains: return "contains";
-    case PayloadOp::DoesntContain: return "doesntcontain";
-    case PayloadOp::Is: return "is";
-    case PayloadOp::IsNot: return "isnot";
-  }
-  return cat("op", uint16_t(op));
-}
 
 // ", count %c" / ", length %l" suffixes of payload instructions.
 std::string extent_regs(const Inst& in, bool count) {
@@ -175,17 +159,17 @@ void dump_pools(const ir::Program& p, std::string& out) {
   if (!p.int_preds.empty()) out += "int_preds:\n";
   for (size_t k = 0; k < p.int_preds.size(); ++k) {
     const ir::IntPred& q = p.int_preds[k];
-    out += cat("  ipred#", k, " = ", op_name(q.op), " ", num(q.lo));
+    out += cat("  ipred#", k, " = ", internal::payload_op_name(q.op), " ", num(q.lo));
     if (q.op == PayloadOp::Between || q.op == PayloadOp::NotBetween) out += cat(", ", num(q.hi));
     out += "\n";
   }
   if (!p.str_preds.empty()) out += "str_preds:\n";
   for (size_t k = 0; k < p.str_preds.size(); ++k) {
-    out += cat("  spred#", k, " = ", op_name(p.str_preds[k].op), " ", quoted(p.str_preds[k].text), "\n");
+    out += cat("  spred#", k, " = ", internal::payload_op_name(p.str_preds[k].op), " ", quoted(p.str_preds[k].text), "\n");
   }
   if (!p.guid_preds.empty()) out += "guid_preds:\n";
   for (size_t k = 0; k < p.guid_preds.size(); ++k) {
-    out += cat("  gpred#", k, " = ", op_name(p.guid_preds[k].op), " ", p.guid_preds[k].value.to_string(), "\n");
+    out += cat("  gpred#", k, " = ", internal::payload_op_name(p.guid_preds[k].op), " ", p.guid_preds[k].value.to_string(), "\n");
   }
 }
 

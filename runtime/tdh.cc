@@ -32,32 +32,8 @@ constexpr uint64_t kNoLength = PFC_TDH_NO_LENGTH;
 
 // Element size of a fixed-size in-type; 0 for variable-size or unknown in-types.
 uint64_t fixed_size(uint32_t in_type) {
-  switch (static_cast<InType>(in_type)) {
-    case InType::Int8:
-    case InType::UInt8:
-      return 1;
-    case InType::Int16:
-    case InType::UInt16:
-      return 2;
-    case InType::Int32:
-    case InType::UInt32:
-    case InType::HexInt32:
-    case InType::Float:
-    case InType::Boolean:
-      return 4;
-    case InType::Int64:
-    case InType::UInt64:
-    case InType::HexInt64:
-    case InType::Double:
-    case InType::Pointer:
-    case InType::FileTime:
-      return 8;
-    case InType::Guid:
-    case InType::SystemTime:
-      return 16;
-    default:
-      return 0;
-  }
+  if (in_type > 0xFFFF) return 0;  // InType is 16-bit: do not let a wide value alias one
+  return in_type_fixed_size(static_cast<InType>(in_type));
 }
 
 // `count` elements of `elem` bytes each from off (off <= size), or kBad when they do not fit.
