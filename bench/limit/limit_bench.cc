@@ -8,7 +8,8 @@
 // Names: <Workload>_<Engine>. Before any timing, every engine must produce identical
 // masks on every event of every workload, or the program aborts.
 // `bench_limit --emit-asm=DIR` writes each workload's native code as DIR/<Workload>.s
-// (for code-size measurement by scripts/run-bench) and exits; `--compile-loop=SET:N`
+// (for code-size measurement by scripts/run-bench), its IR (.ir) and LLVM IR (.ll), and
+// exits; `--compile-loop=SET:N`
 // compiles one compile-latency set N times and exits (a target for profilers).
 #include <benchmark/benchmark.h>
 
@@ -21,6 +22,7 @@
 
 #include "bench/limit/compile_latency.h"
 #include "bench/limit/workload.h"
+#include "compiler/ir_dump.h"
 #include "compiler/jit/tiered.h"
 #include "compiler/lower.h"
 #include "pfc/router.h"
@@ -230,6 +232,8 @@ int emit_asm_files(const std::string& dir, const std::vector<Workload>& workload
     auto text = emit_asm(*program, kDefaultOptLevel);
     if (!text) die("emit_asm failed: " + text.error().message);
     std::ofstream(dir + "/" + w.name + ".s") << *text;
+    std::ofstream(dir + "/" + w.name + ".ir") << dump_ir(*program);
+    if (auto ll = emit_llvm(*program, kDefaultOptLevel)) std::ofstream(dir + "/" + w.name + ".ll") << *ll;
   }
   return emit_compile_asm(dir);
 }

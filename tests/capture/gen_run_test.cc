@@ -1,0 +1,169 @@
+// tests/capture/gen_run_test.cc — `pfc gen` and `pfc run` on binary captures, run as
+// processes: determinism per seed, the exact match rate, --count against the per-event
+// output on every engine, every field type, and the errors (corrupted/truncated captures,
+// unknown providers, unreachable rates, bad options).
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "tests/cli/process.h"
+
+namespace pfc::test {
+namespace {
+
+const char* const kExample = R"(provider Example-Provider {37a59b93-bb25-4cee-97aa-8b6acd0c4df8} {
+    event Example_Event_1 (id=1, level=1) { Initiator: wstring; Level: uint32; }
+    event Example_Event_2 (id=2, level=1) { Title: wstring; InstanceId: guid; ErrorCode: uint32; }
+}
+session MyTrace {
+    enable Example-Provider level=verbose {
+        payload Example_Event_1 all { Initiator is "User"; Level between 7,16 }
+        payload Example_Event_2 any { Title contains "UNI";
+                                      InstanceId is {0E95CFBC-58D4-44BA-BE40-E63A853536DF};
+                                      ErrorCode ne 0 }
+    }
+}
+session Second { enable Example-Provider level=2 { pid 100, 200; } }
+)";
+
+// Every type, fixed and field-given counts and lengths, scope and event-ID filters.
+const char* const kAllTypes = R"(provider Types {
+  event Scalars (id=1, level=4, keyword=0x10) { A: int8; B: uint8; C: int16; D: uint16; E: int32;
+    F: uint32; G: int64; H: uint64; I: float; J: double; K: bool; L: guid; M: pointer;
+    N: filetime; O: systemtime; P: sid; Q: hexint32; R: hexint64; S: wstring; T: string; }
+  event Shaped (id=2, level=2) { N: uint16; Items: uint32[N]; Fixed: int16[3]; W: wstring length=5;
+    Len: uint8; Name: string length=Len; Blob: binary length=4; Names: wstring[2]; }
+}
+session One { enable Types level=4 { payload Scalars all { A lt 0; S contains "ab"; L is {0E95CFBC-58D4-44BA-BE40-E63A853536DF} } } }
+session Two { enable Types any=0x10 { pid 4, 8; event_id in 1; payload Scalars any { F between 10,20; T is "xyz" } } }
+session Three { enable Types { exe "app.exe"; payload Shaped where N eq 3 or Name contains "q" or not W isnot "hello"; } }
+)";
+
+const char* const kOther = R"(provider Other { event X (id=1) { V: uint32; } }
+session S { enable Other; }
+)";
+
+class GenRun : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = ::testing::TempDir() + "pfc_gen_run_" +
+           ::testing::UnitTest::GetInstance()->current_test_info()->name() + "/";
+    run_process("/bin/mkdir", {"-p", dir_});
+    write("example.pfs", kExample);
+    write("types.pfs", kAllTypes);
+    write("other.pfs", kOther);
+  }
+  std::string path(const std::string& name) const { return dir_ + name; }
+  void write(const std::string& name, const std::string& text) const {
+    std::ofstream(path(name), std::ios::binary) << text;
+  }
+  std::string read(const std::string& name) const {
+    std::ifstream in(path(name), std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), {}};
+  }
+  ProcessResult pfc(std::vector<std::string> args) const { return run_process(PFC_BINARY, args, dir_); }
+
+  std::string dir_;
+};
+
+TEST_F(GenRun, SameSeedSameBytesOtherSeedOtherBytes) {
+  for (const char* out : {"a.cap", "b.cap"}) {
+    ASSERT_EQ(pfc({"gen", "example.pfs", "--count", "300", "--seed", "42", "-o", out}).exit_code, 0);
+  }
+  ASSERT_EQ(pfc({"gen", "example.pfs", "--count", "300", "--seed", "43", "-o", "c.cap"}).exit_code, 0);
+  EXPECT_EQ(read("a.cap"), read("b.cap"));
+  EXPECT_NE(read("a.cap"), read("c.cap"));
+  EXPECT_EQ(read("a.cap").substr(0, 8), std::string("\x89PFCCAP\n", 8));
+}
+
+TEST_F(GenRun, MatchRateIsExactAndEveryEngineCountsTheSame) {
+  const ProcessResult gen = pfc({"gen", "example.pfs", "--count", "400", "--seed", "7",
+                                 "--match-rate", "0.25", "-o", "r.cap"});
+  ASSERT_EQ(gen.exit_code, 0) << gen.err;
+  EXPECT_EQ(gen.out, "wrote 400 events (100 matching) to r.cap\n");
+  std::string lines;
+  for (const char* engine : {"interp", "jit", "auto"}) {
+    const ProcessResult count = pfc({"run", "example.pfs", "--events", "r.cap", "--count", "--engine", engine});
+    ASSERT_EQ(count.exit_code, 0) << count.err;
+    EXPECT_EQ(count.out.rfind("{\"events\":400,\"matched\":100,\"engine\":\"" + std::string(engine) + "\"", 0), 0u)
+        << count.out;
+    EXPECT_NE(count.out.find("\"sessions\":{\"MyTrace\":{\"delivered\":"), std::string::npos);
+    const ProcessResult each = pfc({"run", "example.pfs", "--events", "r.cap", "--engine", engine});
+    ASSERT_EQ(each.exit_code, 0) << each.err;
+    if (lines.empty()) lines = each.out;
+    EXPECT_EQ(each.out, lines) << engine;
+  }
+  size_t delivered = 0, total = 0;
+  for (size_t pos = 0; (pos = lines.find("\"sessions\":[", pos)) != std::string::npos; ++pos, ++total)
+    delivered += lines[pos + 12] != ']';
+  EXPECT_EQ(total, 400u);
+  EXPECT_EQ(delivered, 100u);
+}
+
+TEST_F(GenRun, EveryTypeGeneratesAndExplainAgrees) {
+  for (const char* rate : {"0", "0.5", "1"}) {
+    const ProcessResult gen = pfc({"gen", "types.pfs", "--count", "500", "--seed", "3",
+                                   "--match-rate", rate, "-o", "t.cap"});
+    ASSERT_EQ(gen.exit_code, 0) << rate << ": " << gen.err;
+    for (const char* engine : {"interp", "jit"}) {
+      const ProcessResult run = pfc({"run", "types.pfs", "--events", "t.cap", "--explain", "--engine", engine});
+      EXPECT_EQ(run.exit_code, 0) << rate << " " << engine << ": " << run.err;
+    }
+  }
+}
+
+TEST_F(GenRun, CountWorksOnJsonLinesToo) {
+  write("e.jsonl", R"({"provider":"Example-Provider","event":"Example_Event_1","fields":{"Initiator":"User","Level":9}})"
+                   "\n");
+  const ProcessResult r = pfc({"run", "example.pfs", "--events", "e.jsonl", "--count"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("{\"events\":1,\"matched\":1,\"engine\":\"auto\"", 0), 0u) << r.out;
+}
+
+TEST_F(GenRun, CorruptedAndTruncatedCapturesAreErrors) {
+  ASSERT_EQ(pfc({"gen", "example.pfs", "--count", "20", "--seed", "1", "-o", "g.cap"}).exit_code, 0);
+  std::string bytes = read("g.cap");
+  std::string flipped = bytes;
+  flipped[bytes.size() - 3] ^= 0x55;
+  write("flipped.cap", flipped);
+  ProcessResult r = pfc({"run", "example.pfs", "--events", "flipped.cap"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("pfc: error: flipped.cap: capture: checksum mismatch"), std::string::npos) << r.err;
+  write("cut.cap", bytes.substr(0, bytes.size() - 10));
+  r = pfc({"run", "example.pfs", "--events", "cut.cap", "--count"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("pfc: error: cut.cap: capture: record 19 at offset "), std::string::npos) << r.err;
+}
+
+TEST_F(GenRun, ProviderMissingFromTheScriptIsAnError) {
+  ASSERT_EQ(pfc({"gen", "other.pfs", "--count", "5", "--seed", "1", "-o", "o.cap"}).exit_code, 0);
+  const ProcessResult r = pfc({"run", "example.pfs", "--events", "o.cap"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("is not declared in the script"), std::string::npos) << r.err;
+}
+
+TEST_F(GenRun, UnreachableRateIsAnError) {
+  // Session S takes every event of Other: no event can fail its filters.
+  const ProcessResult r = pfc({"gen", "other.pfs", "--count", "5", "--seed", "1",
+                               "--match-rate", "0.5", "-o", "u.cap"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "pfc: error: --match-rate 0.5 cannot be reached: none of 20000 random events "
+                   "fails the sessions' filters\n");
+}
+
+TEST_F(GenRun, UsageErrors) {
+  EXPECT_EQ(pfc({"gen", "example.pfs", "--seed", "1", "-o", "x.cap"}).exit_code, 2);
+  EXPECT_EQ(pfc({"gen", "example.pfs", "--count", "1", "--seed", "1"}).exit_code, 2);
+  EXPECT_EQ(pfc({"gen", "example.pfs", "--count", "1", "--seed", "1", "-o", "x.cap",
+                 "--match-rate", "1.5"}).exit_code, 2);
+  const ProcessResult r = pfc({"gen", "example.pfs", "--count", "1", "--seed", "1", "-o", "nodir/x.cap"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("pfc: error: cannot write nodir/x.cap: No such file or directory"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace pfc::test
