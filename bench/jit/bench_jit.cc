@@ -9,6 +9,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include "bench/route/workload.h"
 #include "compiler/frontend.h"
 #include "compiler/interp.h"
 #include "compiler/jit/jit.h"
@@ -179,7 +180,39 @@ void route_tiered(benchmark::State& state, int sessions) {
   route_loop(state, **tiered, example_events(spec_from_text(text).provider));
 }
 
+// The shared workload of bench/route (bench/route/workload.h): the same filter set built as
+// a ProgramSpec, its event mix, and the hand-written router — so Hand / Interp / Jit ratios
+// come from one run of one binary.
+void route_workload(benchmark::State& state, int engine, uint32_t sessions) {
+  const std::vector<Event> events = bench::example_events();
+  std::shared_ptr<const RoutingProgram> program;
+  if (engine < 0) {
+    program = std::make_shared<bench::HandRouter>(sessions);
+  } else {
+    auto lowered_spec = lower(bench::example_spec(sessions));
+    if (!lowered_spec) return state.SkipWithError(lowered_spec.error().message.c_str());
+    if (engine == 3) {
+      auto interp = Interpreter::create(std::move(*lowered_spec));
+      if (!interp) return state.SkipWithError(interp.error().message.c_str());
+      program = std::move(*interp);
+    } else {
+      auto native = JitProgram::create(std::move(*lowered_spec), static_cast<OptLevel>(engine));
+      if (!native) return state.SkipWithError(native.error().message.c_str());
+      program = std::move(*native);
+    }
+  }
+  route_loop(state, *program, events);
+}
+
 void register_all() {
+  for (uint32_t sessions : {1u, 8u}) {
+    const std::string w = "RouteWorkload" + std::to_string(sessions);
+    benchmark::RegisterBenchmark((w + "_Hand").c_str(), route_workload, -1, sessions);
+    benchmark::RegisterBenchmark((w + "_Interp").c_str(), route_workload, 3, sessions);
+    for (OptLevel l : {OptLevel::O0, OptLevel::O1, OptLevel::O2})
+      benchmark::RegisterBenchmark((w + "_Jit" + std::string(opt_level_name(l))).c_str(),
+                                   route_workload, static_cast<int>(l), sessions);
+  }
   for (int sessions : {1, 8}) {
     const std::string w = "Example" + std::to_string(sessions);
     benchmark::RegisterBenchmark(("Compile" + w + "_Interp").c_str(), compile_text_interp, sessions)
