@@ -206,8 +206,7 @@ RouteResult Interpreter::run(const EventView& ev, uint64_t* r) const noexcept {
         if (r[in.a] != 0) break;
         [[fallthrough]];
       case Op::Jmp:
-        if (in.b >= prog_.code.size()) return RouteResult{deliver, stack & deliver};  // to the end
-        pc = in.b - 1;
+        pc = in.b - 1;  // verified: this index < b < code.size()
         break;
       case Op::Deliver: deliver |= uint64_t(r[in.a] != 0) << in.b; break;
       case Op::Stack: stack |= uint64_t(r[in.a] != 0) << in.b; break;

@@ -57,8 +57,8 @@ enum class Op : uint8_t {
   Cmp,         // dst = (r[a] <cond b> imm) ? 1 : 0; b is a Cond
   InSet,       // dst = r[a] ∈ int_sets[b] ? 1 : 0
   StrIn,       // dst = header string a (HeaderString) ∈ str_sets[b] ? 1 : 0 (set's case rule)
-  Jz,          // if r[a] == 0 jump to instruction b (b > this index)
-  Jmp,         // jump to instruction b (b > this index)
+  Jz,          // if r[a] == 0 jump to instruction b (this index < b < code.size())
+  Jmp,         // jump to instruction b (this index < b < code.size())
   Deliver,     // deliver |= (r[a] != 0 ? 1 : 0) << b   (b < 64)
   Stack,       // stack   |= (r[a] != 0 ? 1 : 0) << b   (b < 64)
   Skip,        // dst = offset just past field fields[b] (all elements) starting at offset r[a];

@@ -77,7 +77,7 @@ class Verifier {
   }
 
   Result<void> jump(const Inst& in) const {
-    if (in.b <= i_ || in.b > p_.code.size()) return fail("jump target @" + std::to_string(in.b) + " not forward or past the end");
+    if (in.b <= i_ || in.b >= p_.code.size()) return fail("jump target @" + std::to_string(in.b) + " not forward or past the end");
     return {};
   }
 

@@ -2,7 +2,9 @@
 // machine-code emission (see pipeline.h).
 #include "compiler/jit/pipeline.h"
 
+#include <iterator>
 #include <mutex>
+#include <string>
 
 #include <llvm/Analysis/CGSCCPassManager.h>
 #include <llvm/Analysis/LoopAnalysisManager.h>
@@ -57,6 +59,9 @@ Result<llvm::TargetMachine*> host_target_machine(OptLevel level) {
   // Creating a machine costs about as much as emitting a small function; each thread keeps
   // one per level (a machine must not be used by two threads at once).
   thread_local std::unique_ptr<llvm::TargetMachine> cache[3];
+  if (static_cast<size_t>(level) >= std::size(cache)) {
+    return make_error("unknown optimisation level " + std::to_string(static_cast<int>(level)));
+  }
   std::unique_ptr<llvm::TargetMachine>& slot = cache[static_cast<size_t>(level)];
   if (!slot) {
     auto tm = new_target_machine(level);

@@ -118,13 +118,13 @@ TEST(Verify, EachViolationIsReported) {
   }
 }
 
-TEST(Verify, JumpToEndIsAllowed) {
+TEST(Verify, JumpTargetsStayInsideTheProgram) {
   ir::Program p;
   p.code = {I(Op::Const, 0, 0, 0, 0, 1), I(Op::Jz, kNoReg, 0, 3), I(Op::Jmp, kNoReg, 0, 3), I(Op::Return, kNoReg)};
   p.num_regs = 1;
-  EXPECT_TRUE(verify(p).has_value());
-  p.code[2].b = 4;  // == code.size(): allowed by the machine model
-  EXPECT_TRUE(verify(p).has_value());
+  EXPECT_TRUE(verify(p).has_value());  // jumps to the final Return
+  p.code[2].b = 4;  // == code.size(): ir.h requires a target inside the program
+  EXPECT_FALSE(verify(p).has_value());
 }
 
 }  // namespace
