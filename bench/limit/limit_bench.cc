@@ -10,9 +10,11 @@
 // `bench_limit --emit-asm=DIR` writes each workload's native code as DIR/<Workload>.s
 // (for code-size measurement by scripts/run-bench), its IR (.ir) and LLVM IR (.ll), and
 // exits; `--compile-loop=SET:N`
-// compiles one compile-latency set N times and exits (a target for profilers).
+// compiles one compile-latency set N times and exits, `--route-loop=<Workload>_<Engine>:N`
+// routes one workload's events N times and exits (targets for profilers).
 #include <benchmark/benchmark.h>
 
+#include <bit>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -225,6 +227,38 @@ void register_disabled() {
       ->MinTime(0.2);
 }
 
+// The loop of --route-loop, on its own so profilers can isolate it
+// (valgrind --tool=callgrind --toggle-collect='*route_times*').
+__attribute__((noinline)) uint64_t route_times(const RoutingProgram& p, const std::vector<Event>& events,
+                                               long times) {
+  uint64_t delivered = 0;
+  for (long t = 0; t < times; ++t)
+    for (const Event& e : events) delivered += uint64_t(std::popcount(p.route(e.view()).deliver));
+  return delivered;
+}
+
+// `--route-loop=<Workload>_<Engine>:N`: routes the workload's events N times with one
+// engine and nothing else (a clean target for callgrind / perf). Returns 0, or 2.
+int route_loop_only(const std::string& spec, std::vector<Workload>& workloads) {
+  const size_t colon = spec.find(':'), underscore = spec.rfind('_', colon);
+  if (colon == std::string::npos || underscore == std::string::npos) return 2;
+  const std::string name = spec.substr(0, underscore), engine = spec.substr(underscore + 1, colon - underscore - 1);
+  const long times = std::atol(spec.c_str() + colon + 1);
+  for (Workload& w : workloads) {
+    if (w.name != name) continue;
+    std::shared_ptr<const RoutingProgram> program;
+    if (engine == "Interp") program = build(Engine::Interp, w.spec);
+    if (engine == "Jit") program = build(Engine::Jit, w.spec);
+    if (engine == "JitO2") program = build_native(OptLevel::O2, w.spec);
+    const RoutingProgram* p = engine == "Hand" ? w.hand.get() : program.get();
+    if (p == nullptr) return 2;
+    const uint64_t delivered = route_times(*p, w.events, times);
+    std::printf("%s: %llu deliveries\n", spec.c_str(), (unsigned long long)delivered);
+    return 0;
+  }
+  return 2;
+}
+
 int emit_asm_files(const std::string& dir, const std::vector<Workload>& workloads) {
   for (const Workload& w : workloads) {
     auto program = lower(w.spec);
@@ -257,6 +291,7 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
     if (arg.starts_with("--emit-asm=")) return emit_asm_files(std::string(arg.substr(11)), workloads);
+    if (arg.starts_with("--route-loop=")) return route_loop_only(std::string(arg.substr(13)), workloads);
   }
   prepared.reserve(workloads.size());
   for (Workload& w : workloads) {
