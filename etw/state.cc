@@ -7,7 +7,7 @@
 #include <bit>
 #include <cstdlib>
 
-#include "compiler/interp.h"
+#include "compiler/jit/tiered.h"
 #include "etw/filters.h"
 
 namespace pfc::etw {
@@ -151,8 +151,18 @@ Runtime& Runtime::get() {
   return *rt;
 }
 
+// The engine behind every session of this process: PFC_ETW_ENGINE=interp|jit|auto|crosscheck.
+// Default jit: EnableTraceEx2 and EventRegister compile native code before they return (a
+// few milliseconds), so events are routed natively from the start and no background
+// compile can still be running when the process exits.
+static std::shared_ptr<ProgramCompiler> engine_from_environment() {
+  const char* name = std::getenv("PFC_ETW_ENGINE");
+  std::optional<Engine> engine = engine_from_name(name != nullptr ? name : "jit");
+  return make_compiler(engine.value_or(Engine::Jit));
+}
+
 Runtime::Runtime() {
-  auto router = Router::create(std::make_shared<InterpCompiler>());
+  auto router = Router::create(engine_from_environment());
   if (!router) {  // only fails without a compiler: a build defect
     std::abort();
   }

@@ -2,9 +2,13 @@
 // a background thread compiles, one atomic store swaps in the native function.
 #include "compiler/jit/tiered.h"
 
+#include <algorithm>
 #include <condition_variable>
+#include <cstdlib>
 #include <deque>
+#include <mutex>
 #include <thread>
+#include <vector>
 
 #include "compiler/lower.h"
 
@@ -48,13 +52,45 @@ void tier_up(TierState& state, const EngineOptions& options) {
   state.finish(std::move(native));
 }
 
+class TierWorker;
+
+// Every live worker, so that process exit stops them before LLVM's own finalizers run: a
+// worker still compiling during exit() would run LLVM code that is being torn down (an
+// embedder may well leak its Router, as the ETW layer's process-wide runtime does). The
+// exit hook is registered when the first worker starts — after LLVM's static
+// initialisation — so it runs before LLVM's destructors (exit handlers run in reverse
+// order of registration). The registry itself is never destroyed.
+class WorkerRegistry {
+ public:
+  static WorkerRegistry& get() {
+    static WorkerRegistry* registry = new WorkerRegistry();
+    return *registry;
+  }
+  void add(TierWorker* worker);
+  void remove(TierWorker* worker);
+  void stop_all();  // holds the lock while stopping, so no worker is destroyed meanwhile
+
+ private:
+  std::mutex mu_;
+  std::vector<TierWorker*> workers_;  // guarded by mu_
+  bool hooked_ = false;               // guarded by mu_
+};
+
 // One background thread compiling queued states in FIFO order.
 class TierWorker {
  public:
   explicit TierWorker(const EngineOptions& options)
-      : options_(options), thread_([this] { run(); }) {}
+      : options_(options), thread_([this] { run(); }) {
+    WorkerRegistry::get().add(this);
+  }
 
   ~TierWorker() {
+    WorkerRegistry::get().remove(this);
+    stop();
+  }
+
+  // Stops the thread; queued states stay on the interpreter. Idempotent.
+  void stop() {
     std::deque<std::shared_ptr<TierState>> left;
     {
       std::lock_guard lock(mu_);
@@ -62,15 +98,19 @@ class TierWorker {
       left.swap(queue_);
     }
     cv_.notify_all();
-    thread_.join();
+    if (thread_.joinable()) thread_.join();
     for (auto& state : left) state->finish(make_error("compiler shut down before tier-up"));
   }
 
   void push(std::shared_ptr<TierState> state) {
     {
       std::lock_guard lock(mu_);
-      queue_.push_back(std::move(state));
+      if (!stop_) {
+        queue_.push_back(std::move(state));
+        state = nullptr;
+      }
     }
+    if (state) state->finish(make_error("compiler shut down before tier-up"));
     cv_.notify_one();
   }
 
@@ -100,6 +140,58 @@ class TierWorker {
   bool stop_ = false;                             // guarded by mu_
   std::thread thread_;                            // last: starts after the rest exists
 };
+
+// A small program touching every code path of a typical compile: header checks, a
+// payload region with a variable-size skip, integer and string predicates (helper calls).
+ir::Program warm_up_program() {
+  ProgramSpec spec;
+  spec.provider.name = "warm-up";
+  EventDef event;
+  event.fields = {FieldDef{"s", InType::UnicodeString, {}, {}}, FieldDef{"n", InType::UInt32, {}, {}}};
+  spec.provider.events.push_back(event);
+  PayloadFilter filter;
+  filter.expr.preds = {PayloadPredicate{0, PayloadOp::Contains, PayloadValue{0, 0, "a", {}}},
+                       PayloadPredicate{1, PayloadOp::Between, PayloadValue{1, 9, "", {}}}};
+  using Kind = PayloadExpr::Node::Kind;
+  filter.expr.nodes = {{Kind::Pred, 0, 0}, {Kind::Pred, 1, 0}, {Kind::Or, 0, 2}};
+  filter.expr.kids = {0, 1};
+  SessionEntry session;
+  session.params.level = 4;
+  session.params.payload.push_back(filter);
+  spec.sessions.push_back(session);
+  auto program = lower(spec);
+  return program ? std::move(*program) : ir::Program{};
+}
+
+// LLVM creates function-local statics during its first compiles and registers their
+// destructors then. Compiling once at every level before the exit hook is registered
+// puts the hook after them, so it runs (and stops the workers) before they are destroyed.
+void warm_up_llvm() {
+  const ir::Program program = warm_up_program();
+  for (OptLevel level : {OptLevel::O0, OptLevel::O1, OptLevel::O2}) {
+    (void)JitProgram::create(program, level);  // a failure here resurfaces per program
+  }
+}
+
+void WorkerRegistry::add(TierWorker* worker) {
+  std::lock_guard lock(mu_);
+  if (!hooked_) {
+    warm_up_llvm();
+    std::atexit([] { WorkerRegistry::get().stop_all(); });
+    hooked_ = true;
+  }
+  workers_.push_back(worker);
+}
+
+void WorkerRegistry::remove(TierWorker* worker) {
+  std::lock_guard lock(mu_);
+  std::erase(workers_, worker);
+}
+
+void WorkerRegistry::stop_all() {
+  std::lock_guard lock(mu_);
+  for (TierWorker* worker : workers_) worker->stop();
+}
 
 }  // namespace internal
 
