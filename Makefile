@@ -24,7 +24,10 @@ demo: build
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 
+# BUILD is expanded when the Makefile is read, so it is set again here for bench and its
+# prerequisites (configure, build).
 bench: PRESET = release
+bench: BUILD = build/$(PRESET)
 bench: build
 	@scripts/run-bench $(BUILD)
 
