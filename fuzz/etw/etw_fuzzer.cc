@@ -5,16 +5,22 @@
 // schematized headers, payload blobs, unknown types; sizes that lie, NULL pointers).
 // Every call must return success or an error code docs/etw.md documents for
 // EnableTraceEx2, never crash; after a success an event is written so the converted
-// filters are compiled and run. Sessions and providers are created once per process.
+// filters are compiled and run. Payload-filter blobs are built with the TDH API
+// (TdhCreatePayloadFilter + TdhAggregatePayloadFilters over a manifest loaded from memory,
+// fuzzed field names, operators and values) and then possibly corrupted. Sessions,
+// providers and the manifest are set up once per process. The sessions' engine is the
+// interpreter unless PFC_ETW_ENGINE says otherwise (the JIT costs milliseconds per enable).
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include <fuzzer/FuzzedDataProvider.h>
 #include "pfc/etw/evntcons.h"
 #include "pfc/etw/evntprov.h"
 #include "pfc/etw/evntrace.h"
+#include "pfc/etw/tdh.h"
 
 namespace {
 
@@ -45,8 +51,42 @@ TRACEHANDLE start(const char16_t* name) {
   return h;
 }
 
+// The fuzz provider's manifest: every predicate type (strings, integers, GUID) in two events.
+constexpr char kManifest[] = R"(<?xml version="1.0" encoding="UTF-8"?>
+<instrumentationManifest xmlns="http://schemas.microsoft.com/win/2004/08/events"
+    xmlns:win="http://manifests.microsoft.com/win/2004/08/windows/events"
+    xmlns:xs="http://www.w3.org/2001/XMLSchema">
+  <instrumentation><events>
+    <provider name="Fuzz-Provider" guid="{5A1E0001-0000-4000-8000-000000000001}"
+              symbol="FUZZ" resourceFileName="fuzz" messageFileName="fuzz">
+      <events>
+        <event value="1" version="0" level="win:Critical" template="T1" symbol="E1"/>
+        <event value="2" version="0" level="win:Informational" template="T2" symbol="E2"/>
+      </events>
+      <templates>
+        <template tid="T1">
+          <data name="Initiator" inType="win:UnicodeString"/>
+          <data name="Level" inType="win:UInt32"/>
+          <data name="Small" inType="win:Int8"/>
+        </template>
+        <template tid="T2">
+          <data name="Title" inType="win:AnsiString"/>
+          <data name="InstanceId" inType="win:GUID"/>
+          <data name="ErrorCode" inType="win:HexInt32"/>
+        </template>
+      </templates>
+    </provider>
+  </events></instrumentation>
+</instrumentationManifest>
+)";
+
 World& world() {
   static World* w = [] {
+    setenv("PFC_ETW_ENGINE", "interp", 0);
+    if (TdhLoadManifestFromMemory(kManifest, sizeof kManifest - 1) != ERROR_SUCCESS) {
+      std::fprintf(stderr, "etw_fuzzer: cannot load the manifest: %s\n", PfcTdhGetLastErrorMessage());
+      std::abort();
+    }
     auto* x = new World;
     x->sessions[0] = start(u"fuzz_a");
     x->sessions[1] = start(u"fuzz_b");
@@ -90,10 +130,78 @@ void event_names(FuzzedDataProvider& in, std::vector<uint8_t>& b) {
   }
 }
 
+bool tdh_documented(TDHSTATUS rc) {
+  return rc == ERROR_SUCCESS || rc == ERROR_INVALID_PARAMETER || rc == ERROR_FILE_NOT_FOUND ||
+         rc == ERROR_NOT_FOUND || rc == ERROR_INSUFFICIENT_BUFFER || rc == ERROR_NOT_ENOUGH_MEMORY;
+}
+
+void check_tdh(const char* what, TDHSTATUS rc) {
+  if (tdh_documented(rc)) return;
+  std::fprintf(stderr, "etw_fuzzer: %s returned undocumented code %u\n", what, rc);
+  std::abort();
+}
+
+std::u16string widen(const std::string& s) { return std::u16string(s.begin(), s.end()); }
+
+// One TdhCreatePayloadFilter call with fuzzed predicates; null when it is rejected.
+PVOID payload_filter(FuzzedDataProvider& in, const World& w) {
+  static const char* const kFields[] = {"Initiator", "Level", "Small", "Title", "InstanceId", "ErrorCode", "Nope", ""};
+  static const char* const kValues[] = {"User", "7,16", "0", "-1", "16,7", "0x10", " 5 ",
+                                        "{0E95CFBC-58D4-44BA-BE40-E63A853536DF}", "", "UNI"};
+  static const USHORT kOps[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 20, 21, 30, 31, 32};
+  const uint32_t n = in.ConsumeIntegralInRange<uint32_t>(0, 9);
+  std::vector<std::u16string> names(n), values(n);
+  std::vector<PAYLOAD_FILTER_PREDICATE> preds(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    names[i] = widen(kFields[in.ConsumeIntegralInRange<size_t>(0, std::size(kFields) - 1)]);
+    values[i] = in.ConsumeBool() ? widen(kValues[in.ConsumeIntegralInRange<size_t>(0, std::size(kValues) - 1)])
+                                 : widen(in.ConsumeRandomLengthString(24));
+    preds[i].FieldName = reinterpret_cast<LPWSTR>(names[i].data());
+    preds[i].CompareOp = in.ConsumeIntegralInRange(0, 15) == 0 ? in.ConsumeIntegral<USHORT>()
+                                                               : kOps[in.ConsumeIntegralInRange<size_t>(0, std::size(kOps) - 1)];
+    preds[i].Value = reinterpret_cast<LPWSTR>(values[i].data());
+  }
+  EVENT_DESCRIPTOR d{};
+  d.Id = in.ConsumeIntegralInRange<USHORT>(1, 3);
+  const GUID* provider = in.ConsumeIntegralInRange(0, 15) == 0 ? &w.unregistered : &w.registered;
+  PVOID filter = nullptr;
+  const TDHSTATUS rc = TdhCreatePayloadFilter(provider, &d, in.ConsumeBool(), n, preds.data(), &filter);
+  check_tdh("TdhCreatePayloadFilter", rc);
+  return rc == ERROR_SUCCESS ? filter : nullptr;
+}
+
+// A TdhAggregatePayloadFilters blob (copied, then possibly corrupted), or raw bytes.
+std::vector<uint8_t> payload_blob(FuzzedDataProvider& in, const World& w) {
+  std::vector<PVOID> filters;
+  std::vector<BOOLEAN> all;
+  for (int i = in.ConsumeIntegralInRange(1, 3); i > 0; --i) {
+    if (PVOID f = payload_filter(in, w)) filters.push_back(f), all.push_back(in.ConsumeBool());
+  }
+  std::vector<uint8_t> blob;
+  EVENT_FILTER_DESCRIPTOR d{};
+  if (!filters.empty()) {
+    const TDHSTATUS rc = TdhAggregatePayloadFilters(static_cast<ULONG>(filters.size()), filters.data(), all.data(), &d);
+    check_tdh("TdhAggregatePayloadFilters", rc);
+    if (rc == ERROR_SUCCESS) {
+      const auto* p = reinterpret_cast<const uint8_t*>(static_cast<uintptr_t>(d.Ptr));
+      blob.assign(p, p + d.Size);
+      check_tdh("TdhCleanupPayloadEventFilterDescriptor", TdhCleanupPayloadEventFilterDescriptor(&d));
+    }
+  }
+  for (PVOID& f : filters) check_tdh("TdhDeletePayloadFilter", TdhDeletePayloadFilter(&f));
+  for (int i = in.ConsumeIntegralInRange(0, 3) == 0 ? in.ConsumeIntegralInRange(1, 4) : 0; i > 0 && !blob.empty(); --i) {
+    blob[in.ConsumeIntegralInRange<size_t>(0, blob.size() - 1)] ^= in.ConsumeIntegralInRange<uint8_t>(1, 255);
+  }
+  return blob;
+}
+
 // The data for one descriptor of type `type`, shaped like what that type expects.
-std::vector<uint8_t> filter_data(FuzzedDataProvider& in, ULONG type) {
+std::vector<uint8_t> filter_data(FuzzedDataProvider& in, ULONG type, const World& w) {
   std::vector<uint8_t> b;
   switch (type) {
+    case EVENT_FILTER_TYPE_PAYLOAD:
+      b = payload_blob(in, w);
+      break;
     case EVENT_FILTER_TYPE_PID:
       for (int i = in.ConsumeIntegralInRange(0, 10); i > 0; --i) put32(b, in.ConsumeIntegralInRange<uint32_t>(0, 3));
       break;
@@ -140,7 +248,7 @@ struct Filters {
   std::vector<std::vector<uint8_t>> data;
 };
 
-Filters make_filters(FuzzedDataProvider& in) {
+Filters make_filters(FuzzedDataProvider& in, const World& w) {
   Filters f;
   const int n = in.ConsumeIntegralInRange(0, 15);
   f.data.resize(n);
@@ -148,7 +256,7 @@ Filters make_filters(FuzzedDataProvider& in) {
     const ULONG type = in.ConsumeIntegralInRange(0, 19) == 0
                            ? in.ConsumeIntegral<uint32_t>()
                            : kTypes[in.ConsumeIntegralInRange<size_t>(0, std::size(kTypes) - 1)];
-    f.data[i] = filter_data(in, type);
+    f.data[i] = filter_data(in, type, w);
     EVENT_FILTER_DESCRIPTOR d{};
     d.Type = type;
     d.Size = static_cast<ULONG>(f.data[i].size());
@@ -197,7 +305,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const UCHAR level = in.ConsumeIntegral<UCHAR>();
   const ULONGLONG any = in.ConsumeIntegral<uint64_t>();
   const ULONGLONG all = in.ConsumeIntegralInRange(0, 3) == 0 ? in.ConsumeIntegral<uint64_t>() : 0;
-  Filters filters = make_filters(in);
+  Filters filters = make_filters(in, w);
   ENABLE_TRACE_PARAMETERS params{};
   const int version = in.ConsumeIntegralInRange(0, 9);
   params.Version = version < 5 ? 2 : version < 8 ? 1 : in.ConsumeIntegral<uint32_t>();
