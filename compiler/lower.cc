@@ -109,8 +109,10 @@ Result<void> lower_key(IrBuilder& b, const ProviderDef& provider, EventKey key,
     return make_error("payload filter for unknown event id " + std::to_string(key.first) +
                       " version " + std::to_string(key.second));
   }
-  Reg is_key = b.bool_and(b.cmp(b.header(HeaderField::Id), Cond::Eq, key.first),
-                          b.cmp(b.header(HeaderField::Version), Cond::Eq, key.second));
+  // Sequenced explicitly: the output must not depend on argument evaluation order.
+  const Reg id_is = b.cmp(b.header(HeaderField::Id), Cond::Eq, key.first);
+  const Reg version_is = b.cmp(b.header(HeaderField::Version), Cond::Eq, key.second);
+  Reg is_key = b.bool_and(id_is, version_is);
   Reg gate = kFalse;
   for (size_t i : users) gate = b.bool_or(gate, ss[i].header);
   gate = b.bool_and(is_key, gate);

@@ -63,7 +63,9 @@ void deliver(const Consumer& c, const QueuedEvent& e) {
   r.ExtendedDataCount = n;
   r.ExtendedData = n != 0 ? items : nullptr;
   r.UserDataLength = static_cast<USHORT>(b.payload.size());
-  r.UserData = b.payload.empty() ? nullptr : const_cast<uint8_t*>(b.payload.data());
+  // Never NULL, even for an empty payload: consumers compute `UserData + UserDataLength`.
+  static uint8_t empty_payload[1] = {0};
+  r.UserData = b.payload.empty() ? empty_payload : const_cast<uint8_t*>(b.payload.data());
   r.UserContext = c.context;
   c.callback(&r);
 }

@@ -74,10 +74,10 @@ const Golden kGolden[] = {
     {"example", example_spec, R"(code: 33 instructions, 29 registers
    0: %0 = load.hdr level
    1: %1 = cmp.ule %0, 5
-   2: %2 = load.hdr version
-   3: %3 = cmp.eq %2, 0
-   4: %4 = load.hdr id
-   5: %5 = cmp.eq %4, 1
+   2: %2 = load.hdr id
+   3: %3 = cmp.eq %2, 1
+   4: %4 = load.hdr version
+   5: %5 = cmp.eq %4, 0
    6: %6 = and %3, %5
    7: %7 = and %1, %6
    8: jz %7, @14
@@ -86,8 +86,8 @@ const Golden kGolden[] = {
   11: %10 = skip %8, field#0
   12: %11 = pred.int %10, field#1, ipred#0
   13: %12 = and %9, %11
-  14: %13 = cmp.eq %4, 2
-  15: %14 = and %3, %13
+  14: %13 = cmp.eq %2, 2
+  15: %14 = and %5, %13
   16: %15 = and %1, %14
   17: jz %15, @26
   18: %16 = const 0
@@ -160,10 +160,10 @@ str_sets:
   sset#1 = exact {"Noisy"}
 )"},
     {"layout", layout_spec, R"(code: 24 instructions, 20 registers
-   0: %0 = load.hdr version
-   1: %1 = cmp.eq %0, 2
-   2: %2 = load.hdr id
-   3: %3 = cmp.eq %2, 5
+   0: %0 = load.hdr id
+   1: %1 = cmp.eq %0, 5
+   2: %2 = load.hdr version
+   3: %3 = cmp.eq %2, 2
    4: %4 = and %1, %3
    5: jz %4, @18
    6: %5 = const 18

@@ -76,7 +76,9 @@ static void collect(PEVENT_RECORD r) {
   g->header = r->EventHeader;
   g->logger_id = r->BufferContext.LoggerId;
   g->size = r->UserDataLength;
-  memcpy(g->data, r->UserData, r->UserDataLength < sizeof g->data ? r->UserDataLength : sizeof g->data);
+  if (r->UserDataLength != 0) {  /* UserData may be NULL for an empty payload */
+    memcpy(g->data, r->UserData, r->UserDataLength < sizeof g->data ? r->UserDataLength : sizeof g->data);
+  }
   g->ext_count = r->ExtendedDataCount;
   g->stack_frames = -1;
   g->user_context = r->UserContext;

@@ -95,7 +95,8 @@ TEST(Manifest, Utf16WithBom) {
 
 TEST(Manifest, EmbeddedInBinary) {
   const std::string man = "<?xml version=\"1.0\"?>\n" + wrap(R"(<events><event value="7"/></events>)");
-  std::string bin("\x7f" "ELF\0\0junk instrumentationManifest <x", 40);
+  const char prefix[] = "\x7f" "ELF\0\0junk instrumentationManifest <x";
+  std::string bin(prefix, sizeof prefix - 1);
   bin += man;
   bin += std::string("\0\0tail", 6);
   auto found = find_embedded_manifest(bin);
