@@ -192,8 +192,9 @@ std::string_view first_failed_check(const ProviderDef& provider, const EnablePar
 SessionVerdict explain_session(const ProviderDef& provider, const EnableParams& params,
                                const EventView& event) {
   SessionVerdict v;
-  v.rejected_by = first_failed_check(provider, params, event);
-  v.stack = v.rejected_by.empty() && stack_selected(params, event);
+  const EnableParams& p = provider.legacy ? legacy_effective_params(params) : params;
+  v.rejected_by = first_failed_check(provider, p, event);
+  v.stack = v.rejected_by.empty() && stack_selected(p, event);
   return v;
 }
 

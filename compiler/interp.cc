@@ -59,6 +59,12 @@ uint64_t extent_value(const Extent& e, uint64_t reg_value, uint64_t none) {
   return none;
 }
 
+// A string/binary length: as extent_value, but a field value never reads as "none".
+uint64_t length_value(const Extent& e, uint64_t reg_value) {
+  const uint64_t v = extent_value(e, reg_value, PFC_TDH_NO_LENGTH);
+  return e.kind == Extent::Kind::Field ? pfc_tdh_field_length(v) : v;
+}
+
 }  // namespace
 
 extern "C" {
@@ -102,7 +108,7 @@ uint64_t pfc_ir_skip(const EventView* e, uint64_t off, const FieldDesc* f, uint6
                      uint64_t length) {
   return pfc_tdh_skip(e->payload, e->payload_size, off, uint32_t(f->type),
                       extent_value(f->count, count, 1),
-                      extent_value(f->length, length, PFC_TDH_NO_LENGTH));
+                      length_value(f->length, length));
 }
 
 uint64_t pfc_ir_load_field(const EventView* e, uint64_t off, const FieldDesc* f) {
@@ -123,7 +129,7 @@ int pfc_ir_pred_int(const EventView* e, uint64_t off, const FieldDesc* f,
 int pfc_ir_pred_str(const EventView* e, uint64_t off, const FieldDesc* f,
                     const pfc::ir::StrPred* p, uint64_t length) {
   return pfc_tdh_str_pred(e->payload, e->payload_size, off, uint32_t(f->type),
-                          extent_value(f->length, length, PFC_TDH_NO_LENGTH), uint32_t(p->op),
+                          length_value(f->length, length), uint32_t(p->op),
                           p->folded.data(), p->folded.size());
 }
 

@@ -58,11 +58,11 @@ Reg str_scope(IrBuilder& b, ir::HeaderString which, const std::vector<std::strin
 
 // Every check of §4.1–4.5 for one session (legacy providers: level and keyword only).
 Reg header_pass(IrBuilder& b, const EnableParams& p, bool legacy) {
-  bool ignore_kw0 = (p.properties & enable_property::kIgnoreKeyword0) != 0;
   if (legacy) {
-    constexpr uint64_t kLow32 = 0xFFFFFFFFu;
-    return level_keyword(b, p.level, p.any & kLow32, p.all & kLow32, ignore_kw0);
+    const EnableParams e = legacy_effective_params(p);
+    return level_keyword(b, e.level, e.any, e.all, false);
   }
+  bool ignore_kw0 = (p.properties & enable_property::kIgnoreKeyword0) != 0;
   Reg h = level_keyword(b, p.level, p.any, p.all, ignore_kw0);
   if (p.pids) {
     std::vector<uint64_t> pids(p.pids->begin(), p.pids->end());
@@ -78,8 +78,8 @@ Reg header_pass(IrBuilder& b, const EnableParams& p, bool legacy) {
 
 // §4.9: whether a delivered event gets a stack.
 Reg stack_select(IrBuilder& b, const EnableParams& p, bool legacy) {
+  if (legacy) return kFalse;  // properties have no effect on legacy providers
   if ((p.properties & enable_property::kStackTrace) == 0) return kFalse;
-  if (legacy) return kTrue;
   Reg st = kTrue;
   if (p.stack_ids) st = b.bool_and(st, id_filter(b, *p.stack_ids));
   if (p.stack_names) st = b.bool_and(st, name_filter(b, *p.stack_names));

@@ -17,13 +17,10 @@ CompositeState compose(const SessionMap& sessions, bool legacy) {
   CompositeState c;
   bool first = true;
   for (const auto& [slot, e] : sessions) {
-    const uint8_t level = e.params.level == 0 ? 255 : e.params.level;
-    uint64_t any = e.params.any == 0 ? ~uint64_t{0} : e.params.any;
-    uint64_t all = e.params.any == 0 ? 0 : e.params.all;  // MatchAll ignored when any == 0
-    if (legacy) {
-      any &= 0xFFFFFFFFu;  // EnableFlags are 32 bits; MatchAll is unused
-      all = 0;
-    }
+    const EnableParams& p = legacy ? legacy_effective_params(e.params) : e.params;
+    const uint8_t level = p.level == 0 ? 255 : p.level;
+    const uint64_t any = p.any == 0 ? ~uint64_t{0} : p.any;
+    const uint64_t all = p.any == 0 ? 0 : p.all;  // MatchAll ignored when any == 0
     c.level = std::max(c.level, level);
     c.any |= any;
     c.all = first ? all : (c.all & all);

@@ -12,6 +12,13 @@ extern "C" {
 #define PFC_TDH_BAD_OFFSET (~UINT64_C(0))
 #define PFC_TDH_NO_LENGTH (~UINT64_C(0))
 
+// A length read from another field, as the `length` argument below: the value ~0 would
+// read as PFC_TDH_NO_LENGTH ("none declared"), so it becomes ~0 - 1 — which, like every
+// length of 2^63 or more, cannot fit any payload and makes the field undecodable.
+static inline uint64_t pfc_tdh_field_length(uint64_t value) {
+  return value == PFC_TDH_NO_LENGTH ? PFC_TDH_NO_LENGTH - 1 : value;
+}
+
 // Offset just past a field of TDH in-type `in_type` (pfc::InType) with `count` elements
 // (1 for a scalar) starting at `off`. `length` is the field's length in characters
 // (strings) or bytes (binary), or PFC_TDH_NO_LENGTH when none was declared (strings are

@@ -93,6 +93,7 @@ class Codegen {
   Value* c32(uint64_t v) { return b_.getInt32(static_cast<uint32_t>(v)); }
   Value* bool64(Value* i1) { return b_.CreateZExt(i1, i64_); }
   Value* extent(const Extent& e, uint64_t reg_index, uint64_t absent);
+  Value* length_extent(const Extent& e, uint64_t reg_index);
   llvm::FunctionCallee helper(const char* name, llvm::Type* ret, llvm::ArrayRef<llvm::Type*> args);
   llvm::Constant* constant_array(llvm::Constant* init, const char* name);
   BasicBlock* block(const char* name) { return BasicBlock::Create(ctx_, name, fn_); }
@@ -279,6 +280,15 @@ Value* Codegen::extent(const Extent& e, uint64_t reg_index, uint64_t absent) {
   return c64(absent);
 }
 
+// A string/binary length; a value read from a field never reads as "none declared"
+// (pfc_tdh_field_length in runtime/tdh.h, inlined).
+Value* Codegen::length_extent(const Extent& e, uint64_t reg_index) {
+  Value* v = extent(e, reg_index, PFC_TDH_NO_LENGTH);
+  if (e.kind != Extent::Kind::Field) return v;
+  Value* is_none = b_.CreateICmpEQ(v, c64(PFC_TDH_NO_LENGTH));
+  return b_.CreateSelect(is_none, c64(PFC_TDH_NO_LENGTH - 1), v);
+}
+
 Value* Codegen::skip(const ir::Inst& in) {
   const ir::FieldDesc& f = p_.fields[in.b];
   Value* off = reg(in.a);
@@ -286,7 +296,7 @@ Value* Codegen::skip(const ir::Inst& in) {
   uint64_t size = in_type_fixed_size(f.type);
   if (size == 0) {
     llvm::FunctionCallee fn = helper("pfc_tdh_skip", i64_, {ptr_, i64_, i64_, i32_, i64_, i64_});
-    Value* length = extent(f.length, in.imm, PFC_TDH_NO_LENGTH);
+    Value* length = length_extent(f.length, in.imm);
     return b_.CreateCall(fn, {payload_, psize_, off, c32(static_cast<uint32_t>(f.type)), count, length});
   }
   // Fixed-size elements: fits iff off <= psize && count <= (psize - off) / size. A bad
@@ -380,7 +390,7 @@ Value* Codegen::pred_str(const ir::Inst& in) {
   llvm::Constant* data = constant_array(llvm::ConstantDataArray::get(ctx_, llvm::ArrayRef<uint32_t>(needle)), "needle");
   llvm::FunctionCallee fn = helper("pfc_tdh_str_pred", i32_, {ptr_, i64_, i64_, i32_, i64_, i32_, ptr_, i64_});
   Value* hit = b_.CreateCall(fn, {payload_, psize_, reg(in.a), c32(static_cast<uint32_t>(f.type)),
-                                  extent(f.length, in.imm, PFC_TDH_NO_LENGTH),
+                                  length_extent(f.length, in.imm),
                                   c32(static_cast<uint32_t>(pred.op)), data, c64(pred.folded.size())});
   return bool64(b_.CreateICmpNE(hit, c32(0)));
 }

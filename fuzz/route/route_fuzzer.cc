@@ -27,7 +27,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FuzzedDataProvider fdp(data, size);
   pfc::fuzz::FdpEntropy entropy(fdp);
   pfc::gen::Limits limits;
-  limits.legacy_quirks = true;  // F1 is recognised as known
+  limits.legacy_quirks = true;  // legacy sessions with all/properties (former bug F1)
   const pfc::gen::Case c = pfc::gen::generate(entropy, limits);
   const pfc::gen::EngineSet engines{true, jit_enabled(), jit_enabled()};
   if (pfc::gen::crosscheck(c, engines).agree) return 0;  // the common case: no minimizing

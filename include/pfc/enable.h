@@ -119,4 +119,16 @@ struct EnableParams {
   std::optional<LevelKeywordFilter> stack_level_kw;
 };
 
+// What a session of a classic (legacy) provider really asks for (design.md §4.12): its
+// level and the low 32 bits of MatchAnyKeyword (EnableFlags; 0 = every keyword, as for
+// any provider). MatchAll, EnableProperty flags and filters have no effect. The lowering,
+// `pfc run --explain` and the router's composite state all start from this.
+inline EnableParams legacy_effective_params(const EnableParams& p) {
+  EnableParams e;
+  e.level = p.level;
+  e.any = p.any & 0xFFFFFFFFu;
+  e.source_id = p.source_id;
+  return e;
+}
+
 }  // namespace pfc

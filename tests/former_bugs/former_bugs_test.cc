@@ -60,7 +60,7 @@ CaseEvent parse_event(const std::string& line, const Schema& schema) {
   if (p == nullptr) throw std::runtime_error("unknown provider " + prov);
   const EventDef* def = nullptr;
   for (const EventDef& d : p->events) {
-    if (j.contains("event") ? d.name == j["event"] :
+    if (j.contains("event") ? d.name == j["event"].get<std::string>() :
         d.desc.id == j.value("id", 0) && d.desc.version == j.value("version", 0)) def = &d;
   }
   Event& e = ce.event;

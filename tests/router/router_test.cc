@@ -96,7 +96,10 @@ INSTANTIATE_TEST_SUITE_P(
                       state(5, ~uint64_t{0}, 0, 0b1)},
         CompositeCase{"LegacyTruncatesTo32Bits", {params(4, 0xF00000001ULL, 0x1)}, true,
                       state(4, 0x1, 0, 0b1)},
-        CompositeCase{"LegacyAnyZero", {params(0, 0)}, true, state(255, 0xFFFFFFFFULL, 0, 0b1)}),
+        CompositeCase{"LegacyAnyZero", {params(0, 0)}, true, state(255, ~uint64_t{0}, 0, 0b1)},
+        // Only bits above 32: EnableFlags 0, i.e. every keyword (legacy_effective_params).
+        CompositeCase{"LegacyHighBitsOnly", {params(2, 0xF00000000ULL, 0x3)}, true,
+                      state(2, ~uint64_t{0}, 0, 0b1)}),
     [](const auto& info) { return std::string(info.param.name); });
 
 TEST_F(RouterFixture, CallbackSequenceAcrossThreeSessions) {
