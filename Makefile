@@ -5,7 +5,7 @@ PRESET ?= ci
 BUILD  := build/$(PRESET)
 JOBS   ?= $(shell nproc)
 
-.PHONY: all bootstrap configure build demo test bench asan tsan clean etw-example
+.PHONY: all bootstrap configure build demo test bench asan tsan clean etw-example fuzz fuzz-smoke
 
 all: build
 
@@ -38,6 +38,13 @@ asan: bootstrap
 tsan: bootstrap
 	@cmake --preset tsan >/dev/null && cmake --build build/tsan -j $(JOBS)
 	ctest --test-dir build/tsan --output-on-failure -j $(JOBS)
+
+# libFuzzer targets (clang-19, fuzz preset): 30 s each, or FUZZ_SECONDS each.
+FUZZ_SECONDS ?= 600
+fuzz-smoke: bootstrap
+	@scripts/fuzz-smoke
+fuzz: bootstrap
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz
 
 # ETW-compatible C API example: provider, controller and consumer in one C program.
 etw-example: build
