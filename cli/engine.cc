@@ -1,6 +1,7 @@
 // cli/engine.cc — --engine name → ProgramCompiler via make_compiler (tiered.h).
 #include "cli/engine.h"
 
+#include <cstdio>
 #include <string>
 
 #include "compiler/jit/tiered.h"
@@ -17,6 +18,38 @@ std::optional<Error> EngineErrors::first() const {
   return first_;
 }
 
+void EngineErrors::record_mismatch(std::string message) {
+  std::lock_guard lock(mu_);
+  if (mismatches_++ == 0) first_mismatch_ = std::move(message);
+}
+
+uint64_t EngineErrors::mismatches() const {
+  std::lock_guard lock(mu_);
+  return mismatches_;
+}
+
+std::optional<std::string> EngineErrors::first_mismatch() const {
+  std::lock_guard lock(mu_);
+  return first_mismatch_;
+}
+
+namespace {
+
+std::string hex(uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+std::string describe(const Mismatch& m) {
+  return "event id " + std::to_string(m.desc.id) + " version " + std::to_string(m.desc.version) +
+         " (" + std::to_string(m.payload_size) + " payload bytes): interpreter deliver=" +
+         hex(m.interp.deliver) + " stack=" + hex(m.interp.stack) + ", JIT deliver=" +
+         hex(m.native.deliver) + " stack=" + hex(m.native.stack);
+}
+
+}  // namespace
+
 Result<EngineChoice> make_engine(std::string_view name) {
   const std::optional<Engine> engine = engine_from_name(name);
   if (!engine) return make_error("unknown engine '" + std::string(name) + "'");
@@ -25,6 +58,9 @@ Result<EngineChoice> make_engine(std::string_view name) {
   choice.strict = *engine == Engine::Jit;
   EngineOptions options;
   options.on_jit_error = [errors = choice.errors](const Error& e) { errors->record(e); };
+  options.on_mismatch = [errors = choice.errors](const Mismatch& m) {
+    errors->record_mismatch(describe(m));
+  };
   choice.compiler = make_compiler(*engine, std::move(options));
   return choice;
 }

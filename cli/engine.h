@@ -5,6 +5,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "pfc/error.h"
@@ -19,10 +20,16 @@ class EngineErrors {
  public:
   void record(const Error& e);
   std::optional<Error> first() const;
+  // Crosscheck disagreements: counted, the first one kept as a message.
+  void record_mismatch(std::string message);
+  uint64_t mismatches() const;
+  std::optional<std::string> first_mismatch() const;
 
  private:
   mutable std::mutex mu_;
   std::optional<Error> first_;
+  uint64_t mismatches_ = 0;
+  std::optional<std::string> first_mismatch_;
 };
 
 struct EngineChoice {
@@ -32,7 +39,8 @@ struct EngineChoice {
 };
 
 // The compiler for engine `name`: "interp", "jit" or "auto" (the --engine values; main
-// rejects others as usage errors). Fails for a name make_compiler does not know.
+// rejects others as usage errors), or "crosscheck" (--debug-crosscheck: disagreements are
+// recorded in `errors`). Fails for a name make_compiler does not know.
 Result<EngineChoice> make_engine(std::string_view name);
 
 }  // namespace pfc::cli

@@ -39,6 +39,9 @@ void add_subcommands(CLI::App& app, Parsed& p) {
   run->add_option("--engine", p.run.engine, "routing engine: interp, jit or auto")
       ->check(CLI::IsMember({"interp", "jit", "auto"}))
       ->default_str("auto");
+  run->add_flag("--debug-crosscheck", p.run.debug_crosscheck,
+                "route every event on the interpreter and on the JIT and report any "
+                "disagreement (exit 3); output is the interpreter's");
   run->add_flag("--explain", p.run.explain,
                 "add \"why\": the first check that rejected the event, per session");
 

@@ -16,6 +16,7 @@ struct RunOptions {
   std::string engine = "auto";
   bool explain = false;
   bool count = false;  // --count: per-session counts and events/s instead of JSON lines
+  bool debug_crosscheck = false;  // route on the interpreter and the JIT; report disagreements
 };
 
 struct GenCommandOptions {

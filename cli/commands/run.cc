@@ -129,7 +129,9 @@ int count_routes(const ScriptRouter& routed, std::string_view engine, Next next,
 template <typename Next>
 int route_events(const LoadedScript& loaded, const ScriptRouter& routed,
                  const RunOptions& options, Next next, std::ostream& out, std::ostream& err) {
-  if (options.count) return count_routes(routed, options.engine, next, out);
+  if (options.count) {
+    return count_routes(routed, options.debug_crosscheck ? "crosscheck" : options.engine, next, out);
+  }
   return print_routes(loaded, routed, options.explain, next, out, err);
 }
 
@@ -212,7 +214,7 @@ int command_run(const RunOptions& options, std::ostream& out, std::ostream& err)
   if (!loaded) return loaded.error();
   auto events = read_events_file(options.events, loaded->checked(), err);
   if (!events) return events.error();
-  auto engine = make_engine(options.engine);
+  auto engine = make_engine(options.debug_crosscheck ? "crosscheck" : options.engine);
   if (!engine) {
     err << "pfc: internal error: " << engine.error().message << '\n';
     return kExitInternal;
@@ -228,7 +230,13 @@ int command_run(const RunOptions& options, std::ostream& out, std::ostream& err)
     err << "pfc: internal error: JIT compilation failed: " << failure->message << '\n';
     return kExitInternal;
   }
-  return route_file(*loaded, *routed, options, *events, out, err);
+  const int status = route_file(*loaded, *routed, options, *events, out, err);
+  if (const uint64_t n = engine->errors->mismatches(); n != 0) {
+    err << "pfc: error: --debug-crosscheck: the interpreter and the JIT disagree on " << n
+        << " event(s); first: " << *engine->errors->first_mismatch() << '\n';
+    return kExitInternal;
+  }
+  return status;
 }
 
 }  // namespace pfc::cli

@@ -65,6 +65,9 @@ const std::vector<CliCase>& cases() {
       {"compile_asm", {"compile", "ok.pfs", "--emit", "asm"}, 0, "pfc_route", ""},
       {"run_ok_jit", {"run", "ok.pfs", "--events", "ok.jsonl", "--engine", "jit"}, 0,
        "{\"seq\":0,\"sessions\":[\"S\"],\"stack\":[]}\n", ""},
+      {"run_debug_crosscheck", {"run", "ok.pfs", "--events", "ok.jsonl", "--debug-crosscheck"}, 0,
+       "{\"seq\":0,\"sessions\":[\"S\"],\"stack\":[]}\n", ""},
+      {"run_help_crosscheck", {"run", "--help"}, 0, "--debug-crosscheck", ""},
   };
   return kCases;
 }
