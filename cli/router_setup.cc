@@ -42,4 +42,19 @@ Result<ScriptRouter> build_router(const CheckedScript& script,
   return out;
 }
 
+std::optional<EngineRouter> make_engine_router(const CheckedScript& script,
+                                               std::string_view engine_name, std::ostream& err) {
+  auto engine = make_engine(engine_name);
+  if (!engine) {
+    err << "pfc: internal error: " << engine.error().message << '\n';
+    return std::nullopt;
+  }
+  auto routed = build_router(script, engine->compiler);
+  if (!routed) {
+    err << "pfc: internal error: " << routed.error().message << '\n';
+    return std::nullopt;
+  }
+  return EngineRouter{std::move(*engine), std::move(*routed)};
+}
+
 }  // namespace pfc::cli

@@ -4,9 +4,13 @@
 #pragma once
 
 #include <memory>
+#include <optional>
+#include <ostream>
+#include <string_view>
 #include <string>
 #include <vector>
 
+#include "cli/engine.h"
 #include "compiler/check.h"
 #include "pfc/error.h"
 #include "pfc/router.h"
@@ -23,5 +27,14 @@ struct ScriptRouter {
 // session does not get the slot of its declaration index.
 Result<ScriptRouter> build_router(const CheckedScript& script,
                                   std::shared_ptr<ProgramCompiler> compiler);
+
+// The engine called `engine_name` (cli/engine.h) and a router built with it; on failure
+// prints "pfc: internal error: …" to `err` and returns nullopt (exit code 3).
+struct EngineRouter {
+  EngineChoice engine;
+  ScriptRouter routed;
+};
+std::optional<EngineRouter> make_engine_router(const CheckedScript& script,
+                                               std::string_view engine_name, std::ostream& err);
 
 }  // namespace pfc::cli

@@ -145,10 +145,7 @@ RouteResult RouterImpl::route(ProviderHandle provider, const EventView& event,
   EpochDomain::Guard guard = epoch_.enter();
   const Installed* in = reg->installed.load(std::memory_order_acquire);
   if (in == nullptr) return {};
-  RouteResult r = in->program->route(event);
-  r.deliver &= in->sessions & ~exclude;
-  r.stack &= r.deliver;
-  return r;
+  return in->decide(event, exclude);
 }
 
 RouteResult RouterImpl::write(ProviderHandle provider, const EventView& event,
@@ -160,9 +157,7 @@ RouteResult RouterImpl::write(ProviderHandle provider, const EventView& event,
   EpochDomain::Guard guard = epoch_.enter();
   const Installed* in = reg->installed.load(std::memory_order_acquire);
   if (in == nullptr) return {};
-  RouteResult r = in->program->route(event);
-  r.deliver &= in->sessions & ~exclude;
-  r.stack &= r.deliver;
+  const RouteResult r = in->decide(event, exclude);
   for (uint64_t m = r.deliver; m != 0; m &= m - 1) {
     const auto slot = static_cast<uint32_t>(std::countr_zero(m));
     if (Sink* sink = in->sink_for(slot)) sink->deliver(event, ((r.stack >> slot) & 1) != 0);

@@ -30,6 +30,13 @@ struct Installed {
   uint64_t sessions = 0;                          // slots the program was compiled for
   std::vector<std::shared_ptr<Sink>> sinks;       // one per set bit of `sessions`, ascending
                                                   // slot order; an entry may be null
+  // The routing decision (design.md §4.10: `exclude` removes sessions after filtering).
+  RouteResult decide(const EventView& event, uint64_t exclude) const noexcept {
+    RouteResult r = program->route(event);
+    r.deliver &= sessions & ~exclude;
+    r.stack &= r.deliver;
+    return r;
+  }
   Sink* sink_for(uint32_t slot) const noexcept {
     const uint64_t below = slot == 0 ? 0 : (sessions & (~uint64_t{0} >> (64 - slot)));
     return sinks[static_cast<size_t>(std::popcount(below))].get();

@@ -214,26 +214,20 @@ int command_run(const RunOptions& options, std::ostream& out, std::ostream& err)
   if (!loaded) return loaded.error();
   auto events = read_events_file(options.events, loaded->checked(), err);
   if (!events) return events.error();
-  auto engine = make_engine(options.debug_crosscheck ? "crosscheck" : options.engine);
-  if (!engine) {
-    err << "pfc: internal error: " << engine.error().message << '\n';
-    return kExitInternal;
-  }
-  auto routed = build_router(loaded->checked(), engine->compiler);
-  if (!routed) {
-    err << "pfc: internal error: " << routed.error().message << '\n';
-    return kExitInternal;
-  }
+  auto setup = make_engine_router(loaded->checked(),
+                                  options.debug_crosscheck ? "crosscheck" : options.engine, err);
+  if (!setup) return kExitInternal;
+  const EngineChoice& engine = setup->engine;
   // The jit engine compiles while enabling; a failure would silently route with the
   // interpreter, which must not pass for a JIT result.
-  if (const auto failure = engine->errors->first(); failure && engine->strict) {
+  if (const auto failure = engine.errors->first(); failure && engine.strict) {
     err << "pfc: internal error: JIT compilation failed: " << failure->message << '\n';
     return kExitInternal;
   }
-  const int status = route_file(*loaded, *routed, options, *events, out, err);
-  if (const uint64_t n = engine->errors->mismatches(); n != 0) {
+  const int status = route_file(*loaded, setup->routed, options, *events, out, err);
+  if (const uint64_t n = engine.errors->mismatches(); n != 0) {
     err << "pfc: error: --debug-crosscheck: the interpreter and the JIT disagree on " << n
-        << " event(s); first: " << *engine->errors->first_mismatch() << '\n';
+        << " event(s); first: " << *engine.errors->first_mismatch() << '\n';
     return kExitInternal;
   }
   return status;

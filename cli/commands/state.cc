@@ -12,21 +12,14 @@ namespace pfc::cli {
 int command_state(const std::string& script, std::ostream& out, std::ostream& err) {
   auto loaded = load_script(script, err);
   if (!loaded) return loaded.error();
-  auto engine = make_engine("interp");
-  if (!engine) {
-    err << "pfc: internal error: " << engine.error().message << '\n';
-    return kExitInternal;
-  }
-  auto routed = build_router(loaded->checked(), engine->compiler);
-  if (!routed) {
-    err << "pfc: internal error: " << routed.error().message << '\n';
-    return kExitInternal;
-  }
+  const auto setup = make_engine_router(loaded->checked(), "interp", err);
+  if (!setup) return kExitInternal;
+  const ScriptRouter& routed = setup->routed;
   const auto& providers = loaded->checked().schema.providers;
   for (size_t i = 0; i < providers.size(); ++i) {
-    CompositeState state = routed->router->composite(routed->providers[i]);
+    CompositeState state = routed.router->composite(routed.providers[i]);
     if (!state.enabled) state = CompositeState{};  // "nobody enables it" prints all zeros
-    out << format_state_line(providers[i].name, state, routed->session_names);
+    out << format_state_line(providers[i].name, state, routed.session_names);
   }
   out.flush();
   return kExitOk;
