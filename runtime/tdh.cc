@@ -16,6 +16,7 @@
 // - MODULO with lo == 0 is false (the compiler rejects it); signed x % -1 is true.
 #include "runtime/tdh.h"
 
+#include <bit>
 #include <cstring>
 #include <type_traits>
 
@@ -43,6 +44,46 @@ uint64_t skip_fixed(uint64_t size, uint64_t off, uint64_t count, uint64_t elem) 
   return off + count * elem;
 }
 
+// SWAR constants: one bit per 16-bit lane / per byte of a 64-bit word.
+constexpr uint64_t kLanes16Low = 0x0001000100010001;
+constexpr uint64_t kLanes16High = 0x8000800080008000;
+constexpr uint64_t kLanes8Low = 0x0101010101010101;
+constexpr uint64_t kLanes8High = 0x8080808080808080;
+
+// The 8 bytes at p as a little-endian word (any alignment): lane k holds bytes 2k, 2k+1
+// (16-bit lanes) or byte k (8-bit lanes).
+inline uint64_t load_word(const uint8_t* p) {
+  static_assert(std::endian::native == std::endian::little);
+  uint64_t x;
+  std::memcpy(&x, p, sizeof x);
+  return x;
+}
+
+// The high bit of every zero 16-bit lane of x. Lanes above the first zero lane may be
+// flagged spuriously (by the borrow), but the lowest flagged lane is always the first zero.
+inline uint64_t zero_lanes16(uint64_t x) { return (x - kLanes16Low) & ~x & kLanes16High; }
+inline uint64_t zero_lanes8(uint64_t x) { return (x - kLanes8Low) & ~x & kLanes8High; }
+
+// Byte index (from the word's first byte) of the lowest flagged lane of a nonzero mask.
+inline uint64_t first_lane16(uint64_t mask) { return (std::countr_zero(mask) >> 4) * 2; }
+inline uint64_t first_lane8(uint64_t mask) { return std::countr_zero(mask) >> 3; }
+
+// Offset of the first 0x0000 code unit (aligned to off) in [off, end), or kBad; 8 bytes
+// (4 units) at a time, then unit by unit for the tail. Reads only [off, end).
+uint64_t find_nul16(const uint8_t* payload, uint64_t off, uint64_t end) {
+  const uint8_t* p = payload + off;
+  const uint64_t n = (end - off) & ~uint64_t{1};  // whole units; an odd last byte is ignored
+  uint64_t i = 0;
+  for (; n - i >= 8; i += 8) {
+    const uint64_t zero = zero_lanes16(load_word(p + i));
+    if (zero != 0) return off + i + first_lane16(zero);
+  }
+  for (; i < n; i += 2) {
+    if (p[i] == 0 && p[i + 1] == 0) return off + i;
+  }
+  return kBad;
+}
+
 // Offset of the first NUL code unit (1 or 2 bytes wide) in [off, end), or kBad.
 uint64_t find_nul(const uint8_t* payload, uint64_t off, uint64_t end, uint64_t unit) {
   if (end - off < unit) return kBad;  // also keeps a null `payload` away from memchr
@@ -50,10 +91,7 @@ uint64_t find_nul(const uint8_t* payload, uint64_t off, uint64_t end, uint64_t u
     const void* hit = std::memchr(payload + off, 0, end - off);
     return hit ? static_cast<uint64_t>(static_cast<const uint8_t*>(hit) - payload) : kBad;
   }
-  for (uint64_t i = off; end - i >= 2; i += 2) {
-    if (payload[i] == 0 && payload[i + 1] == 0) return i;
-  }
-  return kBad;
+  return find_nul16(payload, off, end);
 }
 
 // Offset just past `count` NUL-terminated strings from off (off <= size), or kBad. Each
@@ -108,8 +146,30 @@ int compare(uint32_t op, T v, T lo, T hi) {
   }
 }
 
+// The code units that can begin a code point whose simple case folding is the ASCII
+// character `c` (a needle's first code point), for contains(). Only ASCII characters and
+// two others fold to ASCII: U+212A KELVIN SIGN → 'k' and U+017F LATIN SMALL LETTER LONG S →
+// 's' (CaseFolding.txt C + S; checked over every code point by tdh_fast_test); surrogates,
+// supplementary code points and the U+DC00 + b of invalid 8-bit bytes all fold to non-ASCII.
+// Absent targets repeat `c`, so every test below stays branch-free.
+struct AsciiStarts {
+  uint8_t c;
+  uint8_t or_bits;  // 0x20 when c is 'a'..'z': unit | 0x20 == c matches c and its upper case
+  uint16_t wide;    // UTF-16: 0x212A for 'k', 0x017F for 's', else c
+  uint8_t lead;     // UTF-8 lead byte of that code point: 0xE2 / 0xC5, else c
+};
+
+AsciiStarts ascii_starts(char32_t c) {
+  const auto b = static_cast<uint8_t>(c);
+  AsciiStarts a{b, static_cast<uint8_t>(b >= 'a' && b <= 'z' ? 0x20 : 0), b, b};
+  if (b == 'k') a.wide = 0x212A, a.lead = 0xE2;
+  if (b == 's') a.wide = 0x017F, a.lead = 0xC5;
+  return a;
+}
+
 // Folded code points of a string field's bytes [p, end). Copyable: a copy resumes from the
-// same position (the substring search restarts from saved positions).
+// same position (the substring search restarts from saved positions). skip_to() and
+// skip_unit() move by code units, for contains().
 struct Utf8Source {
   const uint8_t* p;
   const uint8_t* end;
@@ -121,6 +181,24 @@ struct Utf8Source {
       return (b >= 'A' && b <= 'Z') ? b + 32 : b;
     }
     return fold_case(decode_utf8_step(p, end));
+  }
+  void skip_unit() { ++p; }
+  // Advances to the next byte in `a` (true), or to the end (false); 8 bytes at a time.
+  bool skip_to(const AsciiStarts& a) {
+    const uint64_t fold = a.or_bits * kLanes8Low, ascii = a.c * kLanes8Low;
+    const uint64_t lead = a.lead * kLanes8Low;
+    for (; end - p >= 8; p += 8) {
+      const uint64_t x = load_word(p);
+      const uint64_t hit = zero_lanes8((x | fold) ^ ascii) | zero_lanes8(x ^ lead);
+      if (hit != 0) {
+        p += first_lane8(hit);
+        return true;
+      }
+    }
+    for (; p < end; ++p) {
+      if ((*p | a.or_bits) == a.c || *p == a.lead) return true;
+    }
+    return false;
   }
 };
 
@@ -136,6 +214,25 @@ struct Utf16Source {
     }
     return fold_case(decode_utf16le_step(p, end));
   }
+  void skip_unit() { p += 2; }
+  // Advances to the next unit in `a` (true), or to the end (false); 4 units at a time.
+  bool skip_to(const AsciiStarts& a) {
+    const uint64_t fold = a.or_bits * kLanes16Low, ascii = a.c * kLanes16Low;
+    const uint64_t wide = a.wide * kLanes16Low;
+    for (; end - p >= 8; p += 8) {
+      const uint64_t x = load_word(p);
+      const uint64_t hit = zero_lanes16((x | fold) ^ ascii) | zero_lanes16(x ^ wide);
+      if (hit != 0) {
+        p += first_lane16(hit);
+        return true;
+      }
+    }
+    for (; p < end; p += 2) {
+      const auto u = static_cast<uint16_t>(p[0] | (p[1] << 8));
+      if ((u | a.or_bits) == a.c || u == a.wide) return true;
+    }
+    return false;
+  }
 };
 
 template <typename Source>
@@ -146,18 +243,44 @@ bool equals(Source s, const char32_t* needle, uint64_t needle_len) {
   return s.done();
 }
 
-// Naive O(n·m) substring search over folded code points, without buffers.
+enum class Match { Yes, No, NotLater };  // NotLater: no, and the string ran out first
+
+// Whether the needle's folded code points follow from t's position.
+template <typename Source>
+Match match_at(Source t, const char32_t* needle, uint64_t needle_len) {
+  uint64_t i = 0;
+  while (i < needle_len && !t.done() && t.next() == needle[i]) ++i;
+  if (i == needle_len) return Match::Yes;
+  // A later start has fewer code points left than this one had: it cannot match either.
+  return t.done() ? Match::NotLater : Match::No;
+}
+
+// Substring search over folded code points, without buffers: does the needle match from
+// some code-point boundary of the sequential decode? Naive O(n·m) in general. When the
+// needle starts with an ASCII character c, only the units of ascii_starts(c) can begin a
+// match, and each of them is such a boundary: decode_utf16le_step consumes a second unit
+// only when it is a low surrogate (0xDC00–0xDFFF), decode_utf8_step consumes after a lead
+// byte only continuation bytes (0x80–0xBF), so ASCII units/bytes, U+212A, U+017F and the
+// lead bytes 0xE2 / 0xC5 always start a decode step (runtime/utf.h). Every other step
+// start decodes to a code point not folding to c. So the scan skips word-at-a-time to
+// those units and verifies from each, with the same result as decoding every unit.
 template <typename Source>
 bool contains(Source s, const char32_t* needle, uint64_t needle_len) {
   if (needle_len == 0) return true;
   const char32_t first = needle[0];
+  if (first < 0x80) {
+    const AsciiStarts starts = ascii_starts(first);
+    for (; s.skip_to(starts); s.skip_unit()) {
+      const Match m = match_at(s, needle, needle_len);
+      if (m != Match::No) return m == Match::Yes;
+    }
+    return false;
+  }
   while (!s.done()) {
+    const Source start = s;
     if (s.next() != first) continue;
-    Source t = s;
-    uint64_t i = 1;
-    while (i < needle_len && !t.done() && t.next() == needle[i]) ++i;
-    if (i == needle_len) return true;
-    if (t.done()) return false;  // every later start has fewer than needle_len code points
+    const Match m = match_at(start, needle, needle_len);
+    if (m != Match::No) return m == Match::Yes;
   }
   return false;
 }
@@ -178,22 +301,27 @@ int string_op(uint32_t op, Source s, const char32_t* needle, uint64_t needle_len
   }
 }
 
-// The byte range [off, *end) holding a string field's characters (terminator and anything
-// after an embedded NUL excluded); false when the field does not fit.
-bool string_extent(const uint8_t* payload, uint64_t size, uint64_t off, uint64_t unit,
-                   uint64_t length, uint64_t* end) {
-  if (off > size) return false;
+// A string field at off with `unit`-byte code units: [off, *end) holds its characters
+// (terminator and anything from an embedded NUL on excluded) and *next is the offset just
+// past the field, as pfc_tdh_skip computes it; false (nothing stored) when it does not fit.
+bool string_field(const uint8_t* payload, uint64_t size, uint64_t off, uint64_t unit,
+                  uint64_t length, uint64_t* end, uint64_t* next) {
+  if (off > size) return false;  // includes off == PFC_TDH_BAD_OFFSET
   if (length == kNoLength) {
-    *end = find_nul(payload, off, size, unit);
-    return *end != kBad;
+    const uint64_t nul = find_nul(payload, off, size, unit);
+    if (nul == kBad) return false;
+    *end = nul;
+    *next = nul + unit;
+    return true;
   }
+  // Same condition as pfc_tdh_skip's (length * unit > size - off, without overflow).
   if (length > (size - off) / unit) return false;
   const uint64_t stop = off + length * unit;
   const uint64_t nul = find_nul(payload, off, stop, unit);
   *end = nul == kBad ? stop : nul;
+  *next = stop;
   return true;
 }
-
 }  // namespace
 }  // namespace pfc
 
@@ -251,15 +379,29 @@ int pfc_tdh_int_pred(uint32_t op, int is_signed, uint64_t value, uint64_t lo, ui
   return compare<uint64_t>(op, value, lo, hi);
 }
 
-int pfc_tdh_str_pred(const uint8_t* payload, uint64_t size, uint64_t off, uint32_t in_type,
-                     uint64_t length, uint32_t op, const char32_t* needle, uint64_t needle_len) {
-  if (in_type != 1 && in_type != 2) return 0;
+int pfc_tdh_str_pred_next(const uint8_t* payload, uint64_t size, uint64_t off,
+                          uint32_t in_type, uint64_t length, uint32_t op,
+                          const char32_t* needle, uint64_t needle_len, uint64_t* next) {
+  if (in_type != 1 && in_type != 2) {  // not a string: no predicate, but skip as usual
+    *next = pfc_tdh_skip(payload, size, off, in_type, 1, length);
+    return 0;
+  }
   const uint64_t unit = in_type == 1 ? 2 : 1;
   uint64_t end = 0;
-  if (!string_extent(payload, size, off, unit, length, &end)) return 0;
+  if (!string_field(payload, size, off, unit, length, &end, next)) {
+    *next = kBad;
+    return 0;
+  }
   if (unit == 2)
     return string_op(op, Utf16Source{payload + off, payload + end}, needle, needle_len);
   return string_op(op, Utf8Source{payload + off, payload + end}, needle, needle_len);
+}
+
+int pfc_tdh_str_pred(const uint8_t* payload, uint64_t size, uint64_t off, uint32_t in_type,
+                     uint64_t length, uint32_t op, const char32_t* needle, uint64_t needle_len) {
+  uint64_t next = 0;
+  return pfc_tdh_str_pred_next(payload, size, off, in_type, length, op, needle, needle_len,
+                               &next);
 }
 
 int pfc_tdh_guid_pred(const uint8_t* payload, uint64_t size, uint64_t off, uint32_t op,

@@ -43,6 +43,15 @@ int pfc_tdh_int_pred(uint32_t op, int is_signed, uint64_t value, uint64_t lo, ui
 int pfc_tdh_str_pred(const uint8_t* payload, uint64_t size, uint64_t off, uint32_t in_type,
                      uint64_t length, uint32_t op, const char32_t* needle, uint64_t needle_len);
 
+// pfc_tdh_str_pred fused with the skip of the same field: returns exactly what
+// pfc_tdh_str_pred returns and stores into *next (never null) exactly what
+// pfc_tdh_skip(payload, size, off, in_type, 1, length) returns — the offset just past the
+// field (terminator included; off + length units when a length is given, even if the value
+// stops at an embedded NUL), or PFC_TDH_BAD_OFFSET — locating the field's end only once.
+int pfc_tdh_str_pred_next(const uint8_t* payload, uint64_t size, uint64_t off,
+                          uint32_t in_type, uint64_t length, uint32_t op,
+                          const char32_t* needle, uint64_t needle_len, uint64_t* next);
+
 // GUID predicate (IS / ISNOT) on the 16-byte field at `off` against `value16` (payload
 // byte order). Returns 0 when the field does not fit.
 int pfc_tdh_guid_pred(const uint8_t* payload, uint64_t size, uint64_t off, uint32_t op,
