@@ -152,7 +152,7 @@ class Gen {
       n = decoded.substr(at, below(5));
     } else {
       static constexpr char32_t kCps[] = {U'k', U's', U't', U'a', U' ', 0xE9, 0x3C3, 0x1F600,
-                                          0xD83D, 0xDC00, 0xDCFF, 0x2000, 0x212A, U'K'};
+                                          0xD83D, 0xDC00, 0xDCFF, 0x2000, 0x212A, U'K', 0};
       const uint64_t len = below(4);
       for (uint64_t i = 0; i < len; ++i) n.push_back(kCps[below(std::size(kCps))]);
     }
@@ -387,6 +387,14 @@ TEST(TdhFast, ContainsCandidatesThatAreNotMatches) {
   EXPECT_EQ(call(wide(u"KKK"), 0, 1, kNoLen, Contains, U"K").pred, 0);
   EXPECT_EQ(call(narrow("KKK"), 0, 2, 3, DoesntContain, U"K").pred, 1);
   EXPECT_EQ(call(wide(u"ab\0", false), 0, 1, 3, Contains, std::u32string(1, 0)).pred, 0);
+  // The single pass (terminated UTF-16, needle without U+0000) and the general path.
+  const auto xka = wide(u"xka");  // the terminator is the payload's last unit
+  EXPECT_EQ(call(xka, 0, 1, kNoLen, DoesntContain, U"ab"), (PredNext{1, 8}));
+  EXPECT_EQ(call(xka, 0, 1, kNoLen, Contains, U"ka"), (PredNext{1, 8}));
+  EXPECT_EQ(call(xka, 0, 1, kNoLen, Contains, U"kab"), (PredNext{0, 8}));
+  EXPECT_EQ(call(xka, 0, 1, kNoLen, Contains, std::u32string(U"a\0", 2)), (PredNext{0, 8}));
+  EXPECT_EQ(call(xka, 2, 1, kNoLen, Contains, U"x"), (PredNext{0, 8}));
+  EXPECT_EQ(call(wide(u"xka", false), 0, 1, kNoLen, Contains, U"ka"), (PredNext{0, kBad}));
   // A candidate whose verification runs out of string ends the search.
   EXPECT_EQ(call(wide(u"xxxxxxxxxxxke"), 0, 1, kNoLen, Contains, U"key").pred, 0);
   EXPECT_EQ(call(wide(u"kekekekekekey"), 0, 1, kNoLen, Contains, U"key").pred, 1);
