@@ -1,13 +1,15 @@
 // compiler/jit/codegen.cc — lowers one ir::Program to one LLVM function (see codegen.h for
-// the calling convention). Registers are i64 allocas zeroed in the entry block (mem2reg
-// turns them into SSA values), jumps are branches, payload reads are inline bounds-checked
-// little-endian loads, and decoding that is not fixed-size calls the runtime/tdh.h helpers.
+// the calling convention). Registers and the two accumulators become SSA values directly
+// (ssa.h: no allocas, so no mem2reg pass is needed), jumps are branches, `in.set` is
+// branch-free bit tests, payload reads are inline bounds-checked little-endian loads, and
+// decoding that is not fixed-size calls the runtime/tdh.h helpers.
 #include "compiler/jit/codegen.h"
 
 #include <bit>
 #include <cstddef>
+#include <map>
+#include <tuple>
 
-#include <llvm/ADT/STLFunctionalExtras.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/GlobalVariable.h>
@@ -18,6 +20,7 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include "compiler/interp.h"
+#include "compiler/jit/ssa.h"
 #include "pfc/event.h"
 #include "runtime/tdh.h"
 
@@ -27,7 +30,7 @@ std::span<const HelperSymbol> helper_symbols() {
   static const HelperSymbol kHelpers[] = {
       {"pfc_tdh_skip", reinterpret_cast<void*>(&pfc_tdh_skip)},
       {"pfc_tdh_load_int", reinterpret_cast<void*>(&pfc_tdh_load_int)},
-      {"pfc_tdh_str_pred", reinterpret_cast<void*>(&pfc_tdh_str_pred)},
+      {"pfc_tdh_str_pred_next", reinterpret_cast<void*>(&pfc_tdh_str_pred_next)},
       {"pfc_tdh_guid_pred", reinterpret_cast<void*>(&pfc_tdh_guid_pred)},
       {"pfc_ir_in_set", reinterpret_cast<void*>(&pfc_ir_in_set)},
       {"pfc_ir_str_in", reinterpret_cast<void*>(&pfc_ir_str_in)},
@@ -64,7 +67,8 @@ class Codegen {
  public:
   Codegen(const ir::Program& program, llvm::LLVMContext& context, llvm::Module& module)
       : p_(program), ctx_(context), m_(module), b_(context),
-        i1_(b_.getInt1Ty()), i32_(b_.getInt32Ty()), i64_(b_.getInt64Ty()), ptr_(b_.getPtrTy()) {}
+        i1_(b_.getInt1Ty()), i32_(b_.getInt32Ty()), i64_(b_.getInt64Ty()), ptr_(b_.getPtrTy()),
+        ssa_(i64_, b_.getInt64(0)), deliver_(program.num_regs), stack_(program.num_regs + 1) {}
 
   void run(const std::string& fn_name);
 
@@ -72,11 +76,14 @@ class Codegen {
   void emit_prologue();
   void emit(const ir::Inst& in);
   void emit_return();
-  void accumulate(llvm::AllocaInst* acc, const ir::Inst& in);
+  void accumulate(uint32_t acc, const ir::Inst& in);
+  void branch_to(SsaBuilder::Segment target);
+  void enter(SsaBuilder::Segment segment, BasicBlock* head);
 
   Value* load_header(uint32_t field);
   Value* pool_address(const void* object);  // an ir::Program pool entry, by address
   Value* in_set(Value* v, const ir::IntSet& set);
+  Value* in_window(Value* v, uint64_t base, uint64_t mask);
   Value* str_in(const ir::Inst& in);
   Value* skip(const ir::Inst& in);
   Value* load_field(const ir::Inst& in);
@@ -84,16 +91,30 @@ class Codegen {
   Value* pred_str(const ir::Inst& in);
   Value* pred_guid(const ir::Inst& in);
   Value* int_compare(Value* v, const ir::IntPred& pred, bool is_signed);
-  Value* guarded_load(Value* off, InType type, llvm::function_ref<Value*(Value*)> on_ok);
-  Value* helper_load_int(Value* off, InType type, llvm::function_ref<Value*(Value*)> on_ok);
+  Value* in_range(Value* v, uint64_t lo, uint64_t hi, bool is_signed);
+  struct FieldValue {
+    Value* ok;     // i1
+    Value* value;  // i64, 0 when !ok
+    Value* bits;   // i64, meaningful only when ok (what predicates compare, guarded by ok)
+  };
+  FieldValue field_value(Value* off, InType type);
 
-  Value* reg(uint32_t r) { return b_.CreateLoad(i64_, regs_[r]); }
-  void set(uint32_t r, Value* v) { b_.CreateStore(v, regs_[r]); }
+  // Registers 0..num_regs-1 are the IR's; deliver_ and stack_ are the two after them.
+  Value* reg(uint32_t r) { return ssa_.read(seg_, r); }
+  void set(uint32_t r, Value* v) { ssa_.write(seg_, r, v); }
+  llvm::AllocaInst* entry_slot(llvm::AllocaInst*& slot, llvm::Type* type, const char* name);
   Value* c64(uint64_t v) { return b_.getInt64(v); }
   Value* c32(uint64_t v) { return b_.getInt32(static_cast<uint32_t>(v)); }
   Value* bool64(Value* i1) { return b_.CreateZExt(i1, i64_); }
+  // Booleans stay i1 where the IR's 0/1 registers allow it, so the light O1 pipeline needs
+  // no InstCombine to clean up zext/compare chains: `r == 0` of a bool64 is a `not`, and
+  // `and`/`or` of two bool64 values is done on their i1 sources.
+  static Value* bool_source(Value* v);  // the i1 behind a bool64, or null
+  Value* is_zero(Value* v);
+  Value* logic(llvm::Instruction::BinaryOps op, Value* a, Value* b);
   Value* extent(const Extent& e, uint64_t reg_index, uint64_t absent);
   Value* length_extent(const Extent& e, uint64_t reg_index);
+  Value* length_key(const ir::FieldDesc& f, uint64_t reg_index);
   llvm::FunctionCallee helper(const char* name, llvm::Type* ret, llvm::ArrayRef<llvm::Type*> args);
   llvm::Constant* constant_array(llvm::Constant* init, const char* name);
   BasicBlock* block(const char* name) { return BasicBlock::Create(ctx_, name, fn_); }
@@ -110,14 +131,23 @@ class Codegen {
   Value* event_ = nullptr;
   Value* payload_ = nullptr;
   Value* psize_ = nullptr;
-  std::vector<llvm::AllocaInst*> regs_;
-  llvm::AllocaInst* deliver_ = nullptr;
-  llvm::AllocaInst* stack_ = nullptr;
+  SsaBuilder ssa_;
+  SsaBuilder::Segment seg_ = 0;
+  const uint32_t deliver_;
+  const uint32_t stack_;
+  // Out-parameter slots of helper calls, one each per function (created on first use).
+  llvm::AllocaInst* ok_slot_ = nullptr;
+  llvm::AllocaInst* next_slot_ = nullptr;
+  // Offsets past string fields found by pred.str in the current segment, keyed by (offset
+  // value, field, length value): a later `skip` of the same field reuses them instead of
+  // scanning the string again. Values defined earlier in a segment dominate its rest.
+  std::map<std::tuple<Value*, uint32_t, Value*>, Value*> string_next_;
+  // Integer fields loaded in the current segment, by (offset value, type).
+  std::map<std::pair<Value*, InType>, FieldValue> loads_;
 };
 
 void Codegen::run(const std::string& fn_name) {
-  auto* ret_ty = llvm::StructType::get(ctx_, {i64_, i64_});
-  auto* fn_ty = llvm::FunctionType::get(ret_ty, {ptr_}, false);
+  auto* fn_ty = llvm::FunctionType::get(i64_, {ptr_, ptr_}, false);
   fn_ = llvm::Function::Create(fn_ty, llvm::Function::ExternalLinkage, fn_name, m_);
   fn_->addFnAttr(llvm::Attribute::NoUnwind);
   fn_->addFnAttr(llvm::Attribute::WillReturn);
@@ -125,48 +155,70 @@ void Codegen::run(const std::string& fn_name) {
   fn_->addParamAttr(0, llvm::Attribute::NoCapture);
   fn_->addParamAttr(0, llvm::Attribute::ReadOnly);
   fn_->addParamAttr(0, llvm::Attribute::getWithDereferenceableBytes(ctx_, sizeof(EventView)));
+  fn_->addParamAttr(1, llvm::Attribute::NoAlias);
+  fn_->addParamAttr(1, llvm::Attribute::NoCapture);
+  fn_->addParamAttr(1, llvm::Attribute::WriteOnly);
+  fn_->addParamAttr(1, llvm::Attribute::getWithDereferenceableBytes(ctx_, sizeof(uint64_t)));
   event_ = fn_->getArg(0);
   event_->setName("event");
+  fn_->getArg(1)->setName("stack");
   emit_prologue();
 
-  // One block per jump target; straight-line code after a terminator (jmp, ret) that is not
-  // a target is unreachable and goes into a fresh block that later passes delete.
-  std::vector<BasicBlock*> targets(p_.code.size(), nullptr);
-  for (const ir::Inst& in : p_.code)
-    if ((in.op == ir::Op::Jz || in.op == ir::Op::Jmp) && !targets[in.b])
-      targets[in.b] = BasicBlock::Create(ctx_, "L" + std::to_string(in.b));
+  // One segment (ssa.h) per jump target; straight-line code after a terminator (jmp, ret)
+  // that is not a target is unreachable and goes into a fresh segment without predecessors,
+  // whose block later passes delete.
+  std::vector<BasicBlock*> heads(p_.code.size(), nullptr);
+  std::vector<SsaBuilder::Segment> targets(p_.code.size(), 0);
+  for (const ir::Inst& in : p_.code) {
+    if ((in.op == ir::Op::Jz || in.op == ir::Op::Jmp) && !heads[in.b]) {
+      heads[in.b] = BasicBlock::Create(ctx_, "L" + std::to_string(in.b));
+      targets[in.b] = ssa_.add_segment(heads[in.b]);
+    }
+  }
   for (size_t i = 0; i < p_.code.size(); ++i) {
     const ir::Inst& in = p_.code[i];
     bool open = b_.GetInsertBlock()->getTerminator() == nullptr;
-    if (targets[i]) {
-      if (open) b_.CreateBr(targets[i]);
-      targets[i]->insertInto(fn_);
-      b_.SetInsertPoint(targets[i]);
+    if (heads[i]) {
+      if (open) branch_to(targets[i]);
+      heads[i]->insertInto(fn_);
+      enter(targets[i], heads[i]);
     } else if (!open) {
-      b_.SetInsertPoint(block("dead"));
+      BasicBlock* dead = block("dead");
+      enter(ssa_.add_segment(dead), dead);
     }
     if (in.op == ir::Op::Jz) {
       BasicBlock* next = block("next");
-      b_.CreateCondBr(b_.CreateICmpEQ(reg(in.a), c64(0)), targets[in.b], next);
-      b_.SetInsertPoint(next);
+      SsaBuilder::Segment fall = ssa_.add_segment(next);
+      Value* cond = reg(in.a);
+      if (Value* bit = bool_source(cond)) b_.CreateCondBr(bit, next, heads[in.b]);
+      else b_.CreateCondBr(b_.CreateICmpEQ(cond, c64(0)), heads[in.b], next);
+      ssa_.add_edge(seg_, b_.GetInsertBlock(), targets[in.b]);
+      ssa_.add_edge(seg_, b_.GetInsertBlock(), fall);
+      enter(fall, next);
     } else if (in.op == ir::Op::Jmp) {
-      b_.CreateBr(targets[in.b]);
+      branch_to(targets[in.b]);
     } else {
       emit(in);
     }
   }
 }
 
+// Ends the current segment with a branch to `target`'s head.
+void Codegen::branch_to(SsaBuilder::Segment target) {
+  ssa_.add_edge(seg_, b_.GetInsertBlock(), target);
+  b_.CreateBr(ssa_.head(target));
+}
+
+void Codegen::enter(SsaBuilder::Segment segment, BasicBlock* head) {
+  seg_ = segment;
+  string_next_.clear();
+  loads_.clear();
+  b_.SetInsertPoint(head);
+}
+
 void Codegen::emit_prologue() {
-  b_.SetInsertPoint(block("entry"));
-  regs_.reserve(p_.num_regs);
-  for (uint32_t r = 0; r < p_.num_regs; ++r)
-    regs_.push_back(b_.CreateAlloca(i64_, nullptr, "r" + std::to_string(r)));
-  deliver_ = b_.CreateAlloca(i64_, nullptr, "deliver");
-  stack_ = b_.CreateAlloca(i64_, nullptr, "stack");
-  for (llvm::AllocaInst* a : regs_) b_.CreateStore(c64(0), a);
-  b_.CreateStore(c64(0), deliver_);
-  b_.CreateStore(c64(0), stack_);
+  BasicBlock* entry = block("entry");
+  enter(ssa_.add_segment(entry), entry);
   Value* payload_ptr = b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), event_,
                                                      offsetof(EventView, payload));
   payload_ = b_.CreateAlignedLoad(ptr_, payload_ptr, llvm::Align(8), "payload");
@@ -179,9 +231,9 @@ void Codegen::emit(const ir::Inst& in) {
   switch (in.op) {
     case ir::Op::Const: return set(in.dst, c64(in.imm));
     case ir::Op::LoadHeader: return set(in.dst, load_header(in.a));
-    case ir::Op::And: return set(in.dst, b_.CreateAnd(reg(in.a), reg(in.b)));
-    case ir::Op::Or: return set(in.dst, b_.CreateOr(reg(in.a), reg(in.b)));
-    case ir::Op::Not: return set(in.dst, bool64(b_.CreateICmpEQ(reg(in.a), c64(0))));
+    case ir::Op::And: return set(in.dst, logic(llvm::Instruction::And, reg(in.a), reg(in.b)));
+    case ir::Op::Or: return set(in.dst, logic(llvm::Instruction::Or, reg(in.a), reg(in.b)));
+    case ir::Op::Not: return set(in.dst, bool64(is_zero(reg(in.a))));
     case ir::Op::AndImm: return set(in.dst, b_.CreateAnd(reg(in.a), c64(in.imm)));
     case ir::Op::Cmp: {
       static constexpr llvm::CmpInst::Predicate kPreds[] = {
@@ -207,17 +259,40 @@ void Codegen::emit(const ir::Inst& in) {
 }
 
 void Codegen::emit_return() {
-  Value* deliver = b_.CreateLoad(i64_, deliver_);
-  Value* stack = b_.CreateAnd(b_.CreateLoad(i64_, stack_), deliver);
-  Value* result = llvm::UndefValue::get(fn_->getReturnType());
-  result = b_.CreateInsertValue(result, deliver, 0);
-  result = b_.CreateInsertValue(result, stack, 1);
-  b_.CreateRet(result);
+  Value* deliver = reg(deliver_);
+  b_.CreateAlignedStore(b_.CreateAnd(reg(stack_), deliver), fn_->getArg(1), llvm::Align(8));
+  b_.CreateRet(deliver);
 }
 
-void Codegen::accumulate(llvm::AllocaInst* acc, const ir::Inst& in) {
-  Value* bit = b_.CreateShl(bool64(b_.CreateICmpNE(reg(in.a), c64(0))), c64(in.b));
-  b_.CreateStore(b_.CreateOr(b_.CreateLoad(i64_, acc), bit), acc);
+void Codegen::accumulate(uint32_t acc, const ir::Inst& in) {
+  Value* bit = b_.CreateShl(bool64(b_.CreateNot(is_zero(reg(in.a)))), c64(in.b));
+  set(acc, b_.CreateOr(reg(acc), bit));
+}
+
+Value* Codegen::bool_source(Value* v) {
+  auto* ext = llvm::dyn_cast<llvm::ZExtInst>(v);
+  return ext && ext->getSrcTy()->isIntegerTy(1) ? ext->getOperand(0) : nullptr;
+}
+
+Value* Codegen::is_zero(Value* v) {
+  if (Value* bit = bool_source(v)) return b_.CreateNot(bit);
+  return b_.CreateICmpEQ(v, c64(0));
+}
+
+Value* Codegen::logic(llvm::Instruction::BinaryOps op, Value* a, Value* b) {
+  Value* x = bool_source(a);
+  Value* y = bool_source(b);
+  if (x && y) return bool64(b_.CreateBinOp(op, x, y));
+  return b_.CreateBinOp(op, a, b);
+}
+
+// An alloca in the entry block, made once per function: helpers' out-parameters.
+llvm::AllocaInst* Codegen::entry_slot(llvm::AllocaInst*& slot, llvm::Type* type, const char* name) {
+  if (!slot) {
+    llvm::IRBuilder<> entry(&fn_->getEntryBlock(), fn_->getEntryBlock().begin());
+    slot = entry.CreateAlloca(type, nullptr, name);
+  }
+  return slot;
 }
 
 Value* Codegen::load_header(uint32_t field) {
@@ -246,23 +321,30 @@ Value* Codegen::pool_address(const void* object) {
   return b_.CreateIntToPtr(c64(reinterpret_cast<uintptr_t>(object)), ptr_);
 }
 
+// Branch-free: the sorted values are cut into windows of 64 (each a base and a bit mask)
+// and the membership is the `or` of the windows' tests; sets needing more than
+// kInlineSetWindows windows call the shared binary search.
 Value* Codegen::in_set(Value* v, const ir::IntSet& set) {
-  if (set.values.size() > kInlineSetMax) {
+  std::vector<std::pair<uint64_t, uint64_t>> windows;  // (base, mask)
+  for (uint64_t value : set.values) {
+    if (windows.empty() || value - windows.back().first >= 64) windows.emplace_back(value, 0);
+    windows.back().second |= uint64_t{1} << (value - windows.back().first);
+  }
+  if (windows.size() > kInlineSetWindows) {
     llvm::FunctionCallee f = helper("pfc_ir_in_set", i32_, {ptr_, i64_});
     return bool64(b_.CreateICmpNE(b_.CreateCall(f, {pool_address(&set), v}), c32(0)));
   }
-  BasicBlock* from = b_.GetInsertBlock();
-  BasicBlock* yes = block("in");
-  BasicBlock* join = block("in.join");
-  llvm::SwitchInst* sw = b_.CreateSwitch(v, join, static_cast<unsigned>(set.values.size()));
-  for (uint64_t value : set.values) sw->addCase(b_.getInt64(value), yes);
-  b_.SetInsertPoint(yes);
-  b_.CreateBr(join);
-  b_.SetInsertPoint(join);
-  llvm::PHINode* phi = b_.CreatePHI(i64_, 2);
-  phi->addIncoming(c64(0), from);
-  phi->addIncoming(c64(1), yes);
-  return phi;
+  Value* hit = b_.getFalse();
+  for (const auto& [base, mask] : windows) hit = b_.CreateOr(hit, in_window(v, base, mask));
+  return bool64(hit);
+}
+
+// v ∈ {base + i : bit i of mask set}, as an i1.
+Value* Codegen::in_window(Value* v, uint64_t base, uint64_t mask) {
+  if (mask == 1) return b_.CreateICmpEQ(v, c64(base));
+  Value* delta = b_.CreateSub(v, c64(base));
+  Value* bit = b_.CreateTrunc(b_.CreateLShr(c64(mask), b_.CreateAnd(delta, c64(63))), i1_);
+  return b_.CreateAnd(b_.CreateICmpULT(delta, c64(64)), bit);
 }
 
 Value* Codegen::str_in(const ir::Inst& in) {
@@ -280,6 +362,12 @@ Value* Codegen::extent(const Extent& e, uint64_t reg_index, uint64_t absent) {
   return c64(absent);
 }
 
+// The value a field's length comes from, for string_next_'s key: the length register's
+// current value when the length is read from a field, else none (the field fixes it).
+Value* Codegen::length_key(const ir::FieldDesc& f, uint64_t reg_index) {
+  return f.length.kind == Extent::Kind::Field ? reg(static_cast<uint32_t>(reg_index)) : nullptr;
+}
+
 // A string/binary length; a value read from a field never reads as "none declared"
 // (pfc_tdh_field_length in runtime/tdh.h, inlined).
 Value* Codegen::length_extent(const Extent& e, uint64_t reg_index) {
@@ -294,68 +382,68 @@ Value* Codegen::skip(const ir::Inst& in) {
   Value* off = reg(in.a);
   Value* count = extent(f.count, in.c, 1);
   uint64_t size = in_type_fixed_size(f.type);
+  if (auto it = string_next_.find({off, in.b, length_key(f, in.imm)});
+      it != string_next_.end() && f.count.kind == Extent::Kind::None) {
+    return it->second;  // pred.str already found the end of this very field
+  }
   if (size == 0) {
     llvm::FunctionCallee fn = helper("pfc_tdh_skip", i64_, {ptr_, i64_, i64_, i32_, i64_, i64_});
     Value* length = length_extent(f.length, in.imm);
     return b_.CreateCall(fn, {payload_, psize_, off, c32(static_cast<uint32_t>(f.type)), count, length});
   }
-  // Fixed-size elements: fits iff off <= psize && count <= (psize - off) / size. A bad
-  // offset (~0) never fits unless psize is ~0 too, and then only with count 0, giving ~0.
+  // Fixed-size elements: fits iff off <= psize && count <= (psize - off) / size (the
+  // wrapped difference when off > psize is masked by the first test). A bad offset (~0)
+  // never fits unless psize is ~0 too, and then only with count 0, giving ~0.
   Value* in_range = b_.CreateICmpULE(off, psize_);
-  Value* room = b_.CreateSelect(in_range, b_.CreateSub(psize_, off), c64(0));
-  Value* fits = b_.CreateAnd(in_range, b_.CreateICmpULE(count, b_.CreateUDiv(room, c64(size))));
-  Value* end = b_.CreateAdd(off, b_.CreateMul(count, c64(size)));
+  Value* room = b_.CreateSub(psize_, off);
+  Value* room_ok = nullptr;
+  Value* bytes = nullptr;
+  if (auto* n = llvm::dyn_cast<llvm::ConstantInt>(count); n && n->getZExtValue() <= ~uint64_t{0} / size) {
+    bytes = c64(n->getZExtValue() * size);  // a constant count: no division
+    room_ok = b_.CreateICmpUGE(room, bytes);
+  } else {
+    room_ok = b_.CreateICmpULE(count, b_.CreateUDiv(room, c64(size)));
+    bytes = b_.CreateMul(count, c64(size));
+  }
+  Value* fits = b_.CreateAnd(in_range, room_ok);
+  Value* end = b_.CreateAdd(off, bytes);
   return b_.CreateSelect(fits, end, c64(ir::kBadOffset));
 }
 
-// ok ? on_ok(value) : 0, where value is the integer field of `type` at `off`, loaded inline
-// (bounds-checked, little-endian, sign- or zero-extended) when the type is a 1/2/4/8-byte
-// integer, otherwise through pfc_tdh_load_int.
-Value* Codegen::guarded_load(Value* off, InType type, llvm::function_ref<Value*(Value*)> on_ok) {
+// The integer field of `type` at `off`: ok (i1) says whether it fits the payload, value is
+// its bits sign- or zero-extended to 64 (0 when it does not fit). 1/2/4/8-byte integers are
+// loaded inline and branch-free (a field that does not fit reads from the event view
+// instead, which is always dereferenceable, and the value is then replaced by 0); other
+// integer-like types go through pfc_tdh_load_int. One load per field and offset per
+// segment: predicates on the same field share it.
+Codegen::FieldValue Codegen::field_value(Value* off, InType type) {
+  auto [it, added] = loads_.try_emplace({off, type});
+  if (!added) return it->second;
   uint64_t size = in_type_fixed_size(type);
-  if (!in_type_is_integer(type) || !std::has_single_bit(size) || size > 8)
-    return helper_load_int(off, type, on_ok);
+  if (!in_type_is_integer(type) || !std::has_single_bit(size) || size > 8) {
+    llvm::AllocaInst* ok_slot = entry_slot(ok_slot_, i32_, "ok");
+    llvm::FunctionCallee fn = helper("pfc_tdh_load_int", i64_, {ptr_, i64_, i64_, i32_, ptr_});
+    b_.CreateStore(c32(1), ok_slot);
+    Value* value = b_.CreateCall(fn, {payload_, psize_, off, c32(static_cast<uint32_t>(type)), ok_slot});
+    return it->second = {b_.CreateICmpNE(b_.CreateLoad(i32_, ok_slot), c32(0)), value, value};
+  }
   // psize >= size && off <= psize - size; a bad offset (~0) always fails.
   Value* ok = b_.CreateAnd(b_.CreateICmpUGE(psize_, c64(size)),
                            b_.CreateICmpULE(off, b_.CreateSub(psize_, c64(size))));
-  BasicBlock* from = b_.GetInsertBlock();
-  BasicBlock* load = block("field");
-  BasicBlock* join = block("field.join");
-  b_.CreateCondBr(ok, load, join);
-  b_.SetInsertPoint(load);
-  Value* addr = b_.CreateInBoundsGEP(b_.getInt8Ty(), payload_, off);
+  Value* addr = b_.CreateSelect(ok, b_.CreateGEP(b_.getInt8Ty(), payload_, off), event_);
   Value* raw = b_.CreateAlignedLoad(b_.getIntNTy(static_cast<unsigned>(size * 8)), addr, llvm::Align(1));
   Value* value = in_type_is_signed(type) ? b_.CreateSExt(raw, i64_) : b_.CreateZExt(raw, i64_);
-  Value* result = on_ok(value);
-  BasicBlock* load_end = b_.GetInsertBlock();
-  b_.CreateBr(join);
-  b_.SetInsertPoint(join);
-  llvm::PHINode* phi = b_.CreatePHI(i64_, 2);
-  phi->addIncoming(c64(0), from);
-  phi->addIncoming(result, load_end);
-  return phi;
-}
-
-Value* Codegen::helper_load_int(Value* off, InType type, llvm::function_ref<Value*(Value*)> on_ok) {
-  llvm::IRBuilder<> entry(&fn_->getEntryBlock(), fn_->getEntryBlock().begin());
-  llvm::AllocaInst* ok_slot = entry.CreateAlloca(i32_, nullptr, "ok");
-  llvm::FunctionCallee fn = helper("pfc_tdh_load_int", i64_, {ptr_, i64_, i64_, i32_, ptr_});
-  b_.CreateStore(c32(1), ok_slot);
-  Value* value = b_.CreateCall(fn, {payload_, psize_, off, c32(static_cast<uint32_t>(type)), ok_slot});
-  Value* ok = b_.CreateICmpNE(b_.CreateLoad(i32_, ok_slot), c32(0));
-  return b_.CreateSelect(ok, on_ok(value), c64(0));
+  return it->second = {ok, b_.CreateSelect(ok, value, c64(0)), value};
 }
 
 Value* Codegen::load_field(const ir::Inst& in) {
-  return guarded_load(reg(in.a), p_.fields[in.b].type, [](Value* v) { return v; });
+  return field_value(reg(in.a), p_.fields[in.b].type).value;
 }
 
 Value* Codegen::pred_int(const ir::Inst& in) {
   InType type = p_.fields[in.b].type;
-  const ir::IntPred& pred = p_.int_preds[in.c];
-  bool is_signed = in_type_is_signed(type);
-  return guarded_load(reg(in.a), type,
-                      [&](Value* v) { return bool64(int_compare(v, pred, is_signed)); });
+  FieldValue field = field_value(reg(in.a), type);
+  return bool64(b_.CreateAnd(field.ok, int_compare(field.bits, p_.int_preds[in.c], in_type_is_signed(type))));
 }
 
 // The comparison of design.md §4.8 on a loaded (sign- or zero-extended) value; same
@@ -370,16 +458,21 @@ Value* Codegen::int_compare(Value* v, const ir::IntPred& pred, bool is_signed) {
     case PayloadOp::Gt: return cmp(P::ICMP_UGT, P::ICMP_SGT, pred.lo);
     case PayloadOp::Lt: return cmp(P::ICMP_ULT, P::ICMP_SLT, pred.lo);
     case PayloadOp::Ge: return cmp(P::ICMP_UGE, P::ICMP_SGE, pred.lo);
-    case PayloadOp::Between:
-      return b_.CreateAnd(cmp(P::ICMP_UGE, P::ICMP_SGE, pred.lo), cmp(P::ICMP_ULE, P::ICMP_SLE, pred.hi));
-    case PayloadOp::NotBetween:
-      return b_.CreateNot(b_.CreateAnd(cmp(P::ICMP_UGE, P::ICMP_SGE, pred.lo),
-                                       cmp(P::ICMP_ULE, P::ICMP_SLE, pred.hi)));
+    case PayloadOp::Between: return in_range(v, pred.lo, pred.hi, is_signed);
+    case PayloadOp::NotBetween: return b_.CreateNot(in_range(v, pred.lo, pred.hi, is_signed));
     case PayloadOp::Modulo:
       if (is_signed && pred.lo == ~uint64_t{0}) return b_.getTrue();  // x % -1 == 0; avoids the INT64_MIN trap
       return b_.CreateICmpEQ(is_signed ? b_.CreateSRem(v, c64(pred.lo)) : b_.CreateURem(v, c64(pred.lo)), c64(0));
     default: return b_.getFalse();  // rejected by check_codegen_input
   }
+}
+
+// lo <= v <= hi (signed or unsigned) as one unsigned compare: v - lo <=u hi - lo, which
+// holds for both orders when lo <= hi; an empty range (lo > hi) is false.
+Value* Codegen::in_range(Value* v, uint64_t lo, uint64_t hi, bool is_signed) {
+  bool empty = is_signed ? static_cast<int64_t>(lo) > static_cast<int64_t>(hi) : lo > hi;
+  if (empty) return b_.getFalse();
+  return b_.CreateICmpULE(b_.CreateSub(v, c64(lo)), c64(hi - lo));
 }
 
 Value* Codegen::pred_str(const ir::Inst& in) {
@@ -388,10 +481,15 @@ Value* Codegen::pred_str(const ir::Inst& in) {
   std::vector<uint32_t> needle(pred.folded.begin(), pred.folded.end());
   needle.push_back(0);  // never empty; the helper reads only needle_len code points
   llvm::Constant* data = constant_array(llvm::ConstantDataArray::get(ctx_, llvm::ArrayRef<uint32_t>(needle)), "needle");
-  llvm::FunctionCallee fn = helper("pfc_tdh_str_pred", i32_, {ptr_, i64_, i64_, i32_, i64_, i32_, ptr_, i64_});
-  Value* hit = b_.CreateCall(fn, {payload_, psize_, reg(in.a), c32(static_cast<uint32_t>(f.type)),
+  llvm::FunctionCallee fn =
+      helper("pfc_tdh_str_pred_next", i32_, {ptr_, i64_, i64_, i32_, i64_, i32_, ptr_, i64_, ptr_});
+  llvm::AllocaInst* next_slot = entry_slot(next_slot_, i64_, "next");
+  Value* off = reg(in.a);
+  Value* hit = b_.CreateCall(fn, {payload_, psize_, off, c32(static_cast<uint32_t>(f.type)),
                                   length_extent(f.length, in.imm),
-                                  c32(static_cast<uint32_t>(pred.op)), data, c64(pred.folded.size())});
+                                  c32(static_cast<uint32_t>(pred.op)), data,
+                                  c64(pred.folded.size()), next_slot});
+  string_next_[{off, in.b, length_key(f, in.imm)}] = b_.CreateLoad(i64_, next_slot);
   return bool64(b_.CreateICmpNE(hit, c32(0)));
 }
 

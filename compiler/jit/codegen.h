@@ -2,11 +2,11 @@
 // Internal to compiler/jit/; the public entry points are in jit.h.
 //
 // Calling convention of the generated function (documented in docs/jit.md):
-//   { i64, i64 } @<name>(ptr %event)   — %event is a `const pfc::EventView*`; the two
-//   results are {deliver, stack & deliver}, i.e. the C++ type `RouteResult (*)(const
-//   EventView*)` on the SysV x86-64 and AAPCS64 ABIs (a 16-byte struct of two integers is
-//   returned in two registers). The function is nounwind, never allocates, reads only the
-//   event, its payload and strings, and calls only the helpers of helper_symbols().
+//   i64 @<name>(ptr %event, ptr %stack) — %event is a `const pfc::EventView*`; the function
+//   returns the deliver mask and stores `stack & deliver` into the i64 at %stack, i.e. the
+//   C++ type NativeRouteFn (jit.h). The function is nounwind, never allocates, reads only
+//   the event, its payload and strings, writes only *%stack, and calls only the helpers of
+//   helper_symbols().
 #pragma once
 
 #include <cstdint>
@@ -32,9 +32,9 @@ struct HelperSymbol {
 };
 std::span<const HelperSymbol> helper_symbols();
 
-// Int sets with at most this many values are tested inline (an LLVM switch); larger sets
-// call the shared helper.
-inline constexpr size_t kInlineSetMax = 64;
+// Int sets whose sorted values fit in at most this many windows of 64 consecutive values
+// are tested inline (one bit test per window, no branch); others call the shared helper.
+inline constexpr size_t kInlineSetWindows = 8;
 
 // Checks the ir.h invariants codegen relies on (every index in range, jumps forward, last
 // instruction Return, MODULO divisor non-zero, predicate operators valid for their kind).
@@ -43,8 +43,8 @@ Result<void> check_codegen_input(const ir::Program& program);
 
 // Builds a module holding one function called `fn_name` that implements `program`. The
 // module's small pool data (folded needles, GUID bytes) are private constant globals; the
-// helpers that take C++ pool objects (pfc_ir_str_in, pfc_ir_in_set for sets larger than
-// kInlineSetMax) get the address of `program`'s own StrSet / IntSet as a constant, so
+// helpers that take C++ pool objects (pfc_ir_str_in, pfc_ir_in_set for sets beyond
+// kInlineSetWindows windows) get the address of `program`'s own StrSet / IntSet as a constant, so
 // `program` must outlive the compiled code and must not be moved or modified. Fails (Error) when the
 // program breaks an ir.h invariant (register, pool, field or jump out of range; last
 // instruction not Return) — the caller should have verified it. Thread-safe for distinct

@@ -26,8 +26,10 @@ inline constexpr OptLevel kDefaultOptLevel = OptLevel::O1;
 std::string_view opt_level_name(OptLevel level);  // "O0", "O1", "O2"
 std::optional<OptLevel> opt_level_from_name(std::string_view name);
 
-// The generated function: returns {deliver, stack & deliver} for one event.
-using NativeRouteFn = RouteResult (*)(const EventView* event);
+// The generated function: returns the deliver mask of one event and stores `stack &
+// deliver` into *stack (a plain i64 return keeps FastISel from handing the return block to
+// SelectionDAG, which a two-register struct return would; docs/jit.md).
+using NativeRouteFn = uint64_t (*)(const EventView* event, uint64_t* stack);
 
 // For functions that call a NativeRouteFn: clang's -fsanitize=function reads a type hash in
 // front of every indirect callee, which JIT code does not have.
@@ -36,6 +38,13 @@ using NativeRouteFn = RouteResult (*)(const EventView* event);
 #else
 #define PFC_CALLS_JIT_CODE
 #endif
+
+// Calls generated code and returns {deliver, stack & deliver}.
+PFC_CALLS_JIT_CODE inline RouteResult call_native(NativeRouteFn fn, const EventView& event) noexcept {
+  RouteResult result;
+  result.deliver = fn(&event, &result.stack);
+  return result;
+}
 
 class Jit;
 
@@ -97,7 +106,7 @@ class JitProgram final : public RoutingProgram {
  public:
   static Result<std::shared_ptr<const JitProgram>> create(ir::Program program, OptLevel level);
   PFC_CALLS_JIT_CODE RouteResult route(const EventView& event) const noexcept override {
-    return fn_(&event);
+    return call_native(fn_, event);
   }
   NativeRouteFn native_fn() const { return fn_; }
 
