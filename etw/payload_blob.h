@@ -71,7 +71,9 @@ uint32_t blob_checksum(const uint8_t* data, size_t size);
 
 // Decodes and structurally validates `size` bytes: magic, version, sizes, checksum,
 // table bounds, flags, reserved fields, predicate counts, known operators and in-types,
-// string references inside the table and valid UTF-8. Reads only [data, data + size).
+// and string references inside the table. String bytes are not checked here: resolve_blob
+// checks UTF-8 where the field needs it (wide strings); ANSI strings take any bytes. Reads
+// only [data, data + size).
 // nullopt when anything is wrong.
 std::optional<BlobContents> decode_blob(const uint8_t* data, size_t size);
 
