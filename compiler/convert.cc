@@ -4,6 +4,8 @@
 
 #include <charconv>
 
+#include "runtime/text.h"
+
 namespace pfc::internal {
 namespace {
 
@@ -245,13 +247,6 @@ bool payload_op_applies(InType type, PayloadOp op) {
   if (is_string_type(type)) return code >= static_cast<uint16_t>(PayloadOp::Contains);
   if (type == InType::Guid) return op == PayloadOp::Is || op == PayloadOp::IsNot;
   return false;
-}
-
-std::string_view trim_ascii_space(std::string_view text) {
-  constexpr std::string_view kSpace = " \t\n\v\f\r";
-  const size_t b = text.find_first_not_of(kSpace);
-  if (b == std::string_view::npos) return {};
-  return text.substr(b, text.find_last_not_of(kSpace) - b + 1);
 }
 
 std::optional<IntText> parse_int_text(std::string_view text) {

@@ -8,6 +8,7 @@
 
 #include "runtime/manifest_names.h"
 #include "runtime/manifest_parser.h"
+#include "runtime/text.h"
 #include "runtime/utf.h"
 
 namespace pfc {
@@ -60,7 +61,7 @@ std::expected<std::vector<ProviderDef>, ManifestError> Parser::run(const pugi::x
 bool Parser::parse_provider(pugi::xml_node p, ProviderDef& out) {
   out.name = p.attribute("name").value();
   if (out.name.empty()) return fail(p, "provider without a name");
-  const std::string guid_text(internal::trim(p.attribute("guid").value()));
+  const std::string guid_text(trim_ascii_space(p.attribute("guid").value()));
   const std::optional<Guid> guid = Guid::parse(guid_text);
   if (!guid) {
     return fail(p, "provider " + quoted(out.name) + " has no valid guid (registry format " +
@@ -213,7 +214,7 @@ bool is_name_char(char c) {
 // Start of the "<?xml …?>" declaration directly before `root` (whitespace between), or root.
 size_t with_declaration(std::string_view bytes, size_t root) {
   size_t end = root;
-  while (end > 0 && internal::trim(bytes.substr(end - 1, 1)).empty()) --end;
+  while (end > 0 && trim_ascii_space(bytes.substr(end - 1, 1)).empty()) --end;
   if (end < 2 || bytes.substr(end - 2, 2) != "?>") return root;
   const size_t decl = bytes.rfind("<?xml", end - 2);
   return decl == std::string_view::npos ? root : decl;

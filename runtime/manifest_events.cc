@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "runtime/manifest_parser.h"
+#include "runtime/text.h"
 
 namespace pfc::internal {
 namespace {
@@ -34,7 +35,7 @@ bool Parser::parse_extent(pugi::xml_node d, const char* attr, const std::vector<
                           Extent& out) {
   const pugi::xml_attribute a = d.attribute(attr);
   if (!a) return true;
-  const std::string_view text = trim(a.value());
+  const std::string_view text = trim_ascii_space(a.value());
   const std::string what = std::string(attr) + " of data " + quoted(d.attribute("name").value());
   if (!text.empty() && std::isdigit(static_cast<unsigned char>(text[0]))) {
     const std::optional<uint64_t> n = parse_number(text);
@@ -58,7 +59,7 @@ bool Parser::parse_data(pugi::xml_node d, std::vector<FieldDef>& fields) {
   f.name = d.attribute("name").value();
   if (f.name.empty()) return fail(d, "data element without a name");
   if (find_field(fields, f.name)) return fail(d, "duplicate data element " + quoted(f.name));
-  const std::string_view in = trim(d.attribute("inType").value());
+  const std::string_view in = trim_ascii_space(d.attribute("inType").value());
   const QName q = split_qname(in);
   const std::optional<std::string_view> ns = namespace_of(d, q.prefix);
   const InTypeName type = ns && *ns == kWinNs ? winmeta_in_type(q.local) : InTypeName{};
@@ -77,7 +78,7 @@ bool Parser::parse_data(pugi::xml_node d, std::vector<FieldDef>& fields) {
     return fail(d, "length applies only to string and binary data, not " + quoted(f.name));
   }
   if (f.type == InType::Binary && !f.length.present()) {
-    const QName out = split_qname(trim(d.attribute("outType").value()));
+    const QName out = split_qname(trim_ascii_space(d.attribute("outType").value()));
     const std::optional<std::string_view> out_ns = namespace_of(d, out.prefix);
     if (!(out_ns && *out_ns == kWinNs && out.local == "IPv6")) {
       return fail(d, "binary data " + quoted(f.name) + " needs a length");
@@ -92,7 +93,7 @@ bool Parser::parse_data(pugi::xml_node d, std::vector<FieldDef>& fields) {
 // Absent or empty: 0.
 std::optional<uint64_t> Parser::resolve(pugi::xml_node at, const char* attr, NameKind kind,
                                         const NameMap& own, const NameMap* scoped) {
-  const std::string_view text = trim(at.attribute(attr).value());
+  const std::string_view text = trim_ascii_space(at.attribute(attr).value());
   if (text.empty()) return 0;
   if (scoped != nullptr) {
     if (auto it = scoped->find(text); it != scoped->end()) return it->second;
@@ -124,7 +125,7 @@ bool Parser::parse_descriptor(pugi::xml_node e, const Tables& t, EventDescriptor
   d.version = static_cast<uint8_t>(*version);
   const auto level = resolve(e, "level", NameKind::Level, t.levels, nullptr);
   const auto task = resolve(e, "task", NameKind::Task, t.tasks, nullptr);
-  auto scoped = t.task_opcodes.find(trim(e.attribute("task").value()));
+  auto scoped = t.task_opcodes.find(trim_ascii_space(e.attribute("task").value()));
   const auto opcode = resolve(e, "opcode", NameKind::Opcode, t.opcodes,
                               scoped != t.task_opcodes.end() ? &scoped->second : nullptr);
   const auto channel = resolve(e, "channel", NameKind::Channel, t.channels, nullptr);
@@ -135,7 +136,7 @@ bool Parser::parse_descriptor(pugi::xml_node e, const Tables& t, EventDescriptor
   d.channel = static_cast<uint8_t>(*channel);
   // keywords: whitespace-separated names, OR-ed.
   std::string_view rest = e.attribute("keywords").value();
-  while (!(rest = trim(rest)).empty()) {
+  while (!(rest = trim_ascii_space(rest)).empty()) {
     const size_t end = rest.find_first_of(" \t\r\n");
     const std::string name(rest.substr(0, end));
     rest = end == std::string_view::npos ? std::string_view{} : rest.substr(end);
@@ -158,13 +159,13 @@ bool Parser::parse_descriptor(pugi::xml_node e, const Tables& t, EventDescriptor
 bool Parser::parse_event(pugi::xml_node e, const Tables& t, ProviderDef& p) {
   EventDef ev;
   if (!parse_descriptor(e, t, ev.desc)) return false;
-  const std::string_view tid = trim(e.attribute("template").value());
+  const std::string_view tid = trim_ascii_space(e.attribute("template").value());
   if (!tid.empty()) {
     auto it = t.templates.find(tid);
     if (it == t.templates.end()) return fail(e, "event uses unknown template " + quoted(tid));
     ev.fields = it->second.fields;
   }
-  ev.name = trim(e.attribute("symbol").value());
+  ev.name = trim_ascii_space(e.attribute("symbol").value());
   if (ev.name.empty()) {
     ev.name = "event_" + std::to_string(ev.desc.id);
     if (ev.desc.version != 0) ev.name += "_v" + std::to_string(ev.desc.version);

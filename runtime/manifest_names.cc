@@ -6,6 +6,7 @@
 #include <charconv>
 #include <utility>
 
+#include "runtime/text.h"
 #include "runtime/utf.h"
 
 namespace pfc::internal {
@@ -110,15 +111,8 @@ InTypeName winmeta_in_type(std::string_view local) {
 
 std::optional<uint64_t> standard_channel(std::string_view name) { return find(kChannels, name); }
 
-std::string_view trim(std::string_view s) {
-  constexpr std::string_view kSpace = " \t\r\n\v\f";
-  const size_t first = s.find_first_not_of(kSpace);
-  if (first == std::string_view::npos) return {};
-  return s.substr(first, s.find_last_not_of(kSpace) - first + 1);
-}
-
 std::optional<uint64_t> parse_number(std::string_view s) {
-  s = trim(s);
+  s = trim_ascii_space(s);
   int base = 10;
   if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
     s.remove_prefix(2);

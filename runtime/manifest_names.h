@@ -44,8 +44,6 @@ InTypeName winmeta_in_type(std::string_view local);
 // Security 10).
 std::optional<uint64_t> standard_channel(std::string_view name);
 
-// ASCII whitespace trimmed at both ends.
-std::string_view trim(std::string_view s);
 // A non-negative decimal or 0x-hexadecimal number (whitespace around it ignored).
 std::optional<uint64_t> parse_number(std::string_view s);
 // 1-based line and column (in code points) of byte `offset` of `text`.
