@@ -1,9 +1,9 @@
 // cli/engine.cc — --engine name → ProgramCompiler via make_compiler (tiered.h).
 #include "cli/engine.h"
 
-#include <cstdio>
 #include <string>
 
+#include "base/hex.h"
 #include "compiler/jit/tiered.h"
 
 namespace pfc::cli {
@@ -35,17 +35,11 @@ std::optional<std::string> EngineErrors::first_mismatch() const {
 
 namespace {
 
-std::string hex(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
-}
-
 std::string describe(const Mismatch& m) {
   return "event id " + std::to_string(m.desc.id) + " version " + std::to_string(m.desc.version) +
          " (" + std::to_string(m.payload_size) + " payload bytes): interpreter deliver=" +
-         hex(m.interp.deliver) + " stack=" + hex(m.interp.stack) + ", JIT deliver=" +
-         hex(m.native.deliver) + " stack=" + hex(m.native.stack);
+         to_hex(m.interp.deliver) + " stack=" + to_hex(m.interp.stack) + ", JIT deliver=" +
+         to_hex(m.native.deliver) + " stack=" + to_hex(m.native.stack);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 
 #include <utility>
 
+#include "base/hex.h"
 #include "runtime/encode.h"
 
 namespace pfc::cli {
@@ -37,13 +38,6 @@ std::expected<FieldValue, std::string> to_field_value(const json& v, int depth) 
   }
 }
 
-int hex_digit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 }  // namespace
 
 std::expected<std::vector<uint8_t>, std::string> encode_json_fields(const EventDef& event,
@@ -62,7 +56,7 @@ std::expected<std::vector<uint8_t>, std::string> encode_json_fields(const EventD
 
 std::expected<std::vector<uint8_t>, std::string> decode_payload_hex(const std::string& hex) {
   for (size_t i = 0; i < hex.size(); ++i)
-    if (hex_digit(hex[i]) < 0)
+    if (hex_digit_value(hex[i]) < 0)
       return std::unexpected("\"payload_hex\" has a non-hex character at index " +
                              std::to_string(i));
   if (hex.size() % 2 != 0)
@@ -70,7 +64,7 @@ std::expected<std::vector<uint8_t>, std::string> decode_payload_hex(const std::s
                            std::to_string(hex.size()) + ")");
   std::vector<uint8_t> bytes(hex.size() / 2);
   for (size_t i = 0; i < bytes.size(); ++i)
-    bytes[i] = static_cast<uint8_t>(hex_digit(hex[2 * i]) << 4 | hex_digit(hex[2 * i + 1]));
+    bytes[i] = static_cast<uint8_t>(hex_digit_value(hex[2 * i]) << 4 | hex_digit_value(hex[2 * i + 1]));
   return bytes;
 }
 

@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/ascii.h"
+#include "base/integer_text.h"
 #include "cli/event_fields.h"
 
 namespace pfc::cli {
@@ -48,17 +50,9 @@ std::optional<uint64_t> as_keyword(const json& v) {
   const std::string& s = v.get_ref<const std::string&>();
   if (s.size() < 3 || s.size() > 18 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X'))
     return std::nullopt;
-  uint64_t value = 0;
-  for (size_t i = 2; i < s.size(); ++i) {
-    const char c = s[i];
-    const int d = (c >= '0' && c <= '9')   ? c - '0'
-                  : (c >= 'a' && c <= 'f') ? c - 'a' + 10
-                  : (c >= 'A' && c <= 'F') ? c - 'A' + 10
-                                           : -1;
-    if (d < 0) return std::nullopt;
-    value = value << 4 | static_cast<uint64_t>(d);
-  }
-  return value;
+  const std::optional<ParsedUnsigned> n = parse_unsigned_text(s);  // ≤ 16 digits: no overflow
+  if (!n) return std::nullopt;
+  return n->value;
 }
 
 // Reads optional integer member `key` (≤ max) into `out`.
@@ -237,7 +231,7 @@ Diagnostic error_at(const SourceFile& file, size_t offset, std::string message) 
 }
 
 bool is_blank(std::string_view line) {
-  return line.find_first_not_of(" \t\r\f\v") == std::string_view::npos;
+  return trim_ascii_space(line).empty();
 }
 
 // Parses one non-blank line starting at byte `start` of the file.

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "base/ascii.h"
 #include "runtime/casefold.h"
 #include "runtime/tdh.h"
 
@@ -30,14 +31,6 @@ bool matches_level_keyword(uint8_t level, uint64_t any, uint64_t all, const Even
   if (level != 0 && e.desc.level > level) return false;
   if (any == 0) return true;
   return (e.desc.keyword & any) != 0 && (e.desc.keyword & all) == all;
-}
-
-char ascii_lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c; }
-
-bool iequals_ascii(std::string_view a, std::string_view b) {
-  return a.size() == b.size() &&
-         std::equal(a.begin(), a.end(), b.begin(),
-                    [](char x, char y) { return ascii_lower(x) == ascii_lower(y); });
 }
 
 bool in_list_icase(const std::vector<std::string>& list, std::string_view s) {

@@ -2,10 +2,12 @@
 // fixed/field-given counts and lengths and mixing in the filters' constants.
 #include "cli/gen_values.h"
 
-#include <cctype>
 #include <map>
 #include <optional>
 #include <set>
+
+#include "base/ascii.h"
+#include "base/utf8.h"
 
 namespace pfc::cli {
 
@@ -53,35 +55,11 @@ char32_t random_char(Rng& rng, bool bmp_only, bool ascii_only) {
   return char32_t(kPlain[rng.below(sizeof kPlain - 1)]);
 }
 
-void append_utf8(std::string& out, char32_t c) {
-  if (c < 0x80) {
-    out += char(c);
-  } else if (c < 0x800) {
-    out += char(0xC0 | (c >> 6));
-    out += char(0x80 | (c & 0x3F));
-  } else if (c < 0x10000) {
-    out += char(0xE0 | (c >> 12));
-    out += char(0x80 | ((c >> 6) & 0x3F));
-    out += char(0x80 | (c & 0x3F));
-  } else {
-    out += char(0xF0 | (c >> 18));
-    out += char(0x80 | ((c >> 12) & 0x3F));
-    out += char(0x80 | ((c >> 6) & 0x3F));
-    out += char(0x80 | (c & 0x3F));
-  }
-}
-
-// Decodes the (valid) UTF-8 of a filter constant into code points, dropping NULs.
+// The code points of a filter constant (UTF-8; a string-field needle may hold invalid
+// bytes, which decode to U+DC00 + byte and are dropped like NULs).
 std::u32string decode_hint(const std::string& s) {
-  std::u32string out;
-  for (size_t i = 0; i < s.size();) {
-    const auto b = uint8_t(s[i]);
-    const int n = b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
-    char32_t c = n == 1 ? b : n == 2 ? (b & 0x1F) : n == 3 ? (b & 0x0F) : (b & 0x07);
-    for (int k = 1; k < n && i + k < s.size(); ++k) c = (c << 6) | (uint8_t(s[i + k]) & 0x3F);
-    i += size_t(n);
-    if (c != 0) out += c;
-  }
+  std::u32string out = utf8_to_utf32(s);
+  std::erase_if(out, [](char32_t c) { return c == 0 || is_surrogate(c); });
   return out;
 }
 
@@ -103,7 +81,7 @@ std::string random_text(const FieldHints& h, const SizeRule& rule, bool wide, Rn
     if (rng.chance(50))
       cps = random_run(rng, 8, bmp_only, ascii_only) + cps + random_run(rng, 8, bmp_only, ascii_only);
     for (char32_t& c : cps)
-      if (c < 0x80 && std::isalpha(int(c)) && rng.chance(30)) c ^= 0x20;
+      if (is_ascii_alpha(c) && rng.chance(30)) c ^= 0x20;
   } else {
     cps = random_run(rng, 24, bmp_only, ascii_only);
   }

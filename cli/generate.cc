@@ -4,10 +4,10 @@
 #include "cli/generate.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <string>
 
+#include "base/ascii.h"
 #include "cli/engine.h"
 #include "cli/gen_values.h"
 #include "cli/router_setup.h"
@@ -83,7 +83,7 @@ std::string random_exe(const ProviderHints& h, Rng& rng) {
   if (!h.exe_names.empty() && rng.chance(50)) {
     std::string name = h.exe_names[rng.below(h.exe_names.size())];
     if (rng.chance(30))
-      for (char& c : name) c = char(std::toupper(static_cast<unsigned char>(c)));
+      for (char& c : name) c = ascii_upper(c);
     return "C:\\Program Files\\App\\" + name;
   }
   return kExePaths[rng.below(std::size(kExePaths))];

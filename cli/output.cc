@@ -3,6 +3,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/hex.h"
+
 namespace pfc::cli {
 namespace {
 
@@ -24,16 +26,6 @@ void append_names(std::string& out, uint64_t mask, const std::vector<std::string
 std::string json_quote(std::string_view s) {
   return nlohmann::json(std::string(s)).dump(-1, ' ', false,
                                              nlohmann::json::error_handler_t::replace);
-}
-
-std::string hex_u64(uint64_t v) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string digits;
-  do {
-    digits.insert(digits.begin(), kDigits[v & 0xF]);
-    v >>= 4;
-  } while (v != 0);
-  return "0x" + digits;
 }
 
 std::string format_route_line(uint64_t seq, const std::vector<std::string>& names,
@@ -60,8 +52,8 @@ std::string format_state_line(std::string_view provider, const CompositeState& s
   out += ",\"enabled\":";
   out += state.enabled ? "true" : "false";
   out += ",\"level\":" + std::to_string(state.level);
-  out += ",\"any\":" + json_quote(hex_u64(state.any));
-  out += ",\"all\":" + json_quote(hex_u64(state.all));
+  out += ",\"any\":" + json_quote(to_hex(state.any));
+  out += ",\"all\":" + json_quote(to_hex(state.all));
   out += ",\"sessions\":";
   append_names(out, state.sessions, names);
   out += "}\n";

@@ -15,9 +15,6 @@ namespace pfc::cli {
 // `s` as a JSON string literal (quotes included). Invalid UTF-8 becomes U+FFFD.
 std::string json_quote(std::string_view s);
 
-// Lower-case hex with a 0x prefix: 0 → "0x0", ~0 → "0xffffffffffffffff".
-std::string hex_u64(uint64_t v);
-
 // Why a session did not receive an event (for --explain): slot + reason word.
 struct Rejection {
   uint32_t slot = 0;

@@ -2,6 +2,7 @@
 // manifests named by `import "…";` (loaded by compiler/frontend.cc through
 // runtime/manifest.h) join the schema and its name indexes, after the script's own
 // providers. Clashes and load errors are diagnostics at the import statement.
+#include "base/quote.h"
 #include "compiler/check_context.h"
 #include "compiler/convert.h"
 

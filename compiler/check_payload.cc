@@ -3,6 +3,7 @@
 // (compiler/convert.h), and copies the post-order expression into a PayloadFilter.
 #include <algorithm>
 
+#include "base/quote.h"
 #include "compiler/check_context.h"
 #include "compiler/convert.h"
 #include "compiler/suggest.h"

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <array>
 
+#include "base/ascii.h"
+#include "base/quote.h"
 #include "compiler/check_context.h"
 #include "compiler/convert.h"
 #include "compiler/suggest.h"
@@ -59,16 +61,8 @@ EventDescriptor check_attrs(const std::vector<ast::Attr>& attrs, CheckContext& c
   return d;
 }
 
-std::string lower_ascii(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
-}
-
 std::optional<InType> resolve_type(const ast::Name& type, CheckContext& cx) {
-  if (std::optional<InType> t = in_type_from_name(lower_ascii(type.text))) return t;
+  if (std::optional<InType> t = in_type_from_name(to_ascii_lower(type.text))) return t;
   std::vector<std::string_view> names;
   for (uint16_t i = 1; i <= static_cast<uint16_t>(InType::HexInt64); ++i) {
     names.push_back(in_type_name(static_cast<InType>(i)));

@@ -5,6 +5,8 @@
 #include <array>
 #include <unordered_set>
 
+#include "base/ascii.h"
+#include "base/quote.h"
 #include "compiler/check_context.h"
 #include "compiler/convert.h"
 #include "compiler/suggest.h"
@@ -38,18 +40,11 @@ std::string_view filter_name(ast::FilterKind k) {
   return kNames[static_cast<size_t>(k)];
 }
 
-bool iequals(std::string_view a, std::string_view b) {
-  return std::ranges::equal(a, b, [](char x, char y) {
-    auto f = [](char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c; };
-    return f(x) == f(y);
-  });
-}
-
 uint32_t check_properties(const ast::Option& o, CheckContext& cx) {
   uint32_t bits = 0;
   for (const ast::Name& n : o.properties) {
     auto it = std::ranges::find_if(kProperties, [&](const PropertyName& p) {
-      return iequals(p.name, n.text);
+      return iequals_ascii(p.name, n.text);
     });
     if (it == kProperties.end()) {
       auto names = names_of(std::vector(kProperties.begin(), kProperties.end()),

@@ -2,9 +2,10 @@
 // payload predicates (see convert.h; rules restated in docs/semantics.md).
 #include "compiler/convert.h"
 
-#include <charconv>
-
-#include "runtime/text.h"
+#include "base/ascii.h"
+#include "base/integer_text.h"
+#include "base/quote.h"
+#include "base/utf8.h"
 
 namespace pfc::internal {
 namespace {
@@ -106,43 +107,12 @@ std::string needs_pair_error(PayloadOp op) {
   return "operator '" + std::string(payload_op_name(op)) + "' needs two values 'lo,hi'";
 }
 
-bool valid_utf8(std::string_view s) {
-  static constexpr uint32_t kMin[] = {0, 0x80, 0x800, 0x10000};
-  for (size_t i = 0; i < s.size();) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    size_t n = 0;
-    uint32_t cp = c;
-    if (c < 0x80) {
-      ++i;
-      continue;
-    }
-    if ((c & 0xE0) == 0xC0) {
-      n = 1, cp = c & 0x1F;
-    } else if ((c & 0xF0) == 0xE0) {
-      n = 2, cp = c & 0x0F;
-    } else if ((c & 0xF8) == 0xF0) {
-      n = 3, cp = c & 0x07;
-    } else {
-      return false;
-    }
-    if (i + n >= s.size()) return false;
-    for (size_t k = 1; k <= n; ++k) {
-      const auto cc = static_cast<unsigned char>(s[i + k]);
-      if ((cc & 0xC0) != 0x80) return false;
-      cp = (cp << 6) | (cc & 0x3F);
-    }
-    if (cp < kMin[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
-    i += n + 1;
-  }
-  return true;
-}
-
 ConvertResult convert_string(std::string_view field, InType type, std::string_view text) {
   if (text.find('\0') != std::string_view::npos) {
     return std::unexpected("string value for " + field_desc(field, type) +
                            " cannot contain NUL characters");
   }
-  if (type == InType::UnicodeString && !valid_utf8(text)) {
+  if (type == InType::UnicodeString && !is_valid_utf8(text)) {
     return std::unexpected("string value for " + field_desc(field, type) +
                            " is not valid UTF-8");
   }
@@ -250,40 +220,9 @@ bool payload_op_applies(InType type, PayloadOp op) {
 }
 
 std::optional<IntText> parse_int_text(std::string_view text) {
-  text = trim_ascii_space(text);
-  IntText out;
-  if (!text.empty() && text.front() == '-') {
-    out.negative = true;
-    text.remove_prefix(1);
-  }
-  int base = 10;
-  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
-    base = 16;
-    text.remove_prefix(2);
-  }
-  if (text.empty() || text.front() == '+' || text.front() == '-') return std::nullopt;
-  const char* end = text.data() + text.size();
-  const auto [ptr, ec] = std::from_chars(text.data(), end, out.magnitude, base);
-  if (ec != std::errc{} || ptr != end) return std::nullopt;
-  return out;
-}
-
-std::string quote_text(std::string_view text) {
-  constexpr size_t kMax = 64;
-  std::string out = "'";
-  for (size_t i = 0; i < text.size() && i < kMax; ++i) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    if (c < 0x20 || c == 0x7F) {
-      static constexpr char kHex[] = "0123456789abcdef";
-      out += "\\x";
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  if (text.size() > kMax) out += "...";
-  return out + "'";
+  const std::optional<ParsedInteger> v = parse_integer_text(trim_ascii_space(text));
+  if (!v || v->overflow) return std::nullopt;
+  return IntText{v->magnitude, v->negative};
 }
 
 ConvertResult convert_value_text(std::string_view field, InType type, PayloadOp op,

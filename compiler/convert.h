@@ -33,10 +33,6 @@ struct IntText {
 // '-', then decimal digits or 0x/0X and hex digits; the magnitude must fit in 64 bits.
 std::optional<IntText> parse_int_text(std::string_view text);
 
-// `text` in single quotes for a one-line diagnostic: control bytes shown as \xHH, long text
-// cut after 64 bytes with "...".
-std::string quote_text(std::string_view text);
-
 // The converted value, or a one-line diagnostic message (field name and type included).
 using ConvertResult = std::expected<PayloadValue, std::string>;
 

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/ascii.h"
 #include "compiler/lower.h"
 #include "compiler/verify.h"
 #include "runtime/tdh.h"
@@ -21,15 +22,13 @@ using pfc::ir::FieldDesc;
 static_assert(std::endian::native == std::endian::little && sizeof(pfc::Guid) == 16,
               "pfc_ir_pred_guid passes a Guid's memory as its payload bytes");
 
-unsigned char lower_ascii(unsigned char c) { return (c >= 'A' && c <= 'Z') ? c + 32 : c; }
-
 // Three-way comparison of `cand` (lower-cased when `fold`) with the stored `value`, bytewise
 // unsigned like std::string's ordering.
 int compare(std::string_view cand, std::string_view value, bool fold) {
   size_t n = std::min(cand.size(), value.size());
   for (size_t i = 0; i < n; ++i) {
     unsigned char a = static_cast<unsigned char>(cand[i]);
-    if (fold) a = lower_ascii(a);
+    if (fold) a = pfc::ascii_lower(a);
     unsigned char b = static_cast<unsigned char>(value[i]);
     if (a != b) return a < b ? -1 : 1;
   }

@@ -5,12 +5,13 @@
 // followed by the non-empty constant pools ("int_sets:", "str_sets:", ...).
 #include "compiler/ir_dump.h"
 
-#include "compiler/convert.h"
-
 #include <array>
 #include <cstdio>
 #include <string_view>
 #include <type_traits>
+
+#include "base/hex.h"
+#include "compiler/convert.h"
 
 namespace pfc {
 namespace {
@@ -30,18 +31,7 @@ std::string_view name_of(const std::array<std::string_view, N>& names, uint64_t 
   return i < N ? names[i] : std::string_view("?");
 }
 
-std::string num(uint64_t v) {
-  char buf[32];
-  if (v <= 0xFFFF) std::snprintf(buf, sizeof buf, "%llu", static_cast<unsigned long long>(v));
-  else std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
-}
-
-std::string hex(uint64_t v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
-}
+std::string num(uint64_t v) { return v <= 0xFFFF ? std::to_string(v) : to_hex(v); }
 
 // Concatenation by appending (`"lit" + std::string&&` trips g++ 12's -Wrestrict in
 // optimised builds).
@@ -70,9 +60,7 @@ std::string quoted(std::string_view s) {
       out += '\\';
       out += ch;
     } else if (u < 0x20 || u == 0x7F) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\x%02X", u);
-      out += buf;
+      append_byte_escape(out, u, HexCase::Upper);
     } else {
       out += ch;
     }
@@ -98,7 +86,7 @@ std::string operands(const Inst& in) {
     case Op::And:
     case Op::Or: return cat(reg(in.a), ", ", reg(in.b));
     case Op::Not: return reg(in.a);
-    case Op::AndImm: return cat(reg(in.a), ", ", hex(in.imm));
+    case Op::AndImm: return cat(reg(in.a), ", ", to_hex(in.imm));
     case Op::Cmp: return cat(reg(in.a), ", ", num(in.imm));
     case Op::InSet: return cat(reg(in.a), ", iset#", in.b);
     case Op::StrIn: return cat(name_of(kStringNames, in.a), ", sset#", in.b);

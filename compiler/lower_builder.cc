@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "base/ascii.h"
+
 namespace pfc::internal {
 
 using ir::Inst;
@@ -87,11 +89,7 @@ uint32_t IrBuilder::int_set(std::vector<uint64_t> values) {
 
 uint32_t IrBuilder::str_set(std::vector<std::string> values, bool case_insensitive) {
   if (case_insensitive) {
-    for (std::string& v : values) {
-      for (char& ch : v) {
-        if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch - 'A' + 'a');
-      }
-    }
+    for (std::string& v : values) v = to_ascii_lower(v);
   }
   std::sort(values.begin(), values.end());
   values.erase(std::unique(values.begin(), values.end()), values.end());

@@ -4,12 +4,9 @@
 #include <algorithm>
 #include <vector>
 
+#include "base/ascii.h"
+
 namespace pfc::internal {
-namespace {
-
-char fold(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
-
-}  // namespace
 
 size_t edit_distance(std::string_view a, std::string_view b, size_t limit) {
   const size_t n = a.size();
@@ -22,9 +19,10 @@ size_t edit_distance(std::string_view a, std::string_view b, size_t limit) {
     cur[0] = i;
     size_t row_min = cur[0];
     for (size_t j = 1; j <= m; ++j) {
-      const bool same = fold(a[i - 1]) == fold(b[j - 1]);
+      const bool same = ascii_lower(a[i - 1]) == ascii_lower(b[j - 1]);
       size_t d = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (same ? 0 : 1)});
-      if (i > 1 && j > 1 && fold(a[i - 1]) == fold(b[j - 2]) && fold(a[i - 2]) == fold(b[j - 1])) {
+      if (i > 1 && j > 1 && ascii_lower(a[i - 1]) == ascii_lower(b[j - 2]) &&
+          ascii_lower(a[i - 2]) == ascii_lower(b[j - 1])) {
         d = std::min(d, prev2[j - 2] + 1);
       }
       cur[j] = d;

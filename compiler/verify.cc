@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "base/ascii.h"
+
 namespace pfc {
 namespace {
 
@@ -176,7 +178,7 @@ class Verifier {
       if (std::adjacent_find(s.values.begin(), s.values.end(), std::greater_equal<>()) != s.values.end())
         return fail_pool("string set " + std::to_string(k) + " not sorted and duplicate-free");
       for (const std::string& v : s.values) {
-        if (s.case_insensitive && std::any_of(v.begin(), v.end(), [](char c) { return c >= 'A' && c <= 'Z'; }))
+        if (s.case_insensitive && std::ranges::any_of(v, is_ascii_upper<char>))
           return fail_pool("case-insensitive string set " + std::to_string(k) + " has an upper-case value");
       }
     }

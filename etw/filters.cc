@@ -5,10 +5,10 @@
 
 #include <cstring>
 
+#include "base/utf8.h"
 #include "etw/payload_blob.h"
 #include "etw/tdh_store.h"
 #include "etw/util.h"
-#include "runtime/utf.h"
 
 namespace pfc::etw {
 namespace {
@@ -129,28 +129,21 @@ uint32_t convert_payload(const EVENT_FILTER_DESCRIPTOR& d, EnableRequest& out) {
 
 bool split_name_list(const uint8_t* data, uint32_t size, bool final_component,
                      std::vector<std::string>& out) {
-  const uint8_t* p = data;
-  const uint8_t* end = data + (size & ~1u);
-  std::string current;
-  auto flush = [&] {
+  size_t units = 0;  // up to the first NUL unit
+  while (2 * units + 1 < size && (data[2 * units] | data[2 * units + 1]) != 0) ++units;
+  std::string text;
+  if (!utf16le_to_utf8({data, 2 * units}, text, Unpaired::Reject)) return false;
+  for (size_t start = 0; start <= text.size();) {
+    size_t end = text.find(';', start);
+    if (end == std::string::npos) end = text.size();
+    std::string_view name(text.data() + start, end - start);
     if (final_component) {
-      const size_t cut = current.find_last_of("\\/");
-      if (cut != std::string::npos) current.erase(0, cut + 1);
+      const size_t cut = name.find_last_of("\\/");
+      if (cut != std::string_view::npos) name.remove_prefix(cut + 1);
     }
-    if (!current.empty()) out.push_back(std::move(current));
-    current.clear();
-  };
-  while (p < end) {
-    const char32_t cp = decode_utf16le_step(p, end);
-    if (cp == 0) break;
-    if (cp >= 0xD800 && cp <= 0xDFFF) return false;  // unpaired surrogate
-    if (cp == U';') {
-      flush();
-      continue;
-    }
-    append_utf8(current, cp);
+    if (!name.empty()) out.emplace_back(name);
+    start = end + 1;
   }
-  flush();
   return !out.empty();
 }
 

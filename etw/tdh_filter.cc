@@ -8,6 +8,7 @@
 #include <mutex>
 #include <unordered_set>
 
+#include "base/quote.h"
 #include "compiler/convert.h"
 #include "etw/payload_blob.h"
 #include "etw/tdh_store.h"
@@ -72,12 +73,12 @@ uint32_t build_predicate(const PAYLOAD_FILTER_PREDICATE& in, const EventDef& ev,
     return tdh_result(ERROR_INVALID_PARAMETER, at + "FieldName is not valid UTF-16");
   const std::optional<uint32_t> field = ev.find_field(name);
   if (!field) {
-    return tdh_result(ERROR_NOT_FOUND, at + "event " + internal::quote_text(ev.name) +
-                                           " has no field " + internal::quote_text(name));
+    return tdh_result(ERROR_NOT_FOUND, at + "event " + quote_text(ev.name) +
+                                           " has no field " + quote_text(name));
   }
   const FieldDef& f = ev.fields[*field];
   if (f.count.present())
-    return tdh_result(ERROR_INVALID_PARAMETER, at + "field " + internal::quote_text(name) + " is an array");
+    return tdh_result(ERROR_INVALID_PARAMETER, at + "field " + quote_text(name) + " is an array");
   if (!known_operator(in.CompareOp))
     return tdh_result(ERROR_INVALID_PARAMETER, at + "unknown operator " + std::to_string(in.CompareOp));
   switch (utf8_of(in.Value, value)) {
@@ -107,7 +108,7 @@ uint32_t create_filter(const GUID* guid, const EVENT_DESCRIPTOR* desc, bool matc
   }
   const EventDef* ev = schema->find_event(desc->Id, desc->Version);
   if (ev == nullptr) {
-    return tdh_result(ERROR_NOT_FOUND, "provider " + internal::quote_text(schema->name) +
+    return tdh_result(ERROR_NOT_FOUND, "provider " + quote_text(schema->name) +
                                            " has no event with id " + std::to_string(desc->Id) +
                                            " and version " + std::to_string(desc->Version));
   }

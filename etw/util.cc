@@ -6,7 +6,8 @@
 #include <ctime>
 #include <random>
 
-#include "runtime/utf.h"
+#include "base/ascii.h"
+#include "base/utf8.h"
 
 extern "C" {
 const GUID GUID_NULL = {0, 0, 0, {0, 0, 0, 0, 0, 0, 0, 0}};
@@ -45,23 +46,11 @@ size_t u16_length(const WCHAR* s, size_t max) {
   return max + 1;
 }
 
-bool u16_iequal(const std::u16string& a, const std::u16string& b) {
-  if (a.size() != b.size()) return false;
-  auto lower = [](char16_t c) { return c >= u'A' && c <= u'Z' ? char16_t(c + 32) : c; };
-  for (size_t i = 0; i < a.size(); ++i)
-    if (lower(a[i]) != lower(b[i])) return false;
-  return true;
-}
+bool u16_iequal(const std::u16string& a, const std::u16string& b) { return iequals_ascii(a, b); }
 
 std::string u16_to_utf8(const std::u16string& s) {
   std::string out;
-  const auto* p = reinterpret_cast<const uint8_t*>(s.data());
-  const uint8_t* end = p + s.size() * 2;
-  while (p < end) {
-    char32_t cp = decode_utf16le_step(p, end);
-    if (cp >= 0xD800 && cp <= 0xDFFF) cp = 0xFFFD;
-    append_utf8(out, cp);
-  }
+  utf16_to_utf8(s, out, Unpaired::Replace);
   return out;
 }
 

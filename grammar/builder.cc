@@ -3,19 +3,18 @@
 #include "grammar/builder.h"
 
 #include <cassert>
-#include <limits>
+#include <optional>
 
+#include "base/hex.h"
+#include "base/integer_text.h"
+#include "base/utf8.h"
 #include "grammar/errors.h"
-#include "grammar/utf8.h"
 
 namespace pfc::internal {
 namespace {
 
-int hex_digit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  return c - 'A' + 10;  // the grammar only lets hex digits through
-}
+// The value of a hex digit the grammar has already checked.
+uint32_t hex_digit(char c) { return static_cast<uint32_t>(hex_digit_value(c)); }
 
 // A name as shown inside a one-line message: control characters escaped, long names cut
 // at a code point boundary.
@@ -30,9 +29,7 @@ std::string display_name(std::string_view text) {
     } else if (c == '\t') {
       out += "\\t";
     } else if (c < 0x20 || c == 0x7F) {
-      out += "\\x";
-      out.push_back("0123456789ABCDEF"[c >> 4]);
-      out.push_back("0123456789ABCDEF"[c & 15]);
+      append_byte_escape(out, c, HexCase::Upper);
     } else {
       out.push_back(static_cast<char>(c));
     }
@@ -52,16 +49,16 @@ uint32_t Builder::offset(const char* at) const { return static_cast<uint32_t>(at
 SourcePos Builder::pos(const char* at) {
   const uint32_t target = offset(at);
   if (target < cursor_.offset) return source_.position(target);
-  const auto* text = reinterpret_cast<const unsigned char*>(base_);
+  const auto* text = reinterpret_cast<const uint8_t*>(base_);
   const size_t size = source_.text().size();
   SourcePos c = cursor_;
   while (c.offset < target) {
-    const unsigned char byte = text[c.offset];
+    const uint8_t byte = text[c.offset];
     if (byte == '\n') {
       ++c.line, c.column = 1, ++c.offset;
     } else {
       c.offset += static_cast<uint32_t>(
-          byte < 0x80 ? 1 : utf8_column_width(text + c.offset, size - c.offset));
+          byte < 0x80 ? 1 : utf8_step_length(text + c.offset, size - c.offset));
       ++c.column;
     }
   }
@@ -77,17 +74,12 @@ ast::Int Builder::parse_int(std::string_view tok) {
   value.pos = pos(tok.data());
   size_t i = 0;
   if (tok[i] == '-') value.negative = true, ++i;
-  const bool hex = tok.size() > i + 1 && tok[i] == '0' && (tok[i + 1] == 'x' || tok[i + 1] == 'X');
-  const uint64_t base = hex ? 16 : 10;
-  if (hex) i += 2;
-  constexpr uint64_t kMax = std::numeric_limits<uint64_t>::max();
-  for (; i < tok.size(); ++i) {
-    const uint64_t digit = static_cast<uint64_t>(hex_digit(tok[i]));
-    if (value.magnitude > (kMax - digit) / base) {
-      throw BuildError{offset(tok.data()), std::string(kIntOverflowMessage)};
-    }
-    value.magnitude = value.magnitude * base + digit;
+  // The grammar lets only well-formed digits through, so only an overflow can fail here.
+  const std::optional<ParsedUnsigned> digits = parse_unsigned_text(tok.substr(i));
+  if (!digits || digits->overflow) {
+    throw BuildError{offset(tok.data()), std::string(kIntOverflowMessage)};
   }
+  value.magnitude = digits->value;
   return value;
 }
 
@@ -107,7 +99,7 @@ std::string Builder::decode_string(std::string_view tok) const {
     } else if (kind == 't') {
       out.push_back('\t');
     } else if (kind == 'x') {
-      append_utf8(out, static_cast<char32_t>(hex_digit(body[i + 1]) * 16 + hex_digit(body[i + 2])));
+      append_utf8(out, hex_digit(body[i + 1]) * 16 + hex_digit(body[i + 2]));
       i += 2;
     } else if (kind == 'u') {
       const size_t escape_at = i - 1;
@@ -115,7 +107,7 @@ std::string Builder::decode_string(std::string_view tok) const {
       bool valid = true;
       for (i += 2; body[i] != '}'; ++i) {
         if (cp > 0x10FFFF) valid = false;  // stop growing; keeps cp from overflowing
-        if (valid) cp = cp * 16 + static_cast<uint32_t>(hex_digit(body[i]));
+        if (valid) cp = cp * 16 + hex_digit(body[i]);
       }
       if (!valid || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
         throw BuildError{offset(body.data() + escape_at), std::string(kBadCodePointMessage)};

@@ -2,24 +2,23 @@
 // Expressions are printed with an explicit stack; nothing here recurses on the input.
 #include "grammar/dump.h"
 
-#include <cctype>
-#include <cstdio>
 #include <iterator>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "base/ascii.h"
+#include "base/hex.h"
+
 namespace pfc {
 namespace {
 
 bool is_bare_name(const std::string& s) {
   if (s.empty()) return false;
-  const auto first = static_cast<unsigned char>(s[0]);
-  if (!(std::isalpha(first) || first == '_')) return false;
+  if (!(is_ascii_alpha(s[0]) || s[0] == '_')) return false;
   for (const char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    if (!(std::isalnum(u) || c == '_' || c == '.' || c == '-')) return false;
+    if (!(is_ascii_alnum(c) || c == '_' || c == '.' || c == '-')) return false;
   }
   return true;
 }
@@ -37,9 +36,8 @@ void put_quoted(std::string& out, const std::string& s) {
     } else if (c == '\r') {
       out += "\\r";
     } else if (u < 0x20 || u == 0x7F) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", u);
-      out += buf;
+      out += "\\u";
+      append_hex(out, u, 4);
     } else {
       out.push_back(c);
     }
@@ -61,7 +59,7 @@ void put_int(std::string& out, const ast::Int& v) {
 }
 
 void put_guid(std::string& out, const ast::GuidLit& g) {
-  for (const char c : g.text) out.push_back(c >= 'a' && c <= 'f' ? static_cast<char>(c - 32) : c);
+  for (const char c : g.text) out.push_back(ascii_upper(c));
 }
 
 const char* attr_name(ast::AttrKind k) {

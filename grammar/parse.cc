@@ -4,17 +4,18 @@
 #include "grammar/parse.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <limits>
 #include <new>
 #include <optional>
 #include <tao/pegtl.hpp>
 
+#include "base/hex.h"
+#include "base/utf8.h"
+
 #include "grammar/actions.h"
 #include "grammar/builder.h"
 #include "grammar/errors.h"
 #include "grammar/rules.h"
-#include "grammar/utf8.h"
 
 namespace pfc {
 namespace {
@@ -33,15 +34,14 @@ std::optional<Diagnostic> validate_source(const SourceFile& source, const ParseL
                            "source is " + std::to_string(text.size()) +
                                " bytes, more than the limit of " + std::to_string(max_bytes));
   }
-  const auto* p = reinterpret_cast<const unsigned char*>(text.data());
+  const auto* p = reinterpret_cast<const uint8_t*>(text.data());
   for (size_t i = 0; i < text.size();) {
     if (p[i] >= 0x80) {
       char32_t cp = 0;
-      const size_t len = internal::utf8_sequence(p + i, text.size() - i, &cp);
+      const size_t len = decode_utf8_sequence(p + i, text.size() - i, &cp);
       if (len == 0) {
-        char hex[8];
-        std::snprintf(hex, sizeof hex, "0x%02X", p[i]);
-        return make_diagnostic(source, i, std::string("invalid UTF-8 (byte ") + hex + ")");
+        return make_diagnostic(source, i,
+                               "invalid UTF-8 (byte " + to_hex(p[i], 2, HexCase::Upper) + ")");
       }
       i += len;
     } else if (p[i] == 0) {

@@ -6,7 +6,7 @@
 #include <cstring>
 #include <limits>
 
-#include "grammar/utf8.h"
+#include "base/utf8.h"
 
 namespace pfc {
 namespace {
@@ -18,9 +18,7 @@ uint32_t clamp32(size_t v) {
   return static_cast<uint32_t>(std::min<size_t>(v, std::numeric_limits<uint32_t>::max()));
 }
 
-const unsigned char* bytes(const std::string& s) {
-  return reinterpret_cast<const unsigned char*>(s.data());
-}
+const uint8_t* bytes(const std::string& s) { return reinterpret_cast<const uint8_t*>(s.data()); }
 
 // True when the code point must not be echoed verbatim (C0/C1 controls except tab, DEL).
 bool is_hidden(char32_t cp) { return (cp < 0x20 && cp != '\t') || (cp >= 0x7F && cp < 0xA0); }
@@ -45,7 +43,7 @@ SourceFile::SourceFile(std::string name, std::string text)
           column_marks_.emplace_back(clamp32(i), column);
           next_mark = i + kColumnStride;
         }
-        i += internal::utf8_column_width(bytes(text_) + i, end - i);
+        i += utf8_step_length(bytes(text_) + i, end - i);
         ++column;
       }
     }
@@ -73,7 +71,7 @@ SourcePos SourceFile::position(size_t offset) const {
     if (mark.first >= scan) scan = mark.first, column = mark.second;
   }
   while (scan < offset) {
-    scan += internal::utf8_column_width(bytes(text_) + scan, text_.size() - scan);
+    scan += utf8_step_length(bytes(text_) + scan, text_.size() - scan);
     ++column;
   }
   pos.column = column;
@@ -92,12 +90,12 @@ std::string SourceFile::render(const Diagnostic& d) const {
   std::string out = name_ + ":" + std::to_string(d.pos.line) + ":" + std::to_string(d.pos.column) +
                     ": " + std::string(severity_name(d.severity)) + ": " + d.message + "\n";
   const std::string_view line = line_text(d.pos.line);
-  const auto* p = reinterpret_cast<const unsigned char*>(line.data());
+  const auto* p = reinterpret_cast<const uint8_t*>(line.data());
   std::string caret;
   uint32_t column = 1;
   for (size_t i = 0; i < line.size(); ++column) {
     char32_t cp = 0;
-    const size_t len = internal::utf8_sequence(p + i, line.size() - i, &cp);
+    const size_t len = decode_utf8_sequence(p + i, line.size() - i, &cp);
     if (len == 0 || is_hidden(cp)) {
       out.push_back('?');
     } else {

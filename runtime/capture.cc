@@ -4,9 +4,10 @@
 #include "pfc/capture.h"
 
 #include <algorithm>
-#include <cstdio>
+#include <array>
 #include <string>
 
+#include "base/hex.h"
 #include "runtime/capture.h"
 
 namespace pfc {
@@ -54,11 +55,7 @@ using internal::load_le;
 namespace rec = internal::capture_record;
 namespace hdr = internal::capture_header;
 
-std::string hex32(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%08llx", static_cast<unsigned long long>(v));
-  return buf;
-}
+std::string hex32(uint32_t v) { return to_hex(v, 8); }
 
 std::unexpected<Error> fail(std::string message) { return make_error("capture: " + message); }
 

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <iterator>
 
-#include "runtime/utf.h"
+#include "base/utf8.h"
 
 namespace pfc {
 namespace {

@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "base/ascii.h"
+
 namespace pfc {
 
 namespace internal {
@@ -17,13 +19,13 @@ char32_t upper_case_table(char32_t c);
 // The simple case folding of `c` (itself when it has none): 'A' → 'a', 'É' → 'é',
 // 'ς' → 'σ', 'ẞ' → 'ß', KELVIN SIGN → 'k'. Values above U+10FFFF fold to themselves.
 inline char32_t fold_case(char32_t c) {
-  if (c < 0x80) return (c >= 'A' && c <= 'Z') ? c + 32 : c;
+  if (c < 0x80) return ascii_lower(c);
   return internal::fold_case_table(c);
 }
 
 // The simple upper-case mapping of `c` (UnicodeData.txt), itself when it has none.
 inline char32_t upper_case(char32_t c) {
-  if (c < 0x80) return (c >= 'a' && c <= 'z') ? c - 32 : c;
+  if (c < 0x80) return ascii_upper(c);
   return internal::upper_case_table(c);
 }
 

@@ -7,52 +7,29 @@
 #include <cmath>
 #include <cstring>
 
-#include "runtime/utf.h"
+#include "base/integer_text.h"
+#include "base/utf8.h"
 
 namespace pfc::internal {
 namespace {
 
-// A user integer: sign and magnitude (covers int64 and uint64 without loss).
-struct IntValue {
-  bool negative = false;
-  uint64_t magnitude = 0;
-  bool overflow = false;  // integer text beyond 64 bits: fits no type
-};
-
-std::optional<IntValue> parse_int_text(std::string_view s) {
-  IntValue v;
-  if (!s.empty() && s[0] == '-') v.negative = true, s.remove_prefix(1);
-  int base = 10;
-  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) base = 16, s.remove_prefix(2);
-  if (s.empty()) return std::nullopt;
-  for (char c : s) {
-    int d = -1;
-    if (c >= '0' && c <= '9')
-      d = c - '0';
-    else if (base == 16 && c >= 'a' && c <= 'f')
-      d = c - 'a' + 10;
-    else if (base == 16 && c >= 'A' && c <= 'F')
-      d = c - 'A' + 10;
-    if (d < 0) return std::nullopt;
-    if (v.magnitude > (UINT64_MAX - static_cast<uint64_t>(d)) / static_cast<uint64_t>(base)) {
-      v.overflow = true;
-      continue;  // keep validating the remaining digits
-    }
-    v.magnitude = v.magnitude * static_cast<uint64_t>(base) + static_cast<uint64_t>(d);
-  }
-  if (v.negative && v.magnitude == 0 && !v.overflow) v.negative = false;
-  return v;
-}
+// A user integer: sign and magnitude (covers int64 and uint64 without loss); `overflow`
+// marks integer text beyond 64 bits, which fits no type.
+using IntValue = ParsedInteger;
 
 std::optional<IntValue> as_integer(const FieldValue& value) {
   switch (value.kind) {
     case FieldValue::Kind::Int:
-      if (value.int_value < 0) return IntValue{true, 0 - static_cast<uint64_t>(value.int_value)};
-      return IntValue{false, static_cast<uint64_t>(value.int_value)};
+      if (value.int_value < 0)
+        return IntValue{.magnitude = 0 - static_cast<uint64_t>(value.int_value), .negative = true};
+      return IntValue{.magnitude = static_cast<uint64_t>(value.int_value)};
     case FieldValue::Kind::UInt:
-      return IntValue{false, value.uint_value};
-    case FieldValue::Kind::String:
-      return parse_int_text(value.string_value);
+      return IntValue{.magnitude = value.uint_value};
+    case FieldValue::Kind::String: {
+      std::optional<IntValue> v = parse_integer_text(value.string_value);
+      if (v && v->magnitude == 0 && !v->overflow) v->negative = false;  // "-0" is 0
+      return v;
+    }
     default:
       return std::nullopt;
   }

@@ -4,19 +4,13 @@
 
 #include <cstdio>
 
+#include "base/hex.h"
+#include "base/utf8.h"
 #include "runtime/casefold.h"
 #include "runtime/sha1.h"
-#include "runtime/utf.h"
 
 namespace pfc {
 namespace {
-
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
 
 // The namespace GUID 482C2DB2-C390-47C8-87F8-1A15BFC130FB in big-endian field order.
 constexpr uint8_t kProviderNamespace[16] = {0x48, 0x2C, 0x2D, 0xB2, 0xC3, 0x90, 0x47, 0xC8,
@@ -35,8 +29,8 @@ std::optional<Guid> Guid::parse(std::string_view text) {
       ++i;
       continue;
     }
-    const int hi = hex_value(text[i]);
-    const int lo = hex_value(text[i + 1]);
+    const int hi = hex_digit_value(text[i]);
+    const int lo = hex_digit_value(text[i + 1]);
     if (hi < 0 || lo < 0) return std::nullopt;
     bytes[n++] = static_cast<uint8_t>(hi << 4 | lo);
     i += 2;

@@ -6,10 +6,9 @@
 
 #include <pugixml.hpp>
 
+#include "base/ascii.h"
 #include "runtime/manifest_names.h"
 #include "runtime/manifest_parser.h"
-#include "runtime/text.h"
-#include "runtime/utf.h"
 
 namespace pfc {
 namespace internal {
@@ -43,7 +42,7 @@ std::expected<std::vector<ProviderDef>, ManifestError> Parser::run(const pugi::x
         if (!parse_provider(p, def)) return std::unexpected(*error_);
         for (const ProviderDef& other : out) {
           if (other.name == def.name || other.guid == def.guid) {
-            fail(p, "provider " + quoted(def.name) + " is declared twice (same name or GUID)");
+            fail(p, "provider " + quote_text(def.name) + " is declared twice (same name or GUID)");
             return std::unexpected(*error_);
           }
         }
@@ -64,8 +63,8 @@ bool Parser::parse_provider(pugi::xml_node p, ProviderDef& out) {
   const std::string guid_text(trim_ascii_space(p.attribute("guid").value()));
   const std::optional<Guid> guid = Guid::parse(guid_text);
   if (!guid) {
-    return fail(p, "provider " + quoted(out.name) + " has no valid guid (registry format " +
-                       "with braces expected, got " + quoted(guid_text) + ")");
+    return fail(p, "provider " + quote_text(out.name) + " has no valid guid (registry format " +
+                       "with braces expected, got " + quote_text(guid_text) + ")");
   }
   out.guid = *guid;
   Tables tables;
@@ -100,7 +99,7 @@ bool Parser::parse_tables(pugi::xml_node p, Tables& t) {
         Template parsed;
         if (!parse_template(tpl, parsed)) return false;
         if (!t.templates.emplace(tid, std::move(parsed)).second)
-          return fail(tpl, "duplicate template " + quoted(tid));
+          return fail(tpl, "duplicate template " + quote_text(tid));
       }
     }
     if (!ok) return false;
@@ -117,11 +116,11 @@ bool Parser::parse_named(pugi::xml_node list, const char* item, const char* valu
     if (name.empty()) return fail(n, std::string(item) + " without a name");
     const std::optional<uint64_t> v = internal::parse_number(n.attribute(value_attr).value());
     if (!v || *v > max) {
-      return fail(n, std::string(item) + " " + quoted(name) + ": " + value_attr + " " +
-                         quoted(n.attribute(value_attr).value()) + " is not a number in 0.." +
+      return fail(n, std::string(item) + " " + quote_text(name) + ": " + value_attr + " " +
+                         quote_text(n.attribute(value_attr).value()) + " is not a number in 0.." +
                          std::to_string(max));
     }
-    if (!out.emplace(name, *v).second) return fail(n, "duplicate " + std::string(item) + " " + quoted(name));
+    if (!out.emplace(name, *v).second) return fail(n, "duplicate " + std::string(item) + " " + quote_text(name));
   }
   return true;
 }
@@ -152,7 +151,7 @@ bool Parser::parse_channels(pugi::xml_node list, Tables& t) {
     uint64_t value = 0;
     if (const pugi::xml_attribute v = c.attribute("value")) {
       const std::optional<uint64_t> n = internal::parse_number(v.value());
-      if (!n || *n > 0xFF) return fail(c, "channel " + quoted(name) + ": bad value " + quoted(v.value()));
+      if (!n || *n > 0xFF) return fail(c, "channel " + quote_text(name) + ": bad value " + quote_text(v.value()));
       value = *n;
     } else if (std::optional<uint64_t> known = internal::standard_channel(name)) {
       value = *known;
@@ -206,15 +205,12 @@ std::expected<std::vector<ProviderDef>, ManifestError> parse_manifest(std::strin
 namespace pfc {
 namespace {
 
-bool is_name_char(char c) {
-  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' ||
-         c == '-' || c == '.';
-}
+bool is_name_char(char c) { return is_ascii_alnum(c) || c == '_' || c == '-' || c == '.'; }
 
 // Start of the "<?xml …?>" declaration directly before `root` (whitespace between), or root.
 size_t with_declaration(std::string_view bytes, size_t root) {
   size_t end = root;
-  while (end > 0 && trim_ascii_space(bytes.substr(end - 1, 1)).empty()) --end;
+  while (end > 0 && is_ascii_space(bytes[end - 1])) --end;
   if (end < 2 || bytes.substr(end - 2, 2) != "?>") return root;
   const size_t decl = bytes.rfind("<?xml", end - 2);
   return decl == std::string_view::npos ? root : decl;

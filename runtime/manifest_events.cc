@@ -1,10 +1,8 @@
 // runtime/manifest_events.cc — the event half of the manifest parser: template <data>
 // elements → FieldDef (inType, count, length) and <event> elements → EventDef (descriptor
 // values resolved through the provider's tables and winmeta.xml).
-#include <cctype>
-
+#include "base/ascii.h"
 #include "runtime/manifest_parser.h"
-#include "runtime/text.h"
 
 namespace pfc::internal {
 namespace {
@@ -36,17 +34,17 @@ bool Parser::parse_extent(pugi::xml_node d, const char* attr, const std::vector<
   const pugi::xml_attribute a = d.attribute(attr);
   if (!a) return true;
   const std::string_view text = trim_ascii_space(a.value());
-  const std::string what = std::string(attr) + " of data " + quoted(d.attribute("name").value());
-  if (!text.empty() && std::isdigit(static_cast<unsigned char>(text[0]))) {
+  const std::string what = std::string(attr) + " of data " + quote_text(d.attribute("name").value());
+  if (!text.empty() && is_ascii_digit(text[0])) {
     const std::optional<uint64_t> n = parse_number(text);
     if (!n || *n > 0xFFFFFFFF) return fail(d, what + " is not a number in 0..4294967295");
     out = Extent{Extent::Kind::Fixed, static_cast<uint32_t>(*n)};
     return true;
   }
   const FieldDef* f = find_field(fields, text);
-  if (f == nullptr) return fail(d, what + " names no earlier data element: " + quoted(text));
+  if (f == nullptr) return fail(d, what + " names no earlier data element: " + quote_text(text));
   if (!is_count_type(f->type) || f->count.present()) {
-    return fail(d, what + " names " + quoted(text) +
+    return fail(d, what + " names " + quote_text(text) +
                        ", which is not a scalar integer (win:Int8..win:UInt64)");
   }
   out = Extent{Extent::Kind::Field, static_cast<uint32_t>(f - fields.data())};
@@ -58,13 +56,13 @@ bool Parser::parse_data(pugi::xml_node d, std::vector<FieldDef>& fields) {
   FieldDef f;
   f.name = d.attribute("name").value();
   if (f.name.empty()) return fail(d, "data element without a name");
-  if (find_field(fields, f.name)) return fail(d, "duplicate data element " + quoted(f.name));
+  if (find_field(fields, f.name)) return fail(d, "duplicate data element " + quote_text(f.name));
   const std::string_view in = trim_ascii_space(d.attribute("inType").value());
   const QName q = split_qname(in);
   const std::optional<std::string_view> ns = namespace_of(d, q.prefix);
   const InTypeName type = ns && *ns == kWinNs ? winmeta_in_type(q.local) : InTypeName{};
   if (!type.known) {
-    return fail(d, "unknown inType " + quoted(in) + " of data " + quoted(f.name) +
+    return fail(d, "unknown inType " + quote_text(in) + " of data " + quote_text(f.name) +
                        " (expected a winmeta name such as win:UInt32, with xmlns:win=\"" +
                        std::string(kWinNs) + "\")");
   }
@@ -75,13 +73,13 @@ bool Parser::parse_data(pugi::xml_node d, std::vector<FieldDef>& fields) {
   const bool takes_length = f.type == InType::UnicodeString || f.type == InType::AnsiString ||
                             f.type == InType::Binary;
   if (f.length.present() && !takes_length) {
-    return fail(d, "length applies only to string and binary data, not " + quoted(f.name));
+    return fail(d, "length applies only to string and binary data, not " + quote_text(f.name));
   }
   if (f.type == InType::Binary && !f.length.present()) {
     const QName out = split_qname(trim_ascii_space(d.attribute("outType").value()));
     const std::optional<std::string_view> out_ns = namespace_of(d, out.prefix);
     if (!(out_ns && *out_ns == kWinNs && out.local == "IPv6")) {
-      return fail(d, "binary data " + quoted(f.name) + " needs a length");
+      return fail(d, "binary data " + quote_text(f.name) + " needs a length");
     }
     f.length = Extent{Extent::Kind::Fixed, 16};  // TDH: IPv6 binary without length
   }
@@ -103,15 +101,15 @@ std::optional<uint64_t> Parser::resolve(pugi::xml_node at, const char* attr, Nam
   if (!q.prefix.empty()) {
     const std::optional<std::string_view> ns = namespace_of(at, q.prefix);
     if (!ns) {
-      fail(at, std::string(attr) + " " + quoted(text) + ": undeclared namespace prefix " +
-                   quoted(q.prefix));
+      fail(at, std::string(attr) + " " + quote_text(text) + ": undeclared namespace prefix " +
+                   quote_text(q.prefix));
       return std::nullopt;
     }
     if (*ns == kWinNs) {
       if (std::optional<uint64_t> v = winmeta_value(kind, q.local)) return v;
     }
   }
-  fail(at, "unknown " + std::string(kind_name(kind)) + " " + quoted(text));
+  fail(at, "unknown " + std::string(kind_name(kind)) + " " + quote_text(text));
   return std::nullopt;
 }
 
@@ -150,7 +148,7 @@ bool Parser::parse_descriptor(pugi::xml_node e, const Tables& t, EventDescriptor
     const std::optional<uint64_t> mask =
         ns && *ns == kWinNs && !q.prefix.empty() ? winmeta_value(NameKind::Keyword, q.local)
                                                  : std::nullopt;
-    if (!mask) return fail(e, "unknown keyword " + quoted(name));
+    if (!mask) return fail(e, "unknown keyword " + quote_text(name));
     d.keyword |= *mask;
   }
   return true;
@@ -162,7 +160,7 @@ bool Parser::parse_event(pugi::xml_node e, const Tables& t, ProviderDef& p) {
   const std::string_view tid = trim_ascii_space(e.attribute("template").value());
   if (!tid.empty()) {
     auto it = t.templates.find(tid);
-    if (it == t.templates.end()) return fail(e, "event uses unknown template " + quoted(tid));
+    if (it == t.templates.end()) return fail(e, "event uses unknown template " + quote_text(tid));
     ev.fields = it->second.fields;
   }
   ev.name = trim_ascii_space(e.attribute("symbol").value());
@@ -171,11 +169,11 @@ bool Parser::parse_event(pugi::xml_node e, const Tables& t, ProviderDef& p) {
     if (ev.desc.version != 0) ev.name += "_v" + std::to_string(ev.desc.version);
   }
   for (const EventDef& other : p.events) {
-    if (other.name == ev.name) return fail(e, "duplicate event " + quoted(ev.name));
+    if (other.name == ev.name) return fail(e, "duplicate event " + quote_text(ev.name));
     if (other.desc.id == ev.desc.id && other.desc.version == ev.desc.version) {
-      return fail(e, "event " + quoted(ev.name) + " has the same value " +
+      return fail(e, "event " + quote_text(ev.name) + " has the same value " +
                          std::to_string(ev.desc.id) + " and version " +
-                         std::to_string(ev.desc.version) + " as event " + quoted(other.name));
+                         std::to_string(ev.desc.version) + " as event " + quote_text(other.name));
     }
   }
   p.events.push_back(std::move(ev));

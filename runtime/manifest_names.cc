@@ -3,11 +3,11 @@
 #include "runtime/manifest_names.h"
 
 #include <array>
-#include <charconv>
 #include <utility>
 
-#include "runtime/text.h"
-#include "runtime/utf.h"
+#include "base/ascii.h"
+#include "base/integer_text.h"
+#include "base/utf8.h"
 
 namespace pfc::internal {
 namespace {
@@ -112,28 +112,21 @@ InTypeName winmeta_in_type(std::string_view local) {
 std::optional<uint64_t> standard_channel(std::string_view name) { return find(kChannels, name); }
 
 std::optional<uint64_t> parse_number(std::string_view s) {
-  s = trim_ascii_space(s);
-  int base = 10;
-  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-    s.remove_prefix(2);
-    base = 16;
-  }
-  uint64_t v = 0;
-  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v, base);
-  if (s.empty() || ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
-  return v;
+  const std::optional<ParsedUnsigned> n = parse_unsigned_text(trim_ascii_space(s));
+  if (!n || n->overflow) return std::nullopt;
+  return n->value;
 }
 
 void line_column(std::string_view text, size_t offset, uint32_t& line, uint32_t& column) {
   if (offset > text.size()) offset = text.size();
   line = 1;
   column = 1;
-  for (size_t i = 0; i < offset; ++i) {
-    const auto b = static_cast<uint8_t>(text[i]);
-    if (b == '\n') {
-      ++line;
-      column = 1;
-    } else if ((b & 0xC0) != 0x80) {
+  const auto* p = reinterpret_cast<const uint8_t*>(text.data());
+  for (size_t i = 0; i < offset;) {
+    if (p[i] == '\n') {
+      ++line, column = 1, ++i;
+    } else {
+      i += utf8_step_length(p + i, text.size() - i);
       ++column;
     }
   }
@@ -154,15 +147,9 @@ bool to_utf8_text(std::string_view text, std::string& out) {
   if (be) {
     for (size_t i = 0; i + 1 < units.size(); i += 2) std::swap(units[i], units[i + 1]);
   }
-  const auto* q = reinterpret_cast<const uint8_t*>(units.data());
-  const uint8_t* end = q + units.size();
   out.clear();
-  while (q < end) {
-    const char32_t cp = decode_utf16le_step(q, end);
-    if (cp >= 0xD800 && cp <= 0xDFFF) return false;  // unpaired surrogate
-    append_utf8(out, cp);
-  }
-  return true;
+  return utf16le_to_utf8({reinterpret_cast<const uint8_t*>(units.data()), units.size()}, out,
+                         Unpaired::Reject);
 }
 
 }  // namespace pfc::internal

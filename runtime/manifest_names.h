@@ -46,7 +46,8 @@ std::optional<uint64_t> standard_channel(std::string_view name);
 
 // A non-negative decimal or 0x-hexadecimal number (whitespace around it ignored).
 std::optional<uint64_t> parse_number(std::string_view s);
-// 1-based line and column (in code points) of byte `offset` of `text`.
+// 1-based line and column of byte `offset` of `text`; a column is one decoding step
+// (a well-formed UTF-8 sequence, or one byte that is not), as in script diagnostics.
 void line_column(std::string_view text, size_t offset, uint32_t& line, uint32_t& column);
 // UTF-8 text as is; UTF-16 (LE or BE, with a byte-order mark) converted; a UTF-8 BOM
 // dropped. False for malformed UTF-16.

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 
+#include "base/quote.h"
 #include "runtime/manifest.h"
 #include "runtime/manifest_names.h"
 
@@ -26,23 +27,6 @@ struct Tables {
   std::map<std::string, NameMap, std::less<>> task_opcodes;  // task name → its opcodes
   std::map<std::string, Template, std::less<>> templates;
 };
-
-// `s` in single quotes for a one-line message: control bytes as \xHH, cut after 64 bytes.
-inline std::string quoted(std::string_view s) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out = "'";
-  for (size_t i = 0; i < s.size() && i < 64; ++i) {
-    const auto b = static_cast<unsigned char>(s[i]);
-    if (b < 0x20 || b == 0x7F) {
-      out += "\\x";
-      out += kHex[b >> 4];
-      out += kHex[b & 15];
-    } else {
-      out += static_cast<char>(b);
-    }
-  }
-  return out + (s.size() > 64 ? "...'" : "'");
-}
 
 // Parses one document. Every parse_* returns false after fail() recorded the first error.
 class Parser {

@@ -20,10 +20,11 @@
 #include <cstring>
 #include <type_traits>
 
+#include "base/ascii.h"
+#include "base/utf8.h"
 #include "pfc/enable.h"
 #include "pfc/schema.h"
 #include "runtime/casefold.h"
-#include "runtime/utf.h"
 
 namespace pfc {
 namespace {
@@ -164,7 +165,7 @@ struct AsciiStarts {
 
 AsciiStarts ascii_starts(char32_t c) {
   const auto b = static_cast<uint8_t>(c);
-  AsciiStarts a{b, static_cast<uint8_t>(b >= 'a' && b <= 'z' ? 0x20 : 0), b, b};
+  AsciiStarts a{b, static_cast<uint8_t>(is_ascii_lower(b) ? 0x20 : 0), b, b};
   if (b == 'k') a.wide = 0x212A, a.lead = 0xE2;
   if (b == 's') a.wide = 0x017F, a.lead = 0xC5;
   return a;
@@ -181,7 +182,7 @@ struct Utf8Source {
     const uint8_t b = *p;
     if (b < 0x80) {
       ++p;
-      return (b >= 'A' && b <= 'Z') ? b + 32 : b;
+      return ascii_lower(char32_t{b});
     }
     return fold_case(decode_utf8_step(p, end));
   }
@@ -213,7 +214,7 @@ struct Utf16Source {
     if (p[1] == 0 && p[0] < 0x80) {
       const uint8_t b = p[0];
       p += 2;
-      return (b >= 'A' && b <= 'Z') ? b + 32 : b;
+      return ascii_lower(char32_t{b});
     }
     return fold_case(decode_utf16le_step(p, end));
   }

@@ -22,6 +22,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/hex.h"
 #include "bench/limit/compile_latency.h"
 #include "bench/limit/workload.h"
 #include "compiler/ir_dump.h"
@@ -75,10 +76,11 @@ std::shared_ptr<const RoutingProgram> build(Engine engine, const ProgramSpec& sp
 }
 
 std::string mask_text(const RouteResult& r) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%016llx/%016llx", (unsigned long long)r.deliver,
-                (unsigned long long)r.stack);
-  return buf;
+  std::string out;
+  append_hex(out, r.deliver, 16);
+  out += '/';
+  append_hex(out, r.stack, 16);
+  return out;
 }
 
 void cross_check(const Prepared& p) {

@@ -3,6 +3,7 @@
 // an integer predicate behind three strings and a counted array.
 #include <algorithm>
 
+#include "base/ascii.h"
 #include "bench/limit/workload.h"
 #include "runtime/casefold.h"
 
@@ -150,7 +151,7 @@ constexpr size_t kNeedleLen = 7;
 // Folds one UTF-16 unit: ASCII inline, everything else through the case-folding table.
 // (Surrogates fold to themselves; no supplementary character folds to ASCII.)
 inline char32_t fold_unit(uint16_t u) {
-  if (u < 0x80) return (u >= 'A' && u <= 'Z') ? u + 32 : u;
+  if (u < 0x80) return ascii_lower(char32_t{u});
   return fold_case(u);
 }
 

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "base/hex.h"
 #include "cli/commands/commands.h"
 #include "cli/counts.h"
 #include "cli/engine.h"
@@ -75,9 +76,9 @@ Explanation explain_event(const CheckedScript& script, const ScriptRouter& route
 std::string mismatch_message(uint64_t seq, const std::string& where, const RouteResult& engine,
                              const RouteResult& explained) {
   return "engine and --explain disagree on event " + std::to_string(seq) + " (" + where +
-         "): engine deliver=" + hex_u64(engine.deliver) +
-         " stack=" + hex_u64(engine.stack) + ", explain deliver=" + hex_u64(explained.deliver) +
-         " stack=" + hex_u64(explained.stack);
+         "): engine deliver=" + to_hex(engine.deliver) +
+         " stack=" + to_hex(engine.stack) + ", explain deliver=" + to_hex(explained.deliver) +
+         " stack=" + to_hex(explained.stack);
 }
 
 // Routes events one by one and prints one JSON line each (with --explain: checked against

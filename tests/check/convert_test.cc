@@ -232,11 +232,5 @@ TEST(ConvertValue, Literals) {
   EXPECT_EQ(sp->hi, 16u);
 }
 
-TEST(Quoted, EscapesAndTruncates) {
-  EXPECT_EQ(quote_text("abc"), "'abc'");
-  EXPECT_EQ(quote_text("a\nb"), "'a\\x0ab'");
-  EXPECT_EQ(quote_text(std::string(70, 'x')), "'" + std::string(64, 'x') + "...'");
-}
-
 }  // namespace
 }  // namespace pfc::internal

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "base/ascii.h"
 #include "process.h"
 
 namespace pfc::test {
@@ -42,7 +43,7 @@ std::string case_dir(const std::string& name) { return std::string(PFC_GOLDEN_DI
 
 std::string test_name(std::string s) {
   for (char& c : s)
-    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+    if (!is_ascii_alnum(c)) c = '_';
   return s;
 }
 

@@ -3,6 +3,7 @@
 // the header-only rules agree with a direct oracle.
 #include <random>
 
+#include "base/ascii.h"
 #include "test_util.h"
 
 namespace pfc::testing {
@@ -140,8 +141,7 @@ bool header_oracle(const EnableParams& p, const Event& e) {
     std::string exe = e.exe.substr(e.exe.find_last_of("/\\") == std::string::npos ? 0 : e.exe.find_last_of("/\\") + 1);
     bool found = false;
     for (const std::string& n : *p.exe_names) {
-      found |= n.size() == exe.size() &&
-               std::equal(n.begin(), n.end(), exe.begin(), [](char a, char b) { return std::tolower(a) == std::tolower(b); });
+      found |= iequals_ascii(n, exe);
     }
     if (!found) return false;
   }

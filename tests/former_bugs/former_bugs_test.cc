@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "base/hex.h"
 #include "compiler/frontend.h"
 #include "compiler/interp.h"
 #include "compiler/jit/jit.h"
@@ -39,7 +40,8 @@ std::vector<std::string> lines(const std::string& text) {
 
 std::vector<uint8_t> unhex(const std::string& h) {
   std::vector<uint8_t> out;
-  for (size_t i = 0; i + 1 < h.size(); i += 2) out.push_back(uint8_t(std::stoul(h.substr(i, 2), nullptr, 16)));
+  for (size_t i = 0; i + 1 < h.size(); i += 2)
+    out.push_back(uint8_t(hex_digit_value(h[i]) << 4 | hex_digit_value(h[i + 1])));
   return out;
 }
 

@@ -5,8 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "base/utf8.h"
 #include "grammar/source.h"
-#include "grammar/utf8.h"
 
 namespace pfc {
 namespace {
@@ -15,13 +15,13 @@ namespace {
 SourcePos naive_position(const std::string& text, size_t offset) {
   SourcePos pos;
   pos.offset = static_cast<uint32_t>(offset);
-  const auto* p = reinterpret_cast<const unsigned char*>(text.data());
+  const auto* p = reinterpret_cast<const uint8_t*>(text.data());
   for (size_t i = 0; i < offset;) {
     if (p[i] == '\n') {
       ++pos.line, pos.column = 1, ++i;
       continue;
     }
-    i += internal::utf8_column_width(p + i, text.size() - i);
+    i += utf8_step_length(p + i, text.size() - i);
     ++pos.column;
   }
   return pos;
@@ -89,31 +89,6 @@ TEST(SourceTest, Render) {
   EXPECT_EQ(severity_name(Severity::Error), "error");
   EXPECT_EQ(severity_name(Severity::Warning), "warning");
   EXPECT_EQ(severity_name(Severity::Note), "note");
-}
-
-TEST(SourceTest, Utf8Sequences) {
-  const struct {
-    const char* bytes;
-    size_t len;
-    char32_t cp;
-  } cases[] = {{"A", 1, 0x41},           {"\xc3\xa9", 2, 0xE9},    {"\xe2\x82\xac", 3, 0x20AC},
-               {"\xf0\x9f\x98\x80", 4, 0x1F600}, {"\xc0\x80", 0, 0}, {"\xe0\x80\x80", 0, 0},
-               {"\xed\xa0\x80", 0, 0},   {"\xf4\x90\x80\x80", 0, 0}, {"\x80", 0, 0},
-               {"\xc3", 0, 0},           {"\xf5\x80\x80\x80", 0, 0}};
-  for (const auto& c : cases) {
-    char32_t cp = 0;
-    const std::string s = c.bytes;
-    EXPECT_EQ(internal::utf8_sequence(reinterpret_cast<const unsigned char*>(s.data()), s.size(),
-                                      &cp),
-              c.len)
-        << s;
-    if (c.len) {
-      EXPECT_EQ(cp, c.cp);
-    }
-  }
-  std::string out;
-  for (char32_t cp : {0x41u, 0xE9u, 0x20ACu, 0x1F600u}) internal::append_utf8(out, cp);
-  EXPECT_EQ(out, "A\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80");
 }
 
 }  // namespace

@@ -4,8 +4,6 @@
 
 #include <gtest/gtest.h>
 
-#include "runtime/utf.h"
-
 namespace pfc {
 namespace {
 
@@ -79,32 +77,6 @@ TEST(CaseFold, FoldUtf8) {
                       "b"),
             std::u32string({U'a', 0xDCFF, U'b'}));  // invalid byte
   EXPECT_EQ(fold_utf8(""), U"");
-}
-
-TEST(Utf, Utf8DecodingRejectsMalformedSequences) {
-  struct Row {
-    std::string in;
-    std::u32string out;
-  };
-  const Row rows[] = {
-      {"\xC0\x80", {0xDCC0, 0xDC80}},                          // overlong NUL
-      {"\xE0\x80\x80", {0xDCE0, 0xDC80, 0xDC80}},              // overlong
-      {"\xED\xA0\x80", {0xDCED, 0xDCA0, 0xDC80}},              // encoded surrogate
-      {"\xF4\x90\x80\x80", {0xDCF4, 0xDC90, 0xDC80, 0xDC80}},  // > U+10FFFF
-      {"\xE2\x82", {0xDCE2, 0xDC82}},                          // truncated
-      {"\xE2\x82"
-       "A",
-       {0xDCE2, 0xDC82, U'A'}},    // bad continuation
-      {"\xE2\x82\xAC", {0x20AC}},  // euro sign
-      {"\x7F", {0x7F}},
-  };
-  for (const Row& r : rows) EXPECT_EQ(utf8_to_utf32(r.in), r.out);
-  EXPECT_TRUE(is_valid_utf8("\xE2\x82\xAC abc"));
-  EXPECT_FALSE(is_valid_utf8("\xE2\x82"));
-  std::u16string w;
-  EXPECT_TRUE(utf8_to_utf16("a\xF0\x90\x90\x80", w));
-  EXPECT_EQ(w, u"a\U00010400");
-  EXPECT_FALSE(utf8_to_utf16("\xFF", w));
 }
 
 }  // namespace

@@ -10,12 +10,12 @@
 #include <set>
 #include <sstream>
 
+#include "base/utf8.h"
 #include "payload_builder.h"
 #include "pfc/enable.h"
 #include "pfc/schema.h"
 #include "runtime/casefold.h"
 #include "runtime/tdh.h"
-#include "runtime/utf.h"
 
 namespace pfc {
 namespace {
@@ -255,7 +255,7 @@ int contains_in(const std::u16string& s, uint64_t pad, uint32_t type,
     pl.wstr(s);
   } else {
     std::string s8;
-    for (char16_t c : s) append_utf8(s8, c);
+    EXPECT_TRUE(utf16_to_utf8(s, s8, Unpaired::Reject));
     pl.str(s8);
   }
   const auto buf = exact_copy(pl.bytes, pl.size());

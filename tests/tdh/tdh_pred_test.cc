@@ -3,13 +3,13 @@
 // UTF-8, surrogates, empty strings, declared lengths, truncation) and pfc_tdh_guid_pred.
 #include <gtest/gtest.h>
 
+#include "base/utf8.h"
 #include "payload_builder.h"
 #include "pfc/enable.h"
 #include "pfc/guid.h"
 #include "pfc/schema.h"
 #include "runtime/casefold.h"
 #include "runtime/tdh.h"
-#include "runtime/utf.h"
 
 namespace pfc {
 namespace {
@@ -135,13 +135,7 @@ struct StrRow {
 
 std::string to_utf8(const std::u16string& s) {
   std::string out;
-  for (size_t i = 0; i < s.size(); ++i) {
-    char32_t c = s[i];
-    if (c >= 0xD800 && c <= 0xDBFF && i + 1 < s.size()) {
-      c = 0x10000 + ((c - 0xD800) << 10) + (s[++i] - 0xDC00);
-    }
-    append_utf8(out, c);
-  }
+  EXPECT_TRUE(utf16_to_utf8(s, out, Unpaired::Reject));
   return out;
 }
 
