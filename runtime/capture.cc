@@ -3,8 +3,9 @@
 // before touching them, so truncated or corrupted files give an error, never a bad read.
 #include "pfc/capture.h"
 
+#include <zlib.h>
+
 #include <algorithm>
-#include <array>
 #include <string>
 
 #include "base/hex.h"
@@ -12,39 +13,13 @@
 
 namespace pfc {
 namespace internal {
-namespace {
-
-// Slicing-by-8 tables: t[0] is the classic byte table, t[k][i] the CRC of byte i
-// followed by k zero bytes.
-using CrcTables = std::array<std::array<uint32_t, 256>, 8>;
-
-CrcTables make_crc_tables() {
-  CrcTables t{};
-  for (uint32_t i = 0; i < 256; ++i) {
-    uint32_t c = i;
-    for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-    t[0][i] = c;
-  }
-  for (uint32_t i = 0; i < 256; ++i)
-    for (size_t k = 1; k < 8; ++k) t[k][i] = (t[k - 1][i] >> 8) ^ t[0][t[k - 1][i] & 0xFF];
-  return t;
-}
-
-}  // namespace
 
 uint32_t crc32(std::span<const uint8_t> bytes, uint32_t crc) {
-  static const CrcTables kT = make_crc_tables();
-  crc = ~crc;
-  const uint8_t* p = bytes.data();
-  size_t n = bytes.size();
-  for (; n >= 8; p += 8, n -= 8) {
-    const uint32_t lo = uint32_t(load_le(p, 4)) ^ crc;
-    const uint32_t hi = uint32_t(load_le(p + 4, 4));
-    crc = kT[7][lo & 0xFF] ^ kT[6][(lo >> 8) & 0xFF] ^ kT[5][(lo >> 16) & 0xFF] ^ kT[4][lo >> 24] ^
-          kT[3][hi & 0xFF] ^ kT[2][(hi >> 8) & 0xFF] ^ kT[1][(hi >> 16) & 0xFF] ^ kT[0][hi >> 24];
-  }
-  for (; n > 0; ++p, --n) crc = kT[0][(crc ^ *p) & 0xFF] ^ (crc >> 8);
-  return ~crc;
+  // zlib's crc32_z is this CRC (reflected polynomial 0xEDB88320, initial value and final
+  // XOR 0xFFFFFFFF) and continues from a previous result the same way. It returns 0 for a
+  // null buffer whatever `crc` is, so an empty span must not reach it.
+  if (bytes.empty()) return crc;
+  return static_cast<uint32_t>(::crc32_z(crc, bytes.data(), bytes.size()));
 }
 
 }  // namespace internal

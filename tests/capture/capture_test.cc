@@ -97,6 +97,15 @@ TEST(Capture, Crc32IsTheZlibOne) {
   EXPECT_EQ(internal::crc32(zeros), internal::crc32(std::span(zeros).subspan(3), internal::crc32(std::span(zeros).first(3))));
 }
 
+// zlib's crc32_z returns 0 for a null buffer whatever the running value: an empty span
+// (whose data() may be null) must leave the running value alone.
+TEST(Capture, Crc32OfNothingKeepsTheRunningValue) {
+  EXPECT_EQ(internal::crc32({}), 0u);
+  EXPECT_EQ(internal::crc32(std::span<const uint8_t>(), 0xCBF43926u), 0xCBF43926u);
+  const std::vector<uint8_t> none;
+  EXPECT_EQ(internal::crc32(none, 0x12345678u), 0x12345678u);
+}
+
 TEST(Capture, EmptyCapture) {
   const std::vector<uint8_t> file = CaptureWriter().finish();
   EXPECT_EQ(file.size(), kCaptureHeaderSize);
