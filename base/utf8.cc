@@ -8,6 +8,21 @@ const uint8_t* bytes_of(std::string_view text) {
   return reinterpret_cast<const uint8_t*>(text.data());
 }
 
+// Calls visit(cp) for every code point of `text` in order; false at the first byte that
+// does not start a well-formed sequence.
+template <class Visit>
+bool visit_well_formed(std::string_view text, Visit&& visit) {
+  const uint8_t* p = bytes_of(text);
+  for (size_t i = 0; i < text.size();) {
+    char32_t cp = 0;
+    const size_t len = decode_utf8_sequence(p + i, text.size() - i, &cp);
+    if (len == 0) return false;
+    visit(cp);
+    i += len;
+  }
+  return true;
+}
+
 // Appends `cp` (a decoded UTF-16 code point) under the unpaired-surrogate policy.
 bool append_utf16_code_point(std::string& out, char32_t cp, Unpaired unpaired) {
   if (is_surrogate(cp) && unpaired == Unpaired::Reject) return false;
@@ -37,14 +52,7 @@ void append_utf8(std::string& out, char32_t cp) {
 }
 
 bool is_valid_utf8(std::string_view text) {
-  const uint8_t* p = bytes_of(text);
-  for (size_t i = 0; i < text.size();) {
-    char32_t cp = 0;
-    const size_t len = decode_utf8_sequence(p + i, text.size() - i, &cp);
-    if (len == 0) return false;
-    i += len;
-  }
-  return true;
+  return visit_well_formed(text, [](char32_t) {});
 }
 
 std::u32string utf8_to_utf32(std::string_view text) {
@@ -59,20 +67,14 @@ std::u32string utf8_to_utf32(std::string_view text) {
 bool utf8_to_utf16(std::string_view utf8, std::u16string& out) {
   out.clear();
   out.reserve(utf8.size());
-  const uint8_t* p = bytes_of(utf8);
-  for (size_t i = 0; i < utf8.size();) {
-    char32_t cp = 0;
-    const size_t len = decode_utf8_sequence(p + i, utf8.size() - i, &cp);
-    if (len == 0) return false;
-    i += len;
+  return visit_well_formed(utf8, [&out](char32_t cp) {
     if (cp >= 0x10000) {
       out.push_back(static_cast<char16_t>(0xD800 + ((cp - 0x10000) >> 10)));
       out.push_back(static_cast<char16_t>(0xDC00 + ((cp - 0x10000) & 0x3FF)));
     } else {
       out.push_back(static_cast<char16_t>(cp));
     }
-  }
-  return true;
+  });
 }
 
 bool utf16_to_utf8(std::u16string_view units, std::string& out, Unpaired unpaired) {
