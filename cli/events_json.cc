@@ -1,4 +1,4 @@
-// cli/events_json.cc — JSON Lines event reader (language.md §2) with nlohmann::json: it is
+// cli/events_json.cc — JSON Lines event reader (docs/cli.md "The events file") with nlohmann::json: it is
 // header-only, already a dependency, reports the byte position of syntax errors (which
 // becomes the diagnostic's column) and its speed is ample for hand-written event files.
 #include "cli/events_json.h"

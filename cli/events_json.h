@@ -1,4 +1,4 @@
-// cli/events_json.h — the event file reader of `pfc run` (language.md §2): JSON Lines →
+// cli/events_json.h — the event file reader of `pfc run` (docs/cli.md "The events file"): JSON Lines →
 // owning Events resolved against the checked script's schema, plus per-event exclusion
 // masks. Problems in the file are diagnostics positioned in the events file.
 #pragma once

@@ -1,4 +1,4 @@
-// cli/exit_code.h — the exit codes of the `pfc` command (language.md §3).
+// cli/exit_code.h — the exit codes of the `pfc` command (docs/cli.md "Exit codes").
 #pragma once
 
 namespace pfc::cli {

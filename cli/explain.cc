@@ -1,5 +1,5 @@
 // cli/explain.cc — rule-by-rule evaluation of one session's filters for --explain. Written
-// straight from design.md §4 and deliberately independent of compiler/ (it shares only the
+// straight from docs/semantics.md and deliberately independent of compiler/ (it shares only the
 // TDH decoding primitives of runtime/tdh.h), so that `pfc run` can cross-check engines.
 #include "cli/explain.h"
 
@@ -14,11 +14,11 @@
 namespace pfc::cli {
 namespace {
 
-bool level_ok(uint8_t session_level, uint8_t event_level) {  // §4.1
+bool level_ok(uint8_t session_level, uint8_t event_level) {  // docs/semantics.md §1.1
   return event_level == 0 || session_level == 0 || event_level <= session_level;
 }
 
-bool keyword_ok(const EnableParams& p, uint64_t keyword) {  // §4.2
+bool keyword_ok(const EnableParams& p, uint64_t keyword) {  // §1.2
   if (keyword == 0) return (p.properties & enable_property::kIgnoreKeyword0) == 0;
   const uint64_t any = p.any == 0 ? ~uint64_t{0} : p.any;
   if ((keyword & any) == 0) return false;
@@ -38,17 +38,17 @@ bool in_list_icase(const std::vector<std::string>& list, std::string_view s) {
                      [&](const std::string& item) { return iequals_ascii(item, s); });
 }
 
-std::string_view final_component(std::string_view path) {  // §4.3
+std::string_view final_component(std::string_view path) {  // §1.3
   const size_t slash = path.find_last_of("/\\");
   return slash == std::string_view::npos ? path : path.substr(slash + 1);
 }
 
-bool event_id_ok(const EventIdFilter& f, uint16_t id) {  // §4.4
+bool event_id_ok(const EventIdFilter& f, uint16_t id) {  // §1.4
   const bool listed = std::find(f.ids.begin(), f.ids.end(), id) != f.ids.end();
   return listed == f.filter_in;
 }
 
-bool event_name_ok(const EventNameFilter& f, const EventView& e) {  // §4.5
+bool event_name_ok(const EventNameFilter& f, const EventView& e) {  // §1.7
   if (!matches_level_keyword(f.level, f.any, f.all, e)) return true;
   const bool listed = std::find(f.names.begin(), f.names.end(), e.name.view()) != f.names.end();
   return listed == f.filter_in;
@@ -86,7 +86,7 @@ class PayloadLayout {
 };
 
 bool predicate_holds(const PayloadPredicate& p, const EventDef& def, const PayloadLayout& layout,
-                     const EventView& e) {  // §4.7, §4.8
+                     const EventView& e) {  // §2.1, §2.2
   const FieldDef& f = def.fields.at(p.field);
   const uint64_t off = layout.offset(p.field);
   if (off == PFC_TDH_BAD_OFFSET) return false;
@@ -134,7 +134,7 @@ bool expr_holds(const PayloadExpr& x, const EventDef& def, const PayloadLayout& 
   return value.back() != 0;
 }
 
-bool payload_ok(const ProviderDef& provider, const EnableParams& p, const EventView& e) {  // §4.6
+bool payload_ok(const ProviderDef& provider, const EnableParams& p, const EventView& e) {  // §2.1
   const EventDef* def = provider.find_event(e.desc.id, e.desc.version);
   bool any_group = false, any_passed = false;
   std::vector<const PayloadFilter*> mine;
@@ -153,7 +153,7 @@ bool payload_ok(const ProviderDef& provider, const EnableParams& p, const EventV
   return !any_group || any_passed;
 }
 
-bool stack_selected(const EnableParams& p, const EventView& e) {  // §4.9
+bool stack_selected(const EnableParams& p, const EventView& e) {  // §1.6
   if ((p.properties & enable_property::kStackTrace) == 0) return false;
   if (p.stack_ids && !event_id_ok(*p.stack_ids, e.desc.id)) return false;
   if (p.stack_names && !event_name_ok(*p.stack_names, e)) return false;
@@ -168,7 +168,7 @@ std::string_view first_failed_check(const ProviderDef& provider, const EnablePar
                                     const EventView& e) {
   if (!level_ok(p.level, e.desc.level)) return kWhyLevel;
   if (!keyword_ok(p, e.desc.keyword)) return kWhyKeyword;
-  if (provider.legacy) return {};  // legacy providers: no filtering (§4.12)
+  if (provider.legacy) return {};  // legacy providers: no filtering (§1.9)
   if (p.pids && std::find(p.pids->begin(), p.pids->end(), e.pid) == p.pids->end())
     return kWhyPid;
   if (p.exe_names && !in_list_icase(*p.exe_names, final_component(e.exe.view()))) return kWhyExe;

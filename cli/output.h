@@ -1,5 +1,5 @@
 // cli/output.h — the exact JSON Lines formats of `pfc run` and `pfc state`
-// (language.md §3): compact objects, no spaces, sessions in declaration order.
+// (docs/cli.md "pfc run", "pfc state"): compact objects, no spaces, sessions in declaration order.
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// cli/router_setup.h — builds a Router from a checked script exactly as language.md §3
+// cli/router_setup.h — builds a Router from a checked script exactly as docs/cli.md ("pfc run")
 // describes: every provider registered, sessions created in declaration order (slot =
 // declaration index), every enable applied in source order.
 #pragma once

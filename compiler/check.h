@@ -1,5 +1,5 @@
 // compiler/check.h — semantic checking: resolves the AST against its own schema, converts
-// values with TDH rules (design.md §4.8), and produces the schema plus every session's
+// values with TDH rules (docs/semantics.md §2.3), and produces the schema plus every session's
 // EnableParams. Reports every error it finds (not just the first), with positions.
 #pragma once
 

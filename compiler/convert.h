@@ -1,6 +1,6 @@
 // compiler/convert.h — payload predicate values: which operators apply to which field types
-// (design.md §4.8), and the conversion of a value to its field's type the way TDH converts
-// PAYLOAD_FILTER_PREDICATE.Value text (docs/semantics.md "Value conversion"). Used by
+// (docs/semantics.md §2.2), and the conversion of a value to its field's type the way TDH
+// converts PAYLOAD_FILTER_PREDICATE.Value text (docs/semantics.md §2.3). Used by
 // compiler/check for script literals; the text form also serves the ETW-compatible API.
 #pragma once
 
@@ -21,7 +21,8 @@ std::string_view payload_op_name(PayloadOp op);
 PayloadOp payload_op_from_ast(ast::PredOp op);
 // BETWEEN and NOTBETWEEN take a pair of values; every other operator one.
 bool payload_op_takes_pair(PayloadOp op);
-// design.md §4.8: integer ops on integer-like types, string ops on strings, IS/ISNOT on GUIDs.
+// docs/semantics.md §2.2: integer ops on integer-like types, string ops on strings,
+// IS/ISNOT on GUIDs.
 bool payload_op_applies(InType type, PayloadOp op);
 
 // An integer as written: magnitude and sign ("-0" is zero).

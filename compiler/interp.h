@@ -1,5 +1,5 @@
 // compiler/interp.h — the reference interpreter: runs an ir::Program per event. It is the
-// gold standard (style.md §9): every other engine is tested against it. Also declares the
+// gold standard (docs/style.md §8): every other engine is tested against it. Also declares the
 // extern "C" helpers both engines call for sets and payload work, so the JIT executes
 // exactly the same code as the interpreter.
 #pragma once
@@ -36,7 +36,7 @@ uint64_t pfc_ir_load_field(const pfc::EventView* event, uint64_t off,
                            const pfc::ir::FieldDesc* field);
 
 // Op::PredInt / PredStr / PredGuid: 1 if the predicate holds for the field at `off`, 0 if not
-// or if the field cannot be decoded (design.md §4.7). `length` as for pfc_ir_skip.
+// or if the field cannot be decoded (docs/semantics.md §2.1). `length` as for pfc_ir_skip.
 int pfc_ir_pred_int(const pfc::EventView* event, uint64_t off, const pfc::ir::FieldDesc* field,
                     const pfc::ir::IntPred* pred);
 int pfc_ir_pred_str(const pfc::EventView* event, uint64_t off, const pfc::ir::FieldDesc* field,

@@ -11,7 +11,7 @@
 //  * Payload offsets are byte offsets into the event payload; kBadOffset marks a field that
 //    cannot be decoded (truncated payload, bad length, missing terminator). Every payload
 //    read is bounds-checked against the payload size; an undecodable field makes its
-//    predicates false and its LoadField value 0 (design.md §4.7).
+//    predicates false and its LoadField value 0 (docs/semantics.md §2.1).
 #pragma once
 
 #include <array>

@@ -1,6 +1,7 @@
 // compiler/lower.cc — lowering of a ProgramSpec to IR: per-session header checks
-// (design.md §4.1–4.5), guarded per-event payload regions (§4.6–4.8, lower_payload.cc),
-// and the deliver/stack bits (§4.9). The scheme is documented in docs/ir.md.
+// (docs/semantics.md §1.1–§1.4, §1.7), guarded per-event payload regions (§2,
+// lower_payload.cc), and the deliver/stack bits (§1.6). The scheme is documented in
+// docs/ir.md §4.
 #include "compiler/lower.h"
 
 #include <algorithm>
@@ -20,8 +21,8 @@ using ir::HeaderField;
 using ir::Op;
 using ir::Reg;
 
-// design.md §4.1–4.2 for one (level, any, all); also the applicability test of event-name
-// and level/keyword stack filters (with ignore_kw0 = false: "0 = any").
+// docs/semantics.md §1.1–§1.2 for one (level, any, all); also the applicability test of
+// event-name and level/keyword stack filters (with ignore_kw0 = false: "0 = any").
 Reg level_keyword(IrBuilder& b, uint8_t level, uint64_t any, uint64_t all, bool ignore_kw0) {
   Reg ok = level == 0 ? kTrue : b.cmp(b.header(HeaderField::Level), Cond::ULe, level);
   if (any == 0 && !ignore_kw0) return ok;
@@ -44,7 +45,7 @@ Reg id_filter(IrBuilder& b, const EventIdFilter& f) {
   return f.filter_in ? in : b.bool_not(in);
 }
 
-// §4.5: applies to events matching its own level/any/all; then (name ∈ names) == filter_in.
+// docs/semantics.md §1.7: applies to events matching its own level/any/all; then (name ∈ names) == filter_in.
 Reg name_filter(IrBuilder& b, const EventNameFilter& f) {
   Reg applies = level_keyword(b, f.level, f.any, f.all, false);
   Reg in = b.emit(Op::StrIn, uint32_t(ir::HeaderString::EventName), b.str_set(f.names, false));
@@ -56,7 +57,7 @@ Reg str_scope(IrBuilder& b, ir::HeaderString which, const std::vector<std::strin
   return b.emit(Op::StrIn, uint32_t(which), b.str_set(values, true));
 }
 
-// Every check of §4.1–4.5 for one session (legacy providers: level and keyword only).
+// Every check of docs/semantics.md §1.1–§1.4 and §1.7 for one session (legacy providers: level and keyword only).
 Reg header_pass(IrBuilder& b, const EnableParams& p, bool legacy) {
   if (legacy) {
     const EnableParams e = legacy_effective_params(p);
@@ -76,7 +77,7 @@ Reg header_pass(IrBuilder& b, const EnableParams& p, bool legacy) {
   return h;
 }
 
-// §4.9: whether a delivered event gets a stack.
+// docs/semantics.md §1.6: whether a delivered event gets a stack.
 Reg stack_select(IrBuilder& b, const EnableParams& p, bool legacy) {
   if (legacy) return kFalse;  // properties have no effect on legacy providers
   if ((p.properties & enable_property::kStackTrace) == 0) return kFalse;
@@ -95,12 +96,12 @@ using EventKey = std::pair<uint16_t, uint8_t>;
 
 struct SessionState {
   const SessionEntry* entry = nullptr;
-  Reg header = kTrue;    // §4.1–4.5 passed
+  Reg header = kTrue;    // §1.1–§1.4 and §1.7 passed
   Reg filtered = kFalse;  // the event's key is one s has payload filters for
   Reg passed = kFalse;    // ... and those filters passed
 };
 
-// One guarded region per payload-filtered event key (§4.6): skipped unless the event has
+// One guarded region per payload-filtered event key (docs/semantics.md §2.1): skipped unless the event has
 // that key and some session filtering it passed its header checks.
 Result<void> lower_key(IrBuilder& b, const ProviderDef& provider, EventKey key,
                        const std::vector<size_t>& users, std::vector<SessionState>& ss) {

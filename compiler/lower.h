@@ -1,5 +1,5 @@
 // compiler/lower.h — lowering: one provider's ProgramSpec (schema + every session's
-// EnableParams) to the IR of compiler/ir.h, implementing design.md §4.1–4.9 for all
+// EnableParams) to the IR of compiler/ir.h, implementing docs/semantics.md §1–§2 for all
 // sessions at once. The lowering scheme is documented in docs/ir.md.
 #pragma once
 
@@ -16,7 +16,7 @@ namespace pfc {
 // so that other events, and events no session filtering that key accepted, skip it.
 // Fails (Error) only on a spec the checker should have rejected: slot ≥ 64 or duplicated,
 // a payload filter naming an event or field the provider does not declare, a malformed
-// expression, or an operator/type pair design.md §4.8 does not allow. Thread-safe (pure).
+// expression, or an operator/type pair docs/semantics.md §2.2 does not allow. Thread-safe (pure).
 Result<ir::Program> lower(const ProgramSpec& spec);
 
 }  // namespace pfc

@@ -1,5 +1,5 @@
 // compiler/lower_payload.h — internal to the lowering: payload filters of one event
-// (id, version), lowered inside that event's guarded region (design.md §4.6–4.8).
+// (id, version), lowered inside that event's guarded region (docs/semantics.md §2).
 #pragma once
 
 #include <cstdint>

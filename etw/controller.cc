@@ -1,7 +1,7 @@
 // etw/controller.cc — the controller side of the ETW-compatible API: StartTraceW,
 // ControlTraceW (QUERY / UPDATE / FLUSH / STOP), StopTraceW, QueryTraceW and EnableTraceEx2
 // with its Timeout, the 8-sessions-per-modern-provider cap and legacy-provider rules
-// (reference/etw-semantics.md §3), over the router.
+// (docs/etw.md "Sessions and consumers", docs/semantics.md §1.9–§1.10), over the router.
 #include <cstring>
 
 #include "etw/filters.h"

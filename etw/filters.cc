@@ -1,6 +1,6 @@
 // etw/filters.cc — EVENT_FILTER_DESCRIPTOR validation and conversion into EnableParams
-// (reference/etw-semantics.md §4, §5; design.md §4.13 limits). Reads caller memory only
-// inside each descriptor's [Ptr, Ptr + Size), with memcpy (no alignment assumed).
+// (docs/etw.md "Filters": the types, layouts and limits). Reads caller memory only inside
+// each descriptor's [Ptr, Ptr + Size), with memcpy (no alignment assumed).
 #include "etw/filters.h"
 
 #include <cstring>

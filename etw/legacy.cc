@@ -1,7 +1,7 @@
 // etw/legacy.cc — classic (MOF / WPP-era) providers: RegisterTraceGuidsW with a
 // WMIDPREQUEST control callback, the TRACE_ENABLE_CONTEXT logger handle read by
 // GetTraceEnableLevel / GetTraceEnableFlags, and TraceEvent, which writes to one session
-// (reference/etw-semantics.md §3.5: one session, last enabler wins, 32-bit flags).
+// (docs/etw.md "Classic providers": one session, last enabler wins, 32-bit flags).
 #include <unistd.h>
 
 #include <cstring>

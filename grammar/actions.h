@@ -1,5 +1,5 @@
 // grammar/actions.h — PEGTL actions: each matched rule calls one Builder method with the
-// rule's position or text. Nothing else happens here (style.md §7). Actions sit only on
+// rule's position or text. Nothing else happens here (docs/style.md §6). Actions sit only on
 // rules that cannot be backtracked over once matched (see rules.h), except inside at<>,
 // where PEGTL disables them.
 #pragma once

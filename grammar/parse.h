@@ -1,5 +1,5 @@
 // grammar/parse.h — the one parse call: script text → AST + diagnostics. Catches every
-// tao::pegtl::parse_error here (style.md §6); nothing else in pfc sees PEGTL.
+// tao::pegtl::parse_error here (docs/style.md §4); nothing else in pfc sees PEGTL.
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// grammar/rules.h — the PEGTL grammar of filter scripts (language.md §1), one rule per line.
+// grammar/rules.h — the PEGTL grammar of filter scripts (docs/language.md §2), one rule per line.
 // Only rules live here: grammar/actions.h feeds the builder, grammar/errors.h names every
 // must<> point. No rule recurses: `where` expressions are a flat operand/operator sequence
 // whose parentheses and `not`s are balanced and depth-checked through the parser state.

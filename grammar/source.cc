@@ -1,5 +1,5 @@
 // grammar/source.cc — SourceFile: line table, byte offset → (line, code-point column), and
-// the diagnostic renderer of language.md §3 used by every stage.
+// the diagnostic renderer (docs/cli.md "Diagnostics") used by every stage.
 #include "grammar/source.h"
 
 #include <algorithm>

@@ -1,5 +1,5 @@
 // grammar/source.h — source text, positions and diagnostics shared by every stage that
-// reports problems in user input (style.md §4: diagnostics are data, not errors).
+// reports problems in user input (docs/style.md §3: diagnostics are data, not errors).
 #pragma once
 
 #include <cstdint>
@@ -37,7 +37,7 @@ class SourceFile {
   SourcePos position(size_t offset) const;
   // The text of 1-based line `line` without its line terminator.
   std::string_view line_text(uint32_t line) const;
-  // "FILE:LINE:COL: error: MESSAGE\n<source line>\n<caret line>\n" (language.md §3).
+  // "FILE:LINE:COL: error: MESSAGE\n<source line>\n<caret line>\n" (docs/cli.md "Diagnostics").
   // Control bytes and invalid UTF-8 in the echoed line are shown as '?'; the caret line
   // reproduces tabs so the caret lines up.
   std::string render(const Diagnostic& d) const;

@@ -46,7 +46,7 @@ struct FieldValue {
 // Encodes `values` (field name → value, any order) as the payload of `event`.
 //
 // Rules:
-// - Fields are written in declaration order, packed, little-endian (reference §7.1).
+// - Fields are written in declaration order, packed, little-endian (docs/semantics.md §6).
 // - An unknown or repeated field name is an error naming it. A missing field, or one
 //   given as null, takes its default: 0 / 0.0 / false, the empty string, the null GUID,
 //   16 zero bytes (systemtime), the SID S-1-0 with no sub-authorities (8 bytes), and for

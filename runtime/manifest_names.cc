@@ -14,7 +14,7 @@ namespace {
 
 using Entry = std::pair<std::string_view, uint64_t>;
 
-// winmeta.xml (reference §1.3–1.5).
+// winmeta.xml, the names every manifest may use (docs/etw.md "Manifests").
 constexpr std::array<Entry, 16> kLevels = {{
     {"LogAlways", 0}, {"Critical", 1}, {"Error", 2}, {"Warning", 3}, {"Informational", 4},
     {"Verbose", 5}, {"ReservedLevel6", 6}, {"ReservedLevel7", 7}, {"ReservedLevel8", 8},

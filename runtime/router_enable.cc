@@ -1,5 +1,5 @@
 // runtime/router_enable.cc — EnableTraceEx2 semantics of the router: enable / disable /
-// capture-state / stop_session, composite state (design.md §4.11), legacy takeover,
+// capture-state / stop_session, composite state (docs/runtime.md §2), legacy takeover,
 // program (re)compilation with all-or-nothing commit, and enable-callback dispatch.
 #include <algorithm>
 #include <bit>

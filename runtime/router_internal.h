@@ -30,7 +30,7 @@ struct Installed {
   uint64_t sessions = 0;                          // slots the program was compiled for
   std::vector<std::shared_ptr<Sink>> sinks;       // one per set bit of `sessions`, ascending
                                                   // slot order; an entry may be null
-  // The routing decision (design.md §4.10: `exclude` removes sessions after filtering).
+  // The routing decision (docs/semantics.md §1.8: `exclude` removes sessions after filtering).
   RouteResult decide(const EventView& event, uint64_t exclude) const noexcept {
     RouteResult r = program->route(event);
     r.deliver &= sessions & ~exclude;
@@ -98,7 +98,7 @@ struct PendingCallback {
   EnableNotification note;
 };
 
-// The composite state over `sessions` (design.md §4.11): per session level 0 → 255,
+// The composite state over `sessions` (docs/runtime.md §2): per session level 0 → 255,
 // MatchAny 0 → ~0 (MatchAll then ignored, i.e. 0); max / OR / AND. Legacy: any & 2^32-1,
 // all = 0.
 CompositeState compose(const SessionMap& sessions, bool legacy);

@@ -1,4 +1,4 @@
-// runtime/tdh.cc — the TDH payload decoding primitives of runtime/tdh.h (reference §7),
+// runtime/tdh.cc — the TDH payload decoding primitives of runtime/tdh.h (docs/semantics.md §6),
 // called by the reference interpreter and, as absolute symbols, by JIT-compiled code.
 // Every read is checked against `size` first; nothing allocates or throws.
 //

@@ -1,6 +1,6 @@
-// runtime/tdh.h — TDH payload decoding primitives (reference §7), shared by the reference
-// interpreter and JIT-compiled code (registered as absolute symbols), so both engines
-// decode and compare with the same code. All functions are bounds-checked against
+// runtime/tdh.h — TDH payload decoding primitives (docs/semantics.md §6), shared by the
+// reference interpreter and JIT-compiled code (registered as absolute symbols), so both
+// engines decode and compare with the same code. All functions are bounds-checked against
 // `size`, never read outside [payload, payload + size), never allocate, never throw.
 #pragma once
 
@@ -32,7 +32,7 @@ uint64_t pfc_tdh_skip(const uint8_t* payload, uint64_t size, uint64_t off, uint3
 uint64_t pfc_tdh_load_int(const uint8_t* payload, uint64_t size, uint64_t off,
                           uint32_t in_type, int* ok);
 
-// Integer predicate (PAYLOAD_OPERATOR `op` on integer fields; design.md §4.8) on an
+// Integer predicate (PAYLOAD_OPERATOR `op` on integer fields; docs/semantics.md §2.2) on an
 // already-loaded value; `is_signed` selects signed comparison.
 int pfc_tdh_int_pred(uint32_t op, int is_signed, uint64_t value, uint64_t lo, uint64_t hi);
 

@@ -84,7 +84,7 @@ RouteResult BpfRouter::route(const uint8_t* record, uint32_t size) const {
 
 namespace {
 
-// Level (§4.1): event level 0 always passes; session level 0 means every level.
+// Level (docs/semantics.md §1.1): event level 0 always passes; session level 0 means every level.
 void emit_level(BpfAsm& a, uint8_t level, int reject) {
   if (level == 0) return;
   const int ok = a.label();
@@ -94,7 +94,7 @@ void emit_level(BpfAsm& a, uint8_t level, int reject) {
   a.bind(ok);
 }
 
-// Keyword (§4.2) over the two 32-bit halves at offsets 4 (high) and 8 (low).
+// Keyword (docs/semantics.md §1.2) over the two 32-bit halves at offsets 4 (high) and 8 (low).
 void emit_keyword(BpfAsm& a, const EnableParams& p, int reject) {
   const bool ignore0 = (p.properties & enable_property::kIgnoreKeyword0) != 0;
   const int ok = a.label(), nonzero = a.label(), zero = a.label();

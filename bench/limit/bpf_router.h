@@ -63,7 +63,7 @@ class BpfRouter {
   std::vector<Session> sessions_;
 };
 
-// Emits the header checks of one session (design.md §4.1–4.4) into `a`, jumping to
+// Emits the header checks of one session (docs/semantics.md §1.1–§1.4) into `a`, jumping to
 // `reject` when one fails and falling through when all pass. `params` must use only level,
 // any/all, ignore_keyword_0, pids and event-ID sets.
 void emit_header_checks(BpfAsm& a, const EnableParams& params, int reject);

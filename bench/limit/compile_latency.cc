@@ -27,7 +27,7 @@ const char* const kProvider = R"(provider Example-Provider {37a59b93-bb25-4cee-9
 }
 )";
 
-// The EnableTraceEx2 example for `sessions` sessions (session 0 is language.md's MyTrace).
+// The EnableTraceEx2 example for `sessions` sessions (session 0 is examples/etw-sample.pfs's MyTrace).
 std::string example_text(int sessions) {
   std::string text = kProvider;
   for (int s = 0; s < sessions; ++s) {

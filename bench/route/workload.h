@@ -1,5 +1,5 @@
 // bench/route/workload.h — the routing benchmark workload, shared by every engine's bench:
-// the EnableTraceEx2 example filter set (language.md §1) for 1 or 8 sessions, a fixed event
+// the EnableTraceEx2 example filter set (examples/etw-sample.pfs) for 1 or 8 sessions, a fixed event
 // mix, and a hand-written C++ router for the same filters (the performance baseline).
 // Header-only so the JIT benchmarks can reuse it.
 #pragma once

@@ -1,4 +1,4 @@
-// cli/commands/commands.h — the `pfc` subcommands (language.md §3). Each returns the exit
+// cli/commands/commands.h — the `pfc` subcommands (docs/cli.md). Each returns the exit
 // code (cli/exit_code.h), writes results to `out` and diagnostics/errors to `err`, and may
 // throw only on internal failures (main turns those into exit 3).
 #pragma once

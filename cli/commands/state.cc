@@ -1,4 +1,4 @@
-// cli/commands/state.cc — `pfc state SCRIPT`: the composite enable state (design.md §4.11)
+// cli/commands/state.cc — `pfc state SCRIPT`: the composite enable state (docs/runtime.md §2)
 // of every provider, in declaration order, as the router computes it.
 #include "cli/commands/commands.h"
 #include "cli/engine.h"

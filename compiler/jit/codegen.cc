@@ -446,7 +446,7 @@ Value* Codegen::pred_int(const ir::Inst& in) {
   return bool64(b_.CreateAnd(field.ok, int_compare(field.bits, p_.int_preds[in.c], in_type_is_signed(type))));
 }
 
-// The comparison of design.md §4.8 on a loaded (sign- or zero-extended) value; same
+// The comparison of docs/semantics.md §2.2 on a loaded (sign- or zero-extended) value; same
 // semantics as pfc_tdh_int_pred.
 Value* Codegen::int_compare(Value* v, const ir::IntPred& pred, bool is_signed) {
   using P = llvm::CmpInst::Predicate;

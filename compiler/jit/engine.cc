@@ -1,5 +1,5 @@
 // compiler/jit/engine.cc — engine names, make_compiler (the one place where the engine is
-// chosen, style.md §10) and the crosscheck debug engine.
+// chosen, docs/style.md §8) and the crosscheck debug engine.
 #include <utility>
 
 #include "compiler/jit/tiered.h"

@@ -1,5 +1,5 @@
 // compiler/jit/llvm_error.h — the single place where llvm::Error and llvm::Expected<T> are
-// turned into pfc::Error (style.md §6). Internal to compiler/jit/.
+// turned into pfc::Error (docs/style.md §4). Internal to compiler/jit/.
 #pragma once
 
 #include <string>

@@ -1,4 +1,4 @@
-// compiler/jit/tiered.h — engine selection (style.md §10): the reference interpreter, the
+// compiler/jit/tiered.h — engine selection (docs/style.md §8): the reference interpreter, the
 // JIT, background tiering (interpreter at once, native code swapped in when ready), and a
 // debug crosscheck mode that runs both engines on every event. Design: docs/jit.md.
 #pragma once

@@ -2,7 +2,7 @@
 // EnableProperty flags and filter set, with every value already resolved against the
 // provider's schema and converted to the field's type. Produced by the script checker and
 // (later) by the ETW API; consumed by the router (composite state) and the compiler
-// (routing programs). Semantics: design.md §4.
+// (routing programs). Semantics: docs/semantics.md.
 #pragma once
 
 #include <cstdint>
@@ -14,7 +14,7 @@
 
 namespace pfc {
 
-// EVENT_ENABLE_PROPERTY_* values (reference §4.2).
+// EVENT_ENABLE_PROPERTY_* values (docs/semantics.md §4).
 namespace enable_property {
 inline constexpr uint32_t kSid = 0x001;
 inline constexpr uint32_t kTsId = 0x002;
@@ -25,7 +25,7 @@ inline constexpr uint32_t kEventKey = 0x100;
 inline constexpr uint32_t kExcludeInPrivate = 0x200;
 }  // namespace enable_property
 
-// PAYLOAD_OPERATOR values (reference §6.1).
+// PAYLOAD_OPERATOR values (Windows SDK tdh.h; docs/semantics.md §2.2).
 enum class PayloadOp : uint16_t {
   Eq = 0, Ne = 1, Le = 2, Gt = 3, Lt = 4, Ge = 5,
   Between = 6, NotBetween = 7, Modulo = 8,
@@ -33,7 +33,7 @@ enum class PayloadOp : uint16_t {
   Is = 30, IsNot = 31,
 };
 
-// A predicate value converted to its field's type (design.md §4.8).
+// A predicate value converted to its field's type (docs/semantics.md §2.3).
 struct PayloadValue {
   // Integer-like fields: the value's 64-bit two's complement bits (sign-extended for
   // signed types). BETWEEN / NOTBETWEEN use lo and hi; every other operator uses lo.
@@ -51,7 +51,7 @@ struct PayloadPredicate {
 
 // A boolean expression over predicates, stored flat in post-order: every node's children
 // come before it, the root is the last node. Evaluating nodes in order needs no recursion,
-// whatever the shape (style.md §8).
+// whatever the shape (docs/style.md §7).
 struct PayloadExpr {
   struct Node {
     enum class Kind : uint8_t { Pred, And, Or, Not };
@@ -119,7 +119,7 @@ struct EnableParams {
   std::optional<LevelKeywordFilter> stack_level_kw;
 };
 
-// What a session of a classic (legacy) provider really asks for (design.md §4.12): its
+// What a session of a classic (legacy) provider really asks for (docs/semantics.md §1.9): its
 // level and the low 32 bits of MatchAnyKeyword (EnableFlags; 0 = every keyword, as for
 // any provider). MatchAll, EnableProperty flags and filters have no effect. The lowering,
 // `pfc run --explain` and the router's composite state all start from this.

@@ -1,6 +1,6 @@
 // pfc/router.h — the routing core: providers, sessions, per-(session, provider) enable
 // state with EnableTraceEx2 semantics, the composite state providers see in their enable
-// callbacks (design.md §4.11), the "is anyone listening?" fast check, and routing of
+// callbacks (docs/runtime.md §2), the "is anyone listening?" fast check, and routing of
 // events to session sinks through one compiled RoutingProgram per provider.
 //
 // Thread-safety: every member may be called from any thread. Control operations
@@ -32,7 +32,7 @@ inline constexpr uint32_t kMaxSessions = 64;
 enum class ControlCode : uint32_t { DisableProvider = 0, EnableProvider = 1, CaptureState = 2 };
 
 // Composite state over the sessions enabling a provider, after per-session normalisation
-// (level 0 → 255, MatchAny 0 → ~0): level = max, any = OR, all = AND (design.md §4.11).
+// (level 0 → 255, MatchAny 0 → ~0): level = max, any = OR, all = AND (docs/runtime.md §2).
 struct CompositeState {
   bool enabled = false;
   uint8_t level = 0;
@@ -67,7 +67,7 @@ class Sink {
 // The hot-path state of one provider registration, readable without a lock.
 class ProviderState {
  public:
-  // "Is anyone listening?" for a level/keyword (reference §2.3; conservative: deeper
+  // "Is anyone listening?" for a level/keyword (docs/runtime.md §2; conservative: deeper
   // filters may still drop the event). A few loads and compares: no call, no lock.
   bool enabled(uint8_t level, uint64_t keyword) const noexcept {
     const uint64_t lw = level_word_.load(std::memory_order_relaxed);
@@ -122,7 +122,7 @@ class Router {
   virtual CompositeState composite(ProviderHandle provider) const = 0;
 
   // Routing decision for one event, after the EventWriteEx-style `exclude` mask
-  // (bit s = drop session slot s; design.md §4.10). Lock-free, allocation-free.
+  // (bit s = drop session slot s; docs/semantics.md §1.8). Lock-free, allocation-free.
   virtual RouteResult route(ProviderHandle provider, const EventView& event,
                             uint64_t exclude = 0) const noexcept = 0;
   // route() plus delivery to the receiving sessions' sinks, in slot order.

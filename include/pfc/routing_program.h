@@ -29,8 +29,9 @@ struct ProgramSpec {
 class RoutingProgram {
  public:
   virtual ~RoutingProgram() = default;
-  // Decides which sessions receive `event` and which of those get a stack (design.md §4.1–9;
-  // the EventWriteEx exclusion mask of §4.10 is applied by the router). Thread-safe,
+  // Decides which sessions receive `event` and which of those get a stack
+  // (docs/semantics.md §1–§2; the EventWriteEx exclusion mask of §1.8 is applied by the
+  // router). Thread-safe,
   // never allocates, never throws; malformed payloads make the affected predicates false.
   virtual RouteResult route(const EventView& event) const noexcept = 0;
 };

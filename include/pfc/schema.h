@@ -13,7 +13,7 @@
 
 namespace pfc {
 
-// TDH_INTYPE values (reference §7.1) for the types of the script language.
+// TDH_INTYPE values (docs/semantics.md §6) for the types of the script language.
 enum class InType : uint16_t {
   UnicodeString = 1,  // wstring: UTF-16LE, NUL-terminated unless a length is given (in WCHARs)
   AnsiString = 2,     // string: 8-bit/UTF-8, NUL-terminated unless a length is given (in bytes)
@@ -43,7 +43,8 @@ std::string_view in_type_name(InType t);
 std::optional<InType> in_type_from_name(std::string_view name);
 // Byte size of a fixed-size type, 0 for variable-size ones (strings, binary, sid).
 uint32_t in_type_fixed_size(InType t);
-// True for the types design.md §4.8 calls integer-like (ints, bool, hexint, filetime, pointer).
+// True for the types docs/semantics.md §2.2 calls integer-like (ints, bool, hexint,
+// filetime, pointer).
 bool in_type_is_integer(InType t);
 bool in_type_is_signed(InType t);
 bool in_type_is_string(InType t);

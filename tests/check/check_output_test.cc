@@ -11,7 +11,7 @@
 namespace pfc::test {
 namespace {
 
-// The EnableTraceEx2 example of language.md §1.
+// The EnableTraceEx2 example (examples/etw-sample.pfs).
 constexpr std::string_view kSample = R"(
 provider Example-Provider {37a59b93-bb25-4cee-97aa-8b6acd0c4df8} {
     event Example_Event_1 (id=1, level=1) { Initiator: wstring; Level: uint32; }

@@ -1,5 +1,6 @@
-// tests/compiler/interp_header_test.cc — design.md §4.1–4.5, §4.9 and legacy providers on
-// the reference interpreter: tables of {session params, event} → deliver/stack bits.
+// tests/compiler/interp_header_test.cc — docs/semantics.md §1.1–§1.4, §1.6, §1.7 and legacy
+// providers (§1.9) on the reference interpreter: tables of {session params, event} →
+// deliver/stack bits.
 #include "test_util.h"
 
 namespace pfc::testing {

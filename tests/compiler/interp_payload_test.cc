@@ -1,4 +1,4 @@
-// tests/compiler/interp_payload_test.cc — design.md §4.6–4.8 on the reference interpreter:
+// tests/compiler/interp_payload_test.cc — docs/semantics.md §2 on the reference interpreter:
 // every operator on every compatible type (checked against an in-test oracle), undecodable
 // fields, variable-length layouts, counts/lengths from earlier fields, aggregation.
 #include <limits>
@@ -45,7 +45,7 @@ std::vector<uint64_t> edges(const IntType& t) {
   return {uint64_t(min), uint64_t(min + 1), uint64_t(int64_t{-3}), ~uint64_t{0}, 0, 1, 3, uint64_t(max)};
 }
 
-// Independent oracle for design.md §4.8 integer operators.
+// Independent oracle for docs/semantics.md §2.2 integer operators.
 bool oracle(PayloadOp op, bool is_signed, uint64_t v, uint64_t lo, uint64_t hi) {
   auto lt = [&](uint64_t a, uint64_t b) { return is_signed ? int64_t(a) < int64_t(b) : a < b; };
   bool in = !lt(v, lo) && !lt(hi, v);

@@ -125,7 +125,7 @@ EnableParams random_params(Gen& g, const ProviderDef& prov) {
   return p;
 }
 
-// Direct statement of design.md §4.1–4.4 (sessions without payload or name filters).
+// Direct statement of docs/semantics.md §1.1–§1.4 (sessions without payload or name filters).
 bool header_oracle(const EnableParams& p, const Event& e) {
   const EventDescriptor& d = e.desc;
   if (p.level != 0 && d.level != 0 && d.level > p.level) return false;

@@ -1,5 +1,5 @@
 /* tests/etw/layout_asserts.h — the x64 Windows sizes and offsets of every struct of the
- * ETW-compatible headers (reference/etw-semantics.md §1, §4, §5 and the SDK), checked at
+ * ETW-compatible headers (as the Windows SDK defines them; docs/etw.md), checked at
  * compile time. Included by layout_c.c (C11) and layout_cxx.cc (C++). */
 #ifndef PFC_TESTS_ETW_LAYOUT_ASSERTS_H
 #define PFC_TESTS_ETW_LAYOUT_ASSERTS_H

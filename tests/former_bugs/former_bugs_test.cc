@@ -2,7 +2,7 @@
 // engine: the reference interpreter, the JIT at O0 and at the default level, and the
 // independent oracle. A case is a script, events (JSON Lines with `event` or `id`/`version`
 // and `payload_hex` — the reproducer format the fuzzers print, tests/oracle/repro.h) and
-// the expected `pfc run` output derived from design.md §4. Test names: <case>/<engine>.
+// the expected `pfc run` output derived from docs/semantics.md. Test names: <case>/<engine>.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 

@@ -1,5 +1,5 @@
 // tests/grammar/dump_test.cc — table {script, expected AST dump} covering every production of
-// language.md §1: each attribute, type, option, filter kind, operator (word and symbol),
+// docs/language.md §2–§3: each attribute, type, option, filter kind, operator (word and symbol),
 // value form, payload form, and names spelled like keywords.
 #include <fstream>
 #include <sstream>

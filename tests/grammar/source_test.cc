@@ -1,5 +1,5 @@
 // tests/grammar/source_test.cc — SourceFile: offsets → (line, code-point column), line text,
-// and the language.md §3 diagnostic rendering (control bytes, invalid UTF-8, tabs).
+// and the diagnostic rendering of docs/cli.md "Diagnostics" (control bytes, invalid UTF-8, tabs).
 #include <random>
 #include <string>
 

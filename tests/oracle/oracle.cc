@@ -1,5 +1,5 @@
-// tests/oracle/oracle.cc — oracle_route: design.md §4.1–4.9 and §4.12 evaluated session by
-// session, rule by rule, in the order the spec lists them. See oracle.h for the choices
+// tests/oracle/oracle.cc — oracle_route: docs/semantics.md §1–§2 (legacy providers §1.9)
+// evaluated session by session, rule by rule, in the order the spec lists them. See oracle.h for the choices
 // made where the spec is silent.
 #include "tests/oracle/oracle.h"
 

@@ -44,10 +44,10 @@ struct Decoded {
 // fit does not fit either.
 std::vector<Decoded> decode_payload(const EventDef& event, const uint8_t* payload, uint64_t size);
 
-// design.md §4.7–4.8 for one predicate on a decoded field.
+// docs/semantics.md §2.1–§2.2 for one predicate on a decoded field.
 bool eval_predicate(const FieldDef& field, const Decoded& value, const PayloadPredicate& pred);
 
-// TDH type facts, restated from language.md §1 (not runtime/schema.cc).
+// TDH type facts, restated from docs/semantics.md §6 (not runtime/schema.cc).
 uint32_t type_size(InType t);  // 0 for variable-size types
 bool type_is_integer(InType t);
 bool type_is_signed(InType t);

@@ -1,5 +1,5 @@
-// tests/oracle/oracle_payload.cc — the oracle's own payload decoder (language.md §1 field
-// layout, reference §7 TDH in-types) and predicate evaluation (design.md §4.7–4.8). Decodes
+// tests/oracle/oracle_payload.cc — the oracle's own payload decoder (field layout and TDH
+// in-types: docs/semantics.md §6) and predicate evaluation (§2.1–§2.2). Decodes
 // every field of the event into a value up front, with plain byte arithmetic on
 // mathematical (unbounded, here: checked) sizes; no code shared with runtime/tdh.cc.
 #include <cstring>
@@ -186,7 +186,7 @@ std::vector<Decoded> decode_payload(const EventDef& event, const uint8_t* payloa
 }
 
 bool eval_predicate(const FieldDef& field, const Decoded& value, const PayloadPredicate& pred) {
-  if (!value.ok || field.count.present()) return false;  // §4.7: undecodable → false
+  if (!value.ok || field.count.present()) return false;  // §2.1: undecodable → false
   if (type_is_integer(field.type)) {
     if (type_is_signed(field.type)) {
       return compare_signed(pred.op, static_cast<int64_t>(value.int_value),

@@ -1,5 +1,5 @@
 // tests/oracle/oracle_rules_test.cc — the oracle on hand-worked cases, one per rule of
-// design.md §4 (so a wrong oracle cannot silently agree with a wrong engine): expected
+// docs/semantics.md (so a wrong oracle cannot silently agree with a wrong engine): expected
 // masks are derived by hand from the spec text in each row's comment.
 #include <gtest/gtest.h>
 
@@ -18,7 +18,7 @@ void u32(std::vector<uint8_t>& b, uint32_t v) {
   for (int i = 0; i < 4; ++i) b.push_back(uint8_t(v >> (8 * i)));
 }
 
-// The EnableTraceEx2 example of language.md §1.
+// The EnableTraceEx2 example (examples/etw-sample.pfs).
 ProviderDef example_provider() {
   ProviderDef p;
   p.name = "Example-Provider";
@@ -60,11 +60,11 @@ TEST(OracleRules, PayloadExampleFromTheDocs) {
   EXPECT_EQ(oracle_route(p, s, example_event(u"uSER", 7).view()).deliver, 1u);
   EXPECT_EQ(oracle_route(p, s, example_event(u"User", 17).view()).deliver, 0u);
   EXPECT_EQ(oracle_route(p, s, example_event(u"Users", 10).view()).deliver, 0u);
-  // Truncated Level: the predicate is false (§4.7) → not delivered.
+  // Truncated Level: the predicate is false (§2.1) → not delivered.
   Event cut = example_event(u"User", 10);
   cut.payload.resize(cut.payload.size() - 1);
   EXPECT_EQ(oracle_route(p, s, cut.view()).deliver, 0u);
-  // Another event id is not named by a payload filter → passes (§4.6).
+  // Another event id is not named by a payload filter → passes (§2.1).
   Event other = example_event(u"x", 0);
   other.desc.id = 2;
   EXPECT_EQ(oracle_route(p, s, other.view()).deliver, 1u);

@@ -1,5 +1,5 @@
-// tests/oracle/repro.h — prints a routing case in the external languages of
-// /work/shared/language.md: the spec as a `.pfs` script (session i = slot i; empty filler
+// tests/oracle/repro.h — prints a routing case in pfc's external languages (docs/language.md,
+// docs/cli.md): the spec as a `.pfs` script (session i = slot i; empty filler
 // sessions keep the slots) and the events as JSON Lines with `payload_hex`, plus the
 // expected `pfc run` output. Used by the fuzzers to print minimal reproducers and by
 // tests/former_bugs to store them. Parts the script language cannot express (event-name

@@ -1,5 +1,5 @@
 // tests/router/fake_compiler.h — a ProgramCompiler for router tests that needs no real
-// compiler: each program delivers to a session by the level rule alone (design.md §4.1)
+// compiler: each program delivers to a session by the level rule alone (docs/semantics.md §1.1)
 // and stacks when the session set kStackTrace. Programs count live instances and carry a
 // magic tag so a use after free is detected even without a sanitizer.
 #pragma once

@@ -58,7 +58,7 @@ TEST_F(Sessions, InvalidSessionIdsFail) {
   EXPECT_FALSE(router_->stop_session(s));
 }
 
-// Composite state over several sessions, with the normalisation of design.md §4.11.
+// Composite state over several sessions, with the normalisation of docs/runtime.md §2.
 struct CompositeCase {
   const char* name;
   std::vector<EnableParams> sessions;  // session i enables with sessions[i]

@@ -1,6 +1,6 @@
 /* pfc/etw/evntcons.h — what a consumer receives: EVENT_HEADER, EVENT_RECORD, extended
  * data items and the EVENT_ENABLE_PROPERTY_* flags, with Windows' names, values and x64
- * layouts (reference/etw-semantics.md §1.6, §1.7, §4.2). */
+ * layouts (Windows SDK evntcons.h; docs/etw.md "Types and layouts"). */
 #ifndef PFC_ETW_EVNTCONS_H
 #define PFC_ETW_EVNTCONS_H
 

@@ -1,6 +1,6 @@
 /* pfc/etw/evntprov.h — the provider side of the ETW-compatible C API (EventRegister,
  * EventWrite*, EventEnabled, enable callbacks) with Windows' names, values and x64 struct
- * layouts (reference/etw-semantics.md §1, §2, §5, §8). Implemented by libpfc_etw.so over
+ * layouts (Windows SDK evntprov.h; docs/etw.md). Implemented by libpfc_etw.so over
  * the pfc routing core. Every function is thread-safe. */
 #ifndef PFC_ETW_EVNTPROV_H
 #define PFC_ETW_EVNTPROV_H

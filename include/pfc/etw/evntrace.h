@@ -1,7 +1,7 @@
 /* pfc/etw/evntrace.h — the controller and consumer side of the ETW-compatible C API
  * (StartTraceW, ControlTraceW, EnableTraceEx2, OpenTraceW, ProcessTrace, CloseTrace) and
  * classic (legacy) providers (RegisterTraceGuidsW, GetTraceEnable*, TraceEvent), with
- * Windows' names, values and x64 layouts (reference/etw-semantics.md §3, §4). Sessions are
+ * Windows' names, values and x64 layouts (Windows SDK evntrace.h; docs/etw.md). Sessions are
  * real-time and live inside the calling process. Every function is thread-safe. */
 #ifndef PFC_ETW_EVNTRACE_H
 #define PFC_ETW_EVNTRACE_H

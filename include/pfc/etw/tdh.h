@@ -1,8 +1,8 @@
 /* pfc/etw/tdh.h — the TDH part of the ETW-compatible C API: instrumentation manifests
  * (TdhLoadManifest*), payload filters built from PAYLOAD_FILTER_PREDICATE sets and their
  * aggregation into one EVENT_FILTER_TYPE_PAYLOAD descriptor for EnableTraceEx2, with
- * Windows' names, values and x64 layouts (reference/etw-semantics.md §6, §7; docs/etw.md
- * "Payload filters"). Implemented by libpfc_etw.so; every function is thread-safe. */
+ * Windows' names, values and x64 layouts (Windows SDK tdh.h; docs/etw.md "Payload filters
+ * (TDH)"). Implemented by libpfc_etw.so; every function is thread-safe. */
 #ifndef PFC_ETW_TDH_H
 #define PFC_ETW_TDH_H
 
@@ -14,7 +14,7 @@ typedef const void* LPCVOID;
 /* winerror.h: the manifest is not well-formed XML or not a valid instrumentation manifest. */
 #define ERROR_XML_PARSE_ERROR 1465u
 
-/* Operators of PAYLOAD_FILTER_PREDICATE.CompareOp (reference §6.2). */
+/* Operators of PAYLOAD_FILTER_PREDICATE.CompareOp (docs/semantics.md §2.2). */
 typedef enum _PAYLOAD_OPERATOR {
   PAYLOADFIELD_EQ = 0,
   PAYLOADFIELD_NE = 1,
@@ -42,7 +42,7 @@ typedef struct _PAYLOAD_FILTER_PREDICATE {
 
 #define MAX_PAYLOAD_PREDICATES 8
 
-/* TDH_INTYPE: the raw encoding of a field (reference §7.1). */
+/* TDH_INTYPE: the raw encoding of a field (docs/semantics.md §6). */
 enum _TDH_IN_TYPE {
   TDH_INTYPE_NULL = 0,
   TDH_INTYPE_UNICODESTRING = 1,
@@ -83,7 +83,7 @@ enum _TDH_IN_TYPE {
   TDH_INTYPE_WBEMSID = 310
 };
 
-/* TDH_OUTTYPE: how a field is shown (reference §7.2). */
+/* TDH_OUTTYPE: how a field is shown (Windows SDK tdh.h; docs/etw.md "Manifests"). */
 enum _TDH_OUT_TYPE {
   TDH_OUTTYPE_NULL = 0,
   TDH_OUTTYPE_STRING = 1,
