@@ -1,6 +1,6 @@
 # pfc — the two set-up commands of the README, and a few more.
 #   make demo   bootstrap, build, run the bundled example
-#   make test   bootstrap, build, run every test
+#   make test   bootstrap, build, run every test (and fail on a skip without an allowed reason)
 PRESET ?= ci
 BUILD  := build/$(PRESET)
 JOBS   ?= $(shell nproc)
@@ -21,8 +21,10 @@ build: configure
 demo: build
 	$(BUILD)/cli/pfc run examples/etw-sample.pfs --events examples/etw-sample.jsonl
 
+# A skipped test fails `make test` unless its skip message is on tests/allowed_skips.txt.
 test: build
-	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) --output-junit ctest-junit.xml
+	@scripts/check-skips $(BUILD)/ctest-junit.xml
 
 # BUILD is expanded when the Makefile is read, so it is set again here for bench and its
 # prerequisites (configure, build).
