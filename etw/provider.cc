@@ -31,6 +31,8 @@ const std::string& exe_path() {
 // the pre-enable callbacks before returning.
 ULONG register_record(const std::shared_ptr<RegRecord>& rec, uint64_t* out) {
   Runtime& rt = Runtime::get();
+  rt.listen();  // from now on this process applies every namespace change
+  rt.sync();    // and starts from the current one (pre-enabled sessions)
   uint64_t seq = 0;
   {
     std::lock_guard<std::mutex> lock(rt.control_mu);

@@ -80,6 +80,7 @@ EventRecord* RingWriter::reserve(uint32_t bytes) {
   RingHeader* h = header();
   if (bytes > capacity_ / 2) {
     h->lost.fetch_add(1, std::memory_order_relaxed);
+    h->lost_bytes.fetch_add(bytes, std::memory_order_relaxed);
     return nullptr;
   }
   uint64_t head = h->head.load(std::memory_order_relaxed);
@@ -91,6 +92,7 @@ EventRecord* RingWriter::reserve(uint32_t bytes) {
     pad = off + bytes > capacity_ ? capacity_ - off : 0;
     if (head + pad + bytes - tail > capacity_) {
       h->lost.fetch_add(1, std::memory_order_relaxed);
+      h->lost_bytes.fetch_add(bytes, std::memory_order_relaxed);
       return nullptr;
     }
     if (h->head.compare_exchange_weak(head, head + pad + bytes, std::memory_order_acq_rel,

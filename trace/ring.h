@@ -42,6 +42,7 @@ struct RingHeader {
   alignas(64) std::atomic<uint64_t> head;  // bytes reserved, ever
   alignas(64) std::atomic<uint64_t> tail;  // bytes consumed, ever
   alignas(64) std::atomic<uint64_t> lost;  // events dropped: no space
+  std::atomic<uint64_t> lost_bytes;        // their record sizes
   std::atomic<uint64_t> closed;            // the writer will write no more (session gone)
 };
 
@@ -102,6 +103,8 @@ class RingWriter {
   EventRecord* reserve(uint32_t bytes);
   static void commit(EventRecord* rec);
   void mark_closed();
+  // In a forked child: the mapping was not inherited; drop it without unmapping.
+  void forget() { map_.forget(); }
   uint64_t lost() const { return header()->lost.load(std::memory_order_relaxed); }
 
  private:
@@ -136,9 +139,13 @@ class RingReader {
   const RingId& id() const { return id_; }
   uint64_t lost() const { return header()->lost.load(std::memory_order_relaxed); }
   uint64_t consumed() const { return header()->tail.load(std::memory_order_relaxed); }
+  uint64_t lost_bytes() const { return header()->lost_bytes.load(std::memory_order_relaxed); }
+  uint64_t capacity() const { return capacity_; }
   bool closed() const { return header()->closed.load(std::memory_order_acquire) != 0; }
   // True when nothing is left to read and nothing more can come (writer closed or dead).
   bool finished();
+  // True when every reserved byte has been consumed.
+  bool drained() const { return header()->head.load(std::memory_order_acquire) == pos_; }
 
  private:
   RingHeader* header() const { return reinterpret_cast<RingHeader*>(map_.data()); }
