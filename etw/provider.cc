@@ -39,7 +39,7 @@ ULONG register_record(const std::shared_ptr<RegRecord>& rec, uint64_t* out) {
     if (!rt.reserve(rec)) return ERROR_NOT_ENOUGH_MEMORY;
     // The manifest schema of the GUID (TdhLoadManifest*) lets payload filters route.
     ProviderDef def;
-    if (auto schema = TdhStore::get().find(rec->guid)) def = *schema;
+    if (auto schema = TdhStore::get().find_loaded(rec->guid)) def = *schema;
     if (def.name.empty()) def.name = rec->guid.to_string();
     def.guid = rec->guid;
     def.legacy = rec->legacy;
