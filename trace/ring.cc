@@ -87,13 +87,17 @@ EventRecord* RingWriter::reserve(uint32_t bytes) {
   uint64_t ts, pad;
   for (;;) {
     ts = mono_ns();  // after reading head: a later reservation has a later timestamp
-    const uint64_t tail = h->tail.load(std::memory_order_acquire);
     const uint64_t off = head & (capacity_ - 1);
     pad = off + bytes > capacity_ ? capacity_ - off : 0;
+    uint64_t tail = seen_tail_->load(std::memory_order_acquire);
     if (head + pad + bytes - tail > capacity_) {
-      h->lost.fetch_add(1, std::memory_order_relaxed);
-      h->lost_bytes.fetch_add(bytes, std::memory_order_relaxed);
-      return nullptr;
+      tail = h->tail.load(std::memory_order_acquire);
+      seen_tail_->store(tail, std::memory_order_release);
+      if (head + pad + bytes - tail > capacity_) {
+        h->lost.fetch_add(1, std::memory_order_relaxed);
+        h->lost_bytes.fetch_add(bytes, std::memory_order_relaxed);
+        return nullptr;
+      }
     }
     if (h->head.compare_exchange_weak(head, head + pad + bytes, std::memory_order_acq_rel,
                                       std::memory_order_relaxed))
@@ -158,17 +162,18 @@ const RingReader::View* RingReader::peek() {
   if (damaged_) return nullptr;
   if (current_ != 0) return &view_;
   for (;;) {
-    const uint64_t head = header()->head.load(std::memory_order_acquire);
-    if (head == pos_) return nullptr;
     const uint64_t off = pos_ & (capacity_ - 1);
-    if (head - pos_ > capacity_ || (off & 7) != 0) break;
     auto* rec = reinterpret_cast<EventRecord*>(data() + off);
     const uint32_t state = state_of(rec).load(std::memory_order_acquire);
     const uint32_t size = size_of(rec).load(std::memory_order_relaxed);
-    const bool size_ok = size >= 8 && size % 8 == 0 && size <= capacity_ - off && size <= head - pos_;
+    const bool size_ok = size >= 8 && size % 8 == 0 && size <= capacity_ - off;
     if (state == kRecordReserved) {
+      // Empty, being written, or left by a dead writer: only now is head needed.
+      const uint64_t head = header()->head.load(std::memory_order_acquire);
+      if (head == pos_) return nullptr;
+      if (head - pos_ > capacity_) break;
       if (!writer_gone()) return nullptr;  // being written
-      if (!size_ok) break;                 // died before even the size word: rest lost
+      if (!size_ok || size > head - pos_) break;  // died before even the size word: rest lost
       current_ = size;
       pop();
       continue;

@@ -6,8 +6,9 @@
 // Commit protocol. A writer reads head, takes the timestamp, checks the space against tail
 // and moves head forward with one CAS (so timestamps are non-decreasing in ring order),
 // writes the record's size word at once, then the record, then stores state = committed
-// (release). The reader takes records at tail while they are committed, zeroes them and
-// publishes the new tail (release), which hands the space back to the writers. A record
+// (release). The reader takes records at tail while they are committed (it reads head only
+// when the record at tail is not), zeroes them and publishes the new tail (release), which
+// hands the space back to the writers. A record
 // never straddles the end: a padding record fills the gap. A writer that died between
 // reservation and commit leaves a reserved record: the reader skips it once the process is
 // gone (by its size word; if even that was not written, the rest of that ring is lost).
@@ -15,6 +16,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -112,6 +114,11 @@ class RingWriter {
   uint8_t* data() const { return map_.data() + kRingHeaderSize; }
   Mapping map_;
   uint64_t capacity_ = 0;
+  // The last tail a writer thread of this process saw: space checks use it and reload the
+  // shared tail only when it says the record does not fit (tail only grows), so writers
+  // rarely touch the consumer's cache line. Acquire/release chains the consumer's zeroing
+  // to every thread that reuses the value. Heap-held so the writer stays movable.
+  std::unique_ptr<std::atomic<uint64_t>> seen_tail_ = std::make_unique<std::atomic<uint64_t>>(0);
 };
 
 class RingReader {
