@@ -103,8 +103,8 @@ ULONG TraceEvent(TRACEHANDLE TraceHandle, PEVENT_TRACE_HEADER EventTrace) {
   view.desc.version = static_cast<uint8_t>(EventTrace->Class.Version);
   view.payload = payload.data();
   view.payload_size = payload.size();
-  view.pid = static_cast<uint32_t>(getpid());
-  view.tid = static_cast<uint32_t>(gettid());
+  view.pid = current_pid();
+  view.tid = current_tid();
   WriteContext write;
   write.header.Flags = EVENT_HEADER_FLAG_CLASSIC_HEADER | EVENT_HEADER_FLAG_64_BIT_HEADER;
   write.header.TimeStamp.QuadPart = filetime_now();

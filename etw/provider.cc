@@ -126,13 +126,12 @@ ULONG write_event(const WriteArgs& a) {
   thread_local std::vector<uint8_t> payload;
   if (const ULONG rc = assemble(a.count, a.data, payload); rc != ERROR_SUCCESS) return rc;
 
-  static const uint32_t pid = static_cast<uint32_t>(getpid());
   EventView view;
   view.desc = to_pfc(*a.desc);
   view.payload = payload.data();
   view.payload_size = payload.size();
-  view.pid = pid;
-  view.tid = static_cast<uint32_t>(gettid());
+  view.pid = current_pid();
+  view.tid = current_tid();
   view.exe = StrRef::of(exe_path());
 
   uint64_t exclude = a.filter;
