@@ -13,6 +13,7 @@
 
 #include "etw/counters.h"
 #include "etw/state.h"
+#include "trace/testpoint.h"
 
 namespace pfc::etw {
 namespace {
@@ -157,6 +158,7 @@ ULONG process(Runtime& rt, const std::vector<Consumer*>& list) {
     }
     if (best != nullptr && (best_c->stopped_at_ns != 0 || best->header.ts + kLagNs <= now)) {
       deliver(*best_c, *best);
+      trace::testpoint("consumer.delivered");
       best_r->pop();
       continue;
     }

@@ -6,6 +6,7 @@
 namespace pfc::etw {
 namespace {
 constexpr int kListenTimeoutMs = 200;  // re-checks the generation at least this often
+constexpr unsigned kRereadEvery = 5;   // ... and the state file every second
 }
 
 Result<void> Link::ensure() {
@@ -42,10 +43,15 @@ void Link::start_listener(std::function<void()> apply) {
 }
 
 void Link::listen() {
-  for (;;) {
+  for (unsigned quiet = 0;; ++quiet) {
     const uint64_t seen = applied_.load(std::memory_order_acquire);
     store_->wait_change(seen, kListenTimeoutMs);
-    if (store_->generation() != seen) apply_();
+    // Every kRereadEvery quiet periods the state file itself is read: a controller killed
+    // between publishing it and announcing it must not leave a change unapplied.
+    if (store_->generation() != seen || quiet % kRereadEvery == 0) {
+      apply_();
+      quiet = 0;
+    }
   }
 }
 

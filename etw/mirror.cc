@@ -7,6 +7,7 @@
 #include "etw/enable_wire.h"
 #include "etw/filters.h"
 #include "etw/state.h"
+#include "trace/testpoint.h"
 
 namespace pfc::etw {
 namespace {
@@ -37,6 +38,7 @@ void Runtime::listen() {
 void Runtime::sync_locked(const trace::NamespaceState& state) {
   if (state.generation != 0 && state.generation <= link.applied()) return;  // older than applied
   apply_sessions(state);
+  trace::testpoint("mirror.sessions-applied");
   apply_enables(state);
   link.set_applied(state.generation);
 }

@@ -1,6 +1,8 @@
 // trace/ring.cc — see ring.h.
 #include "trace/ring.h"
 
+#include "trace/testpoint.h"
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -111,6 +113,7 @@ EventRecord* RingWriter::reserve(uint32_t bytes) {
   auto* rec = reinterpret_cast<EventRecord*>(data() + ((head + pad) & (capacity_ - 1)));
   size_of(rec).store(bytes, std::memory_order_relaxed);
   rec->ts = ts;
+  testpoint("ring.reserved");
   return rec;
 }
 

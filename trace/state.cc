@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "base/ascii.h"
+#include "trace/testpoint.h"
 #include "trace/wire.h"
 
 namespace pfc::trace {
@@ -224,8 +225,10 @@ Result<void> write_state_file(const TraceDir& dir, const NamespaceState& s) {
   if (!fd) return std::unexpected(fd.error());
   if (::pwrite(fd->get(), out.data(), out.size(), 0) != static_cast<ssize_t>(out.size()))
     return make_error(errno_text("cannot write the trace namespace state", errno));
+  testpoint("state.tmp-written");
   if (::renameat(dir.fd(), "state.tmp", dir.fd(), "state") != 0)
     return make_error(errno_text("cannot publish the trace namespace state", errno));
+  testpoint("state.renamed");
   return {};
 }
 
@@ -239,6 +242,7 @@ Result<NamespaceState> StateStore::update(const Change& change) {
   auto lock = dir_->open_file("lock", true);
   if (!lock) return std::unexpected(lock.error());
   if (auto ok = lock_file(lock->get()); !ok) return std::unexpected(ok.error());
+  testpoint("state.locked");
   auto current = read_state_file(*dir_);
   NamespaceState s = current ? std::move(*current) : NamespaceState{};
   s.generation = std::max(s.generation, generation());

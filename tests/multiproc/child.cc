@@ -24,13 +24,14 @@ long long now_ms() {
 
 }  // namespace
 
-Child::Child(const std::vector<std::string>& args) {
+Child::Child(const std::vector<std::string>& args, const std::vector<std::string>& env) {
   int in[2], out[2];
   if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0) return;
   pid_ = ::fork();
   if (pid_ == 0) {
     ::dup2(in[0], 0);
     ::dup2(out[1], 1);
+    for (const std::string& e : env) ::putenv(const_cast<char*>(e.c_str()));
     std::vector<char*> argv;
     std::string actor = TRACE_ACTOR;
     argv.push_back(actor.data());
@@ -121,8 +122,9 @@ void Child::kill9() {
   (void)wait(10000);
 }
 
-std::string run_actor(const std::vector<std::string>& args, int* rc, int timeout_ms) {
-  Child c(args);
+std::string run_actor(const std::vector<std::string>& args, int* rc, int timeout_ms,
+                      const std::vector<std::string>& env) {
+  Child c(args, env);
   c.close_stdin();
   std::string all;
   const long long deadline = now_ms() + timeout_ms;

@@ -11,7 +11,8 @@ namespace pfc::multiproc {
 class Child {
  public:
   // Starts trace_actor with `args`. The environment (PFC_TRACE_DIR) is inherited.
-  explicit Child(const std::vector<std::string>& args);
+  // `env` entries ("NAME=VALUE") are added to the child's environment.
+  explicit Child(const std::vector<std::string>& args, const std::vector<std::string>& env = {});
   ~Child();
   Child(const Child&) = delete;
   Child& operator=(const Child&) = delete;
@@ -37,6 +38,7 @@ class Child {
 };
 
 // Runs trace_actor to completion (bounded) and returns its whole stdout; status in *rc.
-std::string run_actor(const std::vector<std::string>& args, int* rc, int timeout_ms = 20000);
+std::string run_actor(const std::vector<std::string>& args, int* rc, int timeout_ms = 20000,
+                      const std::vector<std::string>& env = {});
 
 }  // namespace pfc::multiproc

@@ -4,10 +4,12 @@
 // writers racing a controller that changes filters. Every wait is bounded; every child is
 // killed and reaped when a test fails (Child's destructor).
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include <array>
+#include <cctype>
 #include <compare>
 #include <filesystem>
 #include <map>
@@ -226,6 +228,101 @@ TEST_F(Namespace, WritersRacingFilterChangesNeverGetWhatNoFilterAllowed) {
   EXPECT_GT(b.size(), 0u);
   for (auto& w : writers) w->send("quit");
   for (auto& w : writers) EXPECT_EQ(w->wait(kWait), 0);
+}
+
+}  // namespace
+}  // namespace pfc::multiproc
+
+namespace pfc::multiproc {
+namespace {
+
+// SIGKILL at each step of each role (trace/testpoint.h): the killed process loses at most
+// its own in-flight work, every other process goes on, the namespace stays usable.
+std::vector<std::string> crash_at(const std::string& point) { return {"PFC_TEST_CRASH_AT=" + point}; }
+
+std::string point_name(const ::testing::TestParamInfo<const char*>& info) {
+  std::string n = info.param;
+  for (char& c : n)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return n;
+}
+
+class CrashAt : public Namespace, public ::testing::WithParamInterface<const char*> {};
+
+// A controller killed while publishing: holding the lock, with state.tmp written, or after
+// the rename but before the announcement. The next controller succeeds and the provider
+// ends up with the last published enable.
+TEST_P(CrashAt, Controller) {
+  ok({"start", "S"});
+  Child p({"provider", "0x510"});
+  ASSERT_EQ(p.read_line(kWait), "registered");
+  int rc = -1;
+  (void)run_actor({"enable", "S", "0x510", "3", "0"}, &rc, kWait, crash_at(GetParam()));
+  EXPECT_EQ(rc, 128 + SIGKILL);
+  ok({"enable", "S", "0x510", "5", "0x3"});
+  EXPECT_EQ(p.expect("callback 1 5 0x3", kWait), "callback 1 5 0x3");
+  Child consumer({"consume", "S"});
+  ASSERT_EQ(consumer.read_line(kWait), "open");
+  p.send("write 10 1");
+  wrote(p);
+  ok({"stop", "S"});
+  EXPECT_EQ(collect(consumer).size(), 10u);
+  p.send("quit");
+  EXPECT_EQ(p.wait(kWait), 0);
+}
+INSTANTIATE_TEST_SUITE_P(Publish, CrashAt, ::testing::Values("state.locked", "state.tmp-written", "state.renamed"),
+                         point_name);
+
+class ProviderCrash : public Namespace, public ::testing::WithParamInterface<const char*> {};
+
+// A provider killed while applying a change or inside EventWrite after reserving its
+// record: the other provider's events all arrive and the session stops cleanly.
+TEST_P(ProviderCrash, OthersAreUnaffected) {
+  ok({"start", "S", "1024", "64"});
+  ok({"enable", "S", "0x511", "5", "0"});
+  Child steady({"provider", "0x511"});
+  ASSERT_EQ(steady.expect("registered", kWait), "registered");
+  Child consumer({"consume", "S"});
+  ASSERT_EQ(consumer.read_line(kWait), "open");
+  Child victim({"provider", "0x511"}, crash_at(GetParam()));
+  victim.send("write 100 1");
+  EXPECT_EQ(victim.wait(kWait), 128 + SIGKILL);
+  steady.send("write 100 1");
+  wrote(steady);
+  ok({"stop", "S"});
+  unsigned from_steady = 0, from_victim = 0;
+  for (const Event& e : collect(consumer)) (e.pid == unsigned(steady.pid()) ? from_steady : from_victim)++;
+  EXPECT_EQ(from_steady, 100u);
+  EXPECT_EQ(from_victim, 0u);  // killed at registration or at its first event
+  ok({"start", "T"});
+  ok({"stop", "T"});
+  steady.send("quit");
+  EXPECT_EQ(steady.wait(kWait), 0);
+}
+INSTANTIATE_TEST_SUITE_P(Apply, ProviderCrash, ::testing::Values("mirror.sessions-applied", "ring.reserved"),
+                         point_name);
+
+// A consumer killed after delivering its 5th event but before releasing it: the next
+// consumer starts exactly at that event (delivery is at-least-once across a crash).
+TEST_F(Namespace, ConsumerKilledBetweenDeliveryAndReleaseRedeliversOneEvent) {
+  ok({"start", "S", "1024", "64"});
+  Child p({"provider", "0x512"});
+  ASSERT_EQ(p.read_line(kWait), "registered");
+  ok({"enable", "S", "0x512", "5", "0"});
+  p.send("write 50 1");
+  wrote(p);
+  {
+    Child first({"consume", "S"}, crash_at("consumer.delivered:5"));
+    EXPECT_EQ(first.wait(kWait), 128 + SIGKILL);
+  }
+  Child second({"consume", "S"});
+  ASSERT_EQ(second.read_line(kWait), "open");
+  ok({"stop", "S"});
+  std::vector<Event> got = collect(second);
+  ASSERT_EQ(got.size(), 46u);
+  for (unsigned i = 0; i < got.size(); ++i) EXPECT_EQ(got[i].seq, 4 + i);
+  p.send("quit");
+  EXPECT_EQ(p.wait(kWait), 0);
 }
 
 }  // namespace
