@@ -214,11 +214,9 @@ class JsonSource final : public EventSource {
   Step too_long(TextPos start, SourceProblem& problem) {
     problem = SourceProblem{};
     problem.file = reader_.name();
-    problem.line = start.line;
-    problem.column = start.column;
-    problem.message = std::string(array_ ? "an array element" : "a line") +
-                      " longer than the limit of " + std::to_string(kMaxEventText) +
-                      " bytes for one event; stopping";
+    problem.message = std::string(array_ ? "the array element" : "line") + " starting at line " +
+                      std::to_string(start.line) + " is longer than the limit of " +
+                      std::to_string(kMaxEventText) + " bytes for one event; stopping";
     problem.fatal = true;
     return Step::Problem;
   }

@@ -43,6 +43,7 @@ struct Parsed {
   std::string gen_seed;
   std::string match_rate;
   CLI::Option* match_rate_option = nullptr;
+  CLI::Option* run_output_file = nullptr;
 };
 
 void add_check(CLI::App& app, Parsed& p) {
@@ -71,8 +72,9 @@ void add_run(CLI::App& app, Parsed& p) {
                   "capture (those events as a binary capture; needs -o)")
       ->check(CLI::IsMember({"decisions", "events", "csv", "capture"}))
       ->default_str("decisions");
-  run->add_option("-o,--output-file", p.run.output_file, "write to FILE instead of standard output")
-      ->default_str("-");
+  p.run_output_file = run->add_option("-o,--output-file", p.run.output_file,
+                                       "write to FILE instead of standard output")
+                           ->default_str("-");
   run->add_option("--session", p.run.sessions,
                   "with --output events or capture: keep events this session received "
                   "(repeatable; default: any session)");
@@ -150,7 +152,7 @@ std::string check_values(const CLI::App& app, Parsed& p) {
     }
   }
   if (app.got_subcommand("run")) {
-    if (p.run.output == "capture" && p.run.output_file == "-" && !p.run.count)
+    if (p.run.output == "capture" && p.run_output_file->count() == 0 && !p.run.count)
       return "--output capture needs -o FILE (a capture is binary; use -o - to write it to "
              "standard output)";
     if (p.run.script == "-" && p.run.events == "-")
@@ -165,7 +167,7 @@ int dispatch(const CLI::App& app, const Parsed& p) {
   if (app.got_subcommand("check")) return command_check(p.check, std::cerr);
   if (app.got_subcommand("run")) return command_run(p.run, std::cerr);
   if (app.got_subcommand("gen")) return command_gen(p.gen, std::cout, std::cerr);
-  if (app.got_subcommand("state")) return command_state(p.script, std::cout, std::cerr);
+  if (app.got_subcommand("state")) return command_state(p.script, std::cerr);
   if (app.got_subcommand("compile"))
     return command_compile(p.script, p.emit, std::cout, std::cerr);
   return usage_error("no command given");

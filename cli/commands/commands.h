@@ -39,7 +39,7 @@ struct GenCommandOptions {
 
 int command_check(const CheckOptions& options, std::ostream& err);
 int command_run(const RunOptions& options, std::ostream& err);
-int command_state(const std::string& script, std::ostream& out, std::ostream& err);
+int command_state(const std::string& script, std::ostream& err);
 int command_gen(const GenCommandOptions& options, std::ostream& out, std::ostream& err);
 int command_compile(const std::string& script, const std::string& emit, std::ostream& out,
                     std::ostream& err);
