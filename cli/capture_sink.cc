@@ -20,7 +20,7 @@ namespace {
 constexpr size_t kChunk = size_t{1} << 20;
 
 std::string temp_dir_for(const OutputFile& out) {
-  if (!out.is_stdout()) {
+  if (!out.is_stdout() && out.is_regular()) {
     const std::filesystem::path parent = std::filesystem::path(out.name()).parent_path();
     return parent.empty() ? "." : parent.string();
   }

@@ -2,6 +2,7 @@
 #include "cli/output_file.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -32,6 +33,11 @@ OutputFile::~OutputFile() {
 }
 
 bool OutputFile::is_terminal() const { return ::isatty(fd_) == 1; }
+
+bool OutputFile::is_regular() const {
+  struct stat st{};
+  return fd_ >= 0 && ::fstat(fd_, &st) == 0 && S_ISREG(st.st_mode);
+}
 
 void OutputFile::write(std::string_view bytes) {
   if (errno_ != 0) return;

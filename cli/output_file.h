@@ -27,6 +27,8 @@ class OutputFile {
   bool is_stdout() const { return fd_ == 1; }
   // True when the output is a terminal.
   bool is_terminal() const;
+  // True when the output is a regular file (not a pipe, terminal or device).
+  bool is_regular() const;
 
   // Appends to the buffer (written out when it fills). Nothing happens after a failure.
   void write(std::string_view bytes);

@@ -27,9 +27,11 @@ int command_gen(const GenCommandOptions& options, std::ostream& out, std::ostrea
     err << "pfc: error: " << sink.error().message << '\n';
     return kExitInput;
   }
-  // A failed generation leaves no partial file behind.
+  // A failed generation leaves no partial file behind (only a regular file is removed:
+  // never a device such as /dev/full, or a pipe).
+  const bool remove_on_failure = !file->is_stdout() && file->is_regular();
   const auto fail = [&](int code) {
-    if (!file->is_stdout()) std::remove(options.output.c_str());
+    if (remove_on_failure) std::remove(options.output.c_str());
     return code;
   };
   const GenOptions gen{options.count, options.seed, options.match_rate};
