@@ -36,11 +36,30 @@ std::unexpected<JsonEventError> fail_whole(std::string message) {
 
 using Status = std::expected<void, JsonEventError>;
 
+// The Key called `name`, or kKeyCount (dispatch on the length first: this runs for every
+// member of every event).
+size_t key_index(std::string_view name) {
+  const auto is = [&](Key k) { return name == kKeys[k]; };
+  switch (name.size()) {
+    case 2: return is(kId) ? kId : kKeyCount;
+    case 3: return is(kPid) ? kPid : is(kTid) ? kTid : is(kExe) ? kExe : kKeyCount;
+    case 4: return is(kTask) ? kTask : kKeyCount;
+    case 5: return is(kEvent) ? kEvent : is(kLevel) ? kLevel : kKeyCount;
+    case 6: return is(kFields) ? kFields : is(kOpcode) ? kOpcode : is(kAppId) ? kAppId : kKeyCount;
+    case 7:
+      return is(kKeyword) ? kKeyword : is(kVersion) ? kVersion : is(kChannel) ? kChannel
+           : is(kExclude) ? kExclude : kKeyCount;
+    case 8: return is(kProvider) ? kProvider : kKeyCount;
+    case 10: return is(kPackageId) ? kPackageId : kKeyCount;
+    case 11: return is(kPayloadHex) ? kPayloadHex : kKeyCount;
+    default: return kKeyCount;
+  }
+}
+
 std::expected<Members, JsonEventError> collect(simdjson::dom::object obj) {
   Members m;
   for (simdjson::dom::key_value_pair kv : obj) {
-    size_t k = 0;
-    while (k < kKeyCount && kKeys[k] != kv.key) ++k;
+    const size_t k = key_index(kv.key);
     if (k == kKeyCount)
       return std::unexpected(JsonEventError{std::string(kv.key), 0,
                                             "unknown key \"" + std::string(kv.key) + "\""});
