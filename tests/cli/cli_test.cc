@@ -3,6 +3,7 @@
 // Runs the real binary in tests/cli/data.
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <string>
 #include <vector>
 
@@ -131,6 +132,44 @@ INSTANTIATE_TEST_SUITE_P(Cli, CliTest, testing::ValuesIn(cases()),
                          [](const testing::TestParamInfo<CliCase>& info) {
                            return info.param.label;
                          });
+
+}  // namespace
+}  // namespace pfc::test
+
+namespace pfc::test {
+namespace {
+
+// Every option `pfc COMMAND --help` lists (and --color, --version) is in the man page and
+// in both completion scripts.
+TEST(CliDocs, ManPageAndCompletionsCoverEveryOption) {
+  const std::string man = read_text(PFC_SOURCE_DIR "/docs/pfc.1");
+  const std::string bash = read_text(PFC_SOURCE_DIR "/cli/completion/pfc.bash");
+  const std::string zsh = read_text(PFC_SOURCE_DIR "/cli/completion/_pfc");
+  ASSERT_FALSE(man.empty());
+  ASSERT_FALSE(bash.empty());
+  ASSERT_FALSE(zsh.empty());
+  size_t options_seen = 0;
+  for (const std::string command : {"check", "run", "gen", "state", "compile"}) {
+    const ProcessResult help = run_process(PFC_BINARY, {command, "--help"});
+    ASSERT_EQ(help.exit_code, 0);
+    EXPECT_NE(man.find(".B " + command), std::string::npos) << command;
+    EXPECT_NE(bash.find(command), std::string::npos) << command;
+    EXPECT_NE(zsh.find(command), std::string::npos) << command;
+    for (size_t at = help.out.find("--"); at != std::string::npos; at = help.out.find("--", at + 2)) {
+      size_t end = at + 2;
+      while (end < help.out.size() && (std::isalnum(static_cast<unsigned char>(help.out[end])) || help.out[end] == '-')) ++end;
+      const std::string option = help.out.substr(at, end - at);
+      if (option.size() < 4) continue;
+      ++options_seen;
+      std::string roff;  // the man page writes '-' as "\-"
+      for (char c : option) roff += c == '-' ? std::string("\\-") : std::string(1, c);
+      EXPECT_NE(man.find(roff), std::string::npos) << command << " " << option << " not in docs/pfc.1";
+      EXPECT_NE(bash.find(option), std::string::npos) << command << " " << option << " not in pfc.bash";
+      EXPECT_NE(zsh.find(option), std::string::npos) << command << " " << option << " not in _pfc";
+    }
+  }
+  EXPECT_GE(options_seen, 20u);  // the scan found the options at all
+}
 
 }  // namespace
 }  // namespace pfc::test
