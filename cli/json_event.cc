@@ -56,8 +56,8 @@ size_t key_index(std::string_view name) {
   }
 }
 
-std::expected<Members, JsonEventError> collect(simdjson::dom::object obj) {
-  Members m;
+// Fills `m` (all members absent on entry) from the object's members.
+Status collect(simdjson::dom::object obj, Members& m) {
   for (simdjson::dom::key_value_pair kv : obj) {
     const size_t k = key_index(kv.key);
     if (k == kKeyCount)
@@ -68,7 +68,7 @@ std::expected<Members, JsonEventError> collect(simdjson::dom::object obj) {
                                             "duplicate key \"" + std::string(kv.key) + "\""});
     m.at[k] = kv.value;
   }
-  return m;
+  return {};
 }
 
 std::optional<uint64_t> as_uint(element v, uint64_t max) {
@@ -219,8 +219,9 @@ std::expected<uint64_t, JsonEventError> read_exclude(const Members& m, const Che
 std::expected<void, JsonEventError> read_json_event(element value, const CheckedScript& script,
                                                     InputEvent& out) {
   if (value.type() != element_type::OBJECT) return fail_whole("an event must be a JSON object");
-  auto m = collect(value.get_object());
-  if (!m) return std::unexpected(m.error());
+  Members members;
+  if (auto c = collect(value.get_object(), members); !c) return c;
+  const Members* m = &members;
   auto provider = resolve_provider(*m, script.schema);
   if (!provider) return std::unexpected(provider.error());
   out.provider = *provider;

@@ -35,6 +35,24 @@ bool scan_json_value(std::string_view text, JsonScan& s) {
   return false;
 }
 
+uint64_t count_json_separators(std::string_view text, uint64_t stop_after) {
+  uint64_t n = 0;
+  bool in_string = false, escape = false;
+  for (size_t i = 0; i < text.size() && n <= stop_after; ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (escape) escape = false;
+      else if (c == '\\') escape = true;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == ',' || c == '[' || c == '{') {
+      ++n;
+    }
+  }
+  return n;
+}
+
 namespace {
 
 size_t skip_space(std::string_view t, size_t i) {

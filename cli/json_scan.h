@@ -23,6 +23,10 @@ struct JsonScan {
 // scan.pos points at it) or the end of `text` (false; call again with more text).
 bool scan_json_value(std::string_view text, JsonScan& scan);
 
+// The number of ',', '[' and '{' outside strings in `text` (an upper bound of the JSON
+// values it holds, less one), counting no further than `stop_after` + 1.
+uint64_t count_json_separators(std::string_view text, uint64_t stop_after);
+
 // Byte offset of the key (its opening quote) of the `nth` (0-based) member called `key` of
 // the object that `object_text` holds, scanning only its top level; npos when absent (or
 // the key is written with escapes).

@@ -154,6 +154,13 @@ class JsonSource final : public EventSource {
       problem = at_offset(rec, at, "a NUL byte (U+0000) is not allowed in JSON text");
       return false;
     }
+    if (rec.text.size() > (size_t{1} << 20) &&
+        count_json_separators(rec.text, kMaxEventValues) > kMaxEventValues) {
+      problem = at_offset(rec, first_non_space(rec.text),
+                          "more than " + std::to_string(kMaxEventValues) +
+                              " JSON values in one event (the limit)");
+      return false;
+    }
     simdjson::dom::element doc;
     if (const auto error = parser_.parse(rec.text.data(), rec.text.size(), false).get(doc)) {
       problem = syntax_problem(rec, error);
@@ -194,14 +201,30 @@ class JsonSource final : public EventSource {
     p.line = pos.line;
     p.column = pos.column;
     const size_t nl_before = rec.text.substr(0, at).rfind('\n');
-    const size_t begin = nl_before == std::string_view::npos ? 0 : nl_before + 1;
+    size_t begin = nl_before == std::string_view::npos ? 0 : nl_before + 1;
     const size_t nl_after = rec.text.find('\n', at);
-    const size_t end = nl_after == std::string_view::npos ? rec.text.size() : nl_after;
+    size_t end = nl_after == std::string_view::npos ? rec.text.size() : nl_after;
+    window(rec.text, at, begin, end);
     p.echo = std::string(rec.text.substr(begin, end - begin));
-    p.echo_column = begin == 0 ? pos.column - rec.start.column + 1
-                               : advance_pos({1, 1}, rec.text.substr(begin, at - begin)).column;
+    p.echo_column = advance_pos({1, 1}, rec.text.substr(begin, at - begin)).column;
     p.message = std::move(message);
     return p;
+  }
+
+  // Narrows [begin, end) to at most kMaxEchoSide bytes each side of `at`, on UTF-8
+  // sequence starts.
+  static void window(std::string_view text, size_t at, size_t& begin, size_t& end) {
+    const auto starts_sequence = [&](size_t i) {
+      return i >= text.size() || (static_cast<unsigned char>(text[i]) & 0xC0) != 0x80;
+    };
+    if (at - begin > kMaxEchoSide) {
+      begin = at - kMaxEchoSide;
+      while (begin < at && !starts_sequence(begin)) ++begin;
+    }
+    if (end - at > kMaxEchoSide) {
+      end = at + kMaxEchoSide;
+      while (end > at && !starts_sequence(end)) --end;
+    }
   }
 
   Step structure_problem(size_t at, std::string message, SourceProblem& problem) {

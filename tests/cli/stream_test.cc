@@ -307,6 +307,36 @@ TEST_F(Stream, SparseCaptureIsRejectedWithoutReadingIt) {
   EXPECT_NE(r.err.find("unexpected bytes after the body"), std::string::npos) << r.err;
 }
 
+// Issue 12: a 10 M-element JSON array in an event's fields is rejected without parsing it
+// (1.5 GB before); a JSON array of 1 M events streams like JSON Lines.
+TEST_F(Stream, HugeJsonArraysStayBounded) {
+  {
+    std::ofstream f(path("fields.jsonl"));
+    f << "{\"provider\":\"P\",\"event\":\"E\",\"fields\":{\"N\":[";
+    for (int i = 0; i < 10'000'000; ++i) f << (i == 0 ? "0" : ",0");
+    f << "]}}\n";
+  }
+  const Finished fields = finish(start({"run", path("s.pfs"), "--events", path("fields.jsonl")}, false, false), 120);
+  EXPECT_EQ(fields.exit_code, 1);
+  EXPECT_LT(fields.max_rss_kb, 300 * 1024);
+  {
+    std::ofstream f(path("array.json"));
+    f << "[\n";
+    for (int i = 0; i < 1'000'000; ++i)
+      f << (i == 0 ? "" : ",\n") << "{\"provider\":\"P\",\"event\":\"E\",\"fields\":{\"N\":7}}";
+    f << "\n]\n";
+  }
+  Child c = start({"run", path("s.pfs"), "--events", path("array.json"), "--count"}, false, true);
+  std::string out;
+  char buf[4096];
+  for (ssize_t n; (n = read(c.out, buf, sizeof buf)) > 0;) out.append(buf, size_t(n));
+  const Finished array = finish(c, 300);
+  close(c.out);
+  EXPECT_EQ(array.exit_code, 0);
+  EXPECT_EQ(out.rfind("{\"events\":1000000,\"matched\":1000000,", 0), 0u) << out;
+  EXPECT_LT(array.max_rss_kb, 120 * 1024);
+}
+
 // --output capture, then that capture routed again: the same decisions for what it kept.
 TEST_F(Stream, CaptureOutputRoutesTheSame) {
   ASSERT_EQ(run_process(PFC_BINARY, {"gen", "s.pfs", "--count", "500", "--seed", "4", "-o", "g.cap"}, dir_.string()).exit_code, 0);
