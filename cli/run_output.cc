@@ -60,15 +60,8 @@ class DecisionsOutput final : public RunOutput {
 // ,"exclude":["A",...] for a non-zero mask.
 void append_exclude(std::string& out, uint64_t mask, const std::vector<std::string>& sessions) {
   if (mask == 0) return;
-  out += ",\"exclude\":[";
-  bool first = true;
-  for (size_t slot = 0; slot < sessions.size() && slot < 64; ++slot) {
-    if ((mask >> slot & 1) == 0) continue;
-    if (!first) out += ',';
-    first = false;
-    out += json_quote(sessions[slot]);
-  }
-  out += ']';
+  out += ",\"exclude\":";
+  append_names(out, mask, sessions);
 }
 
 // The payload bytes as hex digits (lower case, two per byte).
