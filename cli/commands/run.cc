@@ -181,7 +181,8 @@ int run_stream(const RunOptions& options, const LoadedScript& loaded, const Engi
     return kExitInput;
   }
   (*source)->set_before_read([&f = *file] { f.flush(); });
-  Progress progress(is_terminal(2) && !file->is_terminal(), err);
+  // Progress on a terminal stderr, unless the per-event output goes to that terminal too.
+  Progress progress(is_terminal(2) && (options.count || !file->is_terminal()), err);
   Stream s{**source, **output, *file, err};
   route_all(s, loaded, setup.routed, options.explain && !options.count, progress);
   progress.clear();
