@@ -337,6 +337,48 @@ TEST_F(Stream, HugeJsonArraysStayBounded) {
   EXPECT_LT(array.max_rss_kb, 120 * 1024);
 }
 
+// Generated events (every type, undeclared ids, cut payloads) written by --output events
+// and routed again give the same decisions: decoded fields where the payload decodes
+// exactly, payload_hex (and id/version for undeclared events) where it does not.
+TEST_F(Stream, EventsOutputOfACaptureRoutesTheSame) {
+  write("types.pfs", R"(provider T {22222222-2222-3333-4444-555555555555} {
+    event A (id=1, level=4) { I8: int8; U64: uint64; F: float; D: double; B: bool; G: guid;
+      P: pointer; FT: filetime; ST: systemtime; SID: sid; H: hexint32; W: wstring; S: string; }
+    event Shaped (id=2, level=2) { N: uint16; Items: int32[N]; Fixed: int16[3]; W5: wstring length=5;
+      Len: uint8; Name: string length=Len; Blob: binary length=4; Names: wstring[2]; }
+}
+session X { enable T level=4 { payload A any { I8 lt 0; W contains "a"; U64 gt 1000 } } }
+session Y { enable T level=verbose { payload Shaped all { N ge 1 } } }
+session Z { enable T; }
+)");
+  const std::string d = dir_.string();
+  ASSERT_EQ(run_process(PFC_BINARY, {"gen", "types.pfs", "--count", "3000", "--seed", "8", "-o", "t.cap"}, d).exit_code, 0);
+  const ProcessResult events = run_process(PFC_BINARY, {"run", "types.pfs", "--events", "t.cap", "--output", "events", "-o", "t.jsonl"}, d);
+  ASSERT_EQ(events.exit_code, 0) << events.err;
+  const std::string text = read_text(path("t.jsonl"));
+  EXPECT_NE(text.find("\"fields\":{\"I8\":"), std::string::npos);
+  EXPECT_NE(text.find("\"payload_hex\":"), std::string::npos);
+  EXPECT_NE(text.find("\"id\":"), std::string::npos) << "undeclared ids are written as id/version";
+  const ProcessResult original = run_process(PFC_BINARY, {"run", "types.pfs", "--events", "t.cap"}, d);
+  const ProcessResult again = run_process(PFC_BINARY, {"run", "types.pfs", "--events", "t.jsonl"}, d);
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  std::string kept;
+  for (size_t at = 0; at < original.out.size();) {
+    const size_t end = original.out.find('\n', at);
+    const std::string line = original.out.substr(at, end - at);
+    if (line.find("\"sessions\":[]") == std::string::npos) kept += line.substr(line.find(",\"sessions\"")) + "\n";
+    at = end + 1;
+  }
+  std::string routed;
+  for (size_t at = 0; at < again.out.size();) {
+    const size_t end = again.out.find('\n', at);
+    routed += again.out.substr(at, end - at).substr(again.out.substr(at, end - at).find(",\"sessions\"")) + "\n";
+    at = end + 1;
+  }
+  EXPECT_FALSE(kept.empty());
+  EXPECT_EQ(routed, kept);
+}
+
 // --output capture, then that capture routed again: the same decisions for what it kept.
 TEST_F(Stream, CaptureOutputRoutesTheSame) {
   ASSERT_EQ(run_process(PFC_BINARY, {"gen", "s.pfs", "--count", "500", "--seed", "4", "-o", "g.cap"}, dir_.string()).exit_code, 0);
