@@ -73,9 +73,14 @@ Status collect(simdjson::dom::object obj, Members& m) {
 
 std::optional<uint64_t> as_uint(element v, uint64_t max) {
   uint64_t u = 0;
-  if (v.type() == element_type::UINT64) u = v.get_uint64();
-  else if (v.type() == element_type::INT64 && int64_t(v.get_int64()) >= 0) u = uint64_t(int64_t(v.get_int64()));
-  else return std::nullopt;
+  const element_type type = v.type();
+  if (type == element_type::UINT64) {
+    u = v.get_uint64().value_unsafe();
+  } else if (type == element_type::INT64 && v.get_int64().value_unsafe() >= 0) {
+    u = uint64_t(v.get_int64().value_unsafe());
+  } else {
+    return std::nullopt;
+  }
   if (u > max) return std::nullopt;
   return u;
 }
@@ -156,10 +161,13 @@ std::expected<const EventDef*, JsonEventError> resolve_event(const Members& m,
   return def;
 }
 
+// (Sequential ifs, not a loop over an initializer_list: this runs for every event, and the
+// list would evaluate and copy every result.)
 Status read_descriptor(const Members& m, EventDescriptor& d) {
-  for (auto r : {read_uint(m, kLevel, 0xFF, d.level), read_uint(m, kOpcode, 0xFF, d.opcode),
-                 read_uint(m, kTask, 0xFFFF, d.task), read_uint(m, kChannel, 0xFF, d.channel)})
-    if (!r) return r;
+  if (auto r = read_uint(m, kLevel, 0xFF, d.level); !r) return r;
+  if (auto r = read_uint(m, kOpcode, 0xFF, d.opcode); !r) return r;
+  if (auto r = read_uint(m, kTask, 0xFFFF, d.task); !r) return r;
+  if (auto r = read_uint(m, kChannel, 0xFF, d.channel); !r) return r;
   if (m[kKeyword]) {
     const auto kw = as_keyword(*m[kKeyword]);
     if (!kw) return fail(kKeyword, "\"keyword\" must be an integer or a \"0x…\" hex string");
@@ -170,11 +178,11 @@ Status read_descriptor(const Members& m, EventDescriptor& d) {
 
 Status read_scope(const Members& m, Event& e) {
   e.pid = e.tid = 0;
-  for (auto r : {read_uint(m, kPid, 0xFFFFFFFF, e.pid), read_uint(m, kTid, 0xFFFFFFFF, e.tid),
-                 read_string(m, kExe, e.exe), read_string(m, kPackageId, e.package_id),
-                 read_string(m, kAppId, e.app_id)})
-    if (!r) return r;
-  return {};
+  if (auto r = read_uint(m, kPid, 0xFFFFFFFF, e.pid); !r) return r;
+  if (auto r = read_uint(m, kTid, 0xFFFFFFFF, e.tid); !r) return r;
+  if (auto r = read_string(m, kExe, e.exe); !r) return r;
+  if (auto r = read_string(m, kPackageId, e.package_id); !r) return r;
+  return read_string(m, kAppId, e.app_id);
 }
 
 Status read_payload(const Members& m, const EventDef* def, Event& e) {
@@ -232,8 +240,9 @@ std::expected<void, JsonEventError> read_json_event(element value, const Checked
   out.def = *def;
   if (out.def != nullptr) e.desc = out.def->desc;
   e.name = out.def != nullptr ? out.def->name : std::string();
-  for (auto r : {read_descriptor(*m, e.desc), read_scope(*m, e), read_payload(*m, out.def, e)})
-    if (!r) return std::unexpected(r.error());
+  if (auto r = read_descriptor(*m, e.desc); !r) return r;
+  if (auto r = read_scope(*m, e); !r) return r;
+  if (auto r = read_payload(*m, out.def, e); !r) return r;
   auto exclude = read_exclude(*m, script);
   if (!exclude) return std::unexpected(exclude.error());
   out.exclude = *exclude;
