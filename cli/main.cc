@@ -150,11 +150,15 @@ std::string check_values(const CLI::App& app, Parsed& p) {
         return "--match-rate " + p.match_rate + ": expected a number from 0 to 1";
       p.gen.match_rate = rate;
     }
+    if (p.gen.output == "-" && is_terminal(1))
+      return "-o -: standard output is a terminal; a capture is binary (redirect it to a file or a pipe)";
   }
   if (app.got_subcommand("run")) {
     if (p.run.output == "capture" && p.run_output_file->count() == 0 && !p.run.count)
       return "--output capture needs -o FILE (a capture is binary; use -o - to write it to "
              "standard output)";
+    if (p.run.output == "capture" && p.run.output_file == "-" && !p.run.count && is_terminal(1))
+      return "-o -: standard output is a terminal; a capture is binary (redirect it to a file or a pipe)";
     if (p.run.script == "-" && p.run.events == "-")
       return "SCRIPT and --events cannot both be standard input (-)";
   }
