@@ -121,8 +121,11 @@ TEST(PayloadBlob, ResolveChecksTheSchema) {
     ASSERT_TRUE(d) << what;
     EXPECT_FALSE(resolve_blob(*d, &p)) << what;
   };
-  expect_rejected([](BlobContents& c) { c.filters[0].layout[0].length = {Extent::Kind::Fixed, 3}; },
-                  "layout disagrees with the loaded manifest");
+  expect_rejected(
+      [](BlobContents& c) {
+        for (BlobFilter& f : c.filters) f.layout[0].length = {Extent::Kind::Fixed, 3};  // both: they agree
+      },
+      "layout disagrees with the loaded manifest");
   expect_rejected([](BlobContents& c) { c.filters[0].preds[1].value.hi = 200; }, "int8 range");
   expect_rejected([](BlobContents& c) { c.filters[0].preds[1].value.hi = static_cast<uint64_t>(-9); },
                   "empty range");
