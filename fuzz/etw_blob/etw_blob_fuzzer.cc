@@ -6,8 +6,8 @@
 // tables still reach the structural checks behind the header. A blob that decodes is
 // resolved against blob_schema.h and with no schema (the layouts alone): what resolves
 // against the schema resolves without it, to the same filters, each carrying its decoded
-// layout; what resolves without a schema lowers to a routing program (EnableTraceEx2
-// accepts it, so every provider process must be able to compile it). The blob re-encodes
+// layout; what resolves lowers to a routing program, for the provider with its schema and
+// without (EnableTraceEx2 accepts it, so every provider process must be able to compile it). The blob re-encodes
 // to blob_size bytes and survives an encode/decode round trip unchanged (layouts included)
 // and byte-stable. Seeds: fuzz/corpus/etw_blob/ (make_seeds.cc).
 #include <cstdint>
@@ -80,9 +80,12 @@ void check_shape(const etw::BlobContents& c, const std::vector<PayloadFilter>& r
 }
 
 // What EnableTraceEx2 accepts compiles: one session filtering with the resolved filters,
-// for a provider whose schema defines no event (a process without the manifest).
-void check_lowers(const etw::BlobContents& c, const std::vector<PayloadFilter>& resolved) {
+// for the provider `schema` (a process with the manifest loaded) or, when null, for a
+// provider whose schema defines no event (a process without the manifest).
+void check_lowers(const etw::BlobContents& c, const std::vector<PayloadFilter>& resolved,
+                  const ProviderDef* schema) {
   ProgramSpec spec;
+  if (schema != nullptr) spec.provider = *schema;
   spec.provider.name = "blob";
   spec.provider.guid = c.provider;
   SessionEntry s;
@@ -96,10 +99,13 @@ void check_resolved(const etw::BlobContents& c) {
   const auto with_schema = etw::resolve_blob(c, &fuzz::blob_schema());
   const auto alone = etw::resolve_blob(c, nullptr);
   if (with_schema && !alone) __builtin_trap();  // the schema only adds checks
-  if (with_schema) check_shape(c, *with_schema);
+  if (with_schema) {
+    check_shape(c, *with_schema);
+    check_lowers(c, *with_schema, &fuzz::blob_schema());
+  }
   if (!alone) return;
   check_shape(c, *alone);
-  check_lowers(c, *alone);
+  check_lowers(c, *alone, nullptr);
 }
 
 void check_decoded(const uint8_t* data, size_t size) {
