@@ -209,6 +209,9 @@ std::vector<Seed> ring_seeds() {
     add("damaged_" + name, d);
   };
   damaged("misaligned_tail", [](Writer& d) { event(d.op(kSetTail).put<uint64_t>(4), 8, 0); });
+  damaged("tail_4_before_end", [](Writer& d) {  // the record's state word would lie past the end
+    event(d, 8, 0).op(kSetTail).put<uint64_t>(kCap - 4).op(kRaw).put<uint8_t>(4).put<uint32_t>(64);
+  });
   damaged("head_too_far", [](Writer& d) { event(d, 8, 0).op(kSetHead).put<uint64_t>(3 * kCap); });
   damaged("head_behind_tail", [](Writer& d) { d.op(kSetTail).put<uint64_t>(4096).op(kSetHead).put<uint64_t>(64); });
   damaged("payload_length", [](Writer& d) {
