@@ -7,8 +7,6 @@
 namespace pfc::internal {
 namespace {
 
-bool is_count_type(InType t) { return t >= InType::Int8 && t <= InType::UInt64; }
-
 std::string_view kind_name(NameKind k) {
   switch (k) {
     case NameKind::Level: return "level";
@@ -43,7 +41,7 @@ bool Parser::parse_extent(pugi::xml_node d, const char* attr, const std::vector<
   }
   const FieldDef* f = find_field(fields, text);
   if (f == nullptr) return fail(d, what + " names no earlier data element: " + quote_text(text));
-  if (!is_count_type(f->type) || f->count.present()) {
+  if (!in_type_is_count(f->type) || f->count.present()) {
     return fail(d, what + " names " + quote_text(text) +
                        ", which is not a scalar integer (win:Int8..win:UInt64)");
   }
