@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "base/hex.h"
 #include "base/utf8.h"
 #include "cli/output.h"
 #include "runtime/tdh.h"
@@ -190,6 +191,27 @@ std::string field_value_json(const FieldValue& value) {
   std::string out;
   append_json(out, value);
   return out;
+}
+
+std::string payload_hex(const EventView& view) {
+  std::string out;
+  out.reserve(2 * view.payload_size);
+  for (uint64_t i = 0; i < view.payload_size; ++i) append_hex(out, view.payload[i], 2);
+  return out;
+}
+
+void append_payload_json(std::string& out, const EventDef* def, const EventView& view) {
+  const std::optional<DecodedFields> fields = def != nullptr ? decode_fields(*def, view) : std::nullopt;
+  if (!fields) {
+    out += ",\"payload_hex\":\"" + payload_hex(view) + '"';
+    return;
+  }
+  out += ",\"fields\":{";
+  for (size_t i = 0; i < fields->size(); ++i) {
+    if (i != 0) out += ',';
+    out += json_quote((*fields)[i].first) + ':' + field_value_json((*fields)[i].second);
+  }
+  out += '}';
 }
 
 }  // namespace pfc::cli

@@ -26,4 +26,12 @@ std::optional<DecodedFields> decode_fields(const EventDef& def, const EventView&
 // integers.
 std::string field_value_json(const FieldValue& value);
 
+// The payload bytes as hex digits (lower case, two per byte).
+std::string payload_hex(const EventView& view);
+
+// Appends the payload member of an events-file line (docs/cli.md "The events file"):
+// ,"fields":{...} when `def` is non-null and decode_fields succeeds, else
+// ,"payload_hex":"…" (lower case). Used by `pfc run --output events` and `pfc trace show`.
+void append_payload_json(std::string& out, const EventDef* def, const EventView& view);
+
 }  // namespace pfc::cli

@@ -45,4 +45,53 @@ inline constexpr const char* kCompileExamples =
     "  pfc compile trace.pfs --emit ir     the routing program of each enabled provider\n"
     "  pfc compile trace.pfs --emit asm    the JIT's machine code";
 
+inline constexpr const char* kTraceExamples =
+    "Examples:\n"
+    "  pfc trace start MyTrace\n"
+    "  pfc trace enable MyTrace Example-Provider --level verbose --any 0x10 --pid 4242\n"
+    "  pfc trace show MyTrace --follow --schema trace.pfs | pfc run trace.pfs --events -\n"
+    "  pfc trace query MyTrace\n"
+    "  pfc trace stop MyTrace\n"
+    "Run 'pfc trace SUBCOMMAND --help' for a subcommand's options.";
+
+inline constexpr const char* kTraceStartExamples =
+    "Examples:\n"
+    "  pfc trace start MyTrace                     a real-time session\n"
+    "  pfc trace start Big --buffer-kb 256 --buffers 64\n"
+    "Prints the session as 'pfc trace query' does. Log-file sessions (--file, --circular)\n"
+    "are not supported yet (exit 2).";
+
+inline constexpr const char* kTraceEnableExamples =
+    "Examples:\n"
+    "  pfc trace enable MyTrace Example-Provider --level info\n"
+    "  pfc trace enable MyTrace {0E95CFBC-58D4-44BA-BE40-E63A853536DF} --any 0x3 --all 0x1\n"
+    "  pfc trace enable MyTrace Example-Provider --pid 100,200 --exe app.exe,svc.exe\n"
+    "  pfc trace enable MyTrace Example-Provider --event-id not:7,8 --property stack_trace\n"
+    "Prints the session as 'pfc trace query' does.";
+
+inline constexpr const char* kTraceDisableExamples =
+    "Examples:\n"
+    "  pfc trace disable MyTrace Example-Provider";
+
+inline constexpr const char* kTraceListExamples =
+    "Examples:\n"
+    "  pfc trace list          one JSON object per live session";
+
+inline constexpr const char* kTraceQueryExamples =
+    "Examples:\n"
+    "  pfc trace query MyTrace\n"
+    "  {\"name\":\"MyTrace\",\"file\":null,\"realtime\":true,\"providers\":[\"{…}\"],\"events\":12,"
+    "\"events_lost\":0,\"buffers_written\":0}";
+
+inline constexpr const char* kTraceStopExamples =
+    "Examples:\n"
+    "  pfc trace stop MyTrace     stops it; prints its final counters as 'query' does";
+
+inline constexpr const char* kTraceShowExamples =
+    "Examples:\n"
+    "  pfc trace show MyTrace                       what the session holds, then exit\n"
+    "  pfc trace show MyTrace --follow              until the session stops or Ctrl-C\n"
+    "  pfc trace show MyTrace --schema trace.pfs    decoded \"fields\" for known events\n"
+    "  pfc trace show MyTrace --follow | pfc run trace.pfs --events -";
+
 }  // namespace pfc::cli

@@ -15,11 +15,12 @@ using simdjson::dom::element_type;
 
 enum Key : uint8_t {
   kProvider, kEvent, kId, kVersion, kLevel, kKeyword, kOpcode, kTask, kChannel, kPid, kTid,
-  kExe, kPackageId, kAppId, kFields, kPayloadHex, kExclude, kKeyCount
+  kExe, kPackageId, kAppId, kFields, kPayloadHex, kExclude, kTs, kCpu, kKeyCount
 };
 constexpr std::array<std::string_view, kKeyCount> kKeys = {
     "provider", "event", "id", "version", "level", "keyword", "opcode", "task", "channel",
-    "pid", "tid", "exe", "package_id", "app_id", "fields", "payload_hex", "exclude"};
+    "pid", "tid", "exe", "package_id", "app_id", "fields", "payload_hex", "exclude",
+    "ts", "cpu"};  // ts, cpu: written by `pfc trace show`, accepted and not used
 
 // The members of one event object by key; absent ones are null.
 struct Members {
@@ -41,8 +42,8 @@ using Status = std::expected<void, JsonEventError>;
 size_t key_index(std::string_view name) {
   const auto is = [&](Key k) { return name == kKeys[k]; };
   switch (name.size()) {
-    case 2: return is(kId) ? kId : kKeyCount;
-    case 3: return is(kPid) ? kPid : is(kTid) ? kTid : is(kExe) ? kExe : kKeyCount;
+    case 2: return is(kId) ? kId : is(kTs) ? kTs : kKeyCount;
+    case 3: return is(kPid) ? kPid : is(kTid) ? kTid : is(kExe) ? kExe : is(kCpu) ? kCpu : kKeyCount;
     case 4: return is(kTask) ? kTask : kKeyCount;
     case 5: return is(kEvent) ? kEvent : is(kLevel) ? kLevel : kKeyCount;
     case 6: return is(kFields) ? kFields : is(kOpcode) ? kOpcode : is(kAppId) ? kAppId : kKeyCount;

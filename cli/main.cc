@@ -21,6 +21,7 @@
 #include "cli/exit_code.h"
 #include "cli/help_text.h"
 #include "cli/term.h"
+#include "cli/trace_args.h"
 
 #ifndef PFC_VERSION
 #define PFC_VERSION "unknown"
@@ -29,7 +30,7 @@
 namespace pfc::cli {
 namespace {
 
-constexpr std::string_view kCommands[] = {"check", "run", "state", "compile", "gen"};
+constexpr std::string_view kCommands[] = {"check", "run", "state", "compile", "gen", "trace"};
 
 struct Parsed {
   std::string script;
@@ -39,6 +40,7 @@ struct Parsed {
   CheckOptions check;
   RunOptions run;
   GenCommandOptions gen;
+  TraceOptions trace;
   std::string gen_count;
   std::string gen_seed;
   std::string match_rate;
@@ -117,6 +119,7 @@ void add_subcommands(CLI::App& app, Parsed& p) {
       ->required()
       ->check(CLI::IsMember({"ast", "ir", "llvm", "asm"}));
   compile->footer(kCompileExamples);
+  add_trace(app, p.trace);
 }
 
 int usage_error(const std::string& message) {
@@ -174,6 +177,7 @@ int dispatch(const CLI::App& app, const Parsed& p) {
   if (app.got_subcommand("state")) return command_state(p.script, std::cerr);
   if (app.got_subcommand("compile"))
     return command_compile(p.script, p.emit, std::cout, std::cerr);
+  if (app.got_subcommand("trace")) return command_trace(p.trace, std::cout, std::cerr);
   return usage_error("no command given");
 }
 

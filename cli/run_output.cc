@@ -64,29 +64,6 @@ void append_exclude(std::string& out, uint64_t mask, const std::vector<std::stri
   append_names(out, mask, sessions);
 }
 
-// The payload bytes as hex digits (lower case, two per byte).
-std::string payload_hex(const EventView& v) {
-  std::string out;
-  out.reserve(2 * v.payload_size);
-  for (uint64_t i = 0; i < v.payload_size; ++i) append_hex(out, v.payload[i], 2);
-  return out;
-}
-
-void append_payload(std::string& out, const SourceEvent& e) {
-  const std::optional<DecodedFields> fields =
-      e.def != nullptr ? decode_fields(*e.def, e.view) : std::nullopt;
-  if (!fields) {
-    out += ",\"payload_hex\":\"" + payload_hex(e.view) + '"';
-    return;
-  }
-  out += ",\"fields\":{";
-  for (size_t i = 0; i < fields->size(); ++i) {
-    if (i != 0) out += ',';
-    out += json_quote((*fields)[i].first) + ':' + field_value_json((*fields)[i].second);
-  }
-  out += '}';
-}
-
 // The event as one events-file line (docs/cli.md "The events file"): every descriptor
 // member explicit, so reading it back gives the same event.
 std::string event_line(const CheckedScript& script, const std::vector<std::string>& sessions,
@@ -105,7 +82,7 @@ std::string event_line(const CheckedScript& script, const std::vector<std::strin
   if (v.exe.size != 0) out += ",\"exe\":" + json_quote(v.exe.view());
   if (v.package_id.size != 0) out += ",\"package_id\":" + json_quote(v.package_id.view());
   if (v.app_id.size != 0) out += ",\"app_id\":" + json_quote(v.app_id.view());
-  append_payload(out, e);
+  append_payload_json(out, e.def, e.view);
   append_exclude(out, e.exclude, sessions);
   return out + "}\n";
 }

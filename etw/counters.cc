@@ -40,6 +40,7 @@ SessionCounters count_session(const trace::TraceDir& dir, const trace::SessionEn
     c.buffers += ring->capacity() / buffer;
     c.buffers_written += ring->consumed() / buffer;
     c.events_lost += ring->lost();
+    c.events += ring->events();
     c.realtime_buffers_lost += (ring->lost_bytes() + buffer - 1) / buffer;
   }
   return c;

@@ -14,6 +14,7 @@ struct SessionCounters {
   uint64_t buffers = 0;          // NumberOfBuffers: ring bytes / BufferSize, over all rings
   uint64_t buffers_written = 0;  // bytes consumed / BufferSize
   uint64_t events_lost = 0;
+  uint64_t events = 0;  // events the session's rings received (read, pending or in flight)
   uint64_t realtime_buffers_lost = 0;  // lost bytes / BufferSize, rounded up
 };
 

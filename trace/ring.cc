@@ -105,6 +105,7 @@ EventRecord* RingWriter::reserve(uint32_t bytes) {
                                       std::memory_order_relaxed))
       break;
   }
+  h->events.fetch_add(1, std::memory_order_relaxed);  // the line is ours after the CAS
   if (pad != 0) {
     auto* p = reinterpret_cast<EventRecord*>(data() + (head & (capacity_ - 1)));
     size_of(p).store(static_cast<uint32_t>(pad), std::memory_order_relaxed);

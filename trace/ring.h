@@ -42,6 +42,7 @@ struct RingHeader {
   uint32_t reserved;
   uint64_t start;
   alignas(64) std::atomic<uint64_t> head;  // bytes reserved, ever
+  std::atomic<uint64_t> events;            // event records reserved, ever (same line as head)
   alignas(64) std::atomic<uint64_t> tail;  // bytes consumed, ever
   alignas(64) std::atomic<uint64_t> lost;  // events dropped: no space
   std::atomic<uint64_t> lost_bytes;        // their record sizes
@@ -145,6 +146,8 @@ class RingReader {
   const std::string& name() const { return name_; }
   const RingId& id() const { return id_; }
   uint64_t lost() const { return header()->lost.load(std::memory_order_relaxed); }
+  // Events the writer put into this ring (delivered, pending or being written).
+  uint64_t events() const { return header()->events.load(std::memory_order_relaxed); }
   uint64_t consumed() const { return header()->tail.load(std::memory_order_relaxed); }
   uint64_t lost_bytes() const { return header()->lost_bytes.load(std::memory_order_relaxed); }
   uint64_t capacity() const { return capacity_; }

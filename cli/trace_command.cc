@@ -1,0 +1,187 @@
+// cli/trace_command.cc — `pfc trace start|enable|disable|list|query|stop` over the public
+// ETW C API (StartTraceW, EnableTraceEx2, ControlTraceW) and etw/session_info.h for what
+// the JSON objects report (docs/cli.md "pfc trace").
+#include <cstddef>
+#include <cstring>
+#include <memory>
+
+#include "base/utf8.h"
+#include "cli/exit_code.h"
+#include "cli/output.h"
+#include "cli/trace_options.h"
+#include "etw/session_info.h"
+#include "pfc/etw/evntprov.h"
+#include "pfc/etw/evntrace.h"
+
+namespace pfc::cli {
+namespace {
+
+constexpr ULONG kEnableTimeoutMs = 10000;  // providers apply the change before we return
+
+struct Properties {
+  EVENT_TRACE_PROPERTIES props;
+  WCHAR name[1024];
+};
+
+std::unique_ptr<Properties> new_properties() {
+  auto p = std::make_unique<Properties>();
+  std::memset(p.get(), 0, sizeof *p);
+  p->props.Wnode.BufferSize = sizeof *p;
+  p->props.Wnode.Flags = WNODE_FLAG_TRACED_GUID;
+  p->props.LoggerNameOffset = offsetof(Properties, name);
+  return p;
+}
+
+std::u16string wide(const std::string& s) {
+  std::u16string w;
+  utf8_to_utf16(s, w);
+  return w;
+}
+
+int usage(std::ostream& err, const std::string& message) {
+  err << "pfc: error: " << message << "\nRun 'pfc trace --help' for usage.\n";
+  return kExitUsage;
+}
+
+int failure(std::ostream& err, const std::string& message) {
+  err << "pfc: error: " << message << '\n';
+  return kExitInput;
+}
+
+int no_session(std::ostream& err, const std::string& name) {
+  return failure(err, "no session named '" + name + "'");
+}
+
+std::string info_json(const etw::SessionInfo& s) {
+  std::string out = "{\"name\":" + json_quote(s.name) + ",\"file\":";
+  out += s.log_file.empty() ? std::string("null") : json_quote(s.log_file);
+  out += s.realtime ? ",\"realtime\":true" : ",\"realtime\":false";
+  out += ",\"providers\":[";
+  for (size_t i = 0; i < s.providers.size(); ++i)
+    out += (i == 0 ? "\"" : ",\"") + s.providers[i].to_string() + '"';
+  out += "],\"events\":" + std::to_string(s.counters.events) +
+         ",\"events_lost\":" + std::to_string(s.counters.events_lost) +
+         ",\"buffers_written\":" + std::to_string(s.counters.buffers_written) + "}\n";
+  return out;
+}
+
+// Prints the session's object (query; and after start, enable, disable).
+int print_query(const std::string& name, std::ostream& out, std::ostream& err) {
+  auto info = etw::find_session_info(wide(name));
+  if (!info) return failure(err, info.error().message);
+  if (!*info) return no_session(err, name);
+  out << info_json(**info);
+  return kExitOk;
+}
+
+int start(const TraceOptions& o, std::ostream& out, std::ostream& err) {
+  if (!o.file.empty() || !o.circular.empty())
+    return usage(err, "log-file sessions are not supported yet (--file, --circular); "
+                      "start a real-time session and read it with 'pfc trace show'");
+  auto p = new_properties();
+  p->props.LogFileMode = EVENT_TRACE_REAL_TIME_MODE;
+  std::string bad;
+  if (!o.buffer_kb.empty()) bad = parse_count("--buffer-kb", o.buffer_kb, 1024 * 1024, p->props.BufferSize);
+  if (bad.empty() && !o.buffers.empty()) bad = parse_count("--buffers", o.buffers, 65536, p->props.MaximumBuffers);
+  if (!bad.empty()) return usage(err, bad);
+  const std::u16string w = wide(o.name);
+  if (w.empty() || w.size() >= 1024) return usage(err, "NAME: expected 1 to 1023 characters");
+  TRACEHANDLE h = 0;
+  const ULONG rc = StartTraceW(&h, reinterpret_cast<LPCWSTR>(w.c_str()), &p->props);
+  if (rc == ERROR_ALREADY_EXISTS) return failure(err, "a session named '" + o.name + "' already exists");
+  if (rc == ERROR_NO_SYSTEM_RESOURCES)
+    return failure(err, "cannot start '" + o.name + "': 64 sessions are live, the most a namespace holds");
+  if (rc != ERROR_SUCCESS) return failure(err, "cannot start '" + o.name + "': StartTraceW failed with " + std::to_string(rc));
+  return print_query(o.name, out, err);
+}
+
+// The session's handle, or 0 when there is no such session.
+TRACEHANDLE session_handle(const std::string& name) {
+  auto p = new_properties();
+  const std::u16string w = wide(name);
+  if (ControlTraceW(0, reinterpret_cast<LPCWSTR>(w.c_str()), &p->props, EVENT_TRACE_CONTROL_QUERY) != 0)
+    return 0;
+  return p->props.Wnode.HistoricalContext;
+}
+
+// The filter descriptors of `r`, pointing into `r` (which must outlive them).
+std::vector<EVENT_FILTER_DESCRIPTOR> filters(const EnableRequest& r, std::vector<uint8_t>& ids_body) {
+  std::vector<EVENT_FILTER_DESCRIPTOR> f;
+  if (!r.pids.empty())
+    f.push_back({reinterpret_cast<ULONGLONG>(r.pids.data()), ULONG(r.pids.size() * sizeof(uint32_t)),
+                 EVENT_FILTER_TYPE_PID});
+  if (!r.exe.empty())
+    f.push_back({reinterpret_cast<ULONGLONG>(r.exe.c_str()), ULONG((r.exe.size() + 1) * sizeof(char16_t)),
+                 EVENT_FILTER_TYPE_EXECUTABLE_NAME});
+  if (!r.ids.empty()) {
+    ids_body.assign(offsetof(EVENT_FILTER_EVENT_ID, Events) + r.ids.size() * sizeof(USHORT), 0);
+    auto* body = reinterpret_cast<EVENT_FILTER_EVENT_ID*>(ids_body.data());
+    body->FilterIn = r.ids_in ? 1 : 0;
+    body->Count = static_cast<USHORT>(r.ids.size());
+    std::memcpy(ids_body.data() + offsetof(EVENT_FILTER_EVENT_ID, Events), r.ids.data(),
+                r.ids.size() * sizeof(USHORT));
+    f.push_back({reinterpret_cast<ULONGLONG>(ids_body.data()), ULONG(ids_body.size()), EVENT_FILTER_TYPE_EVENT_ID});
+  }
+  return f;
+}
+
+std::string enable_error(ULONG rc) {
+  if (rc == ERROR_NO_SYSTEM_RESOURCES) return "the provider is already enabled by 8 sessions";
+  if (rc == ERROR_INVALID_PARAMETER) return "EnableTraceEx2 refused the arguments (error 87)";
+  return "EnableTraceEx2 failed with " + std::to_string(rc);
+}
+
+int enable(const TraceOptions& o, bool on, std::ostream& out, std::ostream& err) {
+  if (!o.script.empty())
+    return usage(err, "enable --script is not supported yet; give PROVIDER and its options");
+  if (o.provider.empty()) return usage(err, "PROVIDER is required");
+  EnableRequest r;
+  if (const std::string bad = build_enable(o, r); !bad.empty()) return usage(err, bad);
+  const TRACEHANDLE h = session_handle(o.name);
+  if (h == 0) return no_session(err, o.name);
+  std::vector<uint8_t> ids_body;
+  std::vector<EVENT_FILTER_DESCRIPTOR> f = filters(r, ids_body);
+  ENABLE_TRACE_PARAMETERS params{};
+  params.Version = ENABLE_TRACE_PARAMETERS_VERSION_2;
+  params.EnableProperty = r.properties;
+  params.EnableFilterDesc = f.empty() ? nullptr : f.data();
+  params.FilterDescCount = static_cast<ULONG>(f.size());
+  const GUID g = std::bit_cast<GUID>(r.provider);
+  const ULONG rc = EnableTraceEx2(h, &g, on ? EVENT_CONTROL_CODE_ENABLE_PROVIDER : EVENT_CONTROL_CODE_DISABLE_PROVIDER,
+                                  r.level, r.any, r.all, kEnableTimeoutMs, on ? &params : nullptr);
+  if (rc == ERROR_WMI_INSTANCE_NOT_FOUND) return no_session(err, o.name);
+  if (rc == ERROR_TIMEOUT)
+    err << "pfc: warning: some provider processes did not apply the change within 10 s\n";
+  else if (rc != ERROR_SUCCESS) return failure(err, enable_error(rc));
+  return print_query(o.name, out, err);
+}
+
+int list(std::ostream& out, std::ostream& err) {
+  auto all = etw::list_sessions();
+  if (!all) return failure(err, all.error().message);
+  for (const etw::SessionInfo& s : *all) out << info_json(s);
+  return kExitOk;
+}
+
+int stop(const TraceOptions& o, std::ostream& out, std::ostream& err) {
+  auto info = etw::stop_session(wide(o.name));
+  if (!info) return failure(err, info.error().message);
+  if (!*info) return no_session(err, o.name);
+  out << info_json(**info);
+  return kExitOk;
+}
+
+}  // namespace
+
+int command_trace(const TraceOptions& o, std::ostream& out, std::ostream& err) {
+  if (o.action == "start") return start(o, out, err);
+  if (o.action == "enable") return enable(o, true, out, err);
+  if (o.action == "disable") return enable(o, false, out, err);
+  if (o.action == "list") return list(out, err);
+  if (o.action == "query") return print_query(o.name, out, err);
+  if (o.action == "stop") return stop(o, out, err);
+  if (o.action == "show") return command_trace_show(o, out, err);
+  return usage(err, "pfc trace: give a subcommand (start, enable, disable, list, query, stop, show)");
+}
+
+}  // namespace pfc::cli

@@ -1,0 +1,64 @@
+// cli/trace_options.h — the arguments of `pfc trace` (docs/cli.md "pfc trace") as the
+// command line gave them (text), and the conversion of PROVIDER, levels, keywords,
+// properties and filters into EnableTraceEx2 arguments. Conversion failures are usage
+// errors (exit 2) described by the returned text.
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "pfc/guid.h"
+
+namespace pfc::cli {
+
+struct TraceOptions {
+  std::string action;  // start, enable, disable, list, query, stop, show
+  std::string name;    // NAME
+  std::string provider;
+  std::string file;      // start --file (not supported yet)
+  std::string circular;  // start --circular MB (not supported yet)
+  bool realtime = false;
+  std::string buffer_kb;
+  std::string buffers;
+  std::string level;
+  std::string any;
+  std::string all;
+  std::vector<std::string> pids;       // --pid, comma lists, repeatable
+  std::vector<std::string> exes;       // --exe
+  std::vector<std::string> event_ids;  // --event-id [not:]ID,...
+  std::vector<std::string> properties; // --property
+  std::string script;                  // enable --script (not supported yet)
+  std::string session;
+  std::vector<std::string> schemas;    // show --schema FILE.pfs
+  bool follow = false;
+};
+
+// EnableTraceEx2's arguments for `enable` (the filters as raw descriptor bodies).
+struct EnableRequest {
+  Guid provider;
+  uint8_t level = 5;
+  uint64_t any = 0;
+  uint64_t all = 0;
+  uint32_t properties = 0;
+  std::vector<uint32_t> pids;
+  std::u16string exe;           // EXECUTABLE_NAME: names joined by ';' (empty: none)
+  std::vector<uint16_t> ids;    // EVENT_ID (empty: none)
+  bool ids_in = true;           // false: "not:" (all events but the listed ids)
+};
+
+// PROVIDER: "{GUID}" (braces optional), else a name turned into its EventSource GUID.
+Guid provider_guid(const std::string& text);
+// Fills `out` from the options; returns "" or the usage error's text.
+std::string build_enable(const TraceOptions& o, EnableRequest& out);
+// A decimal number from 1 to `max` (--buffer-kb, --buffers); "" or the error text.
+std::string parse_count(const std::string& option, const std::string& text, uint32_t max,
+                        uint32_t& out);
+
+// `pfc trace ACTION`: results to `out`, errors to `err`; returns the exit code.
+int command_trace(const TraceOptions& options, std::ostream& out, std::ostream& err);
+// `pfc trace show` (cli/trace_show.cc).
+int command_trace_show(const TraceOptions& options, std::ostream& out, std::ostream& err);
+
+}  // namespace pfc::cli

@@ -1,0 +1,182 @@
+// cli/trace_show.cc — `pfc trace show NAME [--schema FILE.pfs ...] [--follow]`: a real-time
+// consumer (OpenTraceW + ProcessTrace, the public C API) printing one events-file line per
+// event plus "ts" and "cpu" (docs/cli.md "pfc trace show").
+//
+// Without --follow it prints what the session holds and returns once the session has been
+// quiet for kQuietMs (no event delivered for that long: every ring is drained, since the
+// consumer delivers a committed record at most ~12 ms after its commit). With --follow it
+// returns when the session stops, on SIGINT/SIGTERM, or when standard output fails.
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <ctime>
+#include <optional>
+#include <thread>
+
+#include "base/hex.h"
+#include "base/utf8.h"
+#include "cli/event_decode.h"
+#include "cli/exit_code.h"
+#include "cli/output.h"
+#include "cli/script_loader.h"
+#include "cli/trace_options.h"
+#include "etw/util.h"
+#include "pfc/etw/evntcons.h"
+#include "pfc/etw/evntrace.h"
+
+namespace pfc::cli {
+namespace {
+
+constexpr int kQuietMs = 200;
+constexpr int kPollMs = 10;
+
+std::atomic<bool> g_interrupted{false};
+extern "C" void on_signal(int) { g_interrupted.store(true); }
+
+uint64_t now_ms() {
+  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                   std::chrono::steady_clock::now().time_since_epoch())
+                                   .count());
+}
+
+struct ShowState {
+  std::ostream* out = nullptr;
+  std::vector<LoadedScript> schemas;
+  std::atomic<uint64_t> last_ms{0};
+  std::atomic<bool> write_failed{false};
+  std::atomic<bool> closed{false};  // the watcher closed the trace
+  std::string line;
+};
+
+// FILETIME (100 ns since 1601) as RFC 3339 UTC with 7 fraction digits.
+std::string rfc3339(int64_t filetime) {
+  constexpr int64_t kEpochDelta = 116444736000000000;  // 1601 → 1970 in 100 ns
+  int64_t t = filetime - kEpochDelta;
+  int64_t secs = t / 10000000, frac = t % 10000000;
+  if (frac < 0) frac += 10000000, --secs;
+  const std::time_t tt = static_cast<std::time_t>(secs);
+  std::tm tm{};
+  gmtime_r(&tt, &tm);
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%07lldZ", tm.tm_year + 1900,
+                tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<long long>(frac));
+  return buf;
+}
+
+// The schema's provider and event for the record, when a --schema declares them.
+std::pair<const ProviderDef*, const EventDef*> lookup(const ShowState& s, const Guid& g,
+                                                      const EventDescriptor& d) {
+  for (const LoadedScript& script : s.schemas) {
+    if (const ProviderDef* p = script.checked().schema.find_provider(g))
+      return {p, p->find_event(d.id, d.version)};
+  }
+  return {nullptr, nullptr};
+}
+
+void format_event(ShowState& s, const EVENT_RECORD& r) {
+  const EVENT_HEADER& h = r.EventHeader;
+  const Guid g = etw::to_pfc(h.ProviderId);
+  const EventDescriptor d = etw::to_pfc(h.EventDescriptor);
+  const auto [provider, def] = lookup(s, g, d);
+  std::string& out = s.line;
+  out = "{\"provider\":" + json_quote(provider != nullptr ? provider->name : g.to_string());
+  if (def != nullptr) out += ",\"event\":" + json_quote(def->name);
+  out += ",\"id\":" + std::to_string(d.id) + ",\"version\":" + std::to_string(d.version);
+  out += ",\"level\":" + std::to_string(d.level) + ",\"keyword\":\"" + to_hex(d.keyword) +
+         "\",\"opcode\":" + std::to_string(d.opcode) + ",\"task\":" + std::to_string(d.task) +
+         ",\"channel\":" + std::to_string(d.channel) + ",\"pid\":" + std::to_string(h.ProcessId) +
+         ",\"tid\":" + std::to_string(h.ThreadId) + ",\"ts\":\"" + rfc3339(h.TimeStamp.QuadPart) +
+         "\",\"cpu\":" + std::to_string(r.BufferContext.ProcessorIndex);
+  EventView view;
+  view.desc = d;
+  view.payload = static_cast<const uint8_t*>(r.UserData);
+  view.payload_size = r.UserDataLength;
+  view.pid = h.ProcessId;
+  view.tid = h.ThreadId;
+  append_payload_json(out, def, view);
+  out += "}\n";
+}
+
+void WINAPI on_event(PEVENT_RECORD r) {
+  auto* s = static_cast<ShowState*>(r->UserContext);
+  s->last_ms.store(now_ms());
+  if (s->write_failed.load()) return;
+  format_event(*s, *r);
+  s->out->write(s->line.data(), static_cast<std::streamsize>(s->line.size()));
+  s->out->flush();
+  if (!s->out->good()) s->write_failed.store(true);
+}
+
+// Closes the trace (ProcessTrace then returns) on a signal, a failed write, or — without
+// --follow — once the session has been quiet for kQuietMs.
+void watch(TRACEHANDLE h, ShowState& s, bool follow, const std::atomic<bool>& done) {
+  while (!done.load()) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(kPollMs));
+    const bool quiet = !follow && now_ms() - s.last_ms.load() >= kQuietMs;
+    if (g_interrupted.load() || s.write_failed.load() || quiet) {
+      s.closed.store(true);
+      CloseTrace(h);
+      return;
+    }
+  }
+}
+
+std::optional<int> load_schemas(const TraceOptions& o, ShowState& s, std::ostream& err) {
+  for (const std::string& path : o.schemas) {
+    if (!path.ends_with(".pfs")) {
+      err << "pfc: error: --schema " << path << ": only filter scripts (.pfs) are supported yet\n";
+      return kExitUsage;
+    }
+    auto script = load_script(path, err);
+    if (!script) return script.error();
+    s.schemas.push_back(std::move(*script));
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+int command_trace_show(const TraceOptions& o, std::ostream& out, std::ostream& err) {
+  ShowState s;
+  s.out = &out;
+  if (auto rc = load_schemas(o, s, err)) return *rc;
+  std::u16string name;
+  utf8_to_utf16(o.name, name);
+  EVENT_TRACE_LOGFILEW f{};
+  f.LoggerName = reinterpret_cast<LPWSTR>(name.data());
+  f.ProcessTraceMode = PROCESS_TRACE_MODE_REAL_TIME | PROCESS_TRACE_MODE_EVENT_RECORD;
+  f.EventRecordCallback = on_event;
+  f.Context = &s;
+  TRACEHANDLE h = OpenTraceW(&f);
+  if (h == INVALID_PROCESSTRACE_HANDLE) {
+    const ULONG e = GetLastError();
+    if (e == ERROR_WMI_INSTANCE_NOT_FOUND) {
+      err << "pfc: error: no session named '" << o.name << "'\n";
+    } else if (e == ERROR_BUSY) {
+      err << "pfc: error: session '" << o.name << "' already has a consumer (one per session)\n";
+    } else {
+      err << "pfc: error: cannot attach to session '" << o.name << "': OpenTraceW failed with " << e << '\n';
+    }
+    return kExitInput;
+  }
+  g_interrupted.store(false);
+  std::signal(SIGINT, on_signal);
+  std::signal(SIGTERM, on_signal);
+  s.last_ms.store(now_ms());
+  std::atomic<bool> done{false};
+  std::thread watcher([&] { watch(h, s, o.follow, done); });
+  const ULONG rc = ProcessTrace(&h, 1, nullptr, nullptr);
+  done.store(true);
+  watcher.join();
+  if (!s.closed.load()) CloseTrace(h);  // the session stopped
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
+  if (s.write_failed.load()) return kExitInput;
+  if (rc != ERROR_SUCCESS && !s.closed.load()) {
+    err << "pfc: error: ProcessTrace failed with " << rc << '\n';
+    return kExitInput;
+  }
+  return kExitOk;
+}
+
+}  // namespace pfc::cli

@@ -1,0 +1,110 @@
+// etw/session_info.cc — see session_info.h.
+#include "etw/session_info.h"
+
+#include <cstring>
+
+#include "base/utf8.h"
+#include "etw/state.h"
+#include "pfc/etw/evntrace.h"
+#include "trace/ring.h"
+
+namespace pfc::etw {
+namespace {
+
+Result<trace::NamespaceState> read_state() {
+  Runtime& rt = Runtime::get();
+  if (auto ok = rt.link.ensure(); !ok) return std::unexpected(ok.error());
+  return rt.link.store().read();
+}
+
+std::string utf8(const std::u16string& s) {
+  std::string out;
+  utf16_to_utf8(s, out, Unpaired::Replace);
+  return out;
+}
+
+SessionInfo describe(const trace::NamespaceState& st, const trace::SessionEntry& e) {
+  SessionInfo info;
+  info.name = utf8(e.name);
+  info.log_file = utf8(e.log_file);
+  info.realtime = (e.log_file_mode & EVENT_TRACE_REAL_TIME_MODE) != 0;
+  for (const trace::EnableEntry& en : st.enables)
+    if (en.slot == e.slot) info.providers.push_back(en.provider);
+  return info;
+}
+
+// The rings of `instance`, mapped (they stay readable after their files are removed).
+std::vector<trace::RingReader> map_rings(const trace::TraceDir& dir, uint64_t instance) {
+  std::vector<trace::RingReader> rings;
+  for (const std::string& name : dir.list("r-" + std::to_string(instance) + "-"))
+    if (auto r = trace::RingReader::open(dir, name)) rings.push_back(std::move(*r));
+  return rings;
+}
+
+SessionCounters count_rings(const std::vector<trace::RingReader>& rings, uint32_t buffer_kb) {
+  SessionCounters c;
+  const uint64_t buffer = uint64_t{std::max<uint32_t>(buffer_kb, 1)} * 1024;
+  for (const trace::RingReader& r : rings) {
+    c.buffers += r.capacity() / buffer;
+    c.buffers_written += r.consumed() / buffer;
+    c.events_lost += r.lost();
+    c.events += r.events();
+    c.realtime_buffers_lost += (r.lost_bytes() + buffer - 1) / buffer;
+  }
+  return c;
+}
+
+struct StopProperties {
+  EVENT_TRACE_PROPERTIES props;
+  WCHAR name[1024];
+  WCHAR file[1024];
+};
+
+}  // namespace
+
+Result<std::vector<SessionInfo>> list_sessions() {
+  auto st = read_state();
+  if (!st) return std::unexpected(st.error());
+  std::vector<SessionInfo> out;
+  for (const trace::SessionEntry& e : st->sessions) {
+    out.push_back(describe(*st, e));
+    out.back().counters = count_session(Runtime::get().link.dir(), e);
+  }
+  return out;
+}
+
+Result<std::optional<SessionInfo>> find_session_info(const std::u16string& name) {
+  auto st = read_state();
+  if (!st) return std::unexpected(st.error());
+  const trace::SessionEntry* e = st->session_by_name(name);
+  if (e == nullptr) return std::optional<SessionInfo>{};
+  SessionInfo info = describe(*st, *e);
+  info.counters = count_session(Runtime::get().link.dir(), *e);
+  return std::optional<SessionInfo>{std::move(info)};
+}
+
+Result<std::optional<SessionInfo>> stop_session(const std::u16string& name) {
+  auto st = read_state();
+  if (!st) return std::unexpected(st.error());
+  const trace::SessionEntry* e = st->session_by_name(name);
+  if (e == nullptr) return std::optional<SessionInfo>{};
+  SessionInfo info = describe(*st, *e);
+  const trace::SessionEntry entry = *e;
+  std::vector<trace::RingReader> rings = map_rings(Runtime::get().link.dir(), entry.instance);
+  auto p = std::make_unique<StopProperties>();
+  std::memset(p.get(), 0, sizeof *p);
+  p->props.Wnode.BufferSize = sizeof *p;
+  p->props.LoggerNameOffset = offsetof(StopProperties, name);
+  p->props.LogFileNameOffset = offsetof(StopProperties, file);
+  std::u16string wide = entry.name;
+  wide.push_back(u'\0');
+  const ULONG rc = ControlTraceW(0, reinterpret_cast<LPCWSTR>(wide.c_str()), &p->props,
+                                 EVENT_TRACE_CONTROL_STOP);
+  if (rc == ERROR_WMI_INSTANCE_NOT_FOUND) return std::optional<SessionInfo>{};
+  if (rc != ERROR_SUCCESS) return make_error("ControlTraceW(STOP) failed with " + std::to_string(rc));
+  // A ring a provider created between the mapping above and the stop is not counted.
+  info.counters = count_rings(rings, entry.buffer_kb);
+  return std::optional<SessionInfo>{std::move(info)};
+}
+
+}  // namespace pfc::etw

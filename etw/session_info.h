@@ -1,0 +1,36 @@
+// etw/session_info.h — what `pfc trace list|query|stop` print about a namespace session
+// (docs/cli.md "pfc trace"): its settings, the provider GUIDs it enables (from the control
+// state, in enable order) and its counters summed over its rings (etw/counters.h). Not
+// part of the C API: the pfc command links pfc_etw_core and calls these directly.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "etw/counters.h"
+#include "pfc/error.h"
+#include "pfc/guid.h"
+
+namespace pfc::etw {
+
+struct SessionInfo {
+  std::string name;                // UTF-8
+  std::string log_file;            // UTF-8; empty: no log file
+  bool realtime = false;
+  std::vector<Guid> providers;     // enabled for this session, in enable order
+  SessionCounters counters;
+};
+
+// Every live session of the namespace, in slot order. Fails when the namespace directory
+// or its state cannot be read.
+Result<std::vector<SessionInfo>> list_sessions();
+// The live session named `name` (any case), or nullopt.
+Result<std::optional<SessionInfo>> find_session_info(const std::u16string& name);
+// Stops the session named `name` with ControlTraceW(STOP) and returns what it was, its
+// counters final (read from its rings, which are mapped before the stop so the removal
+// of their files does not lose them). nullopt when no such session exists; an error with
+// the ETW code's text when STOP fails.
+Result<std::optional<SessionInfo>> stop_session(const std::u16string& name);
+
+}  // namespace pfc::etw
