@@ -27,7 +27,7 @@ void add_enable(CLI::App& trace, TraceOptions& o) {
   s->add_option("--all", o.all, "MatchAllKeyword (decimal or 0x…; default 0)");
   s->add_option("--pid", o.pids, "only these processes: P,... (at most 8; PID filter)");
   s->add_option("--exe", o.exes, "only these executables: NAME,... (EXECUTABLE_NAME filter)");
-  s->add_option("--event-id", o.event_ids, "only these event ids, or all but them with not:: [not:]ID,...");
+  s->add_option("--event-id", o.event_ids, "[not:]ID,...: only these event ids (not: first: all but them)");
   s->add_option("--property", o.properties, "EnableProperty flags: stack_trace, sid, ts_id, "
                                             "ignore_keyword_0, ... or a number");
   s->add_option("--script", o.script, "enable what a script's session enables (not supported yet)");

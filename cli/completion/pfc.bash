@@ -3,11 +3,11 @@
 _pfc() {
   local cur prev words cword
   _init_completion || return
-  local commands="check run gen state compile"
+  local commands="check run gen state compile trace"
   local command="" i
   for ((i = 1; i < cword; i++)); do
     case "${words[i]}" in
-      check|run|gen|state|compile) command="${words[i]}"; break ;;
+      check|run|gen|state|compile|trace) command="${words[i]}"; break ;;
     esac
   done
   case "$prev" in
@@ -22,6 +22,10 @@ _pfc() {
     --events) _filedir '@(jsonl|json|cap)'; return ;;
     -o|--output-file) _filedir; return ;;
     --count|--seed|--match-rate|--session) return ;;
+    --level) COMPREPLY=($(compgen -W "critical error warning info verbose" -- "$cur")); return ;;
+    --schema|--script) _filedir pfs; return ;;
+    --file) _filedir; return ;;
+    --any|--all|--pid|--exe|--event-id|--property|--buffer-kb|--buffers|--circular) return ;;
   esac
   if [[ $cur == --color=* ]]; then
     COMPREPLY=($(compgen -W "auto always never" -- "${cur#--color=}")); return
@@ -35,6 +39,18 @@ _pfc() {
     run) opts+=" --events --engine --explain --count --output -o --output-file --session --debug-crosscheck" ;;
     gen) opts+=" --count --seed -o --output --match-rate" ;;
     compile) opts+=" --emit" ;;
+    trace)
+      local sub="" j
+      for ((j = i + 1; j < cword; j++)); do
+        case "${words[j]}" in start|enable|disable|list|query|stop|show) sub="${words[j]}"; break ;; esac
+      done
+      case "$sub" in
+        "") COMPREPLY=($(compgen -W "start enable disable list query stop show --help" -- "$cur")); return ;;
+        start) opts+=" --realtime --buffer-kb --buffers --file --circular" ;;
+        enable) opts+=" --level --any --all --pid --exe --event-id --property --script --session" ;;
+        show) opts+=" --schema --follow" ;;
+      esac
+      COMPREPLY=($(compgen -W "$opts" -- "$cur")); return ;;
   esac
   if [[ $cur == -* ]]; then
     COMPREPLY=($(compgen -W "$opts" -- "$cur"))

@@ -149,10 +149,19 @@ TEST(CliDocs, ManPageAndCompletionsCoverEveryOption) {
   ASSERT_FALSE(bash.empty());
   ASSERT_FALSE(zsh.empty());
   size_t options_seen = 0;
-  for (const std::string command : {"check", "run", "gen", "state", "compile"}) {
-    const ProcessResult help = run_process(PFC_BINARY, {command, "--help"});
-    ASSERT_EQ(help.exit_code, 0);
-    EXPECT_NE(man.find(".B " + command), std::string::npos) << command;
+  const std::vector<std::vector<std::string>> helps = {
+      {"check"}, {"run"}, {"gen"}, {"state"}, {"compile"}, {"trace"}, {"trace", "start"},
+      {"trace", "enable"}, {"trace", "disable"}, {"trace", "list"}, {"trace", "query"},
+      {"trace", "stop"}, {"trace", "show"}};
+  for (const std::vector<std::string>& words : helps) {
+    const std::string command = words.back();
+    std::vector<std::string> args = words;
+    args.push_back("--help");
+    const ProcessResult help = run_process(PFC_BINARY, args);
+    ASSERT_EQ(help.exit_code, 0) << command;
+    std::string synopsis = "pfc";
+    for (const std::string& w : words) synopsis += " " + w;
+    EXPECT_NE(man.find(words.size() == 1 ? ".B " + command : synopsis), std::string::npos) << synopsis;
     EXPECT_NE(bash.find(command), std::string::npos) << command;
     EXPECT_NE(zsh.find(command), std::string::npos) << command;
     for (size_t at = help.out.find("--"); at != std::string::npos; at = help.out.find("--", at + 2)) {
