@@ -136,6 +136,8 @@ Guid provider_guid(const std::string& text) {
 }
 
 std::string build_enable(const TraceOptions& o, EnableRequest& out) {
+  if (o.provider.starts_with("{") && !Guid::parse(o.provider))
+    return "PROVIDER " + o.provider + ": not a GUID ({XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX})";
   out.provider = provider_guid(o.provider);
   std::string bad;
   if (!o.level.empty()) bad = parse_level(o.level, out.level);

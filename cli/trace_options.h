@@ -48,7 +48,7 @@ struct EnableRequest {
   bool ids_in = true;           // false: "not:" (all events but the listed ids)
 };
 
-// PROVIDER: "{GUID}" (braces optional), else a name turned into its EventSource GUID.
+// PROVIDER: "{GUID}", else a name turned into its EventSource GUID.
 Guid provider_guid(const std::string& text);
 // Fills `out` from the options; returns "" or the usage error's text.
 std::string build_enable(const TraceOptions& o, EnableRequest& out);

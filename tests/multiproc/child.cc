@@ -24,7 +24,11 @@ long long now_ms() {
 
 }  // namespace
 
-Child::Child(const std::vector<std::string>& args, const std::vector<std::string>& env) {
+Child::Child(const std::vector<std::string>& args, const std::vector<std::string>& env)
+    : Child(Program{TRACE_ACTOR}, args, env) {}
+
+Child::Child(const Program& program, const std::vector<std::string>& args,
+             const std::vector<std::string>& env) {
   int in[2], out[2];
   if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0) return;
   pid_ = ::fork();
@@ -33,8 +37,8 @@ Child::Child(const std::vector<std::string>& args, const std::vector<std::string
     ::dup2(out[1], 1);
     for (const std::string& e : env) ::putenv(const_cast<char*>(e.c_str()));
     std::vector<char*> argv;
-    std::string actor = TRACE_ACTOR;
-    argv.push_back(actor.data());
+    std::string path = program.path;
+    argv.push_back(path.data());
     std::vector<std::string> copy = args;
     for (auto& a : copy) argv.push_back(a.data());
     argv.push_back(nullptr);

@@ -13,6 +13,12 @@ class Child {
   // Starts trace_actor with `args`. The environment (PFC_TRACE_DIR) is inherited.
   // `env` entries ("NAME=VALUE") are added to the child's environment.
   explicit Child(const std::vector<std::string>& args, const std::vector<std::string>& env = {});
+  // Starts `program.path` with `args` the same way (tests of the pfc command).
+  struct Program {
+    std::string path;
+  };
+  Child(const Program& program, const std::vector<std::string>& args,
+        const std::vector<std::string>& env = {});
   ~Child();
   Child(const Child&) = delete;
   Child& operator=(const Child&) = delete;

@@ -1,0 +1,221 @@
+// tests/multiproc/trace_cli_test.cc — `pfc trace` (docs/cli.md "pfc trace") as separate
+// processes in a private namespace per test: the JSON objects of start/enable/query/list/
+// stop, the exact errors and exit codes, and a provider process (trace_actor) writing while
+// `pfc trace show` reads, its output routed by `pfc run --events`.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "child.h"
+#include "process.h"
+
+namespace pfc::multiproc {
+namespace {
+
+using test::ProcessResult;
+using test::run_process;
+
+constexpr int kWait = 20000;
+constexpr const char* kGuid = "{00000009-0000-4000-8000-000000000001}";
+constexpr const char* kScript = R"(provider Actor {00000009-0000-4000-8000-000000000001} {
+    event One (id=1, level=4) { Seq: uint32; }
+    event Two (id=2, level=4) { Seq: uint32; }
+}
+session All {
+    enable Actor level=verbose;
+}
+session Late {
+    enable Actor level=verbose {
+        payload One all { Seq ge 4 }
+        payload Two all { Seq ge 4 }
+    }
+}
+)";
+
+class TraceCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char tmpl[] = "/tmp/pfc-tc-XXXXXX";
+    dir_ = ::mkdtemp(tmpl);
+    ::setenv("PFC_TRACE_DIR", (dir_ + "/ns").c_str(), 1);
+    script_ = dir_ + "/actor.pfs";
+    std::ofstream(script_) << kScript;
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  static ProcessResult pfc(std::vector<std::string> args) {
+    args.insert(args.begin(), "trace");
+    return run_process(PFC_BINARY, args);
+  }
+  static std::string session_json(const std::string& name, const std::string& providers,
+                                   int events) {
+    return "{\"name\":\"" + name + "\",\"file\":null,\"realtime\":true,\"providers\":[" +
+           providers + "],\"events\":" + std::to_string(events) +
+           ",\"events_lost\":0,\"buffers_written\":0}\n";
+  }
+
+  std::string dir_;
+  std::string script_;
+};
+
+TEST_F(TraceCli, StartEnableQueryListStopPrintTheSessionObjects) {
+  EXPECT_EQ(pfc({"start", "T1"}).out, session_json("T1", "", 0));
+  EXPECT_EQ(pfc({"start", "T2", "--realtime", "--buffer-kb", "16", "--buffers", "8"}).out,
+            session_json("T2", "", 0));
+  const ProcessResult en = pfc({"enable", "T1", kGuid, "--level", "info", "--any", "0x10", "--all",
+                                "1", "--pid", "1,2", "--exe", "a.exe", "--event-id", "not:3",
+                                "--property", "stack_trace"});
+  EXPECT_EQ(en.exit_code, 0) << en.err;
+  const std::string quoted = std::string("\"") + kGuid + "\"";
+  EXPECT_EQ(en.out, session_json("T1", quoted, 0));
+  // A name is its EventSource GUID (Example-Provider's, as in the ETW samples).
+  EXPECT_EQ(pfc({"enable", "T2", "Example-Provider"}).exit_code, 0);
+  const ProcessResult q = pfc({"query", "t2"});
+  EXPECT_EQ(q.exit_code, 0);
+  EXPECT_NE(q.out.find("\"providers\":[\"{"), std::string::npos) << q.out;
+  EXPECT_EQ(pfc({"list"}).out, session_json("T1", quoted, 0) + q.out);
+  EXPECT_EQ(pfc({"disable", "T1", kGuid}).out, session_json("T1", "", 0));
+  EXPECT_EQ(pfc({"stop", "T1"}).out, session_json("T1", "", 0));
+  EXPECT_EQ(pfc({"list"}).out, q.out);
+  EXPECT_EQ(pfc({"stop", "T2"}).exit_code, 0);
+  const ProcessResult empty = pfc({"list"});
+  EXPECT_EQ(empty.exit_code, 0);
+  EXPECT_EQ(empty.out, "");
+}
+
+TEST_F(TraceCli, MissingSessionIsExitOneWithTheContractsMessage) {
+  for (const std::vector<std::string>& args :
+       std::vector<std::vector<std::string>>{{"query", "Nope"},
+                                             {"stop", "Nope"},
+                                             {"enable", "Nope", kGuid},
+                                             {"disable", "Nope", kGuid},
+                                             {"show", "Nope"}}) {
+    const ProcessResult r = pfc(args);
+    EXPECT_EQ(r.exit_code, 1) << args[0];
+    EXPECT_EQ(r.err, "pfc: error: no session named 'Nope'\n") << args[0];
+    EXPECT_EQ(r.out, "") << args[0];
+  }
+}
+
+TEST_F(TraceCli, UsageErrorsAndRefusals) {
+  ASSERT_EQ(pfc({"start", "T"}).exit_code, 0);
+  const ProcessResult dup = pfc({"start", "t"});
+  EXPECT_EQ(dup.exit_code, 1);
+  EXPECT_EQ(dup.err, "pfc: error: a session named 't' already exists\n");
+  const ProcessResult file = pfc({"start", "F", "--file", "x.etl"});
+  EXPECT_EQ(file.exit_code, 2);
+  EXPECT_NE(file.err.find("log-file sessions are not supported yet"), std::string::npos);
+  EXPECT_EQ(pfc({"start", "F", "--circular", "4"}).exit_code, 2);
+  for (const std::vector<std::string>& bad : std::vector<std::vector<std::string>>{
+           {"enable", "T", kGuid, "--level", "loud"},
+           {"enable", "T", kGuid, "--any", "0x1g"},
+           {"enable", "T", kGuid, "--pid", "1,2,3,4,5,6,7,8,9"},
+           {"enable", "T", kGuid, "--event-id", "70000"},
+           {"enable", "T", kGuid, "--property", "nonsense"},
+           {"enable", "T", "{not-a-guid}"},
+           {"enable", "T", "--script", "x.pfs"},
+           {"start", "B", "--buffer-kb", "0"},
+           {"show", "T", "--schema", "x.man"},
+           {"frobnicate"}}) {
+    const ProcessResult r = pfc(bad);
+    EXPECT_EQ(r.exit_code, 2) << bad.back() << ": " << r.err;
+    EXPECT_EQ(r.err.rfind("pfc: error: ", 0), 0u) << r.err;
+  }
+}
+
+TEST_F(TraceCli, SixtyFifthSessionIsRefused) {
+  for (int i = 0; i < 64; ++i) ASSERT_EQ(pfc({"start", "S" + std::to_string(i)}).exit_code, 0) << i;
+  const ProcessResult r = pfc({"start", "S64"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("64 sessions"), std::string::npos) << r.err;
+}
+
+// The provider's events: the ids the session lets through, with their Seq values.
+struct Written {
+  unsigned per_id[5] = {0, 0, 0, 0, 0};
+};
+
+Written write_events(Child& provider, int n) {
+  Written w;
+  provider.send("write " + std::to_string(n) + " 1");
+  const std::string line = provider.expect("wrote", kWait);
+  std::sscanf(line.c_str(), "wrote %u %u %u %u", &w.per_id[1], &w.per_id[2], &w.per_id[3], &w.per_id[4]);
+  return w;
+}
+
+std::vector<nlohmann::json> read_events(Child& show) {
+  std::vector<nlohmann::json> out;
+  for (std::string line = show.read_line(kWait); !line.empty(); line = show.read_line(kWait))
+    out.push_back(nlohmann::json::parse(line));
+  return out;
+}
+
+TEST_F(TraceCli, ShowWithoutFollowPrintsWhatIsBufferedAndReturns) {
+  ASSERT_EQ(pfc({"start", "S"}).exit_code, 0);
+  ASSERT_EQ(pfc({"enable", "S", kGuid, "--event-id", "2"}).exit_code, 0);
+  Child provider({"provider", "9"});
+  ASSERT_NE(provider.expect("callback 1", kWait), "");
+  const Written w = write_events(provider, 20);  // ids 1..4 in turn: 5 of id 2
+  ASSERT_EQ(w.per_id[2], 5u);
+  EXPECT_EQ(pfc({"query", "S"}).out, session_json("S", std::string("\"") + kGuid + "\"", 5));
+  Child show(Child::Program{PFC_BINARY}, {"trace", "show", "S"});
+  const std::vector<nlohmann::json> events = read_events(show);
+  EXPECT_EQ(show.wait(kWait), 0);
+  ASSERT_EQ(events.size(), 5u);
+  for (size_t i = 0; i < events.size(); ++i) {
+    EXPECT_EQ(events[i]["provider"], kGuid);
+    EXPECT_EQ(events[i]["id"], 2);
+    EXPECT_EQ(events[i]["pid"], provider.pid());
+    EXPECT_EQ(events[i]["ts"].get<std::string>().size(), 28u);  // 2026-11-24T09:57:41.0301799Z
+    EXPECT_TRUE(events[i]["cpu"].is_number());
+    char hex[9];  // Seq = 1 + 4i, little-endian
+    std::snprintf(hex, sizeof hex, "%02x000000", static_cast<unsigned>(1 + 4 * i));
+    EXPECT_EQ(events[i]["payload_hex"], hex);
+  }
+  provider.send("quit");
+  EXPECT_EQ(provider.wait(kWait), 0);
+  EXPECT_EQ(pfc({"stop", "S"}).exit_code, 0);
+}
+
+TEST_F(TraceCli, FollowedEventsRouteThroughPfcRun) {
+  ASSERT_EQ(pfc({"start", "S"}).exit_code, 0);
+  ASSERT_EQ(pfc({"enable", "S", kGuid, "--event-id", "1,2"}).exit_code, 0);
+  Child show(Child::Program{PFC_BINARY}, {"trace", "show", "S", "--follow", "--schema", script_});
+  Child provider({"provider", "9"});
+  ASSERT_NE(provider.expect("callback 1", kWait), "");
+  const Written w = write_events(provider, 40);  // Seq 0..39, ids 1..4 in turn
+  const unsigned expected = w.per_id[1] + w.per_id[2];
+  ASSERT_EQ(expected, 20u);
+  provider.send("quit");
+  EXPECT_EQ(provider.wait(kWait), 0);
+  const ProcessResult stop = pfc({"stop", "S"});
+  EXPECT_EQ(stop.out, session_json("S", std::string("\"") + kGuid + "\"", 20));
+  std::string lines;
+  std::vector<nlohmann::json> events;
+  for (std::string line = show.read_line(kWait); !line.empty(); line = show.read_line(kWait)) {
+    lines += line + "\n";
+    events.push_back(nlohmann::json::parse(line));
+  }
+  EXPECT_EQ(show.wait(kWait), 0);
+  ASSERT_EQ(events.size(), 20u);
+  const std::string shown = dir_ + "/shown.jsonl";
+  std::ofstream(shown) << lines;
+  const ProcessResult run = run_process(PFC_BINARY, {"run", script_, "--events", shown});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  std::string expect_run;
+  for (size_t i = 0; i < events.size(); ++i) {
+    const unsigned seq = events[i]["fields"]["Seq"];
+    EXPECT_EQ(events[i]["event"], seq % 4 == 0 ? "One" : "Two");
+    expect_run += "{\"seq\":" + std::to_string(i) + ",\"sessions\":[\"All\"" +
+                  (seq >= 4 ? ",\"Late\"" : "") + "],\"stack\":[]}\n";
+  }
+  EXPECT_EQ(run.out, expect_run);
+}
+
+}  // namespace
+}  // namespace pfc::multiproc
