@@ -30,7 +30,7 @@ void add_enable(CLI::App& trace, TraceOptions& o) {
   s->add_option("--event-id", o.event_ids, "[not:]ID,...: only these event ids (not: first: all but them)");
   s->add_option("--property", o.properties, "EnableProperty flags: stack_trace, sid, ts_id, "
                                             "ignore_keyword_0, ... or a number");
-  s->add_option("--script", o.script, "enable what a script's session enables (not supported yet)");
+  s->add_option("--script", o.script, "enable what the script's session enables (filters: pid, exe, event_id)");
   s->add_option("--session", o.session, "with --script: the script's session (default NAME)");
 }
 

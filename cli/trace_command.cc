@@ -10,6 +10,7 @@
 #include "cli/output.h"
 #include "cli/trace_options.h"
 #include "etw/session_info.h"
+#include "etw/util.h"
 #include "pfc/etw/evntprov.h"
 #include "pfc/etw/evntrace.h"
 
@@ -131,14 +132,11 @@ std::string enable_error(ULONG rc) {
   return "EnableTraceEx2 failed with " + std::to_string(rc);
 }
 
-int enable(const TraceOptions& o, bool on, std::ostream& out, std::ostream& err) {
-  if (!o.script.empty())
-    return usage(err, "enable --script is not supported yet; give PROVIDER and its options");
-  if (o.provider.empty()) return usage(err, "PROVIDER is required");
-  EnableRequest r;
-  if (const std::string bad = build_enable(o, r); !bad.empty()) return usage(err, bad);
-  const TRACEHANDLE h = session_handle(o.name);
-  if (h == 0) return no_session(err, o.name);
+}  // namespace
+
+int apply_enable(const std::string& name, const EnableRequest& r, bool on, std::ostream& err) {
+  const TRACEHANDLE h = session_handle(name);
+  if (h == 0) return no_session(err, name);
   std::vector<uint8_t> ids_body;
   std::vector<EVENT_FILTER_DESCRIPTOR> f = filters(r, ids_body);
   ENABLE_TRACE_PARAMETERS params{};
@@ -146,14 +144,29 @@ int enable(const TraceOptions& o, bool on, std::ostream& out, std::ostream& err)
   params.EnableProperty = r.properties;
   params.EnableFilterDesc = f.empty() ? nullptr : f.data();
   params.FilterDescCount = static_cast<ULONG>(f.size());
-  const GUID g = std::bit_cast<GUID>(r.provider);
+  const GUID g = etw::to_win(r.provider);
   const ULONG rc = EnableTraceEx2(h, &g, on ? EVENT_CONTROL_CODE_ENABLE_PROVIDER : EVENT_CONTROL_CODE_DISABLE_PROVIDER,
                                   r.level, r.any, r.all, kEnableTimeoutMs, on ? &params : nullptr);
-  if (rc == ERROR_WMI_INSTANCE_NOT_FOUND) return no_session(err, o.name);
+  if (rc == ERROR_WMI_INSTANCE_NOT_FOUND) return no_session(err, name);
   if (rc == ERROR_TIMEOUT)
     err << "pfc: warning: some provider processes did not apply the change within 10 s\n";
   else if (rc != ERROR_SUCCESS) return failure(err, enable_error(rc));
-  return print_query(o.name, out, err);
+  return kExitOk;
+}
+
+namespace {
+
+int enable(const TraceOptions& o, bool on, std::ostream& out, std::ostream& err) {
+  if (!o.script.empty()) {
+    if (!o.provider.empty()) return usage(err, "give PROVIDER or --script, not both");
+    const int rc = enable_script(o, err);
+    return rc != kExitOk ? rc : print_query(o.name, out, err);
+  }
+  if (o.provider.empty()) return usage(err, "PROVIDER is required");
+  EnableRequest r;
+  if (const std::string bad = build_enable(o, r); !bad.empty()) return usage(err, bad);
+  const int rc = apply_enable(o.name, r, on, err);
+  return rc != kExitOk ? rc : print_query(o.name, out, err);
 }
 
 int list(std::ostream& out, std::ostream& err) {

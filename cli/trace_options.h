@@ -56,6 +56,13 @@ std::string build_enable(const TraceOptions& o, EnableRequest& out);
 std::string parse_count(const std::string& option, const std::string& text, uint32_t max,
                         uint32_t& out);
 
+// EnableTraceEx2 (enable, or disable when !on) for the session `name`, with a 10 s
+// Timeout; prints errors; returns the exit code (cli/trace_command.cc).
+int apply_enable(const std::string& name, const EnableRequest& r, bool on, std::ostream& err);
+// `enable NAME --script FILE [--session S]` (cli/trace_script.cc): one apply_enable per
+// enable of session S (default NAME) of the script.
+int enable_script(const TraceOptions& o, std::ostream& err);
+
 // `pfc trace ACTION`: results to `out`, errors to `err`; returns the exit code.
 int command_trace(const TraceOptions& options, std::ostream& out, std::ostream& err);
 // `pfc trace show` (cli/trace_show.cc).

@@ -29,6 +29,12 @@ constexpr const char* kScript = R"(provider Actor {00000009-0000-4000-8000-00000
 session All {
     enable Actor level=verbose;
 }
+session Two {
+    enable Actor level=info { event_id in 2; }
+}
+session Pids {
+    enable Actor { pid 1, 2; }
+}
 session Late {
     enable Actor level=verbose {
         payload One all { Seq ge 4 }
@@ -36,6 +42,19 @@ session Late {
     }
 }
 )";
+
+// The provider's events: the ids the session lets through, with their Seq values.
+struct Written {
+  unsigned per_id[5] = {0, 0, 0, 0, 0};
+};
+
+Written write_events(Child& provider, int n) {
+  Written w;
+  provider.send("write " + std::to_string(n) + " 1");
+  const std::string line = provider.expect("wrote", kWait);
+  std::sscanf(line.c_str(), "wrote %u %u %u %u", &w.per_id[1], &w.per_id[2], &w.per_id[3], &w.per_id[4]);
+  return w;
+}
 
 class TraceCli : public ::testing::Test {
  protected:
@@ -118,7 +137,6 @@ TEST_F(TraceCli, UsageErrorsAndRefusals) {
            {"enable", "T", kGuid, "--event-id", "70000"},
            {"enable", "T", kGuid, "--property", "nonsense"},
            {"enable", "T", "{not-a-guid}"},
-           {"enable", "T", "--script", "x.pfs"},
            {"start", "B", "--buffer-kb", "0"},
            {"show", "T", "--schema", "x.man"},
            {"frobnicate"}}) {
@@ -128,24 +146,43 @@ TEST_F(TraceCli, UsageErrorsAndRefusals) {
   }
 }
 
+TEST_F(TraceCli, EnableScriptAppliesTheScriptsSession) {
+  ASSERT_EQ(pfc({"start", "Two"}).exit_code, 0);
+  const ProcessResult r = pfc({"enable", "Two", "--script", script_});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, session_json("Two", std::string("\"") + kGuid + "\"", 0));
+  // Payload filters cannot be sent yet: a usage error, nothing enabled.
+  ASSERT_EQ(pfc({"start", "L"}).exit_code, 0);
+  const ProcessResult late = pfc({"enable", "L", "--script", script_, "--session", "Late"});
+  EXPECT_EQ(late.exit_code, 2);
+  EXPECT_NE(late.err.find("payload filters"), std::string::npos) << late.err;
+  EXPECT_EQ(pfc({"query", "L"}).out, session_json("L", "", 0));
+  const ProcessResult none = pfc({"enable", "L", "--script", script_, "--session", "Nope"});
+  EXPECT_EQ(none.exit_code, 1);
+}
+
+// The sessions enabled from the script filter as their `event_id` and `pid` say: of ids
+// 1..4 twice, session Two gets the two events of id 2; Pids (pid 1, 2) none.
+TEST_F(TraceCli, ScriptEnableFiltersInTheProviderProcess) {
+  ASSERT_EQ(pfc({"start", "Two"}).exit_code, 0);
+  ASSERT_EQ(pfc({"enable", "Two", "--script", script_}).exit_code, 0);
+  ASSERT_EQ(pfc({"start", "P"}).exit_code, 0);
+  ASSERT_EQ(pfc({"enable", "P", "--script", script_, "--session", "Pids"}).exit_code, 0);
+  Child provider({"provider", "9"});
+  ASSERT_NE(provider.expect("callback 1", kWait), "");
+  write_events(provider, 8);
+  const std::string guid = std::string("\"") + kGuid + "\"";
+  EXPECT_EQ(pfc({"query", "Two"}).out, session_json("Two", guid, 2));
+  EXPECT_EQ(pfc({"query", "P"}).out, session_json("P", guid, 0));
+  provider.send("quit");
+  EXPECT_EQ(provider.wait(kWait), 0);
+}
+
 TEST_F(TraceCli, SixtyFifthSessionIsRefused) {
   for (int i = 0; i < 64; ++i) ASSERT_EQ(pfc({"start", "S" + std::to_string(i)}).exit_code, 0) << i;
   const ProcessResult r = pfc({"start", "S64"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("64 sessions"), std::string::npos) << r.err;
-}
-
-// The provider's events: the ids the session lets through, with their Seq values.
-struct Written {
-  unsigned per_id[5] = {0, 0, 0, 0, 0};
-};
-
-Written write_events(Child& provider, int n) {
-  Written w;
-  provider.send("write " + std::to_string(n) + " 1");
-  const std::string line = provider.expect("wrote", kWait);
-  std::sscanf(line.c_str(), "wrote %u %u %u %u", &w.per_id[1], &w.per_id[2], &w.per_id[3], &w.per_id[4]);
-  return w;
 }
 
 std::vector<nlohmann::json> read_events(Child& show) {
@@ -212,7 +249,7 @@ TEST_F(TraceCli, FollowedEventsRouteThroughPfcRun) {
     const unsigned seq = events[i]["fields"]["Seq"];
     EXPECT_EQ(events[i]["event"], seq % 4 == 0 ? "One" : "Two");
     expect_run += "{\"seq\":" + std::to_string(i) + ",\"sessions\":[\"All\"" +
-                  (seq >= 4 ? ",\"Late\"" : "") + "],\"stack\":[]}\n";
+                  (seq % 4 == 1 ? ",\"Two\"" : "") + (seq >= 4 ? ",\"Late\"" : "") + "],\"stack\":[]}\n";
   }
   EXPECT_EQ(run.out, expect_run);
 }
