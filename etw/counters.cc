@@ -31,19 +31,28 @@ bool has_live_consumer(const trace::TraceDir& dir, uint64_t instance) {
   return live;
 }
 
-SessionCounters count_session(const trace::TraceDir& dir, const trace::SessionEntry& e) {
+SessionCounters count_rings(const std::vector<trace::RingReader>& rings, uint32_t buffer_kb) {
   SessionCounters c;
-  const uint64_t buffer = uint64_t{std::max<uint32_t>(e.buffer_kb, 1)} * 1024;
-  for (const std::string& name : dir.list(ring_prefix(e.instance))) {
-    auto ring = trace::RingReader::open(dir, name);
-    if (!ring) continue;
-    c.buffers += ring->capacity() / buffer;
-    c.buffers_written += ring->consumed() / buffer;
-    c.events_lost += ring->lost();
-    c.events += ring->events();
-    c.realtime_buffers_lost += (ring->lost_bytes() + buffer - 1) / buffer;
+  const uint64_t buffer = uint64_t{std::max<uint32_t>(buffer_kb, 1)} * 1024;
+  for (const trace::RingReader& r : rings) {
+    c.buffers += r.capacity() / buffer;
+    c.buffers_written += r.consumed() / buffer;
+    c.events_lost += r.lost();
+    c.events += r.events();
+    c.realtime_buffers_lost += (r.lost_bytes() + buffer - 1) / buffer;
   }
   return c;
+}
+
+std::vector<trace::RingReader> map_rings(const trace::TraceDir& dir, uint64_t instance) {
+  std::vector<trace::RingReader> rings;
+  for (const std::string& name : dir.list(ring_prefix(instance)))
+    if (auto r = trace::RingReader::open(dir, name)) rings.push_back(std::move(*r));
+  return rings;
+}
+
+SessionCounters count_session(const trace::TraceDir& dir, const trace::SessionEntry& e) {
+  return count_rings(map_rings(dir, e.instance), e.buffer_kb);
 }
 
 std::string consumer_marker(uint64_t instance, const trace::ProcessKey& who) {

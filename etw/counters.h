@@ -5,7 +5,10 @@
 
 #include <cstdint>
 
+#include <vector>
+
 #include "trace/dir.h"
+#include "trace/ring.h"
 #include "trace/state.h"
 
 namespace pfc::etw {
@@ -19,6 +22,10 @@ struct SessionCounters {
 };
 
 SessionCounters count_session(const trace::TraceDir& dir, const trace::SessionEntry& e);
+// The same sums over rings already mapped (they stay readable after their files are removed).
+SessionCounters count_rings(const std::vector<trace::RingReader>& rings, uint32_t buffer_kb);
+// The rings of `instance`, mapped (unreadable ones skipped).
+std::vector<trace::RingReader> map_rings(const trace::TraceDir& dir, uint64_t instance);
 
 // The name of the consumer marker of `instance` for `who` (a live marker keeps the rings
 // of a stopped session until that consumer has read them).

@@ -6,7 +6,6 @@
 #include "base/utf8.h"
 #include "etw/state.h"
 #include "pfc/etw/evntrace.h"
-#include "trace/ring.h"
 
 namespace pfc::etw {
 namespace {
@@ -31,27 +30,6 @@ SessionInfo describe(const trace::NamespaceState& st, const trace::SessionEntry&
   for (const trace::EnableEntry& en : st.enables)
     if (en.slot == e.slot) info.providers.push_back(en.provider);
   return info;
-}
-
-// The rings of `instance`, mapped (they stay readable after their files are removed).
-std::vector<trace::RingReader> map_rings(const trace::TraceDir& dir, uint64_t instance) {
-  std::vector<trace::RingReader> rings;
-  for (const std::string& name : dir.list("r-" + std::to_string(instance) + "-"))
-    if (auto r = trace::RingReader::open(dir, name)) rings.push_back(std::move(*r));
-  return rings;
-}
-
-SessionCounters count_rings(const std::vector<trace::RingReader>& rings, uint32_t buffer_kb) {
-  SessionCounters c;
-  const uint64_t buffer = uint64_t{std::max<uint32_t>(buffer_kb, 1)} * 1024;
-  for (const trace::RingReader& r : rings) {
-    c.buffers += r.capacity() / buffer;
-    c.buffers_written += r.consumed() / buffer;
-    c.events_lost += r.lost();
-    c.events += r.events();
-    c.realtime_buffers_lost += (r.lost_bytes() + buffer - 1) / buffer;
-  }
-  return c;
 }
 
 struct StopProperties {

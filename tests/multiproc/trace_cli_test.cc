@@ -4,7 +4,9 @@
 // `pfc trace show` reads, its output routed by `pfc run --events`.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <signal.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -216,6 +218,28 @@ TEST_F(TraceCli, ShowWithoutFollowPrintsWhatIsBufferedAndReturns) {
   }
   provider.send("quit");
   EXPECT_EQ(provider.wait(kWait), 0);
+  EXPECT_EQ(pfc({"stop", "S"}).exit_code, 0);
+}
+
+// --follow ends on SIGINT (exit 0, output complete) and frees the session for the next
+// consumer; the session itself goes on.
+TEST_F(TraceCli, FollowEndsOnSigint) {
+  ASSERT_EQ(pfc({"start", "S"}).exit_code, 0);
+  Child show(Child::Program{PFC_BINARY}, {"trace", "show", "S", "--follow"});
+  // Attached once its consumer marker (docs/namespace.md §1) exists.
+  bool attached = false;
+  for (int i = 0; i < 2000 && !attached; ++i) {
+    for (const auto& f : std::filesystem::directory_iterator(dir_ + "/ns"))
+      attached = attached || f.path().filename().string().starts_with("c-");
+    if (!attached) ::usleep(10000);
+  }
+  ASSERT_TRUE(attached);
+  const ProcessResult second = pfc({"show", "S"});
+  EXPECT_EQ(second.exit_code, 1);
+  EXPECT_NE(second.err.find("already has a consumer"), std::string::npos) << second.err;
+  ::kill(show.pid(), SIGINT);
+  EXPECT_EQ(show.wait(kWait), 0);
+  EXPECT_EQ(pfc({"show", "S"}).exit_code, 0);
   EXPECT_EQ(pfc({"stop", "S"}).exit_code, 0);
 }
 
