@@ -1,10 +1,10 @@
-// cli/engine.cc — --engine name → ProgramCompiler via make_compiler (tiered.h).
+// cli/engine.cc — --engine name → ProgramCompiler via make_program_compiler (compiler/jit/engine.h).
 #include "cli/engine.h"
 
 #include <string>
 
 #include "base/hex.h"
-#include "compiler/jit/tiered.h"
+#include "compiler/jit/engine.h"
 
 namespace pfc::cli {
 
@@ -55,7 +55,7 @@ Result<EngineChoice> make_engine(std::string_view name) {
   options.on_mismatch = [errors = choice.errors](const Mismatch& m) {
     errors->record_mismatch(describe(m));
   };
-  choice.compiler = make_compiler(*engine, std::move(options));
+  choice.compiler = make_program_compiler(*engine, std::move(options));
   return choice;
 }
 

@@ -1,5 +1,5 @@
 // cli/engine.h — maps an --engine name to the ProgramCompiler that builds routing programs,
-// through the project's one engine-choice function (compiler/jit/tiered.h make_compiler).
+// through the project's one engine-choice function (make_program_compiler, compiler/jit/engine.h).
 #pragma once
 
 #include <memory>
@@ -40,7 +40,7 @@ struct EngineChoice {
 
 // The compiler for engine `name`: "interp", "jit" or "auto" (the --engine values; main
 // rejects others as usage errors), or "crosscheck" (--debug-crosscheck: disagreements are
-// recorded in `errors`). Fails for a name make_compiler does not know.
+// recorded in `errors`). Fails for a name make_program_compiler does not know.
 Result<EngineChoice> make_engine(std::string_view name);
 
 }  // namespace pfc::cli

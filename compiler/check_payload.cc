@@ -66,7 +66,12 @@ bool check_predicate(const ast::Predicate& ap, const EventDef& ev, const EventIn
     return false;
   }
   out.field = it->second;
-  out.op = payload_op_from_ast(ap.op);
+  const PayloadOpInfo* op = find_payload_op(static_cast<uint16_t>(ap.op));
+  if (op == nullptr) {
+    cx.error(ap.op_pos, "internal error: unknown payload operator");
+    return false;
+  }
+  out.op = op->op;
   if (!payload_op_applies(field.type, out.op)) {
     cx.error(ap.op_pos, "operator '" + std::string(payload_op_name(out.op)) +
                             "' cannot be applied to field " + quote_text(field.name) +

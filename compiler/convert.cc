@@ -1,5 +1,5 @@
-// compiler/convert.cc — operator/type compatibility and TDH-style value conversion for
-// payload predicates (see convert.h; rules restated in docs/semantics.md).
+// compiler/convert.cc — TDH-style value conversion for payload predicates (see convert.h;
+// rules in docs/semantics.md §2.3), driven by the table of runtime/payload_ops.h.
 #include "compiler/convert.h"
 
 #include "base/ascii.h"
@@ -10,40 +10,11 @@
 namespace pfc::internal {
 namespace {
 
-// Integer-like types: width in bits and signedness (bool is 0..1, stored in 4 bytes).
-struct IntShape {
-  bool is_signed = false;
-  uint64_t max_positive = 0;  // largest value
-  uint64_t max_negative = 0;  // largest magnitude of a negative value (0 for unsigned)
-};
+// The integer row of `t` (the caller knows it is an integer-like type).
+const FieldTypeInfo& int_row(InType t) { return *find_payload_field_type(t); }
 
-std::optional<IntShape> int_shape(InType t) {
-  auto sgn = [](int bits) {
-    const uint64_t half = uint64_t{1} << (bits - 1);
-    return IntShape{true, half - 1, half};
-  };
-  auto uns = [](int bits) {
-    return IntShape{false, bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1, 0};
-  };
-  switch (t) {
-    case InType::Int8: return sgn(8);
-    case InType::Int16: return sgn(16);
-    case InType::Int32: return sgn(32);
-    case InType::Int64: return sgn(64);
-    case InType::UInt8: return uns(8);
-    case InType::UInt16: return uns(16);
-    case InType::UInt32:
-    case InType::HexInt32: return uns(32);
-    case InType::UInt64:
-    case InType::HexInt64:
-    case InType::FileTime:
-    case InType::Pointer: return uns(64);
-    case InType::Boolean: return IntShape{false, 1, 0};
-    default: return std::nullopt;
-  }
-}
-
-bool is_string_type(InType t) { return t == InType::UnicodeString || t == InType::AnsiString; }
+bool is_int_type(InType t) { return payload_value_kind(t) == ValueKind::Integer; }
+bool is_string_type(InType t) { return payload_value_kind(t) == ValueKind::String; }
 
 std::string int_text(IntText v) {
   return (v.negative && v.magnitude != 0 ? "-" : "") + std::to_string(v.magnitude);
@@ -53,14 +24,14 @@ std::string field_desc(std::string_view field, InType type) {
   return "field " + quote_text(field) + " of type '" + std::string(in_type_name(type)) + "'";
 }
 
-std::string range_text(const IntShape& s) {
+std::string range_text(const FieldTypeInfo& s) {
   return (s.max_negative ? "-" + std::to_string(s.max_negative) : std::string("0")) + ".." +
          std::to_string(s.max_positive);
 }
 
 // Range-checks `v` for the shape and returns its 64-bit two's complement bits.
 std::expected<uint64_t, std::string> to_bits(std::string_view field, InType type, IntText v) {
-  const IntShape s = *int_shape(type);
+  const FieldTypeInfo& s = int_row(type);
   const bool ok = v.negative ? v.magnitude <= s.max_negative : v.magnitude <= s.max_positive;
   if (!(ok || (v.negative && v.magnitude == 0))) {
     return std::unexpected("value " + int_text(v) + " is out of range for " +
@@ -70,11 +41,11 @@ std::expected<uint64_t, std::string> to_bits(std::string_view field, InType type
 }
 
 bool less_than(InType type, uint64_t a, uint64_t b) {
-  return int_shape(type)->is_signed ? static_cast<int64_t>(a) < static_cast<int64_t>(b) : a < b;
+  return int_row(type).is_signed ? static_cast<int64_t>(a) < static_cast<int64_t>(b) : a < b;
 }
 
 std::string to_signed_text(InType type, uint64_t bits) {
-  return int_shape(type)->is_signed ? std::to_string(static_cast<int64_t>(bits))
+  return int_row(type).is_signed ? std::to_string(static_cast<int64_t>(bits))
                                     : std::to_string(bits);
 }
 
@@ -95,7 +66,9 @@ ConvertResult finish_ints(std::string_view field, InType type, PayloadOp op, Int
                              to_signed_text(type, out.hi));
     }
   }
-  if (op == PayloadOp::Modulo && out.lo == 0) return std::unexpected("'modulo' by zero");
+  if (find_payload_op(op)->nonzero && out.lo == 0) {
+    return std::unexpected("'" + std::string(payload_op_name(op)) + "' by zero");
+  }
   return out;
 }
 
@@ -157,8 +130,8 @@ ConvertResult convert_int_text(std::string_view field, InType type, PayloadOp op
 }
 
 std::string kind_error(std::string_view field, InType type) {
-  const char* want = int_shape(type) ? "an integer" : is_string_type(type) ? "a string" : "a GUID";
-  return field_desc(field, type) + " needs " + want + " value";
+  return field_desc(field, type) + " needs " + std::string(value_kind_noun(*payload_value_kind(type))) +
+         " value";
 }
 
 std::expected<void, std::string> check_op(std::string_view field, InType type, PayloadOp op) {
@@ -168,56 +141,6 @@ std::expected<void, std::string> check_op(std::string_view field, InType type, P
 }
 
 }  // namespace
-
-std::string_view payload_op_name(PayloadOp op) {
-  switch (op) {
-    case PayloadOp::Eq: return "eq";
-    case PayloadOp::Ne: return "ne";
-    case PayloadOp::Le: return "le";
-    case PayloadOp::Gt: return "gt";
-    case PayloadOp::Lt: return "lt";
-    case PayloadOp::Ge: return "ge";
-    case PayloadOp::Between: return "between";
-    case PayloadOp::NotBetween: return "notbetween";
-    case PayloadOp::Modulo: return "modulo";
-    case PayloadOp::Contains: return "contains";
-    case PayloadOp::DoesntContain: return "doesntcontain";
-    case PayloadOp::Is: return "is";
-    case PayloadOp::IsNot: return "isnot";
-  }
-  return "?";
-}
-
-PayloadOp payload_op_from_ast(ast::PredOp op) {
-  switch (op) {
-    case ast::PredOp::Eq: return PayloadOp::Eq;
-    case ast::PredOp::Ne: return PayloadOp::Ne;
-    case ast::PredOp::Le: return PayloadOp::Le;
-    case ast::PredOp::Gt: return PayloadOp::Gt;
-    case ast::PredOp::Lt: return PayloadOp::Lt;
-    case ast::PredOp::Ge: return PayloadOp::Ge;
-    case ast::PredOp::Between: return PayloadOp::Between;
-    case ast::PredOp::NotBetween: return PayloadOp::NotBetween;
-    case ast::PredOp::Modulo: return PayloadOp::Modulo;
-    case ast::PredOp::Contains: return PayloadOp::Contains;
-    case ast::PredOp::DoesntContain: return PayloadOp::DoesntContain;
-    case ast::PredOp::Is: return PayloadOp::Is;
-    case ast::PredOp::IsNot: return PayloadOp::IsNot;
-  }
-  return PayloadOp::Eq;
-}
-
-bool payload_op_takes_pair(PayloadOp op) {
-  return op == PayloadOp::Between || op == PayloadOp::NotBetween;
-}
-
-bool payload_op_applies(InType type, PayloadOp op) {
-  const auto code = static_cast<uint16_t>(op);
-  if (int_shape(type)) return code <= static_cast<uint16_t>(PayloadOp::Modulo);
-  if (is_string_type(type)) return code >= static_cast<uint16_t>(PayloadOp::Contains);
-  if (type == InType::Guid) return op == PayloadOp::Is || op == PayloadOp::IsNot;
-  return false;
-}
 
 std::optional<IntText> parse_int_text(std::string_view text) {
   const std::optional<ParsedInteger> v = parse_integer_text(trim_ascii_space(text));
@@ -244,7 +167,7 @@ ConvertResult convert_value(std::string_view field, InType type, PayloadOp op,
     if (type != InType::Guid) return std::unexpected(kind_error(field, type));
     return convert_guid_text(field, value.guid.text);
   }
-  if (!int_shape(type)) return std::unexpected(kind_error(field, type));
+  if (!is_int_type(type)) return std::unexpected(kind_error(field, type));
   if (!pair && payload_op_takes_pair(op)) return std::unexpected(needs_pair_error(op));
   auto as_text = [](const ast::Int& i) { return IntText{i.magnitude, i.negative}; };
   return finish_ints(field, type, op, as_text(value.lo),

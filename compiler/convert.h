@@ -1,6 +1,7 @@
-// compiler/convert.h — payload predicate values: which operators apply to which field types
-// (docs/semantics.md §2.2), and the conversion of a value to its field's type the way TDH
-// converts PAYLOAD_FILTER_PREDICATE.Value text (docs/semantics.md §2.3). Used by
+// compiler/convert.h — payload predicate values: the conversion of a value to its field's
+// type the way TDH converts PAYLOAD_FILTER_PREDICATE.Value text (docs/semantics.md §2.3),
+// following the operator/type table of runtime/payload_ops.h (which operators apply to
+// which field types, how many values they take, each type's range). Used by
 // compiler/check for script literals; the text form also serves the ETW-compatible API.
 #pragma once
 
@@ -13,17 +14,9 @@
 #include "grammar/ast.h"
 #include "pfc/enable.h"
 #include "pfc/schema.h"
+#include "runtime/payload_ops.h"
 
 namespace pfc::internal {
-
-// The script spelling of an operator: "eq", "between", "doesntcontain", ...
-std::string_view payload_op_name(PayloadOp op);
-PayloadOp payload_op_from_ast(ast::PredOp op);
-// BETWEEN and NOTBETWEEN take a pair of values; every other operator one.
-bool payload_op_takes_pair(PayloadOp op);
-// docs/semantics.md §2.2: integer ops on integer-like types, string ops on strings,
-// IS/ISNOT on GUIDs.
-bool payload_op_applies(InType type, PayloadOp op);
 
 // An integer as written: magnitude and sign ("-0" is zero).
 struct IntText {

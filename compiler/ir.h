@@ -133,6 +133,30 @@ struct GuidPred {
   Guid value;
 };
 
+// The checks of one session, in the order docs/semantics.md §1 lists them (and `pfc run
+// --explain` reports them, docs/cli.md).
+enum class Check : uint8_t {
+  Level, Keyword, Pid, Exe, PackageId, AppId, EventId, EventName, Payload,
+};
+inline constexpr size_t kNumChecks = static_cast<size_t>(Check::Payload) + 1;
+// Reason words of --explain, indexed by Check.
+inline constexpr std::array<std::string_view, kNumChecks> kCheckNames = {
+    "level", "keyword", "pid", "exe", "package_id", "app_id", "event_id", "event_name",
+    "payload",
+};
+
+// An annotation, not an instruction: after a run, check `check` of session `slot` passed
+// iff register `reg` is non-zero (reg == kNoReg: iff `constant`). Lowering writes one note
+// per check a session has, in Check order, and delivers to the session (before the
+// router's exclusion) iff all of its notes pass, so the first failing note explains a
+// rejection (Interpreter::explain). Engines do not read notes; the verifier checks them.
+struct CheckNote {
+  uint32_t slot = 0;
+  Check check = Check::Level;
+  Reg reg = kNoReg;
+  bool constant = true;
+};
+
 struct Program {
   std::vector<Inst> code;
   uint32_t num_regs = 0;
@@ -142,6 +166,7 @@ struct Program {
   std::vector<IntPred> int_preds;
   std::vector<StrPred> str_preds;
   std::vector<GuidPred> guid_preds;
+  std::vector<CheckNote> checks;  // by slot, then Check order
 };
 
 }  // namespace pfc::ir

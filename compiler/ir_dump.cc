@@ -11,7 +11,7 @@
 #include <type_traits>
 
 #include "base/hex.h"
-#include "compiler/convert.h"
+#include "runtime/payload_ops.h"
 
 namespace pfc {
 namespace {
@@ -148,7 +148,7 @@ void dump_pools(const ir::Program& p, std::string& out) {
   for (size_t k = 0; k < p.int_preds.size(); ++k) {
     const ir::IntPred& q = p.int_preds[k];
     out += cat("  ipred#", k, " = ", internal::payload_op_name(q.op), " ", num(q.lo));
-    if (q.op == PayloadOp::Between || q.op == PayloadOp::NotBetween) out += cat(", ", num(q.hi));
+    if (internal::payload_op_takes_pair(q.op)) out += cat(", ", num(q.hi));
     out += "\n";
   }
   if (!p.str_preds.empty()) out += "str_preds:\n";

@@ -130,6 +130,11 @@ uint32_t IrBuilder::guid_pred(const ir::GuidPred& p) {
   return it->second;
 }
 
+void IrBuilder::note(uint32_t slot, ir::Check check, ir::Reg v) {
+  const bool is_const = v == kTrue || v == kFalse;
+  prog_.checks.push_back(ir::CheckNote{slot, check, is_const ? ir::kNoReg : v, v == kTrue});
+}
+
 ir::Program IrBuilder::finish() {
   prog_.code.push_back(Inst{Op::Return, ir::kNoReg, 0, 0, 0, 0});
   return std::move(prog_);

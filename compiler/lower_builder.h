@@ -44,6 +44,10 @@ class IrBuilder {
   // Registers allocated so far (a region's registers are those numbered from its start).
   uint32_t num_regs() const { return prog_.num_regs; }
 
+  // Records that check `check` of session `slot` has value `v` (a register or kTrue /
+  // kFalse): an ir::CheckNote, which emits nothing.
+  void note(uint32_t slot, ir::Check check, ir::Reg v);
+
   // Effects.
   void deliver(ir::Reg v, uint32_t bit);
   void stack(ir::Reg v, uint32_t bit);

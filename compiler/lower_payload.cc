@@ -6,6 +6,7 @@
 #include <string>
 
 #include "runtime/casefold.h"
+#include "runtime/payload_ops.h"
 
 namespace pfc::internal {
 
@@ -18,12 +19,6 @@ namespace {
 
 // Constant offsets stop here; beyond it Skip does the (checked) arithmetic.
 constexpr uint64_t kMaxConstOffset = uint64_t{1} << 40;
-
-bool is_int_op(PayloadOp op) { return uint16_t(op) <= uint16_t(PayloadOp::Modulo); }
-bool is_str_op(PayloadOp op) {
-  return op == PayloadOp::Contains || op == PayloadOp::DoesntContain || op == PayloadOp::Is ||
-         op == PayloadOp::IsNot;
-}
 
 std::string field_error(const EventDef& e, uint32_t field, std::string_view what) {
   return "event '" + e.name + "' field " + std::to_string(field) + ": " + std::string(what);
@@ -106,22 +101,28 @@ Result<Reg> PayloadLowering::predicate(const PayloadPredicate& p) {
   if (!off) return off;
   auto desc = desc_of(p.field);
   if (!desc) return std::unexpected(desc.error());
-  if (in_type_is_integer(f.type) && is_int_op(p.op)) {
-    if (p.op == PayloadOp::Modulo && p.value.lo == 0) {
-      return make_error(field_error(event_, p.field, "MODULO by zero"));
+  const std::optional<ValueKind> kind = payload_value_kind(f.type);
+  if (!kind || !payload_op_applies(*kind, p.op)) {
+    return make_error(field_error(event_, p.field, "operator not allowed on the field's type"));
+  }
+  if (find_payload_op(p.op)->nonzero && p.value.lo == 0 && *kind == ValueKind::Integer) {
+    return make_error(field_error(event_, p.field, std::string(payload_op_name(p.op)) + " by zero"));
+  }
+  switch (*kind) {
+    case ValueKind::Integer: {
+      uint32_t pred = b_.int_pred(ir::IntPred{p.op, p.value.lo, p.value.hi});
+      return b_.emit_inst(Inst{Op::PredInt, kNoReg, *off, *desc, pred, 0});
     }
-    uint32_t pred = b_.int_pred(ir::IntPred{p.op, p.value.lo, p.value.hi});
-    return b_.emit_inst(Inst{Op::PredInt, kNoReg, *off, *desc, pred, 0});
-  }
-  if (in_type_is_string(f.type) && is_str_op(p.op)) {
-    auto length = extent_reg(f.length, p.field);
-    if (!length) return length;
-    uint32_t pred = b_.str_pred(ir::StrPred{p.op, p.value.text, fold_utf8(p.value.text)});
-    return b_.emit_inst(Inst{Op::PredStr, kNoReg, *off, *desc, pred, *length});
-  }
-  if (f.type == InType::Guid && (p.op == PayloadOp::Is || p.op == PayloadOp::IsNot)) {
-    uint32_t pred = b_.guid_pred(ir::GuidPred{p.op, p.value.guid});
-    return b_.emit_inst(Inst{Op::PredGuid, kNoReg, *off, *desc, pred, 0});
+    case ValueKind::String: {
+      auto length = extent_reg(f.length, p.field);
+      if (!length) return length;
+      uint32_t pred = b_.str_pred(ir::StrPred{p.op, p.value.text, fold_utf8(p.value.text)});
+      return b_.emit_inst(Inst{Op::PredStr, kNoReg, *off, *desc, pred, *length});
+    }
+    case ValueKind::Guid: {
+      uint32_t pred = b_.guid_pred(ir::GuidPred{p.op, p.value.guid});
+      return b_.emit_inst(Inst{Op::PredGuid, kNoReg, *off, *desc, pred, 0});
+    }
   }
   return make_error(field_error(event_, p.field, "operator not allowed on the field's type"));
 }

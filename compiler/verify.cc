@@ -3,10 +3,12 @@
 #include "compiler/verify.h"
 
 #include <algorithm>
+#include <array>
 #include <string>
 #include <vector>
 
 #include "base/ascii.h"
+#include "runtime/payload_ops.h"
 
 namespace pfc {
 namespace {
@@ -38,7 +40,8 @@ class Verifier {
       if (auto r = operands(in); !r) return r;
       if (auto r = define(in); !r) return r;
     }
-    return pools();
+    if (auto r = pools(); !r) return r;
+    return notes();
   }
 
  private:
@@ -184,18 +187,37 @@ class Verifier {
     }
     for (size_t k = 0; k < p_.int_preds.size(); ++k) {
       const ir::IntPred& q = p_.int_preds[k];
-      if (uint16_t(q.op) > uint16_t(PayloadOp::Modulo)) return fail_pool("int predicate " + std::to_string(k) + " has a non-integer operator");
-      if (q.op == PayloadOp::Modulo && q.lo == 0) return fail_pool("int predicate " + std::to_string(k) + " is MODULO 0");
+      if (!internal::payload_op_applies(internal::ValueKind::Integer, q.op))
+        return fail_pool("int predicate " + std::to_string(k) + " has a non-integer operator");
+      if (internal::find_payload_op(q.op)->nonzero && q.lo == 0)
+        return fail_pool("int predicate " + std::to_string(k) + " is " +
+                         std::string(internal::payload_op_name(q.op)) + " 0");
     }
     for (size_t k = 0; k < p_.str_preds.size(); ++k) {
-      PayloadOp op = p_.str_preds[k].op;
-      if (op != PayloadOp::Contains && op != PayloadOp::DoesntContain && op != PayloadOp::Is && op != PayloadOp::IsNot)
+      if (!internal::payload_op_applies(internal::ValueKind::String, p_.str_preds[k].op))
         return fail_pool("string predicate " + std::to_string(k) + " has a non-string operator");
     }
     for (size_t k = 0; k < p_.guid_preds.size(); ++k) {
-      PayloadOp op = p_.guid_preds[k].op;
-      if (op != PayloadOp::Is && op != PayloadOp::IsNot)
-        return fail_pool("GUID predicate " + std::to_string(k) + " is not IS/ISNOT");
+      if (!internal::payload_op_applies(internal::ValueKind::Guid, p_.guid_preds[k].op))
+        return fail_pool("GUID predicate " + std::to_string(k) + " has a non-GUID operator");
+    }
+    return {};
+  }
+
+  // Check notes: slot < 64, a known check, a register some instruction writes, and per
+  // slot strictly increasing checks.
+  Result<void> notes() const {
+    std::array<int, 64> last;
+    last.fill(-1);
+    for (size_t k = 0; k < p_.checks.size(); ++k) {
+      const ir::CheckNote& n = p_.checks[k];
+      const std::string at = "check note " + std::to_string(k);
+      if (n.slot >= 64) return fail_pool(at + ": session bit not below 64");
+      if (size_t(n.check) >= ir::kNumChecks) return fail_pool(at + ": unknown check");
+      if (n.reg != kNoReg && (n.reg >= p_.num_regs || !written_[n.reg]))
+        return fail_pool(at + ": register %" + std::to_string(n.reg) + " is never written");
+      if (int(n.check) <= last[n.slot]) return fail_pool(at + ": checks of a session out of order");
+      last[n.slot] = int(n.check);
     }
     return {};
   }

@@ -15,7 +15,9 @@ namespace pfc {
 // strictly forward and ≤ code.size(), field descriptors consistent with their ops (Skip's
 // count/length registers present iff the descriptor's extent is a Field; LoadField/PredInt
 // on scalar integer fields, PredStr on scalar strings, PredGuid on scalar GUIDs; predicate
-// operators valid for their pool), sets sorted and duplicate-free, and Return last.
+// operators valid for their pool; MODULO not by 0), sets sorted and duplicate-free, Return
+// last, and check notes (slot < 64, known check, a written register, per slot in Check
+// order). The one verifier: both engines run only programs that pass it.
 // Pure and thread-safe.
 Result<void> verify(const ir::Program& prog);
 

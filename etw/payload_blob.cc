@@ -11,10 +11,12 @@
 #include <string>
 
 #include "compiler/convert.h"
+#include "runtime/payload_ops.h"
 
 namespace pfc::etw {
 namespace {
 
+using internal::find_payload_op;
 using internal::payload_op_takes_pair;
 
 template <typename T>
@@ -29,14 +31,8 @@ void store(std::vector<uint8_t>& out, size_t at, T v) {
   std::memcpy(out.data() + at, &v, sizeof v);
 }
 
-bool is_string(InType t) { return t == InType::UnicodeString || t == InType::AnsiString; }
-
-bool known_op(uint16_t op) {
-  return op <= static_cast<uint16_t>(PayloadOp::Modulo) ||
-         op == static_cast<uint16_t>(PayloadOp::Contains) ||
-         op == static_cast<uint16_t>(PayloadOp::DoesntContain) ||
-         op == static_cast<uint16_t>(PayloadOp::Is) || op == static_cast<uint16_t>(PayloadOp::IsNot);
-}
+bool is_string(InType t) { return internal::payload_value_kind(t) == internal::ValueKind::String; }
+bool is_guid(InType t) { return internal::payload_value_kind(t) == internal::ValueKind::Guid; }
 
 size_t predicate_count(const BlobContents& c) {
   size_t n = 0;
@@ -50,7 +46,7 @@ void predicate_words(const BlobPredicate& p, std::string& strings, uint64_t& a, 
     a = strings.size();
     b = p.value.text.size();
     strings += p.value.text;
-  } else if (p.type == InType::Guid) {
+  } else if (is_guid(p.type)) {
     const std::array<uint8_t, 16> bytes = p.value.guid.to_bytes();
     std::memcpy(&a, bytes.data(), 8);
     std::memcpy(&b, bytes.data() + 8, 8);
@@ -195,7 +191,7 @@ bool decode_predicate(const uint8_t* p, const uint8_t* strings, uint32_t strings
                       BlobPredicate& out) {
   const uint16_t op = load<uint16_t>(p + 2);
   const uint16_t type = load<uint16_t>(p + 4);
-  if (!known_op(op) || !known_type(type) || load<uint16_t>(p + 6) != 0) return false;
+  if (find_payload_op(op) == nullptr || !known_type(type) || load<uint16_t>(p + 6) != 0) return false;
   out.field = load<uint16_t>(p);
   out.op = static_cast<PayloadOp>(op);
   out.type = static_cast<InType>(type);
@@ -204,7 +200,7 @@ bool decode_predicate(const uint8_t* p, const uint8_t* strings, uint32_t strings
   if (is_string(out.type)) {
     if (a > strings_size || b > strings_size - a) return false;
     out.value.text.assign(reinterpret_cast<const char*>(strings + a), b);
-  } else if (out.type == InType::Guid) {
+  } else if (is_guid(out.type)) {
     uint8_t bytes[16];
     std::memcpy(bytes, p + 8, 16);
     out.value.guid = Guid::from_bytes(bytes);
@@ -329,7 +325,7 @@ bool value_fits(const FieldDef& f, const BlobPredicate& p) {
   std::string text;
   if (is_string(f.type)) {
     text = p.value.text;
-  } else if (f.type == InType::Guid) {
+  } else if (is_guid(f.type)) {
     text = p.value.guid.to_string();
   } else {
     const bool sgn = in_type_is_signed(f.type);
@@ -341,7 +337,7 @@ bool value_fits(const FieldDef& f, const BlobPredicate& p) {
   }
   internal::ConvertResult r = internal::convert_value_text(f.name, f.type, p.op, text);
   if (!r) return false;
-  if (is_string(f.type) || f.type == InType::Guid) return true;
+  if (is_string(f.type) || is_guid(f.type)) return true;
   return r->lo == p.value.lo && (!payload_op_takes_pair(p.op) || r->hi == p.value.hi);
 }
 

@@ -9,7 +9,7 @@
 
 #include <pthread.h>
 
-#include "compiler/jit/tiered.h"
+#include "compiler/jit/engine.h"
 #include "etw/filters.h"
 
 namespace pfc::etw {
@@ -160,7 +160,7 @@ Runtime& Runtime::get() {
 static std::shared_ptr<ProgramCompiler> engine_from_environment() {
   const char* name = std::getenv("PFC_ETW_ENGINE");
   std::optional<Engine> engine = engine_from_name(name != nullptr ? name : "jit");
-  return make_compiler(engine.value_or(Engine::Jit));
+  return make_program_compiler(engine.value_or(Engine::Jit));
 }
 
 Runtime::Runtime() {

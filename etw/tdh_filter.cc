@@ -12,6 +12,7 @@
 #include "compiler/convert.h"
 #include "etw/payload_blob.h"
 #include "etw/tdh_store.h"
+#include "runtime/payload_ops.h"
 #include "pfc/etw/tdh.h"
 
 namespace pfc::etw {
@@ -39,11 +40,6 @@ LiveObjects& live() {
 bool is_live_filter(const void* p) {
   std::lock_guard lock(live().mu);
   return live().filters.count(p) != 0;
-}
-
-bool known_operator(USHORT op) {
-  return op <= PAYLOADFIELD_MODULO || op == PAYLOADFIELD_CONTAINS ||
-         op == PAYLOADFIELD_DOESNTCONTAIN || op == PAYLOADFIELD_IS || op == PAYLOADFIELD_ISNOT;
 }
 
 enum class TextStatus { Ok, TooLong, Invalid };
@@ -79,7 +75,7 @@ uint32_t build_predicate(const PAYLOAD_FILTER_PREDICATE& in, const EventDef& ev,
   const FieldDef& f = ev.fields[*field];
   if (f.count.present())
     return tdh_result(ERROR_INVALID_PARAMETER, at + "field " + quote_text(name) + " is an array");
-  if (!known_operator(in.CompareOp))
+  if (internal::find_payload_op(in.CompareOp) == nullptr)
     return tdh_result(ERROR_INVALID_PARAMETER, at + "unknown operator " + std::to_string(in.CompareOp));
   switch (utf8_of(in.Value, value)) {
     case TextStatus::TooLong: return tdh_result(ERROR_INSUFFICIENT_BUFFER, at + "Value is too long");

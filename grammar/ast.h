@@ -85,8 +85,11 @@ struct Option {
   SourcePos pos;
 };
 
-enum class PredOp : uint8_t {
-  Eq, Ne, Le, Gt, Lt, Ge, Between, NotBetween, Modulo, Contains, DoesntContain, Is, IsNot
+// Values are the PAYLOAD_OPERATOR codes, so the checker finds each operator's row in the
+// operator/type table (runtime/payload_ops.h) by value.
+enum class PredOp : uint16_t {
+  Eq = 0, Ne = 1, Le = 2, Gt = 3, Lt = 4, Ge = 5, Between = 6, NotBetween = 7, Modulo = 8,
+  Contains = 20, DoesntContain = 21, Is = 30, IsNot = 31
 };
 
 struct Value {

@@ -70,12 +70,22 @@ const char* attr_name(ast::AttrKind k) {
 }
 
 const char* op_name(ast::PredOp op) {
-  // In ast::PredOp order.
-  static constexpr const char* kNames[] = {
-      "eq", "ne", "le", "gt", "lt", "ge", "between", "notbetween", "modulo", "contains",
-      "doesntcontain", "is", "isnot"};
-  static_assert(std::size(kNames) == static_cast<size_t>(ast::PredOp::IsNot) + 1);
-  return kNames[static_cast<size_t>(op)];
+  switch (op) {
+    case ast::PredOp::Eq: return "eq";
+    case ast::PredOp::Ne: return "ne";
+    case ast::PredOp::Le: return "le";
+    case ast::PredOp::Gt: return "gt";
+    case ast::PredOp::Lt: return "lt";
+    case ast::PredOp::Ge: return "ge";
+    case ast::PredOp::Between: return "between";
+    case ast::PredOp::NotBetween: return "notbetween";
+    case ast::PredOp::Modulo: return "modulo";
+    case ast::PredOp::Contains: return "contains";
+    case ast::PredOp::DoesntContain: return "doesntcontain";
+    case ast::PredOp::Is: return "is";
+    case ast::PredOp::IsNot: return "isnot";
+  }
+  return "?";
 }
 
 void put_extent(std::string& out, const char* what, const std::optional<ast::ExtentRef>& e) {

@@ -5,6 +5,8 @@
 #include <array>
 #include <utility>
 
+#include "runtime/payload_ops.h"
+
 namespace pfc {
 namespace {
 
@@ -83,32 +85,19 @@ uint32_t in_type_fixed_size(InType t) {
 
 bool in_type_is_count(InType t) { return t >= InType::Int8 && t <= InType::UInt64; }
 
+// Integer-like, signed and string types are those of the operator/type table.
 bool in_type_is_integer(InType t) {
-  switch (t) {
-    case InType::Int8:
-    case InType::UInt8:
-    case InType::Int16:
-    case InType::UInt16:
-    case InType::Int32:
-    case InType::UInt32:
-    case InType::Int64:
-    case InType::UInt64:
-    case InType::Boolean:
-    case InType::HexInt32:
-    case InType::HexInt64:
-    case InType::FileTime:
-    case InType::Pointer:
-      return true;
-    default:
-      return false;
-  }
+  return internal::payload_value_kind(t) == internal::ValueKind::Integer;
 }
 
 bool in_type_is_signed(InType t) {
-  return t == InType::Int8 || t == InType::Int16 || t == InType::Int32 || t == InType::Int64;
+  const internal::FieldTypeInfo* row = internal::find_payload_field_type(t);
+  return row != nullptr && row->is_signed;
 }
 
-bool in_type_is_string(InType t) { return t == InType::UnicodeString || t == InType::AnsiString; }
+bool in_type_is_string(InType t) {
+  return internal::payload_value_kind(t) == internal::ValueKind::String;
+}
 
 std::optional<uint32_t> EventDef::find_field(std::string_view field_name) const {
   for (size_t i = 0; i < fields.size(); ++i) {

@@ -1,6 +1,6 @@
 // bench/limit/compile_latency.cc — script texts of the compile-latency sets and their
 // benchmarks. Each repetition starts from the text: parse, check, lower, then either the
-// interpreter or the JIT (make_compiler(Engine::Jit) compiles on the calling thread).
+// interpreter or the JIT (make_program_compiler(Engine::Jit) compiles on the calling thread).
 #include "bench/limit/compile_latency.h"
 
 #include <benchmark/benchmark.h>
@@ -133,7 +133,7 @@ double percentile(std::vector<double>& v, double q) {
 // Wall-clock time is what a user waits; the calling thread's CPU time is the compile's own
 // cost (the JIT compiles on the calling thread), which a loaded machine does not inflate.
 void compile_bench(benchmark::State& state, const CompileSet* set, Engine engine, bool o2) {
-  const auto compiler = make_compiler(engine);
+  const auto compiler = make_program_compiler(engine);
   std::vector<double> wall, cpu;
   std::string error;
   for (auto _ : state) {
@@ -172,7 +172,7 @@ void register_compile_latency() {
 }
 
 int compile_loop(const std::string& name, int times) {
-  const auto compiler = make_compiler(Engine::Jit);
+  const auto compiler = make_program_compiler(Engine::Jit);
   for (const CompileSet& set : compile_sets()) {
     if (set.name != name) continue;
     std::string error;

@@ -1,5 +1,5 @@
 // bench/limit/compile_latency.h — compile-latency benchmarks of bench_limit: script text →
-// interpreter-ready and text → native-ready (make_compiler(Engine::Jit)) for the
+// interpreter-ready and text → native-ready (make_program_compiler(Engine::Jit)) for the
 // EnableTraceEx2 example (1 and 8 sessions) and a 1,000-filter set; p50/p99 counters.
 #pragma once
 

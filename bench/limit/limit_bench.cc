@@ -1,6 +1,6 @@
 // bench/limit/limit_bench.cc — pfc against the practical limit and against the peer: every
 // workload of workload.h routed by the reference interpreter (Interp), JIT native code
-// (Jit, obtained through make_compiler(Engine::Jit)), a hand-written C++ router (Hand) and,
+// (Jit, obtained through make_program_compiler(Engine::Jit)), a hand-written C++ router (Hand) and,
 // for integer-only workloads, libpcap's bpf_filter (Bpf); plus the disabled-path check and
 // compile latency (script text → interpreter-ready / native-ready, p50/p99). JitO2 (native
 // code from the full O2 pipeline, JitProgram directly) is a diagnostic column for the JIT
@@ -64,7 +64,7 @@ std::shared_ptr<const RoutingProgram> build_native(OptLevel level, const Program
 }
 
 std::shared_ptr<const RoutingProgram> build(Engine engine, const ProgramSpec& spec) {
-  auto program = make_compiler(engine)->compile(spec);
+  auto program = make_program_compiler(engine)->compile(spec);
   if (!program) die("compile failed: " + program.error().message);
   if (engine == Engine::Jit) {
     auto tiered = std::dynamic_pointer_cast<const TieredProgram>(*program);
@@ -163,7 +163,7 @@ struct Disabled {
 Disabled& disabled() {
   static Disabled d = [] {
     Disabled d;
-    auto router = Router::create(make_compiler(Engine::Jit));
+    auto router = Router::create(make_program_compiler(Engine::Jit));
     if (!router) die(router.error().message);
     d.router = std::move(*router);
     ProviderDef provider{"Quiet-Provider", Guid::from_provider_name("Quiet-Provider"), false, {}};

@@ -21,6 +21,7 @@
 
 #include "compiler/interp.h"
 #include "compiler/jit/ssa.h"
+#include "compiler/verify.h"
 #include "pfc/event.h"
 #include "runtime/tdh.h"
 
@@ -463,7 +464,7 @@ Value* Codegen::int_compare(Value* v, const ir::IntPred& pred, bool is_signed) {
     case PayloadOp::Modulo:
       if (is_signed && pred.lo == ~uint64_t{0}) return b_.getTrue();  // x % -1 == 0; avoids the INT64_MIN trap
       return b_.CreateICmpEQ(is_signed ? b_.CreateSRem(v, c64(pred.lo)) : b_.CreateURem(v, c64(pred.lo)), c64(0));
-    default: return b_.getFalse();  // rejected by check_codegen_input
+    default: return b_.getFalse();  // rejected by verify()
   }
 }
 
@@ -509,7 +510,9 @@ Result<std::unique_ptr<llvm::Module>> generate_module(const ir::Program& program
                                                       const std::string& fn_name) {
   static_assert(std::endian::native == std::endian::little,
                 "generated payload loads assume a little-endian host");
-  if (auto ok = check_codegen_input(program); !ok) return std::unexpected(ok.error());
+  // The one IR verifier: everything codegen indexes (registers, pools, fields, jump
+  // targets, the final Return) is in range once it passes.
+  if (auto ok = verify(program); !ok) return std::unexpected(ok.error());
   auto module = std::make_unique<llvm::Module>("pfc." + fn_name, context);
   Codegen(program, context, *module).run(fn_name);
   std::string problems;

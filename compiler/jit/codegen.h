@@ -36,19 +36,13 @@ std::span<const HelperSymbol> helper_symbols();
 // are tested inline (one bit test per window, no branch); others call the shared helper.
 inline constexpr size_t kInlineSetWindows = 8;
 
-// Checks the ir.h invariants codegen relies on (every index in range, jumps forward, last
-// instruction Return, MODULO divisor non-zero, predicate operators valid for their kind).
-// The IR verifier (compiler/verify.cc) checks more; this keeps codegen total on any input.
-Result<void> check_codegen_input(const ir::Program& program);
-
 // Builds a module holding one function called `fn_name` that implements `program`. The
 // module's small pool data (folded needles, GUID bytes) are private constant globals; the
 // helpers that take C++ pool objects (pfc_ir_str_in, pfc_ir_in_set for sets beyond
 // kInlineSetWindows windows) get the address of `program`'s own StrSet / IntSet as a constant, so
-// `program` must outlive the compiled code and must not be moved or modified. Fails (Error) when the
-// program breaks an ir.h invariant (register, pool, field or jump out of range; last
-// instruction not Return) — the caller should have verified it. Thread-safe for distinct
-// contexts.
+// `program` must outlive the compiled code and must not be moved or modified. Runs the IR
+// verifier (compiler/verify.h) first and fails with its error, so codegen is total on any
+// input; codegen itself asserts nothing more. Thread-safe for distinct contexts.
 Result<std::unique_ptr<llvm::Module>> generate_module(const ir::Program& program,
                                                       llvm::LLVMContext& context,
                                                       const std::string& fn_name);

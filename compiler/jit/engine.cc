@@ -1,7 +1,8 @@
-// compiler/jit/engine.cc — engine names, make_compiler (the one place where the engine is
-// chosen, docs/style.md §8) and the crosscheck debug engine.
+// compiler/jit/engine.cc — engine names, make_program_compiler (engine.h: the one place
+// where the engine is chosen, docs/style.md §8) and the crosscheck debug engine.
 #include <utility>
 
+#include "compiler/jit/engine.h"
 #include "compiler/jit/tiered.h"
 #include "compiler/lower.h"
 
@@ -38,7 +39,7 @@ std::optional<Engine> engine_from_name(std::string_view name) {
   return std::nullopt;
 }
 
-std::shared_ptr<ProgramCompiler> make_compiler(Engine engine, EngineOptions options) {
+std::shared_ptr<ProgramCompiler> make_program_compiler(Engine engine, EngineOptions options) {
   switch (engine) {
     case Engine::Interp: return std::make_shared<InterpCompiler>();
     case Engine::Jit: return std::make_shared<TieredCompiler>(std::move(options), /*wait=*/true);

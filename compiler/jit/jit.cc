@@ -1,5 +1,5 @@
 // compiler/jit/jit.cc — the process-wide LLJIT, installation and removal of native routing
-// functions (one ResourceTracker each), the --emit text forms, JitProgram and JitCompiler.
+// functions (one ResourceTracker each), the --emit text forms, JitProgram.
 #include "compiler/jit/jit.h"
 
 #include <atomic>
@@ -17,7 +17,6 @@
 #include "compiler/jit/codegen.h"
 #include "compiler/jit/llvm_error.h"
 #include "compiler/jit/pipeline.h"
-#include "compiler/lower.h"
 
 namespace pfc {
 
@@ -171,14 +170,6 @@ Result<std::shared_ptr<const JitProgram>> JitProgram::create(ir::Program program
   p->fn_ = (*code)->fn();
   p->code_ = std::move(*code);
   return p;
-}
-
-Result<std::shared_ptr<const RoutingProgram>> JitCompiler::compile(const ProgramSpec& spec) {
-  auto program = lower(spec);
-  if (!program) return std::unexpected(program.error());
-  auto jit = JitProgram::create(std::move(*program), level_);
-  if (!jit) return std::unexpected(jit.error());
-  return std::shared_ptr<const RoutingProgram>(std::move(*jit));
 }
 
 }  // namespace pfc

@@ -83,8 +83,8 @@ class Jit {
   Jit& operator=(const Jit&) = delete;
 
   // Generates, optimises at `level`, links and installs `program`. `program` must outlive
-  // the returned code (StrIn passes the address of its string sets). Fails on a malformed
-  // program (see internal::check_codegen_input) or an LLVM failure; nothing is installed
+  // the returned code (StrIn passes the address of its string sets). Fails on a program
+  // the IR verifier rejects (compiler/verify.h) or an LLVM failure; nothing is installed
   // then.
   Result<std::unique_ptr<NativeCode>> compile(const ir::Program& program, OptLevel level);
 
@@ -115,18 +115,6 @@ class JitProgram final : public RoutingProgram {
   ir::Program program_;
   std::unique_ptr<NativeCode> code_;
   NativeRouteFn fn_ = nullptr;
-};
-
-// Lowers a ProgramSpec and compiles it synchronously. Errors from lowering or the JIT are
-// returned (no fallback: see make_compiler in tiered.h for engines with fallbacks).
-// Thread-safe.
-class JitCompiler final : public ProgramCompiler {
- public:
-  explicit JitCompiler(OptLevel level = kDefaultOptLevel) : level_(level) {}
-  Result<std::shared_ptr<const RoutingProgram>> compile(const ProgramSpec& spec) override;
-
- private:
-  OptLevel level_;
 };
 
 }  // namespace pfc

@@ -1,6 +1,7 @@
-// compiler/jit/tiered.h — engine selection (docs/style.md §8): the reference interpreter, the
-// JIT, background tiering (interpreter at once, native code swapped in when ready), and a
-// debug crosscheck mode that runs both engines on every event. Design: docs/jit.md.
+// compiler/jit/tiered.h — the engines beyond the interpreter: background tiering
+// (interpreter at once, native code swapped in when ready) and the debug crosscheck program
+// that runs both engines on every event. They are chosen by make_program_compiler
+// (compiler/jit/engine.h). Design: docs/jit.md.
 #pragma once
 
 #include <atomic>
@@ -11,42 +12,11 @@
 #include <string_view>
 
 #include "compiler/interp.h"
+#include "compiler/jit/engine.h"
 #include "compiler/jit/jit.h"
 #include "pfc/routing_program.h"
 
 namespace pfc {
-
-enum class Engine : uint8_t {
-  Interp,      // never compiles
-  Jit,         // waits for native code; interpreter fallback if the JIT fails
-  Auto,        // tiered: interpreter at once, native code from a background thread
-  Crosscheck,  // debug: interpreter and JIT on every event, disagreements reported
-};
-std::string_view engine_name(Engine engine);  // "interp", "jit", "auto", "crosscheck"
-std::optional<Engine> engine_from_name(std::string_view name);
-
-// One disagreement seen in crosscheck mode (no strings: recorded on the routing thread).
-struct Mismatch {
-  EventDescriptor desc;
-  uint64_t payload_size = 0;
-  RouteResult interp;
-  RouteResult native;
-};
-
-struct EngineOptions {
-  OptLevel level = kDefaultOptLevel;
-  // Called (on the compiling thread) when native compilation fails and the interpreter
-  // keeps serving. Must be thread-safe.
-  std::function<void(const Error&)> on_jit_error;
-  // Crosscheck mode: called on the routing thread for every disagreement (the interpreter's
-  // result is returned). Must be thread-safe; may allocate.
-  std::function<void(const Mismatch&)> on_mismatch;
-};
-
-// The engine choice, in one place. Never fails: JIT problems surface per program (as a
-// Result error in crosscheck mode, through on_jit_error and TieredProgram::error() in the
-// jit and auto modes, which keep the interpreter serving).
-std::shared_ptr<ProgramCompiler> make_compiler(Engine engine, EngineOptions options = {});
 
 namespace internal {
 struct TierState;

@@ -103,10 +103,10 @@ TEST(Verify, EachViolationIsReported) {
       {"dup int set", [](ir::Program& p) { p.int_sets[0].values = {1, 1}; }, "pool: int set 0 not sorted"},
       {"unsorted str set", [](ir::Program& p) { p.str_sets[0].values = {"b", "a"}; }, "string set 0 not sorted"},
       {"upper in nocase", [](ir::Program& p) { p.str_sets[0].values = {"A.exe"}; }, "upper-case value"},
-      {"modulo 0", [](ir::Program& p) { p.int_preds[0] = ir::IntPred{PayloadOp::Modulo, 0, 0}; }, "MODULO 0"},
+      {"modulo 0", [](ir::Program& p) { p.int_preds[0] = ir::IntPred{PayloadOp::Modulo, 0, 0}; }, "is modulo 0"},
       {"int pred op", [](ir::Program& p) { p.int_preds[0].op = PayloadOp::Is; }, "non-integer operator"},
       {"str pred op", [](ir::Program& p) { p.str_preds[0].op = PayloadOp::Eq; }, "non-string operator"},
-      {"guid pred op", [](ir::Program& p) { p.guid_preds[0].op = PayloadOp::Contains; }, "not IS/ISNOT"},
+      {"guid pred op", [](ir::Program& p) { p.guid_preds[0].op = PayloadOp::Contains; }, "has a non-GUID operator"},
       {"too many regs", [](ir::Program& p) { p.num_regs = (1u << 24) + 1; }, "more than 2^24 registers"},
   };
   for (const Case& c : cases) {

@@ -368,11 +368,11 @@ TEST(JitOpcodes, CoversEveryOpcode) {
 TEST(JitOpcodes, MalformedProgramsAreErrors) {
   struct Row { std::string name; std::function<void(ir::Program&)> spoil; std::string message; };
   const Row rows[] = {
-      {"no ret", [](ir::Program& p) { p.code.pop_back(); }, "does not end with ret"},
+      {"no ret", [](ir::Program& p) { p.code.pop_back(); }, "last instruction is not ret"},
       {"backward jump", [](ir::Program& p) { p.code.insert(p.code.begin() + 1, ir::Inst{Op::Jmp, ir::kNoReg, 0, 0}); },
        "jump target"},
-      {"register", [](ir::Program& p) { p.code[0].dst = 99; }, "register out of range"},
-      {"set", [](ir::Program& p) { p.code.insert(p.code.begin() + 1, ir::Inst{Op::InSet, 0, 0, 3}); }, "int set"},
+      {"register", [](ir::Program& p) { p.code[0].dst = 99; }, "dst %99 out of range"},
+      {"set", [](ir::Program& p) { p.code.insert(p.code.begin() + 1, ir::Inst{Op::InSet, 0, 0, 3}); }, "int set index out of range"},
       {"bit", [](ir::Program& p) { p.code.insert(p.code.begin() + 1, ir::Inst{Op::Deliver, ir::kNoReg, 0, 64}); },
        "session bit"},
   };

@@ -47,7 +47,7 @@ EnableParams n_at_least(uint32_t min) {
 }
 
 TEST(RouterReconfigure, TieredProgramsSwapAndRetireWhileThreadsRoute) {
-  auto created = Router::create(make_compiler(Engine::Auto));
+  auto created = Router::create(make_program_compiler(Engine::Auto));
   ASSERT_TRUE(created.has_value()) << created.error().message;
   Router& router = **created;
   const ProviderDef def = provider();

@@ -145,7 +145,7 @@ TEST(Engines, NamesRoundTripAndEveryEngineRoutesAlike) {
   options.on_mismatch = [&](const Mismatch&) { ++mismatches; };
   for (Engine engine : {Engine::Interp, Engine::Jit, Engine::Auto, Engine::Crosscheck}) {
     SCOPED_TRACE(engine_name(engine));
-    auto program = make_compiler(engine, options)->compile(spec);
+    auto program = make_program_compiler(engine, options)->compile(spec);
     ASSERT_TRUE(program.has_value()) << program.error().message;
     for (const Event& e : events) EXPECT_EQ((*program)->route(e.view()), (*reference)->route(e.view()));
     if (auto* checked = dynamic_cast<const CrosscheckProgram*>(program->get())) {
