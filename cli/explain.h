@@ -1,41 +1,48 @@
-// cli/explain.h — `pfc run --explain`: an engine-independent, rule-by-rule evaluation of
-// one session's EnableParams against one event (docs/semantics.md §1–§2), naming the first
-// check that rejected it. `pfc run` compares its verdicts with the engine's route result
-// on every event, so the explanation and the routing can never silently disagree.
+// cli/explain.h — `pfc run --explain`: why each session did or did not receive an event.
+// The explanation is derived from the engine, not re-evaluated (docs/cli.md "--explain"):
+// each provider's program is the IR the router installed (Router::program_spec, lowered),
+// run on the reference interpreter, whose check notes name the first check that rejected
+// the event (Interpreter::explain). `pfc run` compares the explained result with the
+// engine's route result on every event.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string_view>
+#include <vector>
 
-#include "pfc/enable.h"
-#include "pfc/event.h"
-#include "pfc/schema.h"
+#include "cli/output.h"
+#include "compiler/interp.h"
+#include "pfc/error.h"
+#include "pfc/router.h"
 
 namespace pfc::cli {
 
-// Reason words, in the order the checks run (docs/cli.md "--explain").
+// Reason words besides the checks' own (ir::kCheckNames: level, keyword, pid, exe,
+// package_id, app_id, event_id, event_name, payload).
 inline constexpr std::string_view kWhyNotEnabled = "not enabled";
-inline constexpr std::string_view kWhyLevel = "level";
-inline constexpr std::string_view kWhyKeyword = "keyword";
-inline constexpr std::string_view kWhyPid = "pid";
-inline constexpr std::string_view kWhyExe = "exe";
-inline constexpr std::string_view kWhyPackageId = "package_id";
-inline constexpr std::string_view kWhyAppId = "app_id";
-inline constexpr std::string_view kWhyEventId = "event_id";
-inline constexpr std::string_view kWhyEventName = "event_name";
-inline constexpr std::string_view kWhyPayload = "payload";
 inline constexpr std::string_view kWhyExcluded = "excluded";
 
-struct SessionVerdict {
-  std::string_view rejected_by;  // empty: the session's filters accept the event
-  bool stack = false;            // accepted and a stack is collected (docs/semantics.md §1.6)
+struct ExplainedRoute {
+  RouteResult result;          // deliver / stack as the explanation sees them
+  std::vector<Rejection> why;  // one per session slot that does not receive the event
 };
 
-// Evaluates `params` (one session's enable state on `provider`) against `event`, check by
-// check in the order of the kWhy constants (exclusion is the caller's business). Never
-// reads outside the event's payload; undecodable fields make predicates false (docs/semantics.md §2.1).
-// Pure and thread-safe.
-SessionVerdict explain_session(const ProviderDef& provider, const EnableParams& params,
-                               const EventView& event);
+// Built once, after the router is set up; valid while its programs stay installed.
+class Explainer {
+ public:
+  // One interpreter per entry of `providers` (handles of `router`), over `num_sessions`
+  // session slots. Fails when a program cannot be lowered (an internal error).
+  static Result<Explainer> create(const Router& router, const std::vector<ProviderHandle>& providers,
+                                  uint32_t num_sessions);
+
+  // Event of providers[provider] with EventWriteEx's `exclude` mask. Reasons per slot:
+  // "not enabled", the first failed check, or "excluded". Thread-safe.
+  ExplainedRoute explain(uint32_t provider, const EventView& event, uint64_t exclude) const;
+
+ private:
+  std::vector<std::shared_ptr<const Interpreter>> programs_;  // null: no session enables it
+  uint32_t num_sessions_ = 0;
+};
 
 }  // namespace pfc::cli

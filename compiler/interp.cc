@@ -3,6 +3,7 @@
 #include "compiler/interp.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstring>
 #include <string_view>
@@ -188,6 +189,22 @@ RouteResult Interpreter::route(const EventView& event) const noexcept {
   uint64_t* regs = thread_regs(prog_.num_regs);
   std::memset(regs, 0, sizeof(uint64_t) * prog_.num_regs);
   return run(event, regs);
+}
+
+Explanation Interpreter::explain(const EventView& event) const {
+  std::vector<uint64_t> regs(prog_.num_regs, 0);
+  Explanation out;
+  out.result = run(event, regs.data());
+  std::array<std::optional<SessionExplanation>, 64> by_slot;
+  for (const ir::CheckNote& n : prog_.checks) {  // verified: slot < 64, register written
+    std::optional<SessionExplanation>& s = by_slot[n.slot];
+    if (!s) s = SessionExplanation{n.slot, std::nullopt};
+    const bool passed = n.reg == ir::kNoReg ? n.constant : regs[n.reg] != 0;
+    if (!passed && !s->failed) s->failed = n.check;
+  }
+  for (const auto& s : by_slot)
+    if (s) out.sessions.push_back(*s);
+  return out;
 }
 
 // The machine of compiler/ir.h: one case per opcode (a table-like switch).

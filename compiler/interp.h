@@ -6,6 +6,8 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <vector>
 
 #include "compiler/ir.h"
 #include "pfc/event.h"
@@ -47,6 +49,18 @@ int pfc_ir_pred_guid(const pfc::EventView* event, uint64_t off, const pfc::ir::G
 
 namespace pfc {
 
+// Why one session did or did not receive an event, read from the program's check notes
+// (ir::CheckNote): the first check that failed, in ir::Check order.
+struct SessionExplanation {
+  uint32_t slot = 0;
+  std::optional<ir::Check> failed;  // nullopt: every check passed (delivered before exclusion)
+};
+
+struct Explanation {
+  RouteResult result;                        // what route() returns for the event
+  std::vector<SessionExplanation> sessions;  // every session with check notes, by slot
+};
+
 // Routes events by interpreting a verified IR program: a plain switch over Op. Immutable
 // after construction, so route() is thread-safe; it never allocates (registers live on the
 // stack up to kStackRegs, beyond that in a thread_local buffer grown once per thread).
@@ -61,6 +75,10 @@ class Interpreter final : public RoutingProgram {
 
   RouteResult route(const EventView& event) const noexcept override;
   const ir::Program& program() const { return prog_; }
+  // The same run as route(), plus each session's first failed check: the explanation is
+  // derived from the engine, not re-evaluated. Allocates (not for the hot path).
+  // Thread-safe.
+  Explanation explain(const EventView& event) const;
 
  private:
   RouteResult run(const EventView& event, uint64_t* regs) const noexcept;

@@ -21,23 +21,45 @@ using ir::HeaderField;
 using ir::Op;
 using ir::Reg;
 
+// docs/semantics.md §1.1 for one level.
+Reg level_check(IrBuilder& b, uint8_t level) {
+  return level == 0 ? kTrue : b.cmp(b.header(HeaderField::Level), Cond::ULe, level);
+}
+
+// docs/semantics.md §1.2 for one (any, all).
+Reg keyword_check(IrBuilder& b, uint64_t any, uint64_t all, bool ignore_kw0) {
+  if (any == 0 && !ignore_kw0) return kTrue;
+  Reg kw = b.header(HeaderField::Keyword);
+  if (any == 0) return b.cmp(kw, Cond::Ne, 0);  // IGNORE_KEYWORD_0; MatchAll ignored
+  Reg masked = any == ~uint64_t{0} ? kw : b.and_imm(kw, any);
+  Reg pass = b.cmp(masked, Cond::Ne, 0);
+  if (all != 0) pass = b.bool_and(pass, b.cmp(b.and_imm(kw, all), Cond::Eq, all));
+  if (!ignore_kw0) pass = b.bool_or(b.cmp(kw, Cond::Eq, 0), pass);
+  return pass;
+}
+
 // docs/semantics.md §1.1–§1.2 for one (level, any, all); also the applicability test of
 // event-name and level/keyword stack filters (with ignore_kw0 = false: "0 = any").
 Reg level_keyword(IrBuilder& b, uint8_t level, uint64_t any, uint64_t all, bool ignore_kw0) {
-  Reg ok = level == 0 ? kTrue : b.cmp(b.header(HeaderField::Level), Cond::ULe, level);
-  if (any == 0 && !ignore_kw0) return ok;
-  Reg kw = b.header(HeaderField::Keyword);
-  Reg pass;
-  if (any == 0) {
-    pass = b.cmp(kw, Cond::Ne, 0);  // IGNORE_KEYWORD_0; MatchAll ignored
-  } else {
-    Reg masked = any == ~uint64_t{0} ? kw : b.and_imm(kw, any);
-    pass = b.cmp(masked, Cond::Ne, 0);
-    if (all != 0) pass = b.bool_and(pass, b.cmp(b.and_imm(kw, all), Cond::Eq, all));
-    if (!ignore_kw0) pass = b.bool_or(b.cmp(kw, Cond::Eq, 0), pass);
-  }
-  return b.bool_and(ok, pass);
+  const Reg ok = level_check(b, level);  // emitted before the keyword test
+  return b.bool_and(ok, keyword_check(b, any, all, ignore_kw0));
 }
+
+// The AND of one session's checks, each recorded as a CheckNote as it is added.
+class SessionChecks {
+ public:
+  SessionChecks(IrBuilder& b, uint32_t slot) : b_(b), slot_(slot) {}
+  void add(ir::Check check, Reg value) {
+    b_.note(slot_, check, value);
+    all_ = b_.bool_and(all_, value);
+  }
+  Reg all() const { return all_; }
+
+ private:
+  IrBuilder& b_;
+  uint32_t slot_;
+  Reg all_ = kTrue;
+};
 
 Reg id_filter(IrBuilder& b, const EventIdFilter& f) {
   std::vector<uint64_t> ids(f.ids.begin(), f.ids.end());
@@ -57,24 +79,26 @@ Reg str_scope(IrBuilder& b, ir::HeaderString which, const std::vector<std::strin
   return b.emit(Op::StrIn, uint32_t(which), b.str_set(values, true));
 }
 
-// Every check of docs/semantics.md §1.1–§1.4 and §1.7 for one session (legacy providers: level and keyword only).
-Reg header_pass(IrBuilder& b, const EnableParams& p, bool legacy) {
-  if (legacy) {
-    const EnableParams e = legacy_effective_params(p);
-    return level_keyword(b, e.level, e.any, e.all, false);
-  }
-  bool ignore_kw0 = (p.properties & enable_property::kIgnoreKeyword0) != 0;
-  Reg h = level_keyword(b, p.level, p.any, p.all, ignore_kw0);
+// Every check of docs/semantics.md §1.1–§1.4 and §1.7 for session `slot` (legacy
+// providers: level and keyword only), noted in ir::Check order; returns their AND.
+Reg header_pass(IrBuilder& b, const EnableParams& params, bool legacy, uint32_t slot) {
+  const EnableParams& p = legacy ? legacy_effective_params(params) : params;
+  const bool ignore_kw0 = !legacy && (p.properties & enable_property::kIgnoreKeyword0) != 0;
+  SessionChecks h(b, slot);
+  h.add(ir::Check::Level, level_check(b, p.level));
+  h.add(ir::Check::Keyword, keyword_check(b, p.any, p.all, ignore_kw0));
+  if (legacy) return h.all();
   if (p.pids) {
     std::vector<uint64_t> pids(p.pids->begin(), p.pids->end());
-    h = b.bool_and(h, b.emit(Op::InSet, b.header(HeaderField::Pid), b.int_set(std::move(pids))));
+    h.add(ir::Check::Pid, b.emit(Op::InSet, b.header(HeaderField::Pid), b.int_set(std::move(pids))));
   }
-  if (p.exe_names) h = b.bool_and(h, str_scope(b, ir::HeaderString::ExeName, *p.exe_names));
-  if (p.package_ids) h = b.bool_and(h, str_scope(b, ir::HeaderString::PackageId, *p.package_ids));
-  if (p.app_ids) h = b.bool_and(h, str_scope(b, ir::HeaderString::AppId, *p.app_ids));
-  if (p.event_ids) h = b.bool_and(h, id_filter(b, *p.event_ids));
-  if (p.event_names) h = b.bool_and(h, name_filter(b, *p.event_names));
-  return h;
+  if (p.exe_names) h.add(ir::Check::Exe, str_scope(b, ir::HeaderString::ExeName, *p.exe_names));
+  if (p.package_ids)
+    h.add(ir::Check::PackageId, str_scope(b, ir::HeaderString::PackageId, *p.package_ids));
+  if (p.app_ids) h.add(ir::Check::AppId, str_scope(b, ir::HeaderString::AppId, *p.app_ids));
+  if (p.event_ids) h.add(ir::Check::EventId, id_filter(b, *p.event_ids));
+  if (p.event_names) h.add(ir::Check::EventName, name_filter(b, *p.event_names));
+  return h.all();
 }
 
 // docs/semantics.md §1.6: whether a delivered event gets a stack.
@@ -204,7 +228,7 @@ Result<ir::Program> lower(const ProgramSpec& spec) {
   std::vector<SessionState>& ss = *sessions;
   bool legacy = spec.provider.legacy;
   IrBuilder b;
-  for (SessionState& s : ss) s.header = header_pass(b, s.entry->params, legacy);
+  for (SessionState& s : ss) s.header = header_pass(b, s.entry->params, legacy, s.entry->slot);
 
   std::map<EventKey, std::vector<size_t>> keys;  // key → sessions filtering it, by slot
   for (size_t i = 0; i < ss.size() && !legacy; ++i) {
@@ -219,6 +243,7 @@ Result<ir::Program> lower(const ProgramSpec& spec) {
   }
   for (SessionState& s : ss) {
     Reg ok = b.bool_or(b.bool_not(s.filtered), s.passed);
+    if (s.filtered != kFalse) b.note(s.entry->slot, ir::Check::Payload, ok);
     b.deliver(b.bool_and(s.header, ok), s.entry->slot);
   }
   for (SessionState& s : ss) b.stack(stack_select(b, s.entry->params, legacy), s.entry->slot);

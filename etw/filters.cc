@@ -160,7 +160,7 @@ uint32_t convert_filter(const EVENT_FILTER_DESCRIPTOR& d, EnableRequest& out) {
     case EVENT_FILTER_TYPE_EVENT_NAME: return convert_event_names(d, p.event_names);
     case EVENT_FILTER_TYPE_STACKWALK_NAME: return convert_event_names(d, p.stack_names);
     case EVENT_FILTER_TYPE_STACKWALK_LEVEL_KW: return convert_level_kw(d, p.stack_level_kw);
-    case EVENT_FILTER_TYPE_SCHEMATIZED: return convert_schematized(d, out.schematized);
+    case EVENT_FILTER_TYPE_SCHEMATIZED: return convert_schematized(d, out.params.provider_filter);
     case EVENT_FILTER_TYPE_PAYLOAD: return convert_payload(d, out);
     default:
       // TRACEHANDLE (kernel rundown), SYSTEM_FLAGS,

@@ -15,12 +15,10 @@
 
 namespace pfc::etw {
 
-// One session's enable request, converted.
+// One session's enable request, converted. The provider-side (SCHEMATIZED) filter goes
+// to params.provider_filter: the router keeps it with the rest of the enable state.
 struct EnableRequest {
   EnableParams params;
-  // The session's provider-side (EVENT_FILTER_TYPE_SCHEMATIZED) filter, header included;
-  // empty = none. Forwarded to enable callbacks, never evaluated by pfc.
-  std::vector<uint8_t> schematized;
   // The provider GUID inside an EVENT_FILTER_TYPE_PAYLOAD blob (EnableTraceEx2 requires it
   // to be the enabled provider's); nullopt without a payload filter.
   std::optional<Guid> payload_provider;

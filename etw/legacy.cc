@@ -94,7 +94,7 @@ ULONG TraceEvent(TRACEHANDLE TraceHandle, PEVENT_TRACE_HEADER EventTrace) {
   std::shared_ptr<Session> s = rt.session_by_logger(ctx.LoggerId);
   if (!s) return ERROR_INVALID_HANDLE;
   // A session that lost the provider to a later enabler no longer receives its events.
-  if (!rt.table.get(to_pfc(guid), s->slot())) return ERROR_SUCCESS;
+  if (((rt.router().enabling_sessions(to_pfc(guid)) >> s->slot()) & 1) == 0) return ERROR_SUCCESS;
   std::vector<uint8_t> payload;
   if (!classic_payload(EventTrace, payload)) return ERROR_INVALID_PARAMETER;
   pfc::EventView view;

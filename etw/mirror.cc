@@ -51,7 +51,6 @@ void Runtime::apply_sessions(const trace::NamespaceState& state) {
     const trace::SessionEntry* entry = state.session_by_slot(slot);
     if (!local || (entry != nullptr && entry->instance == local->instance())) continue;
     (void)router().stop_session(slot);  // providers see the new composite
-    table.erase_session(slot);
     std::erase_if(applied_, [&](const auto& kv) { return kv.first.second == slot; });
     local->close();
     set_session(slot, nullptr);
@@ -73,7 +72,6 @@ void Runtime::apply_enables(const trace::NamespaceState& state) {
       continue;
     }
     (void)router().disable(slot, guid);
-    table.erase(guid, slot);
     it = applied_.erase(it);
   }
   for (const trace::EnableEntry& e : state.enables) {
@@ -85,7 +83,6 @@ void Runtime::apply_enables(const trace::NamespaceState& state) {
         (void)apply_enable(e.slot, e.provider, req);
       } else {  // not convertible here: the session gets nothing from this process
         (void)router().disable(e.slot, e.provider);
-        table.erase(e.provider, e.slot);
       }
     } else if (a.capture_seq != e.capture_seq) {
       (void)router().capture_state(e.slot, e.provider);
@@ -95,30 +92,10 @@ void Runtime::apply_enables(const trace::NamespaceState& state) {
   }
 }
 
+// The router applies the legacy rules (last enabler wins; only level and the low 32 bits
+// of MatchAny count) and keeps the whole request, provider-side filter included.
 bool Runtime::apply_enable(uint32_t slot, const Guid& guid, EnableRequest& req) {
-  const bool legacy = is_legacy(guid);
-  TableEntry entry;
-  entry.level = req.params.level;
-  entry.any = req.params.any;
-  entry.properties = req.params.properties;
-  entry.schematized = std::move(req.schematized);
-  if (legacy) {  // EnableLevel and 32-bit EnableFlags only; no filters
-    EnableParams plain;
-    plain.level = req.params.level;
-    plain.any = req.params.any & 0xFFFFFFFFu;
-    plain.source_id = req.params.source_id;
-    req.params = std::move(plain);
-    entry.schematized.clear();
-    entry.properties = 0;
-  }
-  std::optional<TableEntry> previous = table.get(guid, slot);
-  table.put(guid, slot, std::move(entry));
-  if (auto ok = router().enable(slot, guid, req.params); !ok) {
-    table.restore(guid, slot, std::move(previous));
-    return false;
-  }
-  if (legacy) table.keep_latest(guid);  // last enabler wins
-  return true;
+  return router().enable(slot, guid, req.params).has_value();
 }
 
 // A forked child keeps the parent's registrations and mirror, but not its mappings or

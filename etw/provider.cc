@@ -50,7 +50,6 @@ ULONG register_record(const std::shared_ptr<RegRecord>& rec, uint64_t* out) {
       return ERROR_NOT_ENOUGH_MEMORY;
     }
     rec->provider = *handle;
-    if (rec->legacy) rt.table.keep_latest(rec->guid);  // the router kept the last enabler too
     rt.publish(rec.get());
     *out = rec->handle;
     seq = rt.dispatcher.posted();

@@ -1,6 +1,6 @@
-// etw/state.cc — the enable table, the notification thread and the Runtime singleton with
-// its registration / session tables and the router-callback translation into
-// PENABLECALLBACK and WMIDPREQUEST calls.
+// etw/state.cc — the notification thread and the Runtime singleton with its registration /
+// session tables and the translation of router notifications (and the router's enable
+// state) into PENABLECALLBACK and WMIDPREQUEST calls.
 #include "etw/state.h"
 
 #include <algorithm>
@@ -13,85 +13,6 @@
 #include "etw/filters.h"
 
 namespace pfc::etw {
-
-// ---- EnableTable --------------------------------------------------------------------
-
-std::optional<TableEntry> EnableTable::get(const Guid& guid, uint32_t slot) const {
-  std::lock_guard<std::mutex> lock(mu_);
-  auto it = entries_.find(guid);
-  if (it == entries_.end()) return std::nullopt;
-  auto e = it->second.find(slot);
-  if (e == it->second.end()) return std::nullopt;
-  return e->second;
-}
-
-void EnableTable::put(const Guid& guid, uint32_t slot, TableEntry entry) {
-  std::lock_guard<std::mutex> lock(mu_);
-  entry.seq = ++seq_;
-  entries_[guid][slot] = std::move(entry);
-}
-
-void EnableTable::restore(const Guid& guid, uint32_t slot, std::optional<TableEntry> previous) {
-  std::lock_guard<std::mutex> lock(mu_);
-  if (previous) {
-    entries_[guid][slot] = std::move(*previous);
-    return;
-  }
-  auto it = entries_.find(guid);
-  if (it == entries_.end()) return;
-  it->second.erase(slot);
-  if (it->second.empty()) entries_.erase(it);
-}
-
-void EnableTable::erase(const Guid& guid, uint32_t slot) { restore(guid, slot, std::nullopt); }
-
-void EnableTable::erase_session(uint32_t slot) {
-  std::lock_guard<std::mutex> lock(mu_);
-  for (auto it = entries_.begin(); it != entries_.end();) {
-    it->second.erase(slot);
-    it = it->second.empty() ? entries_.erase(it) : std::next(it);
-  }
-}
-
-size_t EnableTable::count_except(const Guid& guid, uint32_t slot) const {
-  std::lock_guard<std::mutex> lock(mu_);
-  auto it = entries_.find(guid);
-  if (it == entries_.end()) return 0;
-  return it->second.size() - (it->second.contains(slot) ? 1 : 0);
-}
-
-void EnableTable::keep_latest(const Guid& guid) {
-  std::lock_guard<std::mutex> lock(mu_);
-  auto it = entries_.find(guid);
-  if (it == entries_.end() || it->second.size() <= 1) return;
-  auto latest = std::max_element(it->second.begin(), it->second.end(),
-                                 [](const auto& a, const auto& b) { return a.second.seq < b.second.seq; });
-  std::map<uint32_t, TableEntry> kept;
-  kept.insert(*latest);
-  it->second = std::move(kept);
-}
-
-uint64_t EnableTable::slots_with_property(const Guid& guid, uint32_t property) const {
-  std::lock_guard<std::mutex> lock(mu_);
-  auto it = entries_.find(guid);
-  if (it == entries_.end()) return 0;
-  uint64_t mask = 0;
-  for (const auto& [slot, e] : it->second)
-    if ((e.properties & property) != 0) mask |= uint64_t{1} << slot;
-  return mask;
-}
-
-std::vector<uint8_t> EnableTable::filter_chain(const Guid& guid, uint64_t slots) const {
-  std::lock_guard<std::mutex> lock(mu_);
-  auto it = entries_.find(guid);
-  if (it == entries_.end()) return {};
-  std::vector<FilterBlock> blocks;
-  for (const auto& [slot, e] : it->second) {
-    if (((slots >> slot) & 1) == 0 || e.schematized.empty()) continue;
-    blocks.push_back(FilterBlock{uint64_t{1} << slot, &e.schematized});
-  }
-  return chain_filter_blocks(blocks);
-}
 
 // ---- Dispatcher ---------------------------------------------------------------------
 
@@ -240,21 +161,45 @@ EnableCallback Runtime::make_callback(std::shared_ptr<RegRecord> rec) {
   return [this, rec](const EnableNotification& n) { on_notification(rec, n); };
 }
 
+namespace {
+
+// The parameters that take effect for a registration: legacy providers ignore MatchAll,
+// EnableProperty flags and every filter (docs/semantics.md §1.9), as the router does.
+EnableParams effective(const RegRecord& rec, const EnableParams& p) {
+  return rec.legacy ? legacy_effective_params(p) : p;
+}
+
+}  // namespace
+
 void Runtime::on_notification(const std::shared_ptr<RegRecord>& rec, const EnableNotification& n) {
-  rec->inprivate.store(
-      table.slots_with_property(rec->guid, EVENT_ENABLE_PROPERTY_EXCLUDE_INPRIVATE) & n.state.sessions);
+  const std::vector<SessionEnable> enables = router_->enables(rec->guid);
+  uint64_t inprivate = 0;
+  for (const SessionEnable& e : enables) {
+    if ((effective(*rec, e.params).properties & EVENT_ENABLE_PROPERTY_EXCLUDE_INPRIVATE) != 0)
+      inprivate |= uint64_t{1} << e.session;
+  }
+  rec->inprivate.store(inprivate & n.state.sessions);
   if (rec->legacy) {
-    notify_legacy(rec, n);
+    notify_legacy(rec, n, enables);
   } else {
-    notify_modern(rec, n);
+    notify_modern(rec, n, enables);
   }
 }
 
-void Runtime::notify_modern(const std::shared_ptr<RegRecord>& rec, const EnableNotification& n) {
+void Runtime::notify_modern(const std::shared_ptr<RegRecord>& rec, const EnableNotification& n,
+                            const std::vector<SessionEnable>& enables) {
   if (rec->callback == nullptr) return;
   const auto code = static_cast<ULONG>(n.code);
   std::vector<uint8_t> filter;
-  if (n.code != ControlCode::DisableProvider) filter = table.filter_chain(rec->guid, n.state.sessions);
+  if (n.code != ControlCode::DisableProvider) {
+    std::vector<FilterBlock> blocks;
+    for (const SessionEnable& e : enables) {
+      const uint64_t bit = uint64_t{1} << e.session;
+      if ((n.state.sessions & bit) != 0 && !e.params.provider_filter.empty())
+        blocks.push_back(FilterBlock{bit, &e.params.provider_filter});
+    }
+    filter = chain_filter_blocks(blocks);
+  }
   const GUID source = to_win(n.source_id);
   const CompositeState s = n.state;
   dispatcher.post(rec, [rec, code, source, s, filter = std::move(filter)]() mutable {
@@ -265,16 +210,20 @@ void Runtime::notify_modern(const std::shared_ptr<RegRecord>& rec, const EnableN
   });
 }
 
-void Runtime::notify_legacy(const std::shared_ptr<RegRecord>& rec, const EnableNotification& n) {
+// The router keeps one session at most for a legacy GUID (the last enabler).
+void Runtime::notify_legacy(const std::shared_ptr<RegRecord>& rec, const EnableNotification& n,
+                            const std::vector<SessionEnable>& enables) {
   if (n.code == ControlCode::CaptureState) return;  // classic providers have no such request
   TRACE_ENABLE_CONTEXT ctx{};
   WMIDPREQUESTCODE code = WMI_DISABLE_EVENTS;
   if (n.state.sessions != 0) {
     const auto slot = static_cast<uint32_t>(std::countr_zero(n.state.sessions));
-    const std::optional<TableEntry> e = table.get(rec->guid, slot);
+    auto e = std::find_if(enables.begin(), enables.end(),
+                          [slot](const SessionEnable& x) { return x.session == slot; });
+    const EnableParams p = e != enables.end() ? effective(*rec, e->params) : EnableParams{};
     ctx.LoggerId = static_cast<USHORT>(slot + 1);
-    ctx.Level = e ? e->level : 0;
-    ctx.EnableFlags = e ? static_cast<ULONG>(e->any) : 0;  // truncated to 32 bits
+    ctx.Level = p.level;
+    ctx.EnableFlags = static_cast<ULONG>(p.any);  // the low 32 bits of MatchAny
     code = WMI_ENABLE_EVENTS;
     rec->legacy_logger.store(ctx.LoggerId);
   } else {

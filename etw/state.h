@@ -1,13 +1,15 @@
 // etw/state.h — the process-wide state of the ETW-compatible API, layered over one
-// pfc::Router: provider registrations (REGHANDLE table), sessions (TRACEHANDLE table), the
-// per-(provider GUID, session) enable table with what the router does not keep
-// (schematized filter bytes, raw legacy level/flags, EnableProperty), and the notification
-// thread that runs enable callbacks so EnableTraceEx2's Timeout can be honoured.
+// pfc::Router: provider registrations (REGHANDLE table), sessions (TRACEHANDLE table) and
+// the notification thread that runs enable callbacks so EnableTraceEx2's Timeout can be
+// honoured. Enable state (which session enables which GUID with what, the legacy
+// last-enabler rule) lives only in the router: etw/ reads it there (Router::enables,
+// enabling_sessions) and translates it into ETW's callbacks, never keeping a copy.
 //
 // Locking: `control_mu` serialises every control operation (register, unregister, start,
 // control, enable) and is never held while waiting for callbacks. The router calls
-// Runtime::on_notification with its own lock held; that path takes only the table's and
-// the dispatcher's internal mutexes. Lock order: control_mu → router → table / dispatcher.
+// Runtime::on_notification with its own lock held; that path reads the router's state (as
+// its callback contract allows) and takes only the dispatcher's internal mutex. Lock
+// order: control_mu → router → dispatcher.
 #pragma once
 
 #include <array>
@@ -49,36 +51,6 @@ struct RegRecord {
   std::atomic<uint64_t> inprivate{0};  // slots with EXCLUDE_INPRIVATE enabling it
   std::atomic<uint16_t> legacy_logger{0};  // legacy: logger id last enabled
   std::atomic<bool> dead{false};       // unregistered: callbacks are dropped
-};
-
-// One session's enable of one GUID, as the API caller gave it.
-struct TableEntry {
-  uint8_t level = 0;
-  uint64_t any = 0;  // untruncated (legacy flags are its low 32 bits)
-  uint32_t properties = 0;
-  std::vector<uint8_t> schematized;
-  uint64_t seq = 0;  // enable order (legacy: last enabler wins)
-};
-
-class EnableTable {
- public:
-  std::optional<TableEntry> get(const Guid& guid, uint32_t slot) const;
-  void put(const Guid& guid, uint32_t slot, TableEntry entry);  // assigns seq
-  // Puts back what get() returned before a failed change (nullopt: erase).
-  void restore(const Guid& guid, uint32_t slot, std::optional<TableEntry> previous);
-  void erase(const Guid& guid, uint32_t slot);
-  void erase_session(uint32_t slot);
-  size_t count_except(const Guid& guid, uint32_t slot) const;
-  // Legacy: keeps only the most recent enabler.
-  void keep_latest(const Guid& guid);
-  uint64_t slots_with_property(const Guid& guid, uint32_t property) const;
-  // FilterData for a callback: the schematized filters of `slots`, chained.
-  std::vector<uint8_t> filter_chain(const Guid& guid, uint64_t slots) const;
-
- private:
-  mutable std::mutex mu_;
-  std::map<Guid, std::map<uint32_t, TableEntry>, GuidBytesLess> entries_;
-  uint64_t seq_ = 0;
 };
 
 // Runs enable callbacks, in order, on one thread. post() never blocks on a callback.
@@ -130,7 +102,6 @@ class Runtime {
 
   Router& router() { return *router_; }
   std::mutex control_mu;
-  EnableTable table;
   Dispatcher dispatcher;
 
   // Registrations, all under control_mu (held from reserve() to publish()). reserve()
@@ -153,7 +124,7 @@ class Runtime {
   void sync_locked(const trace::NamespaceState& state);
   // Starts the listener (first registration or session use).
   void listen();
-  // Enables one session's request in the router (legacy rules applied). control_mu held.
+  // Hands one session's request to the router (which applies the legacy rules). control_mu held.
   bool apply_enable(uint32_t slot, const Guid& guid, EnableRequest& req);
   void reset_after_fork();
   // The local Session object of a slot (the mirror), or null.
@@ -165,8 +136,10 @@ class Runtime {
  private:
   Runtime();
   void on_notification(const std::shared_ptr<RegRecord>& rec, const EnableNotification& n);
-  void notify_modern(const std::shared_ptr<RegRecord>& rec, const EnableNotification& n);
-  void notify_legacy(const std::shared_ptr<RegRecord>& rec, const EnableNotification& n);
+  void notify_modern(const std::shared_ptr<RegRecord>& rec, const EnableNotification& n,
+                     const std::vector<SessionEnable>& enables);
+  void notify_legacy(const std::shared_ptr<RegRecord>& rec, const EnableNotification& n,
+                     const std::vector<SessionEnable>& enables);
 
   std::unique_ptr<Router> router_;
   std::array<std::atomic<RegRecord*>, kMaxRegistrations> regs_{};

@@ -136,9 +136,37 @@ void RouterImpl::remove_registration(Registration* reg) {
 CompositeState RouterImpl::composite(ProviderHandle provider) const {
   if (provider == nullptr) return {};
   const auto* reg = static_cast<const Registration*>(provider);
-  if (tls_callback_router == this) return reg->state;  // mu_ is held by this thread
-  std::lock_guard<std::mutex> lock(mu_);
-  return reg->state;
+  return read_state([reg] { return reg->state; });
+}
+
+std::vector<SessionEnable> RouterImpl::enables(const Guid& provider) const {
+  return read_state([&] {
+    std::vector<SessionEnable> out;
+    auto it = providers_.find(provider);
+    if (it == providers_.end()) return out;
+    for (const auto& [slot, e] : it->second.sessions) out.push_back(SessionEnable{slot, e.params});
+    return out;
+  });
+}
+
+uint64_t RouterImpl::enabling_sessions(const Guid& provider) const {
+  return read_state([&] {
+    uint64_t mask = 0;
+    auto it = providers_.find(provider);
+    if (it == providers_.end()) return mask;
+    for (const auto& [slot, e] : it->second.sessions) mask |= uint64_t{1} << slot;
+    return mask;
+  });
+}
+
+ProgramSpec RouterImpl::program_spec(ProviderHandle provider) const {
+  if (provider == nullptr) return {};
+  const auto* reg = static_cast<const Registration*>(provider);
+  return read_state([&] {
+    auto it = providers_.find(reg->def.guid);
+    if (it == providers_.end()) return program_spec_of(reg->def, SessionMap{});
+    return program_spec_of(reg->def, it->second.sessions);
+  });
 }
 
 RouteResult RouterImpl::route(ProviderHandle provider, const EventView& event,

@@ -41,18 +41,22 @@ void keep_last_enabler(SessionMap& sessions) {
   sessions = std::move(kept);
 }
 
+ProgramSpec program_spec_of(const ProviderDef& def, const SessionMap& sessions) {
+  ProgramSpec spec;
+  spec.provider = def;
+  for (const auto& [slot, e] : sessions) spec.sessions.push_back(SessionEntry{slot, e.params});
+  return spec;
+}
+
 Result<std::unique_ptr<Installed>> RouterImpl::build(const Registration& reg,
                                                      const SessionMap& sessions) {
   if (sessions.empty()) return std::unique_ptr<Installed>();
-  ProgramSpec spec;
-  spec.provider = reg.def;
   auto in = std::make_unique<Installed>();
   for (const auto& [slot, e] : sessions) {
-    spec.sessions.push_back(SessionEntry{slot, e.params});
     in->sessions |= uint64_t{1} << slot;
     in->sinks.push_back(sessions_[slot]->sink);
   }
-  auto program = compiler_->compile(spec);
+  auto program = compiler_->compile(program_spec_of(reg.def, sessions));
   if (!program)
     return make_error("cannot compile the routing program of provider '" + reg.def.name +
                       "': " + program.error().message);

@@ -104,6 +104,8 @@ struct PendingCallback {
 CompositeState compose(const SessionMap& sessions, bool legacy);
 // Legacy providers: keep only the most recent enabler.
 void keep_last_enabler(SessionMap& sessions);
+// The spec a registration's program is compiled from (sessions in ascending slot order).
+ProgramSpec program_spec_of(const ProviderDef& def, const SessionMap& sessions);
 
 // The router whose enable callback is running on this thread, if any.
 extern constinit thread_local const void* tls_callback_router;
@@ -125,6 +127,9 @@ class RouterImpl final : public Router {
   Result<void> disable(SessionId session, const Guid& provider) override;
   Result<void> capture_state(SessionId session, const Guid& provider) override;
   CompositeState composite(ProviderHandle provider) const override;
+  std::vector<SessionEnable> enables(const Guid& provider) const override;
+  uint64_t enabling_sessions(const Guid& provider) const override;
+  ProgramSpec program_spec(ProviderHandle provider) const override;
   RouteResult route(ProviderHandle provider, const EventView& event,
                     uint64_t exclude) const noexcept override;
   RouteResult write(ProviderHandle provider, const EventView& event,
@@ -133,6 +138,14 @@ class RouterImpl final : public Router {
  private:
   // Fails when called from one of this router's enable callbacks (reentrancy).
   Result<void> check_not_in_callback() const;
+  // Runs `read` under mu_, or directly when this thread is in one of this router's
+  // callbacks (mu_ is then held by this thread already).
+  template <typename Read>
+  auto read_state(Read read) const {
+    if (tls_callback_router == this) return read();
+    std::lock_guard<std::mutex> lock(mu_);
+    return read();
+  }
   Result<void> check_session(SessionId session) const;  // mu_ held
   // Compiles the program of `reg` for `sessions` (null when `sessions` is empty).
   Result<std::unique_ptr<Installed>> build(const Registration& reg, const SessionMap& sessions);

@@ -1,11 +1,16 @@
 // cli/commands/compile.cc — `pfc compile SCRIPT --emit ast|ir|llvm|asm`: the stage dumps.
 // ast needs only a successful parse; ir, llvm and asm need a clean check and print one
-// section per provider that at least one session enables, headed `; provider NAME`.
+// section per provider that at least one session enables, headed `; provider NAME`. The
+// programs are the ones the router installs: the script is set up in a Router exactly as
+// `pfc run` does (cli/router_setup.h), and each section lowers Router::program_spec, so
+// router rules such as the legacy last-enabler rule apply here too.
 #include <string>
 
 #include "cli/commands/commands.h"
 #include "cli/exit_code.h"
+#include "cli/router_setup.h"
 #include "cli/script_loader.h"
+#include "compiler/interp.h"
 #include "compiler/ir_dump.h"
 #include "compiler/jit/jit.h"
 #include "compiler/lower.h"
@@ -25,16 +30,6 @@ int emit_ast(const std::string& script, std::ostream& out, std::ostream& err) {
   return kExitOk;
 }
 
-// The routing-program spec of provider `index`: every session enabling it, slot = index.
-ProgramSpec provider_spec(const CheckedScript& script, uint32_t index) {
-  ProgramSpec spec;
-  spec.provider = script.schema.providers.at(index);
-  for (uint32_t slot = 0; slot < script.sessions.size(); ++slot)
-    for (const SessionDecl::Enable& e : script.sessions[slot].enables)
-      if (e.provider == index) spec.sessions.push_back(SessionEntry{slot, e.params});
-  return spec;
-}
-
 // The text of one provider's section for `emit` ("ir", "llvm" or "asm").
 Result<std::string> emit_program(const ProgramSpec& spec, const std::string& emit) {
   Result<ir::Program> program = lower(spec);
@@ -52,10 +47,14 @@ int command_compile(const std::string& script, const std::string& emit, std::ost
   if (emit == "ast") return emit_ast(script, out, err);
   auto loaded = load_script(script, err);
   if (!loaded) return loaded.error();
-  const CheckedScript& checked = loaded->checked();
+  auto routed = build_router(loaded->checked(), std::make_shared<InterpCompiler>());
+  if (!routed) {
+    err << "pfc: internal error: " << routed.error().message << '\n';
+    return kExitInternal;
+  }
   std::string text;
-  for (uint32_t i = 0; i < checked.schema.providers.size(); ++i) {
-    const ProgramSpec spec = provider_spec(checked, i);
+  for (ProviderHandle handle : routed->providers) {
+    const ProgramSpec spec = routed->router->program_spec(handle);
     if (spec.sessions.empty()) continue;
     Result<std::string> section = emit_program(spec, emit);
     if (!section) {

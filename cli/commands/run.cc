@@ -5,8 +5,9 @@
 // --count the per-session totals. A bad event is reported on stderr when it is reached,
 // after the output of the events before it, and the run goes on with the next one (exit 1
 // at the end); a fatal problem (a capture error, an over-long line) ends the run. With
-// --explain, every session's verdict is also derived by cli/explain and must agree with the
-// engine's (a disagreement is an internal error, exit 3).
+// --explain, every session's verdict is also derived by cli/explain (the interpreter's
+// check notes on the installed program) and must agree with the engine's (a disagreement
+// is an internal error, exit 3).
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,46 +28,6 @@
 
 namespace pfc::cli {
 namespace {
-
-// The enable parameters session `slot` gave provider `provider`, or null.
-const EnableParams* session_params(const CheckedScript& script, uint32_t slot,
-                                   uint32_t provider) {
-  for (const SessionDecl::Enable& e : script.sessions.at(slot).enables)
-    if (e.provider == provider) return &e.params;
-  return nullptr;
-}
-
-// The explain module's route result and reasons for one event.
-struct Explanation {
-  RouteResult result;
-  std::vector<Rejection> why;
-};
-
-Explanation explain_event(const CheckedScript& script, const ScriptRouter& routed,
-                          const SourceEvent& in) {
-  Explanation x;
-  const uint64_t enabled = routed.router->composite(routed.providers[in.provider]).sessions;
-  const ProviderDef& provider = script.schema.providers[in.provider];
-  const EventView& view = in.view;
-  for (uint32_t slot = 0; slot < routed.session_names.size(); ++slot) {
-    const uint64_t bit = uint64_t{1} << slot;
-    const EnableParams* params = session_params(script, slot, in.provider);
-    if ((enabled & bit) == 0 || params == nullptr) {
-      x.why.push_back({slot, kWhyNotEnabled});
-      continue;
-    }
-    const SessionVerdict v = explain_session(provider, *params, view);
-    if (!v.rejected_by.empty()) {
-      x.why.push_back({slot, v.rejected_by});
-    } else if ((in.exclude & bit) != 0) {
-      x.why.push_back({slot, kWhyExcluded});
-    } else {
-      x.result.deliver |= bit;
-      if (v.stack) x.result.stack |= bit;
-    }
-  }
-  return x;
-}
 
 // `where`: "line N" (JSON) or "record N" (capture).
 std::string mismatch_message(uint64_t seq, const std::string& where, const RouteResult& engine,
@@ -99,8 +60,18 @@ bool report(Stream& s, const SourceProblem& problem) {
 }
 
 // Routes every event of the source into the output, reporting problems as they come.
-void route_all(Stream& s, const LoadedScript& loaded, const ScriptRouter& routed, bool explain,
-               Progress& progress) {
+void route_all(Stream& s, const ScriptRouter& routed, bool explain, Progress& progress) {
+  std::optional<Explainer> explainer;
+  if (explain) {
+    auto made = Explainer::create(*routed.router, routed.providers,
+                                  static_cast<uint32_t>(routed.session_names.size()));
+    if (!made) {
+      s.err << "pfc: internal error: --explain: " << made.error().message << '\n';
+      s.internal = kExitInternal;
+      return;
+    }
+    explainer = std::move(*made);
+  }
   SourceEvent in;
   SourceProblem problem;
   for (uint64_t seq = 0;;) {
@@ -113,9 +84,9 @@ void route_all(Stream& s, const LoadedScript& loaded, const ScriptRouter& routed
       continue;
     }
     const RouteResult r = routed.router->route(routed.providers[in.provider], in.view, in.exclude);
-    std::optional<Explanation> x;
-    if (explain) {
-      x = explain_event(loaded.checked(), routed, in);
+    std::optional<ExplainedRoute> x;
+    if (explainer) {
+      x = explainer->explain(in.provider, in.view, in.exclude);
       if (x->result != r) {
         s.file.flush();
         const std::string where = std::string(s.source.unit()) + " " + std::to_string(in.where);
@@ -184,7 +155,7 @@ int run_stream(const RunOptions& options, const LoadedScript& loaded, const Engi
   // Progress on a terminal stderr, unless the per-event output goes to that terminal too.
   Progress progress(is_terminal(2) && (options.count || !file->is_terminal()), err);
   Stream s{**source, **output, *file, err};
-  route_all(s, loaded, setup.routed, options.explain && !options.count, progress);
+  route_all(s, setup.routed, options.explain && !options.count, progress);
   progress.clear();
   if (s.internal == kExitOk && !file->failed()) {
     if (auto f = (*output)->finish(); !f) {

@@ -122,6 +122,10 @@ struct EnableParams {
   std::optional<EventIdFilter> stack_ids;
   std::optional<EventNameFilter> stack_names;
   std::optional<LevelKeywordFilter> stack_level_kw;
+  // The provider-side filter (EVENT_FILTER_TYPE_SCHEMATIZED data, EVENT_FILTER_HEADER
+  // included; ETW API only): handed to the provider's enable callback unchanged, never
+  // evaluated by pfc. Empty = none.
+  std::vector<uint8_t> provider_filter;
 };
 
 // What a session of a classic (legacy) provider really asks for (docs/semantics.md §1.9): its

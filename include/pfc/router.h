@@ -89,6 +89,12 @@ class ProviderState {
 using ProviderHandle = const ProviderState*;  // valid until unregister_provider
 using SessionId = uint32_t;                   // the session's slot, 0..63
 
+// One session's enable of a provider GUID, as the router keeps it.
+struct SessionEnable {
+  SessionId session = 0;
+  EnableParams params;  // as given to enable()
+};
+
 class Router {
  public:
   // `compiler` builds each provider's routing program (interpreter, JIT, tiered, ...).
@@ -123,6 +129,20 @@ class Router {
   virtual Result<void> capture_state(SessionId session, const Guid& provider) = 0;
 
   virtual CompositeState composite(ProviderHandle provider) const = 0;
+
+  // The router is the one keeper of enable state; front ends (the ETW-compatible API, the
+  // CLI) read it with these queries instead of keeping or recomputing a copy. Each works
+  // inside enable callbacks (reading without the lock on that thread).
+  //
+  // The sessions enabling GUID `provider` (registered or not), in slot order, each with
+  // the parameters it gave enable(), after the legacy last-enabler rule (docs/runtime.md §4).
+  virtual std::vector<SessionEnable> enables(const Guid& provider) const = 0;
+  // The same sessions as a mask: bit s = session slot s enables `provider`.
+  virtual uint64_t enabling_sessions(const Guid& provider) const = 0;
+  // What the current routing program of registration `provider` was compiled from: its
+  // ProviderDef and every enabling session (none: empty `sessions`, and no program is
+  // installed). Lowering it gives exactly the IR the router installed.
+  virtual ProgramSpec program_spec(ProviderHandle provider) const = 0;
 
   // Routing decision for one event, after the EventWriteEx-style `exclude` mask
   // (bit s = drop session slot s; docs/semantics.md §1.8). Lock-free, allocation-free.
