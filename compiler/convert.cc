@@ -152,7 +152,7 @@ ConvertResult convert_value_text(std::string_view field, InType type, PayloadOp 
                                  std::string_view text) {
   if (auto ok = check_op(field, type, op); !ok) return std::unexpected(ok.error());
   if (is_string_type(type)) return convert_string(field, type, text);
-  if (type == InType::Guid) return convert_guid_text(field, text);
+  if (payload_value_kind(type) == ValueKind::Guid) return convert_guid_text(field, text);
   return convert_int_text(field, type, op, text);
 }
 

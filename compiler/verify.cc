@@ -122,7 +122,8 @@ class Verifier {
         return optional_use(in.imm, len_field, "length");
       }
       default: {  // PredGuid
-        if (auto r = scalar(d, d.type == InType::Guid, "a scalar GUID"); !r) return r;
+        const bool guid = internal::payload_value_kind(d.type) == internal::ValueKind::Guid;
+        if (auto r = scalar(d, guid, "a scalar GUID"); !r) return r;
         if (in.c >= p_.guid_preds.size()) return fail("GUID predicate index out of range");
         return {};
       }
