@@ -51,6 +51,8 @@ ir::Program valid_program() {
   p.int_preds = {ir::IntPred{PayloadOp::Between, 1, 2}};
   p.str_preds = {ir::StrPred{PayloadOp::Contains, "x", U"x"}};
   p.guid_preds = {ir::GuidPred{PayloadOp::Is, Guid{}}};
+  p.checks = {ir::CheckNote{63, ir::Check::Level, 9, false},
+              ir::CheckNote{63, ir::Check::Keyword, kNoReg, true}};
   return p;
 }
 
@@ -107,6 +109,10 @@ TEST(Verify, EachViolationIsReported) {
       {"int pred op", [](ir::Program& p) { p.int_preds[0].op = PayloadOp::Is; }, "non-integer operator"},
       {"str pred op", [](ir::Program& p) { p.str_preds[0].op = PayloadOp::Eq; }, "non-string operator"},
       {"guid pred op", [](ir::Program& p) { p.guid_preds[0].op = PayloadOp::Contains; }, "has a non-GUID operator"},
+      {"note slot", [](ir::Program& p) { p.checks[0].slot = 64; }, "check note 0: session bit not below 64"},
+      {"note check", [](ir::Program& p) { p.checks[1].check = ir::Check(ir::kNumChecks); }, "check note 1: unknown check"},
+      {"note register", [](ir::Program& p) { p.checks[0].reg = 14; }, "check note 0: register %14 is never written"},
+      {"note order", [](ir::Program& p) { std::swap(p.checks[0], p.checks[1]); }, "check note 1: checks of a session out of order"},
       {"too many regs", [](ir::Program& p) { p.num_regs = (1u << 24) + 1; }, "more than 2^24 registers"},
   };
   for (const Case& c : cases) {
