@@ -1,11 +1,14 @@
 # pfc — the two set-up commands of the README, and a few more.
 #   make demo   bootstrap, build, run the bundled example
 #   make test   bootstrap, build, run every test (and fail on a skip without an allowed reason)
+#   make format-check / make format   check / apply .clang-format (clang-format-14)
+#   make tidy   clang-tidy-19 with .clang-tidy over every source of the ci build
 PRESET ?= ci
 BUILD  := build/$(PRESET)
 JOBS   ?= $(shell nproc)
 
-.PHONY: all bootstrap configure build demo test bench asan tsan clean etw-example fuzz fuzz-smoke
+.PHONY: all bootstrap configure build demo test bench asan tsan clean etw-example fuzz fuzz-smoke \
+	format-check format tidy
 
 all: build
 
@@ -25,6 +28,17 @@ demo: build
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) --output-junit ctest-junit.xml
 	@scripts/check-skips $(BUILD)/ctest-junit.xml
+
+# Formatting (docs/style.md §16): the check fails listing the files clang-format would change.
+format-check: bootstrap
+	@scripts/format-check
+format: bootstrap
+	@scripts/format-check --fix
+
+# clang-tidy with the checks of .clang-tidy, warnings as errors, over the ci build's
+# compile_commands.json (docs/style.md §16).
+tidy: configure
+	@scripts/tidy $(BUILD)
 
 # BUILD is expanded when the Makefile is read, so it is set again here for bench and its
 # prerequisites (configure, build).

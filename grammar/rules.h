@@ -10,6 +10,9 @@ namespace pfc::internal::rules {
 
 namespace p = tao::pegtl;
 
+// One rule per line, however long (docs/style.md §6): clang-format keeps its hands off.
+// clang-format off
+
 // --- state-reading rules (zero-width; the state is the grammar Builder) -------------------
 
 // Succeeds while one more `(` or `not` stays within the nesting limit.
@@ -266,5 +269,6 @@ struct import_decl : p::seq<import_kw, p::must<import_string>, p::must<import_en
 
 struct script_end : p::eof {};
 struct grammar : p::seq<skip, p::star<p::sor<import_decl, provider_decl, session_decl>>, p::must<script_end>> {};
+// clang-format on
 
 }  // namespace pfc::internal::rules
