@@ -74,15 +74,19 @@ Runtime& Runtime::get() {
   return *rt;
 }
 
+namespace {
+
 // The engine behind every session of this process: PFC_ETW_ENGINE=interp|jit|auto|crosscheck.
 // Default jit: EnableTraceEx2 and EventRegister compile native code before they return (a
 // few milliseconds), so events are routed natively from the start and no background
 // compile can still be running when the process exits.
-static std::shared_ptr<ProgramCompiler> engine_from_environment() {
+std::shared_ptr<ProgramCompiler> engine_from_environment() {
   const char* name = std::getenv("PFC_ETW_ENGINE");
   std::optional<Engine> engine = engine_from_name(name != nullptr ? name : "jit");
   return make_program_compiler(engine.value_or(Engine::Jit));
 }
+
+}  // namespace
 
 Runtime::Runtime() {
   auto router = Router::create(engine_from_environment());
@@ -157,7 +161,7 @@ void Runtime::set_session(uint32_t slot, std::shared_ptr<Session> s) {
 
 // ---- router notifications → PENABLECALLBACK / WMIDPREQUEST -----------------------------
 
-EnableCallback Runtime::make_callback(std::shared_ptr<RegRecord> rec) {
+EnableCallback Runtime::make_callback(const std::shared_ptr<RegRecord>& rec) {
   return [this, rec](const EnableNotification& n) { on_notification(rec, n); };
 }
 

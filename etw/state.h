@@ -131,7 +131,7 @@ class Runtime {
   std::shared_ptr<Session> session_by_logger(uint16_t logger_id) const;
 
   // The router callback of a registration.
-  EnableCallback make_callback(std::shared_ptr<RegRecord> rec);
+  EnableCallback make_callback(const std::shared_ptr<RegRecord>& rec);
 
  private:
   Runtime();

@@ -21,8 +21,8 @@ uint32_t hex_digit(char c) { return static_cast<uint32_t>(hex_digit_value(c)); }
 std::string display_name(std::string_view text) {
   constexpr size_t kMaxShown = 80;
   std::string out;
-  for (size_t i = 0; i < text.size(); ++i) {
-    const auto c = static_cast<unsigned char>(text[i]);
+  for (const char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
     if (out.size() >= kMaxShown && (c & 0xC0) != 0x80) return out + "...";
     if (c == '\n') {
       out += "\\n";

@@ -32,7 +32,7 @@ namespace hdr = internal::capture_header;
 
 std::string hex32(uint32_t v) { return to_hex(v, 8); }
 
-std::unexpected<Error> fail(std::string message) { return make_error("capture: " + message); }
+std::unexpected<Error> fail(const std::string& message) { return make_error("capture: " + message); }
 
 std::unexpected<Error> record_fail(uint64_t index, uint64_t offset, const std::string& what) {
   return internal::capture_record_error(index, offset, what);

@@ -81,6 +81,7 @@ Result<std::vector<Plan>> RouterImpl::plan(const std::vector<Registration*>& reg
 Result<std::vector<Plan>> RouterImpl::plan(const ProviderEntry& entry,
                                            const SessionMap& sessions) {
   std::vector<Registration*> regs;
+  regs.reserve(entry.regs.size());
   for (const auto& r : entry.regs) regs.push_back(r.get());
   return plan(regs, sessions);
 }
