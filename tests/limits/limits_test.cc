@@ -70,5 +70,44 @@ TEST_F(Limits, LongPidAndExeListsCheckInLinearTime) {
   EXPECT_EQ(r.err, "");
 }
 
+// B12: an import that cannot be read is "cannot read FILE: REASON", not an XML error.
+TEST_F(Limits, UnreadableImportsNameTheReason) {
+  fs::create_directory(fs::path(dir()) / "adir.man");
+  write("s.pfs", "import \"adir.man\";\nimport \"nope.man\";\n");
+  const ProcessResult r = run_capped({"check", "s.pfs"}, dir(), 1024, 60);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("s.pfs:1:1: error: cannot import manifest 'adir.man': cannot read "
+                       "adir.man: it is a directory"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("s.pfs:2:1: error: cannot import manifest 'nope.man': cannot read "
+                       "nope.man: No such file or directory"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find("XML"), std::string::npos) << r.err;
+}
+
+// Manifests: a "billion laughs" DOCTYPE is refused without expanding anything, and a
+// manifest over 64 MiB is refused after reading at most the limit.
+TEST_F(Limits, ManifestImportsAreBounded) {
+  std::string laughs = "<?xml version=\"1.0\"?>\n<!DOCTYPE m [<!ENTITY a \"aaaaaaaaaa\">";
+  for (int i = 1; i <= 12; ++i) {
+    laughs += "<!ENTITY a" + std::to_string(i) + " \"";
+    for (int k = 0; k < 10; ++k) laughs += "&a" + (i == 1 ? std::string() : std::to_string(i - 1)) + ";";
+    laughs += "\">";
+  }
+  laughs += "]>\n<instrumentationManifest xmlns=\"http://schemas.microsoft.com/win/2004/08/events\">"
+            "<instrumentation><events><provider name=\"&a12;\" guid=\"{11111111-2222-3333-4444-555555555555}\"/>"
+            "</events></instrumentation></instrumentationManifest>\n";
+  write("laughs.man", laughs);
+  write("big.man", std::string(65 * kMiB, ' '));
+  write("s.pfs", "import \"laughs.man\";\nimport \"big.man\";\n");
+  const ProcessResult r = run_capped({"check", "s.pfs"}, dir(), 1024, 60);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("laughs.man:2:11: DOCTYPE declarations are not supported"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("big.man is more than the limit of 64 MiB of manifest text"), std::string::npos)
+      << r.err;
+}
+
 }  // namespace
 }  // namespace pfc::test
