@@ -145,6 +145,20 @@ class Generator {
   Rng rng_;
 };
 
+// An event whose smallest payload (every field at its default) is over the payload limit
+// cannot be generated: that is the script's problem (exit 1), found before drawing values.
+std::optional<GenError> check_encodable(const Schema& schema) {
+  for (const ProviderDef& p : schema.providers) {
+    for (const EventDef& e : p.events) {
+      if (auto r = encode_payload(e, {}); !r)
+        return GenError{"event '" + e.name + "' of provider '" + p.name +
+                            "' cannot be generated: " + r.error().message,
+                        false};
+    }
+  }
+  return std::nullopt;
+}
+
 std::string rate_text(double rate) {
   std::string s = std::to_string(rate);
   while (s.size() > 1 && s.back() == '0') s.pop_back();
@@ -162,6 +176,7 @@ std::expected<GenOutput, GenError> generate_events(const CheckedScript& script,
   if (!router) return std::unexpected(GenError{router.error().message, true});
   Generator gen(script, std::move(*router), options.seed);
   if (!gen.has_events()) return std::unexpected(GenError{"the script declares no events", false});
+  if (auto bad = check_encodable(script.schema)) return std::unexpected(std::move(*bad));
   CaptureWriter writer;
   for (const ProviderDef& p : script.schema.providers) {
     if (!writer.add_provider(p.guid)) return std::unexpected(GenError{"too many providers", false});

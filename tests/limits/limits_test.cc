@@ -109,5 +109,29 @@ TEST_F(Limits, ManifestImportsAreBounded) {
       << r.err;
 }
 
+// B5: the 16 MiB payload bound is on the whole payload. `gen` refuses an event whose
+// smallest payload is over it (eight 16 MiB binaries; a 2^32-element array) before
+// building anything, and never builds values for huge fixed-count arrays.
+TEST_F(Limits, GenRespectsTheWholePayloadBound) {
+  std::string big2 = "event Big2 (id=4) {";
+  for (int i = 1; i <= 8; ++i) big2 += " B" + std::to_string(i) + ": binary length=16777216;";
+  write("big2.pfs", "provider P {\n  " + big2 + " }\n}\nsession S { enable P; }\n");
+  ProcessResult r = run_capped({"gen", "big2.pfs", "--count", "5", "--seed", "1", "-o", "x.cap"}, dir(), 1024, 60);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("event 'Big2' of provider 'P' cannot be generated: field 'B2': length 16777216 "
+                       "would exceed the payload limit of 16777216 bytes"),
+            std::string::npos)
+      << r.err;
+  write("huge.pfs", "provider P { event E (id=1) { B: uint32[4294967295]; } }\nsession S { enable P; }\n");
+  r = run_capped({"gen", "huge.pfs", "--count", "5", "--seed", "1", "-o", "x.cap"}, dir(), 1024, 60);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("field 'B': 4294967295 elements would exceed the payload limit"), std::string::npos)
+      << r.err;
+  // Just under the bound: 4,000,000 uint32 elements (16 MB) are generated as defaults.
+  write("wide.pfs", "provider P { event E (id=1) { B: uint32[4000000]; } }\nsession S { enable P; }\n");
+  r = run_capped({"gen", "wide.pfs", "--count", "3", "--seed", "1", "-o", "x.cap"}, dir(), 1024, 120);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
 }  // namespace
 }  // namespace pfc::test

@@ -308,7 +308,31 @@ TEST(Encode, ConflictingDependentsAndHugeExtents) {
   EXPECT_EQ(encode_err(big, {{"S", V::of_array(strings)}}),
             "field 'S': the payload exceeds 16777216 bytes");
   EXPECT_EQ(encode_err(e, {{"L", V::of_uint(UINT64_MAX)}}),
-            "field 'S': length 18446744073709551615 is too large");
+            "field 'S': length 18446744073709551615 would exceed the payload limit of 16777216 bytes");
+}
+
+// The 16 MiB bound is on the whole payload, not on each field (issue B5): eight 16 MiB
+// binaries are refused at the second one, before it is padded out.
+TEST(Encode, PayloadBoundIsOnTheWholePayload) {
+  std::vector<FieldDef> fields;
+  for (int i = 1; i <= 8; ++i) fields.push_back({"B" + std::to_string(i), InType::Binary, {}, fixed(16u << 20)});
+  EXPECT_EQ(encode_err(event(fields), {}),
+            "field 'B2': length 16777216 would exceed the payload limit of 16777216 bytes");
+  const EventDef two = event({{"W", InType::UnicodeString, {}, fixed(5u << 20)},
+                              {"X", InType::UnicodeString, {}, fixed(5u << 20)}});
+  EXPECT_EQ(encode_err(two, {}),
+            "field 'X': length 5242880 would exceed the payload limit of 16777216 bytes");
+  const EventDef fits = event({{"A", InType::Binary, {}, fixed(8u << 20)},
+                               {"B", InType::Binary, {}, fixed(8u << 20)}});
+  const auto payload = encode_payload(fits, {});
+  ASSERT_TRUE(payload);
+  EXPECT_EQ(payload->size(), kMaxPayloadBytes);
+  const EventDef arrays = event({{"N", InType::UInt32},  // no elements: any length fits
+                                 {"A", InType::Binary, ref(0), fixed(8u << 20)},
+                                 {"B", InType::Binary, ref(0), fixed(8u << 20)}});
+  EXPECT_TRUE(encode_payload(arrays, {{"N", V::of_uint(0)}}));
+  EXPECT_EQ(encode_err(arrays, {{"N", V::of_uint(1)}}),
+            "field 'B': 1 elements would exceed the payload limit of 16777216 bytes");
 }
 
 TEST(Encode, DescribeValues) {
