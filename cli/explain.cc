@@ -9,6 +9,7 @@
 
 #include "base/ascii.h"
 #include "runtime/casefold.h"
+#include "runtime/str_search.h"
 #include "runtime/tdh.h"
 
 namespace pfc::cli {
@@ -99,9 +100,10 @@ bool predicate_holds(const PayloadPredicate& p, const EventDef& def, const Paylo
   }
   if (in_type_is_string(f.type)) {
     const std::u32string needle = fold_utf8(p.value.text);
+    const std::vector<uint32_t> links = needle_links(needle);
     return pfc_tdh_str_pred(e.payload, e.payload_size, off, type,
                             layout.extent(f.length, PFC_TDH_NO_LENGTH), op, needle.data(),
-                            needle.size()) != 0;
+                            needle.size(), links.data()) != 0;
   }
   if (f.type == InType::Guid) {
     const auto bytes = p.value.guid.to_bytes();

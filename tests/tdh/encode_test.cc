@@ -7,6 +7,7 @@
 #include "payload_builder.h"
 #include "pfc/enable.h"
 #include "runtime/casefold.h"
+#include "runtime/str_search.h"
 #include "runtime/tdh.h"
 
 namespace pfc {
@@ -173,7 +174,8 @@ TEST(Encode, RoundTripThroughDecoder) {
   const uint8_t* p = bytes.data();
   const uint64_t n = bytes.size();
   const std::u32string needle = fold_utf8("user \xC3\xA9T\xC3\x89");
-  EXPECT_EQ(pfc_tdh_str_pred(p, n, 0, 1, kNoLen, 30, needle.data(), needle.size()), 1);
+  EXPECT_EQ(pfc_tdh_str_pred(p, n, 0, 1, kNoLen, 30, needle.data(), needle.size(),
+                             needle_links(needle).data()), 1);
   uint64_t off = pfc_tdh_skip(p, n, 0, 1, 1, kNoLen);
   int ok = 0;
   EXPECT_EQ(pfc_tdh_load_int(p, n, off, 8, &ok), 7u);
