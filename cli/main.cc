@@ -1,6 +1,8 @@
 // cli/main.cc — the `pfc` command: CLI11 command-line structure, dispatch to the
 // subcommands of cli/commands/, and the one place where exceptions become exit codes
 // (usage errors → 2, anything unexpected → 3). Reference: docs/cli.md.
+#include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <iostream>
 #include <string>
@@ -11,6 +13,7 @@
 
 #include "cli/commands/commands.h"
 #include "cli/exit_code.h"
+#include "compiler/jit/tiered.h"
 
 namespace pfc::cli {
 namespace {
@@ -119,12 +122,22 @@ int run_main(int argc, char** argv) {
 }  // namespace pfc::cli
 
 int main(int argc, char** argv) {
+  int code = pfc::cli::kExitInternal;
   try {
-    return pfc::cli::run_main(argc, argv);
+    code = pfc::cli::run_main(argc, argv);
   } catch (const std::exception& e) {
     std::cerr << "pfc: internal error: " << e.what() << '\n';
   } catch (...) {
     std::cerr << "pfc: internal error: unknown exception\n";
   }
-  return pfc::cli::kExitInternal;
+  // A background compilation nobody needs any more (--engine auto: the events are routed)
+  // must not hold up the exit: exit() would wait for it before tearing LLVM down, while
+  // quick_exit ends the process at once and tears nothing down under it (docs/jit.md).
+  if (pfc::background_compiles_running()) {
+    std::cout.flush();
+    std::cerr.flush();
+    std::fflush(nullptr);
+    std::quick_exit(code);
+  }
+  return code;
 }

@@ -76,14 +76,18 @@ Result<std::unique_ptr<llvm::orc::LLJIT>> build_lljit() {
       "creating the LLJIT");
 }
 
+bool stop(const CancelCheck& cancelled) { return cancelled && cancelled(); }
+
 // An optimised module for `program` in `context`, with the host's layout and triple.
 Result<std::unique_ptr<llvm::Module>> optimised_module(const ir::Program& program,
                                                        llvm::LLVMContext& context,
                                                        const std::string& name,
                                                        llvm::TargetMachine& tm,
-                                                       OptLevel level) {
+                                                       OptLevel level,
+                                                       const CancelCheck& cancelled = {}) {
   auto module = internal::generate_module(program, context, name);
   if (!module) return module;
+  if (stop(cancelled)) return make_error(kCancelledMessage);
   (*module)->setDataLayout(tm.createDataLayout());
   (*module)->setTargetTriple(tm.getTargetTriple().str());
   internal::optimize_module(**module, tm, level);
@@ -106,17 +110,21 @@ Result<std::shared_ptr<Jit>> Jit::shared() {
   return instance;
 }
 
-Result<std::unique_ptr<NativeCode>> Jit::compile(const ir::Program& program, OptLevel level) {
+Result<std::unique_ptr<NativeCode>> Jit::compile(const ir::Program& program, OptLevel level,
+                                                 const CancelCheck& cancelled) {
+  if (stop(cancelled)) return make_error(kCancelledMessage);
   const std::string name = "pfc_route_" + std::to_string(impl_->next_id.fetch_add(1));
   auto tm = internal::host_target_machine(level);
   if (!tm) return std::unexpected(tm.error());
   // One context per compiled program; it is only needed until the object is emitted.
   llvm::orc::ThreadSafeContext context(std::make_unique<llvm::LLVMContext>());
   auto lock = context.getLock();
-  auto module = optimised_module(program, *context.getContext(), name, **tm, level);
+  auto module = optimised_module(program, *context.getContext(), name, **tm, level, cancelled);
   if (!module) return std::unexpected(module.error());
+  if (stop(cancelled)) return make_error(kCancelledMessage);
   auto object = internal::emit_machine_code(**module, **tm, internal::EmitKind::Object);
   if (!object) return std::unexpected(object.error());
+  if (stop(cancelled)) return make_error(kCancelledMessage);
 
   llvm::orc::LLJIT& lljit = *impl_->lljit;
   auto installed = std::make_unique<NativeCode::Installed>();
@@ -162,11 +170,12 @@ Result<std::string> emit_asm(const ir::Program& program, OptLevel level) {
 JitProgram::JitProgram(ir::Program program) : program_(std::move(program)) {}
 
 Result<std::shared_ptr<const JitProgram>> JitProgram::create(ir::Program program,
-                                                              OptLevel level) {
+                                                              OptLevel level,
+                                                              const CancelCheck& cancelled) {
   auto jit = Jit::shared();
   if (!jit) return std::unexpected(jit.error());
   std::shared_ptr<JitProgram> p(new JitProgram(std::move(program)));
-  auto code = (*jit)->compile(p->program_, level);
+  auto code = (*jit)->compile(p->program_, level, cancelled);
   if (!code) return std::unexpected(code.error());
   p->fn_ = (*code)->fn();
   p->code_ = std::move(*code);
