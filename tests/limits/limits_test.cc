@@ -7,6 +7,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -131,6 +132,23 @@ TEST_F(Limits, GenRespectsTheWholePayloadBound) {
   write("wide.pfs", "provider P { event E (id=1) { B: uint32[4000000]; } }\nsession S { enable P; }\n");
   r = run_capped({"gen", "wide.pfs", "--count", "3", "--seed", "1", "-o", "x.cap"}, dir(), 1024, 120);
   EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
+// B4: with --engine auto the interpreter routes at once and pfc exits without waiting for
+// the background compilation of a large program (it ends with quick_exit); the output is
+// complete all the same.
+TEST_F(Limits, AutoEngineDoesNotWaitForTheCompileAtExit) {
+  std::string preds;
+  for (int i = 0; i < 40000; ++i) preds += (i ? " or A eq " : "A eq ") + std::to_string(i);
+  write("s.pfs", std::string(kProvider) + "session S { enable P { payload E where " + preds + "; } }\n");
+  std::string events;
+  for (int i = 0; i < 100; ++i)
+    events += R"({"provider":"P","event":"E","fields":{"A":)" + std::to_string(i * 300) + "}}\n";
+  write("e.jsonl", events);
+  const ProcessResult r = run_capped({"run", "s.pfs", "--events", "e.jsonl", "--engine", "auto"}, dir(), 2048, 120);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 100);
+  EXPECT_EQ(r.out.substr(r.out.rfind('{', r.out.size() - 2)), "{\"seq\":99,\"sessions\":[\"S\"],\"stack\":[]}\n");
 }
 
 }  // namespace
