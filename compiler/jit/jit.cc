@@ -50,6 +50,12 @@ NativeCode::~NativeCode() {
   // there is nobody to report it to from a destructor, so it is dropped.
   if (llvm::Error err = installed_->tracker->remove())
     (void)internal::llvm_to_error(std::move(err), "removing JIT code");
+  installed_->tracker = nullptr;
+  // Every compile interns a fresh name (pfc_route_N, its sections' symbols); the session's
+  // string pool keeps entries nobody references until told to drop them, about 70 bytes
+  // per compile otherwise (issue B8). Thread-safe: the pool locks itself, and a dead entry
+  // can only come back through intern(), under the same lock.
+  installed_->jit->lljit->getExecutionSession().getSymbolStringPool()->clearDeadEntries();
 }
 
 namespace {
