@@ -9,52 +9,70 @@
 namespace pfc::cli {
 namespace {
 
-using nlohmann::json;
+using simdjson::dom::element;
+using simdjson::dom::element_type;
 
 // Field values nest at most this deep (an array of arrays of bytes, e.g. an array of SIDs);
 // the bound keeps the conversion's recursion independent of the input.
 constexpr int kMaxValueDepth = 3;
 
-std::expected<FieldValue, std::string> to_field_value(const json& v, int depth) {
-  switch (v.type()) {
-    case json::value_t::null: return FieldValue::null();
-    case json::value_t::boolean: return FieldValue::of_bool(v.get<bool>());
-    case json::value_t::number_unsigned: return FieldValue::of_uint(v.get<uint64_t>());
-    case json::value_t::number_integer: return FieldValue::of_int(v.get<int64_t>());
-    case json::value_t::number_float: return FieldValue::of_double(v.get<double>());
-    case json::value_t::string: return FieldValue::of_string(v.get<std::string>());
-    case json::value_t::array: {
-      if (depth >= kMaxValueDepth) return std::unexpected("arrays nested too deeply");
-      std::vector<FieldValue> items;
-      items.reserve(v.size());
-      for (const json& item : v) {
-        auto converted = to_field_value(item, depth + 1);
-        if (!converted) return converted;
-        items.push_back(std::move(*converted));
+struct Converter {
+  uint64_t elements = 0;  // array elements converted so far (kMaxFieldElements)
+
+  std::expected<FieldValue, std::string> convert(element v, int depth) {
+    switch (v.type()) {
+      case element_type::NULL_VALUE: return FieldValue::null();
+      case element_type::BOOL: return FieldValue::of_bool(bool(v.get_bool()));
+      case element_type::UINT64: return FieldValue::of_uint(uint64_t(v.get_uint64()));
+      case element_type::INT64: {
+        const int64_t i = v.get_int64();
+        return i < 0 ? FieldValue::of_int(i) : FieldValue::of_uint(uint64_t(i));
       }
-      return FieldValue::of_array(std::move(items));
+      case element_type::DOUBLE: return FieldValue::of_double(double(v.get_double()));
+      case element_type::STRING: return FieldValue::of_string(std::string(std::string_view(v.get_string())));
+      case element_type::ARRAY: return convert_array(v.get_array(), depth);
+      default: return std::unexpected("an object is not a field value");
     }
-    default: return std::unexpected("an object is not a field value");
   }
-}
+
+  std::expected<FieldValue, std::string> convert_array(simdjson::dom::array a, int depth) {
+    if (depth >= kMaxValueDepth) return std::unexpected("arrays nested too deeply");
+    const size_t n = a.size();
+    if (n > kMaxFieldElements - elements)
+      return std::unexpected("more than " + std::to_string(kMaxFieldElements) +
+                             " array elements in one event (the limit; use \"payload_hex\")");
+    elements += n;
+    std::vector<FieldValue> items;
+    items.reserve(n);
+    for (element item : a) {
+      auto converted = convert(item, depth + 1);
+      if (!converted) return converted;
+      items.push_back(std::move(*converted));
+    }
+    return FieldValue::of_array(std::move(items));
+  }
+};
 
 }  // namespace
 
-std::expected<std::vector<uint8_t>, std::string> encode_json_fields(const EventDef& event,
-                                                                    const json& fields) {
+std::expected<std::vector<uint8_t>, std::string> encode_json_fields(
+    const EventDef& event, simdjson::dom::object fields) {
   std::vector<std::pair<std::string, FieldValue>> values;
   values.reserve(fields.size());
-  for (const auto& [name, value] : fields.items()) {
-    auto converted = to_field_value(value, 1);
-    if (!converted) return std::unexpected("field '" + name + "': " + converted.error());
-    values.emplace_back(name, std::move(*converted));
+  Converter converter;
+  for (simdjson::dom::key_value_pair member : fields) {
+    auto converted = converter.convert(member.value, 1);
+    if (!converted)
+      return std::unexpected("field '" + std::string(member.key) + "': " + converted.error());
+    values.emplace_back(std::string(member.key), std::move(*converted));
   }
   Result<std::vector<uint8_t>> bytes = encode_payload(event, values);
   if (!bytes) return std::unexpected(bytes.error().message);
   return std::move(*bytes);
 }
 
-std::expected<std::vector<uint8_t>, std::string> decode_payload_hex(const std::string& hex) {
+std::expected<void, std::string> decode_payload_hex(std::string_view hex,
+                                                    std::vector<uint8_t>& out) {
   for (size_t i = 0; i < hex.size(); ++i)
     if (hex_digit_value(hex[i]) < 0)
       return std::unexpected("\"payload_hex\" has a non-hex character at index " +
@@ -62,10 +80,10 @@ std::expected<std::vector<uint8_t>, std::string> decode_payload_hex(const std::s
   if (hex.size() % 2 != 0)
     return std::unexpected("\"payload_hex\" has an odd number of digits (" +
                            std::to_string(hex.size()) + ")");
-  std::vector<uint8_t> bytes(hex.size() / 2);
-  for (size_t i = 0; i < bytes.size(); ++i)
-    bytes[i] = static_cast<uint8_t>(hex_digit_value(hex[2 * i]) << 4 | hex_digit_value(hex[2 * i + 1]));
-  return bytes;
+  out.resize(hex.size() / 2);
+  for (size_t i = 0; i < out.size(); ++i)
+    out[i] = static_cast<uint8_t>(hex_digit_value(hex[2 * i]) << 4 | hex_digit_value(hex[2 * i + 1]));
+  return {};
 }
 
 }  // namespace pfc::cli

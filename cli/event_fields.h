@@ -1,25 +1,33 @@
-// cli/event_fields.h — the "fields" and "payload_hex" members of an event line turned into
-// payload bytes: JSON values → runtime/encode.h FieldValues → TDH encoding per schema.
+// cli/event_fields.h — the "fields" and "payload_hex" members of an event turned into
+// payload bytes: JSON values (simdjson DOM) → runtime/encode.h FieldValues → TDH encoding
+// per schema.
 #pragma once
 
 #include <cstdint>
 #include <expected>
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include <simdjson.h>
 
 #include "pfc/schema.h"
 
 namespace pfc::cli {
 
-// Encodes `fields` (a JSON object: field name → value) for `event` in the schema's field
-// order. Fails with a one-line message (unknown field, wrong value type, out of range...).
-std::expected<std::vector<uint8_t>, std::string> encode_json_fields(const EventDef& event,
-                                                                    const nlohmann::json& fields);
+// Array elements one event's "fields" may hold, counted over all fields and nesting levels
+// (docs/cli.md "Limits"): bounds the memory a single line can take while it is converted.
+inline constexpr uint64_t kMaxFieldElements = uint64_t{1} << 20;
 
-// Decodes a hex string (either case, even length, no separators) as-is. Fails with a
-// message naming the first bad character or the odd length.
-std::expected<std::vector<uint8_t>, std::string> decode_payload_hex(const std::string& hex);
+// Encodes `fields` (a JSON object: field name → value) for `event` in the schema's field
+// order. Fails with a one-line message (unknown or repeated field, wrong value type, out of
+// range, too many elements...).
+std::expected<std::vector<uint8_t>, std::string> encode_json_fields(
+    const EventDef& event, simdjson::dom::object fields);
+
+// Decodes a hex string (either case, even length, no separators) as-is into `out`. Fails
+// with a message naming the first bad character or the odd length.
+std::expected<void, std::string> decode_payload_hex(std::string_view hex,
+                                                    std::vector<uint8_t>& out);
 
 }  // namespace pfc::cli

@@ -1,38 +1,26 @@
-// cli/files.cc — whole-file reads with errno-based messages.
+// cli/files.cc — bounded whole-file reads over cli/byte_reader.h.
 #include "cli/files.h"
 
-#include <sys/stat.h>
-
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <memory>
+#include "cli/byte_reader.h"
 
 namespace pfc::cli {
 
-Result<std::string> read_whole_file(const std::string& path) {
-  struct Closer {
-    void operator()(std::FILE* f) const { std::fclose(f); }
+Result<std::string> read_whole_file(const std::string& path, uint64_t limit,
+                                    const std::string& what) {
+  auto reader = ByteReader::open(path);
+  if (!reader) return std::unexpected(reader.error());
+  const auto too_large = [&] {
+    return make_error("cannot read " + reader->name() + ": larger than the limit of " +
+                      std::to_string(limit) + " bytes for " + what);
   };
-  errno = 0;
-  std::unique_ptr<std::FILE, Closer> file(std::fopen(path.c_str(), "rb"));
-  if (!file) return make_error("cannot read " + path + ": " + std::strerror(errno));
-  std::string text;
-  // Reserve the size up front: a large capture must not be held twice while the string
-  // grows (that would double pfc run's peak memory).
-  struct stat st{};
-  if (fstat(fileno(file.get()), &st) == 0 && S_ISREG(st.st_mode)) text.reserve(size_t(st.st_size));
-  char buffer[1 << 16];
+  if (reader->file_size() && *reader->file_size() > limit) return too_large();
   for (;;) {
-    const size_t n = std::fread(buffer, 1, sizeof buffer, file.get());
-    text.append(buffer, n);
-    if (n < sizeof buffer) break;
+    auto f = reader->fill(size_t(limit) + 1);
+    if (!f) return std::unexpected(f.error());
+    if (*f == ByteReader::Fill::End) break;
+    if (reader->data().size() > limit) return too_large();
   }
-  if (std::ferror(file.get())) {
-    const int err = errno != 0 ? errno : EIO;
-    return make_error("cannot read " + path + ": " + std::strerror(err));
-  }
-  return text;
+  return std::string(reader->data());
 }
 
 }  // namespace pfc::cli

@@ -11,7 +11,6 @@
 #include "cli/engine.h"
 #include "cli/gen_values.h"
 #include "cli/router_setup.h"
-#include "pfc/capture.h"
 #include "runtime/encode.h"
 
 namespace pfc::cli {
@@ -169,18 +168,16 @@ std::string rate_text(double rate) {
 }  // namespace
 
 std::expected<GenOutput, GenError> generate_events(const CheckedScript& script,
-                                                   const GenOptions& options) {
+                                                   const GenOptions& options, const GenEmit& emit) {
   auto engine = make_engine("interp");
   if (!engine) return std::unexpected(GenError{engine.error().message, true});
   auto router = build_router(script, engine->compiler);
   if (!router) return std::unexpected(GenError{router.error().message, true});
   Generator gen(script, std::move(*router), options.seed);
   if (!gen.has_events()) return std::unexpected(GenError{"the script declares no events", false});
+  if (script.schema.providers.size() > 0xFFFF)
+    return std::unexpected(GenError{"too many providers for a capture (more than 65535)", false});
   if (auto bad = check_encodable(script.schema)) return std::unexpected(std::move(*bad));
-  CaptureWriter writer;
-  for (const ProviderDef& p : script.schema.providers) {
-    if (!writer.add_provider(p.guid)) return std::unexpected(GenError{"too many providers", false});
-  }
   GenOutput out;
   uint64_t timestamp = 133'000'000'000'000'000ull;  // 100-ns ticks (a 2022 FILETIME)
   for (uint64_t i = 0; i < options.count; ++i) {
@@ -202,11 +199,10 @@ std::expected<GenOutput, GenError> generate_events(const CheckedScript& script,
       if (!options.match_rate || matches == want) break;
     }
     timestamp += 1 + gen.rng().below(10'000);
-    if (auto added = writer.add(uint16_t(ref.provider), e, timestamp); !added)
+    if (auto added = emit(uint16_t(ref.provider), e, timestamp); !added)
       return std::unexpected(GenError{added.error().message, true});
     out.matching += matches ? 1 : 0;
   }
-  out.capture = writer.finish();
   return out;
 }
 

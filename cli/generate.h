@@ -6,11 +6,14 @@
 
 #include <cstdint>
 #include <expected>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "compiler/check.h"
+#include "pfc/error.h"
+#include "pfc/event.h"
 
 namespace pfc::cli {
 
@@ -24,19 +27,23 @@ struct GenOptions {
 };
 
 struct GenOutput {
-  std::vector<uint8_t> capture;  // a complete capture file (pfc/capture.h)
-  uint64_t matching = 0;         // events some session receives
+  uint64_t matching = 0;  // events some session receives
 };
+
+// Receives each generated event in order: its provider (index into the schema's providers),
+// the event and its timestamp. An error stops the generation (reported as internal).
+using GenEmit = std::function<Result<void>(uint16_t provider, const Event& event, uint64_t timestamp)>;
 
 struct GenError {
   std::string message;    // one sentence, for "pfc: error: …" / "pfc: internal error: …"
   bool internal = false;  // false: a problem with the script or options (exit 1)
 };
 
-// Fails for a script without events, an unreachable --match-rate, or (internal) a router
-// or encoder failure. The output is deterministic for a given script, options and build.
+// Generates options.count events into `emit`, holding none of them. Fails for a script
+// without events, an unreachable --match-rate, or (internal) a router, encoder or `emit`
+// failure. The events are deterministic for a given script, options and build.
 // Thread-safe (builds its own router; no global state).
 std::expected<GenOutput, GenError> generate_events(const CheckedScript& script,
-                                                   const GenOptions& options);
+                                                   const GenOptions& options, const GenEmit& emit);
 
 }  // namespace pfc::cli

@@ -6,9 +6,6 @@
 #include "base/hex.h"
 
 namespace pfc::cli {
-namespace {
-
-// Appends ["A","B"] for the slots set in `mask`, in slot (= declaration) order.
 void append_names(std::string& out, uint64_t mask, const std::vector<std::string>& names) {
   out += '[';
   bool first = true;
@@ -20,8 +17,6 @@ void append_names(std::string& out, uint64_t mask, const std::vector<std::string
   }
   out += ']';
 }
-
-}  // namespace
 
 std::string json_quote(std::string_view s) {
   return nlohmann::json(std::string(s)).dump(-1, ' ', false,

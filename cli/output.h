@@ -15,6 +15,10 @@ namespace pfc::cli {
 // `s` as a JSON string literal (quotes included). Invalid UTF-8 becomes U+FFFD.
 std::string json_quote(std::string_view s);
 
+// Appends ["A","B"] (JSON strings) for the slots set in `mask`, in slot (= declaration)
+// order; `names` maps slot → name.
+void append_names(std::string& out, uint64_t mask, const std::vector<std::string>& names);
+
 // Why a session did not receive an event (for --explain): slot + reason word.
 struct Rejection {
   uint32_t slot = 0;

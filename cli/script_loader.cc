@@ -1,25 +1,27 @@
 // cli/script_loader.cc — script reading and diagnostic printing.
 #include "cli/script_loader.h"
 
+#include "cli/byte_reader.h"
 #include "cli/exit_code.h"
 #include "cli/files.h"
+#include "cli/term.h"
 
 namespace pfc::cli {
 
 void print_diagnostics(const SourceFile& source, const std::vector<Diagnostic>& diagnostics,
                        std::ostream& err) {
-  for (const Diagnostic& d : diagnostics) err << source.render(d);
+  for (const Diagnostic& d : diagnostics) err << paint_diagnostic(source.render(d), stderr_color());
   err.flush();
 }
 
 std::expected<std::unique_ptr<SourceFile>, int> read_source(const std::string& path,
                                                             std::ostream& err) {
-  Result<std::string> text = read_whole_file(path);
+  Result<std::string> text = read_whole_file(path, kMaxScriptBytes, "a script");
   if (!text) {
     err << "pfc: error: " << text.error().message << '\n';
     return std::unexpected(kExitInput);
   }
-  return std::make_unique<SourceFile>(path, std::move(*text));
+  return std::make_unique<SourceFile>(input_display_name(path), std::move(*text));
 }
 
 std::expected<LoadedScript, int> load_script(const std::string& path, std::ostream& err,
@@ -30,7 +32,7 @@ std::expected<LoadedScript, int> load_script(const std::string& path, std::ostre
   loaded.front = compile_script(*loaded.source);
   for (const Diagnostic& d : loaded.front.diagnostics)
     if (show == ShowDiagnostics::All || d.severity == Severity::Error)
-      err << loaded.source->render(d);
+      err << paint_diagnostic(loaded.source->render(d), stderr_color());
   err.flush();
   if (!loaded.front.ok()) return std::unexpected(kExitInput);
   return loaded;

@@ -101,14 +101,49 @@ struct SessionState {
   Reg passed = kFalse;    // ... and those filters passed
 };
 
+bool same_layout(const EventDef& a, const EventDef& b) {
+  return std::equal(a.fields.begin(), a.fields.end(), b.fields.begin(), b.fields.end(),
+                    [](const FieldDef& x, const FieldDef& y) {
+                      return x.type == y.type && x.count.kind == y.count.kind &&
+                             x.count.value == y.count.value && x.length.kind == y.length.kind &&
+                             x.length.value == y.length.value;
+                    });
+}
+
+// The layout the key's filters carry (self-contained ETW payload blobs) when the provider's
+// schema does not define the event: the longest one, which every other must be a prefix
+// of; null when none carries one or two disagree (docs/etw.md "Payload filter blob").
+const EventDef* carried_layout(EventKey key, const std::vector<size_t>& users,
+                               const std::vector<SessionState>& ss) {
+  const EventDef* best = nullptr;
+  for (size_t i : users) {
+    for (const PayloadFilter& f : ss[i].entry->params.payload) {
+      if (f.event_id != key.first || f.event_version != key.second) continue;
+      if (!f.layout) return nullptr;
+      if (best == nullptr || f.layout->fields.size() > best->fields.size()) best = f.layout.get();
+    }
+  }
+  for (size_t i : users) {
+    for (const PayloadFilter& f : ss[i].entry->params.payload) {
+      if (f.event_id != key.first || f.event_version != key.second) continue;
+      EventDef prefix = *best;
+      prefix.fields.resize(f.layout->fields.size());
+      if (!same_layout(prefix, *f.layout)) return nullptr;
+    }
+  }
+  return best;
+}
+
 // One guarded region per payload-filtered event key (docs/semantics.md §2.1): skipped unless the event has
 // that key and some session filtering it passed its header checks.
 Result<void> lower_key(IrBuilder& b, const ProviderDef& provider, EventKey key,
                        const std::vector<size_t>& users, std::vector<SessionState>& ss) {
   const EventDef* event = provider.find_event(key.first, key.second);
+  if (event == nullptr) event = carried_layout(key, users, ss);
   if (event == nullptr) {
     return make_error("payload filter for unknown event id " + std::to_string(key.first) +
-                      " version " + std::to_string(key.second));
+                      " version " + std::to_string(key.second) +
+                      " (or filters carrying different layouts for it)");
   }
   // Sequenced explicitly: the output must not depend on argument evaluation order.
   const Reg id_is = b.cmp(b.header(HeaderField::Id), Cond::Eq, key.first);

@@ -1,9 +1,13 @@
 // etw/controller.cc — the controller side of the ETW-compatible API: StartTraceW,
 // ControlTraceW (QUERY / UPDATE / FLUSH / STOP), StopTraceW, QueryTraceW and EnableTraceEx2
-// with its Timeout, the 8-sessions-per-modern-provider cap and legacy-provider rules
-// (docs/etw.md "Sessions and consumers", docs/semantics.md §1.9–§1.10), over the router.
+// with its Timeout and the 8-sessions-per-modern-provider cap (docs/etw.md "Sessions and
+// consumers", docs/semantics.md §1.9–§1.10). Every operation changes the namespace state
+// (docs/namespace.md §2) and then applies it to this process's router like any other
+// process does (etw/mirror.cc), so sessions are system-wide and outlive their controller.
 #include <cstring>
 
+#include "etw/counters.h"
+#include "etw/enable_wire.h"
 #include "etw/filters.h"
 #include "etw/state.h"
 
@@ -11,6 +15,8 @@ namespace pfc::etw {
 namespace {
 
 constexpr size_t kMaxNameChars = 1023;
+// STOP waits this long for provider processes to stop writing before it counts and reaps.
+constexpr uint32_t kStopWaitMs = 2000;
 
 // Copies `name` (with its terminator) to `offset` inside the caller's properties buffer,
 // when it fits.
@@ -22,32 +28,26 @@ void write_name(EVENT_TRACE_PROPERTIES* p, uint32_t offset, const std::u16string
   std::memcpy(dst, name.c_str(), bytes);
 }
 
-void fill_properties(const Session& s, EVENT_TRACE_PROPERTIES* p) {
-  const SessionConfig& c = s.config();
-  p->Wnode.HistoricalContext = s.handle();
-  p->Wnode.Guid = c.guid;
+void fill_properties(const trace::SessionEntry& e, const SessionCounters& n, EVENT_TRACE_PROPERTIES* p) {
+  p->Wnode.HistoricalContext = session_handle(e.instance, e.slot);
+  p->Wnode.Guid = to_win(e.guid);
   p->Wnode.Flags |= WNODE_FLAG_TRACED_GUID;
-  p->BufferSize = c.buffer_size_kb;
-  p->MinimumBuffers = c.minimum_buffers;
-  p->MaximumBuffers = c.maximum_buffers;
-  p->MaximumFileSize = 0;
-  p->LogFileMode = c.log_file_mode;
-  p->FlushTimer = c.flush_timer;
-  p->EnableFlags = c.enable_flags;
-  p->AgeLimit = c.age_limit;
-  {
-    std::lock_guard<std::mutex> lock(hub().mu);
-    const uint64_t buffer_bytes = uint64_t{c.buffer_size_kb} * 1024;
-    p->NumberOfBuffers = static_cast<ULONG>(
-        std::max<uint64_t>(c.minimum_buffers, (s.queued_bytes() + buffer_bytes - 1) / buffer_bytes));
-    p->FreeBuffers = 0;
-    p->EventsLost = s.events_lost();
-  }
-  p->BuffersWritten = 0;
+  p->BufferSize = e.buffer_kb;
+  p->MinimumBuffers = e.min_buffers;
+  p->MaximumBuffers = e.max_buffers;
+  p->MaximumFileSize = e.max_file_mb;
+  p->LogFileMode = e.log_file_mode;
+  p->FlushTimer = e.flush_timer;
+  p->EnableFlags = e.enable_flags;
+  p->AgeLimit = e.age_limit;
+  p->NumberOfBuffers = static_cast<ULONG>(std::max<uint64_t>(e.min_buffers, n.buffers));
+  p->FreeBuffers = 0;
+  p->EventsLost = static_cast<ULONG>(n.events_lost);
+  p->BuffersWritten = static_cast<ULONG>(n.buffers_written);
   p->LogBuffersLost = 0;
-  p->RealTimeBuffersLost = 0;
+  p->RealTimeBuffersLost = static_cast<ULONG>(n.realtime_buffers_lost);
   p->LoggerThreadId = nullptr;
-  write_name(p, p->LoggerNameOffset, c.name);
+  write_name(p, p->LoggerNameOffset, e.name);
 }
 
 // StartTraceW's checks on the caller's properties; ERROR_SUCCESS when usable.
@@ -69,85 +69,134 @@ ULONG check_start(LPCWSTR name, const EVENT_TRACE_PROPERTIES* p) {
   return ERROR_SUCCESS;
 }
 
-SessionConfig config_from(LPCWSTR name, const EVENT_TRACE_PROPERTIES* p) {
-  SessionConfig c;
-  c.name.assign(name, u16_length(name, kMaxNameChars));
-  c.guid = p->Wnode.Guid;
-  if (IsEqualGUID(&c.guid, &GUID_NULL)) c.guid = random_guid();
-  c.buffer_size_kb = p->BufferSize != 0 ? p->BufferSize : 64;
-  c.minimum_buffers = p->MinimumBuffers;
-  c.maximum_buffers = p->MaximumBuffers;
-  c.log_file_mode = p->LogFileMode;
-  c.flush_timer = p->FlushTimer;
-  c.enable_flags = p->EnableFlags;
-  c.age_limit = p->AgeLimit;
-  c.start_time = filetime_now();
-  return c;
+trace::SessionEntry entry_from(LPCWSTR name, const EVENT_TRACE_PROPERTIES* p) {
+  trace::SessionEntry e;
+  e.name.assign(name, u16_length(name, kMaxNameChars));
+  e.guid = to_pfc(p->Wnode.Guid);
+  if (IsEqualGUID(&p->Wnode.Guid, &GUID_NULL)) e.guid = to_pfc(random_guid());
+  e.buffer_kb = p->BufferSize != 0 ? p->BufferSize : 64;
+  e.min_buffers = p->MinimumBuffers;
+  e.max_buffers = p->MaximumBuffers;
+  e.log_file_mode = p->LogFileMode;
+  e.flush_timer = p->FlushTimer;
+  e.enable_flags = p->EnableFlags;
+  e.age_limit = p->AgeLimit;
+  e.start_time = filetime_now();
+  return e;
 }
 
-bool guid_in_use(const Runtime& rt, const GUID& guid) {
-  for (uint16_t id = 1; id <= kMaxSessions; ++id) {
-    auto s = rt.session_by_logger(id);
-    if (s && IsEqualGUID(&s->config().guid, &guid)) return true;
-  }
-  return false;
+// The session a handle (instance << 16 | logger id) or a name denotes, or null.
+const trace::SessionEntry* find_session(const trace::NamespaceState& st, uint64_t handle,
+                                        const std::u16string* name) {
+  if (name != nullptr) return st.session_by_name(*name);
+  const uint64_t logger = handle & 0xFFFF;
+  if (logger == 0 || logger > kMaxSessions) return nullptr;
+  const trace::SessionEntry* e = st.session_by_slot(static_cast<uint32_t>(logger - 1));
+  return e != nullptr && session_handle(e->instance, e->slot) == handle ? e : nullptr;
 }
 
-// Stops a session: every provider it enabled sees the new composite (SourceId GUID_NULL)
-// and its consumers drain what is queued and return from ProcessTrace. Fails (changing
-// nothing) only when the router cannot recompile a provider's program.
-ULONG stop_locked(Runtime& rt, Session& s) {
-  if (!rt.router().stop_session(s.slot())) return ERROR_OUTOFMEMORY;
-  rt.table.erase_session(s.slot());
-  rt.remove_session(s.slot());
-  {
-    std::lock_guard<std::mutex> lock(hub().mu);
-    s.mark_stopped();
-  }
-  hub().cv.notify_all();
+// Runs `change` as one namespace update and applies the result here; the ULONG the change
+// leaves in *rc (ERROR_SUCCESS by default) is the operation's answer.
+ULONG update_namespace(Runtime& rt, const std::function<ULONG(trace::NamespaceState&)>& change,
+                       uint64_t* generation = nullptr) {
+  if (!rt.link.ensure()) return ERROR_ACCESS_DENIED;
+  ULONG rc = ERROR_SUCCESS;
+  auto st = rt.link.store().update([&](trace::NamespaceState& s) -> Result<void> {
+    rc = change(s);
+    if (rc != ERROR_SUCCESS) return make_error("refused");
+    return {};
+  });
+  if (!st) return rc != ERROR_SUCCESS ? rc : ERROR_ACCESS_DENIED;
+  rt.sync_locked(*st);
+  if (generation != nullptr) *generation = st->generation;
   return ERROR_SUCCESS;
 }
 
-ULONG enable_locked(Runtime& rt, Session& s, const Guid& guid, EnableRequest& req) {
-  const uint32_t slot = s.slot();
+// The published state (ERROR_ACCESS_DENIED when the namespace is unusable).
+ULONG read_namespace(Runtime& rt, trace::NamespaceState* out) {
+  if (!rt.link.ensure()) return ERROR_ACCESS_DENIED;
+  auto st = rt.link.store().read();
+  if (!st) return ERROR_ACCESS_DENIED;
+  *out = std::move(*st);
+  return ERROR_SUCCESS;
+}
+
+ULONG start_locked(Runtime& rt, trace::SessionEntry entry, EVENT_TRACE_PROPERTIES* p, TRACEHANDLE* out) {
+  trace::SessionEntry made;
+  const ULONG rc = update_namespace(rt, [&](trace::NamespaceState& s) -> ULONG {
+    if (s.session_by_name(entry.name) != nullptr) return ERROR_ALREADY_EXISTS;
+    for (const auto& e : s.sessions)
+      if (e.guid == entry.guid) return ERROR_ALREADY_EXISTS;
+    auto slot = s.free_slot();
+    if (!slot) return ERROR_NO_SYSTEM_RESOURCES;  // every session slot is in use
+    entry.slot = *slot;
+    entry.instance = s.next_instance++;
+    s.sessions.push_back(entry);
+    made = entry;
+    return ERROR_SUCCESS;
+  });
+  if (rc != ERROR_SUCCESS) return rc;
+  if (auto st = rt.link.store().read()) reap_orphans(rt.link.dir(), *st);  // after crashes
+  fill_properties(made, SessionCounters{}, p);
+  *out = session_handle(made.instance, made.slot);
+  return ERROR_SUCCESS;
+}
+
+// Removes a session and its enables; providers stop writing to it once they applied the
+// change (waited for here, bounded), then its buffers are reaped unless a consumer is
+// still reading them.
+ULONG stop_locked(Runtime& rt, const trace::SessionEntry& e, EVENT_TRACE_PROPERTIES* p) {
+  uint64_t gen = 0;
+  const ULONG rc = update_namespace(rt, [&](trace::NamespaceState& s) -> ULONG {
+    std::erase_if(s.sessions, [&](const auto& x) { return x.instance == e.instance; });
+    std::erase_if(s.enables, [&](const auto& x) { return x.slot == e.slot; });
+    return ERROR_SUCCESS;
+  }, &gen);
+  if (rc != ERROR_SUCCESS) return rc;
+  (void)trace::wait_applied(rt.link.dir(), gen, kStopWaitMs, rt.link.self());
+  fill_properties(e, count_session(rt.link.dir(), e), p);
+  reap_session(rt.link.dir(), e.instance);
+  return ERROR_SUCCESS;
+}
+
+ULONG update_locked(Runtime& rt, const trace::SessionEntry& e, const EVENT_TRACE_PROPERTIES* p) {
+  return update_namespace(rt, [&](trace::NamespaceState& s) -> ULONG {
+    for (auto& x : s.sessions) {
+      if (x.instance != e.instance) continue;
+      if (p->FlushTimer != 0) x.flush_timer = p->FlushTimer;
+      x.enable_flags = p->EnableFlags;
+      if (p->MaximumBuffers > x.max_buffers) x.max_buffers = p->MaximumBuffers;
+    }
+    return ERROR_SUCCESS;
+  });
+}
+
+// ENABLE replaces the session's entry for the provider (a new seq), DISABLE removes it,
+// CAPTURE_STATE asks the providers for their state (no-op when not enabled).
+ULONG enable_locked(Runtime& rt, TRACEHANDLE handle, const Guid& guid, ULONG code, const trace::EnableEntry& wanted,
+                    uint64_t* gen) {
   const bool legacy = rt.is_legacy(guid);
-  if (!legacy && rt.table.count_except(guid, slot) >= kMaxModernSessions)
-    return ERROR_NO_SYSTEM_RESOURCES;
-  TableEntry entry;
-  entry.level = req.params.level;
-  entry.any = req.params.any;
-  entry.properties = req.params.properties;
-  entry.schematized = std::move(req.schematized);
-  if (legacy) {  // EnableLevel and 32-bit EnableFlags only; no filters
-    EnableParams plain;
-    plain.level = req.params.level;
-    plain.any = req.params.any & 0xFFFFFFFFu;
-    plain.source_id = req.params.source_id;
-    req.params = std::move(plain);
-    entry.schematized.clear();
-    entry.properties = 0;
-  }
-  std::optional<TableEntry> previous = rt.table.get(guid, slot);
-  rt.table.put(guid, slot, std::move(entry));
-  if (auto ok = rt.router().enable(slot, guid, req.params); !ok) {
-    rt.table.restore(guid, slot, std::move(previous));
-    return ERROR_INVALID_PARAMETER;  // the filter set cannot be compiled
-  }
-  if (legacy) rt.table.keep_latest(guid);  // last enabler wins
-  return ERROR_SUCCESS;
-}
-
-ULONG control_locked(Runtime& rt, Session& s, const Guid& guid, ULONG code, EnableRequest& req) {
-  switch (code) {
-    case EVENT_CONTROL_CODE_ENABLE_PROVIDER: return enable_locked(rt, s, guid, req);
-    case EVENT_CONTROL_CODE_DISABLE_PROVIDER:
-      (void)rt.router().disable(s.slot(), guid);  // not enabled: nothing to do
-      rt.table.erase(guid, s.slot());
+  return update_namespace(rt, [&](trace::NamespaceState& s) -> ULONG {
+    const trace::SessionEntry* session = find_session(s, handle, nullptr);
+    if (session == nullptr) return ERROR_WMI_INSTANCE_NOT_FOUND;
+    const uint32_t slot = session->slot;
+    trace::EnableEntry* current = s.find_enable(guid, slot);
+    if (code == EVENT_CONTROL_CODE_CAPTURE_STATE) {
+      if (current != nullptr) current->capture_seq++;
       return ERROR_SUCCESS;
-    default:  // EVENT_CONTROL_CODE_CAPTURE_STATE; a provider the session has not enabled: no-op
-      if (rt.table.get(guid, s.slot())) (void)rt.router().capture_state(s.slot(), guid);
-      return ERROR_SUCCESS;
-  }
+    }
+    std::erase_if(s.enables, [&](const auto& x) { return x.slot == slot && x.provider == guid; });
+    if (code == EVENT_CONTROL_CODE_DISABLE_PROVIDER) return ERROR_SUCCESS;
+    size_t others = 0;
+    for (const auto& x : s.enables) others += x.provider == guid ? 1 : 0;
+    if (!legacy && others >= kMaxModernSessions) return ERROR_NO_SYSTEM_RESOURCES;
+    trace::EnableEntry e = wanted;
+    e.provider = guid;
+    e.slot = slot;
+    e.seq = s.next_seq++;
+    s.enables.push_back(std::move(e));
+    return ERROR_SUCCESS;
+  }, gen);
 }
 
 }  // namespace
@@ -163,19 +212,9 @@ ULONG StartTraceW(PTRACEHANDLE TraceHandle, LPCWSTR InstanceName,
   *TraceHandle = 0;
   if (InstanceName == nullptr || Properties == nullptr) return ERROR_INVALID_PARAMETER;
   if (const ULONG rc = check_start(InstanceName, Properties); rc != ERROR_SUCCESS) return rc;
-  SessionConfig config = config_from(InstanceName, Properties);
   Runtime& rt = Runtime::get();
   std::lock_guard<std::mutex> lock(rt.control_mu);
-  if (rt.session_by_name(config.name) || guid_in_use(rt, config.guid)) return ERROR_ALREADY_EXISTS;
-  const std::string utf8 = u16_to_utf8(config.name);
-  auto session = std::make_shared<Session>(std::move(config));
-  auto slot = rt.router().create_session(utf8, session);
-  if (!slot) return ERROR_NO_SYSTEM_RESOURCES;  // every session slot is in use
-  session->set_identity(*slot, rt.next_session_handle(*slot));
-  rt.add_session(session);
-  fill_properties(*session, Properties);
-  *TraceHandle = session->handle();
-  return ERROR_SUCCESS;
+  return start_locked(rt, entry_from(InstanceName, Properties), Properties, TraceHandle);
 }
 
 ULONG ControlTraceW(TRACEHANDLE TraceHandle, LPCWSTR InstanceName,
@@ -191,26 +230,29 @@ ULONG ControlTraceW(TRACEHANDLE TraceHandle, LPCWSTR InstanceName,
   uint64_t seq = 0;
   {
     std::lock_guard<std::mutex> lock(rt.control_mu);
-    std::shared_ptr<Session> s;
-    if (TraceHandle != 0) {
-      s = rt.session(TraceHandle);
-    } else {
-      s = rt.session_by_name(std::u16string(InstanceName, u16_length(InstanceName, 1023)));
+    pfc::trace::NamespaceState st;
+    if (const ULONG rc = read_namespace(rt, &st); rc != ERROR_SUCCESS) return rc;
+    std::u16string name;
+    if (TraceHandle == 0) name.assign(InstanceName, u16_length(InstanceName, kMaxNameChars));
+    const pfc::trace::SessionEntry* found = find_session(st, TraceHandle, TraceHandle == 0 ? &name : nullptr);
+    if (found == nullptr) return ERROR_WMI_INSTANCE_NOT_FOUND;
+    const pfc::trace::SessionEntry e = *found;
+    if (ControlCode == EVENT_TRACE_CONTROL_STOP) {
+      if (const ULONG rc = stop_locked(rt, e, Properties); rc != ERROR_SUCCESS) return rc;
+      seq = rt.dispatcher.posted();
+    } else if (ControlCode == EVENT_TRACE_CONTROL_UPDATE) {
+      if (const ULONG rc = update_locked(rt, e, Properties); rc != ERROR_SUCCESS) return rc;
+      if (const ULONG rc = read_namespace(rt, &st); rc != ERROR_SUCCESS) return rc;
+      const pfc::trace::SessionEntry* now = st.session_by_instance(e.instance);
+      if (now == nullptr) return ERROR_WMI_INSTANCE_NOT_FOUND;
+      fill_properties(*now, count_session(rt.link.dir(), *now), Properties);
+      return ERROR_SUCCESS;
+    } else {  // QUERY; FLUSH has nothing to do: committed events are already readable
+      fill_properties(e, count_session(rt.link.dir(), e), Properties);
+      return ERROR_SUCCESS;
     }
-    if (!s) return ERROR_WMI_INSTANCE_NOT_FOUND;
-    if (ControlCode == EVENT_TRACE_CONTROL_UPDATE) {
-      std::lock_guard<std::mutex> queue_lock(hub().mu);  // enqueue() reads the buffer budget
-      SessionConfig& c = s->config();
-      if (Properties->FlushTimer != 0) c.flush_timer = Properties->FlushTimer;
-      c.enable_flags = Properties->EnableFlags;
-      if (Properties->MaximumBuffers > c.maximum_buffers) c.maximum_buffers = Properties->MaximumBuffers;
-    }
-    fill_properties(*s, Properties);
-    if (ControlCode != EVENT_TRACE_CONTROL_STOP) return ERROR_SUCCESS;
-    if (const ULONG rc = stop_locked(rt, *s); rc != ERROR_SUCCESS) return rc;
-    seq = rt.dispatcher.posted();
   }
-  rt.dispatcher.wait(seq, INFINITE);  // the providers' callbacks ran
+  rt.dispatcher.wait(seq, INFINITE);  // this process's providers' callbacks ran
   return ERROR_SUCCESS;
 }
 
@@ -233,17 +275,25 @@ ULONG EnableTraceEx2(TRACEHANDLE TraceId, LPCGUID ProviderId, ULONG ControlCode,
     return rc;
   if (req.payload_provider && !(*req.payload_provider == to_pfc(*ProviderId)))
     return ERROR_INVALID_PARAMETER;  // a payload blob built for another provider
+  auto wire = encode_enable_parameters(EnableParameters);
+  if (!wire) return ERROR_INVALID_PARAMETER;
+  pfc::trace::EnableEntry wanted;
+  wanted.level = Level;
+  wanted.any = MatchAnyKeyword;
+  wanted.all = MatchAllKeyword;
+  wanted.properties = req.params.properties;
+  wanted.filters = std::move(*wire);
   Runtime& rt = Runtime::get();
-  uint64_t seq = 0;
+  uint64_t seq = 0, gen = 0;
   {
     std::lock_guard<std::mutex> lock(rt.control_mu);
-    std::shared_ptr<Session> s = rt.session(TraceId);
-    if (!s) return ERROR_WMI_INSTANCE_NOT_FOUND;
-    if (const ULONG rc = control_locked(rt, *s, to_pfc(*ProviderId), ControlCode, req); rc != ERROR_SUCCESS)
-      return rc;
+    const ULONG rc = enable_locked(rt, TraceId, to_pfc(*ProviderId), ControlCode, wanted, &gen);
+    if (rc != ERROR_SUCCESS) return rc;
     seq = rt.dispatcher.posted();
   }
-  if (Timeout != 0 && !rt.dispatcher.wait(seq, Timeout)) return ERROR_TIMEOUT;
+  if (Timeout == 0) return ERROR_SUCCESS;
+  if (!pfc::trace::wait_applied(rt.link.dir(), gen, Timeout, rt.link.self())) return ERROR_TIMEOUT;
+  if (!rt.dispatcher.wait(seq, Timeout)) return ERROR_TIMEOUT;
   return ERROR_SUCCESS;
 }
 

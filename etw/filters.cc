@@ -109,19 +109,18 @@ uint32_t convert_schematized(const EVENT_FILTER_DESCRIPTOR& d, std::vector<uint8
   return ERROR_SUCCESS;
 }
 
-// EVENT_FILTER_TYPE_PAYLOAD: a TdhAggregatePayloadFilters blob (or a copy of one), resolved
-// against the loaded manifest of the provider it names.
+// EVENT_FILTER_TYPE_PAYLOAD: a TdhAggregatePayloadFilters blob (or a copy of one). It
+// carries its events' layouts; the provider's loaded manifest, when there is one, must
+// agree with them.
 uint32_t convert_payload(const EVENT_FILTER_DESCRIPTOR& d, EnableRequest& out) {
   if (d.Size == 0 || d.Size > MAX_EVENT_FILTER_PAYLOAD_SIZE) return ERROR_INVALID_PARAMETER;
   const std::optional<BlobContents> blob = decode_blob(bytes_of(d), d.Size);
   if (!blob) return ERROR_INVALID_PARAMETER;
   std::shared_ptr<const ProviderDef> schema = TdhStore::get().find_loaded(blob->provider);
-  if (!schema) return ERROR_INVALID_PARAMETER;
-  std::optional<std::vector<PayloadFilter>> filters = resolve_blob(*blob, *schema);
+  std::optional<std::vector<PayloadFilter>> filters = resolve_blob(*blob, schema.get());
   if (!filters) return ERROR_INVALID_PARAMETER;
   out.params.payload = std::move(*filters);
   out.payload_provider = blob->provider;
-  TdhStore::get().note_used(std::move(schema));
   return ERROR_SUCCESS;
 }
 

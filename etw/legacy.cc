@@ -128,19 +128,24 @@ ULONG TraceEvent(TRACEHANDLE TraceHandle, PEVENT_TRACE_HEADER EventTrace) {
   if (!s) return ERROR_INVALID_HANDLE;
   // A session that lost the provider to a later enabler no longer receives its events.
   if (!rt.table.get(to_pfc(guid), s->slot())) return ERROR_SUCCESS;
-  auto body = std::make_shared<EventBody>();
-  copy_classic_payload(EventTrace, payload_size, body->payload);
-  EVENT_HEADER& h = body->header;
-  h.Flags = EVENT_HEADER_FLAG_CLASSIC_HEADER | EVENT_HEADER_FLAG_64_BIT_HEADER;
-  h.Size = static_cast<USHORT>(sizeof(EVENT_HEADER) + body->payload.size());
-  h.ThreadId = static_cast<ULONG>(gettid());
-  h.ProcessId = static_cast<ULONG>(getpid());
-  h.TimeStamp.QuadPart = filetime_now();
-  h.ProviderId = guid;
-  h.EventDescriptor.Opcode = EventTrace->Class.Type;
-  h.EventDescriptor.Level = EventTrace->Class.Level;
-  h.EventDescriptor.Version = static_cast<UCHAR>(EventTrace->Class.Version);
-  s->enqueue(std::move(body), false);
+  std::vector<uint8_t> payload;
+  copy_classic_payload(EventTrace, payload_size, payload);
+  pfc::EventView view;
+  view.desc.opcode = EventTrace->Class.Type;
+  view.desc.level = EventTrace->Class.Level;
+  view.desc.version = static_cast<uint8_t>(EventTrace->Class.Version);
+  view.payload = payload.data();
+  view.payload_size = payload.size();
+  view.pid = current_pid();
+  view.tid = current_tid();
+  WriteContext write;
+  write.header.Flags = EVENT_HEADER_FLAG_CLASSIC_HEADER | EVENT_HEADER_FLAG_64_BIT_HEADER;
+  write.header.TimeStamp.QuadPart = filetime_now();
+  write.header.ProviderId = guid;
+  WriteContext* saved = tls_write;
+  tls_write = &write;
+  s->deliver(view, false);
+  tls_write = saved;
   return ERROR_SUCCESS;
 }
 

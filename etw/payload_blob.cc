@@ -5,6 +5,7 @@
 // rules of compiler/convert.h when resolved against the schema.
 #include "etw/payload_blob.h"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -58,7 +59,29 @@ void predicate_words(const BlobPredicate& p, std::string& strings, uint64_t& a, 
   }
 }
 
+void append_layout(std::vector<uint8_t>& out, const std::vector<FieldDef>& layout) {
+  size_t at = out.size();
+  out.resize(at + 4 + kBlobLayoutFieldSize * layout.size());
+  store<uint16_t>(out, at, static_cast<uint16_t>(layout.size()));
+  at += 4;
+  for (const FieldDef& f : layout) {
+    store<uint16_t>(out, at, static_cast<uint16_t>(f.type));
+    out[at + 2] = static_cast<uint8_t>(f.count.kind);
+    out[at + 3] = static_cast<uint8_t>(f.length.kind);
+    store<uint32_t>(out, at + 4, f.count.value);
+    store<uint32_t>(out, at + 8, f.length.value);
+    at += kBlobLayoutFieldSize;
+  }
+}
+
 }  // namespace
+
+std::vector<FieldDef> blob_layout(const EventDef& event, const std::vector<BlobPredicate>& preds) {
+  size_t n = 0;
+  for (const BlobPredicate& p : preds) n = std::max<size_t>(n, p.field + 1u);
+  n = std::min(n, event.fields.size());
+  return std::vector<FieldDef>(event.fields.begin(), event.fields.begin() + static_cast<ptrdiff_t>(n));
+}
 
 uint32_t blob_checksum(const uint8_t* data, size_t size) {
   uint32_t h = 2166136261u;
@@ -72,7 +95,7 @@ uint32_t blob_checksum(const uint8_t* data, size_t size) {
 size_t blob_size(const BlobContents& c) {
   size_t n = kBlobHeaderSize + kBlobFilterSize * c.filters.size();
   for (const BlobFilter& f : c.filters) {
-    n += kBlobPredicateSize * f.preds.size();
+    n += kBlobPredicateSize * f.preds.size() + 4 + kBlobLayoutFieldSize * f.layout.size();
     for (const BlobPredicate& p : f.preds) {
       if (is_string(p.type)) n += p.value.text.size();
     }
@@ -82,9 +105,11 @@ size_t blob_size(const BlobContents& c) {
 
 std::vector<uint8_t> encode_blob(const BlobContents& c) {
   const size_t preds = predicate_count(c);
-  const size_t strings_at = kBlobHeaderSize + kBlobFilterSize * c.filters.size() +
-                            kBlobPredicateSize * preds;
-  std::vector<uint8_t> out(strings_at);
+  const size_t layout_at = kBlobHeaderSize + kBlobFilterSize * c.filters.size() +
+                           kBlobPredicateSize * preds;
+  std::vector<uint8_t> out(layout_at);
+  for (const BlobFilter& f : c.filters) append_layout(out, f.layout);
+  const size_t strings_at = out.size();
   std::string strings;
   size_t f_at = kBlobHeaderSize;
   size_t p_at = kBlobHeaderSize + kBlobFilterSize * c.filters.size();
@@ -119,6 +144,7 @@ std::vector<uint8_t> encode_blob(const BlobContents& c) {
   store<uint16_t>(out, 34, static_cast<uint16_t>(preds));
   store<uint32_t>(out, 36, static_cast<uint32_t>(strings_at));
   store<uint32_t>(out, 40, static_cast<uint32_t>(strings.size()));
+  store<uint32_t>(out, 44, static_cast<uint32_t>(layout_at));
   store<uint32_t>(out, kBlobChecksumOffset, blob_checksum(out.data(), out.size()));
   return out;
 }
@@ -136,6 +162,7 @@ bool known_type(uint16_t t) {
 struct Header {
   uint16_t filters = 0;
   uint16_t preds = 0;
+  uint32_t layout_at = 0;
   uint32_t strings_at = 0;
   uint32_t strings_size = 0;
 };
@@ -143,17 +170,17 @@ struct Header {
 bool decode_header(const uint8_t* d, size_t size, Header& h) {
   if (size < kBlobHeaderSize) return false;
   if (load<uint32_t>(d) != kBlobMagic || load<uint16_t>(d + 4) != kBlobVersion ||
-      load<uint16_t>(d + 6) != kBlobHeaderSize || load<uint32_t>(d + 8) != size ||
-      load<uint32_t>(d + 44) != 0)
+      load<uint16_t>(d + 6) != kBlobHeaderSize || load<uint32_t>(d + 8) != size)
     return false;
   if (load<uint32_t>(d + kBlobChecksumOffset) != blob_checksum(d, size)) return false;
   h.filters = load<uint16_t>(d + 32);
   h.preds = load<uint16_t>(d + 34);
   h.strings_at = load<uint32_t>(d + 36);
   h.strings_size = load<uint32_t>(d + 40);
+  h.layout_at = load<uint32_t>(d + 44);
   const uint64_t tables = uint64_t{kBlobHeaderSize} + uint64_t{kBlobFilterSize} * h.filters +
                           uint64_t{kBlobPredicateSize} * h.preds;
-  return h.filters != 0 && h.strings_at == tables &&
+  return h.filters != 0 && h.layout_at == tables && h.strings_at >= h.layout_at &&
          uint64_t{h.strings_at} + h.strings_size == size;
 }
 
@@ -178,6 +205,42 @@ bool decode_predicate(const uint8_t* p, const uint8_t* strings, uint32_t strings
     if (!payload_op_takes_pair(out.op) && b != 0) return false;
     out.value.lo = a;
     out.value.hi = b;
+  }
+  return true;
+}
+
+bool decode_extent(uint8_t kind, uint32_t value, uint32_t index, Extent& out) {
+  if (kind > static_cast<uint8_t>(Extent::Kind::Field)) return false;
+  out.kind = static_cast<Extent::Kind>(kind);
+  out.value = value;
+  if (out.kind == Extent::Kind::None) return value == 0;
+  return out.kind != Extent::Kind::Field || value < index;  // an earlier field
+}
+
+// One filter's layout at `at` (advanced past it), ending before `end`. The layout must
+// cover every field the filter's predicates test, each of them scalar and of the type the
+// predicate recorded.
+bool decode_layout(const uint8_t* d, size_t end, size_t& at, BlobFilter& bf) {
+  if (end - at < 4) return false;
+  const uint16_t count = load<uint16_t>(d + at);
+  if (count == 0 || count > kBlobMaxLayoutFields || load<uint16_t>(d + at + 2) != 0) return false;
+  at += 4;
+  if ((end - at) / kBlobLayoutFieldSize < count) return false;
+  for (uint32_t i = 0; i < count; ++i, at += kBlobLayoutFieldSize) {
+    FieldDef f;
+    const uint16_t type = load<uint16_t>(d + at);
+    if (!known_type(type)) return false;
+    f.type = static_cast<InType>(type);
+    f.name = "field" + std::to_string(i);
+    if (!decode_extent(d[at + 2], load<uint32_t>(d + at + 4), i, f.count) ||
+        !decode_extent(d[at + 3], load<uint32_t>(d + at + 8), i, f.length))
+      return false;
+    bf.layout.push_back(std::move(f));
+  }
+  for (const BlobPredicate& p : bf.preds) {
+    if (p.field >= bf.layout.size()) return false;
+    const FieldDef& f = bf.layout[p.field];
+    if (f.type != p.type || f.count.present()) return false;
   }
   return true;
 }
@@ -214,6 +277,10 @@ std::optional<BlobContents> decode_blob(const uint8_t* d, size_t size) {
     out.filters.push_back(std::move(bf));
   }
   if (next != h.preds) return std::nullopt;
+  size_t at = h.layout_at;
+  for (BlobFilter& bf : out.filters)
+    if (!decode_layout(d, h.strings_at, at, bf)) return std::nullopt;
+  if (at != h.strings_at) return std::nullopt;
   return out;
 }
 
@@ -256,13 +323,39 @@ PayloadExpr make_flat_expr(std::vector<PayloadPredicate> preds, bool match_any) 
   return e;
 }
 
-std::optional<std::vector<PayloadFilter>> resolve_blob(const BlobContents& c,
-                                                       const ProviderDef& provider) {
-  if (!(c.provider == provider.guid)) return std::nullopt;
+namespace {
+
+bool same_extent(const Extent& a, const Extent& b) { return a.kind == b.kind && a.value == b.value; }
+
+// The filter's layout as an event definition; with a schema defining the event, its field
+// names, after checking the layouts agree.
+std::shared_ptr<const EventDef> layout_event(const BlobFilter& bf, const ProviderDef* schema) {
+  auto ev = std::make_shared<EventDef>();
+  ev->desc.id = bf.event_id;
+  ev->desc.version = bf.event_version;
+  ev->name = "event " + std::to_string(bf.event_id);
+  ev->fields = bf.layout;
+  const EventDef* known = schema != nullptr ? schema->find_event(bf.event_id, bf.event_version) : nullptr;
+  if (known == nullptr) return ev;
+  if (known->fields.size() < bf.layout.size()) return nullptr;
+  for (size_t i = 0; i < bf.layout.size(); ++i) {
+    const FieldDef& k = known->fields[i];
+    const FieldDef& l = bf.layout[i];
+    if (k.type != l.type || !same_extent(k.count, l.count) || !same_extent(k.length, l.length)) return nullptr;
+    ev->fields[i].name = k.name;
+  }
+  ev->name = known->name;
+  return ev;
+}
+
+}  // namespace
+
+std::optional<std::vector<PayloadFilter>> resolve_blob(const BlobContents& c, const ProviderDef* schema) {
+  if (schema != nullptr && !(c.provider == schema->guid)) return std::nullopt;
   std::vector<PayloadFilter> out;
   for (const BlobFilter& bf : c.filters) {
-    const EventDef* ev = provider.find_event(bf.event_id, bf.event_version);
-    if (ev == nullptr) return std::nullopt;
+    std::shared_ptr<const EventDef> ev = layout_event(bf, schema);
+    if (!ev) return std::nullopt;
     std::vector<PayloadPredicate> preds;
     for (const BlobPredicate& p : bf.preds) {
       if (p.field >= ev->fields.size()) return std::nullopt;
@@ -275,6 +368,7 @@ std::optional<std::vector<PayloadFilter>> resolve_blob(const BlobContents& c,
     pf.event_version = bf.event_version;
     pf.group_all = bf.group_all;
     pf.expr = make_flat_expr(std::move(preds), bf.match_any);
+    pf.layout = std::move(ev);
     out.push_back(std::move(pf));
   }
   return out;

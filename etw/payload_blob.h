@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -18,12 +19,13 @@ namespace pfc::etw {
 
 // Little-endian layout, no alignment required (read with memcpy):
 //   header (48 bytes)
-//     @0  u32 magic 0x50434650 ("PFCP")   @4  u16 version (1)    @6  u16 header size (48)
+//     @0  u32 magic 0x50434650 ("PFCP")   @4  u16 version (2)    @6  u16 header size (48)
 //     @8  u32 total size                  @12 u32 checksum (FNV-1a 32 of the blob with
 //                                              these 4 bytes zero)
 //     @16 GUID provider (16 bytes, Windows layout)
 //     @32 u16 filter count (≥ 1)          @34 u16 predicate count (= sum over filters)
-//     @36 u32 string table offset         @40 u32 string table size   @44 u32 reserved (0)
+//     @36 u32 string table offset         @40 u32 string table size
+//     @44 u32 layout table offset
 //   filter table (8 bytes each)
 //     @0 u16 event id  @2 u8 event version  @3 u8 flags (bit 0 match-any = predicates OR-ed,
 //     bit 1 group-all = EventMatchALLFlags TRUE)  @4 u16 first predicate  @6 u16 count (1..8)
@@ -33,14 +35,23 @@ namespace pfc::etw {
 //     @6 u16 reserved (0)  @8 u64 a  @16 u64 b
 //     integers: a = lo, b = hi (BETWEEN / NOTBETWEEN) or 0; GUID: the 16 payload bytes;
 //     strings: a = offset into the string table, b = byte length (UTF-8, no terminator)
-//   string table (UTF-8 bytes), ending the blob: offset = 48 + 8·filters + 24·predicates.
+//   layout table, at 48 + 8·filters + 24·predicates: per filter, in filter order,
+//     @0 u16 field count (1..kBlobMaxLayoutFields; covers every field up to the highest
+//     one a predicate tests)  @2 u16 reserved (0), then per field 12 bytes:
+//     @0 u16 TDH in-type  @2 u8 count kind  @3 u8 length kind (0 none, 1 fixed, 2 field)
+//     @4 u32 count value  @8 u32 length value (kind 2: index of an earlier field)
+//     — the event's payload layout as the blob's creator knew it from the manifest, so a
+//     process that never loaded the manifest filters correctly (docs/etw.md).
+//   string table (UTF-8 bytes), ending the blob.
 inline constexpr uint32_t kBlobMagic = 0x50434650;
-inline constexpr uint16_t kBlobVersion = 1;
+inline constexpr uint16_t kBlobVersion = 2;
 inline constexpr uint32_t kBlobHeaderSize = 48;
 inline constexpr uint32_t kBlobFilterSize = 8;
 inline constexpr uint32_t kBlobPredicateSize = 24;
 inline constexpr uint32_t kBlobChecksumOffset = 12;
 inline constexpr uint32_t kBlobMaxPredicates = 8;  // MAX_PAYLOAD_PREDICATES
+inline constexpr uint32_t kBlobLayoutFieldSize = 12;
+inline constexpr uint32_t kBlobMaxLayoutFields = 1024;
 
 struct BlobPredicate {
   uint16_t field = 0;
@@ -55,6 +66,8 @@ struct BlobFilter {
   bool match_any = false;  // EventMatchANY: predicates OR-ed
   bool group_all = false;  // EventMatchALLFlags
   std::vector<BlobPredicate> preds;  // 1..kBlobMaxPredicates
+  // The event's fields 0..(highest tested field); names are not stored ("field<N>").
+  std::vector<FieldDef> layout;
 };
 
 struct BlobContents {
@@ -77,12 +90,17 @@ uint32_t blob_checksum(const uint8_t* data, size_t size);
 // nullopt when anything is wrong.
 std::optional<BlobContents> decode_blob(const uint8_t* data, size_t size);
 
-// Resolves decoded filters against the provider's schema: each event (id, version) must
-// exist, each field index must name a scalar field of the recorded type, the operator must
-// apply to it and the value must be one TDH conversion can produce (range, MODULO 0,
-// BETWEEN order). nullopt when anything does not fit.
+// The layout a filter carries for `event`: its fields up to the highest one `preds` test.
+std::vector<FieldDef> blob_layout(const EventDef& event, const std::vector<BlobPredicate>& preds);
+
+// Resolves decoded filters into PayloadFilters that carry their own layout: each field
+// index must name a scalar field of the recorded type in the filter's layout, the operator
+// must apply to it and the value must be one TDH conversion can produce (range, MODULO 0,
+// BETWEEN order). When `schema` (the provider's loaded manifest) is given and defines the
+// event, the layout must agree with it (a blob built against another manifest version is
+// refused). nullopt when anything does not fit.
 std::optional<std::vector<PayloadFilter>> resolve_blob(const BlobContents& contents,
-                                                       const ProviderDef& provider);
+                                                       const ProviderDef* schema);
 
 // One filter's predicates as a PayloadExpr: n Pred nodes, then one And (or Or) node over
 // them — the shape the script checker produces for `payload E all|any { … }`.

@@ -31,13 +31,15 @@ const std::string& exe_path() {
 // the pre-enable callbacks before returning.
 ULONG register_record(const std::shared_ptr<RegRecord>& rec, uint64_t* out) {
   Runtime& rt = Runtime::get();
+  rt.listen();  // from now on this process applies every namespace change
+  rt.sync();    // and starts from the current one (pre-enabled sessions)
   uint64_t seq = 0;
   {
     std::lock_guard<std::mutex> lock(rt.control_mu);
     if (!rt.reserve(rec)) return ERROR_NOT_ENOUGH_MEMORY;
     // The manifest schema of the GUID (TdhLoadManifest*) lets payload filters route.
     ProviderDef def;
-    if (auto schema = TdhStore::get().find(rec->guid)) def = *schema;
+    if (auto schema = TdhStore::get().find_loaded(rec->guid)) def = *schema;
     if (def.name.empty()) def.name = rec->guid.to_string();
     def.guid = rec->guid;
     def.legacy = rec->legacy;
@@ -124,13 +126,12 @@ ULONG write_event(const WriteArgs& a) {
   thread_local std::vector<uint8_t> payload;
   if (const ULONG rc = assemble(a.count, a.data, payload); rc != ERROR_SUCCESS) return rc;
 
-  static const uint32_t pid = static_cast<uint32_t>(getpid());
   EventView view;
   view.desc = to_pfc(*a.desc);
   view.payload = payload.data();
   view.payload_size = payload.size();
-  view.pid = pid;
-  view.tid = static_cast<uint32_t>(gettid());
+  view.pid = current_pid();
+  view.tid = current_tid();
   view.exe = StrRef::of(exe_path());
 
   uint64_t exclude = a.filter;

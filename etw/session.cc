@@ -1,5 +1,4 @@
-// etw/session.cc — event bodies (header, payload copy, stack capture) and the session
-// queues feeding real-time consumers.
+// etw/session.cc — see session.h: event records written into the session's ring.
 #include "etw/session.h"
 
 #include <execinfo.h>
@@ -8,16 +7,12 @@
 #include <algorithm>
 #include <cstring>
 
+#include "etw/link.h"
 #include "etw/util.h"
 
 namespace pfc::etw {
 
 thread_local WriteContext* tls_write = nullptr;
-
-Hub& hub() {
-  static Hub* h = new Hub();  // never destroyed: consumers may run during exit
-  return *h;
-}
 
 namespace {
 
@@ -43,94 +38,89 @@ std::vector<uint64_t> capture_stack(void* caller) {
   return out;
 }
 
-std::shared_ptr<EventBody> make_body(const EVENT_HEADER& base, const EventView& event,
-                                     const GUID* related) {
-  auto b = std::make_shared<EventBody>();
-  b->header = base;
-  b->header.EventDescriptor = to_win(event.desc);
-  b->header.ProcessId = event.pid;
-  b->header.ThreadId = event.tid;
+void fill_record(trace::EventRecord* r, const EVENT_HEADER& h, const EventView& e, const GUID* related) {
+  r->filetime = h.TimeStamp.QuadPart;
+  r->pid = e.pid;
+  r->tid = e.tid;
+  r->provider = to_pfc(h.ProviderId);
+  r->id = e.desc.id;
+  r->version = e.desc.version;
+  r->channel = e.desc.channel;
+  r->level = e.desc.level;
+  r->opcode = e.desc.opcode;
+  r->task = e.desc.task;
+  r->keyword = e.desc.keyword;
+  r->activity = to_pfc(h.ActivityId);
+  r->has_related = related != nullptr;
+  r->related = related != nullptr ? to_pfc(*related) : Guid{};
+  r->flags = h.Flags;
   const int cpu = sched_getcpu();
-  b->cpu = static_cast<uint16_t>(cpu < 0 ? 0 : cpu);
-  if (event.payload != nullptr && event.payload_size != 0)
-    b->payload.assign(event.payload, event.payload + event.payload_size);
-  b->header.Size = static_cast<USHORT>(std::min<uint64_t>(
-      sizeof(EVENT_HEADER) + b->payload.size(), 0xFFFF));
-  if (related != nullptr) {
-    b->has_related = true;
-    b->related = *related;
-  }
-  return b;
+  r->cpu = static_cast<uint16_t>(cpu < 0 ? 0 : cpu);
 }
 
 }  // namespace
 
-std::shared_ptr<const EventBody> WriteContext::body(const EventView& event, bool with_stack) {
-  std::shared_ptr<const EventBody>& slot = with_stack ? stacked : plain;
-  if (!slot) {
-    auto b = make_body(header, event, related);
-    if (with_stack) b->stack = capture_stack(caller);
-    slot = std::move(b);
+const std::vector<uint64_t>& WriteContext::stack_trace() {
+  if (!stack_taken) {
+    stack = capture_stack(caller);
+    stack_taken = true;
   }
-  return slot;
+  return stack;
+}
+
+trace::RingWriter* Session::ring() {
+  if (auto* r = ring_ptr_.load(std::memory_order_acquire)) return r;
+  std::lock_guard<std::mutex> lock(mu_);
+  if (ring_ || failed_ || !link_->ensure()) return ring_.get();
+  const uint64_t cap = trace::ring_capacity(entry_.buffer_kb, entry_.min_buffers, entry_.max_buffers);
+  auto w = trace::RingWriter::create(link_->dir(), entry_.instance, link_->self(), cap);
+  if (!w) {
+    failed_ = true;
+    return nullptr;
+  }
+  ring_ = std::make_unique<trace::RingWriter>(std::move(*w));
+  ring_ptr_.store(ring_.get(), std::memory_order_release);
+  return ring_.get();
 }
 
 void Session::deliver(const EventView& event, bool with_stack) {
-  std::shared_ptr<const EventBody> body;
-  if (tls_write != nullptr) {
-    body = tls_write->body(event, with_stack);
-  } else {  // routed by something other than EventWrite*: no provider-side context
-    WriteContext ctx;
-    ctx.header.TimeStamp.QuadPart = filetime_now();
-    ctx.header.Flags = EVENT_HEADER_FLAG_64_BIT_HEADER;
-    body = ctx.body(event, false);
+  if (closed_.load(std::memory_order_relaxed)) return;
+  trace::RingWriter* w = ring();
+  if (w == nullptr) return;
+  WriteContext fallback;
+  WriteContext* ctx = tls_write;
+  if (ctx == nullptr) {  // routed by something other than EventWrite*: no provider context
+    fallback.header.TimeStamp.QuadPart = filetime_now();
+    fallback.header.Flags = EVENT_HEADER_FLAG_64_BIT_HEADER;
+    ctx = &fallback;
+    with_stack = false;
   }
-  enqueue(std::move(body), with_stack);
+  const std::vector<uint64_t>* stack = with_stack ? &ctx->stack_trace() : nullptr;
+  const auto payload_len = static_cast<uint32_t>(std::min<uint64_t>(event.payload_size, 0xFFFF));
+  const auto frames = static_cast<uint32_t>(stack != nullptr ? stack->size() : 0);
+  trace::EventRecord* r = w->reserve(trace::record_bytes(payload_len, frames));
+  if (r == nullptr) return;  // full: counted in the ring
+  fill_record(r, ctx->header, event, ctx->related);
+  r->payload_len = payload_len;
+  r->stack_count = static_cast<uint16_t>(frames);
+  auto* out = reinterpret_cast<uint8_t*>(r) + sizeof(trace::EventRecord);
+  if (payload_len != 0) std::memcpy(out, event.payload, payload_len);
+  if (frames != 0) std::memcpy(out + ((payload_len + 7u) & ~7u), stack->data(), frames * 8u);
+  trace::RingWriter::commit(r);
 }
 
-uint64_t Session::budget() const {
-  const uint64_t kb = std::max<uint32_t>(config_.buffer_size_kb, 4);
-  const uint64_t buffers = std::max<uint32_t>(config_.maximum_buffers, 64);
-  return kb * 1024 * buffers;
+void Session::close() {
+  closed_.store(true);
+  std::lock_guard<std::mutex> lock(mu_);
+  if (ring_) ring_->mark_closed();
 }
 
-void Session::enqueue(std::shared_ptr<const EventBody> body, bool with_stack) {
-  QueuedEvent e;
-  e.cost = sizeof(EVENT_RECORD) + body->payload.size() +
-           (with_stack ? body->stack.size() * 8 : 0);
-  e.body = std::move(body);
-  e.logger_id = logger_id();
-  e.with_stack = with_stack;
-  Hub& h = hub();
-  {
-    std::lock_guard<std::mutex> lock(h.mu);
-    const size_t copies = consumers_.empty() ? 1 : consumers_.size();
-    if (queued_bytes_ + e.cost * copies > budget()) {
-      ++events_lost_;
-      return;
-    }
-    queued_bytes_ += e.cost * copies;
-    if (consumers_.empty()) {
-      pending_.push_back(std::move(e));
-    } else {
-      for (Consumer* c : consumers_) c->queue.push_back(e);
-    }
-  }
-  h.cv.notify_all();
-}
-
-void Session::attach(Consumer* c) {
-  if (consumers_.empty()) {  // events nobody could read yet go to this consumer
-    c->queue = std::move(pending_);
-    pending_.clear();
-  }
-  consumers_.push_back(c);
-}
-
-void Session::detach(Consumer* c) {
-  consumers_.erase(std::remove(consumers_.begin(), consumers_.end(), c), consumers_.end());
-  for (const QueuedEvent& e : c->queue) release(e);
-  c->queue.clear();
+void Session::forget_ring() {
+  new (&mu_) std::mutex();
+  if (ring_) ring_->forget();
+  ring_.reset();
+  ring_ptr_.store(nullptr);
+  failed_ = false;
 }
 
 }  // namespace pfc::etw

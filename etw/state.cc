@@ -7,6 +7,8 @@
 #include <bit>
 #include <cstdlib>
 
+#include <pthread.h>
+
 #include "compiler/jit/tiered.h"
 #include "etw/filters.h"
 
@@ -167,6 +169,7 @@ Runtime::Runtime() {
     std::abort();
   }
   router_ = std::move(*router);
+  pthread_atfork(nullptr, nullptr, [] { Runtime::get().reset_after_fork(); });
 }
 
 bool Runtime::reserve(const std::shared_ptr<RegRecord>& rec) {
@@ -220,39 +223,15 @@ bool Runtime::is_legacy(const Guid& guid) const {
   });
 }
 
-std::shared_ptr<Session> Runtime::session(uint64_t handle) const {
-  const uint64_t logger = handle & 0xFFFF;
-  if (logger == 0 || logger > kMaxSessions) return nullptr;
-  std::shared_lock<std::shared_mutex> lock(sessions_mu_);
-  const auto& s = sessions_[logger - 1];
-  return s && s->handle() == handle ? s : nullptr;
-}
-
-std::shared_ptr<Session> Runtime::session_by_name(const std::u16string& name) const {
-  std::shared_lock<std::shared_mutex> lock(sessions_mu_);
-  for (const auto& s : sessions_)
-    if (s && u16_iequal(s->config().name, name)) return s;
-  return nullptr;
-}
-
 std::shared_ptr<Session> Runtime::session_by_logger(uint16_t logger_id) const {
   if (logger_id == 0 || logger_id > kMaxSessions) return nullptr;
   std::shared_lock<std::shared_mutex> lock(sessions_mu_);
   return sessions_[logger_id - 1];
 }
 
-uint64_t Runtime::next_session_handle(uint32_t slot) {
-  return (++session_generation_ << 16) | (slot + 1);
-}
-
-void Runtime::add_session(std::shared_ptr<Session> s) {
+void Runtime::set_session(uint32_t slot, std::shared_ptr<Session> s) {
   std::unique_lock<std::shared_mutex> lock(sessions_mu_);
-  sessions_[s->slot()] = std::move(s);
-}
-
-void Runtime::remove_session(uint32_t slot) {
-  std::unique_lock<std::shared_mutex> lock(sessions_mu_);
-  sessions_[slot].reset();
+  sessions_[slot] = std::move(s);
 }
 
 // ---- router notifications → PENABLECALLBACK / WMIDPREQUEST -----------------------------

@@ -24,6 +24,8 @@
 #include <thread>
 #include <vector>
 
+#include "etw/filters.h"
+#include "etw/link.h"
 #include "etw/session.h"
 #include "etw/util.h"
 #include "pfc/etw/evntrace.h"
@@ -113,6 +115,13 @@ class Dispatcher {
   std::atomic<std::thread::id> thread_id_{};
 };
 
+struct AppliedLess {
+  bool operator()(const std::pair<Guid, uint32_t>& a, const std::pair<Guid, uint32_t>& b) const noexcept {
+    if (a.second != b.second) return a.second < b.second;
+    return GuidBytesLess{}(a.first, b.first);
+  }
+};
+
 class Runtime {
  public:
   // The process-wide instance, created on first use and never destroyed (enable callbacks
@@ -133,13 +142,22 @@ class Runtime {
   RegRecord* find(uint64_t handle) const noexcept;  // lock-free
   bool is_legacy(const Guid& guid) const;           // control_mu held
 
-  // Sessions (StartTraceW handles).
-  std::shared_ptr<Session> session(uint64_t handle) const;
-  std::shared_ptr<Session> session_by_name(const std::u16string& name) const;
+  // The namespace and this process's mirror of it (etw/mirror.cc). Every control
+  // operation changes the namespace state first, then calls sync_locked so its own effect
+  // is visible at once; other processes apply it from their listener thread.
+  Link link;
+  // Reads the published state and applies it (control_mu taken inside).
+  void sync();
+  // Applies `state` to the router: sessions created/stopped by slot and instance, then
+  // enables added/changed/removed in seq order. control_mu held.
+  void sync_locked(const trace::NamespaceState& state);
+  // Starts the listener (first registration or session use).
+  void listen();
+  // Enables one session's request in the router (legacy rules applied). control_mu held.
+  bool apply_enable(uint32_t slot, const Guid& guid, EnableRequest& req);
+  void reset_after_fork();
+  // The local Session object of a slot (the mirror), or null.
   std::shared_ptr<Session> session_by_logger(uint16_t logger_id) const;
-  uint64_t next_session_handle(uint32_t slot);
-  void add_session(std::shared_ptr<Session> s);
-  void remove_session(uint32_t slot);
 
   // The router callback of a registration.
   EnableCallback make_callback(std::shared_ptr<RegRecord> rec);
@@ -155,8 +173,15 @@ class Runtime {
   std::vector<std::shared_ptr<RegRecord>> owned_;      // live and unregistered (control_mu)
   uint64_t reg_generation_ = 0;                        // control_mu
   mutable std::shared_mutex sessions_mu_;
-  std::array<std::shared_ptr<Session>, kMaxSessions> sessions_;
-  uint64_t session_generation_ = 0;                    // control_mu
+  std::array<std::shared_ptr<Session>, kMaxSessions> sessions_;  // the mirror, by slot
+  struct Applied {
+    uint64_t seq = 0;
+    uint64_t capture_seq = 0;
+  };
+  std::map<std::pair<Guid, uint32_t>, Applied, AppliedLess> applied_;  // control_mu
+  void apply_sessions(const trace::NamespaceState& state);
+  void apply_enables(const trace::NamespaceState& state);
+  void set_session(uint32_t slot, std::shared_ptr<Session> s);
 };
 
 // Registers `rec` (guid, legacy, callback fields set) with the router, publishes its handle

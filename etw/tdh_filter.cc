@@ -122,6 +122,7 @@ uint32_t create_filter(const GUID* guid, const EVENT_DESCRIPTOR* desc, bool matc
     if (uint32_t rc = build_predicate(preds[i], *ev, i, single->filter.preds[i]); rc != ERROR_SUCCESS)
       return rc;
   }
+  single->filter.layout = blob_layout(*ev, single->filter.preds);
   if (blob_size(BlobContents{provider, {single->filter}}) > MAX_EVENT_FILTER_PAYLOAD_SIZE)
     return tdh_result(ERROR_INSUFFICIENT_BUFFER, "the filter exceeds 4096 bytes");
   std::lock_guard lock(live().mu);

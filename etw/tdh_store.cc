@@ -44,18 +44,6 @@ std::shared_ptr<const ProviderDef> TdhStore::find_loaded(const Guid& guid) const
   return best;
 }
 
-std::shared_ptr<const ProviderDef> TdhStore::find(const Guid& guid) const {
-  if (auto p = find_loaded(guid)) return p;
-  std::shared_lock lock(mu_);
-  auto it = used_.find(guid);
-  return it != used_.end() ? it->second : nullptr;
-}
-
-void TdhStore::note_used(std::shared_ptr<const ProviderDef> def) {
-  std::unique_lock lock(mu_);
-  used_[def->guid] = std::move(def);
-}
-
 void set_tdh_message(std::string message) { tls_message = std::move(message); }
 
 const char* tdh_message() { return tls_message.c_str(); }

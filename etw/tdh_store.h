@@ -25,14 +25,9 @@ class TdhStore {
   void put(const std::string& key, std::vector<ProviderDef> providers);
   // False when `key` is not loaded.
   bool erase(const std::string& key);
-  // The schema of `guid` from the most recently loaded manifest describing it; else the
-  // schema last used to resolve a payload filter for it (so a provider that registers
-  // after its manifest was unloaded still routes the filters enabled before); else null.
-  std::shared_ptr<const ProviderDef> find(const Guid& guid) const;
-  // Only the loaded manifests (TdhCreatePayloadFilter, EnableTraceEx2).
+  // The schema of `guid` from the most recently loaded manifest describing it, or null.
+  // (Payload filters carry their own layouts: nothing needs a schema after unloading.)
   std::shared_ptr<const ProviderDef> find_loaded(const Guid& guid) const;
-  // Records the schema a payload filter for its GUID was resolved with.
-  void note_used(std::shared_ptr<const ProviderDef> def);
 
  private:
   struct Source {
@@ -41,7 +36,6 @@ class TdhStore {
   };
   mutable std::shared_mutex mu_;
   std::map<std::string, Source> sources_;
-  std::map<Guid, std::shared_ptr<const ProviderDef>, GuidBytesLess> used_;
   uint64_t seq_ = 0;
 };
 

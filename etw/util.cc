@@ -1,13 +1,18 @@
 // etw/util.cc — see util.h; also GUID_NULL and GetLastError / SetLastError.
 #include "etw/util.h"
 
+#include <pthread.h>
 #include <sys/random.h>
+#include <unistd.h>
+
+#include <atomic>
 
 #include <ctime>
 #include <random>
 
 #include "base/ascii.h"
 #include "base/utf8.h"
+#include "trace/sys.h"
 
 extern "C" {
 const GUID GUID_NULL = {0, 0, 0, {0, 0, 0, 0, 0, 0, 0, 0}};
@@ -20,12 +25,35 @@ thread_local uint32_t tls_last_error = ERROR_SUCCESS;
 
 void set_last_error(uint32_t error) { tls_last_error = error; }
 
-int64_t filetime_now() {
-  constexpr int64_t kEpochDelta = 116444736000000000;  // 1601 → 1970 in 100 ns units
-  timespec ts{};
-  clock_gettime(CLOCK_REALTIME, &ts);
-  return kEpochDelta + static_cast<int64_t>(ts.tv_sec) * 10000000 + ts.tv_nsec / 100;
+int64_t filetime_now() { return trace::filetime_now(); }
+
+namespace {
+
+// Bumped in every forked child: cached process and thread ids are stale there.
+std::atomic<uint32_t> fork_generation{1};
+const int fork_hook = pthread_atfork(nullptr, nullptr, [] { fork_generation.fetch_add(1); });
+
+struct IdCache {
+  uint32_t generation = 0;
+  uint32_t pid = 0;
+  uint32_t tid = 0;
+};
+thread_local IdCache tls_ids;
+
+const IdCache& ids() {
+  const uint32_t g = fork_generation.load(std::memory_order_relaxed);
+  if (tls_ids.generation != g) {
+    tls_ids.pid = static_cast<uint32_t>(getpid());
+    tls_ids.tid = static_cast<uint32_t>(gettid());
+    tls_ids.generation = g;
+  }
+  return tls_ids;
 }
+
+}  // namespace
+
+uint32_t current_pid() { return ids().pid; }
+uint32_t current_tid() { return ids().tid; }
 
 GUID random_guid() {
   uint8_t b[16];

@@ -56,6 +56,10 @@ static_assert(sizeof(Guid) == 16 && sizeof(GUID) == 16);
 
 // The wall clock as a FILETIME count: 100 ns since 1601-01-01 UTC.
 int64_t filetime_now();
+// The calling process's and thread's ids, cached per thread (a syscall costs about a
+// microsecond in a VM) and refreshed after fork.
+uint32_t current_pid();
+uint32_t current_tid();
 // A random (version 4) GUID.
 GUID random_guid();
 

@@ -35,20 +35,20 @@ std::string hex32(uint32_t v) { return to_hex(v, 8); }
 std::unexpected<Error> fail(std::string message) { return make_error("capture: " + message); }
 
 std::unexpected<Error> record_fail(uint64_t index, uint64_t offset, const std::string& what) {
-  return fail("record " + std::to_string(index) + " at offset " + std::to_string(offset) + ": " +
-              what);
+  return internal::capture_record_error(index, offset, what);
 }
 
-// The header fields the reader needs after validation.
-struct Header {
-  uint32_t providers = 0;
-  uint32_t strings = 0;
-  uint32_t crc = 0;
-  uint64_t records = 0;
-  uint64_t body_size = 0;
-};
+}  // namespace
 
-Result<Header> read_header(std::span<const uint8_t> b) {
+namespace internal {
+
+std::unexpected<Error> capture_record_error(uint64_t index, uint64_t offset,
+                                            const std::string& what) {
+  return make_error("capture: record " + std::to_string(index) + " at offset " +
+                    std::to_string(offset) + ": " + what);
+}
+
+Result<CaptureHeaderFields> read_capture_header(std::span<const uint8_t> b) {
   const size_t seen = std::min(b.size(), kCaptureMagic.size());
   if (seen == 0 || !std::equal(b.begin(), b.begin() + seen, kCaptureMagic.begin()))
     return fail("not a pfc capture file (bad magic at offset 0)");
@@ -63,7 +63,7 @@ Result<Header> read_header(std::span<const uint8_t> b) {
   if (header_size != kCaptureHeaderSize)
     return fail("header size " + std::to_string(header_size) + " at offset 10, expected " +
                 std::to_string(kCaptureHeaderSize));
-  Header h;
+  CaptureHeaderFields h;
   h.providers = uint32_t(load_le(&b[hdr::kProviderCount], 4));
   h.strings = uint32_t(load_le(&b[hdr::kStringCount], 4));
   h.crc = uint32_t(load_le(&b[hdr::kBodyCrc], 4));
@@ -74,8 +74,95 @@ Result<Header> read_header(std::span<const uint8_t> b) {
   return h;
 }
 
+Result<void> check_capture_record_fields(const uint8_t* r, uint64_t index, uint64_t off,
+                                         const CaptureHeaderFields& h) {
+  const uint64_t provider = load_le(r + rec::kProvider, 2);
+  if (provider >= h.providers)
+    return capture_record_error(index, off, "provider index " + std::to_string(provider) +
+                                                " out of range (" + std::to_string(h.providers) +
+                                                " providers)");
+  const uint64_t exe = load_le(r + rec::kExe, 4);
+  if (exe != kCaptureNoExe && exe >= h.strings)
+    return capture_record_error(index, off, "exe index " + std::to_string(exe) +
+                                                " out of range (" + std::to_string(h.strings) +
+                                                " strings)");
+  if (load_le(r + rec::kFlags, 2) != 0 || load_le(r + rec::kReserved, 4) != 0)
+    return capture_record_error(index, off, "reserved fields are not zero");
+  return {};
+}
+
+void decode_capture_record(const uint8_t* r, std::span<const std::string_view> strings,
+                           CaptureRecord& out) {
+  const uint8_t* d = r + rec::kDescriptor;
+  out.provider = uint16_t(load_le(r + rec::kProvider, 2));
+  out.timestamp = load_le(r + rec::kTimestamp, 8);
+  EventView& e = out.event;
+  e = EventView{};
+  e.desc = EventDescriptor{uint16_t(load_le(d, 2)), d[2], d[3], d[4], d[5],
+                           uint16_t(load_le(d + 6, 2)), load_le(d + 8, 8)};
+  e.pid = uint32_t(load_le(r + rec::kPid, 4));
+  e.tid = uint32_t(load_le(r + rec::kTid, 4));
+  const uint32_t exe = uint32_t(load_le(r + rec::kExe, 4));
+  if (exe != kCaptureNoExe) e.exe = StrRef::of(strings[exe]);
+  e.payload_size = load_le(r + rec::kPayloadSize, 4);
+  e.payload = r + kCaptureRecordHeaderSize;
+}
+
+void append_capture_record(std::vector<uint8_t>& out, uint16_t provider, const EventView& e,
+                           uint32_t exe, uint64_t timestamp) {
+  append_le(out, e.payload_size, 4);
+  append_le(out, provider, 2);
+  append_le(out, 0, 2);
+  append_le(out, e.desc.id, 2);
+  out.push_back(e.desc.version);
+  out.push_back(e.desc.channel);
+  out.push_back(e.desc.level);
+  out.push_back(e.desc.opcode);
+  append_le(out, e.desc.task, 2);
+  append_le(out, e.desc.keyword, 8);
+  append_le(out, e.pid, 4);
+  append_le(out, e.tid, 4);
+  append_le(out, timestamp, 8);
+  append_le(out, exe, 4);
+  append_le(out, 0, 4);
+  out.insert(out.end(), e.payload, e.payload + e.payload_size);
+}
+
+std::vector<uint8_t> capture_tables(std::span<const Guid> providers,
+                                    std::span<const std::string> strings) {
+  std::vector<uint8_t> tables;
+  for (const Guid& g : providers) {
+    const auto bytes = g.to_bytes();
+    tables.insert(tables.end(), bytes.begin(), bytes.end());
+  }
+  for (const std::string& s : strings) {
+    append_le(tables, s.size(), 4);
+    tables.insert(tables.end(), s.begin(), s.end());
+  }
+  return tables;
+}
+
+std::vector<uint8_t> capture_header_bytes(uint32_t providers, uint32_t strings, uint32_t crc,
+                                          uint64_t records, uint64_t body_size) {
+  std::vector<uint8_t> out(kCaptureMagic.begin(), kCaptureMagic.end());
+  append_le(out, kCaptureVersion, 2);
+  append_le(out, kCaptureHeaderSize, 2);
+  append_le(out, providers, 4);
+  append_le(out, strings, 4);
+  append_le(out, crc, 4);
+  append_le(out, records, 8);
+  append_le(out, body_size, 8);
+  return out;
+}
+
+}  // namespace internal
+
+namespace {
+
+using internal::CaptureHeaderFields;
+
 // Reads the provider and string tables starting at *offset; advances it.
-Result<void> read_tables(std::span<const uint8_t> b, const Header& h, uint64_t* offset,
+Result<void> read_tables(std::span<const uint8_t> b, const CaptureHeaderFields& h, uint64_t* offset,
                          std::vector<Guid>& providers, std::vector<std::string_view>& strings) {
   uint64_t off = *offset;
   if (uint64_t{h.providers} * 16 > b.size() - off)
@@ -104,7 +191,7 @@ Result<void> read_tables(std::span<const uint8_t> b, const Header& h, uint64_t* 
 
 // Checks record `index` at `off`; returns the offset just past it.
 Result<uint64_t> check_record(std::span<const uint8_t> b, uint64_t index, uint64_t off,
-                              const Header& h) {
+                              const CaptureHeaderFields& h) {
   const uint64_t left = b.size() - off;
   if (left < kCaptureRecordHeaderSize)
     return record_fail(index, off, "truncated (" + std::to_string(left) + " of " +
@@ -117,17 +204,8 @@ Result<uint64_t> check_record(std::span<const uint8_t> b, uint64_t index, uint64
                                        " bytes runs past the end of the file (" +
                                        std::to_string(left - kCaptureRecordHeaderSize) +
                                        " bytes left)");
-  const uint64_t provider = load_le(r + rec::kProvider, 2);
-  if (provider >= h.providers)
-    return record_fail(index, off, "provider index " + std::to_string(provider) +
-                                       " out of range (" + std::to_string(h.providers) +
-                                       " providers)");
-  const uint64_t exe = load_le(r + rec::kExe, 4);
-  if (exe != kCaptureNoExe && exe >= h.strings)
-    return record_fail(index, off, "exe index " + std::to_string(exe) + " out of range (" +
-                                       std::to_string(h.strings) + " strings)");
-  if (load_le(r + rec::kFlags, 2) != 0 || load_le(r + rec::kReserved, 4) != 0)
-    return record_fail(index, off, "reserved fields are not zero");
+  if (auto fields = internal::check_capture_record_fields(r, index, off, h); !fields)
+    return std::unexpected(fields.error());
   return off + kCaptureRecordHeaderSize + payload;
 }
 
@@ -156,55 +234,26 @@ Result<void> CaptureWriter::add(uint16_t provider, const Event& e, uint64_t time
   if (provider >= providers_.size())
     return make_error("capture: provider index " + std::to_string(provider) + " was never added");
   if (e.payload.size() > 0xFFFFFFFFu) return make_error("capture: payload of 4 GiB or more");
-  using internal::append_le;
-  append_le(body_, e.payload.size(), 4);
-  append_le(body_, provider, 2);
-  append_le(body_, 0, 2);
-  append_le(body_, e.desc.id, 2);
-  body_.push_back(e.desc.version);
-  body_.push_back(e.desc.channel);
-  body_.push_back(e.desc.level);
-  body_.push_back(e.desc.opcode);
-  append_le(body_, e.desc.task, 2);
-  append_le(body_, e.desc.keyword, 8);
-  append_le(body_, e.pid, 4);
-  append_le(body_, e.tid, 4);
-  append_le(body_, timestamp, 8);
-  append_le(body_, e.exe.empty() ? kCaptureNoExe : intern(e.exe), 4);
-  append_le(body_, 0, 4);
-  body_.insert(body_.end(), e.payload.begin(), e.payload.end());
+  internal::append_capture_record(body_, provider, e.view(),
+                                  e.exe.empty() ? kCaptureNoExe : intern(e.exe), timestamp);
   ++records_;
   return {};
 }
 
 std::vector<uint8_t> CaptureWriter::finish() const {
-  using internal::append_le;
-  std::vector<uint8_t> tables;
-  for (const Guid& g : providers_) {
-    const auto bytes = g.to_bytes();
-    tables.insert(tables.end(), bytes.begin(), bytes.end());
-  }
-  for (const std::string& s : strings_) {
-    append_le(tables, s.size(), 4);
-    tables.insert(tables.end(), s.begin(), s.end());
-  }
+  const std::vector<uint8_t> tables = internal::capture_tables(providers_, strings_);
   const uint32_t crc = internal::crc32(body_, internal::crc32(tables));
-  std::vector<uint8_t> out(kCaptureMagic.begin(), kCaptureMagic.end());
+  std::vector<uint8_t> out = internal::capture_header_bytes(
+      uint32_t(providers_.size()), uint32_t(strings_.size()), crc, records_,
+      tables.size() + body_.size());
   out.reserve(kCaptureHeaderSize + tables.size() + body_.size());
-  append_le(out, kCaptureVersion, 2);
-  append_le(out, kCaptureHeaderSize, 2);
-  append_le(out, providers_.size(), 4);
-  append_le(out, strings_.size(), 4);
-  append_le(out, crc, 4);
-  append_le(out, records_, 8);
-  append_le(out, tables.size() + body_.size(), 8);
   out.insert(out.end(), tables.begin(), tables.end());
   out.insert(out.end(), body_.begin(), body_.end());
   return out;
 }
 
 Result<CaptureReader> CaptureReader::open(std::span<const uint8_t> bytes) {
-  auto header = read_header(bytes);
+  auto header = internal::read_capture_header(bytes);
   if (!header) return std::unexpected(header.error());
   CaptureReader reader;
   uint64_t off = kCaptureHeaderSize;
@@ -240,21 +289,8 @@ Result<CaptureReader> CaptureReader::open(std::span<const uint8_t> bytes) {
 
 bool CaptureReader::next(CaptureRecord& out) {
   if (read_ == record_count_) return false;
-  const uint8_t* r = bytes_.data() + cursor_;
-  const uint8_t* d = r + rec::kDescriptor;
-  out.provider = uint16_t(load_le(r + rec::kProvider, 2));
-  out.timestamp = load_le(r + rec::kTimestamp, 8);
-  EventView& e = out.event;
-  e = EventView{};
-  e.desc = EventDescriptor{uint16_t(load_le(d, 2)), d[2], d[3], d[4], d[5],
-                           uint16_t(load_le(d + 6, 2)), load_le(d + 8, 8)};
-  e.pid = uint32_t(load_le(r + rec::kPid, 4));
-  e.tid = uint32_t(load_le(r + rec::kTid, 4));
-  const uint32_t exe = uint32_t(load_le(r + rec::kExe, 4));
-  if (exe != kCaptureNoExe) e.exe = StrRef::of(strings_[exe]);
-  e.payload_size = load_le(r + rec::kPayloadSize, 4);
-  e.payload = r + kCaptureRecordHeaderSize;
-  cursor_ += kCaptureRecordHeaderSize + e.payload_size;
+  internal::decode_capture_record(bytes_.data() + cursor_, strings_, out);
+  cursor_ += kCaptureRecordHeaderSize + out.event.payload_size;
   ++read_;
   return true;
 }

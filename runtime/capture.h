@@ -4,7 +4,12 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
+#include <string_view>
 #include <vector>
+
+#include "pfc/capture.h"
+#include "pfc/error.h"
 
 namespace pfc::internal {
 
@@ -52,5 +57,46 @@ inline void store_le(uint8_t* p, uint64_t v, unsigned bytes) {
 inline void append_le(std::vector<uint8_t>& out, uint64_t v, unsigned bytes) {
   for (unsigned i = 0; i < bytes; ++i) out.push_back(uint8_t(v >> (8 * i)));
 }
+
+// The header fields a reader needs after validation.
+struct CaptureHeaderFields {
+  uint32_t providers = 0;
+  uint32_t strings = 0;
+  uint32_t crc = 0;
+  uint64_t records = 0;
+  uint64_t body_size = 0;
+};
+
+// Checks the header at the start of `bytes` (the magic, at least kCaptureHeaderSize bytes,
+// version, header size, provider count ≤ 65,535) and returns its fields. Errors start with
+// "capture: ".
+Result<CaptureHeaderFields> read_capture_header(std::span<const uint8_t> bytes);
+
+// "capture: record INDEX at offset OFFSET: WHAT".
+std::unexpected<Error> capture_record_error(uint64_t index, uint64_t offset,
+                                            const std::string& what);
+
+// The checks of record `index` (at file `offset`) that need only its 48 fixed bytes:
+// provider and exe index in range, flags and reserved fields zero.
+Result<void> check_capture_record_fields(const uint8_t* fixed, uint64_t index, uint64_t offset,
+                                         const CaptureHeaderFields& header);
+
+// The record whose fixed part is at `fixed`, its payload right after it; `strings` is the
+// string table (exe indexes were checked). `out.event` points into both.
+void decode_capture_record(const uint8_t* fixed, std::span<const std::string_view> strings,
+                           CaptureRecord& out);
+
+// Appends one record (fixed part and payload) to `out`; `exe` is a string index or
+// kCaptureNoExe. The payload must be below 4 GiB.
+void append_capture_record(std::vector<uint8_t>& out, uint16_t provider, const EventView& e,
+                           uint32_t exe, uint64_t timestamp);
+
+// The provider table followed by the string table.
+std::vector<uint8_t> capture_tables(std::span<const Guid> providers,
+                                    std::span<const std::string> strings);
+
+// The 40-byte header.
+std::vector<uint8_t> capture_header_bytes(uint32_t providers, uint32_t strings, uint32_t crc,
+                                          uint64_t records, uint64_t body_size);
 
 }  // namespace pfc::internal

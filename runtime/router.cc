@@ -54,12 +54,15 @@ Result<void> RouterImpl::check_session(SessionId session) const {
   return {};
 }
 
-Result<SessionId> RouterImpl::create_session(std::string name, std::shared_ptr<Sink> sink) {
+Result<SessionId> RouterImpl::create_session(std::string name, std::shared_ptr<Sink> sink,
+                                             std::optional<SessionId> wanted) {
   if (auto ok = check_not_in_callback(); !ok) return std::unexpected(ok.error());
   std::lock_guard<std::mutex> lock(mu_);
   for (const auto& s : sessions_)
     if (s && s->name == name) return make_error("a session named '" + name + "' already exists");
-  for (SessionId slot = 0; slot < kMaxSessions; ++slot) {
+  if (wanted && (*wanted >= kMaxSessions || sessions_[*wanted]))
+    return make_error("session slot " + std::to_string(*wanted) + " is not free");
+  for (SessionId slot = wanted.value_or(0); slot < kMaxSessions; ++slot) {
     if (sessions_[slot]) continue;
     sessions_[slot] = std::make_unique<SessionRec>(SessionRec{std::move(name), std::move(sink)});
     return slot;

@@ -117,7 +117,8 @@ class RouterImpl final : public Router {
   Result<ProviderHandle> register_provider(const ProviderDef& provider,
                                            EnableCallback callback) override;
   void unregister_provider(ProviderHandle provider) override;
-  Result<SessionId> create_session(std::string name, std::shared_ptr<Sink> sink) override;
+  Result<SessionId> create_session(std::string name, std::shared_ptr<Sink> sink,
+                                   std::optional<SessionId> slot) override;
   Result<void> stop_session(SessionId session) override;
   Result<void> enable(SessionId session, const Guid& provider,
                       const EnableParams& params) override;

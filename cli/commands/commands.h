@@ -1,12 +1,14 @@
 // cli/commands/commands.h — the `pfc` subcommands (docs/cli.md). Each returns the exit
-// code (cli/exit_code.h), writes results to `out` and diagnostics/errors to `err`, and may
-// throw only on internal failures (main turns those into exit 3).
+// code (cli/exit_code.h), writes results to `out` (run and gen: to their -o file, "-" =
+// standard output) and diagnostics/errors to `err`, and may throw only on internal
+// failures (main turns those into exit 3).
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 namespace pfc::cli {
 
@@ -17,6 +19,14 @@ struct RunOptions {
   bool explain = false;
   bool count = false;  // --count: per-session counts and events/s instead of JSON lines
   bool debug_crosscheck = false;  // route on the interpreter and the JIT; report disagreements
+  std::string output = "decisions";  // --output: decisions, events, csv or capture
+  std::string output_file = "-";     // -o FILE ("-" = standard output)
+  std::vector<std::string> sessions; // --session NAME...: what events/capture select
+};
+
+struct CheckOptions {
+  std::string script;
+  std::string events;  // --events FILE: also check every event of FILE ("" = none)
 };
 
 struct GenCommandOptions {
@@ -27,9 +37,9 @@ struct GenCommandOptions {
   std::optional<double> match_rate;
 };
 
-int command_check(const std::string& script, std::ostream& out, std::ostream& err);
-int command_run(const RunOptions& options, std::ostream& out, std::ostream& err);
-int command_state(const std::string& script, std::ostream& out, std::ostream& err);
+int command_check(const CheckOptions& options, std::ostream& err);
+int command_run(const RunOptions& options, std::ostream& err);
+int command_state(const std::string& script, std::ostream& err);
 int command_gen(const GenCommandOptions& options, std::ostream& out, std::ostream& err);
 int command_compile(const std::string& script, const std::string& emit, std::ostream& out,
                     std::ostream& err);

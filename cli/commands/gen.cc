@@ -1,58 +1,58 @@
 // cli/commands/gen.cc — `pfc gen SCRIPT --count N --seed S -o FILE [--match-rate R]`:
-// writes a binary capture of synthetic events drawn from the script's schema
-// (cli/generate.h) and prints one summary line.
-#include <cerrno>
+// streams a binary capture of synthetic events drawn from the script's schema
+// (cli/generate.h) into FILE ("-" = standard output) through cli/capture_sink.h, holding no
+// events, and prints one summary line (to stderr when the capture goes to stdout).
 #include <cstdio>
-#include <cstring>
-#include <memory>
 
+#include "cli/capture_sink.h"
 #include "cli/commands/commands.h"
 #include "cli/exit_code.h"
 #include "cli/generate.h"
 #include "cli/script_loader.h"
 
 namespace pfc::cli {
-namespace {
-
-// Writes `bytes` to `path`; false with `reason` set on failure.
-bool write_file(const std::string& path, const std::vector<uint8_t>& bytes, std::string& reason) {
-  struct Closer {
-    void operator()(std::FILE* f) const { std::fclose(f); }
-  };
-  errno = 0;
-  std::unique_ptr<std::FILE, Closer> file(std::fopen(path.c_str(), "wb"));
-  if (!file) {
-    reason = std::strerror(errno);
-    return false;
-  }
-  const bool written = std::fwrite(bytes.data(), 1, bytes.size(), file.get()) == bytes.size();
-  const int closed = std::fclose(file.release());
-  if (!written || closed != 0) {
-    reason = std::strerror(errno != 0 ? errno : EIO);
-    return false;
-  }
-  return true;
-}
-
-}  // namespace
 
 int command_gen(const GenCommandOptions& options, std::ostream& out, std::ostream& err) {
   auto loaded = load_script(options.script, err);
   if (!loaded) return loaded.error();
+  auto file = OutputFile::open(options.output);
+  if (!file) {
+    err << "pfc: error: " << file.error().message << '\n';
+    return kExitInput;
+  }
+  std::vector<Guid> guids;
+  for (const ProviderDef& p : loaded->checked().schema.providers) guids.push_back(p.guid);
+  auto sink = CaptureSink::open(*file, std::move(guids));
+  if (!sink) {
+    err << "pfc: error: " << sink.error().message << '\n';
+    return kExitInput;
+  }
+  // A failed generation leaves no partial file behind (only a regular file is removed:
+  // never a device such as /dev/full, or a pipe).
+  const bool remove_on_failure = !file->is_stdout() && file->is_regular();
+  const auto fail = [&](int code) {
+    if (remove_on_failure) std::remove(options.output.c_str());
+    return code;
+  };
   const GenOptions gen{options.count, options.seed, options.match_rate};
-  auto generated = generate_events(loaded->checked(), gen);
+  auto generated = generate_events(
+      loaded->checked(), gen,
+      [&](uint16_t provider, const Event& e, uint64_t timestamp) -> Result<void> {
+        return sink->add(provider, e.view(), timestamp);
+      });
   if (!generated) {
     err << (generated.error().internal ? "pfc: internal error: " : "pfc: error: ")
         << generated.error().message << '\n';
-    return generated.error().internal ? kExitInternal : kExitInput;
+    return fail(generated.error().internal ? kExitInternal : kExitInput);
   }
-  std::string reason;
-  if (!write_file(options.output, generated->capture, reason)) {
-    err << "pfc: error: cannot write " << options.output << ": " << reason << '\n';
-    return kExitInput;
+  if (auto f = sink->finish(); !f) {
+    err << "pfc: error: " << f.error().message << '\n';
+    return fail(kExitInput);
   }
-  out << "wrote " << options.count << " events (" << generated->matching << " matching) to "
-      << options.output << '\n';
+  if (!file->close()) return fail(report_write_error(*file, err));
+  (file->is_stdout() ? err : out) << "wrote " << options.count << " events ("
+                                  << generated->matching << " matching) to " << file->name()
+                                  << '\n';
   return kExitOk;
 }
 

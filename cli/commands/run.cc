@@ -1,26 +1,29 @@
-// cli/commands/run.cc — `pfc run SCRIPT --events FILE`: routes every event of a JSON Lines
-// file or a binary capture through a Router built from the script and prints one JSON
-// object per event, or with --count the per-session totals and the routing rate. With
+// cli/commands/run.cc — `pfc run SCRIPT --events FILE`: streams the events of FILE (JSON
+// Lines, a JSON array or a binary capture; cli/event_source.h) through a Router built from
+// the script, one event at a time, and writes what --output asks for (cli/run_output.h):
+// one decision line per event (the default), the selected events, CSV, a capture, or with
+// --count the per-session totals. A bad event is reported on stderr when it is reached,
+// after the output of the events before it, and the run goes on with the next one (exit 1
+// at the end); a fatal problem (a capture error, an over-long line) ends the run. With
 // --explain, every session's verdict is also derived by cli/explain and must agree with the
 // engine's (a disagreement is an internal error, exit 3).
-#include <chrono>
 #include <optional>
-#include <span>
 #include <string>
 #include <vector>
 
 #include "base/hex.h"
 #include "cli/commands/commands.h"
-#include "cli/counts.h"
 #include "cli/engine.h"
-#include "cli/events_json.h"
+#include "cli/event_source.h"
 #include "cli/exit_code.h"
-#include "cli/files.h"
 #include "cli/explain.h"
+#include "cli/limits.h"
 #include "cli/output.h"
+#include "cli/progress.h"
 #include "cli/router_setup.h"
+#include "cli/run_output.h"
 #include "cli/script_loader.h"
-#include "pfc/capture.h"
+#include "cli/term.h"
 
 namespace pfc::cli {
 namespace {
@@ -39,15 +42,8 @@ struct Explanation {
   std::vector<Rejection> why;
 };
 
-// One event to route, from either input format.
-struct Routable {
-  uint32_t provider = 0;  // index into CheckedScript::schema.providers
-  EventView view;
-  uint64_t exclude = 0;
-};
-
 Explanation explain_event(const CheckedScript& script, const ScriptRouter& routed,
-                          const Routable& in) {
+                          const SourceEvent& in) {
   Explanation x;
   const uint64_t enabled = routed.router->composite(routed.providers[in.provider]).sessions;
   const ProviderDef& provider = script.schema.providers[in.provider];
@@ -72,7 +68,7 @@ Explanation explain_event(const CheckedScript& script, const ScriptRouter& route
   return x;
 }
 
-// `where`: "line N" (JSON Lines) or "record N" (capture).
+// `where`: "line N" (JSON) or "record N" (capture).
 std::string mismatch_message(uint64_t seq, const std::string& where, const RouteResult& engine,
                              const RouteResult& explained) {
   return "engine and --explain disagree on event " + std::to_string(seq) + " (" + where +
@@ -81,140 +77,131 @@ std::string mismatch_message(uint64_t seq, const std::string& where, const Route
          " stack=" + to_hex(explained.stack);
 }
 
-// Routes events one by one and prints one JSON line each (with --explain: checked against
-// the explain module). `next(r, where)` yields the events in order.
-template <typename Next>
-int print_routes(const LoadedScript& loaded, const ScriptRouter& routed, bool explain, Next next,
-                 std::ostream& out, std::ostream& err) {
-  std::string buffer;
-  Routable in;
-  std::string where;
-  for (uint64_t seq = 0; next(in, where); ++seq) {
-    const RouteResult r = routed.router->route(routed.providers[in.provider], in.view, in.exclude);
-    if (!explain) {
-      buffer += format_route_line(seq, routed.session_names, r, nullptr);
-    } else {
-      const Explanation x = explain_event(loaded.checked(), routed, in);
-      if (x.result != r) {
-        out << buffer << std::flush;
-        err << "pfc: internal error: " << mismatch_message(seq, where, r, x.result) << '\n';
-        return kExitInternal;
-      }
-      buffer += format_route_line(seq, routed.session_names, r, &x.why);
-    }
-    if (buffer.size() >= (1u << 16)) {
-      out << buffer;
-      buffer.clear();
-    }
-  }
-  out << buffer << std::flush;
-  return kExitOk;
-}
-
-// --count: routes every event, then prints one JSON object with the totals (docs/cli.md).
-template <typename Next>
-int count_routes(const ScriptRouter& routed, std::string_view engine, Next next,
-                 std::ostream& out) {
-  RouteCounts counts(routed.session_names.size());
-  Routable in;
-  std::string where;
-  const auto start = std::chrono::steady_clock::now();
-  while (next(in, where))
-    counts.add(routed.router->route(routed.providers[in.provider], in.view, in.exclude));
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  out << format_counts(counts, routed.session_names, engine, seconds) << std::flush;
-  return kExitOk;
-}
-
-template <typename Next>
-int route_events(const LoadedScript& loaded, const ScriptRouter& routed,
-                 const RunOptions& options, Next next, std::ostream& out, std::ostream& err) {
-  if (options.count) {
-    return count_routes(routed, options.debug_crosscheck ? "crosscheck" : options.engine, next, out);
-  }
-  return print_routes(loaded, routed, options.explain, next, out, err);
-}
-
-// The events file: JSON Lines, or a binary capture (detected by its magic).
-struct EventsFile {
-  std::unique_ptr<SourceFile> text;      // JSON Lines: the file (diagnostics point into it)
-  EventsInput json;                      // JSON Lines: the events
-  std::string bytes;                     // capture: the file
-  std::optional<CaptureReader> capture;  // capture: the validated reader
-  std::vector<uint32_t> providers;       // capture provider index → script provider index
+// The routing loop's state and its exit status.
+struct Stream {
+  EventSource& source;
+  RunOutput& output;
+  OutputFile& file;
+  std::ostream& err;
+  uint64_t problems = 0;
+  int internal = kExitOk;  // kExitInternal after an --explain disagreement
 };
 
-// Reads and validates FILE; prints diagnostics or the error; returns the exit code on failure.
-std::expected<EventsFile, int> read_events_file(const std::string& path,
-                                                const CheckedScript& script, std::ostream& err) {
-  Result<std::string> bytes = read_whole_file(path);
-  if (!bytes) {
-    err << "pfc: error: " << bytes.error().message << '\n';
-    return std::unexpected(kExitInput);
-  }
-  EventsFile f;
-  const auto span = std::span(reinterpret_cast<const uint8_t*>(bytes->data()), bytes->size());
-  if (!is_capture(span)) {
-    f.text = std::make_unique<SourceFile>(path, std::move(*bytes));
-    f.json = read_events(*f.text, script);
-    print_diagnostics(*f.text, f.json.diagnostics, err);
-    if (!f.json.ok()) return std::unexpected(kExitInput);
-    return f;
-  }
-  f.bytes = std::move(*bytes);
-  auto reader = CaptureReader::open(std::span(reinterpret_cast<const uint8_t*>(f.bytes.data()), f.bytes.size()));
-  if (!reader) {
-    err << "pfc: error: " << path << ": " << reader.error().message << '\n';
-    return std::unexpected(kExitInput);
-  }
-  for (size_t i = 0; i < reader->providers().size(); ++i) {
-    const Guid& guid = reader->providers()[i];
-    const ProviderDef* p = script.schema.find_provider(guid);
-    if (p == nullptr) {
-      err << "pfc: error: " << path << ": capture provider " << i << " " << guid.to_string()
-          << " is not declared in the script\n";
-      return std::unexpected(kExitInput);
-    }
-    f.providers.push_back(uint32_t(p - script.schema.providers.data()));
-  }
-  f.capture = std::move(*reader);
-  return f;
+// Prints a problem of the input after the output so far; false when reading must stop.
+bool report(Stream& s, const SourceProblem& problem) {
+  s.file.flush();
+  s.err << render_problem(problem, stderr_color()) << std::flush;
+  if (problem.fatal) return false;
+  if (++s.problems < kMaxInputProblems) return true;
+  s.err << "pfc: error: " << problem.file << ": too many bad events (" << kMaxInputProblems
+        << "); stopping\n" << std::flush;
+  return false;
 }
 
-int route_file(const LoadedScript& loaded, const ScriptRouter& routed, const RunOptions& options,
-               EventsFile& file, std::ostream& out, std::ostream& err) {
-  if (file.capture) {
-    CaptureReader& reader = *file.capture;
-    uint64_t index = 0;
-    auto next = [&](Routable& r, std::string& where) {
-      CaptureRecord rec;
-      if (!reader.next(rec)) return false;
-      r = Routable{file.providers[rec.provider], rec.event, 0};
-      if (options.explain) where = "record " + std::to_string(index);
-      ++index;
-      return true;
-    };
-    return route_events(loaded, routed, options, next, out, err);
+// Routes every event of the source into the output, reporting problems as they come.
+void route_all(Stream& s, const LoadedScript& loaded, const ScriptRouter& routed, bool explain,
+               Progress& progress) {
+  SourceEvent in;
+  SourceProblem problem;
+  for (uint64_t seq = 0;;) {
+    const EventSource::Step step = s.source.next(in, problem);
+    if (step == EventSource::Step::End) return;
+    if (step == EventSource::Step::Problem) {
+      const bool go_on = report(s, problem);
+      s.problems += problem.fatal ? 1 : 0;
+      if (!go_on) return;
+      continue;
+    }
+    const RouteResult r = routed.router->route(routed.providers[in.provider], in.view, in.exclude);
+    std::optional<Explanation> x;
+    if (explain) {
+      x = explain_event(loaded.checked(), routed, in);
+      if (x->result != r) {
+        s.file.flush();
+        const std::string where = std::string(s.source.unit()) + " " + std::to_string(in.where);
+        s.err << "pfc: internal error: " << mismatch_message(seq, where, r, x->result) << '\n';
+        s.internal = kExitInternal;
+        return;
+      }
+    }
+    if (auto w = s.output.event(seq, in, r, x ? &x->why : nullptr); !w) {
+      s.err << "pfc: error: " << w.error().message << '\n';
+      s.internal = kExitInput;
+      return;
+    }
+    if (s.file.failed()) return;
+    progress.tick(++seq, s.source.consumed(), s.source.size());
   }
-  size_t i = 0;
-  auto next = [&](Routable& r, std::string& where) {
-    if (i == file.json.events.size()) return false;
-    const InputEvent& in = file.json.events[i++];
-    r = Routable{in.provider, in.event.view(), in.exclude};
-    if (options.explain) where = "line " + std::to_string(in.line);
-    return true;
-  };
-  return route_events(loaded, routed, options, next, out, err);
+}
+
+OutputMode output_mode(const RunOptions& o) {
+  if (o.count) return OutputMode::Count;
+  if (o.output == "events") return OutputMode::Events;
+  if (o.output == "csv") return OutputMode::Csv;
+  if (o.output == "capture") return OutputMode::Capture;
+  return OutputMode::Decisions;
+}
+
+// The slots of the --session names; prints a usage error for an unknown name.
+std::optional<uint64_t> selected_sessions(const RunOptions& o, const ScriptRouter& routed,
+                                          std::ostream& err) {
+  if (o.sessions.empty()) return ~uint64_t{0};
+  uint64_t mask = 0;
+  for (const std::string& name : o.sessions) {
+    size_t slot = 0;
+    while (slot < routed.session_names.size() && routed.session_names[slot] != name) ++slot;
+    if (slot == routed.session_names.size()) {
+      err << "pfc: error: --session " << name << ": the script has no session '" << name
+          << "'\nRun 'pfc run --help' for usage.\n";
+      return std::nullopt;
+    }
+    mask |= uint64_t{1} << slot;
+  }
+  return mask;
+}
+
+// Opens the events and the output, routes, finishes the output; the exit code.
+int run_stream(const RunOptions& options, const LoadedScript& loaded, const EngineRouter& setup,
+               uint64_t selected, std::ostream& err) {
+  auto source = open_event_source(options.events, loaded.checked());
+  if (!source) {
+    err << render_problem(source.error(), stderr_color()) << std::flush;
+    return kExitInput;
+  }
+  auto file = OutputFile::open(options.output_file);
+  if (!file) {
+    err << "pfc: error: " << file.error().message << '\n';
+    return kExitInput;
+  }
+  const std::string engine = options.debug_crosscheck ? "crosscheck" : options.engine;
+  auto output = make_run_output({output_mode(options), selected, engine}, loaded.checked(),
+                                setup.routed.session_names, *file);
+  if (!output) {
+    err << "pfc: error: " << output.error().message << '\n';
+    return kExitInput;
+  }
+  (*source)->set_before_read([&f = *file] { f.flush(); });
+  // Progress on a terminal stderr, unless the per-event output goes to that terminal too.
+  Progress progress(is_terminal(2) && (options.count || !file->is_terminal()), err);
+  Stream s{**source, **output, *file, err};
+  route_all(s, loaded, setup.routed, options.explain && !options.count, progress);
+  progress.clear();
+  if (s.internal == kExitOk && !file->failed()) {
+    if (auto f = (*output)->finish(); !f) {
+      err << "pfc: error: " << f.error().message << '\n';
+      return kExitInput;
+    }
+  }
+  if (!file->close()) return report_write_error(*file, err);
+  if (s.internal != kExitOk) return s.internal;
+  return s.problems == 0 ? kExitOk : kExitInput;
 }
 
 }  // namespace
 
-int command_run(const RunOptions& options, std::ostream& out, std::ostream& err) {
+int command_run(const RunOptions& options, std::ostream& err) {
   auto loaded = load_script(options.script, err);
   if (!loaded) return loaded.error();
-  auto events = read_events_file(options.events, loaded->checked(), err);
-  if (!events) return events.error();
   auto setup = make_engine_router(loaded->checked(),
                                   options.debug_crosscheck ? "crosscheck" : options.engine, err);
   if (!setup) return kExitInternal;
@@ -225,7 +212,9 @@ int command_run(const RunOptions& options, std::ostream& out, std::ostream& err)
     err << "pfc: internal error: JIT compilation failed: " << failure->message << '\n';
     return kExitInternal;
   }
-  const int status = route_file(*loaded, setup->routed, options, *events, out, err);
+  const auto selected = selected_sessions(options, setup->routed, err);
+  if (!selected) return kExitUsage;
+  const int status = run_stream(options, *loaded, *setup, *selected, err);
   if (const uint64_t n = engine.errors->mismatches(); n != 0) {
     err << "pfc: error: --debug-crosscheck: the interpreter and the JIT disagree on " << n
         << " event(s); first: " << *engine.errors->first_mismatch() << '\n';

@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -291,6 +292,19 @@ void write_event(FuzzedDataProvider& in, World& w) {
 }
 
 }  // namespace
+
+// Sessions live in a trace namespace (docs/namespace.md): each fuzzer process gets a
+// private one, removed at exit, so runs never see each other's sessions.
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  static std::string dir = [] {
+    char tmpl[] = "/tmp/pfc-etw-fuzz-XXXXXX";
+    const char* made = ::mkdtemp(tmpl);
+    return std::string(made != nullptr ? made : "/tmp");
+  }();
+  ::setenv("PFC_TRACE_DIR", dir.c_str(), 1);
+  std::atexit([] { std::filesystem::remove_all(dir); });
+  return 0;
+}
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size > 8192) return 0;  // budget: more bytes only make more descriptors of the same kinds

@@ -39,7 +39,7 @@ bool same(const etw::BlobContents& a, const etw::BlobContents& b) {
 
 // A resolved blob keeps every filter and predicate, flat: n Pred nodes and one And/Or root.
 void check_resolved(const etw::BlobContents& c) {
-  const auto resolved = etw::resolve_blob(c, fuzz::blob_schema());
+  const auto resolved = etw::resolve_blob(c, &fuzz::blob_schema());
   if (!resolved) return;
   if (resolved->size() != c.filters.size()) __builtin_trap();
   for (size_t i = 0; i < c.filters.size(); ++i) {

@@ -244,7 +244,7 @@ std::vector<Seed> structural_seeds() {
 Expect outcome(const std::vector<uint8_t>& b) {
   const auto decoded = etw::decode_blob(b.data(), b.size());
   if (!decoded) return Expect::Rejected;
-  return etw::resolve_blob(*decoded, fuzz::blob_schema()) ? Expect::Resolves : Expect::DecodesOnly;
+  return etw::resolve_blob(*decoded, &fuzz::blob_schema()) ? Expect::Resolves : Expect::DecodesOnly;
 }
 
 }  // namespace

@@ -6,11 +6,13 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "pfc/guid.h"
+#include "pfc/schema.h"
 
 namespace pfc {
 
@@ -72,6 +74,9 @@ struct PayloadFilter {
   uint8_t event_version = 0;
   bool group_all = false;  // EventMatchALLFlags: true = "all" group, false = "any" group
   PayloadExpr expr;
+  // The event's payload layout as the filter's creator knew it (a self-contained ETW
+  // payload blob); null = the provider's registered schema defines the event.
+  std::shared_ptr<const EventDef> layout;
 };
 
 // EVENT_FILTER_EVENT_ID (event_id filter) and STACKWALK (stack_id filter).

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -102,8 +103,10 @@ class Router {
 
   // Sessions get the lowest free slot; at most kMaxSessions live sessions; names must be
   // unique among live sessions. `sink` may be null (route() only). Fails when full or
-  // the name is taken.
-  virtual Result<SessionId> create_session(std::string name, std::shared_ptr<Sink> sink) = 0;
+  // the name is taken. `slot`, when given, is the slot to use (fails when it is taken):
+  // the ETW layer mirrors the namespace's session slots.
+  virtual Result<SessionId> create_session(std::string name, std::shared_ptr<Sink> sink,
+                                           std::optional<SessionId> slot = std::nullopt) = 0;
   // Disables every provider the session enabled (callbacks see the new composite, SourceId
   // GUID_NULL) and frees the slot. Fails for an unknown session or when a program cannot
   // be recompiled (nothing changes then).

@@ -3,6 +3,7 @@
 // Runs the real binary in tests/cli/data.
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <string>
 #include <vector>
 
@@ -68,6 +69,38 @@ const std::vector<CliCase>& cases() {
       {"run_debug_crosscheck", {"run", "ok.pfs", "--events", "ok.jsonl", "--debug-crosscheck"}, 0,
        "{\"seq\":0,\"sessions\":[\"S\"],\"stack\":[]}\n", ""},
       {"run_help_crosscheck", {"run", "--help"}, 0, "--debug-crosscheck", ""},
+      {"version", {"--version"}, 0, "pfc 0.", ""},
+      {"help_has_examples", {"--help"}, 0, "Examples:", ""},
+      {"check_help_examples", {"check", "--help"}, 0, "Examples:", ""},
+      {"run_help_examples", {"run", "--help"}, 0, "--output events --session", ""},
+      {"gen_help_examples", {"gen", "--help"}, 0, "Examples:", ""},
+      {"state_help_examples", {"state", "--help"}, 0, "Examples:", ""},
+      {"compile_help_examples", {"compile", "--help"}, 0, "Examples:", ""},
+      {"gen_negative_count", {"gen", "ok.pfs", "--count", "-1", "--seed", "1", "-o", "x.cap"}, 2, "",
+       "pfc: error: --count -1: expected a whole number"},
+      {"gen_count_overflow", {"gen", "ok.pfs", "--count", "18446744073709551616", "--seed", "1", "-o", "x.cap"},
+       2, "", "pfc: error: --count 18446744073709551616: expected a whole number"},
+      {"gen_rate_nan", {"gen", "ok.pfs", "--count", "1", "--seed", "1", "--match-rate", "nan", "-o", "x.cap"},
+       2, "", "pfc: error: --match-rate nan: expected a number from 0 to 1"},
+      {"gen_rate_inf", {"gen", "ok.pfs", "--count", "1", "--seed", "1", "--match-rate", "inf", "-o", "x.cap"},
+       2, "", "--match-rate inf"},
+      {"run_bad_output", {"run", "ok.pfs", "--events", "ok.jsonl", "--output", "xml"}, 2, "", "xml"},
+      {"run_capture_needs_o", {"run", "ok.pfs", "--events", "ok.jsonl", "--output", "capture"}, 2, "",
+       "--output capture needs -o FILE"},
+      {"run_unknown_session", {"run", "ok.pfs", "--events", "ok.jsonl", "--output", "events", "--session", "Z"},
+       2, "", "pfc: error: --session Z: the script has no session 'Z'"},
+      {"run_two_stdins", {"run", "-", "--events", "-"}, 2, "", "cannot both be standard input"},
+      {"run_output_events", {"run", "ok.pfs", "--events", "ok.jsonl", "--output", "events"}, 0,
+       "{\"provider\":\"P\",\"event\":\"E\",\"level\":4,\"keyword\":\"0x0\",\"opcode\":0,\"task\":0,"
+       "\"channel\":0,\"pid\":0,\"tid\":0,\"fields\":{\"N\":1}}\n", ""},
+      {"run_output_csv", {"run", "ok.pfs", "--events", "ok.jsonl", "--output", "csv"}, 0,
+       "seq,provider,event,sessions,N,payload_hex\n0,P,E,S,1,\n", ""},
+      {"check_events_ok", {"check", "ok.pfs", "--events", "ok.jsonl"}, 0, "", ""},
+      {"check_events_bad", {"check", "ok.pfs", "--events", "ok.pfs"}, 1, "", "ok.pfs:1:1: error: malformed JSON"},
+      {"color_always", {"--color=always", "check", "bad.pfs"}, 1, "", "\x1b[1;31merror:\x1b[0m"},
+      {"color_after_command", {"check", "bad.pfs", "--color", "always"}, 1, "", "\x1b[1;31merror:"},
+      {"color_never", {"--color=never", "check", "bad.pfs"}, 1, "", "bad.pfs:4:20: error: "},
+      {"color_bad_word", {"--color=sometimes", "check", "ok.pfs"}, 2, "", "sometimes"},
   };
   return kCases;
 }
@@ -99,6 +132,44 @@ INSTANTIATE_TEST_SUITE_P(Cli, CliTest, testing::ValuesIn(cases()),
                          [](const testing::TestParamInfo<CliCase>& info) {
                            return info.param.label;
                          });
+
+}  // namespace
+}  // namespace pfc::test
+
+namespace pfc::test {
+namespace {
+
+// Every option `pfc COMMAND --help` lists (and --color, --version) is in the man page and
+// in both completion scripts.
+TEST(CliDocs, ManPageAndCompletionsCoverEveryOption) {
+  const std::string man = read_text(PFC_SOURCE_DIR "/docs/pfc.1");
+  const std::string bash = read_text(PFC_SOURCE_DIR "/cli/completion/pfc.bash");
+  const std::string zsh = read_text(PFC_SOURCE_DIR "/cli/completion/_pfc");
+  ASSERT_FALSE(man.empty());
+  ASSERT_FALSE(bash.empty());
+  ASSERT_FALSE(zsh.empty());
+  size_t options_seen = 0;
+  for (const std::string command : {"check", "run", "gen", "state", "compile"}) {
+    const ProcessResult help = run_process(PFC_BINARY, {command, "--help"});
+    ASSERT_EQ(help.exit_code, 0);
+    EXPECT_NE(man.find(".B " + command), std::string::npos) << command;
+    EXPECT_NE(bash.find(command), std::string::npos) << command;
+    EXPECT_NE(zsh.find(command), std::string::npos) << command;
+    for (size_t at = help.out.find("--"); at != std::string::npos; at = help.out.find("--", at + 2)) {
+      size_t end = at + 2;
+      while (end < help.out.size() && (std::isalnum(static_cast<unsigned char>(help.out[end])) || help.out[end] == '-')) ++end;
+      const std::string option = help.out.substr(at, end - at);
+      if (option.size() < 4) continue;
+      ++options_seen;
+      std::string roff;  // the man page writes '-' as "\-"
+      for (char c : option) roff += c == '-' ? std::string("\\-") : std::string(1, c);
+      EXPECT_NE(man.find(roff), std::string::npos) << command << " " << option << " not in docs/pfc.1";
+      EXPECT_NE(bash.find(option), std::string::npos) << command << " " << option << " not in pfc.bash";
+      EXPECT_NE(zsh.find(option), std::string::npos) << command << " " << option << " not in _pfc";
+    }
+  }
+  EXPECT_GE(options_seen, 20u);  // the scan found the options at all
+}
 
 }  // namespace
 }  // namespace pfc::test

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -129,6 +130,109 @@ std::vector<RunCase> run_cases() {
 INSTANTIATE_TEST_SUITE_P(Golden, GoldenRun, testing::ValuesIn(run_cases()),
                          [](const testing::TestParamInfo<RunCase>& info) {
                            return test_name(info.param.name + "_" + info.param.engine);
+                         });
+
+// --output events and --output csv against expected.events / expected.csv (engine auto).
+class GoldenOutput : public testing::TestWithParam<std::string> {};
+
+TEST_P(GoldenOutput, MatchesExpected) {
+  const std::string dir = case_dir(GetParam());
+  for (const std::string mode : {"events", "csv"}) {
+    const std::string expected = dir + "/expected." + mode;
+    if (!fs::exists(expected)) continue;
+    const ProcessResult got = run_process(
+        PFC_BINARY, {"run", "script.pfs", "--events", "events.jsonl", "--output", mode}, dir);
+    EXPECT_EQ(got.exit_code, 0) << mode << ": " << got.err;
+    EXPECT_EQ(got.err, "") << mode;
+    EXPECT_EQ(got.out, read_text(expected)) << mode;
+  }
+}
+
+std::vector<std::string> output_cases() {
+  std::vector<std::string> out = cases_with("expected.events");
+  for (const std::string& c : cases_with("expected.csv"))
+    if (std::find(out.begin(), out.end(), c) == out.end()) out.push_back(c);
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Golden, GoldenOutput, testing::ValuesIn(output_cases()),
+                         [](const testing::TestParamInfo<std::string>& info) {
+                           return test_name(info.param);
+                         });
+
+// The decision lines of `out` whose "sessions" intersect `names` (all non-empty ones when
+// `names` is empty), without "seq".
+std::string delivered_without_seq(const std::string& out, const std::vector<std::string>& names) {
+  std::string kept;
+  std::istringstream in(out);
+  for (std::string line; std::getline(in, line);) {
+    const size_t open = line.find("\"sessions\":[") + 12;
+    const std::string sessions = line.substr(open, line.find(']', open) - open);
+    bool keep = names.empty() ? !sessions.empty() : false;
+    for (const std::string& n : names) keep = keep || sessions.find('"' + n + '"') != std::string::npos;
+    if (!keep) continue;
+    kept += line.substr(line.find(",\"sessions\"")) + "\n";
+  }
+  return kept;
+}
+
+// The names of the script's sessions (lines "session NAME {").
+std::vector<std::string> session_names(const std::string& script) {
+  std::vector<std::string> out;
+  const std::regex session(R"(^\s*session\s+([A-Za-z_][A-Za-z0-9_.-]*)\s*\{)");
+  std::istringstream in(script);
+  for (std::string line; std::getline(in, line);) {
+    std::smatch m;
+    if (std::regex_search(line, m, session)) out.push_back(m[1]);
+  }
+  return out;
+}
+
+// Every successful run case: --output events (all sessions, then each session alone) piped
+// back into `pfc run` gives the decisions the input gave to the events it selected.
+class GoldenRoundTrip : public testing::TestWithParam<std::string> {};
+
+TEST_P(GoldenRoundTrip, EventsOutputRoutesTheSame) {
+  const std::string dir = case_dir(GetParam());
+  const std::vector<std::string> extra = split_words(read_text(dir + "/args"));
+  std::vector<std::string> base = {"run", "script.pfs", "--events", "events.jsonl"};
+  base.insert(base.end(), extra.begin(), extra.end());
+  std::erase(base, std::string("--explain"));
+  const ProcessResult decisions = run_process(PFC_BINARY, base, dir);
+  ASSERT_EQ(decisions.exit_code, 0) << decisions.err;
+  std::vector<std::vector<std::string>> selections = {{}};
+  // Each session alone too: the first three and the last (sessions_64 has 64).
+  const std::vector<std::string> names = session_names(read_text(dir + "/script.pfs"));
+  for (size_t i = 0; i < names.size(); ++i)
+    if (i < 3 || i + 1 == names.size()) selections.push_back({names[i]});
+  const std::string tmp = fs::temp_directory_path() / ("pfc_roundtrip_" + GetParam() + ".jsonl");
+  for (const auto& selection : selections) {
+    std::vector<std::string> args = base;
+    args.insert(args.end(), {"--output", "events", "-o", tmp});
+    for (const std::string& n : selection) args.insert(args.end(), {"--session", n});
+    const ProcessResult events = run_process(PFC_BINARY, args, dir);
+    ASSERT_EQ(events.exit_code, 0) << events.err;
+    std::vector<std::string> again = base;
+    again[3] = tmp;
+    const ProcessResult routed = run_process(PFC_BINARY, again, dir);
+    ASSERT_EQ(routed.exit_code, 0) << routed.err;
+    EXPECT_EQ(delivered_without_seq(routed.out, selection),
+              delivered_without_seq(decisions.out, selection))
+        << "selection: " << (selection.empty() ? "all" : selection[0]);
+  }
+  fs::remove(tmp);
+}
+
+std::vector<std::string> round_trip_cases() {
+  std::vector<std::string> out;
+  for (const std::string& name : cases_with("events.jsonl"))
+    if (!fs::exists(case_dir(name) + "/run.stderr")) out.push_back(name);
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Golden, GoldenRoundTrip, testing::ValuesIn(round_trip_cases()),
+                         [](const testing::TestParamInfo<std::string>& info) {
+                           return test_name(info.param);
                          });
 
 class GoldenState : public testing::TestWithParam<std::string> {};

@@ -41,6 +41,7 @@ BlobContents sample() {
   f.preds = {{0, PayloadOp::Contains, InType::UnicodeString, s},
              {1, PayloadOp::Between, InType::Int8, n},
              {2, PayloadOp::IsNot, InType::Guid, g}};
+  f.layout = blob_layout(schema().events[0], f.preds);
   c.filters = {f, f};
   c.filters[1].group_all = false;
   c.filters[1].preds.resize(1);
@@ -65,9 +66,13 @@ TEST(PayloadBlob, RoundTrip) {
   EXPECT_EQ(d->filters[0].preds[1].value.lo, static_cast<uint64_t>(-5));
   EXPECT_EQ(d->filters[0].preds[1].value.hi, 100u);
   EXPECT_EQ(d->filters[0].preds[2].value.guid, c.filters[0].preds[2].value.guid);
-  auto r = resolve_blob(*d, schema());
+  ASSERT_EQ(d->filters[0].layout.size(), 3u);  // fields 0..2: the highest tested is 2
+  const ProviderDef p = schema();
+  auto r = resolve_blob(*d, &p);
   ASSERT_TRUE(r);
   ASSERT_EQ(r->size(), 2u);
+  ASSERT_TRUE((*r)[0].layout);
+  EXPECT_EQ((*r)[0].layout->fields[1].name, "N");  // names from the schema when it has them
   EXPECT_EQ((*r)[0].expr.nodes.back().kind, PayloadExpr::Node::Kind::Or);
   EXPECT_EQ((*r)[0].expr.nodes.back().count, 3u);
   EXPECT_TRUE((*r)[0].group_all);
@@ -99,7 +104,9 @@ TEST(PayloadBlob, TruncatedAndCorrupted) {
       EXPECT_GE(f.preds.size(), 1u);
       EXPECT_LE(f.preds.size(), kBlobMaxPredicates);
     }
-    (void)resolve_blob(*d, schema());
+    const ProviderDef p = schema();
+    (void)resolve_blob(*d, &p);
+    (void)resolve_blob(*d, nullptr);
   }
   EXPECT_GT(decoded, 0);  // value bytes may change without breaking the structure
 }
@@ -112,27 +119,53 @@ TEST(PayloadBlob, ResolveChecksTheSchema) {
     const std::vector<uint8_t> b = encode_blob(c);
     auto d = decode_blob(b.data(), b.size());
     ASSERT_TRUE(d) << what;
-    EXPECT_FALSE(resolve_blob(*d, p)) << what;
+    EXPECT_FALSE(resolve_blob(*d, &p)) << what;
   };
-  expect_rejected([](BlobContents& c) { c.filters[0].event_id = 2; }, "unknown event");
-  expect_rejected([](BlobContents& c) { c.filters[0].event_version = 1; }, "unknown version");
-  expect_rejected([](BlobContents& c) { c.filters[1].preds[0].field = 9; }, "field index");
-  expect_rejected([](BlobContents& c) { c.filters[1].preds[0].type = InType::AnsiString; }, "type");
+  expect_rejected([](BlobContents& c) { c.filters[0].layout[0].length = {Extent::Kind::Fixed, 3}; },
+                  "layout disagrees with the loaded manifest");
   expect_rejected([](BlobContents& c) { c.filters[0].preds[1].value.hi = 200; }, "int8 range");
   expect_rejected([](BlobContents& c) { c.filters[0].preds[1].value.hi = static_cast<uint64_t>(-9); },
                   "empty range");
   expect_rejected([](BlobContents& c) { c.filters[0].preds[1].op = PayloadOp::Contains; }, "op/type");
   expect_rejected(
       [](BlobContents& c) {
-        c.filters[1].preds[0] = {3, PayloadOp::Eq, InType::UInt32, {}};
-      },
-      "array field");
-  expect_rejected(
-      [](BlobContents& c) {
         c.filters[1].preds[0] = {1, PayloadOp::Modulo, InType::Int8, {}};
       },
       "modulo 0");
   expect_rejected([](BlobContents& c) { c.provider.data1 ^= 1; }, "provider");
+}
+
+TEST(PayloadBlob, LayoutIsCheckedWhenDecoding) {
+  auto expect_undecodable = [](auto mutate, const char* what) {
+    BlobContents c = sample();
+    mutate(c);
+    const std::vector<uint8_t> b = encode_blob(c);
+    EXPECT_FALSE(decode_blob(b.data(), b.size())) << what;
+  };
+  expect_undecodable([](BlobContents& c) { c.filters[1].preds[0].field = 9; }, "field beyond the layout");
+  expect_undecodable([](BlobContents& c) { c.filters[1].preds[0].type = InType::AnsiString; }, "type");
+  expect_undecodable([](BlobContents& c) { c.filters[0].layout[2].count = {Extent::Kind::Fixed, 2}; },
+                     "array field");
+  expect_undecodable([](BlobContents& c) { c.filters[0].layout[1].length = {Extent::Kind::Field, 1}; },
+                     "length from a later field");
+  expect_undecodable([](BlobContents& c) { c.filters[0].layout.clear(); }, "no layout");
+}
+
+TEST(PayloadBlob, ResolvesWithoutAnySchema) {
+  // A provider process that never loaded the manifest: the blob's layout is enough, for
+  // events the schema does not know as well.
+  BlobContents c = sample();
+  c.filters[0].event_id = 7;
+  const std::vector<uint8_t> b = encode_blob(c);
+  auto d = decode_blob(b.data(), b.size());
+  ASSERT_TRUE(d);
+  auto r = resolve_blob(*d, nullptr);
+  ASSERT_TRUE(r);
+  ASSERT_TRUE((*r)[0].layout);
+  EXPECT_EQ((*r)[0].layout->fields.size(), 3u);
+  EXPECT_EQ((*r)[0].layout->fields[0].type, InType::UnicodeString);
+  const ProviderDef p = schema();
+  EXPECT_TRUE(resolve_blob(*d, &p));  // event 7 is not in the schema: the layout decides
 }
 
 }  // namespace

@@ -75,7 +75,7 @@ std::vector<PayloadFilter> tdh_filters(const ProviderDef& provider) {
   EXPECT_EQ(TdhAggregatePayloadFilters(3, f, all, &desc), ERROR_SUCCESS);
   auto blob = etw::decode_blob(reinterpret_cast<const uint8_t*>(static_cast<uintptr_t>(desc.Ptr)), desc.Size);
   EXPECT_TRUE(blob);
-  auto filters = etw::resolve_blob(*blob, provider);
+  auto filters = etw::resolve_blob(*blob, &provider);
   EXPECT_TRUE(filters);
   EXPECT_EQ(TdhCleanupPayloadEventFilterDescriptor(&desc), ERROR_SUCCESS);
   for (PVOID& p : f) EXPECT_EQ(TdhDeletePayloadFilter(&p), ERROR_SUCCESS);

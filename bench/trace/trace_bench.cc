@@ -1,0 +1,311 @@
+// bench/trace/trace_bench.cc — costs of the system-wide ETW API (docs/namespace.md), as
+// ratios in one run (docs/performance.md):
+//   Trace_EventWrite_Delivered    one EventWrite into the session's ring while a consumer
+//                                 process drains it (p50/p99 counters from rdtsc, ns)
+//   Trace_EventWrite_Unwanted     EventWrite of an event no session wants
+//   Trace_EventEnabled_Disabled   EventEnabled of a disabled event
+//   Trace_EndToEnd_2Providers     events/s from two provider processes to one consumer
+//   Trace_EnableToCallback        EnableTraceEx2 here → enable callback in another process
+// Children are this binary re-executed with a role argument (`--role=consumer NAME`,
+// `--role=writer TAG N`, `--role=callback TAG`), in a private PFC_TRACE_DIR.
+#include <benchmark/benchmark.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <x86intrin.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "pfc/etw/evntcons.h"
+#include "pfc/etw/evntprov.h"
+#include "pfc/etw/evntrace.h"
+
+namespace {
+
+std::string g_self;  // argv[0]
+
+struct Properties {
+  EVENT_TRACE_PROPERTIES props;
+  WCHAR name[64];
+};
+
+void widen(const char* s, WCHAR* out) {
+  size_t i = 0;
+  for (; s[i] != 0 && i < 63; ++i) out[i] = static_cast<WCHAR>(s[i]);
+  out[i] = 0;
+}
+
+Properties properties(uint32_t buffer_kb, uint32_t buffers) {
+  Properties p{};
+  p.props.Wnode.BufferSize = sizeof p;
+  p.props.Wnode.Flags = WNODE_FLAG_TRACED_GUID;
+  p.props.LogFileMode = EVENT_TRACE_REAL_TIME_MODE;
+  p.props.LoggerNameOffset = offsetof(Properties, name);
+  p.props.BufferSize = buffer_kb;
+  p.props.MaximumBuffers = buffers;
+  return p;
+}
+
+GUID guid_of(unsigned tag) { return GUID{tag, 0, 0x4000, {0x80, 0, 0, 0, 0, 0, 0, 9}}; }
+
+TRACEHANDLE start(const char* name, uint32_t buffer_kb = 1024, uint32_t buffers = 64) {
+  Properties p = properties(buffer_kb, buffers);
+  WCHAR w[64];
+  widen(name, w);
+  TRACEHANDLE h = 0;
+  if (StartTraceW(&h, w, &p.props) != 0) std::abort();
+  return h;
+}
+
+void stop(TRACEHANDLE h) {
+  Properties p = properties(0, 0);
+  (void)ControlTraceW(h, nullptr, &p.props, EVENT_TRACE_CONTROL_STOP);
+}
+
+pid_t spawn(std::vector<std::string> args, int* out_fd = nullptr) {
+  int fds[2] = {-1, -1};
+  if (out_fd != nullptr && ::pipe(fds) != 0) std::abort();
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    if (out_fd != nullptr) ::dup2(fds[1], 1);
+    std::vector<char*> argv{g_self.data()};
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    ::execv(g_self.c_str(), argv.data());
+    ::_exit(127);
+  }
+  if (out_fd != nullptr) {
+    ::close(fds[1]);
+    *out_fd = fds[0];
+  }
+  return pid;
+}
+
+void reap(pid_t pid) {
+  ::kill(pid, SIGKILL);
+  ::waitpid(pid, nullptr, 0);
+}
+
+// The calibrated length of one rdtsc tick in ns.
+double ns_per_tick() {
+  const auto t0 = std::chrono::steady_clock::now();
+  const uint64_t c0 = __rdtsc();
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  const uint64_t c1 = __rdtsc();
+  const auto t1 = std::chrono::steady_clock::now();
+  return std::chrono::duration<double, std::nano>(t1 - t0).count() / static_cast<double>(c1 - c0);
+}
+
+void percentiles(benchmark::State& state, std::vector<uint64_t>& ticks, double scale) {
+  if (ticks.empty()) return;
+  std::sort(ticks.begin(), ticks.end());
+  state.counters["p50_ns"] = static_cast<double>(ticks[ticks.size() / 2]) * scale;
+  state.counters["p99_ns"] = static_cast<double>(ticks[ticks.size() * 99 / 100]) * scale;
+}
+
+// ---- child roles ---------------------------------------------------------------------
+
+std::atomic<uint64_t> g_consumed{0};
+
+void WINAPI count_event(PEVENT_RECORD) { g_consumed.fetch_add(1, std::memory_order_relaxed); }
+
+int role_consumer(const char* name) {
+  WCHAR w[64];
+  widen(name, w);
+  EVENT_TRACE_LOGFILEW f{};
+  f.LoggerName = w;
+  f.ProcessTraceMode = PROCESS_TRACE_MODE_REAL_TIME | PROCESS_TRACE_MODE_EVENT_RECORD;
+  f.EventRecordCallback = count_event;
+  TRACEHANDLE h = OpenTraceW(&f);
+  if (h == INVALID_PROCESSTRACE_HANDLE) return 1;
+  std::printf("open\n");
+  std::fflush(stdout);
+  (void)ProcessTrace(&h, 1, nullptr, nullptr);
+  CloseTrace(h);
+  std::printf("%llu\n", static_cast<unsigned long long>(g_consumed.load()));
+  return 0;
+}
+
+std::atomic<int> g_enabled{0};
+int g_callback_fd = -1;  // the callback role reports on stdout
+
+void NTAPI note_enable(LPCGUID, ULONG is_enabled, UCHAR, ULONGLONG, ULONGLONG, PEVENT_FILTER_DESCRIPTOR, PVOID) {
+  g_enabled.store(static_cast<int>(is_enabled));
+  const char c = is_enabled != 0 ? '1' : '0';
+  if (g_callback_fd >= 0) (void)!::write(g_callback_fd, &c, 1);
+}
+
+int role_writer(unsigned tag, uint64_t count) {
+  GUID g = guid_of(tag);
+  REGHANDLE h;
+  if (EventRegister(&g, note_enable, nullptr, &h) != 0) return 1;
+  while (g_enabled.load() == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  EVENT_DESCRIPTOR d;
+  EventDescCreate(&d, 1, 0, 0, 4, 0, 0, 0);
+  uint64_t payload[4] = {1, 2, 3, 4};
+  EVENT_DATA_DESCRIPTOR data;
+  EventDataDescCreate(&data, payload, sizeof payload);
+  for (uint64_t i = 0; i < count; ++i) {
+    payload[0] = i;
+    (void)EventWrite(h, &d, 1, &data);
+  }
+  EventUnregister(h);
+  return 0;
+}
+
+int role_callback(unsigned tag) {
+  GUID g = guid_of(tag);
+  REGHANDLE h;
+  if (EventRegister(&g, note_enable, nullptr, &h) != 0) return 1;
+  ::pause();  // killed by the benchmark
+  return 0;
+}
+
+// ---- benchmarks ----------------------------------------------------------------------
+
+void Trace_EventWrite_Delivered(benchmark::State& state) {
+  TRACEHANDLE s = start("bench_delivered");
+  GUID g = guid_of(0x901);
+  REGHANDLE h;
+  EventRegister(&g, nullptr, nullptr, &h);
+  EnableTraceEx2(s, &g, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 5, 0, 0, 5000, nullptr);
+  int out = -1;
+  const pid_t consumer = spawn({"--role=consumer", "bench_delivered"}, &out);
+  char buf[16];
+  (void)!::read(out, buf, 5);  // "open\n"
+  EVENT_DESCRIPTOR d;
+  EventDescCreate(&d, 1, 0, 0, 4, 0, 0, 0);
+  uint64_t payload[4] = {1, 2, 3, 4};
+  EVENT_DATA_DESCRIPTOR data;
+  EventDataDescCreate(&data, payload, sizeof payload);
+  std::vector<uint64_t> ticks;
+  ticks.reserve(1 << 22);
+  for (auto _ : state) {
+    const uint64_t t0 = __rdtsc();
+    EventWrite(h, &d, 1, &data);
+    const uint64_t t1 = __rdtsc();
+    if (ticks.size() < ticks.capacity()) ticks.push_back(t1 - t0);
+  }
+  Properties p = properties(0, 0);
+  QueryTraceW(s, nullptr, &p.props);
+  state.counters["lost"] = p.props.EventsLost;
+  stop(s);
+  ::waitpid(consumer, nullptr, 0);
+  ::close(out);
+  EventUnregister(h);
+  percentiles(state, ticks, ns_per_tick());
+}
+BENCHMARK(Trace_EventWrite_Delivered)->Iterations(2'000'000)->UseRealTime();
+
+void Trace_EventWrite_Unwanted(benchmark::State& state) {
+  GUID g = guid_of(0x902);
+  REGHANDLE h;
+  EventRegister(&g, nullptr, nullptr, &h);
+  EVENT_DESCRIPTOR d;
+  EventDescCreate(&d, 1, 0, 0, 4, 0, 0, 0);
+  uint64_t payload = 7;
+  EVENT_DATA_DESCRIPTOR data;
+  EventDataDescCreate(&data, &payload, sizeof payload);
+  for (auto _ : state) benchmark::DoNotOptimize(EventWrite(h, &d, 1, &data));
+  EventUnregister(h);
+}
+BENCHMARK(Trace_EventWrite_Unwanted);
+
+void Trace_EventEnabled_Disabled(benchmark::State& state) {
+  GUID g = guid_of(0x903);
+  REGHANDLE h;
+  EventRegister(&g, nullptr, nullptr, &h);
+  EVENT_DESCRIPTOR d;
+  EventDescCreate(&d, 1, 0, 0, 4, 0, 0, 0);
+  for (auto _ : state) benchmark::DoNotOptimize(EventEnabled(h, &d));
+  EventUnregister(h);
+}
+BENCHMARK(Trace_EventEnabled_Disabled);
+
+void Trace_EndToEnd_2Providers(benchmark::State& state) {
+  const uint64_t per_writer = 2'000'000;
+  for (auto _ : state) {
+    TRACEHANDLE s = start("bench_e2e", 16384, 64);  // 1 GB cap → clamped to 256 MB per writer
+    int out = -1;
+    const pid_t consumer = spawn({"--role=consumer", "bench_e2e"}, &out);
+    char buf[64] = {0};
+    (void)!::read(out, buf, 5);
+    const pid_t a = spawn({"--role=writer", "2308", std::to_string(per_writer)});
+    const pid_t b = spawn({"--role=writer", "2308", std::to_string(per_writer)});
+    GUID g = guid_of(2308);
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));  // both registered
+    const auto t0 = std::chrono::steady_clock::now();
+    EnableTraceEx2(s, &g, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 5, 0, 0, 5000, nullptr);
+    ::waitpid(a, nullptr, 0);
+    ::waitpid(b, nullptr, 0);
+    Properties p = properties(0, 0);
+    QueryTraceW(s, nullptr, &p.props);
+    stop(s);
+    const ssize_t n = ::read(out, buf, sizeof buf - 1);
+    const auto t1 = std::chrono::steady_clock::now();
+    ::waitpid(consumer, nullptr, 0);
+    ::close(out);
+    const double secs = std::chrono::duration<double>(t1 - t0).count();
+    const double got = n > 0 ? std::strtod(buf, nullptr) : 0;
+    state.SetIterationTime(secs);
+    state.counters["events_per_s"] = got / secs;
+    state.counters["lost"] = p.props.EventsLost;
+    state.counters["delivered"] = got;
+  }
+}
+BENCHMARK(Trace_EndToEnd_2Providers)->Iterations(1)->UseManualTime()->Unit(benchmark::kMillisecond);
+
+void Trace_EnableToCallback(benchmark::State& state) {
+  TRACEHANDLE s = start("bench_enable");
+  int out = -1;
+  const pid_t child = spawn({"--role=callback", "2309"}, &out);
+  GUID g = guid_of(2309);
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // registered
+  std::vector<uint64_t> ticks;
+  const double scale = ns_per_tick();
+  int round = 0;
+  for (auto _ : state) {
+    const ULONG code = round++ % 2 == 0 ? EVENT_CONTROL_CODE_ENABLE_PROVIDER : EVENT_CONTROL_CODE_DISABLE_PROVIDER;
+    const uint64_t t0 = __rdtsc();
+    EnableTraceEx2(s, &g, code, 5, 0, 0, 0, nullptr);
+    char c = 0;
+    if (::read(out, &c, 1) != 1) break;
+    ticks.push_back(__rdtsc() - t0);
+  }
+  reap(child);
+  ::close(out);
+  stop(s);
+  percentiles(state, ticks, scale);
+}
+BENCHMARK(Trace_EnableToCallback)->Iterations(200)->UseRealTime()->Unit(benchmark::kMicrosecond);
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  g_self = argv[0];
+  if (argc >= 3 && std::strcmp(argv[1], "--role=consumer") == 0) return role_consumer(argv[2]);
+  if (argc >= 4 && std::strcmp(argv[1], "--role=writer") == 0)
+    return role_writer(static_cast<unsigned>(std::atoi(argv[2])), std::strtoull(argv[3], nullptr, 10));
+  if (argc >= 3 && std::strcmp(argv[1], "--role=callback") == 0) {
+    g_callback_fd = 1;
+    return role_callback(static_cast<unsigned>(std::atoi(argv[2])));
+  }
+  char tmpl[] = "/tmp/pfc-bench-trace-XXXXXX";
+  const char* dir = ::mkdtemp(tmpl);
+  if (dir == nullptr) return 1;
+  ::setenv("PFC_TRACE_DIR", dir, 1);
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  std::filesystem::remove_all(dir);
+  return 0;
+}

@@ -1,0 +1,29 @@
+// cli/event_decode.h — an event's payload decoded back into field values per its schema
+// (the inverse of the encoding of "fields", runtime/encode.h), for `pfc run --output
+// events|csv`. A decoding is returned only when it is exact: encoding the decoded values
+// gives the payload back byte for byte, and every value can be written as JSON (strings
+// are valid UTF-8, numbers finite). Otherwise (a truncated or malformed payload, an
+// undeclared event, a lone surrogate...) the caller writes the raw bytes (payload_hex).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "pfc/event.h"
+#include "runtime/encode.h"
+
+namespace pfc::cli {
+
+using DecodedFields = std::vector<std::pair<std::string, FieldValue>>;
+
+// The fields of `payload` (every field of `def`, in declaration order), or nullopt.
+std::optional<DecodedFields> decode_fields(const EventDef& def, const EventView& event);
+
+// `value` as JSON text: numbers (doubles always with a '.' or exponent, so they read back
+// as doubles), true/false, null, strings, "{GUID}" strings, arrays; bytes as arrays of
+// integers.
+std::string field_value_json(const FieldValue& value);
+
+}  // namespace pfc::cli

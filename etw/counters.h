@@ -1,0 +1,34 @@
+// etw/counters.h — a session's counters, summed over the rings of every process that wrote
+// to it (QueryTraceW, ControlTraceW, LogfileHeader), and the removal of a stopped session's
+// rings (docs/namespace.md §4).
+#pragma once
+
+#include <cstdint>
+
+#include "trace/dir.h"
+#include "trace/state.h"
+
+namespace pfc::etw {
+
+struct SessionCounters {
+  uint64_t buffers = 0;          // NumberOfBuffers: ring bytes / BufferSize, over all rings
+  uint64_t buffers_written = 0;  // bytes consumed / BufferSize
+  uint64_t events_lost = 0;
+  uint64_t realtime_buffers_lost = 0;  // lost bytes / BufferSize, rounded up
+};
+
+SessionCounters count_session(const trace::TraceDir& dir, const trace::SessionEntry& e);
+
+// The name of the consumer marker of `instance` for `who` (a live marker keeps the rings
+// of a stopped session until that consumer has read them).
+std::string consumer_marker(uint64_t instance, const trace::ProcessKey& who);
+// True when a live process consumes `instance` (markers of dead consumers are removed).
+bool has_live_consumer(const trace::TraceDir& dir, uint64_t instance);
+// Removes the rings of `instance` unless a live consumer marks it; also drops the markers
+// of dead consumers.
+void reap_session(const trace::TraceDir& dir, uint64_t instance);
+// Reaps every instance that is no longer a session of `state` (the next operation after a
+// crash cleans up), and the process slots of dead processes.
+void reap_orphans(const trace::TraceDir& dir, const trace::NamespaceState& state);
+
+}  // namespace pfc::etw

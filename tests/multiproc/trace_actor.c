@@ -1,0 +1,246 @@
+/* tests/multiproc/trace_actor.c — one role of a multi-process ETW scenario, driven by the
+ * test over stdin/stdout (one command or report per line). Uses only the public C API.
+ *   trace_actor start NAME [BUFFER_KB BUFFERS]      StartTraceW (real time), exits
+ *   trace_actor enable NAME TAG LEVEL ANY [IDS]     EnableTraceEx2 (Timeout 10 s), IDS = 1,2,3
+ *   trace_actor disable NAME TAG                     EnableTraceEx2(DISABLE)
+ *   trace_actor stop NAME                            ControlTraceW(STOP): prints "lost N"
+ *   trace_actor toggle NAME TAG ROUNDS               enables ids {2} and {3} in turn, ROUNDS times
+ *   trace_actor provider TAG                         EventRegister; prints "callback E L ANY";
+ *                                                    reads "write N THREADS" / "quit"; prints
+ *                                                    "wrote C1 C2 C3 C4" (events per id)
+ *   trace_actor consume NAME                         prints "open", then "event PID ID SEQ"
+ *                                                    per event, then "done" when it stopped
+ * Provider GUIDs are {TAG-0000-4000-8000-000000000001}. Exit status 0 on success. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pfc/etw/evntcons.h"
+#include "pfc/etw/evntprov.h"
+#include "pfc/etw/evntrace.h"
+
+typedef struct {
+  EVENT_TRACE_PROPERTIES props;
+  WCHAR name[256];
+} Properties;
+
+static GUID guid_of(const char* tag) {
+  GUID g = {(ULONG)strtoul(tag, NULL, 0), 0, 0x4000, {0x80, 0, 0, 0, 0, 0, 0, 1}};
+  return g;
+}
+
+static void widen(const char* s, WCHAR* out, size_t cap) {
+  size_t i = 0;
+  for (; s[i] != 0 && i + 1 < cap; ++i) out[i] = (WCHAR)(unsigned char)s[i];
+  out[i] = 0;
+}
+
+static void init_properties(Properties* p) {
+  memset(p, 0, sizeof *p);
+  p->props.Wnode.BufferSize = sizeof *p;
+  p->props.Wnode.Flags = WNODE_FLAG_TRACED_GUID;
+  p->props.LogFileMode = EVENT_TRACE_REAL_TIME_MODE;
+  p->props.LoggerNameOffset = offsetof(Properties, name);
+}
+
+static TRACEHANDLE handle_of(const char* name) {
+  WCHAR w[256];
+  widen(name, w, 256);
+  Properties p;
+  init_properties(&p);
+  ULONG rc = ControlTraceW(0, w, &p.props, EVENT_TRACE_CONTROL_QUERY);
+  if (rc != 0) {
+    fprintf(stderr, "query %s: %lu\n", name, (unsigned long)rc);
+    exit(3);
+  }
+  return p.props.Wnode.HistoricalContext;
+}
+
+static int cmd_start(int argc, char** argv) {
+  Properties p;
+  init_properties(&p);
+  if (argc > 4) {
+    p.props.BufferSize = (ULONG)atoi(argv[3]);
+    p.props.MaximumBuffers = (ULONG)atoi(argv[4]);
+  }
+  WCHAR w[256];
+  widen(argv[2], w, 256);
+  TRACEHANDLE h;
+  ULONG rc = StartTraceW(&h, w, &p.props);
+  printf("start %lu\n", (unsigned long)rc);
+  return rc == 0 ? 0 : 1;
+}
+
+static ULONG enable_ids(TRACEHANDLE h, const GUID* g, UCHAR level, ULONGLONG any, const char* ids) {
+  struct {
+    EVENT_FILTER_EVENT_ID f;
+    USHORT more[63];
+  } filter;
+  memset(&filter, 0, sizeof filter);
+  filter.f.FilterIn = TRUE;
+  USHORT* out = filter.f.Events;
+  USHORT n = 0;
+  for (const char* p = ids; p != NULL && *p != 0 && n < 64;) {
+    out[n++] = (USHORT)strtoul(p, (char**)&p, 10);
+    if (*p == ',') ++p;
+  }
+  filter.f.Count = n;
+  EVENT_FILTER_DESCRIPTOR d = {(ULONGLONG)(uintptr_t)&filter, (ULONG)(4 + 2 * n), EVENT_FILTER_TYPE_EVENT_ID};
+  ENABLE_TRACE_PARAMETERS p;
+  memset(&p, 0, sizeof p);
+  p.Version = ENABLE_TRACE_PARAMETERS_VERSION_2;
+  p.EnableFilterDesc = n != 0 ? &d : NULL;
+  p.FilterDescCount = n != 0 ? 1 : 0;
+  return EnableTraceEx2(h, g, EVENT_CONTROL_CODE_ENABLE_PROVIDER, level, any, 0, 10000, &p);
+}
+
+static int cmd_enable(int argc, char** argv) {
+  GUID g = guid_of(argv[3]);
+  ULONG rc = enable_ids(handle_of(argv[2]), &g, (UCHAR)atoi(argv[4]), strtoull(argv[5], NULL, 0),
+                        argc > 6 ? argv[6] : NULL);
+  printf("enable %lu\n", (unsigned long)rc);
+  return rc == 0 ? 0 : 1;
+}
+
+static int cmd_disable(char** argv) {
+  GUID g = guid_of(argv[3]);
+  ULONG rc = EnableTraceEx2(handle_of(argv[2]), &g, EVENT_CONTROL_CODE_DISABLE_PROVIDER, 0, 0, 0, 10000, NULL);
+  printf("disable %lu\n", (unsigned long)rc);
+  return rc == 0 ? 0 : 1;
+}
+
+static int cmd_toggle(char** argv) {
+  GUID g = guid_of(argv[3]);
+  TRACEHANDLE h = handle_of(argv[2]);
+  int rounds = atoi(argv[4]);
+  for (int i = 0; i < rounds; ++i) {
+    if (enable_ids(h, &g, 5, 0, i % 2 == 0 ? "2" : "3") != 0) return 1;
+  }
+  printf("toggled %d\n", rounds);
+  return 0;
+}
+
+static int cmd_stop(char** argv) {
+  WCHAR w[256];
+  widen(argv[2], w, 256);
+  Properties p;
+  init_properties(&p);
+  ULONG rc = ControlTraceW(0, w, &p.props, EVENT_TRACE_CONTROL_STOP);
+  printf("stop %lu lost %lu\n", (unsigned long)rc, (unsigned long)p.props.EventsLost);
+  return rc == 0 ? 0 : 1;
+}
+
+/* ---- provider ---- */
+
+static REGHANDLE g_reg;
+static pthread_mutex_t g_out = PTHREAD_MUTEX_INITIALIZER;
+
+static void NTAPI on_enable(LPCGUID source, ULONG is_enabled, UCHAR level, ULONGLONG any, ULONGLONG all,
+                            PEVENT_FILTER_DESCRIPTOR filter, PVOID context) {
+  (void)source, (void)all, (void)filter, (void)context;
+  pthread_mutex_lock(&g_out);
+  printf("callback %lu %u 0x%llx\n", (unsigned long)is_enabled, level, (unsigned long long)any);
+  fflush(stdout);
+  pthread_mutex_unlock(&g_out);
+}
+
+typedef struct {
+  int count;
+  unsigned per_id[5];
+} WriterArgs;
+
+static void* writer(void* arg) {
+  WriterArgs* a = (WriterArgs*)arg;
+  for (int i = 0; i < a->count; ++i) {
+    USHORT id = (USHORT)(1 + i % 4);
+    EVENT_DESCRIPTOR d;
+    EventDescCreate(&d, id, 0, 0, 4, 0, 0, 0);
+    ULONG seq = (ULONG)i;
+    EVENT_DATA_DESCRIPTOR data;
+    EventDataDescCreate(&data, &seq, sizeof seq);
+    if (EventWrite(g_reg, &d, 1, &data) == 0) a->per_id[id]++;
+  }
+  return NULL;
+}
+
+static int cmd_provider(char** argv) {
+  GUID g = guid_of(argv[2]);
+  if (EventRegister(&g, on_enable, NULL, &g_reg) != 0) return 1;
+  pthread_mutex_lock(&g_out);
+  printf("registered\n");
+  fflush(stdout);
+  pthread_mutex_unlock(&g_out);
+  char line[128];
+  while (fgets(line, sizeof line, stdin) != NULL) {
+    int n = 0, threads = 1;
+    if (sscanf(line, "write %d %d", &n, &threads) >= 1) {
+      if (threads < 1 || threads > 8) threads = 1;
+      WriterArgs args[8];
+      pthread_t t[8];
+      memset(args, 0, sizeof args);
+      for (int i = 0; i < threads; ++i) {
+        args[i].count = n;
+        pthread_create(&t[i], NULL, writer, &args[i]);
+      }
+      unsigned total[5] = {0};
+      for (int i = 0; i < threads; ++i) {
+        pthread_join(t[i], NULL);
+        for (int k = 1; k <= 4; ++k) total[k] += args[i].per_id[k];
+      }
+      pthread_mutex_lock(&g_out);
+      printf("wrote %u %u %u %u\n", total[1], total[2], total[3], total[4]);
+      fflush(stdout);
+      pthread_mutex_unlock(&g_out);
+    } else if (strncmp(line, "quit", 4) == 0) {
+      break;
+    }
+  }
+  EventUnregister(g_reg);
+  return 0;
+}
+
+/* ---- consumer ---- */
+
+static void WINAPI on_event(PEVENT_RECORD r) {
+  ULONG seq = 0;
+  if (r->UserDataLength >= 4) memcpy(&seq, r->UserData, 4);
+  printf("event %lu %u %lu\n", (unsigned long)r->EventHeader.ProcessId, r->EventHeader.EventDescriptor.Id,
+         (unsigned long)seq);
+}
+
+static int cmd_consume(char** argv) {
+  WCHAR w[256];
+  widen(argv[2], w, 256);
+  EVENT_TRACE_LOGFILEW f;
+  memset(&f, 0, sizeof f);
+  f.LoggerName = w;
+  f.ProcessTraceMode = PROCESS_TRACE_MODE_REAL_TIME | PROCESS_TRACE_MODE_EVENT_RECORD;
+  f.EventRecordCallback = on_event;
+  TRACEHANDLE h = OpenTraceW(&f);
+  if (h == INVALID_PROCESSTRACE_HANDLE) {
+    printf("open-failed %lu\n", (unsigned long)GetLastError());
+    return 1;
+  }
+  printf("open\n");
+  fflush(stdout);
+  ULONG rc = ProcessTrace(&h, 1, NULL, NULL);
+  CloseTrace(h);
+  printf("done %lu\n", (unsigned long)rc);
+  return rc == 0 ? 0 : 1;
+}
+
+int main(int argc, char** argv) {
+  setvbuf(stdout, NULL, _IOLBF, 0);
+  if (argc < 3) return 2;
+  const char* cmd = argv[1];
+  if (strcmp(cmd, "start") == 0) return cmd_start(argc, argv);
+  if (strcmp(cmd, "enable") == 0 && argc >= 6) return cmd_enable(argc, argv);
+  if (strcmp(cmd, "disable") == 0 && argc >= 4) return cmd_disable(argv);
+  if (strcmp(cmd, "toggle") == 0 && argc >= 5) return cmd_toggle(argv);
+  if (strcmp(cmd, "stop") == 0) return cmd_stop(argv);
+  if (strcmp(cmd, "provider") == 0) return cmd_provider(argv);
+  if (strcmp(cmd, "consume") == 0) return cmd_consume(argv);
+  return 2;
+}

@@ -1,0 +1,210 @@
+// tests/trace/ring_test.cc — the shared event ring: order, wrap-around, drops counted when
+// full, concurrent writers, a writer killed between reservation and commit, and damaged
+// shared data (never a crash or an out-of-bounds read).
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <thread>
+#include <vector>
+
+#include "trace/ring.h"
+#include "trace_test_util.h"
+
+namespace pfc::trace {
+namespace {
+
+using testing::TempNamespace;
+
+bool write_one(RingWriter& w, uint32_t value, uint32_t payload_len = 4) {
+  EventRecord* r = w.reserve(record_bytes(payload_len, 0));
+  if (r == nullptr) return false;
+  r->payload_len = payload_len;
+  r->stack_count = 0;
+  r->id = static_cast<uint16_t>(value);
+  std::vector<uint8_t> payload(payload_len, 0);
+  std::memcpy(payload.data(), &value, std::min<size_t>(4, payload_len));
+  std::memcpy(reinterpret_cast<uint8_t*>(r) + sizeof(EventRecord), payload.data(), payload_len);
+  RingWriter::commit(r);
+  return true;
+}
+
+uint32_t value_of(const RingReader::View& v) {
+  uint32_t x = 0;
+  std::memcpy(&x, v.payload, 4);
+  return x;
+}
+
+struct Fixture {
+  TempNamespace ns;
+  TraceDir dir = ns.open();
+  ProcessKey self = self_process();
+  RingWriter writer = *RingWriter::create(dir, 7, self, kMinRingBytes);
+  RingReader reader = *RingReader::open(dir, ring_name(7, self));
+};
+
+TEST(Ring, RecordsComeOutInOrderWithNonDecreasingTimestamps) {
+  Fixture f;
+  for (uint32_t i = 0; i < 100; ++i) ASSERT_TRUE(write_one(f.writer, i));
+  uint64_t last_ts = 0;
+  for (uint32_t i = 0; i < 100; ++i) {
+    const auto* v = f.reader.peek();
+    ASSERT_NE(v, nullptr);
+    EXPECT_EQ(value_of(*v), i);
+    EXPECT_GE(v->header.ts, last_ts);
+    last_ts = v->header.ts;
+    f.reader.pop();
+  }
+  EXPECT_EQ(f.reader.peek(), nullptr);
+  EXPECT_FALSE(f.reader.damaged());
+}
+
+TEST(Ring, FullRingDropsAndCountsThenRecovers) {
+  Fixture f;
+  uint32_t written = 0;
+  while (write_one(f.writer, written, 1000)) ++written;
+  EXPECT_EQ(f.writer.lost(), 1u);
+  EXPECT_GT(written, 10u);
+  for (uint32_t i = 0; i < written; ++i) {
+    const auto* v = f.reader.peek();
+    ASSERT_NE(v, nullptr);
+    EXPECT_EQ(value_of(*v), i);
+    f.reader.pop();
+  }
+  // Wraps around the end with a padding record.
+  for (uint32_t round = 0; round < 5; ++round) {
+    for (uint32_t i = 0; i < written / 2; ++i) ASSERT_TRUE(write_one(f.writer, i, 1000));
+    for (uint32_t i = 0; i < written / 2; ++i) {
+      const auto* v = f.reader.peek();
+      ASSERT_NE(v, nullptr);
+      EXPECT_EQ(value_of(*v), i);
+      f.reader.pop();
+    }
+  }
+  EXPECT_EQ(f.reader.lost(), 1u);
+}
+
+TEST(Ring, OversizedRecordIsDropped) {
+  Fixture f;
+  EXPECT_FALSE(write_one(f.writer, 1, kMinRingBytes));
+  EXPECT_EQ(f.writer.lost(), 1u);
+}
+
+TEST(Ring, ConcurrentWritersLoseNothingThatWasAccepted) {
+  Fixture f;
+  constexpr int kThreads = 4, kPerThread = 20000;
+  std::atomic<uint64_t> accepted{0};
+  std::vector<std::thread> ts;
+  for (int t = 0; t < kThreads; ++t)
+    ts.emplace_back([&, t] {
+      for (int i = 0; i < kPerThread; ++i)
+        if (write_one(f.writer, static_cast<uint32_t>(t * kPerThread + i))) accepted.fetch_add(1);
+    });
+  uint64_t read = 0, last_ts = 0;
+  std::vector<int> next(kThreads, 0);
+  auto drain = [&] {
+    while (const auto* v = f.reader.peek()) {
+      const uint32_t x = value_of(*v);
+      const int t = static_cast<int>(x / kPerThread);
+      EXPECT_GE(static_cast<int>(x % kPerThread), next[t]);  // per-thread order kept
+      next[t] = static_cast<int>(x % kPerThread) + 1;
+      EXPECT_GE(v->header.ts, last_ts);
+      last_ts = v->header.ts;
+      f.reader.pop();
+      ++read;
+    }
+  };
+  while (read + f.writer.lost() < uint64_t{kThreads} * kPerThread) drain();
+  for (auto& t : ts) t.join();
+  drain();
+  EXPECT_EQ(read, accepted.load());
+  EXPECT_EQ(read + f.writer.lost(), uint64_t{kThreads} * kPerThread);
+}
+
+TEST(Ring, WriterKilledMidRecordIsSkipped) {
+  TempNamespace ns;
+  TraceDir dir = ns.open();
+  int ready[2];
+  ASSERT_EQ(::pipe(ready), 0);
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    auto w = RingWriter::create(dir, 9, self_process(), kMinRingBytes);
+    if (!w) ::_exit(2);
+    write_one(*w, 1);
+    (void)w->reserve(record_bytes(4, 0));  // reserved, never committed
+    write_one(*w, 3);
+    char c = 1;
+    (void)::write(ready[1], &c, 1);
+    ::pause();
+    ::_exit(0);
+  }
+  char c = 0;
+  ASSERT_EQ(::read(ready[0], &c, 1), 1);
+  std::string name;
+  for (const auto& n : dir.list("r-9-")) name = n;
+  auto reader = RingReader::open(dir, name);
+  ASSERT_TRUE(reader) << reader.error().message;
+  const auto* v = reader->peek();
+  ASSERT_NE(v, nullptr);
+  EXPECT_EQ(value_of(*v), 1u);
+  reader->pop();
+  EXPECT_EQ(reader->peek(), nullptr);  // the writer is alive: wait for its commit
+  ::kill(child, SIGKILL);
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  const auto* after = reader->peek();
+  for (int i = 0; i < 100 && after == nullptr; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(11));
+    after = reader->peek();
+  }
+  ASSERT_NE(after, nullptr);
+  EXPECT_EQ(value_of(*after), 3u);
+  reader->pop();
+  EXPECT_TRUE(reader->finished());
+  ::close(ready[0]);
+  ::close(ready[1]);
+}
+
+TEST(Ring, DamagedSharedDataStopsTheReaderSafely) {
+  for (int what = 0; what < 4; ++what) {
+    Fixture f;
+    ASSERT_TRUE(write_one(f.writer, 1));
+    ASSERT_TRUE(write_one(f.writer, 2));
+    auto fd = f.dir.open_file(ring_name(7, f.self), false);
+    ASSERT_TRUE(fd);
+    auto map = Mapping::map(fd->get(), kRingHeaderSize + kMinRingBytes);
+    ASSERT_TRUE(map);
+    auto* h = reinterpret_cast<RingHeader*>(map->data());
+    auto* rec = reinterpret_cast<EventRecord*>(map->data() + kRingHeaderSize);
+    if (what == 0) h->head.store(1u << 30);
+    if (what == 1) rec->size = 0xFFFFFFF8u;
+    if (what == 2) rec->payload_len = 0xFFFFFF00u;
+    if (what == 3) rec->state = 77;
+    if (what == 0) {  // head is read only where the next record is not committed
+      for (int i = 0; i < 2; ++i) {
+        ASSERT_NE(f.reader.peek(), nullptr);
+        f.reader.pop();
+      }
+    }
+    EXPECT_EQ(f.reader.peek(), nullptr) << what;
+    EXPECT_TRUE(f.reader.damaged()) << what;
+    EXPECT_TRUE(f.reader.finished());
+  }
+}
+
+TEST(Ring, BadHeadersAreRefusedAtOpen) {
+  Fixture f;
+  auto fd = f.dir.open_file(ring_name(7, f.self), false);
+  ASSERT_TRUE(fd);
+  uint64_t cap = 3;
+  ASSERT_EQ(::pwrite(fd->get(), &cap, 8, offsetof(RingHeader, capacity)), 8);
+  EXPECT_FALSE(RingReader::open(f.dir, ring_name(7, f.self)));
+  ASSERT_EQ(::ftruncate(fd->get(), 100), 0);
+  EXPECT_FALSE(RingReader::open(f.dir, ring_name(7, f.self)));
+  EXPECT_FALSE(RingReader::open(f.dir, "r-x"));
+}
+
+}  // namespace
+}  // namespace pfc::trace

@@ -1,0 +1,79 @@
+// trace/dir.cc — see dir.h.
+#include "trace/dir.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+
+namespace pfc::trace {
+namespace {
+
+Result<void> check_owner(const struct stat& st, const std::string& what) {
+  if (st.st_uid != ::geteuid()) return make_error(what + " is owned by another user");
+  if ((st.st_mode & 077) != 0)
+    return make_error(what + " is accessible to other users (mode must be 0700/0600)");
+  return {};
+}
+
+}  // namespace
+
+std::string TraceDir::default_path() {
+  if (const char* dir = std::getenv("PFC_TRACE_DIR"); dir != nullptr && *dir != '\0') return dir;
+  if (const char* xdg = std::getenv("XDG_RUNTIME_DIR"); xdg != nullptr && *xdg != '\0')
+    return std::string(xdg) + "/pfc";
+  return "/dev/shm/pfc-" + std::to_string(::geteuid());
+}
+
+Result<TraceDir> TraceDir::open() {
+  TraceDir d;
+  d.path_ = default_path();
+  const std::string what = "trace directory '" + d.path_ + "'";
+  if (::mkdir(d.path_.c_str(), 0700) != 0 && errno != EEXIST)
+    return make_error(errno_text("cannot create " + what, errno));
+  d.fd_ = UniqueFd(::open(d.path_.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  if (!d.fd_) {
+    if (errno == ELOOP || errno == ENOTDIR) return make_error(what + " is not a directory (or is a symlink)");
+    return make_error(errno_text("cannot open " + what, errno));
+  }
+  struct stat st;
+  if (::fstat(d.fd_.get(), &st) != 0) return make_error(errno_text("cannot stat " + what, errno));
+  if (auto ok = check_owner(st, what); !ok) return std::unexpected(ok.error());
+  return d;
+}
+
+Result<UniqueFd> TraceDir::open_file(const std::string& name, bool create) const {
+  const int flags = O_RDWR | O_NOFOLLOW | O_CLOEXEC | (create ? O_CREAT : 0);
+  UniqueFd fd(::openat(fd_.get(), name.c_str(), flags, 0600));
+  const std::string what = "trace file '" + path_ + "/" + name + "'";
+  if (!fd) return make_error(errno_text("cannot open " + what, errno));
+  struct stat st;
+  if (::fstat(fd.get(), &st) != 0) return make_error(errno_text("cannot stat " + what, errno));
+  if (!S_ISREG(st.st_mode)) return make_error(what + " is not a regular file");
+  if (auto ok = check_owner(st, what); !ok) return std::unexpected(ok.error());
+  return fd;
+}
+
+std::vector<std::string> TraceDir::list(const std::string& prefix) const {
+  std::vector<std::string> out;
+  const int fd = ::openat(fd_.get(), ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return out;
+  DIR* d = ::fdopendir(fd);
+  if (d == nullptr) {
+    ::close(fd);
+    return out;
+  }
+  while (const struct dirent* e = ::readdir(d)) {
+    std::string name = e->d_name;
+    if (name.compare(0, prefix.size(), prefix) == 0) out.push_back(std::move(name));
+  }
+  ::closedir(d);
+  return out;
+}
+
+void TraceDir::remove(const std::string& name) const { (void)::unlinkat(fd_.get(), name.c_str(), 0); }
+
+}  // namespace pfc::trace

@@ -1,0 +1,38 @@
+// trace/dir.h — the trace namespace directory (docs/namespace.md §1): where it is
+// (PFC_TRACE_DIR, else $XDG_RUNTIME_DIR/pfc, else /dev/shm/pfc-UID), created 0700 on first
+// use, and refused when it is a symlink, not a directory, owned by another user or
+// accessible to group or others. Every file inside is opened relative to the directory
+// descriptor, without following symlinks, and created 0600.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "pfc/error.h"
+#include "trace/sys.h"
+
+namespace pfc::trace {
+
+class TraceDir {
+ public:
+  // Resolves, creates when missing and validates the namespace directory.
+  static Result<TraceDir> open();
+  // The directory a process would use (no checks, nothing created).
+  static std::string default_path();
+
+  const std::string& path() const { return path_; }
+  int fd() const { return fd_.get(); }
+
+  // Opens (creating with `create`) the file `name` inside the directory, read-write,
+  // O_NOFOLLOW|O_CLOEXEC, 0600; refuses a file that is not a regular file of this user.
+  Result<UniqueFd> open_file(const std::string& name, bool create) const;
+  // Names of the entries starting with `prefix` (unsorted).
+  std::vector<std::string> list(const std::string& prefix) const;
+  void remove(const std::string& name) const;
+
+ private:
+  std::string path_;
+  UniqueFd fd_;
+};
+
+}  // namespace pfc::trace

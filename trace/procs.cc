@@ -1,0 +1,88 @@
+// trace/procs.cc — see procs.h.
+#include "trace/procs.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cinttypes>
+#include <cstdio>
+#include <optional>
+#include <thread>
+
+namespace pfc::trace {
+namespace {
+
+constexpr size_t kProcFileSize = 64;
+
+std::optional<ProcessKey> parse_proc_name(const std::string& name) {
+  unsigned pid = 0;
+  unsigned long long start = 0;
+  int used = 0;
+  if (std::sscanf(name.c_str(), "p-%u-%llu%n", &pid, &start, &used) != 2 ||
+      static_cast<size_t>(used) != name.size())
+    return std::nullopt;
+  return ProcessKey{pid, start};
+}
+
+// The applied generation in a proc file; nullopt when unreadable or malformed.
+std::optional<uint64_t> read_applied(const TraceDir& dir, const std::string& name) {
+  auto fd = dir.open_file(name, false);
+  if (!fd) return std::nullopt;
+  uint64_t v = 0;
+  if (::pread(fd->get(), &v, sizeof v, 0) != static_cast<ssize_t>(sizeof v)) return std::nullopt;
+  return v;
+}
+
+}  // namespace
+
+std::string proc_name(const ProcessKey& p) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "p-%u-%" PRIu64, p.pid, p.start);
+  return buf;
+}
+
+Result<ProcSlot> ProcSlot::create(const TraceDir& dir, const ProcessKey& self) {
+  auto fd = dir.open_file(proc_name(self), true);
+  if (!fd) return std::unexpected(fd.error());
+  if (::ftruncate(fd->get(), kProcFileSize) != 0)
+    return make_error(errno_text("cannot size the process slot", errno));
+  auto map = Mapping::map(fd->get(), kProcFileSize);
+  if (!map) return std::unexpected(map.error());
+  ProcSlot s;
+  s.map_ = std::move(*map);
+  return s;
+}
+
+void ProcSlot::set_applied(uint64_t generation) {
+  std::atomic_ref<uint64_t>(*reinterpret_cast<uint64_t*>(map_.data()))
+      .store(generation, std::memory_order_release);
+}
+
+bool wait_applied(const TraceDir& dir, uint64_t generation, uint32_t timeout_ms, const ProcessKey& self) {
+  const uint64_t deadline = mono_ns() + uint64_t{timeout_ms} * 1'000'000;
+  for (;;) {
+    bool all = true;
+    for (const std::string& name : dir.list("p-")) {
+      auto key = parse_proc_name(name);
+      if (!key || *key == self) continue;
+      auto applied = read_applied(dir, name);
+      if (applied && *applied >= generation) continue;
+      if (!process_alive(*key)) continue;
+      all = false;
+      break;
+    }
+    if (all) return true;
+    if (timeout_ms != UINT32_MAX && mono_ns() >= deadline) return false;
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+}
+
+void reap_dead_procs(const TraceDir& dir) {
+  for (const std::string& name : dir.list("p-")) {
+    auto key = parse_proc_name(name);
+    if (key && !process_alive(*key)) dir.remove(name);
+  }
+}
+
+}  // namespace pfc::trace

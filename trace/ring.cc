@@ -1,0 +1,219 @@
+// trace/ring.cc — see ring.h.
+#include "trace/ring.h"
+
+#include "trace/testpoint.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <bit>
+#include <cerrno>
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+
+namespace pfc::trace {
+namespace {
+
+constexpr uint64_t kRingMagic = 0x31474E4952434650ull;  // "PFCRING1"
+constexpr uint32_t kRingVersion = 1;
+constexpr uint64_t kDeadCheckNs = 10'000'000;  // re-check a silent writer's liveness every 10 ms
+
+std::atomic_ref<uint32_t> state_of(EventRecord* r) { return std::atomic_ref<uint32_t>(r->state); }
+std::atomic_ref<uint32_t> size_of(EventRecord* r) { return std::atomic_ref<uint32_t>(r->size); }
+
+}  // namespace
+
+std::string ring_name(uint64_t instance, const ProcessKey& writer) {
+  char buf[80];
+  std::snprintf(buf, sizeof buf, "r-%" PRIu64 "-%u-%" PRIu64, instance, writer.pid, writer.start);
+  return buf;
+}
+
+std::optional<RingId> parse_ring_name(const std::string& name) {
+  RingId id;
+  unsigned long long instance = 0, start = 0;
+  unsigned pid = 0;
+  int used = 0;
+  if (std::sscanf(name.c_str(), "r-%llu-%u-%llu%n", &instance, &pid, &start, &used) != 3 ||
+      static_cast<size_t>(used) != name.size())
+    return std::nullopt;
+  id.instance = instance;
+  id.writer = ProcessKey{pid, start};
+  return id;
+}
+
+uint64_t ring_capacity(uint32_t buffer_kb, uint32_t min_buffers, uint32_t max_buffers) {
+  const uint64_t buffers = std::max<uint64_t>({uint64_t{min_buffers}, uint64_t{max_buffers}, uint64_t{32}});
+  uint64_t bytes = uint64_t{std::max<uint32_t>(buffer_kb, 4)} * 1024 * buffers;
+  bytes = std::clamp(bytes, kMinRingBytes, kMaxRingBytes);
+  return std::bit_ceil(bytes);
+}
+
+// ---- writer ---------------------------------------------------------------------------
+
+Result<RingWriter> RingWriter::create(const TraceDir& dir, uint64_t instance, const ProcessKey& self,
+                                      uint64_t capacity) {
+  const std::string name = ring_name(instance, self);
+  (void)::unlinkat(dir.fd(), name.c_str(), 0);  // a leftover of this very process key
+  auto fd = dir.open_file(name, true);
+  if (!fd) return std::unexpected(fd.error());
+  const uint64_t total = kRingHeaderSize + capacity;
+  if (::ftruncate(fd->get(), static_cast<off_t>(total)) != 0)
+    return make_error(errno_text("cannot size trace buffer " + name, errno));
+  auto map = Mapping::map(fd->get(), total);
+  if (!map) return std::unexpected(map.error());
+  RingWriter w;
+  w.map_ = std::move(*map);
+  w.capacity_ = capacity;
+  RingHeader* h = w.header();
+  h->version = kRingVersion;
+  h->header_size = kRingHeaderSize;
+  h->capacity = capacity;
+  h->instance = instance;
+  h->pid = self.pid;
+  h->start = self.start;
+  std::atomic_ref<uint64_t>(h->magic).store(kRingMagic, std::memory_order_release);
+  return w;
+}
+
+EventRecord* RingWriter::reserve(uint32_t bytes) {
+  RingHeader* h = header();
+  if (bytes > capacity_ / 2) {
+    h->lost.fetch_add(1, std::memory_order_relaxed);
+    h->lost_bytes.fetch_add(bytes, std::memory_order_relaxed);
+    return nullptr;
+  }
+  uint64_t head = h->head.load(std::memory_order_relaxed);
+  uint64_t ts, pad;
+  for (;;) {
+    ts = mono_ns();  // after reading head: a later reservation has a later timestamp
+    const uint64_t off = head & (capacity_ - 1);
+    pad = off + bytes > capacity_ ? capacity_ - off : 0;
+    uint64_t tail = seen_tail_->load(std::memory_order_acquire);
+    if (head + pad + bytes - tail > capacity_) {
+      tail = h->tail.load(std::memory_order_acquire);
+      seen_tail_->store(tail, std::memory_order_release);
+      if (head + pad + bytes - tail > capacity_) {
+        h->lost.fetch_add(1, std::memory_order_relaxed);
+        h->lost_bytes.fetch_add(bytes, std::memory_order_relaxed);
+        return nullptr;
+      }
+    }
+    if (h->head.compare_exchange_weak(head, head + pad + bytes, std::memory_order_acq_rel,
+                                      std::memory_order_relaxed))
+      break;
+  }
+  if (pad != 0) {
+    auto* p = reinterpret_cast<EventRecord*>(data() + (head & (capacity_ - 1)));
+    size_of(p).store(static_cast<uint32_t>(pad), std::memory_order_relaxed);
+    state_of(p).store(kRecordPadding, std::memory_order_release);
+  }
+  auto* rec = reinterpret_cast<EventRecord*>(data() + ((head + pad) & (capacity_ - 1)));
+  size_of(rec).store(bytes, std::memory_order_relaxed);
+  rec->ts = ts;
+  testpoint("ring.reserved");
+  return rec;
+}
+
+void RingWriter::commit(EventRecord* rec) { state_of(rec).store(kRecordEvent, std::memory_order_release); }
+
+void RingWriter::mark_closed() { header()->closed.store(1, std::memory_order_release); }
+
+// ---- reader ---------------------------------------------------------------------------
+
+Result<RingReader> RingReader::open(const TraceDir& dir, const std::string& name) {
+  auto id = parse_ring_name(name);
+  if (!id) return make_error("'" + name + "' is not a trace buffer name");
+  auto fd = dir.open_file(name, false);
+  if (!fd) return std::unexpected(fd.error());
+  struct stat st;
+  if (::fstat(fd->get(), &st) != 0) return make_error(errno_text("cannot stat " + name, errno));
+  const auto size = static_cast<uint64_t>(st.st_size);
+  if (size < kRingHeaderSize + kMinRingBytes || size > kRingHeaderSize + kMaxRingBytes)
+    return make_error("trace buffer " + name + " has a bad size");
+  auto map = Mapping::map(fd->get(), size);
+  if (!map) return std::unexpected(map.error());
+  RingReader r;
+  r.map_ = std::move(*map);
+  r.name_ = name;
+  r.id_ = *id;
+  const RingHeader* h = r.header();
+  if (std::atomic_ref<const uint64_t>(h->magic).load(std::memory_order_acquire) != kRingMagic)
+    return make_error("trace buffer " + name + " is not initialised");
+  const uint64_t cap = h->capacity;
+  if (h->version != kRingVersion || h->header_size != kRingHeaderSize || !std::has_single_bit(cap) ||
+      cap + kRingHeaderSize != size || h->instance != id->instance || h->pid != id->writer.pid ||
+      h->start != id->writer.start)
+    return make_error("trace buffer " + name + " has an inconsistent header");
+  r.capacity_ = cap;
+  r.pos_ = h->tail.load(std::memory_order_acquire);
+  return r;
+}
+
+bool RingReader::writer_gone() {
+  if (dead_) return true;
+  const uint64_t now = mono_ns();
+  if (now - dead_check_ns_ < kDeadCheckNs) return false;
+  dead_check_ns_ = now;
+  dead_ = !process_alive(id_.writer);
+  return dead_;
+}
+
+const RingReader::View* RingReader::peek() {
+  if (damaged_) return nullptr;
+  if (current_ != 0) return &view_;
+  for (;;) {
+    const uint64_t off = pos_ & (capacity_ - 1);
+    auto* rec = reinterpret_cast<EventRecord*>(data() + off);
+    const uint32_t state = state_of(rec).load(std::memory_order_acquire);
+    const uint32_t size = size_of(rec).load(std::memory_order_relaxed);
+    const bool size_ok = size >= 8 && size % 8 == 0 && size <= capacity_ - off;
+    if (state == kRecordReserved) {
+      // Empty, being written, or left by a dead writer: only now is head needed.
+      const uint64_t head = header()->head.load(std::memory_order_acquire);
+      if (head == pos_) return nullptr;
+      if (head - pos_ > capacity_) break;
+      if (!writer_gone()) return nullptr;  // being written
+      if (!size_ok || size > head - pos_) break;  // died before even the size word: rest lost
+      current_ = size;
+      pop();
+      continue;
+    }
+    if (!size_ok) break;
+    if (state == kRecordPadding) {
+      current_ = size;
+      pop();
+      continue;
+    }
+    if (state != kRecordEvent || size < sizeof(EventRecord)) break;
+    std::memcpy(&view_.header, rec, sizeof(EventRecord));
+    const EventRecord& e = view_.header;
+    if (uint64_t{record_bytes(e.payload_len, e.stack_count)} > size || e.payload_len > size) break;
+    view_.payload = data() + off + sizeof(EventRecord);
+    view_.stack = view_.payload + ((e.payload_len + 7u) & ~7u);
+    current_ = size;
+    return &view_;
+  }
+  damaged_ = true;
+  return nullptr;
+}
+
+void RingReader::pop() {
+  if (current_ == 0) return;
+  std::memset(data() + (pos_ & (capacity_ - 1)), 0, current_);
+  pos_ += current_;
+  current_ = 0;
+  header()->tail.store(pos_, std::memory_order_release);
+}
+
+bool RingReader::finished() {
+  if (damaged_) return true;
+  if (peek() != nullptr) return false;
+  const bool drained = header()->head.load(std::memory_order_acquire) == pos_;
+  if (drained && closed()) return true;
+  return writer_gone() && (drained || damaged_);
+}
+
+}  // namespace pfc::trace

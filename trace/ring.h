@@ -1,0 +1,174 @@
+// trace/ring.h — one session's event buffer in one writing process (docs/namespace.md §3):
+// a file `r-INSTANCE-PID-START` in the namespace, mapped by the writer and by the session's
+// consumer. Many writer threads, one reader; writers never wait: a record that does not
+// fit is dropped and counted in `lost`.
+//
+// Commit protocol. A writer reads head, takes the timestamp, checks the space against tail
+// and moves head forward with one CAS (so timestamps are non-decreasing in ring order),
+// writes the record's size word at once, then the record, then stores state = committed
+// (release). The reader takes records at tail while they are committed (it reads head only
+// when the record at tail is not), zeroes them and publishes the new tail (release), which
+// hands the space back to the writers. A record
+// never straddles the end: a padding record fills the gap. A writer that died between
+// reservation and commit leaves a reserved record: the reader skips it once the process is
+// gone (by its size word; if even that was not written, the rest of that ring is lost).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "pfc/error.h"
+#include "pfc/guid.h"
+#include "trace/dir.h"
+#include "trace/sys.h"
+
+namespace pfc::trace {
+
+inline constexpr uint64_t kRingHeaderSize = 4096;
+inline constexpr uint64_t kMinRingBytes = 64u << 10;
+inline constexpr uint64_t kMaxRingBytes = 256u << 20;
+
+// The shared header of a ring file (first kRingHeaderSize bytes).
+struct RingHeader {
+  uint64_t magic;
+  uint32_t version;
+  uint32_t header_size;
+  uint64_t capacity;  // data bytes, a power of two
+  uint64_t instance;
+  uint32_t pid;
+  uint32_t reserved;
+  uint64_t start;
+  alignas(64) std::atomic<uint64_t> head;  // bytes reserved, ever
+  alignas(64) std::atomic<uint64_t> tail;  // bytes consumed, ever
+  alignas(64) std::atomic<uint64_t> lost;  // events dropped: no space
+  std::atomic<uint64_t> lost_bytes;        // their record sizes
+  std::atomic<uint64_t> closed;            // the writer will write no more (session gone)
+};
+
+inline constexpr uint32_t kRecordReserved = 0;
+inline constexpr uint32_t kRecordEvent = 1;
+inline constexpr uint32_t kRecordPadding = 2;
+
+// One event as stored (little-endian, 8-byte aligned), followed by `payload_len` payload
+// bytes, padding to 8, then `stack_count` u64 stack entries.
+struct EventRecord {
+  uint32_t size;   // whole record, multiple of 8
+  uint32_t state;  // kRecord*, accessed atomically
+  uint64_t ts;     // CLOCK_MONOTONIC ns
+  int64_t filetime;
+  uint32_t pid;
+  uint32_t tid;
+  Guid provider;
+  uint16_t id;
+  uint8_t version;
+  uint8_t channel;
+  uint8_t level;
+  uint8_t opcode;
+  uint16_t task;
+  uint64_t keyword;
+  Guid activity;
+  Guid related;
+  uint16_t flags;        // EVENT_HEADER Flags the writer set
+  uint16_t cpu;
+  uint16_t stack_count;  // entries after the payload (MatchId first)
+  uint16_t has_related;
+  uint32_t payload_len;
+  uint32_t reserved;
+};
+static_assert(sizeof(EventRecord) == 112);
+
+inline uint32_t record_bytes(uint32_t payload_len, uint32_t stack_count) {
+  return static_cast<uint32_t>(sizeof(EventRecord) + ((payload_len + 7u) & ~7u) + 8u * stack_count);
+}
+
+std::string ring_name(uint64_t instance, const ProcessKey& writer);
+// Parses a ring file name; nullopt for other names.
+struct RingId {
+  uint64_t instance = 0;
+  ProcessKey writer;
+};
+std::optional<RingId> parse_ring_name(const std::string& name);
+// Ring capacity for a session's buffer settings: BufferSize KB × buffers, clamped to
+// [kMinRingBytes, kMaxRingBytes], rounded up to a power of two.
+uint64_t ring_capacity(uint32_t buffer_kb, uint32_t min_buffers, uint32_t max_buffers);
+
+class RingWriter {
+ public:
+  // Creates (or reopens, after fork-less restarts of the same process key) the ring.
+  static Result<RingWriter> create(const TraceDir& dir, uint64_t instance, const ProcessKey& self,
+                                   uint64_t capacity);
+  // Reserves a record of `bytes` (a multiple of 8) and fills size/state/ts; nullptr when it
+  // does not fit (counted in lost).
+  EventRecord* reserve(uint32_t bytes);
+  static void commit(EventRecord* rec);
+  void mark_closed();
+  // In a forked child: the mapping was not inherited; drop it without unmapping.
+  void forget() { map_.forget(); }
+  uint64_t lost() const { return header()->lost.load(std::memory_order_relaxed); }
+
+ private:
+  RingHeader* header() const { return reinterpret_cast<RingHeader*>(map_.data()); }
+  uint8_t* data() const { return map_.data() + kRingHeaderSize; }
+  Mapping map_;
+  uint64_t capacity_ = 0;
+  // The last tail a writer thread of this process saw: space checks use it and reload the
+  // shared tail only when it says the record does not fit (tail only grows), so writers
+  // rarely touch the consumer's cache line. Acquire/release chains the consumer's zeroing
+  // to every thread that reuses the value. Heap-held so the writer stays movable.
+  std::unique_ptr<std::atomic<uint64_t>> seen_tail_ = std::make_unique<std::atomic<uint64_t>>(0);
+};
+
+class RingReader {
+ public:
+  // Maps and validates an existing ring (the file is untrusted).
+  static Result<RingReader> open(const TraceDir& dir, const std::string& name);
+
+  // The record at tail: a validated copy of its header and pointers to its payload and
+  // stack inside the mapping (the writer may still scribble on them: the lengths are
+  // ours, so reads stay in bounds).
+  struct View {
+    EventRecord header;
+    const uint8_t* payload = nullptr;
+    const uint8_t* stack = nullptr;  // header.stack_count u64s, unaligned
+  };
+  // The record at tail when it is committed and valid; nullptr when none is ready. A
+  // record reserved by a writer that died is skipped. Sets damaged() (and returns nullptr
+  // from then on) when the shared data is inconsistent.
+  const View* peek();
+  // Zeroes the record returned by peek() and hands its space back.
+  void pop();
+
+  bool damaged() const { return damaged_; }
+  const std::string& name() const { return name_; }
+  const RingId& id() const { return id_; }
+  uint64_t lost() const { return header()->lost.load(std::memory_order_relaxed); }
+  uint64_t consumed() const { return header()->tail.load(std::memory_order_relaxed); }
+  uint64_t lost_bytes() const { return header()->lost_bytes.load(std::memory_order_relaxed); }
+  uint64_t capacity() const { return capacity_; }
+  bool closed() const { return header()->closed.load(std::memory_order_acquire) != 0; }
+  // True when nothing is left to read and nothing more can come (writer closed or dead).
+  bool finished();
+  // True when every reserved byte has been consumed.
+  bool drained() const { return header()->head.load(std::memory_order_acquire) == pos_; }
+
+ private:
+  RingHeader* header() const { return reinterpret_cast<RingHeader*>(map_.data()); }
+  uint8_t* data() const { return map_.data() + kRingHeaderSize; }
+  bool writer_gone();
+
+  Mapping map_;
+  std::string name_;
+  RingId id_;
+  uint64_t capacity_ = 0;
+  uint64_t pos_ = 0;       // our copy of tail
+  uint32_t current_ = 0;   // size of the record peek() returned (0: none)
+  View view_;
+  bool damaged_ = false;
+  uint64_t dead_check_ns_ = 0;
+  bool dead_ = false;
+};
+
+}  // namespace pfc::trace

@@ -1,0 +1,264 @@
+// trace/state.cc — see state.h. File layout (docs/namespace.md §2):
+//   @0 u64 magic "PFCSTATE"  @8 u32 version (1)  @12 u32 body size  @16 u32 CRC-32 of body
+//   @20 u32 reserved (0)     @24 body (encode_state)
+#include "trace/state.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "base/ascii.h"
+#include "trace/testpoint.h"
+#include "trace/wire.h"
+
+namespace pfc::trace {
+namespace {
+
+constexpr uint64_t kStateMagic = 0x4554415453434650ull;  // "PFCSTATE"
+constexpr uint32_t kStateVersion = 1;
+constexpr size_t kStateHeader = 24;
+constexpr size_t kGenPageSize = 4096;
+
+bool iequal(const std::u16string& a, const std::u16string& b) { return iequals_ascii(a, b); }
+
+void put_session(ByteWriter& w, const SessionEntry& s) {
+  w.put(s.slot);
+  w.put(s.instance);
+  w.u16string(s.name);
+  w.put(s.guid);
+  for (uint32_t v : {s.log_file_mode, s.buffer_kb, s.min_buffers, s.max_buffers, s.flush_timer,
+                     s.enable_flags, s.max_file_mb})
+    w.put(v);
+  w.put(s.age_limit);
+  w.put(s.start_time);
+  w.u16string(s.log_file);
+}
+
+SessionEntry get_session(ByteReader& r) {
+  SessionEntry s;
+  s.slot = r.get<uint32_t>();
+  s.instance = r.get<uint64_t>();
+  s.name = r.u16string(kMaxSessionNameUnits);
+  s.guid = r.get<Guid>();
+  for (uint32_t* v : {&s.log_file_mode, &s.buffer_kb, &s.min_buffers, &s.max_buffers,
+                      &s.flush_timer, &s.enable_flags, &s.max_file_mb})
+    *v = r.get<uint32_t>();
+  s.age_limit = r.get<int32_t>();
+  s.start_time = r.get<int64_t>();
+  s.log_file = r.u16string(kMaxPathUnits);
+  return s;
+}
+
+void put_enable(ByteWriter& w, const EnableEntry& e) {
+  w.put(e.provider);
+  w.put(e.slot);
+  w.put(e.seq);
+  w.put(e.capture_seq);
+  w.put(e.level);
+  w.put(e.any);
+  w.put(e.all);
+  w.put(e.properties);
+  w.bytes(e.filters);
+}
+
+EnableEntry get_enable(ByteReader& r) {
+  EnableEntry e;
+  e.provider = r.get<Guid>();
+  e.slot = r.get<uint32_t>();
+  e.seq = r.get<uint64_t>();
+  e.capture_seq = r.get<uint64_t>();
+  e.level = r.get<uint8_t>();
+  e.any = r.get<uint64_t>();
+  e.all = r.get<uint64_t>();
+  e.properties = r.get<uint32_t>();
+  e.filters = r.bytes(kMaxFilterBytes);
+  return e;
+}
+
+// Cross-record rules: slots in range and unique, names unique, instances below
+// next_instance, enables naming live sessions, seqs increasing and below next_seq.
+Result<void> check_consistent(const NamespaceState& s) {
+  uint64_t used = 0;
+  for (size_t i = 0; i < s.sessions.size(); ++i) {
+    const SessionEntry& e = s.sessions[i];
+    if (e.slot >= kMaxSessions || ((used >> e.slot) & 1) != 0) return make_error("bad session slot");
+    used |= uint64_t{1} << e.slot;
+    if (e.instance == 0 || e.instance >= s.next_instance) return make_error("bad session instance");
+    if (e.name.empty()) return make_error("empty session name");
+    for (size_t j = 0; j < i; ++j)
+      if (iequal(s.sessions[j].name, e.name)) return make_error("duplicate session name");
+  }
+  uint64_t last = 0;
+  for (const EnableEntry& e : s.enables) {
+    if (e.slot >= kMaxSessions || ((used >> e.slot) & 1) == 0) return make_error("enable of no session");
+    if (e.seq <= last || e.seq >= s.next_seq) return make_error("bad enable order");
+    last = e.seq;
+  }
+  return {};
+}
+
+}  // namespace
+
+const SessionEntry* NamespaceState::session_by_slot(uint32_t slot) const {
+  for (const auto& s : sessions)
+    if (s.slot == slot) return &s;
+  return nullptr;
+}
+
+const SessionEntry* NamespaceState::session_by_name(const std::u16string& name) const {
+  for (const auto& s : sessions)
+    if (iequal(s.name, name)) return &s;
+  return nullptr;
+}
+
+const SessionEntry* NamespaceState::session_by_instance(uint64_t instance) const {
+  for (const auto& s : sessions)
+    if (s.instance == instance) return &s;
+  return nullptr;
+}
+
+EnableEntry* NamespaceState::find_enable(const Guid& provider, uint32_t slot) {
+  for (auto& e : enables)
+    if (e.slot == slot && e.provider == provider) return &e;
+  return nullptr;
+}
+
+std::optional<uint32_t> NamespaceState::free_slot() const {
+  uint64_t used = 0;
+  for (const auto& s : sessions) used |= uint64_t{1} << s.slot;
+  for (uint32_t i = 0; i < kMaxSessions; ++i)
+    if (((used >> i) & 1) == 0) return i;
+  return std::nullopt;
+}
+
+std::vector<uint8_t> encode_state(const NamespaceState& s) {
+  ByteWriter w;
+  w.put(s.generation);
+  w.put(s.next_instance);
+  w.put(s.next_seq);
+  w.put(static_cast<uint32_t>(s.sessions.size()));
+  for (const auto& e : s.sessions) put_session(w, e);
+  w.put(static_cast<uint32_t>(s.enables.size()));
+  for (const auto& e : s.enables) put_enable(w, e);
+  return std::move(w.data());
+}
+
+Result<NamespaceState> decode_state(const uint8_t* data, size_t size) {
+  ByteReader r(data, size);
+  NamespaceState s;
+  s.generation = r.get<uint64_t>();
+  s.next_instance = r.get<uint64_t>();
+  s.next_seq = r.get<uint64_t>();
+  const uint32_t sessions = r.get<uint32_t>();
+  if (sessions > kMaxSessions) r.fail();
+  for (uint32_t i = 0; r.ok() && i < sessions; ++i) s.sessions.push_back(get_session(r));
+  const uint32_t enables = r.get<uint32_t>();
+  if (enables > kMaxSessions * 65536u) r.fail();
+  for (uint32_t i = 0; r.ok() && i < enables; ++i) s.enables.push_back(get_enable(r));
+  if (!r.ok() || !r.at_end()) return make_error("trace namespace state is truncated or malformed");
+  if (auto ok = check_consistent(s); !ok)
+    return make_error("trace namespace state is inconsistent: " + ok.error().message);
+  std::sort(s.sessions.begin(), s.sessions.end(),
+            [](const auto& a, const auto& b) { return a.slot < b.slot; });
+  return s;
+}
+
+Result<StateStore> StateStore::open(const TraceDir& dir) {
+  StateStore st;
+  st.dir_ = &dir;
+  auto fd = dir.open_file("gen", true);
+  if (!fd) return std::unexpected(fd.error());
+  struct stat info;
+  if (::fstat(fd->get(), &info) != 0) return make_error(errno_text("cannot stat gen", errno));
+  if (info.st_size < static_cast<off_t>(kGenPageSize) && ::ftruncate(fd->get(), kGenPageSize) != 0)
+    return make_error(errno_text("cannot size the generation page", errno));
+  auto map = Mapping::map(fd->get(), kGenPageSize);
+  if (!map) return std::unexpected(map.error());
+  st.gen_map_ = std::move(*map);
+  return st;
+}
+
+namespace {
+
+Result<NamespaceState> read_state_file(const TraceDir& dir) {
+  auto fd = dir.open_file("state", false);
+  if (!fd) {
+    if (errno == ENOENT) return NamespaceState{};
+    return std::unexpected(fd.error());
+  }
+  struct stat info;
+  if (::fstat(fd->get(), &info) != 0) return make_error(errno_text("cannot stat state", errno));
+  if (info.st_size < static_cast<off_t>(kStateHeader) || static_cast<size_t>(info.st_size) > kMaxStateBytes)
+    return make_error("trace namespace state has a bad size");
+  std::vector<uint8_t> buf(static_cast<size_t>(info.st_size));
+  if (::pread(fd->get(), buf.data(), buf.size(), 0) != static_cast<ssize_t>(buf.size()))
+    return make_error("trace namespace state cannot be read whole");
+  ByteReader h(buf.data(), kStateHeader);
+  const uint64_t magic = h.get<uint64_t>();
+  const uint32_t version = h.get<uint32_t>();
+  const uint32_t body = h.get<uint32_t>();
+  const uint32_t crc = h.get<uint32_t>();
+  if (magic != kStateMagic) return make_error("trace namespace state has a bad magic number");
+  if (version != kStateVersion) return make_error("trace namespace state has an unknown version");
+  if (body != buf.size() - kStateHeader) return make_error("trace namespace state has a bad length");
+  const uint8_t* p = buf.data() + kStateHeader;
+  if (crc32_z(0, p, body) != crc) return make_error("trace namespace state fails its checksum");
+  return decode_state(p, body);
+}
+
+Result<void> write_state_file(const TraceDir& dir, const NamespaceState& s) {
+  const std::vector<uint8_t> body = encode_state(s);
+  ByteWriter h;
+  h.put(kStateMagic);
+  h.put(kStateVersion);
+  h.put(static_cast<uint32_t>(body.size()));
+  h.put(static_cast<uint32_t>(crc32_z(0, body.data(), body.size())));
+  h.put(uint32_t{0});
+  std::vector<uint8_t> out = std::move(h.data());
+  out.insert(out.end(), body.begin(), body.end());
+  (void)::unlinkat(dir.fd(), "state.tmp", 0);
+  auto fd = dir.open_file("state.tmp", true);
+  if (!fd) return std::unexpected(fd.error());
+  if (::pwrite(fd->get(), out.data(), out.size(), 0) != static_cast<ssize_t>(out.size()))
+    return make_error(errno_text("cannot write the trace namespace state", errno));
+  testpoint("state.tmp-written");
+  if (::renameat(dir.fd(), "state.tmp", dir.fd(), "state") != 0)
+    return make_error(errno_text("cannot publish the trace namespace state", errno));
+  testpoint("state.renamed");
+  return {};
+}
+
+}  // namespace
+
+Result<NamespaceState> StateStore::read() const { return read_state_file(*dir_); }
+
+Result<NamespaceState> StateStore::update(const Change& change) {
+  // A fresh open file description per update: OFD locks then also exclude other threads
+  // of this process.
+  auto lock = dir_->open_file("lock", true);
+  if (!lock) return std::unexpected(lock.error());
+  if (auto ok = lock_file(lock->get()); !ok) return std::unexpected(ok.error());
+  testpoint("state.locked");
+  auto current = read_state_file(*dir_);
+  NamespaceState s = current ? std::move(*current) : NamespaceState{};
+  s.generation = std::max(s.generation, generation());
+  if (auto ok = change(s); !ok) return std::unexpected(ok.error());
+  ++s.generation;
+  if (auto ok = write_state_file(*dir_, s); !ok) return std::unexpected(ok.error());
+  gen()->generation.store(s.generation, std::memory_order_release);
+  gen()->futex.store(static_cast<uint32_t>(s.generation), std::memory_order_release);
+  futex_wake_all(&gen()->futex);
+  return s;
+}
+
+void StateStore::wait_change(uint64_t seen, int timeout_ms) const {
+  const uint32_t word = gen()->futex.load(std::memory_order_acquire);
+  if (generation() != seen) return;
+  futex_wait(&gen()->futex, word, timeout_ms);
+}
+
+}  // namespace pfc::trace

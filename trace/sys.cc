@@ -1,0 +1,143 @@
+// trace/sys.cc — see sys.h.
+#include "trace/sys.h"
+
+#include <fcntl.h>
+#include <linux/futex.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <utility>
+
+namespace pfc::trace {
+
+UniqueFd& UniqueFd::operator=(UniqueFd&& o) noexcept {
+  if (this != &o) {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = o.release();
+  }
+  return *this;
+}
+
+UniqueFd::~UniqueFd() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+Result<Mapping> Mapping::map(int fd, size_t size) {
+  void* p = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  if (p == MAP_FAILED) return make_error(errno_text("mmap", errno));
+  (void)::madvise(p, size, MADV_DONTFORK);
+  Mapping m;
+  m.data_ = static_cast<uint8_t*>(p);
+  m.size_ = size;
+  return m;
+}
+
+Mapping::Mapping(Mapping&& o) noexcept
+    : data_(std::exchange(o.data_, nullptr)), size_(std::exchange(o.size_, 0)) {}
+
+Mapping& Mapping::operator=(Mapping&& o) noexcept {
+  if (this != &o) {
+    if (data_ != nullptr) ::munmap(data_, size_);
+    data_ = std::exchange(o.data_, nullptr);
+    size_ = std::exchange(o.size_, 0);
+  }
+  return *this;
+}
+
+Mapping::~Mapping() {
+  if (data_ != nullptr) ::munmap(data_, size_);
+}
+
+std::string errno_text(const std::string& what, int err) {
+  return what + ": " + std::strerror(err);
+}
+
+Result<void> lock_file(int fd) {
+  struct flock fl{};
+  fl.l_type = F_WRLCK;
+  fl.l_whence = SEEK_SET;
+  for (;;) {
+    if (::fcntl(fd, F_OFD_SETLKW, &fl) == 0) return {};
+    if (errno != EINTR) return make_error(errno_text("cannot lock the trace namespace", errno));
+  }
+}
+
+void unlock_file(int fd) {
+  struct flock fl{};
+  fl.l_type = F_UNLCK;
+  fl.l_whence = SEEK_SET;
+  (void)::fcntl(fd, F_OFD_SETLK, &fl);
+}
+
+void futex_wait(std::atomic<uint32_t>* word, uint32_t expected, int timeout_ms) {
+  struct timespec ts{timeout_ms / 1000, static_cast<long>(timeout_ms % 1000) * 1000000L};
+  (void)::syscall(SYS_futex, reinterpret_cast<uint32_t*>(word), FUTEX_WAIT, expected, &ts,
+                  nullptr, 0);
+}
+
+void futex_wake_all(std::atomic<uint32_t>* word) {
+  (void)::syscall(SYS_futex, reinterpret_cast<uint32_t*>(word), FUTEX_WAKE, INT32_MAX, nullptr,
+                  nullptr, 0);
+}
+
+uint64_t mono_ns() {
+  struct timespec ts;
+  ::clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
+}
+
+int64_t filetime_now() {
+  constexpr int64_t kEpochDelta = 116444736000000000LL;  // 1601-01-01 → 1970-01-01, 100 ns
+  struct timespec ts;
+  ::clock_gettime(CLOCK_REALTIME, &ts);
+  return kEpochDelta + static_cast<int64_t>(ts.tv_sec) * 10000000LL + ts.tv_nsec / 100;
+}
+
+namespace {
+
+// Field 22 (starttime) and field 3 (state) of /proc/PID/stat; false when unreadable.
+bool read_stat(uint32_t pid, uint64_t* start, char* state) {
+  char path[64];
+  std::snprintf(path, sizeof path, "/proc/%u/stat", pid);
+  UniqueFd fd(::open(path, O_RDONLY | O_CLOEXEC));
+  if (!fd) return false;
+  char buf[1024];
+  const ssize_t n = ::read(fd.get(), buf, sizeof buf - 1);
+  if (n <= 0) return false;
+  buf[n] = '\0';
+  const char* p = std::strrchr(buf, ')');  // the command name may contain anything
+  if (p == nullptr || p[1] != ' ') return false;
+  *state = p[2];
+  p += 2;
+  for (int field = 3; field < 22; ++field) {
+    p = std::strchr(p, ' ');
+    if (p == nullptr) return false;
+    ++p;
+  }
+  *start = std::strtoull(p, nullptr, 10);
+  return true;
+}
+
+}  // namespace
+
+ProcessKey self_process() {
+  ProcessKey k;
+  k.pid = static_cast<uint32_t>(::getpid());
+  char state = 0;
+  (void)read_stat(k.pid, &k.start, &state);
+  return k;
+}
+
+bool process_alive(const ProcessKey& p) {
+  uint64_t start = 0;
+  char state = 0;
+  if (!read_stat(p.pid, &start, &state)) return false;
+  return start == p.start && state != 'Z' && state != 'X';
+}
+
+}  // namespace pfc::trace

@@ -1,0 +1,86 @@
+// trace/sys.h — the operating-system pieces the trace namespace is built from: owned file
+// descriptors, shared mappings, whole-file OFD locks (released by the kernel when the
+// holder dies), shared futex waits, clocks and process identities that survive PID reuse.
+// Every function reports failure through Result; nothing here throws or aborts.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "pfc/error.h"
+
+namespace pfc::trace {
+
+// An owned file descriptor (-1 = none).
+class UniqueFd {
+ public:
+  UniqueFd() = default;
+  explicit UniqueFd(int fd) : fd_(fd) {}
+  UniqueFd(UniqueFd&& o) noexcept : fd_(o.release()) {}
+  UniqueFd& operator=(UniqueFd&& o) noexcept;
+  UniqueFd(const UniqueFd&) = delete;
+  UniqueFd& operator=(const UniqueFd&) = delete;
+  ~UniqueFd();
+
+  int get() const { return fd_; }
+  int release() { int fd = fd_; fd_ = -1; return fd; }
+  explicit operator bool() const { return fd_ >= 0; }
+
+ private:
+  int fd_ = -1;
+};
+
+// A MAP_SHARED read-write mapping of a whole file, unmapped on destruction. Marked
+// MADV_DONTFORK so a forked child never writes through its parent's mappings.
+class Mapping {
+ public:
+  Mapping() = default;
+  static Result<Mapping> map(int fd, size_t size);
+  Mapping(Mapping&& o) noexcept;
+  Mapping& operator=(Mapping&& o) noexcept;
+  Mapping(const Mapping&) = delete;
+  Mapping& operator=(const Mapping&) = delete;
+  ~Mapping();
+
+  uint8_t* data() const { return data_; }
+  size_t size() const { return size_; }
+  // Drops the mapping without unmapping it (a forked child: it was never inherited).
+  void forget() { data_ = nullptr; size_ = 0; }
+
+ private:
+  uint8_t* data_ = nullptr;
+  size_t size_ = 0;
+};
+
+// "what: strerror(errno)".
+std::string errno_text(const std::string& what, int err);
+
+// Blocks until this open file description holds the write lock of the whole file. The
+// kernel releases it when the descriptor is closed or the process dies.
+Result<void> lock_file(int fd);
+void unlock_file(int fd);
+
+// Waits while *word == expected, at most timeout_ms (shared futex: works across
+// processes mapping the same file). Returns on a wake, a timeout or a signal.
+void futex_wait(std::atomic<uint32_t>* word, uint32_t expected, int timeout_ms);
+void futex_wake_all(std::atomic<uint32_t>* word);
+
+// CLOCK_MONOTONIC in ns (the event clock inside one boot: comparable across processes).
+uint64_t mono_ns();
+// CLOCK_REALTIME as a FILETIME (100 ns since 1601-01-01 UTC).
+int64_t filetime_now();
+
+// A process as the namespace names it: pid plus its start time in clock ticks since
+// boot (/proc/PID/stat field 22), so a reused pid is a different process.
+struct ProcessKey {
+  uint32_t pid = 0;
+  uint64_t start = 0;
+  bool operator==(const ProcessKey&) const = default;
+};
+ProcessKey self_process();  // recomputed after fork
+// True while the process exists and is not a zombie.
+bool process_alive(const ProcessKey& p);
+
+}  // namespace pfc::trace
