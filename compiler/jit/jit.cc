@@ -32,6 +32,21 @@ std::optional<OptLevel> opt_level_from_name(std::string_view name) {
   return std::nullopt;
 }
 
+namespace {
+constexpr std::string_view kLimitStart = "the routing program has ";
+constexpr std::string_view kLimitMiddle = " IR instructions, more than the JIT's limit of ";
+}  // namespace
+
+Error jit_limit_error(size_t instructions) {
+  return Error{std::string(kLimitStart) + std::to_string(instructions) + std::string(kLimitMiddle) +
+               std::to_string(kMaxJitInstructions)};
+}
+
+bool is_jit_limit_error(const Error& error) {
+  return error.message.starts_with(kLimitStart) &&
+         error.message.find(kLimitMiddle) != std::string::npos;
+}
+
 struct Jit::Impl {
   std::unique_ptr<llvm::orc::LLJIT> lljit;
   std::atomic<uint64_t> next_id{0};
@@ -119,6 +134,7 @@ Result<std::shared_ptr<Jit>> Jit::shared() {
 Result<std::unique_ptr<NativeCode>> Jit::compile(const ir::Program& program, OptLevel level,
                                                  const CancelCheck& cancelled) {
   if (stop(cancelled)) return make_error(kCancelledMessage);
+  if (program.code.size() > kMaxJitInstructions) return std::unexpected(jit_limit_error(program.code.size()));
   const std::string name = "pfc_route_" + std::to_string(impl_->next_id.fetch_add(1));
   auto tm = internal::host_target_machine(level);
   if (!tm) return std::unexpected(tm.error());
@@ -152,6 +168,7 @@ Result<std::unique_ptr<NativeCode>> Jit::compile(const ir::Program& program, Opt
 }
 
 Result<std::string> emit_llvm(const ir::Program& program, OptLevel level) {
+  if (program.code.size() > kMaxJitInstructions) return std::unexpected(jit_limit_error(program.code.size()));
   auto tm = internal::host_target_machine(level);
   if (!tm) return std::unexpected(tm.error());
   llvm::LLVMContext context;
@@ -165,6 +182,7 @@ Result<std::string> emit_llvm(const ir::Program& program, OptLevel level) {
 }
 
 Result<std::string> emit_asm(const ir::Program& program, OptLevel level) {
+  if (program.code.size() > kMaxJitInstructions) return std::unexpected(jit_limit_error(program.code.size()));
   auto tm = internal::host_target_machine(level);
   if (!tm) return std::unexpected(tm.error());
   llvm::LLVMContext context;

@@ -70,6 +70,14 @@ class NativeCode {
   NativeRouteFn fn_;
 };
 
+// The largest program the JIT compiles, in IR instructions (about 90,000 predicates;
+// compiling one that size takes seconds and some 650 MB, growing linearly). Larger ones
+// fail with jit_limit_error(); the tiered engines keep routing them with the interpreter
+// (docs/limits.md).
+inline constexpr size_t kMaxJitInstructions = size_t{1} << 18;
+Error jit_limit_error(size_t instructions);
+bool is_jit_limit_error(const Error& error);
+
 // Asked between compilation stages; true = stop (the result is no longer wanted).
 using CancelCheck = std::function<bool()>;
 inline constexpr const char* kCancelledMessage = "compilation cancelled";

@@ -276,15 +276,23 @@ Result<std::shared_ptr<const RoutingProgram>> TieredCompiler::compile(const Prog
 }
 
 Result<std::shared_ptr<const TieredProgram>> TieredCompiler::compile_ir(ir::Program program) {
-  auto state = std::make_shared<internal::TierState>(program, options_.level);
+  // A program over the JIT's limit stays on the interpreter, without a copy for the JIT.
+  const size_t size = program.code.size();
+  const bool jit = size <= kMaxJitInstructions;
+  auto state = std::make_shared<internal::TierState>(jit ? program : ir::Program{}, options_.level);
   auto interp = Interpreter::create(std::move(program));
   if (!interp) return std::unexpected(interp.error());
   std::shared_ptr<const TieredProgram> tiered(
       new TieredProgram(std::shared_ptr<const Interpreter>(std::move(*interp)), state));
-  if (wait_)
+  if (!jit) {
+    const Error error = jit_limit_error(size);
+    if (options_.on_jit_error) options_.on_jit_error(error);
+    state->finish(std::unexpected(error));
+  } else if (wait_) {
     internal::tier_up(*state, options_);
-  else
+  } else {
     worker_->push(std::move(state));
+  }
   return tiered;
 }
 

@@ -112,5 +112,33 @@ TEST(JitScale, DestroyedCompilerDoesNotWaitForItsThread) {
   EXPECT_EQ((*p)->route(e.view()).deliver, 1u);  // the interpreter keeps serving
 }
 
+// Programs over kMaxJitInstructions are not compiled (no copy is made for the JIT either):
+// the error names the limit, and the tiered engines keep routing them with the interpreter.
+TEST(JitScale, ProgramsOverTheLimitStayOnTheInterpreter) {
+  ProgramBuilder b;
+  ir::Reg last = b.constant(1);
+  while (b.here() < kMaxJitInstructions) last = b.constant(1);
+  b.effect(ir::Op::Deliver, last, 3);
+  const ir::Program program = b.finish();
+  ASSERT_GT(program.code.size(), kMaxJitInstructions);
+  auto native = JitProgram::create(program, OptLevel::O1);
+  ASSERT_FALSE(native);
+  EXPECT_TRUE(is_jit_limit_error(native.error())) << native.error().message;
+  EXPECT_EQ(native.error().message, "the routing program has " + std::to_string(program.code.size()) +
+                                        " IR instructions, more than the JIT's limit of 262144");
+  EXPECT_FALSE(emit_llvm(program, OptLevel::O1));
+  for (bool wait : {false, true}) {
+    std::atomic<int> reported{0};
+    EngineOptions options;
+    options.on_jit_error = [&](const Error& e) { reported += is_jit_limit_error(e); };
+    TieredCompiler compiler(options, wait);
+    auto p = compiler.compile_ir(program);
+    ASSERT_TRUE(p);
+    EXPECT_EQ((*p)->tier(), TieredProgram::Tier::Failed);  // at once, without a compile
+    EXPECT_EQ(reported.load(), 1);
+    EXPECT_EQ((*p)->route(Event{}.view()).deliver, uint64_t{1} << 3);
+  }
+}
+
 }  // namespace
 }  // namespace pfc::testing

@@ -151,5 +151,28 @@ TEST_F(Limits, AutoEngineDoesNotWaitForTheCompileAtExit) {
   EXPECT_EQ(r.out.substr(r.out.rfind('{', r.out.size() - 2)), "{\"seq\":99,\"sessions\":[\"S\"],\"stack\":[]}\n");
 }
 
+// Programs over the JIT's limit (2^18 IR instructions): --engine jit and --emit llvm say
+// so and exit 1 (no multi-GB compile, no exit 3); auto and interp route with the
+// interpreter.
+TEST_F(Limits, ProgramsOverTheJitLimitAreAnErrorOnlyWhereTheJitIsRequired) {
+  std::string preds;
+  for (int i = 0; i < 150000; ++i) preds += (i ? " or A eq " : "A eq ") + std::to_string(i);
+  write("s.pfs", std::string(kProvider) + "session S { enable P { payload E where " + preds + "; } }\n");
+  write("e.jsonl", "{\"provider\":\"P\",\"event\":\"E\",\"fields\":{\"A\":149999}}\n");
+  ProcessResult r = run_capped({"run", "s.pfs", "--events", "e.jsonl", "--engine", "jit"}, dir(), 2048, 120);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("pfc: error: --engine jit: the routing program has "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("IR instructions, more than the JIT's limit of 262144"), std::string::npos) << r.err;
+  r = run_capped({"compile", "s.pfs", "--emit", "llvm"}, dir(), 2048, 120);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("pfc: error: --emit llvm: provider 'P': the routing program has"), std::string::npos)
+      << r.err;
+  for (const char* engine : {"auto", "interp"}) {
+    r = run_capped({"run", "s.pfs", "--events", "e.jsonl", "--engine", engine}, dir(), 2048, 120);
+    EXPECT_EQ(r.exit_code, 0) << engine << r.err;
+    EXPECT_EQ(r.out, "{\"seq\":0,\"sessions\":[\"S\"],\"stack\":[]}\n") << engine;
+  }
+}
+
 }  // namespace
 }  // namespace pfc::test
