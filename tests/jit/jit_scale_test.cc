@@ -99,8 +99,8 @@ TEST(JitScale, DestroyedCompilerDoesNotWaitForItsThread) {
   auto compiler = std::make_unique<TieredCompiler>(options);
   auto p = compiler->compile_ir(*program);
   ASSERT_TRUE(p);
-  compiler.reset();  // returns at once
-  EXPECT_EQ((*p)->tier(), TieredProgram::Tier::Interp);  // still compiling (or abandoned)
+  compiler.reset();  // returns at once: waiting would have let the compile finish (Native)
+  EXPECT_NE((*p)->tier(), TieredProgram::Tier::Native);
   (*p)->wait();
   EXPECT_EQ((*p)->tier(), TieredProgram::Tier::Failed);
   const std::string why = (*p)->error().value_or(Error{}).message;
