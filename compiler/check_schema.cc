@@ -71,10 +71,6 @@ std::optional<InType> resolve_type(const ast::Name& type, CheckContext& cx) {
   return std::nullopt;
 }
 
-bool is_count_type(InType t) {
-  return t >= InType::Int8 && t <= InType::UInt64;
-}
-
 // Resolves `[n]` / `[Field]` / `length=...` of field `self` (index `self_index`) of `ev`.
 Extent resolve_extent(const ast::ExtentRef& ref, std::string_view what, const EventDef& ev,
                       const EventIndex& ix, uint32_t self_index, CheckContext& cx) {
@@ -103,7 +99,7 @@ Extent resolve_extent(const ast::ExtentRef& ref, std::string_view what, const Ev
   }
   const FieldDef& target = ev.fields[it->second];
   if (!ix.field_ok[it->second]) return e;  // its type was already reported
-  if (!is_count_type(target.type)) {
+  if (!in_type_is_count(target.type)) {
     cx.error(name.pos, std::string(what) + " field " + quote_text(name.text) +
                            " must have an integer type (int8..uint64), not '" +
                            std::string(in_type_name(target.type)) + "'");

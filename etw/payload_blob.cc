@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <string>
 
 #include "compiler/convert.h"
@@ -153,6 +154,12 @@ std::vector<uint8_t> encode_blob(const BlobContents& c) {
 
 namespace {
 
+bool same_extent(const Extent& a, const Extent& b) { return a.kind == b.kind && a.value == b.value; }
+
+bool same_field(const FieldDef& a, const FieldDef& b) {
+  return a.type == b.type && same_extent(a.count, b.count) && same_extent(a.length, b.length);
+}
+
 bool known_type(uint16_t t) {
   return t >= static_cast<uint16_t>(InType::UnicodeString) &&
          t <= static_cast<uint16_t>(InType::HexInt64);
@@ -209,12 +216,31 @@ bool decode_predicate(const uint8_t* p, const uint8_t* strings, uint32_t strings
   return true;
 }
 
-bool decode_extent(uint8_t kind, uint32_t value, uint32_t index, Extent& out) {
+// A count or length of the field after `earlier`. Taken from a field, it must name an
+// earlier scalar Int8..UInt64 field, as in a manifest (runtime/manifest_events.cc).
+bool decode_extent(uint8_t kind, uint32_t value, const std::vector<FieldDef>& earlier, Extent& out) {
   if (kind > static_cast<uint8_t>(Extent::Kind::Field)) return false;
   out.kind = static_cast<Extent::Kind>(kind);
   out.value = value;
   if (out.kind == Extent::Kind::None) return value == 0;
-  return out.kind != Extent::Kind::Field || value < index;  // an earlier field
+  if (out.kind == Extent::Kind::Fixed) return true;
+  if (value >= earlier.size()) return false;
+  const FieldDef& source = earlier[value];
+  return in_type_is_count(source.type) && !source.count.present();
+}
+
+// One layout field at `p` after `earlier`: a known in-type, its extents, and the rules of
+// manifests: lengths apply to strings and binary only, and binary data has one.
+bool decode_field(const uint8_t* p, const std::vector<FieldDef>& earlier, FieldDef& f) {
+  const uint16_t type = load<uint16_t>(p);
+  if (!known_type(type)) return false;
+  f.type = static_cast<InType>(type);
+  f.name = "field" + std::to_string(earlier.size());
+  if (!decode_extent(p[2], load<uint32_t>(p + 4), earlier, f.count) ||
+      !decode_extent(p[3], load<uint32_t>(p + 8), earlier, f.length))
+    return false;
+  const bool takes_length = is_string(f.type) || f.type == InType::Binary;
+  return takes_length ? f.length.present() || f.type != InType::Binary : !f.length.present();
 }
 
 // One filter's layout at `at` (advanced past it), ending before `end`. The layout must
@@ -228,19 +254,29 @@ bool decode_layout(const uint8_t* d, size_t end, size_t& at, BlobFilter& bf) {
   if ((end - at) / kBlobLayoutFieldSize < count) return false;
   for (uint32_t i = 0; i < count; ++i, at += kBlobLayoutFieldSize) {
     FieldDef f;
-    const uint16_t type = load<uint16_t>(d + at);
-    if (!known_type(type)) return false;
-    f.type = static_cast<InType>(type);
-    f.name = "field" + std::to_string(i);
-    if (!decode_extent(d[at + 2], load<uint32_t>(d + at + 4), i, f.count) ||
-        !decode_extent(d[at + 3], load<uint32_t>(d + at + 8), i, f.length))
-      return false;
+    if (!decode_field(d + at, bf.layout, f)) return false;
     bf.layout.push_back(std::move(f));
   }
   for (const BlobPredicate& p : bf.preds) {
     if (p.field >= bf.layout.size()) return false;
     const FieldDef& f = bf.layout[p.field];
     if (f.type != p.type || f.count.present()) return false;
+  }
+  return true;
+}
+
+// Filters on the same event describe it alike as far as both layouts reach (each is the
+// event's fields up to its highest tested field): a routing program lays the event out by
+// the longest one (compiler/lower.cc).
+bool layouts_agree(const std::vector<BlobFilter>& filters) {
+  std::map<std::pair<uint16_t, uint8_t>, const std::vector<FieldDef>*> longest;
+  for (const BlobFilter& f : filters) {
+    const std::vector<FieldDef>*& l = longest[{f.event_id, f.event_version}];
+    if (l == nullptr || l->size() < f.layout.size()) l = &f.layout;
+  }
+  for (const BlobFilter& f : filters) {
+    const std::vector<FieldDef>& l = *longest[{f.event_id, f.event_version}];
+    if (!std::equal(f.layout.begin(), f.layout.end(), l.begin(), same_field)) return false;
   }
   return true;
 }
@@ -280,7 +316,7 @@ std::optional<BlobContents> decode_blob(const uint8_t* d, size_t size) {
   size_t at = h.layout_at;
   for (BlobFilter& bf : out.filters)
     if (!decode_layout(d, h.strings_at, at, bf)) return std::nullopt;
-  if (at != h.strings_at) return std::nullopt;
+  if (at != h.strings_at || !layouts_agree(out.filters)) return std::nullopt;
   return out;
 }
 
@@ -325,8 +361,6 @@ PayloadExpr make_flat_expr(std::vector<PayloadPredicate> preds, bool match_any) 
 
 namespace {
 
-bool same_extent(const Extent& a, const Extent& b) { return a.kind == b.kind && a.value == b.value; }
-
 // The filter's layout as an event definition; with a schema defining the event, its field
 // names, after checking the layouts agree.
 std::shared_ptr<const EventDef> layout_event(const BlobFilter& bf, const ProviderDef* schema) {
@@ -341,7 +375,7 @@ std::shared_ptr<const EventDef> layout_event(const BlobFilter& bf, const Provide
   for (size_t i = 0; i < bf.layout.size(); ++i) {
     const FieldDef& k = known->fields[i];
     const FieldDef& l = bf.layout[i];
-    if (k.type != l.type || !same_extent(k.count, l.count) || !same_extent(k.length, l.length)) return nullptr;
+    if (!same_field(k, l)) return nullptr;
     ev->fields[i].name = k.name;
   }
   ev->name = known->name;

@@ -39,9 +39,11 @@ namespace pfc::etw {
 //     @0 u16 field count (1..kBlobMaxLayoutFields; covers every field up to the highest
 //     one a predicate tests)  @2 u16 reserved (0), then per field 12 bytes:
 //     @0 u16 TDH in-type  @2 u8 count kind  @3 u8 length kind (0 none, 1 fixed, 2 field)
-//     @4 u32 count value  @8 u32 length value (kind 2: index of an earlier field)
-//     — the event's payload layout as the blob's creator knew it from the manifest, so a
-//     process that never loaded the manifest filters correctly (docs/etw.md).
+//     @4 u32 count value  @8 u32 length value (kind 2: index of an earlier scalar
+//     Int8..UInt64 field; lengths only on strings and binary, binary always has one — the
+//     rules of manifests) — the event's payload layout as the blob's creator knew it from
+//     the manifest, so a process that never loaded the manifest filters correctly
+//     (docs/etw.md). Filters on the same event carry layouts that agree as far as both go.
 //   string table (UTF-8 bytes), ending the blob.
 inline constexpr uint32_t kBlobMagic = 0x50434650;
 inline constexpr uint16_t kBlobVersion = 2;
@@ -84,7 +86,9 @@ uint32_t blob_checksum(const uint8_t* data, size_t size);
 
 // Decodes and structurally validates `size` bytes: magic, version, sizes, checksum,
 // table bounds, flags, reserved fields, predicate counts, known operators and in-types,
-// and string references inside the table. String bytes are not checked here: resolve_blob
+// string references inside the table, and the layouts (fields a manifest could declare,
+// every tested field inside, scalar and of the recorded type; filters on one event
+// agreeing). String bytes are not checked here: resolve_blob
 // checks UTF-8 where the field needs it (wide strings); ANSI strings take any bytes. Reads
 // only [data, data + size).
 // nullopt when anything is wrong.

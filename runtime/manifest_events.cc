@@ -7,8 +7,6 @@
 namespace pfc::internal {
 namespace {
 
-bool is_count_type(InType t) { return t >= InType::Int8 && t <= InType::UInt64; }
-
 std::string_view kind_name(NameKind k) {
   switch (k) {
     case NameKind::Level: return "level";
@@ -37,7 +35,7 @@ bool Parser::parse_extent(pugi::xml_node d, const char* attr, const std::vector<
   const auto found = template_fields_.find(std::string(text));
   const FieldDef* f = found == template_fields_.end() ? nullptr : &fields[found->second];
   if (f == nullptr) return fail(d, what + " names no earlier data element: " + quote_text(text));
-  if (!is_count_type(f->type) || f->count.present()) {
+  if (!in_type_is_count(f->type) || f->count.present()) {
     return fail(d, what + " names " + quote_text(text) +
                        ", which is not a scalar integer (win:Int8..win:UInt64)");
   }

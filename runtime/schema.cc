@@ -81,6 +81,8 @@ uint32_t in_type_fixed_size(InType t) {
   return 0;
 }
 
+bool in_type_is_count(InType t) { return t >= InType::Int8 && t <= InType::UInt64; }
+
 bool in_type_is_integer(InType t) {
   switch (t) {
     case InType::Int8:

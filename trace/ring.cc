@@ -166,6 +166,8 @@ const RingReader::View* RingReader::peek() {
   if (current_ != 0) return &view_;
   for (;;) {
     const uint64_t off = pos_ & (capacity_ - 1);
+    // pos_ starts at the shared tail: misaligned, the record's words could lie past the end.
+    if ((off & 7) != 0) break;
     auto* rec = reinterpret_cast<EventRecord*>(data() + off);
     const uint32_t state = state_of(rec).load(std::memory_order_acquire);
     const uint32_t size = size_of(rec).load(std::memory_order_relaxed);

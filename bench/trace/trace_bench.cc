@@ -234,7 +234,7 @@ BENCHMARK(Trace_EventEnabled_Disabled);
 void Trace_EndToEnd_2Providers(benchmark::State& state) {
   const uint64_t per_writer = 2'000'000;
   for (auto _ : state) {
-    TRACEHANDLE s = start("bench_e2e", 16384, 64);  // 1 GB cap → clamped to 256 MB per writer
+    TRACEHANDLE s = start("bench_e2e", 1024, 64);  // a 64 MB ring per writer
     int out = -1;
     const pid_t consumer = spawn({"--role=consumer", "bench_e2e"}, &out);
     char buf[64] = {0};
@@ -299,7 +299,9 @@ int main(int argc, char** argv) {
     g_callback_fd = 1;
     return role_callback(static_cast<unsigned>(std::atoi(argv[2])));
   }
-  char tmpl[] = "/tmp/pfc-bench-trace-XXXXXX";
+  // tmpfs, like the default namespace (/dev/shm or $XDG_RUNTIME_DIR): rings on a disk
+  // file system would measure page write-back.
+  char tmpl[] = "/dev/shm/pfc-bench-trace-XXXXXX";
   const char* dir = ::mkdtemp(tmpl);
   if (dir == nullptr) return 1;
   ::setenv("PFC_TRACE_DIR", dir, 1);

@@ -48,6 +48,9 @@ uint32_t in_type_fixed_size(InType t);
 bool in_type_is_integer(InType t);
 bool in_type_is_signed(InType t);
 bool in_type_is_string(InType t);
+// True for the types a count or length may be taken from: Int8..UInt64 (manifests and
+// scripts also require the field to be a scalar, earlier in the event).
+bool in_type_is_count(InType t);
 
 // A count or length: absent, a constant, or the value of an earlier integer field.
 struct Extent {

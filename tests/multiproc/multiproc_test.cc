@@ -28,7 +28,7 @@ constexpr int kWait = 20000;  // ms: generous bound for any single step on a loa
 class Namespace : public ::testing::Test {
  protected:
   void SetUp() override {
-    char tmpl[] = "/tmp/pfc-mp-XXXXXX";
+    char tmpl[] = "/dev/shm/pfc-mp-XXXXXX";  // tmpfs, like a real namespace
     dir_ = ::mkdtemp(tmpl);
     ::setenv("PFC_TRACE_DIR", dir_.c_str(), 1);
   }

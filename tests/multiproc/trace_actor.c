@@ -4,7 +4,7 @@
  *   trace_actor enable NAME TAG LEVEL ANY [IDS]     EnableTraceEx2 (Timeout 10 s), IDS = 1,2,3
  *   trace_actor disable NAME TAG                     EnableTraceEx2(DISABLE)
  *   trace_actor stop NAME                            ControlTraceW(STOP): prints "lost N"
- *   trace_actor toggle NAME TAG ROUNDS               enables ids {2} and {3} in turn, ROUNDS times
+ *   trace_actor toggle NAME TAG ROUNDS               enables ids {2}, ids {3}, disables, in turn
  *   trace_actor provider TAG                         EventRegister; prints "callback E L ANY";
  *                                                    reads "write N THREADS" / "quit"; prints
  *                                                    "wrote C1 C2 C3 C4" (events per id)
@@ -116,7 +116,9 @@ static int cmd_toggle(char** argv) {
   TRACEHANDLE h = handle_of(argv[2]);
   int rounds = atoi(argv[4]);
   for (int i = 0; i < rounds; ++i) {
-    if (enable_ids(h, &g, 5, 0, i % 2 == 0 ? "2" : "3") != 0) return 1;
+    ULONG rc = i % 3 == 2 ? EnableTraceEx2(h, &g, EVENT_CONTROL_CODE_DISABLE_PROVIDER, 0, 0, 0, 10000, NULL)
+                          : enable_ids(h, &g, 5, 0, i % 3 == 0 ? "2" : "3");
+    if (rc != 0) return 1;
   }
   printf("toggled %d\n", rounds);
   return 0;

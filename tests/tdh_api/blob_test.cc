@@ -121,8 +121,11 @@ TEST(PayloadBlob, ResolveChecksTheSchema) {
     ASSERT_TRUE(d) << what;
     EXPECT_FALSE(resolve_blob(*d, &p)) << what;
   };
-  expect_rejected([](BlobContents& c) { c.filters[0].layout[0].length = {Extent::Kind::Fixed, 3}; },
-                  "layout disagrees with the loaded manifest");
+  expect_rejected(
+      [](BlobContents& c) {
+        for (BlobFilter& f : c.filters) f.layout[0].length = {Extent::Kind::Fixed, 3};  // both: they agree
+      },
+      "layout disagrees with the loaded manifest");
   expect_rejected([](BlobContents& c) { c.filters[0].preds[1].value.hi = 200; }, "int8 range");
   expect_rejected([](BlobContents& c) { c.filters[0].preds[1].value.hi = static_cast<uint64_t>(-9); },
                   "empty range");
@@ -149,6 +152,53 @@ TEST(PayloadBlob, LayoutIsCheckedWhenDecoding) {
   expect_undecodable([](BlobContents& c) { c.filters[0].layout[1].length = {Extent::Kind::Field, 1}; },
                      "length from a later field");
   expect_undecodable([](BlobContents& c) { c.filters[0].layout.clear(); }, "no layout");
+}
+
+// Layouts a manifest could not declare decoded and resolved, so EnableTraceEx2 accepted
+// them, but no provider process could compile a routing program from them (found by
+// fuzz/etw_blob): a count or length must come from an earlier scalar Int8..UInt64 field,
+// lengths apply to strings and binary only, binary data needs a length.
+TEST(PayloadBlob, LayoutsFollowTheManifestRules) {
+  auto decodes = [](std::vector<FieldDef> layout) {
+    BlobContents c = sample();
+    c.filters.resize(1);
+    c.filters[0].event_id = 7;
+    c.filters[0].preds.resize(1);  // field 0 (wstring): the layout's later fields are untested
+    c.filters[0].layout.resize(1);
+    c.filters[0].layout.insert(c.filters[0].layout.end(), layout.begin(), layout.end());
+    const std::vector<uint8_t> b = encode_blob(c);
+    return decode_blob(b.data(), b.size()).has_value();
+  };
+  const Extent from0{Extent::Kind::Field, 0}, from1{Extent::Kind::Field, 1}, four{Extent::Kind::Fixed, 4};
+  EXPECT_FALSE(decodes({{"B", InType::Binary, {}, from0}})) << "length from a wstring";
+  EXPECT_FALSE(decodes({{"A", InType::UInt16, four, {}}, {"B", InType::Binary, {}, from1}}))
+      << "length from an array";
+  EXPECT_FALSE(decodes({{"H", InType::HexInt32, {}, {}}, {"B", InType::Binary, {}, from1}}))
+      << "length from a hexInt32 (not a count type in manifests)";
+  EXPECT_FALSE(decodes({{"N", InType::UInt8, {}, {}}, {"A", InType::UInt32, from1, from1}}))
+      << "length on an integer";
+  EXPECT_FALSE(decodes({{"B", InType::Binary, {}, {}}})) << "binary without a length";
+  EXPECT_TRUE(decodes({{"N", InType::UInt8, {}, {}}, {"B", InType::Binary, {}, from1},
+                       {"A", InType::Int64, from1, {}}, {"S", InType::AnsiString, four, from1},
+                       {"W", InType::UnicodeString, {}, four}}))
+      << "every extent a manifest allows";
+}
+
+// Two filters on one event carrying different layouts decoded and resolved, but a routing
+// program lays an event out once (compiler/lower.cc takes the longest layout, which the
+// others must be prefixes of) and refused them (found by fuzz/etw_blob).
+TEST(PayloadBlob, FiltersOnOneEventAgreeOnItsLayout) {
+  BlobContents c = sample();  // filter 1 tests field 0 only: a 1-field layout is enough
+  c.filters[1].layout.resize(1);
+  std::vector<uint8_t> b = encode_blob(c);
+  EXPECT_TRUE(decode_blob(b.data(), b.size())) << "a prefix";
+  c.filters[1].layout[0].type = InType::AnsiString;
+  c.filters[1].preds[0].type = InType::AnsiString;
+  b = encode_blob(c);
+  EXPECT_FALSE(decode_blob(b.data(), b.size())) << "field 0 differs";
+  c.filters[1].event_version = 1;
+  b = encode_blob(c);
+  EXPECT_TRUE(decode_blob(b.data(), b.size())) << "another event version: its own layout";
 }
 
 TEST(PayloadBlob, ResolvesWithoutAnySchema) {

@@ -194,6 +194,24 @@ TEST(Ring, DamagedSharedDataStopsTheReaderSafely) {
   }
 }
 
+// A reader starts at the shared tail. Unaligned, the record words at it were read through
+// a misaligned pointer, and at capacity - 4 the state word lay past the end of the mapping
+// (found by fuzz/trace after the reader stopped checking alignment with head).
+TEST(Ring, MisalignedTailStopsTheReader) {
+  for (uint64_t tail : {uint64_t{4}, kMinRingBytes - 4, uint64_t{1} << 40 | 12}) {
+    Fixture f;
+    ASSERT_TRUE(write_one(f.writer, 1));
+    auto fd = f.dir.open_file(ring_name(7, f.self), false);
+    ASSERT_TRUE(fd);
+    ASSERT_EQ(::pwrite(fd->get(), &tail, 8, offsetof(RingHeader, tail)), 8);
+    auto reader = RingReader::open(f.dir, ring_name(7, f.self));
+    ASSERT_TRUE(reader);
+    EXPECT_EQ(reader->peek(), nullptr) << tail;
+    EXPECT_TRUE(reader->damaged()) << tail;
+    EXPECT_TRUE(reader->finished()) << tail;
+  }
+}
+
 TEST(Ring, BadHeadersAreRefusedAtOpen) {
   Fixture f;
   auto fd = f.dir.open_file(ring_name(7, f.self), false);

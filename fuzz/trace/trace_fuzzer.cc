@@ -1,0 +1,350 @@
+// fuzz/trace/trace_fuzzer.cc — the trace namespace's readers of shared data
+// (docs/namespace.md §5: everything read from shared memory is hostile input) on corrupted
+// control areas and buffers. One input (format: trace_input.h) drives three readers:
+//  (a) a state file body → trace::decode_state; what decodes re-encodes to the same size
+//      and bytes up to the order of the sessions (decode sorts them by slot), and decodes
+//      again to the same state; optionally the body is also written as the `state` file
+//      (header and CRC computed, then possibly damaged) and StateStore::read must agree;
+//  (b) a ring file: a valid ring (RingWriter::create, in a private namespace) reset for
+//      each input, then changed by the input's ring program through a second mapping;
+//      RingReader::open and at most kMaxReads peek()/pop() rounds, each view checked to lie
+//      inside the reader's data area and read whole (ASan, and a fault outside any mapping);
+//  (c) enable parameters → etw::decode_enable_parameters; version-2 parameters re-encode
+//      to the same bytes; etw::convert_enable returns a documented code, and what it
+//      accepts lowers to a routing program.
+// Seeds: fuzz/corpus/trace/ (make_seeds.cc). PFC_TRACE_FUZZ_VERBOSE=1 prints what each
+// input reached (to check that a seed does what its name says).
+#include <unistd.h>
+#include <zlib.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "compiler/lower.h"
+#include "etw/enable_wire.h"
+#include "etw/filters.h"
+#include "etw/payload_blob.h"
+#include "trace/dir.h"
+#include "trace/ring.h"
+#include "trace/state.h"
+#include "trace_input.h"
+
+namespace {
+
+using namespace pfc;
+using namespace pfc::fuzz::trace_input;
+
+constexpr uint64_t kCapacity = trace::kMinRingBytes;
+constexpr int kMaxReads = 512;
+constexpr int kMaxOps = 1024;
+
+[[noreturn]] void die(const std::string& what) {
+  std::fprintf(stderr, "trace_fuzzer: %s\n", what.c_str());
+  std::abort();
+}
+
+// One ring file, with the fuzzer's own mapping of it and its header as created.
+struct Ring {
+  std::string name;
+  trace::Mapping map;
+  std::vector<uint8_t> pristine;
+};
+
+struct World {
+  trace::TraceDir dir;
+  std::unique_ptr<trace::StateStore> store;
+  std::vector<trace::RingWriter> writers;  // keep the files as created
+  Ring live;  // written by this process: its reserved records stay reserved
+  Ring dead;  // written by a process key that is not alive: reserved records are skipped
+};
+World* g_world = nullptr;
+bool g_verbose = false;
+
+void say(const std::string& what) {
+  if (g_verbose) std::fprintf(stderr, "trace_fuzzer: %s\n", what.c_str());
+}
+
+Ring make_ring(World& w, uint64_t instance, const trace::ProcessKey& key) {
+  auto writer = trace::RingWriter::create(w.dir, instance, key, kCapacity);
+  if (!writer) die(writer.error().message);
+  w.writers.push_back(std::move(*writer));
+  Ring r;
+  r.name = trace::ring_name(instance, key);
+  auto fd = w.dir.open_file(r.name, false);
+  if (!fd) die(fd.error().message);
+  auto map = trace::Mapping::map(fd->get(), trace::kRingHeaderSize + kCapacity);
+  if (!map) die(map.error().message);
+  r.map = std::move(*map);
+  r.pristine.assign(r.map.data(), r.map.data() + trace::kRingHeaderSize);
+  return r;
+}
+
+// ---- (a) the control state ------------------------------------------------------------
+
+// The state file as StateStore writes it (trace/state.cc), then damaged as asked.
+std::vector<uint8_t> state_file(const std::vector<uint8_t>& body, StateDamage damage) {
+  pfc::fuzz::trace_input::Writer w;
+  w.put<uint64_t>(0x4554415453434650ull);  // "PFCSTATE"
+  w.put<uint32_t>(damage == kVersion ? 2 : 1);
+  w.put<uint32_t>(static_cast<uint32_t>(body.size() + (damage == kBodySize ? 1 : 0)));
+  w.put<uint32_t>(static_cast<uint32_t>(crc32_z(0, body.data(), body.size()) ^ (damage == kCrc ? 1 : 0)));
+  w.put<uint32_t>(damage == kReserved ? 1 : 0);
+  std::vector<uint8_t> file = std::move(w.bytes());
+  file.insert(file.end(), body.begin(), body.end());
+  if (damage == kMagic) file[0] ^= 1;
+  if (damage == kTruncated) file.resize(23);
+  if (damage == kAppended) file.push_back(0);
+  return file;
+}
+
+// StateStore::read agrees with decode_state on an intact header (the reserved word is not
+// checked) and refuses every other damage.
+void check_state_file(const std::vector<uint8_t>& body, StateDamage damage,
+                      const Result<trace::NamespaceState>& decoded) {
+  World& w = *g_world;
+  const std::vector<uint8_t> file = state_file(body, damage);
+  auto fd = w.dir.open_file("state", true);
+  if (!fd || ::ftruncate(fd->get(), 0) != 0 ||
+      ::pwrite(fd->get(), file.data(), file.size(), 0) != static_cast<ssize_t>(file.size()))
+    die("cannot write the state file");
+  const auto read = w.store->read();
+  say(std::string("state file: ") + (read ? "read" : read.error().message));
+  const bool expect = decoded.has_value() && (damage == kIntact || damage == kReserved);
+  if (read.has_value() != expect) __builtin_trap();
+  if (read && trace::encode_state(*read) != trace::encode_state(*decoded)) __builtin_trap();
+}
+
+void check_state(const std::vector<uint8_t>& body, uint8_t flags) {
+  const auto s = trace::decode_state(body.data(), body.size());
+  say("state: " + (s ? std::to_string(s->sessions.size()) + " sessions, " + std::to_string(s->enables.size()) + " enables"
+                     : s.error().message));
+  if (s) {
+    const std::vector<uint8_t> again = trace::encode_state(*s);
+    if (again.size() != body.size()) __builtin_trap();
+    const auto s2 = trace::decode_state(again.data(), again.size());
+    if (!s2 || trace::encode_state(*s2) != again) __builtin_trap();
+    // Only the sessions move: the counters before them and the enables after them stay.
+    trace::NamespaceState no_sessions = *s;
+    no_sessions.sessions.clear();
+    const std::vector<uint8_t> rest = trace::encode_state(no_sessions);
+    const size_t tail = rest.size() - 28;  // u32 enable count and the enables
+    if (!std::equal(body.begin(), body.begin() + 24, again.begin()) ||
+        !std::equal(body.end() - static_cast<ptrdiff_t>(tail), body.end(), rest.end() - static_cast<ptrdiff_t>(tail)))
+      __builtin_trap();
+  }
+  if (flags & kFlagStateFile) check_state_file(body, static_cast<StateDamage>((flags >> kDamageShift) & 7), s);
+}
+
+// ---- (b) a ring -----------------------------------------------------------------------
+
+// Applies a ring program (trace_input.h) to the fuzzer's mapping of a ring.
+class RingProgram {
+ public:
+  explicit RingProgram(Ring& r)
+      : map_(r.map.data()), h_(reinterpret_cast<trace::RingHeader*>(map_)), data_(map_ + trace::kRingHeaderSize) {}
+
+  void run(Cursor& in) {
+    for (int n = 0; n < kMaxOps && in.left() > 0; ++n) step(static_cast<RingOp>(in.get<uint8_t>() % kRingOps), in);
+  }
+
+ private:
+  // Writes at the cursor, clipped to the end of the data area (never wraps, never outside).
+  void write(const void* src, size_t n, size_t skip = 0) {
+    const uint64_t at = (cursor_ + skip) & (kCapacity - 1);
+    if (n != 0) std::memcpy(data_ + at, src, std::min<uint64_t>(n, kCapacity - at));
+  }
+  void record(uint32_t size, uint32_t state) {
+    const uint32_t words[2] = {size, state};
+    write(words, sizeof words);
+  }
+  void step(RingOp op, Cursor& in);
+
+  uint8_t* map_;
+  trace::RingHeader* h_;
+  uint8_t* data_;
+  uint64_t cursor_ = 0;
+};
+
+void RingProgram::step(RingOp op, Cursor& in) {
+  switch (op) {
+    case kSetHead: h_->head.store(in.get<uint64_t>()); break;
+    case kSetTail: cursor_ = in.get<uint64_t>(); h_->tail.store(cursor_); break;
+    case kSetClosed: h_->closed.store(in.get<uint8_t>()); break;
+    case kSetLost:
+      h_->lost.store(in.get<uint64_t>());
+      h_->lost_bytes.store(in.get<uint64_t>());
+      break;
+    case kPatchHeader: {
+      const uint8_t at = in.get<uint8_t>();
+      map_[at] = in.get<uint8_t>();
+      break;
+    }
+    case kEvent: {
+      trace::EventRecord e{};
+      e.payload_len = in.get<uint16_t>();
+      e.stack_count = in.get<uint8_t>();
+      e.size = trace::record_bytes(e.payload_len, e.stack_count);
+      e.state = trace::kRecordEvent;
+      e.pid = 1;
+      e.id = static_cast<uint16_t>(cursor_);
+      const std::vector<uint8_t> body(e.size - sizeof e, static_cast<uint8_t>(cursor_ >> 3));
+      write(&e, sizeof e);
+      write(body.data(), body.size(), sizeof e);
+      cursor_ += e.size;
+      h_->head.store(cursor_);
+      break;
+    }
+    case kRecord: {
+      trace::EventRecord e{};
+      e.size = in.get<uint32_t>();
+      e.state = in.get<uint32_t>();
+      e.payload_len = in.get<uint32_t>();
+      e.stack_count = in.get<uint16_t>();
+      write(&e, sizeof e);
+      cursor_ += e.size;
+      break;
+    }
+    case kPadding:
+    case kReserve: {
+      const uint32_t size = in.get<uint32_t>();
+      record(size, op == kPadding ? trace::kRecordPadding : trace::kRecordReserved);
+      cursor_ += size;
+      h_->head.store(cursor_);
+      break;
+    }
+    case kRaw: {
+      const std::vector<uint8_t> b = in.take(in.get<uint8_t>());
+      write(b.data(), b.size());
+      break;
+    }
+    case kSkip: cursor_ += in.get<uint32_t>(); break;
+    case kHeadHere: h_->head.store(cursor_); break;
+    case kRingOps: break;
+  }
+}
+
+// A view lies inside the reader's data area, whose start is the same for every view of
+// one reader and page-aligned (the mapping's start + the 4 KB header); its bytes are read.
+void check_view(const trace::RingReader& r, const trace::RingReader::View& v, const uint8_t*& area) {
+  const uint64_t off = r.consumed() & (r.capacity() - 1);
+  const uint8_t* start = v.payload - sizeof(trace::EventRecord) - off;
+  if (area == nullptr) area = start;
+  if (start != area || reinterpret_cast<uintptr_t>(start) % 4096 != 0) __builtin_trap();
+  const uint8_t* end = area + r.capacity();
+  const uint64_t stack_bytes = 8ull * v.header.stack_count;
+  if (v.header.size < sizeof(trace::EventRecord) || v.header.size > r.capacity() - off ||
+      trace::record_bytes(v.header.payload_len, v.header.stack_count) > v.header.size ||
+      v.payload + v.header.payload_len > end || v.stack < v.payload || v.stack + stack_bytes > end)
+    __builtin_trap();
+  uint8_t sum = 0;
+  for (uint32_t i = 0; i < v.header.payload_len; ++i) sum ^= v.payload[i];
+  for (uint64_t i = 0; i < stack_bytes; ++i) sum ^= v.stack[i];
+  static std::atomic<uint8_t> sink;  // keeps the reads
+  sink.store(sum, std::memory_order_relaxed);
+}
+
+void check_ring(Cursor& in, uint8_t flags) {
+  World& w = *g_world;
+  Ring& ring = (flags & kFlagDeadWriter) ? w.dead : w.live;
+  std::memcpy(ring.map.data(), ring.pristine.data(), ring.pristine.size());
+  std::memset(ring.map.data() + trace::kRingHeaderSize, 0, kCapacity);
+  RingProgram(ring).run(in);
+  auto reader = trace::RingReader::open(w.dir, ring.name);
+  if (!reader) return say("ring: " + reader.error().message);
+  const uint8_t* area = nullptr;
+  int views = 0;
+  for (; views < kMaxReads; ++views) {
+    const trace::RingReader::View* v = reader->peek();
+    if (v == nullptr) break;
+    check_view(*reader, *v, area);
+    reader->pop();
+  }
+  const bool finished = reader->finished();
+  say("ring: " + std::to_string(views) + " events, consumed " + std::to_string(reader->consumed()) +
+      (reader->damaged() ? ", damaged" : "") + (finished ? ", finished" : ""));
+  if (reader->damaged() && reader->peek() != nullptr) __builtin_trap();  // damaged stays damaged
+}
+
+// ---- (c) enable parameters --------------------------------------------------------------
+
+// Makes PAYLOAD descriptors' blobs pass the size and checksum checks, so the fuzzer
+// reaches the blob's tables.
+void fix_blobs(etw::DecodedParameters& p) {
+  for (size_t i = 0; i < p.descriptors.size(); ++i) {
+    std::vector<uint8_t>& b = p.data[i];
+    if (p.descriptors[i].Type != EVENT_FILTER_TYPE_PAYLOAD || b.size() < etw::kBlobHeaderSize) continue;
+    const auto size = static_cast<uint32_t>(b.size());
+    std::memcpy(b.data() + 8, &size, 4);
+    const uint32_t sum = etw::blob_checksum(b.data(), b.size());
+    std::memcpy(b.data() + etw::kBlobChecksumOffset, &sum, 4);
+  }
+}
+
+void check_enable(const std::vector<uint8_t>& bytes, uint8_t flags, uint8_t level, uint64_t any, uint64_t all) {
+  auto d = etw::decode_enable_parameters(bytes);
+  if (!d) return say("enable: malformed");
+  if (d->has && d->params.Version == ENABLE_TRACE_PARAMETERS_VERSION_2) {
+    const auto again = etw::encode_enable_parameters(&d->params);
+    if (!again || *again != bytes) __builtin_trap();
+  }
+  if (flags & kFlagFixBlobs) fix_blobs(*d);
+  etw::EnableRequest req;
+  const ULONG rc = etw::convert_enable(level, any, all, d->has ? &d->params : nullptr, &req);
+  say("enable: " + std::to_string(d->descriptors.size()) + " descriptors, convert_enable " + std::to_string(rc) +
+      (req.params.payload.empty() ? "" : ", payload filters"));
+  if (rc != ERROR_SUCCESS && rc != ERROR_INVALID_PARAMETER && rc != ERROR_NOT_SUPPORTED) __builtin_trap();
+  if (rc != ERROR_SUCCESS) return;
+  ProgramSpec spec;  // a provider process without the manifest compiles what was accepted
+  spec.provider.name = "fuzz";
+  spec.provider.guid = req.payload_provider.value_or(Guid{});
+  spec.sessions.push_back(SessionEntry{0, req.params});
+  if (!lower(spec)) __builtin_trap();
+}
+
+}  // namespace
+
+// A private trace namespace (removed at exit) with one ring of a live writer (this
+// process) and one of a writer that is gone.
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  static std::string path = [] {
+    char tmpl[] = "/dev/shm/pfc-trace-fuzz-XXXXXX";
+    char tmpl2[] = "/tmp/pfc-trace-fuzz-XXXXXX";
+    const char* made = ::mkdtemp(tmpl);
+    if (made == nullptr) made = ::mkdtemp(tmpl2);
+    if (made == nullptr) die("cannot make a namespace directory");
+    return std::string(made);
+  }();
+  ::setenv("PFC_TRACE_DIR", path.c_str(), 1);
+  g_verbose = std::getenv("PFC_TRACE_FUZZ_VERBOSE") != nullptr;
+  std::atexit([] { std::filesystem::remove_all(path); });
+  auto dir = trace::TraceDir::open();
+  if (!dir) die(dir.error().message);
+  g_world = new World{std::move(*dir), nullptr, {}, {}, {}};
+  auto store = trace::StateStore::open(g_world->dir);
+  if (!store) die(store.error().message);
+  g_world->store = std::make_unique<trace::StateStore>(std::move(*store));
+  const trace::ProcessKey self = trace::self_process();
+  g_world->live = make_ring(*g_world, 1, self);
+  g_world->dead = make_ring(*g_world, 2, trace::ProcessKey{self.pid, self.start + 1});
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (size > 65536) return 0;
+  Cursor in(data, size);
+  const auto flags = in.get<uint8_t>();
+  const auto level = in.get<uint8_t>();
+  const auto any = in.get<uint64_t>();
+  const auto all = in.get<uint64_t>();
+  const std::vector<uint8_t> state = in.take(in.get<uint16_t>());
+  const std::vector<uint8_t> enable = in.take(in.get<uint16_t>());
+  check_state(state, flags);
+  check_enable(enable, flags, level, any, all);
+  check_ring(in, flags);
+  return 0;
+}
