@@ -144,6 +144,20 @@ class Generator {
   Rng rng_;
 };
 
+// An event whose smallest payload (every field at its default) is over the payload limit
+// cannot be generated: that is the script's problem (exit 1), found before drawing values.
+std::optional<GenError> check_encodable(const Schema& schema) {
+  for (const ProviderDef& p : schema.providers) {
+    for (const EventDef& e : p.events) {
+      if (auto r = encode_payload(e, {}); !r)
+        return GenError{"event '" + e.name + "' of provider '" + p.name +
+                            "' cannot be generated: " + r.error().message,
+                        false};
+    }
+  }
+  return std::nullopt;
+}
+
 std::string rate_text(double rate) {
   std::string s = std::to_string(rate);
   while (s.size() > 1 && s.back() == '0') s.pop_back();
@@ -163,6 +177,7 @@ std::expected<GenOutput, GenError> generate_events(const CheckedScript& script,
   if (!gen.has_events()) return std::unexpected(GenError{"the script declares no events", false});
   if (script.schema.providers.size() > 0xFFFF)
     return std::unexpected(GenError{"too many providers for a capture (more than 65535)", false});
+  if (auto bad = check_encodable(script.schema)) return std::unexpected(std::move(*bad));
   GenOutput out;
   uint64_t timestamp = 133'000'000'000'000'000ull;  // 100-ns ticks (a 2022 FILETIME)
   for (uint64_t i = 0; i < options.count; ++i) {

@@ -1,12 +1,14 @@
 // cli/main.cc — the `pfc` command: CLI11 command-line structure, dispatch to the
 // subcommands of cli/commands/, process-wide manners (SIGPIPE ignored so a closed pipe is a
-// write error, --color, --version, a failed write to standard output is exit 1) and the
-// one place where exceptions become exit codes (usage errors → 2, anything unexpected → 3).
+// write error, --color, --version, a failed write to standard output is exit 1, no wait
+// at exit for a background compilation) and the one place where exceptions become exit
+// codes (usage errors → 2, anything unexpected → 3).
 // Reference: docs/cli.md; the same options are in docs/pfc.1 and cli/completion/.
 #include <csignal>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <iostream>
@@ -22,6 +24,7 @@
 #include "cli/help_text.h"
 #include "cli/term.h"
 #include "cli/trace_args.h"
+#include "compiler/jit/tiered.h"
 
 #ifndef PFC_VERSION
 #define PFC_VERSION "unknown"
@@ -243,12 +246,22 @@ int run_main(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   std::signal(SIGPIPE, SIG_IGN);  // a closed pipe is a write error (EPIPE), handled per output
+  int code = pfc::cli::kExitInternal;
   try {
-    return pfc::cli::run_main(argc, argv);
+    code = pfc::cli::run_main(argc, argv);
   } catch (const std::exception& e) {
     std::cerr << "pfc: internal error: " << e.what() << '\n';
   } catch (...) {
     std::cerr << "pfc: internal error: unknown exception\n";
   }
-  return pfc::cli::kExitInternal;
+  // A background compilation nobody needs any more (--engine auto: the events are routed)
+  // must not hold up the exit: exit() would wait for it before tearing LLVM down, while
+  // quick_exit ends the process at once and tears nothing down under it (docs/jit.md).
+  if (pfc::background_compiles_running()) {
+    std::cout.flush();
+    std::cerr.flush();
+    std::fflush(nullptr);
+    std::quick_exit(code);
+  }
+  return code;
 }

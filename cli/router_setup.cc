@@ -12,17 +12,17 @@ class DiscardSink : public Sink {
 
 }  // namespace
 
+// Sessions and their enables first, providers last: the enables of a provider that is not
+// registered yet are only remembered (Router::enable), and registering it compiles its
+// program once, for every session's final state — instead of once per enable (64 sessions
+// of 1,000 predicates took 67 s with the jit engine). The router's state is the same as
+// with the providers registered first (legacy providers: last enabler by enable order).
 Result<ScriptRouter> build_router(const CheckedScript& script,
                                   std::shared_ptr<ProgramCompiler> compiler) {
   ScriptRouter out;
   auto router = Router::create(std::move(compiler));
   if (!router) return std::unexpected(router.error());
   out.router = std::move(*router);
-  for (const ProviderDef& provider : script.schema.providers) {
-    auto handle = out.router->register_provider(provider);
-    if (!handle) return std::unexpected(handle.error());
-    out.providers.push_back(*handle);
-  }
   const auto sink = std::make_shared<DiscardSink>();
   for (size_t i = 0; i < script.sessions.size(); ++i) {
     auto slot = out.router->create_session(script.sessions[i].name, sink);
@@ -38,6 +38,11 @@ Result<ScriptRouter> build_router(const CheckedScript& script,
       auto enabled = out.router->enable(static_cast<SessionId>(i), guid, e.params);
       if (!enabled) return std::unexpected(enabled.error());
     }
+  }
+  for (const ProviderDef& provider : script.schema.providers) {
+    auto handle = out.router->register_provider(provider);
+    if (!handle) return std::unexpected(handle.error());
+    out.providers.push_back(*handle);
   }
   return out;
 }

@@ -1,6 +1,6 @@
 // cli/router_setup.h — builds a Router from a checked script exactly as docs/cli.md ("pfc run")
-// describes: every provider registered, sessions created in declaration order (slot =
-// declaration index), every enable applied in source order.
+// describes: sessions created in declaration order (slot = declaration index), every enable
+// applied in source order, then every provider registered (one compile per provider).
 #pragma once
 
 #include <memory>

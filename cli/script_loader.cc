@@ -35,6 +35,9 @@ std::expected<LoadedScript, int> load_script(const std::string& path, std::ostre
       err << paint_diagnostic(loaded.source->render(d), stderr_color());
   err.flush();
   if (!loaded.front.ok()) return std::unexpected(kExitInput);
+  // No command reads the AST after checking; for a large script it is the largest
+  // structure (about 250 bytes per predicate), so it goes before routers are built.
+  loaded.front.ast = {};
   return loaded;
 }
 

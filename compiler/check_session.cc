@@ -113,9 +113,11 @@ void warn_options(const ast::Enable& e, const EnableParams& params, const Provid
   }
 }
 
-// Splits an ETW ';'-separated name list; reports empty names, NULs and (exe) paths.
+// Splits an ETW ';'-separated name list; reports empty names, NULs and (exe) paths. Drops
+// exact duplicates in linear time (a hash set of views into the filter's text).
 std::vector<std::string> split_names(const ast::Filter& f, CheckContext& cx) {
   std::vector<std::string> names;
+  std::unordered_set<std::string_view> seen;
   const std::string_view kind = filter_name(f.kind);
   std::string_view rest = f.text.value;
   bool reported = false;
@@ -132,7 +134,7 @@ std::vector<std::string> split_names(const ast::Filter& f, CheckContext& cx) {
       report("names in '" + std::string(kind) + "' list cannot contain NUL characters");
     } else if (f.kind == ast::FilterKind::Exe && name.find_first_of("/\\") != name.npos) {
       report("executable names are file names without a path: " + quote_text(name));
-    } else if (std::ranges::find(names, name) == names.end()) {
+    } else if (seen.insert(name).second) {
       names.emplace_back(name);
     }
     if (semi == std::string_view::npos) break;
@@ -141,12 +143,14 @@ std::vector<std::string> split_names(const ast::Filter& f, CheckContext& cx) {
   return names;
 }
 
+// The pids in first-seen order, duplicates dropped in linear time.
 std::vector<uint32_t> check_pids(const ast::Filter& f, CheckContext& cx) {
   std::vector<uint32_t> pids;
+  std::unordered_set<uint32_t> seen;
   for (const ast::Int& v : f.ints) {
     if (!check_unsigned(cx, v, 0xFFFFFFFF, "pid")) continue;
     const auto pid = static_cast<uint32_t>(v.magnitude);
-    if (std::ranges::find(pids, pid) == pids.end()) pids.push_back(pid);
+    if (seen.insert(pid).second) pids.push_back(pid);
   }
   return pids;
 }

@@ -5,14 +5,39 @@
 #include "compiler/frontend.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "runtime/manifest.h"
 
 namespace pfc {
 namespace {
+
+// Reads the manifest `file` into `text`; on failure returns "cannot read FILE: REASON"
+// (missing, a directory or another non-regular file, unreadable) or the size-limit error.
+// Reads at most kMaxManifestBytes + 1 bytes, whatever the file claims to hold.
+std::string read_manifest(const std::filesystem::path& file, std::string& text) {
+  const std::string cannot = "cannot read " + file.string() + ": ";
+  std::error_code ec;
+  const std::filesystem::file_status st = std::filesystem::status(file, ec);
+  if (ec) return cannot + ec.message();
+  if (std::filesystem::is_directory(st)) return cannot + "it is a directory";
+  if (!std::filesystem::is_regular_file(st)) return cannot + "not a regular file";
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return cannot + std::strerror(errno);
+  constexpr size_t kChunk = size_t{1} << 16;
+  while (in && text.size() <= kMaxManifestBytes) {
+    const size_t at = text.size();
+    text.resize(at + kChunk);
+    in.read(text.data() + at, kChunk);
+    text.resize(at + static_cast<size_t>(in.gcount()));
+  }
+  if (in.bad()) return cannot + "read error";
+  if (text.size() > kMaxManifestBytes) return manifest_size_error(file.string());
+  return {};
+}
 
 // Reads and parses one import; failures go to `im.error`.
 ManifestImport load_import(const ast::Import& imp, const std::filesystem::path& dir) {
@@ -20,16 +45,10 @@ ManifestImport load_import(const ast::Import& imp, const std::filesystem::path& 
   im.pos = imp.pos;
   im.path = imp.path.value;
   const std::filesystem::path file = dir / imp.path.value;
-  std::error_code ec;
-  std::ifstream in;
-  if (std::filesystem::is_regular_file(file, ec)) in.open(file, std::ios::binary);
-  if (!in) {
-    im.error = "cannot read " + file.string();
-    return im;
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  auto parsed = parse_manifest(text.str());
+  std::string text;
+  im.error = read_manifest(file, text);
+  if (!im.error.empty()) return im;
+  auto parsed = parse_manifest(text);
   if (!parsed) {
     im.error = parsed.error().to_string(file.string());
     return im;

@@ -130,7 +130,7 @@ int pfc_ir_pred_str(const EventView* e, uint64_t off, const FieldDesc* f,
                     const pfc::ir::StrPred* p, uint64_t length) {
   return pfc_tdh_str_pred(e->payload, e->payload_size, off, uint32_t(f->type),
                           length_value(f->length, length), uint32_t(p->op),
-                          p->folded.data(), p->folded.size());
+                          p->folded.data(), p->folded.size(), p->links.data());
 }
 
 int pfc_ir_pred_guid(const EventView* e, uint64_t off, const pfc::ir::GuidPred* p) {

@@ -24,6 +24,7 @@
 #include "pfc/enable.h"
 #include "pfc/guid.h"
 #include "pfc/schema.h"
+#include "runtime/str_search.h"
 
 namespace pfc::ir {
 
@@ -121,11 +122,18 @@ struct IntPred {
 };
 
 // String predicate (CONTAINS DOESNTCONTAIN IS ISNOT), compared after simple Unicode case
-// folding. `folded` is the needle already folded, as UTF-32.
+// folding. `folded` is the needle already folded, as UTF-32; `links` its KMP failure
+// links (runtime/str_search.h), which the constructor computes from `folded` and both
+// engines pass to pfc_tdh_str_pred. Change `folded` only through the constructor.
 struct StrPred {
   PayloadOp op = PayloadOp::Is;
   std::string text;
   std::u32string folded;
+  std::vector<uint32_t> links;
+
+  StrPred() = default;
+  StrPred(PayloadOp o, std::string t, std::u32string f)
+      : op(o), text(std::move(t)), folded(std::move(f)), links(needle_links(folded)) {}
 };
 
 struct GuidPred {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 
 #include "base/ascii.h"
 
@@ -18,15 +19,61 @@ ir::Reg IrBuilder::emit(Op op, uint32_t a, uint32_t b, uint32_t c, uint64_t imm)
 }
 
 ir::Reg IrBuilder::emit_inst(Inst inst) {
-  Key key{uint8_t(inst.op), inst.a, inst.b, inst.c, inst.imm};
-  if (auto it = global_.find(key); it != global_.end()) return it->second;
+  if (uint32_t at = global_.find(prog_.code, inst); at != global_.kNone) return prog_.code[at].dst;
   if (in_region()) {
-    if (auto it = region_.find(key); it != region_.end()) return it->second;
+    if (uint32_t at = region_.find(prog_.code, inst); at != region_.kNone) return prog_.code[at].dst;
   }
   inst.dst = prog_.num_regs++;
   prog_.code.push_back(inst);
-  (in_region() ? region_ : global_).emplace(key, inst.dst);
+  (in_region() ? region_ : global_).insert(prog_.code, static_cast<uint32_t>(prog_.code.size() - 1));
   return inst.dst;
+}
+
+uint64_t IrBuilder::InstKey::hash(const Inst& i) {
+  uint64_t h = hash_mix(uint64_t(i.op), i.a);
+  h = hash_mix(h, uint64_t{i.b} << 32 | i.c);
+  return hash_mix(h, i.imm);
+}
+
+bool IrBuilder::InstKey::equal(const Inst& x, const Inst& y) {
+  return x.op == y.op && x.a == y.a && x.b == y.b && x.c == y.c && x.imm == y.imm;
+}
+
+uint64_t IrBuilder::FieldKey::hash(const ir::FieldDesc& f) {
+  uint64_t h = hash_mix(uint64_t(f.type), uint64_t(f.count.kind) << 32 | f.count.value);
+  return hash_mix(h, uint64_t(f.length.kind) << 32 | f.length.value);
+}
+
+bool IrBuilder::FieldKey::equal(const ir::FieldDesc& x, const ir::FieldDesc& y) {
+  return x.type == y.type && x.count.kind == y.count.kind && x.count.value == y.count.value &&
+         x.length.kind == y.length.kind && x.length.value == y.length.value;
+}
+
+uint64_t IrBuilder::IntPredKey::hash(const ir::IntPred& p) {
+  return hash_mix(hash_mix(uint64_t(p.op), p.lo), p.hi);
+}
+
+bool IrBuilder::IntPredKey::equal(const ir::IntPred& x, const ir::IntPred& y) {
+  return x.op == y.op && x.lo == y.lo && x.hi == y.hi;
+}
+
+uint64_t IrBuilder::StrPredKey::hash(const ir::StrPred& p) {
+  return hash_mix(uint64_t(p.op), std::hash<std::string>{}(p.text));
+}
+
+bool IrBuilder::StrPredKey::equal(const ir::StrPred& x, const ir::StrPred& y) {
+  return x.op == y.op && x.text == y.text;
+}
+
+uint64_t IrBuilder::GuidPredKey::hash(const ir::GuidPred& p) {
+  uint64_t d4 = 0;
+  std::memcpy(&d4, p.value.data4.data(), sizeof d4);
+  const uint64_t d123 = uint64_t{p.value.data1} << 32 | uint64_t{p.value.data2} << 16 | p.value.data3;
+  return hash_mix(hash_mix(uint64_t(p.op), d123), d4);
+}
+
+bool IrBuilder::GuidPredKey::equal(const ir::GuidPred& x, const ir::GuidPred& y) {
+  return x.op == y.op && x.value == y.value;
 }
 
 ir::Reg IrBuilder::bool_and(Reg a, Reg b) {
@@ -99,35 +146,29 @@ uint32_t IrBuilder::str_set(std::vector<std::string> values, bool case_insensiti
   return it->second;
 }
 
-uint32_t IrBuilder::field(const ir::FieldDesc& f) {
-  auto key = std::tuple{uint16_t(f.type), uint8_t(f.count.kind), f.count.value,
-                        uint8_t(f.length.kind), f.length.value};
-  auto [it, added] = field_ids_.emplace(key, uint32_t(prog_.fields.size()));
-  if (added) prog_.fields.push_back(f);
-  return it->second;
+namespace {
+
+// The pool index of `value`, appending it (and indexing it) when it is new.
+template <typename T, typename Index>
+uint32_t intern(std::vector<T>& pool, Index& index, T value) {
+  if (uint32_t at = index.find(pool, value); at != index.kNone) return at;
+  pool.push_back(std::move(value));
+  index.insert(pool, static_cast<uint32_t>(pool.size() - 1));
+  return static_cast<uint32_t>(pool.size() - 1);
 }
 
-uint32_t IrBuilder::int_pred(const ir::IntPred& p) {
-  auto [it, added] = int_pred_ids_.emplace(std::tuple{uint16_t(p.op), p.lo, p.hi},
-                                           uint32_t(prog_.int_preds.size()));
-  if (added) prog_.int_preds.push_back(p);
-  return it->second;
-}
+}  // namespace
+
+uint32_t IrBuilder::field(const ir::FieldDesc& f) { return intern(prog_.fields, field_ids_, f); }
+
+uint32_t IrBuilder::int_pred(const ir::IntPred& p) { return intern(prog_.int_preds, int_pred_ids_, p); }
 
 uint32_t IrBuilder::str_pred(ir::StrPred p) {
-  auto [it, added] =
-      str_pred_ids_.emplace(std::pair{uint16_t(p.op), p.text}, uint32_t(prog_.str_preds.size()));
-  if (added) prog_.str_preds.push_back(std::move(p));
-  return it->second;
+  return intern(prog_.str_preds, str_pred_ids_, std::move(p));
 }
 
 uint32_t IrBuilder::guid_pred(const ir::GuidPred& p) {
-  uint64_t d4 = 0;
-  std::memcpy(&d4, p.value.data4.data(), sizeof d4);
-  auto key = std::tuple{uint16_t(p.op), p.value.data1, p.value.data2, p.value.data3, d4};
-  auto [it, added] = guid_pred_ids_.emplace(key, uint32_t(prog_.guid_preds.size()));
-  if (added) prog_.guid_preds.push_back(p);
-  return it->second;
+  return intern(prog_.guid_preds, guid_pred_ids_, p);
 }
 
 void IrBuilder::note(uint32_t slot, ir::Check check, ir::Reg v) {

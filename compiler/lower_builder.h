@@ -6,11 +6,11 @@
 #include <cstdint>
 #include <map>
 #include <string>
-#include <tuple>
 #include <utility>
 #include <vector>
 
 #include "compiler/ir.h"
+#include "compiler/pool_index.h"
 
 namespace pfc::internal {
 
@@ -67,20 +67,42 @@ class IrBuilder {
   ir::Program finish();
 
  private:
-  using Key = std::tuple<uint8_t, uint32_t, uint32_t, uint32_t, uint64_t>;
   static constexpr size_t kNone = ~size_t{0};
 
+  // Hash and equality of pool entries, as their hash-consing keys (an instruction's
+  // operands without its dst; a string predicate's operator and text).
+  struct InstKey {
+    static uint64_t hash(const ir::Inst& i);
+    static bool equal(const ir::Inst& x, const ir::Inst& y);
+  };
+  struct FieldKey {
+    static uint64_t hash(const ir::FieldDesc& f);
+    static bool equal(const ir::FieldDesc& x, const ir::FieldDesc& y);
+  };
+  struct IntPredKey {
+    static uint64_t hash(const ir::IntPred& p);
+    static bool equal(const ir::IntPred& x, const ir::IntPred& y);
+  };
+  struct StrPredKey {
+    static uint64_t hash(const ir::StrPred& p);
+    static bool equal(const ir::StrPred& x, const ir::StrPred& y);
+  };
+  struct GuidPredKey {
+    static uint64_t hash(const ir::GuidPred& p);
+    static bool equal(const ir::GuidPred& x, const ir::GuidPred& y);
+  };
+
   ir::Program prog_;
-  std::map<Key, ir::Reg> global_;
-  std::map<Key, ir::Reg> region_;
+  PoolIndex<ir::Inst, InstKey> global_;  // instructions outside regions
+  PoolIndex<ir::Inst, InstKey> region_;  // instructions of the current region
   size_t region_jz_ = kNone;
 
   std::map<std::vector<uint64_t>, uint32_t> int_set_ids_;
   std::map<std::pair<bool, std::vector<std::string>>, uint32_t> str_set_ids_;
-  std::map<std::tuple<uint16_t, uint8_t, uint32_t, uint8_t, uint32_t>, uint32_t> field_ids_;
-  std::map<std::tuple<uint16_t, uint64_t, uint64_t>, uint32_t> int_pred_ids_;
-  std::map<std::pair<uint16_t, std::string>, uint32_t> str_pred_ids_;
-  std::map<std::tuple<uint16_t, uint32_t, uint16_t, uint16_t, uint64_t>, uint32_t> guid_pred_ids_;
+  PoolIndex<ir::FieldDesc, FieldKey> field_ids_;
+  PoolIndex<ir::IntPred, IntPredKey> int_pred_ids_;
+  PoolIndex<ir::StrPred, StrPredKey> str_pred_ids_;
+  PoolIndex<ir::GuidPred, GuidPredKey> guid_pred_ids_;
 };
 
 }  // namespace pfc::internal

@@ -17,23 +17,54 @@ TRACE_ENABLE_CONTEXT context_of(TRACEHANDLE handle) {
   return ctx;
 }
 
-// The classic event's payload: MOF data after the header, or MOF_FIELDs pointing to it.
-bool classic_payload(const EVENT_TRACE_HEADER* h, std::vector<uint8_t>& out) {
+// Largest classic payload: like EventWrite's, the whole event (header included) must fit in
+// 64 KB (docs/etw.md "Classic providers").
+constexpr size_t kMaxClassicPayload = 0xFFFF - sizeof(EVENT_HEADER);
+
+// The total length of the MOF_FIELDs at `fields` (`count` of them), or false when a field
+// has data but no pointer or the total exceeds kMaxClassicPayload. Reads only the
+// MOF_FIELD array, never the data: a caller's Length is not trusted until it fits.
+bool mof_total(const uint8_t* fields, size_t count, size_t* total) {
+  *total = 0;
+  for (size_t i = 0; i < count; ++i) {
+    MOF_FIELD f;
+    std::memcpy(&f, fields + i * sizeof(MOF_FIELD), sizeof f);
+    if (f.Length != 0 && f.DataPtr == 0) return false;
+    if (f.Length > kMaxClassicPayload - *total) return false;  // no overflow: *total <= max
+    *total += f.Length;
+  }
+  return true;
+}
+
+// The classic event's payload size in *total: the MOF data after the header, or the sum of
+// its MOF_FIELDs' lengths with WNODE_FLAG_USE_MOF_PTR. False when the MOF_FIELDs are
+// malformed or the payload exceeds kMaxClassicPayload. Reads no DataPtr.
+bool classic_payload_size(const EVENT_TRACE_HEADER* h, size_t* total) {
   const size_t rest = h->Size - sizeof(EVENT_TRACE_HEADER);
   const auto* after = reinterpret_cast<const uint8_t*>(h) + sizeof(EVENT_TRACE_HEADER);
   if ((h->Flags & WNODE_FLAG_USE_MOF_PTR) == 0) {
-    out.assign(after, after + rest);
-    return true;
+    *total = rest;
+    return rest <= kMaxClassicPayload;
   }
   if (rest % sizeof(MOF_FIELD) != 0) return false;
+  return mof_total(after, rest / sizeof(MOF_FIELD), total);
+}
+
+// Copies the payload whose size classic_payload_size() accepted as `total`.
+void copy_classic_payload(const EVENT_TRACE_HEADER* h, size_t total, std::vector<uint8_t>& out) {
+  const size_t rest = h->Size - sizeof(EVENT_TRACE_HEADER);
+  const auto* after = reinterpret_cast<const uint8_t*>(h) + sizeof(EVENT_TRACE_HEADER);
+  out.reserve(total);
+  if ((h->Flags & WNODE_FLAG_USE_MOF_PTR) == 0) {
+    out.assign(after, after + rest);
+    return;
+  }
   for (size_t i = 0; i < rest / sizeof(MOF_FIELD); ++i) {
     MOF_FIELD f;
     std::memcpy(&f, after + i * sizeof(MOF_FIELD), sizeof f);
-    if (f.Length != 0 && f.DataPtr == 0) return false;
     const auto* p = reinterpret_cast<const uint8_t*>(static_cast<uintptr_t>(f.DataPtr));
     out.insert(out.end(), p, p + f.Length);
   }
-  return out.size() <= 0xFFFF - sizeof(EVENT_HEADER);
 }
 
 }  // namespace
@@ -83,6 +114,8 @@ ULONG GetTraceEnableFlags(TRACEHANDLE TraceHandle) { return context_of(TraceHand
 ULONG TraceEvent(TRACEHANDLE TraceHandle, PEVENT_TRACE_HEADER EventTrace) {
   if (EventTrace == nullptr || EventTrace->Size < sizeof(EVENT_TRACE_HEADER))
     return ERROR_INVALID_PARAMETER;
+  size_t payload_size = 0;  // checked before anything is read through a DataPtr
+  if (!classic_payload_size(EventTrace, &payload_size)) return ERROR_INVALID_PARAMETER;
   GUID guid = EventTrace->Guid;
   if ((EventTrace->Flags & WNODE_FLAG_USE_GUID_PTR) != 0) {
     if (EventTrace->GuidPtr == 0) return ERROR_INVALID_PARAMETER;
@@ -96,7 +129,7 @@ ULONG TraceEvent(TRACEHANDLE TraceHandle, PEVENT_TRACE_HEADER EventTrace) {
   // A session that lost the provider to a later enabler no longer receives its events.
   if (((rt.router().enabling_sessions(to_pfc(guid)) >> s->slot()) & 1) == 0) return ERROR_SUCCESS;
   std::vector<uint8_t> payload;
-  if (!classic_payload(EventTrace, payload)) return ERROR_INVALID_PARAMETER;
+  copy_classic_payload(EventTrace, payload_size, payload);
   pfc::EventView view;
   view.desc.opcode = EventTrace->Class.Type;
   view.desc.level = EventTrace->Class.Level;

@@ -63,14 +63,15 @@ ParseOutput parse_script(const SourceFile& source, const ParseLimits& limits) {
     return out;
   }
   const std::string& text = source.text();
+  const size_t bom = source.bom_size();  // a leading byte-order mark is skipped
   pegtl::memory_input<pegtl::tracking_mode::lazy, pegtl::eol::lf_crlf> in(
-      text.data(), text.data() + text.size(), source.name());
+      text.data() + bom, text.data() + text.size(), source.name());
   try {
     internal::Builder builder(source, limits);
     pegtl::parse<internal::rules::grammar, internal::action, internal::control>(in, builder);
     out.script = builder.take_script();
   } catch (const pegtl::parse_error& e) {
-    const size_t offset = e.positions().empty() ? 0 : e.positions().front().byte;
+    const size_t offset = bom + (e.positions().empty() ? 0 : e.positions().front().byte);
     out.diagnostics.push_back(make_diagnostic(source, offset, std::string(e.message())));
   } catch (const internal::BuildError& e) {
     out.diagnostics.push_back(make_diagnostic(source, e.offset, e.message));

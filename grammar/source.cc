@@ -27,10 +27,11 @@ bool is_hidden(char32_t cp) { return (cp < 0x20 && cp != '\t') || (cp >= 0x7F &&
 
 SourceFile::SourceFile(std::string name, std::string text)
     : name_(std::move(name)), text_(std::move(text)) {
-  line_starts_.push_back(0);
+  bom_ = text_.starts_with(kUtf8Bom) ? kUtf8Bom.size() : 0;
+  line_starts_.push_back(clamp32(bom_));
   const char* base = text_.data();
   const size_t size = text_.size();
-  size_t start = 0;
+  size_t start = bom_;
   while (start <= size) {
     const void* nl = start < size ? std::memchr(base + start, '\n', size - start) : nullptr;
     const size_t end = nl ? static_cast<size_t>(static_cast<const char*>(nl) - base) : size;
@@ -58,6 +59,7 @@ SourcePos SourceFile::position(size_t offset) const {
   SourcePos pos;
   pos.offset = clamp32(offset);
   const auto line_it = std::upper_bound(line_starts_.begin(), line_starts_.end(), pos.offset);
+  if (line_it == line_starts_.begin()) return pos;  // inside the BOM: 1:1
   const size_t line_index = static_cast<size_t>(line_it - line_starts_.begin()) - 1;
   pos.line = clamp32(line_index + 1);
   size_t scan = line_starts_[line_index];

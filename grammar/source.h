@@ -26,6 +26,10 @@ struct Diagnostic {
   std::string message;  // one line, no trailing period needed, no newline
 };
 
+// The UTF-8 byte-order mark. A source text starting with it is read from just after it
+// (docs/language.md §1); columns on line 1 do not count it.
+inline constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
+
 // A named source text. Owns the text; positions refer into it.
 class SourceFile {
  public:
@@ -35,7 +39,9 @@ class SourceFile {
   const std::string& text() const { return text_; }
   // Position of a byte offset (clamped to the text's end).
   SourcePos position(size_t offset) const;
-  // The text of 1-based line `line` without its line terminator.
+  // Bytes of a leading UTF-8 byte-order mark: 3 or 0.
+  size_t bom_size() const { return bom_; }
+  // The text of 1-based line `line` without its line terminator (nor a leading BOM).
   std::string_view line_text(uint32_t line) const;
   // "FILE:LINE:COL: error: MESSAGE\n<source line>\n<caret line>\n" (docs/cli.md "Diagnostics").
   // Control bytes and invalid UTF-8 in the echoed line are shown as '?'; the caret line
@@ -45,6 +51,7 @@ class SourceFile {
  private:
   std::string name_;
   std::string text_;
+  size_t bom_ = 0;
   std::vector<uint32_t> line_starts_;
   // (offset, column) checkpoints inside long lines, sorted by offset, so position() scans
   // at most kColumnStride bytes plus one sequence (linear-time parsing of one-line files).

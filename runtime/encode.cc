@@ -82,9 +82,8 @@ std::string FieldValue::describe() const {
 
 namespace {
 
-// Bound on the encoded payload, so that a huge count or length given for a missing field
-// is an error rather than an allocation failure. (ETW itself caps events at 64 KiB.)
-constexpr uint64_t kMaxPayloadBytes = uint64_t{16} << 20;
+// kMaxPayloadBytes (encode.h) bounds the whole encoded payload, so that a huge count or
+// length given for a missing field is an error rather than an allocation failure.
 
 Error field_error(const std::string& name, const std::string& what) {
   return Error{"field '" + name + "': " + what};
@@ -215,13 +214,13 @@ Result<void> encode_array(const EventDef& event, const FieldDef& f, const FieldV
     return {};
   }
   for (uint64_t j = 0; j < count; ++j) {
+    auto r = internal::encode_element(f.type, &value->array[j], length,
+                                      f.name + "[" + std::to_string(j) + "]", out);
+    if (!r) return r;
     if (out.size() > kMaxPayloadBytes) {  // given elements may be larger than the minimum
       return std::unexpected(field_error(
           f.name, "the payload exceeds " + std::to_string(kMaxPayloadBytes) + " bytes"));
     }
-    auto r = internal::encode_element(f.type, &value->array[j], length,
-                                      f.name + "[" + std::to_string(j) + "]", out);
-    if (!r) return r;
   }
   return {};
 }
@@ -231,12 +230,21 @@ Result<void> encode_field(const EventDef& event, size_t i, const FieldValue* val
                           std::vector<uint8_t>& out) {
   const FieldDef& f = event.fields[i];
   const std::optional<uint64_t> length = extent_value(f.length, source);
-  if (length && *length > kMaxPayloadBytes) {
-    return std::unexpected(
-        field_error(f.name, "length " + std::to_string(*length) + " is too large"));
+  const uint64_t room = kMaxPayloadBytes - std::min<uint64_t>(out.size(), kMaxPayloadBytes);
+  // The whole payload is bounded, not each field: a length is checked against what is left.
+  const bool scalar = !f.count.present();  // arrays check count × element size themselves
+  if (length && (*length > kMaxPayloadBytes || (scalar && min_element_size(f.type, length) > room))) {
+    return std::unexpected(field_error(f.name, "length " + std::to_string(*length) +
+                                                   " would exceed the payload limit of " +
+                                                   std::to_string(kMaxPayloadBytes) + " bytes"));
   }
-  if (!f.count.present()) return internal::encode_element(f.type, value, length, f.name, out);
-  return encode_array(event, f, value, *extent_value(f.count, source), length, out);
+  if (!scalar) return encode_array(event, f, value, *extent_value(f.count, source), length, out);
+  auto r = internal::encode_element(f.type, value, length, f.name, out);
+  if (r && out.size() > kMaxPayloadBytes) {  // a given value may be larger than the minimum
+    return std::unexpected(
+        field_error(f.name, "the payload exceeds " + std::to_string(kMaxPayloadBytes) + " bytes"));
+  }
+  return r;
 }
 
 }  // namespace

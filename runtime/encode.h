@@ -43,6 +43,10 @@ struct FieldValue {
   std::string describe() const;
 };
 
+// The largest payload encode_payload builds (docs/limits.md): the whole payload, all
+// fields together. (ETW itself caps events at 64 KiB.)
+inline constexpr uint64_t kMaxPayloadBytes = uint64_t{16} << 20;
+
 // Encodes `values` (field name → value, any order) as the payload of `event`.
 //
 // Rules:
@@ -69,6 +73,9 @@ struct FieldValue {
 //   integers 0..255 (a sid must be 8 + 4 * bytes[1] bytes long); systemtime takes 16 bytes
 //   or an array of 8 integers 0..65535 (the SYSTEMTIME members in order).
 // - Array fields (with a count) take an array of element values.
+//
+// - The payload is at most kMaxPayloadBytes: a count or length whose minimum size does not
+//   fit in what the earlier fields left is an error before anything is allocated for it.
 //
 // Errors (user-value problems) name the field: "field 'Level': 300 does not fit uint8",
 // "field 'Items[2]': ...". Thread-safe (no shared state).

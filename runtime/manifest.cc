@@ -6,6 +6,10 @@
 
 #include <pugixml.hpp>
 
+#include <array>
+#include <set>
+#include <unordered_set>
+
 #include "base/ascii.h"
 #include "runtime/manifest_names.h"
 #include "runtime/manifest_parser.h"
@@ -24,8 +28,43 @@ bool Parser::fail(pugi::xml_node at, std::string message) {
   return false;
 }
 
+namespace {
+
+// The first node breaking the document limits: a DOCTYPE (its entity declarations are never
+// expanded, docs/limits.md) or an element with more than kMaxManifestAttributes
+// attributes (the namespace lookups scan attributes). One pass, no recursion.
+std::optional<std::pair<pugi::xml_node, std::string>> document_limits(const pugi::xml_document& doc) {
+  pugi::xml_node n = doc.first_child();
+  while (n) {
+    if (n.type() == pugi::node_doctype)
+      return std::pair{n, std::string("DOCTYPE declarations are not supported (no entities are expanded)")};
+    if (n.type() == pugi::node_element) {
+      size_t attributes = 0;
+      for (pugi::xml_attribute a = n.first_attribute(); a; a = a.next_attribute()) ++attributes;
+      if (attributes > kMaxManifestAttributes)
+        return std::pair{n, "element " + quote_text(n.name()) + " has more than " +
+                                std::to_string(kMaxManifestAttributes) + " attributes"};
+    }
+    if (n.first_child()) {
+      n = n.first_child();
+      continue;
+    }
+    while (n && !n.next_sibling()) n = n.parent();
+    if (n) n = n.next_sibling();
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::expected<std::vector<ProviderDef>, ManifestError> Parser::run(const pugi::xml_document& doc) {
   std::vector<ProviderDef> out;
+  if (auto bad = document_limits(doc)) {
+    fail(bad->first, std::move(bad->second));
+    return std::unexpected(*error_);
+  }
+  std::unordered_set<std::string> names;
+  std::set<std::array<uint8_t, 16>> guids;
   const pugi::xml_node root = doc.document_element();
   if (!internal::is_element(root, kEventsNs, "instrumentationManifest")) {
     fail(root, "the root element is not an instrumentationManifest in namespace " +
@@ -40,11 +79,9 @@ std::expected<std::vector<ProviderDef>, ManifestError> Parser::run(const pugi::x
         if (!internal::is_element(p, kEventsNs, "provider")) continue;
         ProviderDef def;
         if (!parse_provider(p, def)) return std::unexpected(*error_);
-        for (const ProviderDef& other : out) {
-          if (other.name == def.name || other.guid == def.guid) {
-            fail(p, "provider " + quote_text(def.name) + " is declared twice (same name or GUID)");
-            return std::unexpected(*error_);
-          }
+        if (!names.insert(def.name).second || !guids.insert(def.guid.to_bytes()).second) {
+          fail(p, "provider " + quote_text(def.name) + " is declared twice (same name or GUID)");
+          return std::unexpected(*error_);
         }
         out.push_back(std::move(def));
       }
@@ -67,6 +104,8 @@ bool Parser::parse_provider(pugi::xml_node p, ProviderDef& out) {
                        "with braces expected, got " + quote_text(guid_text) + ")");
   }
   out.guid = *guid;
+  event_names_.clear();
+  event_ids_.clear();
   Tables tables;
   if (!parse_tables(p, tables)) return false;
   for (pugi::xml_node list : p.children()) {
@@ -165,6 +204,7 @@ bool Parser::parse_channels(pugi::xml_node list, Tables& t) {
 }
 
 bool Parser::parse_template(pugi::xml_node tpl, Template& out) {
+  template_fields_.clear();
   for (pugi::xml_node d : tpl.children()) {
     // A struct's layout cannot be represented: later fields cannot be located (docs/etw.md).
     if (internal::is_element(d, kEventsNs, "struct")) break;
@@ -184,14 +224,24 @@ std::string ManifestError::to_string(std::string_view name) const {
   return out + ": " + message;
 }
 
+std::string manifest_size_error(std::string_view name) {
+  return std::string(name) + " is more than the limit of " + std::to_string(kMaxManifestBytes >> 20) +
+         " MiB of manifest text";
+}
+
 std::expected<std::vector<ProviderDef>, ManifestError> parse_manifest(std::string_view text) {
+  if (text.size() > kMaxManifestBytes) {
+    return std::unexpected(ManifestError{ManifestError::Kind::Content, 0, 0,
+                                         manifest_size_error("the manifest")});
+  }
   std::string utf8;
   if (!internal::to_utf8_text(text, utf8)) {
     return std::unexpected(ManifestError{ManifestError::Kind::Xml, 0, 0, "bad UTF-16 text"});
   }
   pugi::xml_document doc;
   const pugi::xml_parse_result r =
-      doc.load_buffer(utf8.data(), utf8.size(), pugi::parse_default, pugi::encoding_utf8);
+      doc.load_buffer(utf8.data(), utf8.size(), pugi::parse_default | pugi::parse_doctype,
+                      pugi::encoding_utf8);
   if (!r) {
     ManifestError e{ManifestError::Kind::Xml, 0, 0, std::string("XML error: ") + r.description()};
     if (r.offset >= 0) internal::line_column(utf8, static_cast<size_t>(r.offset), e.line, e.column);

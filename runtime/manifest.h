@@ -32,12 +32,28 @@ struct ManifestError {
   std::string to_string(std::string_view name) const;
 };
 
+// The largest manifest text parse_manifest accepts (docs/limits.md): the XML document is
+// held in memory, about three times its size.
+inline constexpr size_t kMaxManifestBytes = size_t{64} << 20;
+
+// At most this many attributes on one element (namespace lookups scan them).
+inline constexpr size_t kMaxManifestAttributes = 64;
+
+// At most this many fields in all events of one manifest together: an event copies its
+// template's fields, so without it a small manifest could describe billions of fields.
+inline constexpr size_t kMaxManifestFields = size_t{1} << 20;
+
+// "NAME is more than the limit of 64 MiB (kMaxManifestBytes)": the error for a larger one.
+std::string manifest_size_error(std::string_view name);
+
 // Parses the manifest text (UTF-8, or UTF-16 with a byte-order mark) into one ProviderDef
 // per <provider>, in document order. Elements must be in the manifest namespace
 // http://schemas.microsoft.com/win/2004/08/events (any prefix); QName values (inType,
 // level, opcode, task, keywords) resolve their prefixes through the xmlns declarations in
 // scope, and `win:` names must be in the winmeta namespace. Event names are the events'
-// `symbol` attributes ("event_<id>" / "event_<id>_v<version>" without one).
+// `symbol` attributes ("event_<id>" / "event_<id>_v<version>" without one). Text over
+// kMaxManifestBytes and documents with a DOCTYPE (entity declarations) are rejected;
+// entity references other than XML's five predefined ones are never expanded.
 std::expected<std::vector<ProviderDef>, ManifestError> parse_manifest(std::string_view text);
 
 // The first manifest embedded as text in arbitrary bytes (an executable or library):

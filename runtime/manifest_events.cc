@@ -18,13 +18,6 @@ std::string_view kind_name(NameKind k) {
   return "name";
 }
 
-const FieldDef* find_field(const std::vector<FieldDef>& fields, std::string_view name) {
-  for (const FieldDef& f : fields) {
-    if (f.name == name) return &f;
-  }
-  return nullptr;
-}
-
 }  // namespace
 
 bool Parser::parse_extent(pugi::xml_node d, const char* attr, const std::vector<FieldDef>& fields,
@@ -39,7 +32,8 @@ bool Parser::parse_extent(pugi::xml_node d, const char* attr, const std::vector<
     out = Extent{Extent::Kind::Fixed, static_cast<uint32_t>(*n)};
     return true;
   }
-  const FieldDef* f = find_field(fields, text);
+  const auto found = template_fields_.find(std::string(text));
+  const FieldDef* f = found == template_fields_.end() ? nullptr : &fields[found->second];
   if (f == nullptr) return fail(d, what + " names no earlier data element: " + quote_text(text));
   if (!in_type_is_count(f->type) || f->count.present()) {
     return fail(d, what + " names " + quote_text(text) +
@@ -54,7 +48,7 @@ bool Parser::parse_data(pugi::xml_node d, std::vector<FieldDef>& fields) {
   FieldDef f;
   f.name = d.attribute("name").value();
   if (f.name.empty()) return fail(d, "data element without a name");
-  if (find_field(fields, f.name)) return fail(d, "duplicate data element " + quote_text(f.name));
+  if (template_fields_.contains(f.name)) return fail(d, "duplicate data element " + quote_text(f.name));
   const std::string_view in = trim_ascii_space(d.attribute("inType").value());
   const QName q = split_qname(in);
   const std::optional<std::string_view> ns = namespace_of(d, q.prefix);
@@ -81,6 +75,7 @@ bool Parser::parse_data(pugi::xml_node d, std::vector<FieldDef>& fields) {
     }
     f.length = Extent{Extent::Kind::Fixed, 16};  // TDH: IPv6 binary without length
   }
+  template_fields_.emplace(f.name, static_cast<uint32_t>(fields.size()));
   fields.push_back(std::move(f));
   return true;
 }
@@ -159,6 +154,11 @@ bool Parser::parse_event(pugi::xml_node e, const Tables& t, ProviderDef& p) {
   if (!tid.empty()) {
     auto it = t.templates.find(tid);
     if (it == t.templates.end()) return fail(e, "event uses unknown template " + quote_text(tid));
+    if (it->second.fields.size() > kMaxManifestFields - fields_total_) {
+      return fail(e, "the events have more than " + std::to_string(kMaxManifestFields) +
+                         " fields together (each event counts its template's fields)");
+    }
+    fields_total_ += it->second.fields.size();
     ev.fields = it->second.fields;
   }
   ev.name = trim_ascii_space(e.attribute("symbol").value());
@@ -166,13 +166,15 @@ bool Parser::parse_event(pugi::xml_node e, const Tables& t, ProviderDef& p) {
     ev.name = "event_" + std::to_string(ev.desc.id);
     if (ev.desc.version != 0) ev.name += "_v" + std::to_string(ev.desc.version);
   }
-  for (const EventDef& other : p.events) {
-    if (other.name == ev.name) return fail(e, "duplicate event " + quote_text(ev.name));
-    if (other.desc.id == ev.desc.id && other.desc.version == ev.desc.version) {
-      return fail(e, "event " + quote_text(ev.name) + " has the same value " +
-                         std::to_string(ev.desc.id) + " and version " +
-                         std::to_string(ev.desc.version) + " as event " + quote_text(other.name));
-    }
+  if (!event_names_.insert(ev.name).second) {
+    return fail(e, "duplicate event " + quote_text(ev.name));
+  }
+  const auto [same, added] =
+      event_ids_.emplace(uint32_t{ev.desc.id} << 8 | ev.desc.version, ev.name);
+  if (!added) {
+    return fail(e, "event " + quote_text(ev.name) + " has the same value " +
+                       std::to_string(ev.desc.id) + " and version " +
+                       std::to_string(ev.desc.version) + " as event " + quote_text(same->second));
   }
   p.events.push_back(std::move(ev));
   return true;

@@ -8,6 +8,8 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "base/quote.h"
 #include "runtime/manifest.h"
@@ -45,6 +47,7 @@ class Parser {
   bool parse_channels(pugi::xml_node list, Tables& t);
   bool parse_template(pugi::xml_node tpl, Template& out);
   // manifest_events.cc
+  // Appends one field of the template that parse_template is reading.
   bool parse_data(pugi::xml_node d, std::vector<FieldDef>& fields);
   bool parse_extent(pugi::xml_node d, const char* attr, const std::vector<FieldDef>& fields,
                     Extent& out);
@@ -55,6 +58,12 @@ class Parser {
 
   std::string_view text_;
   std::optional<ManifestError> error_;
+  // The current provider's events by name and by (id << 8 | version), for duplicates.
+  std::unordered_set<std::string> event_names_;
+  std::unordered_map<uint32_t, std::string> event_ids_;
+  // The current template's fields by name (index into its field list).
+  std::unordered_map<std::string, uint32_t> template_fields_;
+  size_t fields_total_ = 0;  // over all events so far, at most kMaxManifestFields
 };
 
 }  // namespace pfc::internal

@@ -25,6 +25,7 @@
 #include "pfc/enable.h"
 #include "pfc/schema.h"
 #include "runtime/casefold.h"
+#include "runtime/str_search.h"
 
 namespace pfc {
 namespace {
@@ -171,9 +172,8 @@ AsciiStarts ascii_starts(char32_t c) {
   return a;
 }
 
-// Folded code points of a string field's bytes [p, end). Copyable: a copy resumes from the
-// same position (the substring search restarts from saved positions). skip_to() and
-// skip_unit() move by code units, for contains().
+// Folded code points of a string field's bytes [p, end). skip_to() moves by code units, for
+// contains().
 struct Utf8Source {
   const uint8_t* p;
   const uint8_t* end;
@@ -186,7 +186,6 @@ struct Utf8Source {
     }
     return fold_case(decode_utf8_step(p, end));
   }
-  void skip_unit() { ++p; }
   // Advances to the next byte in `a` (true), or to the end (false); 8 bytes at a time.
   bool skip_to(const AsciiStarts& a) {
     const uint64_t fold = a.or_bits * kLanes8Low, ascii = a.c * kLanes8Low;
@@ -218,7 +217,6 @@ struct Utf16Source {
     }
     return fold_case(decode_utf16le_step(p, end));
   }
-  void skip_unit() { p += 2; }
   // Advances to the next unit in `a` (true), or to the end (false); 4 units at a time.
   bool skip_to(const AsciiStarts& a) { return seek<false>(a) == Stop::Candidate; }
 
@@ -255,59 +253,43 @@ bool equals(Source s, const char32_t* needle, uint64_t needle_len) {
   return s.done();
 }
 
-enum class Match { Yes, No, NotLater };  // NotLater: no, and the string ran out first
-
-// Whether the needle's folded code points follow from t's position.
-template <typename Source>
-Match match_at(Source t, const char32_t* needle, uint64_t needle_len) {
-  uint64_t i = 0;
-  while (i < needle_len && !t.done() && t.next() == needle[i]) ++i;
-  if (i == needle_len) return Match::Yes;
-  // A later start has fewer code points left than this one had: it cannot match either.
-  return t.done() ? Match::NotLater : Match::No;
-}
-
 // Substring search over folded code points, without buffers: does the needle match from
-// some code-point boundary of the sequential decode? Naive O(n·m) in general. When the
-// needle starts with an ASCII character c, only the units of ascii_starts(c) can begin a
-// match, and each of them is such a boundary: decode_utf16le_step consumes a second unit
-// only when it is a low surrogate (0xDC00–0xDFFF), decode_utf8_step consumes after a lead
-// byte only continuation bytes (0x80–0xBF), so ASCII units/bytes, U+212A, U+017F and the
-// lead bytes 0xE2 / 0xC5 always start a decode step (runtime/utf.h). Every other step
-// start decodes to a code point not folding to c. So the scan skips word-at-a-time to
-// those units and verifies from each, with the same result as decoding every unit.
+// some code-point boundary of the sequential decode? Knuth–Morris–Pratt (str_search.h):
+// every code point of the field is decoded once, so O(field + needle). While nothing is
+// matched and the needle starts with an ASCII character c, only the units of
+// ascii_starts(c) can begin a match, and each of them is such a boundary:
+// decode_utf16le_step consumes a second unit only when it is a low surrogate
+// (0xDC00–0xDFFF), decode_utf8_step consumes after a lead byte only continuation bytes
+// (0x80–0xBF), so ASCII units/bytes, U+212A, U+017F and the lead bytes 0xE2 / 0xC5 always
+// start a decode step (base/utf8.h). Every other step start decodes to a code point not
+// folding to c, which would leave the match empty. So the scan skips word-at-a-time to
+// those units, with the same result as decoding every unit.
 template <typename Source>
-bool contains(Source s, const char32_t* needle, uint64_t needle_len) {
+bool contains(Source s, const char32_t* needle, const uint32_t* links, uint64_t needle_len) {
   if (needle_len == 0) return true;
-  const char32_t first = needle[0];
-  if (first < 0x80) {
-    const AsciiStarts starts = ascii_starts(first);
-    for (; s.skip_to(starts); s.skip_unit()) {
-      const Match m = match_at(s, needle, needle_len);
-      if (m != Match::No) return m == Match::Yes;
-    }
-    return false;
+  const bool skip = needle[0] < 0x80;
+  const AsciiStarts starts = ascii_starts(skip ? needle[0] : 0);
+  uint64_t matched = 0;
+  while (true) {
+    if (matched == 0 && skip && !s.skip_to(starts)) return false;
+    if (s.done()) return false;
+    matched = kmp_step(needle, links, matched, s.next());
+    if (matched == needle_len) return true;
   }
-  while (!s.done()) {
-    const Source start = s;
-    if (s.next() != first) continue;
-    const Match m = match_at(start, needle, needle_len);
-    if (m != Match::No) return m == Match::Yes;
-  }
-  return false;
 }
 
 template <typename Source>
-int string_op(uint32_t op, Source s, const char32_t* needle, uint64_t needle_len) {
+int string_op(uint32_t op, Source s, const char32_t* needle, uint64_t needle_len,
+              const uint32_t* links) {
   switch (static_cast<PayloadOp>(op)) {
     case PayloadOp::Is:
       return equals(s, needle, needle_len);
     case PayloadOp::IsNot:
       return !equals(s, needle, needle_len);
     case PayloadOp::Contains:
-      return contains(s, needle, needle_len);
+      return contains(s, needle, links, needle_len);
     case PayloadOp::DoesntContain:
-      return !contains(s, needle, needle_len);
+      return !contains(s, needle, links, needle_len);
     default:
       return 0;
   }
@@ -328,31 +310,28 @@ bool single_pass_contains(uint64_t unit, uint64_t length, uint32_t op, const cha
 // contains() over the NUL-terminated UTF-16 field at off (off <= size) while looking for
 // its terminator, in one pass: stores the result in *found and the terminator's offset in
 // *nul, or returns false when there is none. Same result as string_field then contains():
-// verifying against the payload's end instead of the terminator changes nothing, since the
-// needle holds no U+0000 (a verification reaching the terminator fails there), and
-// decode_utf16le_step never consumes a 0x0000 unit as the second half of a pair. Once the
-// result is known, the rest of the pass only looks for the terminator.
+// the needle holds no U+0000, and decode_utf16le_step never consumes a 0x0000 unit as the
+// second half of a pair, so the first code point 0 decoded is the terminator, where the
+// search ends unmatched. Once the result is known, the rest of the pass only looks for the
+// terminator.
 bool contains_utf16_terminated(const uint8_t* payload, uint64_t size, uint64_t off,
-                               const char32_t* needle, uint64_t needle_len, int* found,
-                               uint64_t* nul) {
+                               const char32_t* needle, const uint32_t* links,
+                               uint64_t needle_len, int* found, uint64_t* nul) {
   Utf16Source s{payload + off, payload + off + ((size - off) & ~uint64_t{1})};
   const AsciiStarts starts = ascii_starts(needle[0]);
-  for (;; s.skip_unit()) {
-    const Utf16Source::Stop stop = s.seek<true>(starts);
-    if (stop == Utf16Source::Stop::End) return false;
-    if (stop == Utf16Source::Stop::Nul) {
-      *found = 0;
-      *nul = static_cast<uint64_t>(s.p - payload);
-      return true;
+  uint64_t matched = 0;
+  while (matched < needle_len) {
+    if (matched == 0) {
+      const Utf16Source::Stop stop = s.seek<true>(starts);
+      if (stop == Utf16Source::Stop::End) return false;
+      if (stop == Utf16Source::Stop::Nul) break;
+    } else if (s.done()) {
+      return false;
     }
-    // NotLater: no match from here on (the verification may have ended at a terminator
-    // that is the payload's last unit, so this does not prove there is none).
-    const Match m = match_at(s, needle, needle_len);
-    if (m != Match::No) {
-      *found = m == Match::Yes;
-      break;
-    }
+    if (s.p[0] == 0 && s.p[1] == 0) break;  // the terminator
+    matched = kmp_step(needle, links, matched, s.next());
   }
+  *found = matched == needle_len;
   *nul = find_nul16(payload, static_cast<uint64_t>(s.p - payload), size);
   return *nul != kBad;
 }
@@ -437,7 +416,8 @@ int pfc_tdh_int_pred(uint32_t op, int is_signed, uint64_t value, uint64_t lo, ui
 
 int pfc_tdh_str_pred_next(const uint8_t* payload, uint64_t size, uint64_t off,
                           uint32_t in_type, uint64_t length, uint32_t op,
-                          const char32_t* needle, uint64_t needle_len, uint64_t* next) {
+                          const char32_t* needle, uint64_t needle_len, const uint32_t* links,
+                          uint64_t* next) {
   if (in_type != 1 && in_type != 2) {  // not a string: no predicate, but skip as usual
     *next = pfc_tdh_skip(payload, size, off, in_type, 1, length);
     return 0;
@@ -446,7 +426,7 @@ int pfc_tdh_str_pred_next(const uint8_t* payload, uint64_t size, uint64_t off,
   if (off <= size && single_pass_contains(unit, length, op, needle, needle_len)) {
     int found = 0;
     uint64_t nul = 0;
-    if (!contains_utf16_terminated(payload, size, off, needle, needle_len, &found, &nul)) {
+    if (!contains_utf16_terminated(payload, size, off, needle, links, needle_len, &found, &nul)) {
       *next = kBad;
       return 0;
     }
@@ -459,15 +439,16 @@ int pfc_tdh_str_pred_next(const uint8_t* payload, uint64_t size, uint64_t off,
     return 0;
   }
   if (unit == 2)
-    return string_op(op, Utf16Source{payload + off, payload + end}, needle, needle_len);
-  return string_op(op, Utf8Source{payload + off, payload + end}, needle, needle_len);
+    return string_op(op, Utf16Source{payload + off, payload + end}, needle, needle_len, links);
+  return string_op(op, Utf8Source{payload + off, payload + end}, needle, needle_len, links);
 }
 
 int pfc_tdh_str_pred(const uint8_t* payload, uint64_t size, uint64_t off, uint32_t in_type,
-                     uint64_t length, uint32_t op, const char32_t* needle, uint64_t needle_len) {
+                     uint64_t length, uint32_t op, const char32_t* needle, uint64_t needle_len,
+                     const uint32_t* links) {
   uint64_t next = 0;
   return pfc_tdh_str_pred_next(payload, size, off, in_type, length, op, needle, needle_len,
-                               &next);
+                               links, &next);
 }
 
 int pfc_tdh_guid_pred(const uint8_t* payload, uint64_t size, uint64_t off, uint32_t op,

@@ -38,10 +38,14 @@ int pfc_tdh_int_pred(uint32_t op, int is_signed, uint64_t value, uint64_t lo, ui
 
 // String predicate (CONTAINS, DOESNTCONTAIN, IS, ISNOT) on the scalar string field at
 // `off` (in_type 1 = UTF-16LE, 2 = 8-bit/UTF-8), compared after simple Unicode case
-// folding against `needle` (already folded, UTF-32, `needle_len` code points). Returns 0
-// when the field cannot be decoded, whatever the operator.
+// folding against `needle` (already folded, UTF-32, `needle_len` code points). `links`
+// are the needle's KMP failure links (runtime/str_search.h needle_links, `needle_len`
+// entries); CONTAINS / DOESNTCONTAIN need them (linear time in field + needle), IS / ISNOT
+// ignore them (may be null). Returns 0 when the field cannot be decoded, whatever the
+// operator.
 int pfc_tdh_str_pred(const uint8_t* payload, uint64_t size, uint64_t off, uint32_t in_type,
-                     uint64_t length, uint32_t op, const char32_t* needle, uint64_t needle_len);
+                     uint64_t length, uint32_t op, const char32_t* needle, uint64_t needle_len,
+                     const uint32_t* links);
 
 // pfc_tdh_str_pred fused with the skip of the same field: returns exactly what
 // pfc_tdh_str_pred returns and stores into *next (never null) exactly what
@@ -50,7 +54,8 @@ int pfc_tdh_str_pred(const uint8_t* payload, uint64_t size, uint64_t off, uint32
 // stops at an embedded NUL), or PFC_TDH_BAD_OFFSET — locating the field's end only once.
 int pfc_tdh_str_pred_next(const uint8_t* payload, uint64_t size, uint64_t off,
                           uint32_t in_type, uint64_t length, uint32_t op,
-                          const char32_t* needle, uint64_t needle_len, uint64_t* next);
+                          const char32_t* needle, uint64_t needle_len, const uint32_t* links,
+                          uint64_t* next);
 
 // GUID predicate (IS / ISNOT) on the 16-byte field at `off` against `value16` (payload
 // byte order). Returns 0 when the field does not fit.

@@ -57,6 +57,11 @@ int command_compile(const std::string& script, const std::string& emit, std::ost
     const ProgramSpec spec = routed->router->program_spec(handle);
     if (spec.sessions.empty()) continue;
     Result<std::string> section = emit_program(spec, emit);
+    if (!section && is_jit_limit_error(section.error())) {  // the script's size, not a bug
+      err << "pfc: error: --emit " << emit << ": provider '" << spec.provider.name
+          << "': " << section.error().message << " (docs/limits.md)\n";
+      return kExitInput;
+    }
     if (!section) {
       err << "pfc: internal error: " << section.error().message << '\n';
       return kExitInternal;

@@ -25,6 +25,7 @@
 #include "cli/run_output.h"
 #include "cli/script_loader.h"
 #include "cli/term.h"
+#include "compiler/jit/jit.h"
 
 namespace pfc::cli {
 namespace {
@@ -180,6 +181,11 @@ int command_run(const RunOptions& options, std::ostream& err) {
   // The jit engine compiles while enabling; a failure would silently route with the
   // interpreter, which must not pass for a JIT result.
   if (const auto failure = engine.errors->first(); failure && engine.strict) {
+    if (is_jit_limit_error(*failure)) {  // a property of the script, not a failure of pfc
+      err << "pfc: error: --engine jit: " << failure->message
+          << " (docs/limits.md; --engine auto or interp route it)\n";
+      return kExitInput;
+    }
     err << "pfc: internal error: JIT compilation failed: " << failure->message << '\n';
     return kExitInternal;
   }

@@ -482,14 +482,17 @@ Value* Codegen::pred_str(const ir::Inst& in) {
   std::vector<uint32_t> needle(pred.folded.begin(), pred.folded.end());
   needle.push_back(0);  // never empty; the helper reads only needle_len code points
   llvm::Constant* data = constant_array(llvm::ConstantDataArray::get(ctx_, llvm::ArrayRef<uint32_t>(needle)), "needle");
+  std::vector<uint32_t> links(pred.links.begin(), pred.links.end());
+  links.push_back(0);  // never empty, like the needle
+  llvm::Constant* link_data = constant_array(llvm::ConstantDataArray::get(ctx_, llvm::ArrayRef<uint32_t>(links)), "links");
   llvm::FunctionCallee fn =
-      helper("pfc_tdh_str_pred_next", i32_, {ptr_, i64_, i64_, i32_, i64_, i32_, ptr_, i64_, ptr_});
+      helper("pfc_tdh_str_pred_next", i32_, {ptr_, i64_, i64_, i32_, i64_, i32_, ptr_, i64_, ptr_, ptr_});
   llvm::AllocaInst* next_slot = entry_slot(next_slot_, i64_, "next");
   Value* off = reg(in.a);
   Value* hit = b_.CreateCall(fn, {payload_, psize_, off, c32(static_cast<uint32_t>(f.type)),
                                   length_extent(f.length, in.imm),
                                   c32(static_cast<uint32_t>(pred.op)), data,
-                                  c64(pred.folded.size()), next_slot});
+                                  c64(pred.folded.size()), link_data, next_slot});
   string_next_[{off, in.b, length_key(f, in.imm)}] = b_.CreateLoad(i64_, next_slot);
   return bool64(b_.CreateICmpNE(hit, c32(0)));
 }

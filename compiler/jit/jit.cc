@@ -31,6 +31,21 @@ std::optional<OptLevel> opt_level_from_name(std::string_view name) {
   return std::nullopt;
 }
 
+namespace {
+constexpr std::string_view kLimitStart = "the routing program has ";
+constexpr std::string_view kLimitMiddle = " IR instructions, more than the JIT's limit of ";
+}  // namespace
+
+Error jit_limit_error(size_t instructions) {
+  return Error{std::string(kLimitStart) + std::to_string(instructions) + std::string(kLimitMiddle) +
+               std::to_string(kMaxJitInstructions)};
+}
+
+bool is_jit_limit_error(const Error& error) {
+  return error.message.starts_with(kLimitStart) &&
+         error.message.find(kLimitMiddle) != std::string::npos;
+}
+
 struct Jit::Impl {
   std::unique_ptr<llvm::orc::LLJIT> lljit;
   std::atomic<uint64_t> next_id{0};
@@ -49,6 +64,12 @@ NativeCode::~NativeCode() {
   // there is nobody to report it to from a destructor, so it is dropped.
   if (llvm::Error err = installed_->tracker->remove())
     (void)internal::llvm_to_error(std::move(err), "removing JIT code");
+  installed_->tracker = nullptr;
+  // Every compile interns a fresh name (pfc_route_N, its sections' symbols); the session's
+  // string pool keeps entries nobody references until told to drop them, about 70 bytes
+  // per compile otherwise (issue B8). Thread-safe: the pool locks itself, and a dead entry
+  // can only come back through intern(), under the same lock.
+  installed_->jit->lljit->getExecutionSession().getSymbolStringPool()->clearDeadEntries();
 }
 
 namespace {
@@ -75,14 +96,18 @@ Result<std::unique_ptr<llvm::orc::LLJIT>> build_lljit() {
       "creating the LLJIT");
 }
 
+bool stop(const CancelCheck& cancelled) { return cancelled && cancelled(); }
+
 // An optimised module for `program` in `context`, with the host's layout and triple.
 Result<std::unique_ptr<llvm::Module>> optimised_module(const ir::Program& program,
                                                        llvm::LLVMContext& context,
                                                        const std::string& name,
                                                        llvm::TargetMachine& tm,
-                                                       OptLevel level) {
+                                                       OptLevel level,
+                                                       const CancelCheck& cancelled = {}) {
   auto module = internal::generate_module(program, context, name);
   if (!module) return module;
+  if (stop(cancelled)) return make_error(kCancelledMessage);
   (*module)->setDataLayout(tm.createDataLayout());
   (*module)->setTargetTriple(tm.getTargetTriple().str());
   internal::optimize_module(**module, tm, level);
@@ -105,17 +130,22 @@ Result<std::shared_ptr<Jit>> Jit::shared() {
   return instance;
 }
 
-Result<std::unique_ptr<NativeCode>> Jit::compile(const ir::Program& program, OptLevel level) {
+Result<std::unique_ptr<NativeCode>> Jit::compile(const ir::Program& program, OptLevel level,
+                                                 const CancelCheck& cancelled) {
+  if (stop(cancelled)) return make_error(kCancelledMessage);
+  if (program.code.size() > kMaxJitInstructions) return std::unexpected(jit_limit_error(program.code.size()));
   const std::string name = "pfc_route_" + std::to_string(impl_->next_id.fetch_add(1));
   auto tm = internal::host_target_machine(level);
   if (!tm) return std::unexpected(tm.error());
   // One context per compiled program; it is only needed until the object is emitted.
   llvm::orc::ThreadSafeContext context(std::make_unique<llvm::LLVMContext>());
   auto lock = context.getLock();
-  auto module = optimised_module(program, *context.getContext(), name, **tm, level);
+  auto module = optimised_module(program, *context.getContext(), name, **tm, level, cancelled);
   if (!module) return std::unexpected(module.error());
+  if (stop(cancelled)) return make_error(kCancelledMessage);
   auto object = internal::emit_machine_code(**module, **tm, internal::EmitKind::Object);
   if (!object) return std::unexpected(object.error());
+  if (stop(cancelled)) return make_error(kCancelledMessage);
 
   llvm::orc::LLJIT& lljit = *impl_->lljit;
   auto installed = std::make_unique<NativeCode::Installed>();
@@ -137,6 +167,7 @@ Result<std::unique_ptr<NativeCode>> Jit::compile(const ir::Program& program, Opt
 }
 
 Result<std::string> emit_llvm(const ir::Program& program, OptLevel level) {
+  if (program.code.size() > kMaxJitInstructions) return std::unexpected(jit_limit_error(program.code.size()));
   auto tm = internal::host_target_machine(level);
   if (!tm) return std::unexpected(tm.error());
   llvm::LLVMContext context;
@@ -150,6 +181,7 @@ Result<std::string> emit_llvm(const ir::Program& program, OptLevel level) {
 }
 
 Result<std::string> emit_asm(const ir::Program& program, OptLevel level) {
+  if (program.code.size() > kMaxJitInstructions) return std::unexpected(jit_limit_error(program.code.size()));
   auto tm = internal::host_target_machine(level);
   if (!tm) return std::unexpected(tm.error());
   llvm::LLVMContext context;
@@ -161,11 +193,12 @@ Result<std::string> emit_asm(const ir::Program& program, OptLevel level) {
 JitProgram::JitProgram(ir::Program program) : program_(std::move(program)) {}
 
 Result<std::shared_ptr<const JitProgram>> JitProgram::create(ir::Program program,
-                                                              OptLevel level) {
+                                                              OptLevel level,
+                                                              const CancelCheck& cancelled) {
   auto jit = Jit::shared();
   if (!jit) return std::unexpected(jit.error());
   std::shared_ptr<JitProgram> p(new JitProgram(std::move(program)));
-  auto code = (*jit)->compile(p->program_, level);
+  auto code = (*jit)->compile(p->program_, level, cancelled);
   if (!code) return std::unexpected(code.error());
   p->fn_ = (*code)->fn();
   p->code_ = std::move(*code);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -69,6 +70,18 @@ class NativeCode {
   NativeRouteFn fn_;
 };
 
+// The largest program the JIT compiles, in IR instructions (about 90,000 predicates;
+// compiling one that size takes seconds and some 650 MB, growing linearly). Larger ones
+// fail with jit_limit_error(); the tiered engines keep routing them with the interpreter
+// (docs/limits.md).
+inline constexpr size_t kMaxJitInstructions = size_t{1} << 18;
+Error jit_limit_error(size_t instructions);
+bool is_jit_limit_error(const Error& error);
+
+// Asked between compilation stages; true = stop (the result is no longer wanted).
+using CancelCheck = std::function<bool()>;
+inline constexpr const char* kCancelledMessage = "compilation cancelled";
+
 // The process-wide JIT: one ORC LLJIT whose main JITDylib holds the runtime helpers
 // (runtime/tdh.h, compiler/interp.h) as absolute symbols, and one ResourceTracker per
 // installed program. Thread-safe: several threads may compile and remove at once (each
@@ -85,8 +98,10 @@ class Jit {
   // Generates, optimises at `level`, links and installs `program`. `program` must outlive
   // the returned code (StrIn passes the address of its string sets). Fails on a program
   // the IR verifier rejects (compiler/verify.h) or an LLVM failure; nothing is installed
-  // then.
-  Result<std::unique_ptr<NativeCode>> compile(const ir::Program& program, OptLevel level);
+  // then. `cancelled`, when given, is asked between the stages (generate, optimise, emit,
+  // link): once it returns true the compilation stops with kCancelledMessage.
+  Result<std::unique_ptr<NativeCode>> compile(const ir::Program& program, OptLevel level,
+                                              const CancelCheck& cancelled = {});
 
  private:
   friend class NativeCode;  // NativeCode::Installed keeps Impl alive
@@ -104,7 +119,8 @@ Result<std::string> emit_asm(const ir::Program& program, OptLevel level);
 // string sets) and its NativeCode. Immutable, thread-safe.
 class JitProgram final : public RoutingProgram {
  public:
-  static Result<std::shared_ptr<const JitProgram>> create(ir::Program program, OptLevel level);
+  static Result<std::shared_ptr<const JitProgram>> create(ir::Program program, OptLevel level,
+                                                          const CancelCheck& cancelled = {});
   PFC_CALLS_JIT_CODE RouteResult route(const EventView& event) const noexcept override {
     return call_native(fn_, event);
   }

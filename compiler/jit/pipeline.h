@@ -26,8 +26,9 @@ Result<void> init_native_target();
 Result<llvm::TargetMachine*> host_target_machine(OptLevel level);
 
 // Runs the IR pipeline of `level` on `module` (whose data layout and triple are set to
-// `tm`'s): O0 = none; O1 = SROA, EarlyCSE, InstCombine, SimplifyCFG on each function;
-// O2 = LLVM's per-module default O2 pipeline.
+// `tm`'s): O0 = none; O1 = EarlyCSE, SimplifyCFG on each function; O2 = LLVM's per-module
+// default O2 pipeline. Then, at every level, cuts basic blocks longer than 512
+// instructions (the fast register allocator is quadratic in a block's length).
 void optimize_module(llvm::Module& module, llvm::TargetMachine& tm, OptLevel level);
 
 enum class EmitKind : uint8_t { Object, Assembly };

@@ -45,100 +45,133 @@ struct TierState {
   }
 };
 
-// Compiles a state's program and records the outcome (reporting failures).
-void tier_up(TierState& state, const EngineOptions& options) {
-  auto native = JitProgram::create(state.program, state.level);
-  if (!native && options.on_jit_error) options.on_jit_error(native.error());
+// How a stopped worker abandons its compilation in progress: `flag` is asked between the
+// compilation's stages; failures are reported under `report_mu` only while the flag is
+// clear, so that once stop() set it (under the same lock) no callback runs any more.
+struct Abandon {
+  std::atomic<bool> flag{false};
+  std::mutex report_mu;
+};
+
+// Compiles a state's program and records the outcome, reporting failures (not
+// cancellations: the program's destruction or the worker's stop end it between stages).
+void tier_up(TierState& state, const EngineOptions& options, Abandon* abandon = nullptr) {
+  const CancelCheck cancelled = [&state, abandon] {
+    return state.cancelled.load(std::memory_order_acquire) ||
+           (abandon != nullptr && abandon->flag.load(std::memory_order_acquire));
+  };
+  auto native = JitProgram::create(state.program, state.level, cancelled);
+  if (!native && options.on_jit_error && native.error().message != kCancelledMessage) {
+    if (abandon == nullptr) {
+      options.on_jit_error(native.error());
+    } else {
+      std::lock_guard lock(abandon->report_mu);
+      if (!abandon->flag.load(std::memory_order_acquire)) options.on_jit_error(native.error());
+    }
+  }
   state.finish(std::move(native));
 }
 
-class TierWorker;
-
-// Every live worker, so that process exit stops them before LLVM's own finalizers run: a
-// worker still compiling during exit() would run LLVM code that is being torn down (an
-// embedder may well leak its Router, as the ETW layer's process-wide runtime does). The
+// Every worker thread still running, so that process exit waits for them before LLVM's own
+// finalizers run: a thread still compiling during exit() would run LLVM code that is
+// being torn down (an embedder may well leak its Router, as the ETW layer's process-wide
+// runtime does). A stopped worker's thread is detached — it stops at the next stage
+// boundary of its compilation — so stopping never waits for LLVM; only exit() does. The
 // exit hook is registered when the first worker starts — after LLVM's static
 // initialisation — so it runs before LLVM's destructors (exit handlers run in reverse
-// order of registration). The registry itself is never destroyed.
+// order of registration). A program that must not wait even then ends with quick_exit
+// when background_compiles_running() (pfc does). The registry is never destroyed.
 class WorkerRegistry {
  public:
   static WorkerRegistry& get() {
     static WorkerRegistry* registry = new WorkerRegistry();
     return *registry;
   }
-  void add(TierWorker* worker);
-  void remove(TierWorker* worker);
-  void stop_all();  // holds the lock while stopping, so no worker is destroyed meanwhile
+  void thread_started();  // warms LLVM up and registers the exit hook the first time
+  void thread_finished();
+  bool running() const;
+  void wait_all();
 
  private:
-  std::mutex mu_;
-  std::vector<TierWorker*> workers_;  // guarded by mu_
-  bool hooked_ = false;               // guarded by mu_
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  size_t running_ = 0;  // guarded by mu_
+  bool hooked_ = false;  // guarded by mu_
 };
 
-// One background thread compiling queued states in FIFO order.
+// One background thread compiling queued states in FIFO order. Its queue and flags are
+// shared with the thread, which may outlive the worker (see stop()).
 class TierWorker {
  public:
-  explicit TierWorker(const EngineOptions& options)
-      : options_(options), thread_([this] { run(); }) {
-    WorkerRegistry::get().add(this);
+  explicit TierWorker(const EngineOptions& options) : shared_(std::make_shared<Shared>(options)) {
+    WorkerRegistry::get().thread_started();
+    std::thread([shared = shared_] {
+      run(*shared);
+      WorkerRegistry::get().thread_finished();
+    }).detach();
   }
 
-  ~TierWorker() {
-    WorkerRegistry::get().remove(this);
-    stop();
-  }
+  ~TierWorker() { stop(); }
 
-  // Stops the thread; queued states stay on the interpreter. Idempotent.
+  // Stops the thread without waiting for it: queued states stay on the interpreter, a
+  // compilation in progress is abandoned at its next stage boundary. Idempotent.
   void stop() {
     std::deque<std::shared_ptr<TierState>> left;
     {
-      std::lock_guard lock(mu_);
-      stop_ = true;
-      left.swap(queue_);
+      std::lock_guard lock(shared_->mu);
+      shared_->stop = true;
+      left.swap(shared_->queue);
     }
-    cv_.notify_all();
-    if (thread_.joinable()) thread_.join();
+    {
+      std::lock_guard lock(shared_->abandon.report_mu);  // waits for a report in progress
+      shared_->abandon.flag.store(true, std::memory_order_release);
+    }
+    shared_->cv.notify_all();
     for (auto& state : left) state->finish(make_error("compiler shut down before tier-up"));
   }
 
   void push(std::shared_ptr<TierState> state) {
     {
-      std::lock_guard lock(mu_);
-      if (!stop_) {
-        queue_.push_back(std::move(state));
+      std::lock_guard lock(shared_->mu);
+      if (!shared_->stop) {
+        shared_->queue.push_back(std::move(state));
         state = nullptr;
       }
     }
     if (state) state->finish(make_error("compiler shut down before tier-up"));
-    cv_.notify_one();
+    shared_->cv.notify_one();
   }
 
  private:
-  void run() {
+  struct Shared {
+    explicit Shared(const EngineOptions& o) : options(o) {}
+    const EngineOptions options;  // a copy: the thread may outlive the TieredCompiler
+    std::mutex mu;
+    std::condition_variable cv;
+    std::deque<std::shared_ptr<TierState>> queue;  // guarded by mu
+    bool stop = false;                             // guarded by mu
+    Abandon abandon;
+  };
+
+  static void run(Shared& shared) {
     for (;;) {
       std::shared_ptr<TierState> state;
       {
-        std::unique_lock lock(mu_);
-        cv_.wait(lock, [this] { return stop_ || !queue_.empty(); });
-        if (stop_) return;
-        state = std::move(queue_.front());
-        queue_.pop_front();
+        std::unique_lock lock(shared.mu);
+        shared.cv.wait(lock, [&shared] { return shared.stop || !shared.queue.empty(); });
+        if (shared.stop) return;
+        state = std::move(shared.queue.front());
+        shared.queue.pop_front();
       }
       if (state->cancelled.load(std::memory_order_acquire)) {
         state->finish(make_error("program destroyed before tier-up"));
         continue;
       }
-      tier_up(*state, options_);
+      tier_up(*state, shared.options, &shared.abandon);
     }
   }
 
-  const EngineOptions& options_;  // owned by the TieredCompiler, which owns *this
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::deque<std::shared_ptr<TierState>> queue_;  // guarded by mu_
-  bool stop_ = false;                             // guarded by mu_
-  std::thread thread_;                            // last: starts after the rest exists
+  std::shared_ptr<Shared> shared_;
 };
 
 // A small program touching every code path of a typical compile: header checks, a
@@ -173,27 +206,37 @@ void warm_up_llvm() {
   }
 }
 
-void WorkerRegistry::add(TierWorker* worker) {
+void WorkerRegistry::thread_started() {
   std::lock_guard lock(mu_);
   if (!hooked_) {
     warm_up_llvm();
-    std::atexit([] { WorkerRegistry::get().stop_all(); });
+    std::atexit([] { WorkerRegistry::get().wait_all(); });
     hooked_ = true;
   }
-  workers_.push_back(worker);
+  ++running_;
 }
 
-void WorkerRegistry::remove(TierWorker* worker) {
-  std::lock_guard lock(mu_);
-  std::erase(workers_, worker);
+void WorkerRegistry::thread_finished() {
+  {
+    std::lock_guard lock(mu_);
+    --running_;
+  }
+  cv_.notify_all();
 }
 
-void WorkerRegistry::stop_all() {
+bool WorkerRegistry::running() const {
   std::lock_guard lock(mu_);
-  for (TierWorker* worker : workers_) worker->stop();
+  return running_ != 0;
+}
+
+void WorkerRegistry::wait_all() {
+  std::unique_lock lock(mu_);
+  cv_.wait(lock, [this] { return running_ == 0; });
 }
 
 }  // namespace internal
+
+bool background_compiles_running() { return internal::WorkerRegistry::get().running(); }
 
 TieredProgram::TieredProgram(std::shared_ptr<const Interpreter> interp,
                              std::shared_ptr<internal::TierState> state)
@@ -233,15 +276,23 @@ Result<std::shared_ptr<const RoutingProgram>> TieredCompiler::compile(const Prog
 }
 
 Result<std::shared_ptr<const TieredProgram>> TieredCompiler::compile_ir(ir::Program program) {
-  auto state = std::make_shared<internal::TierState>(program, options_.level);
+  // A program over the JIT's limit stays on the interpreter, without a copy for the JIT.
+  const size_t size = program.code.size();
+  const bool jit = size <= kMaxJitInstructions;
+  auto state = std::make_shared<internal::TierState>(jit ? program : ir::Program{}, options_.level);
   auto interp = Interpreter::create(std::move(program));
   if (!interp) return std::unexpected(interp.error());
   std::shared_ptr<const TieredProgram> tiered(
       new TieredProgram(std::shared_ptr<const Interpreter>(std::move(*interp)), state));
-  if (wait_)
+  if (!jit) {
+    const Error error = jit_limit_error(size);
+    if (options_.on_jit_error) options_.on_jit_error(error);
+    state->finish(std::unexpected(error));
+  } else if (wait_) {
     internal::tier_up(*state, options_);
-  else
+  } else {
     worker_->push(std::move(state));
+  }
   return tiered;
 }
 

@@ -57,10 +57,14 @@ class TieredProgram final : public RoutingProgram {
 };
 
 // Builds TieredPrograms. With `wait` false (Engine::Auto) compile() returns at once and a
-// single background thread, owned by the compiler, compiles programs in FIFO order
-// (programs destroyed before their turn are skipped); with `wait` true (Engine::Jit) it
-// compiles on the calling thread. Destroying the compiler joins the thread; programs still
-// queued then stay on the interpreter (Failed, "compiler shut down"). Thread-safe.
+// single background thread, started by the compiler, compiles programs in FIFO order
+// (programs destroyed before their turn are skipped, a program destroyed while compiling
+// stops it at the next stage boundary); with `wait` true (Engine::Jit) it compiles on the
+// calling thread. Destroying the compiler does not wait for the thread: programs still
+// queued stay on the interpreter (Failed, "compiler shut down"), a compilation in progress
+// is abandoned at its next stage boundary, and no on_jit_error callback runs after the
+// destructor returned. Process exit (exit(), a return from main) waits for such threads
+// before LLVM is torn down; see background_compiles_running(). Thread-safe.
 class TieredCompiler final : public ProgramCompiler {
  public:
   explicit TieredCompiler(EngineOptions options = {}, bool wait = false);
@@ -76,6 +80,12 @@ class TieredCompiler final : public ProgramCompiler {
   bool wait_;
   std::unique_ptr<internal::TierWorker> worker_;  // null when wait_
 };
+
+// True while some background compilation thread (Engine::Auto) is still running, e.g.
+// abandoned but inside a long LLVM stage. exit() waits for it; a program that must not
+// wait ends with std::quick_exit instead (after flushing its output): nothing is torn
+// down under the running thread then, and the process ends at once (pfc does this).
+bool background_compiles_running();
 
 // Debug engine: routes every event with the interpreter and the native code, returns the
 // interpreter's result and reports each disagreement (counter + first mismatch + callback).

@@ -193,3 +193,66 @@ TEST(trace_event_errors_and_mof_pointers) {
   CHECK(IsEqualGUID(&col.events[0].header.ProviderId, &g));
   CHECK_EQ(UnregisterTraceGuids(reg), 0);
 }
+
+/* TraceEvent with MOF_FIELD lengths beyond the 64 KB event limit (issue B1): the sizes are
+ * checked, overflow-safe, before any DataPtr is read, so a huge Length on a 16-byte buffer
+ * answers 87 at once instead of reading past it (or copying gigabytes first). ctest runs
+ * this test under a 2 GiB address-space cap. */
+TEST(trace_event_checks_mof_lengths_before_reading) {
+  GUID g = test_guid(0x404, 1);
+  ControlLog log = {0};
+  TRACEHANDLE reg;
+  CHECK_EQ(RegisterTraceGuidsW(control_callback, &log, &g, 0, NULL, NULL, NULL, &reg), 0);
+  TRACEHANDLE s = start_session(u"lg_mof_limits");
+  Collector col = {0};
+  TRACEHANDLE r = open_consumer(u"lg_mof_limits", &col);
+  CHECK_EQ(EnableTraceEx2(s, &g, 1, 5, 0, 0, INFINITE, NULL), 0);
+  TRACEHANDLE logger = log.loggers[0];
+  static uint8_t small[16];
+  static uint8_t limit[0xFFFF - sizeof(EVENT_HEADER) + 1];
+  struct {
+    EVENT_TRACE_HEADER header;
+    MOF_FIELD mof[2];
+  } e;
+  memset(&e, 0, sizeof e);
+  e.header.Size = sizeof(EVENT_TRACE_HEADER) + sizeof(MOF_FIELD);
+  e.header.Flags = WNODE_FLAG_TRACED_GUID | WNODE_FLAG_USE_MOF_PTR;
+  e.header.Guid = g;
+  e.mof[0].DataPtr = (ULONG64)(uintptr_t)small;
+  e.mof[0].Length = 0xFFFFFFFF; /* reading it would fault long before the end */
+  CHECK_EQ(TraceEvent(logger, &e.header), ERROR_INVALID_PARAMETER);
+  e.mof[0].Length = 0x100000;
+  CHECK_EQ(TraceEvent(logger, &e.header), ERROR_INVALID_PARAMETER);
+  e.header.Size = sizeof e; /* two fields whose 32-bit sum wraps to 1 */
+  e.mof[0].Length = 0xFFFFFFFF;
+  e.mof[1].DataPtr = (ULONG64)(uintptr_t)small;
+  e.mof[1].Length = 2;
+  CHECK_EQ(TraceEvent(logger, &e.header), ERROR_INVALID_PARAMETER);
+  e.mof[0].Length = 0x7FFFFFFF;
+  e.mof[1].Length = 0x7FFFFFFF;
+  CHECK_EQ(TraceEvent(logger, &e.header), ERROR_INVALID_PARAMETER);
+  /* exactly at the limit: delivered; one byte more: 87 */
+  e.mof[0].DataPtr = (ULONG64)(uintptr_t)limit;
+  e.mof[0].Length = sizeof limit - 1 - 3;
+  e.mof[1].Length = 3;
+  CHECK_EQ(TraceEvent(logger, &e.header), 0);
+  e.mof[1].Length = 4;
+  CHECK_EQ(TraceEvent(logger, &e.header), ERROR_INVALID_PARAMETER);
+  /* MOF data after the header: the same limit */
+  static struct {
+    EVENT_TRACE_HEADER header;
+    uint8_t data[0xFFFF - sizeof(EVENT_TRACE_HEADER)];
+  } inline_mof;
+  inline_mof.header.Size = 0xFFFF;
+  inline_mof.header.Flags = WNODE_FLAG_TRACED_GUID;
+  inline_mof.header.Guid = g;
+  CHECK_EQ(TraceEvent(logger, &inline_mof.header), ERROR_INVALID_PARAMETER);
+  inline_mof.header.Size = (USHORT)(sizeof(EVENT_TRACE_HEADER) + sizeof limit - 1);
+  CHECK_EQ(TraceEvent(logger, &inline_mof.header), 0);
+  stop_session(s);
+  drain(r);
+  CHECK_EQ(col.count, 2);
+  CHECK_EQ(col.events[0].size, sizeof limit - 1);
+  CHECK_EQ(col.events[1].size, sizeof limit - 1);
+  CHECK_EQ(UnregisterTraceGuids(reg), 0);
+}

@@ -263,6 +263,26 @@ TEST(DiagTest, Limits) {
   EXPECT_EQ(diag_of("provider P {}", small), "ok");
 }
 
+// A UTF-8 byte-order mark at the start is skipped: the script parses, and line 1's columns
+// count from after it; anywhere else U+FEFF is an ordinary (unexpected) character.
+TEST(DiagTest, LeadingByteOrderMarkIsSkipped) {
+  const std::string bom = "\xEF\xBB\xBF";
+  EXPECT_EQ(diag_of(bom + "provider P { event E (id=1) { A: uint32; } }"), "ok");
+  EXPECT_EQ(diag_of(bom), "ok");
+  EXPECT_EQ(diag_of(bom + "provider P x"), "1:12: expected '{' after provider name");
+  EXPECT_EQ(diag_of(bom + "hello"), "1:1: expected 'import', 'provider' or 'session'");
+  EXPECT_EQ(diag_of(bom + "\nprovider P x"), "2:12: expected '{' after provider name");
+  EXPECT_EQ(diag_of(bom + bom + "provider P {}"), "1:1: expected 'import', 'provider' or 'session'");
+  EXPECT_EQ(diag_of("provider P {} " + bom), "1:15: expected 'import', 'provider' or 'session'");
+  const SourceFile source("b.pfs", bom + "provider P x");
+  const ParseOutput out = parse_script(source);
+  ASSERT_EQ(out.diagnostics.size(), 1u);
+  EXPECT_EQ(source.render(out.diagnostics[0]),
+            "b.pfs:1:12: error: expected '{' after provider name\n"
+            "provider P x\n"
+            "           ^\n");
+}
+
 TEST(DiagTest, RenderFormat) {
   const SourceFile source("dir/x.pfs",
                           "provider P {\n\tevent E (id=1) {\n\t  Level uint32; }\n}\n");

@@ -15,6 +15,7 @@
 #include "pfc/enable.h"
 #include "pfc/schema.h"
 #include "runtime/casefold.h"
+#include "runtime/str_search.h"
 #include "runtime/tdh.h"
 
 namespace pfc {
@@ -219,10 +220,10 @@ TEST(TdhFast, StrPredNextAndSkipMatchTheReference) {
         const int expected = ref_pred(p, size, off, in_type, length, o, needle);
         uint64_t next = 12345;
         const int got = pfc_tdh_str_pred_next(p, size, off, in_type, length, o, needle.data(),
-                                              needle.size(), &next);
+                                              needle.size(), needle_links(needle).data(), &next);
         ASSERT_EQ(got, expected);
         ASSERT_EQ(pfc_tdh_str_pred(p, size, off, in_type, length, o, needle.data(),
-                                   needle.size()),
+                                   needle.size(), needle_links(needle).data()),
                   expected);
         ASSERT_EQ(next, pfc_tdh_skip(p, size, off, in_type, 1, length));
         if (is_string) {
@@ -262,7 +263,7 @@ int contains_in(const std::u16string& s, uint64_t pad, uint32_t type,
   uint64_t next = 0;
   const int r = pfc_tdh_str_pred_next(buf.get(), pl.size(), pad, type, kNoLen,
                                       op(PayloadOp::Contains), needle.data(), needle.size(),
-                                      &next);
+                                      needle_links(needle).data(), &next);
   EXPECT_EQ(next, pl.size());
   return r;
 }
@@ -309,10 +310,11 @@ PredNext call(const std::vector<uint8_t>& bytes, uint64_t off, uint32_t type, ui
   const auto buf = exact_copy(bytes, bytes.size());
   const uint8_t* p = buf.get();
   PredNext r{0, 777};
+  const std::vector<uint32_t> links = needle_links(needle);
   r.pred = pfc_tdh_str_pred_next(p, bytes.size(), off, type, length, op(o), needle.data(),
-                                 needle.size(), &r.next);
+                                 needle.size(), links.data(), &r.next);
   EXPECT_EQ(r.pred, pfc_tdh_str_pred(p, bytes.size(), off, type, length, op(o), needle.data(),
-                                     needle.size()));
+                                     needle.size(), links.data()));
   EXPECT_EQ(r.next, pfc_tdh_skip(p, bytes.size(), off, type, 1, length));
   return r;
 }

@@ -9,6 +9,7 @@
 #include "pfc/guid.h"
 #include "pfc/schema.h"
 #include "runtime/casefold.h"
+#include "runtime/str_search.h"
 #include "runtime/tdh.h"
 
 namespace pfc {
@@ -113,7 +114,7 @@ int spred(const Payload& p, uint64_t off, InType t, PayloadOp o, std::string_vie
   auto buf = exact_copy(p.bytes, p.size());
   const std::u32string needle = fold_utf8(needle_utf8);
   return pfc_tdh_str_pred(buf.get(), p.size(), off, static_cast<uint32_t>(t), length, op(o),
-                          needle.data(), needle.size());
+                          needle.data(), needle.size(), needle_links(needle).data());
 }
 
 // The four operators' results on one field, as "IS ISNOT CONTAINS DOESNTCONTAIN" bits.
@@ -181,7 +182,8 @@ TEST(TdhStrPred, UnpairedSurrogatesDecodeAsThemselves) {
   const std::u32string lone = {0xDC00};
   const std::u32string folded_a = {U'a'};
   auto call = [&](PayloadOp o, const std::u32string& n) {
-    return pfc_tdh_str_pred(p.bytes.data(), p.size(), 0, 1, kNoLen, op(o), n.data(), n.size());
+    return pfc_tdh_str_pred(p.bytes.data(), p.size(), 0, 1, kNoLen, op(o), n.data(), n.size(),
+                            needle_links(n).data());
   };
   EXPECT_EQ(call(PayloadOp::Is, needle), 0);  // needles arrive folded: 'A' never matches
   const std::u32string folded = {0xD800, U'a', 0xDC00};
@@ -193,7 +195,7 @@ TEST(TdhStrPred, UnpairedSurrogatesDecodeAsThemselves) {
   q.raw({'x', 0, 0x3D, 0xD8, 0, 0});
   const std::u32string hi = {0xD83D};
   EXPECT_EQ(pfc_tdh_str_pred(q.bytes.data(), q.size(), 0, 1, kNoLen, op(PayloadOp::Contains),
-                             hi.data(), hi.size()),
+                             hi.data(), hi.size(), needle_links(hi).data()),
             1);
 }
 
@@ -246,8 +248,8 @@ TEST(TdhStrPred, UndecodableIsFalseForEveryOperator) {
   EXPECT_EQ(all_ops(s, 0, InType::AnsiString, "abc"), "0000");
   EXPECT_EQ(all_ops(s, 3, InType::AnsiString, ""), "0000");
   EXPECT_EQ(all_ops(s, 0, InType::UInt32, "abc"), "0000");  // not a string type
-  EXPECT_EQ(pfc_tdh_str_pred(nullptr, 0, 0, 2, kNoLen, op(PayloadOp::IsNot), nullptr, 0), 0);
-  EXPECT_EQ(pfc_tdh_str_pred(nullptr, 0, 0, 2, 0, op(PayloadOp::Is), nullptr, 0), 1);
+  EXPECT_EQ(pfc_tdh_str_pred(nullptr, 0, 0, 2, kNoLen, op(PayloadOp::IsNot), nullptr, 0, nullptr), 0);
+  EXPECT_EQ(pfc_tdh_str_pred(nullptr, 0, 0, 2, 0, op(PayloadOp::Is), nullptr, 0, nullptr), 1);
 }
 
 TEST(TdhStrPred, TruncationNeverReadsOutOfBounds) {
@@ -259,7 +261,8 @@ TEST(TdhStrPred, TruncationNeverReadsOutOfBounds) {
     for (PayloadOp o :
          {PayloadOp::Is, PayloadOp::IsNot, PayloadOp::Contains, PayloadOp::DoesntContain}) {
       const int r =
-          pfc_tdh_str_pred(buf.get(), n, 1, 1, kNoLen, op(o), needle.data(), needle.size());
+          pfc_tdh_str_pred(buf.get(), n, 1, 1, kNoLen, op(o), needle.data(), needle.size(),
+                           needle_links(needle).data());
       const int expected_full = o == PayloadOp::IsNot || o == PayloadOp::Contains;
       EXPECT_EQ(r, n == p.size() ? expected_full : 0) << n << " " << static_cast<int>(o);
     }

@@ -4,6 +4,7 @@
 // of rejected manifests with the position and message of the error.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -155,6 +156,82 @@ TEST(Manifest, RejectedManifests) {
         << parsed.error().message << " (wanted: " << c.message << ")";
     EXPECT_EQ(parsed.error().message.find('\n'), std::string::npos);
   }
+}
+
+// Documented limits (docs/limits.md): no entity expansion (a DOCTYPE is refused, so the
+// "billion laughs" cannot grow), the text size, attributes per element and the fields of
+// all events together (templates are copied into every event that uses them).
+TEST(Manifest, LimitsAreEnforcedWithoutExpanding) {
+  using K = ManifestError::Kind;
+  std::string laughs = "<?xml version=\"1.0\"?>\n<!DOCTYPE lolz [\n<!ENTITY lol \"lol\">\n";
+  for (int i = 1; i <= 9; ++i) {
+    laughs += "<!ENTITY lol" + std::to_string(i) + " \"";
+    for (int k = 0; k < 10; ++k) laughs += "&lol" + (i == 1 ? std::string() : std::to_string(i - 1)) + ";";
+    laughs += "\">\n";
+  }
+  laughs += "]>\n" + wrap(R"(<events><event value="1" symbol="&lol9;"/></events>)");
+  auto parsed = parse_manifest(laughs);
+  ASSERT_FALSE(parsed);
+  EXPECT_EQ(parsed.error().kind, K::Content);
+  EXPECT_EQ(parsed.error().line, 2u);
+  EXPECT_EQ(parsed.error().message, "DOCTYPE declarations are not supported (no entities are expanded)");
+  // Without a DOCTYPE an undeclared entity reference stays as written (never expanded).
+  auto literal = parse_manifest(wrap(R"(<events><event value="1" symbol="a&lol9;"/></events>)"));
+  ASSERT_TRUE(literal) << literal.error().message;
+  EXPECT_EQ((*literal)[0].events[0].name, "a&lol9;");
+
+  parsed = parse_manifest(std::string(kMaxManifestBytes + 1, ' '));
+  ASSERT_FALSE(parsed);
+  EXPECT_EQ(parsed.error().message, "the manifest is more than the limit of 64 MiB of manifest text");
+
+  std::string attrs = R"(name="P" guid="{11111111-2222-3333-4444-555555555555}")";
+  for (size_t i = 0; i < kMaxManifestAttributes; ++i) attrs += " a" + std::to_string(i) + "=\"\"";
+  parsed = parse_manifest(wrap("", attrs));
+  ASSERT_FALSE(parsed);
+  EXPECT_EQ(parsed.error().message, "element 'provider' has more than 64 attributes");
+
+  // A 1,024-field template used by 1,025 events: 1,049,600 fields, over the limit.
+  std::string fields;
+  for (int i = 0; i < 1024; ++i) fields += R"(<data name="f)" + std::to_string(i) + R"(" inType="win:UInt8"/>)";
+  std::string events;
+  for (int i = 1; i <= 1025; ++i) events += R"(<event value=")" + std::to_string(i) + R"(" template="T"/>)";
+  const std::string tpl = R"(<templates><template tid="T">)" + fields + "</template></templates>";
+  parsed = parse_manifest(wrap(tpl + "<events>" + events + "</events>"));
+  ASSERT_FALSE(parsed);
+  EXPECT_EQ(parsed.error().message,
+            "the events have more than 1048576 fields together (each event counts its template's fields)");
+  events.resize(events.rfind("<event"));  // 1,024 events: exactly at the limit
+  parsed = parse_manifest(wrap(tpl + "<events>" + events + "</events>"));
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  EXPECT_EQ((*parsed)[0].events.size(), 1024u);
+}
+
+// Duplicate checks and name lookups are hash-based: 100,000 providers, events and
+// length-referencing data elements parse in about a second (the quadratic scans took
+// minutes; ctest's 60 s timeout bounds it).
+TEST(Manifest, ManyProvidersEventsAndFieldsParse) {
+  std::string xml = kHead;
+  constexpr int kN = 100000;
+  for (int i = 0; i < kN; ++i) {
+    char guid[64];
+    std::snprintf(guid, sizeof guid, "{%08X-2222-3333-4444-555555555555}", i);
+    xml += "<provider name=\"P" + std::to_string(i) + "\" guid=\"" + guid + "\"/>";
+  }
+  std::string tpl = R"(<templates><template tid="T">)";
+  std::string events;
+  for (int i = 0; i < kN; ++i) {
+    const std::string n = std::to_string(i);
+    tpl += R"(<data name="n)" + n + R"(" inType="win:UInt16"/><data name="s)" + n +
+           R"(" inType="win:AnsiString" length="n)" + n + R"("/>)";
+    events += R"(<event value=")" + std::to_string(i % 65536) + R"(" version=")" + std::to_string(i / 65536) +
+              R"(" symbol="E)" + n + R"("/>)";
+  }
+  xml += R"(<provider name="Big" guid="{99999999-2222-3333-4444-555555555555}">)" + tpl +
+         "</template></templates><events>" + events + "</events></provider>" + kTail;
+  auto parsed = parse_manifest(xml);
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  ASSERT_EQ(parsed->size(), size_t{kN} + 1);
+  EXPECT_EQ(parsed->back().events.size(), size_t{kN});
 }
 
 }  // namespace
