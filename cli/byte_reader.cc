@@ -56,7 +56,7 @@ Result<ByteReader> ByteReader::open(const std::string& path) {
     fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) return read_error(name, errno);
   }
-  struct stat st{};
+  struct stat st {};
   if (::fstat(fd, &st) != 0) {
     const int err = errno;
     if (owned) ::close(fd);
@@ -75,8 +75,9 @@ Result<ByteReader> ByteReader::open(const std::string& path) {
 
 Result<void> ByteReader::grow(size_t capacity) {
   std::unique_ptr<char[]> bigger(new (std::nothrow) char[capacity + kPadding]);
-  if (!bigger) return make_error("cannot read " + name_ + ": out of memory for a " +
-                                 std::to_string(capacity) + "-byte buffer");
+  if (!bigger)
+    return make_error("cannot read " + name_ + ": out of memory for a " + std::to_string(capacity) +
+                      "-byte buffer");
   const size_t kept = end_ - begin_;
   if (kept != 0) std::memcpy(bigger.get(), buffer_.get() + begin_, kept);
   std::memset(bigger.get() + kept, 0, capacity + kPadding - kept);

@@ -57,14 +57,9 @@ CaptureSink::CaptureSink(OutputFile& out, std::vector<Guid> providers, int fd)
     : out_(&out), providers_(std::move(providers)), body_fd_(fd) {}
 
 CaptureSink::CaptureSink(CaptureSink&& o) noexcept
-    : out_(o.out_),
-      providers_(std::move(o.providers_)),
-      strings_(std::move(o.strings_)),
-      string_index_(std::move(o.string_index_)),
-      body_fd_(std::exchange(o.body_fd_, -1)),
-      pending_(std::move(o.pending_)),
-      body_size_(o.body_size_),
-      body_crc_(o.body_crc_),
+    : out_(o.out_), providers_(std::move(o.providers_)), strings_(std::move(o.strings_)),
+      string_index_(std::move(o.string_index_)), body_fd_(std::exchange(o.body_fd_, -1)),
+      pending_(std::move(o.pending_)), body_size_(o.body_size_), body_crc_(o.body_crc_),
       records_(o.records_) {}
 
 CaptureSink::~CaptureSink() {
@@ -96,7 +91,8 @@ Result<void> CaptureSink::add(uint16_t provider, const EventView& e, uint64_t ti
 Result<void> CaptureSink::flush_body() {
   body_crc_ = internal::crc32(pending_, body_crc_);
   if (!write_fd(body_fd_, pending_.data(), pending_.size()))
-    return make_error("cannot write the temporary capture body: " + std::string(std::strerror(errno)));
+    return make_error("cannot write the temporary capture body: " +
+                      std::string(std::strerror(errno)));
   body_size_ += pending_.size();
   pending_.clear();
   return {};
@@ -105,16 +101,19 @@ Result<void> CaptureSink::flush_body() {
 Result<void> CaptureSink::finish() {
   if (auto f = flush_body(); !f) return f;
   const std::vector<uint8_t> tables = internal::capture_tables(providers_, strings_);
-  const uint32_t crc = uint32_t(::crc32_combine(internal::crc32(tables), body_crc_, z_off_t(body_size_)));
-  const std::vector<uint8_t> header = internal::capture_header_bytes(
-      uint32_t(providers_.size()), uint32_t(strings_.size()), crc, records_, tables.size() + body_size_);
+  const uint32_t crc =
+      uint32_t(::crc32_combine(internal::crc32(tables), body_crc_, z_off_t(body_size_)));
+  const std::vector<uint8_t> header =
+      internal::capture_header_bytes(uint32_t(providers_.size()), uint32_t(strings_.size()), crc,
+                                     records_, tables.size() + body_size_);
   const auto as_text = [](const std::vector<uint8_t>& v) {
     return std::string_view(reinterpret_cast<const char*>(v.data()), v.size());
   };
   out_->write(as_text(header));
   out_->write(as_text(tables));
   if (::lseek(body_fd_, 0, SEEK_SET) != 0)
-    return make_error("cannot read the temporary capture body: " + std::string(std::strerror(errno)));
+    return make_error("cannot read the temporary capture body: " +
+                      std::string(std::strerror(errno)));
   std::vector<char> chunk(kChunk);
   for (uint64_t left = body_size_; left > 0 && !out_->failed();) {
     const ssize_t n = ::read(body_fd_, chunk.data(), chunk.size());

@@ -41,10 +41,10 @@ class CaptureSink {
   std::vector<Guid> providers_;
   std::vector<std::string> strings_;
   std::unordered_map<std::string, uint32_t> string_index_;
-  int body_fd_ = -1;               // the temporary file holding the records
-  std::vector<uint8_t> pending_;   // records not yet written to it
-  uint64_t body_size_ = 0;         // bytes of records written so far
-  uint32_t body_crc_ = 0;          // CRC-32 of those bytes
+  int body_fd_ = -1;              // the temporary file holding the records
+  std::vector<uint8_t> pending_;  // records not yet written to it
+  uint64_t body_size_ = 0;        // bytes of records written so far
+  uint32_t body_crc_ = 0;         // CRC-32 of those bytes
   uint64_t records_ = 0;
 };
 

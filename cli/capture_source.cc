@@ -35,7 +35,8 @@ class CaptureSource final : public EventSource {
   std::optional<SourceProblem> open() {
     auto whole = reader_.fill_to(kCaptureHeaderSize);
     if (!whole) return fail(whole.error().message);
-    auto header = internal::read_capture_header(bytes(std::min<size_t>(reader_.data().size(), kCaptureHeaderSize)));
+    auto header = internal::read_capture_header(
+        bytes(std::min<size_t>(reader_.data().size(), kCaptureHeaderSize)));
     if (!header) return fail(header.error().message);
     header_ = *header;
     if (auto p = check_sizes()) return p;
@@ -69,17 +70,19 @@ class CaptureSource final : public EventSource {
     auto whole = ensure(kCaptureRecordHeaderSize + payload);
     if (!whole) return stop(problem, whole.error().message);
     if (!*whole)
-      return stop_record(problem, "payload of " + std::to_string(payload) +
-                                      " bytes runs past the end of the file (" +
-                                      std::to_string(reader_.data().size() - kCaptureRecordHeaderSize) +
-                                      " bytes left)");
+      return stop_record(
+          problem,
+          "payload of " + std::to_string(payload) + " bytes runs past the end of the file (" +
+              std::to_string(reader_.data().size() - kCaptureRecordHeaderSize) + " bytes left)");
     const auto record = bytes(kCaptureRecordHeaderSize + payload);
-    if (auto checked = internal::check_capture_record_fields(record.data(), index_, off, header_); !checked)
+    if (auto checked = internal::check_capture_record_fields(record.data(), index_, off, header_);
+        !checked)
       return stop(problem, checked.error().message);
     CaptureRecord rec;
     internal::decode_capture_record(record.data(), string_views_, rec);
     event.provider = providers_[rec.provider];
-    event.def = script_.schema.providers[event.provider].find_event(rec.event.desc.id, rec.event.desc.version);
+    event.def = script_.schema.providers[event.provider].find_event(rec.event.desc.id,
+                                                                    rec.event.desc.version);
     event.view = rec.event;
     event.exclude = 0;
     event.timestamp = rec.timestamp;
@@ -129,7 +132,8 @@ class CaptureSource final : public EventSource {
   }
 
   Step stop_record(SourceProblem& problem, const std::string& what) {
-    return stop(problem, internal::capture_record_error(index_, reader_.offset(), what).error().message);
+    return stop(problem,
+                internal::capture_record_error(index_, reader_.offset(), what).error().message);
   }
 
   // A regular file's size must match the header before anything else is read.
@@ -142,8 +146,8 @@ class CaptureSource final : public EventSource {
                   std::to_string(*reader_.file_size()) + ")");
     if (header_.records > header_.body_size / kCaptureRecordHeaderSize)
       return fail("capture: record count " + std::to_string(header_.records) +
-                  " at offset 24 cannot fit in the body size " +
-                  std::to_string(header_.body_size) + " at offset 32");
+                  " at offset 24 cannot fit in the body size " + std::to_string(header_.body_size) +
+                  " at offset 32");
     return std::nullopt;
   }
 
@@ -202,11 +206,13 @@ class CaptureSource final : public EventSource {
     const uint64_t end = reader_.offset();
     if (*more)
       return stop(problem, "capture: unexpected bytes at offset " + std::to_string(end) +
-                               " after the last of " + std::to_string(header_.records) + " records");
+                               " after the last of " + std::to_string(header_.records) +
+                               " records");
     if (header_.body_size != end - kCaptureHeaderSize)
       return stop(problem, "capture: body size " + std::to_string(header_.body_size) +
                                " at offset 32 does not match the " +
-                               std::to_string(end - kCaptureHeaderSize) + " bytes after the header");
+                               std::to_string(end - kCaptureHeaderSize) +
+                               " bytes after the header");
     if (crc_ != header_.crc)
       return stop(problem, "capture: checksum mismatch: the header (offset 20) says " +
                                to_hex(header_.crc, 8) + ", the body hashes to " + to_hex(crc_, 8) +

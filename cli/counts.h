@@ -28,7 +28,7 @@ class RouteCounts {
 
  private:
   uint64_t events_ = 0;
-  uint64_t matched_ = 0;  // events at least one session received
+  uint64_t matched_ = 0;             // events at least one session received
   std::vector<uint64_t> delivered_;  // by session slot
   std::vector<uint64_t> stack_;      // by session slot
 };

@@ -1,4 +1,5 @@
-// cli/engine.cc — --engine name → ProgramCompiler via make_program_compiler (compiler/jit/engine.h).
+// cli/engine.cc — --engine name → ProgramCompiler via make_program_compiler
+// (compiler/jit/engine.h).
 #include "cli/engine.h"
 
 #include <string>
@@ -37,9 +38,10 @@ namespace {
 
 std::string describe(const Mismatch& m) {
   return "event id " + std::to_string(m.desc.id) + " version " + std::to_string(m.desc.version) +
-         " (" + std::to_string(m.payload_size) + " payload bytes): interpreter deliver=" +
-         to_hex(m.interp.deliver) + " stack=" + to_hex(m.interp.stack) + ", JIT deliver=" +
-         to_hex(m.native.deliver) + " stack=" + to_hex(m.native.stack);
+         " (" + std::to_string(m.payload_size) +
+         " payload bytes): interpreter deliver=" + to_hex(m.interp.deliver) +
+         " stack=" + to_hex(m.interp.stack) + ", JIT deliver=" + to_hex(m.native.deliver) +
+         " stack=" + to_hex(m.native.stack);
 }
 
 }  // namespace

@@ -35,7 +35,7 @@ class EngineErrors {
 struct EngineChoice {
   std::shared_ptr<ProgramCompiler> compiler;
   std::shared_ptr<EngineErrors> errors;  // JIT failures seen so far
-  bool strict = false;  // --engine jit: a recorded JIT failure is fatal (exit 3)
+  bool strict = false;                   // --engine jit: a recorded JIT failure is fatal (exit 3)
 };
 
 // The compiler for engine `name`: "interp", "jit" or "auto" (the --engine values; main

@@ -90,7 +90,8 @@ class Decoder {
       case InType::Binary: return FieldValue::of_bytes(std::vector<uint8_t>(at, at + size));
       case InType::SystemTime: {
         std::vector<FieldValue> parts;
-        for (int k = 0; k < 8; ++k) parts.push_back(FieldValue::of_uint(uint64_t(at[2 * k]) | uint64_t(at[2 * k + 1]) << 8));
+        for (int k = 0; k < 8; ++k)
+          parts.push_back(FieldValue::of_uint(uint64_t(at[2 * k]) | uint64_t(at[2 * k + 1]) << 8));
         return FieldValue::of_array(std::move(parts));
       }
       case InType::UnicodeString: return wide(at, has_length ? size : size - 2);
@@ -182,7 +183,8 @@ std::optional<DecodedFields> decode_fields(const EventDef& def, const EventView&
   if (!fields) return std::nullopt;
   const auto again = encode_payload(def, *fields);
   if (!again || again->size() != event.payload_size ||
-      (event.payload_size != 0 && std::memcmp(again->data(), event.payload, event.payload_size) != 0))
+      (event.payload_size != 0 &&
+       std::memcmp(again->data(), event.payload, event.payload_size) != 0))
     return std::nullopt;
   return fields;
 }
@@ -201,7 +203,8 @@ std::string payload_hex(const EventView& view) {
 }
 
 void append_payload_json(std::string& out, const EventDef* def, const EventView& view) {
-  const std::optional<DecodedFields> fields = def != nullptr ? decode_fields(*def, view) : std::nullopt;
+  const std::optional<DecodedFields> fields =
+      def != nullptr ? decode_fields(*def, view) : std::nullopt;
   if (!fields) {
     out += ",\"payload_hex\":\"" + payload_hex(view) + '"';
     return;

@@ -29,7 +29,8 @@ struct Converter {
         return i < 0 ? FieldValue::of_int(i) : FieldValue::of_uint(uint64_t(i));
       }
       case element_type::DOUBLE: return FieldValue::of_double(double(v.get_double()));
-      case element_type::STRING: return FieldValue::of_string(std::string(std::string_view(v.get_string())));
+      case element_type::STRING:
+        return FieldValue::of_string(std::string(std::string_view(v.get_string())));
       case element_type::ARRAY: return convert_array(v.get_array(), depth);
       default: return std::unexpected("an object is not a field value");
     }
@@ -55,8 +56,8 @@ struct Converter {
 
 }  // namespace
 
-std::expected<std::vector<uint8_t>, std::string> encode_json_fields(
-    const EventDef& event, simdjson::dom::object fields) {
+std::expected<std::vector<uint8_t>, std::string> encode_json_fields(const EventDef& event,
+                                                                    simdjson::dom::object fields) {
   std::vector<std::pair<std::string, FieldValue>> values;
   values.reserve(fields.size());
   Converter converter;
@@ -82,7 +83,8 @@ std::expected<void, std::string> decode_payload_hex(std::string_view hex,
                            std::to_string(hex.size()) + ")");
   out.resize(hex.size() / 2);
   for (size_t i = 0; i < out.size(); ++i)
-    out[i] = static_cast<uint8_t>(hex_digit_value(hex[2 * i]) << 4 | hex_digit_value(hex[2 * i + 1]));
+    out[i] =
+        static_cast<uint8_t>(hex_digit_value(hex[2 * i]) << 4 | hex_digit_value(hex[2 * i + 1]));
   return {};
 }
 

@@ -22,8 +22,8 @@ inline constexpr uint64_t kMaxFieldElements = uint64_t{1} << 20;
 // Encodes `fields` (a JSON object: field name → value) for `event` in the schema's field
 // order. Fails with a one-line message (unknown or repeated field, wrong value type, out of
 // range, too many elements...).
-std::expected<std::vector<uint8_t>, std::string> encode_json_fields(
-    const EventDef& event, simdjson::dom::object fields);
+std::expected<std::vector<uint8_t>, std::string> encode_json_fields(const EventDef& event,
+                                                                    simdjson::dom::object fields);
 
 // Decodes a hex string (either case, even length, no separators) as-is into `out`. Fails
 // with a message naming the first bad character or the odd length.

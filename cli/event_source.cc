@@ -63,13 +63,14 @@ std::string render_problem(const SourceProblem& p, bool color) {
     if (!p.file.empty()) out += p.file + ": ";
     return out + p.message + "\n";
   }
-  std::string out = paint.bold(p.file + ":" + std::to_string(p.line) + ":" +
-                                std::to_string(p.column) + ":") +
-                    " " + paint.error("error:") + " " + paint.bold(p.message) + "\n";
+  std::string out =
+      paint.bold(p.file + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) + ":") +
+      " " + paint.error("error:") + " " + paint.bold(p.message) + "\n";
   // The echoed line and caret come from the script renderer (one definition of how lines
   // are shown): render a one-line file and keep everything after its header line.
   const SourceFile echo(p.file, p.echo);
-  Diagnostic d{Severity::Error, SourcePos{1, uint32_t(std::min<uint64_t>(p.echo_column, ~uint32_t{0})), 0},
+  Diagnostic d{Severity::Error,
+               SourcePos{1, uint32_t(std::min<uint64_t>(p.echo_column, ~uint32_t{0})), 0},
                p.message};
   const std::string rendered = echo.render(d);
   const size_t body = rendered.find('\n') + 1;

@@ -31,13 +31,13 @@ struct SourceEvent {
 // ("FILE:LINE:COL: error: MESSAGE", the line, a caret); without one as
 // "pfc: error: FILE: MESSAGE".
 struct SourceProblem {
-  std::string file;           // display name
-  uint64_t line = 0;          // 0: no position
+  std::string file;   // display name
+  uint64_t line = 0;  // 0: no position
   uint64_t column = 1;
-  std::string echo;           // the source line (or the part of it holding the problem)
-  uint64_t echo_column = 1;   // where the caret goes in `echo`
+  std::string echo;          // the source line (or the part of it holding the problem)
+  uint64_t echo_column = 1;  // where the caret goes in `echo`
   std::string message;
-  bool fatal = false;         // the source cannot go on after it
+  bool fatal = false;  // the source cannot go on after it
 };
 
 // The problem as printed on stderr (ends with '\n'); `color` adds ANSI colours.

@@ -6,7 +6,8 @@
 
 namespace pfc::cli {
 
-Result<Explainer> Explainer::create(const Router& router, const std::vector<ProviderHandle>& providers,
+Result<Explainer> Explainer::create(const Router& router,
+                                    const std::vector<ProviderHandle>& providers,
                                     uint32_t num_sessions) {
   Explainer out;
   out.num_sessions_ = num_sessions;

@@ -33,7 +33,8 @@ class Explainer {
  public:
   // One interpreter per entry of `providers` (handles of `router`), over `num_sessions`
   // session slots. Fails when a program cannot be lowered (an internal error).
-  static Result<Explainer> create(const Router& router, const std::vector<ProviderHandle>& providers,
+  static Result<Explainer> create(const Router& router,
+                                  const std::vector<ProviderHandle>& providers,
                                   uint32_t num_sessions);
 
   // Event of providers[provider] with EventWriteEx's `exclude` mask. Reasons per slot:

@@ -80,7 +80,8 @@ std::string random_text(const FieldHints& h, const SizeRule& rule, bool wide, Rn
   if (!h.texts.empty() && rng.chance(50)) {
     cps = decode_hint(h.texts[rng.below(h.texts.size())]);
     if (rng.chance(50))
-      cps = random_run(rng, 8, bmp_only, ascii_only) + cps + random_run(rng, 8, bmp_only, ascii_only);
+      cps =
+          random_run(rng, 8, bmp_only, ascii_only) + cps + random_run(rng, 8, bmp_only, ascii_only);
     for (char32_t& c : cps)
       if (is_ascii_alpha(c) && rng.chance(30)) c ^= 0x20;
   } else {
@@ -113,7 +114,8 @@ FieldValue random_int(const FieldHints& h, uint32_t size, bool is_signed, Rng& r
     if (!is_signed && (bits & ~mask) == 0) return FieldValue::of_uint(bits);
     const auto v = int64_t(bits);
     const int64_t lo = size >= 8 ? INT64_MIN : -(int64_t{1} << (8 * size - 1));
-    if (is_signed && v >= lo && v <= -(lo + 1)) return v < 0 ? FieldValue::of_int(v) : FieldValue::of_uint(bits);
+    if (is_signed && v >= lo && v <= -(lo + 1))
+      return v < 0 ? FieldValue::of_int(v) : FieldValue::of_uint(bits);
   }
   uint64_t bits = (rng.next() >> rng.below(64)) & mask;
   if (!is_signed) return FieldValue::of_uint(bits);
@@ -133,18 +135,17 @@ FieldValue random_element(InType type, const FieldHints& h, const SizeRule& rule
     case InType::UnicodeString:
     case InType::AnsiString:
       return FieldValue::of_string(random_text(h, rule, type == InType::UnicodeString, rng));
-    case InType::Boolean:
-      return FieldValue::of_bool(rng.chance(50));
+    case InType::Boolean: return FieldValue::of_bool(rng.chance(50));
     case InType::Float:
     case InType::Double:
       return FieldValue::of_double(double(int64_t(rng.below(2000001)) - 1000000) / 16.0);
     case InType::Guid: {
-      if (!h.guids.empty() && rng.chance(50)) return FieldValue::of_guid(h.guids[rng.below(h.guids.size())]);
+      if (!h.guids.empty() && rng.chance(50))
+        return FieldValue::of_guid(h.guids[rng.below(h.guids.size())]);
       const std::vector<uint8_t> b = random_bytes(rng, 16);
       return FieldValue::of_guid(Guid::from_bytes(b.data()));
     }
-    case InType::SystemTime:
-      return FieldValue::of_bytes(random_bytes(rng, 16));
+    case InType::SystemTime: return FieldValue::of_bytes(random_bytes(rng, 16));
     case InType::Sid: {
       const uint8_t n = uint8_t(rng.below(5));
       std::vector<uint8_t> b = {1, n, 0, 0, 0, 0, 0, 5};
@@ -156,8 +157,7 @@ FieldValue random_element(InType type, const FieldHints& h, const SizeRule& rule
       const uint64_t n = rule.exact ? rule.units : rng.below((rule.bounded ? rule.units : 8) + 1);
       return FieldValue::of_bytes(random_bytes(rng, n));
     }
-    default:
-      return random_int(h, in_type_fixed_size(type), in_type_is_signed(type), rng);
+    default: return random_int(h, in_type_fixed_size(type), in_type_is_signed(type), rng);
   }
 }
 
@@ -213,7 +213,8 @@ std::vector<std::pair<std::string, FieldValue>> random_fields(const EventDef& ev
       out.emplace_back(f.name, bounded_element(f.type, h, rule, rng, budget));
       continue;
     }
-    const uint64_t n = f.count.kind == Extent::Kind::Fixed ? f.count.value : shared_size(f.count.value, 4);
+    const uint64_t n =
+        f.count.kind == Extent::Kind::Fixed ? f.count.value : shared_size(f.count.value, 4);
     if (n > kMaxGeneratedElements) {
       out.emplace_back(f.name, FieldValue::null());
       continue;

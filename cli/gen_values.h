@@ -28,8 +28,8 @@ class Rng {
 
 // Constants the filters compare one field against (from every session's predicates).
 struct FieldHints {
-  std::vector<uint64_t> ints;       // lo, hi and their neighbours (two's complement bits)
-  std::vector<std::string> texts;   // string needles, UTF-8
+  std::vector<uint64_t> ints;      // lo, hi and their neighbours (two's complement bits)
+  std::vector<std::string> texts;  // string needles, UTF-8
   std::vector<Guid> guids;
 };
 

@@ -56,14 +56,17 @@ std::vector<ProviderHints> collect_hints(const CheckedScript& script) {
     for (const SessionDecl::Enable& en : s.enables) {
       const ProviderDef& provider = script.schema.providers.at(en.provider);
       ProviderHints& hints = out[en.provider];
-      if (en.params.pids) hints.pids.insert(hints.pids.end(), en.params.pids->begin(), en.params.pids->end());
+      if (en.params.pids)
+        hints.pids.insert(hints.pids.end(), en.params.pids->begin(), en.params.pids->end());
       if (en.params.exe_names)
-        hints.exe_names.insert(hints.exe_names.end(), en.params.exe_names->begin(), en.params.exe_names->end());
+        hints.exe_names.insert(hints.exe_names.end(), en.params.exe_names->begin(),
+                               en.params.exe_names->end());
       for (const PayloadFilter& f : en.params.payload) {
         for (size_t e = 0; e < provider.events.size(); ++e) {
           const EventDef& def = provider.events[e];
           if (def.desc.id != f.event_id || def.desc.version != f.event_version) continue;
-          for (const PayloadPredicate& pred : f.expr.preds) add_predicate_hints(def, pred, hints.events[e]);
+          for (const PayloadPredicate& pred : f.expr.preds)
+            add_predicate_hints(def, pred, hints.events[e]);
         }
       }
     }
@@ -93,7 +96,8 @@ class Generator {
   Generator(const CheckedScript& script, ScriptRouter router, uint64_t seed)
       : script_(script), router_(std::move(router)), hints_(collect_hints(script)), rng_(seed) {
     for (uint32_t p = 0; p < script.schema.providers.size(); ++p)
-      for (uint32_t e = 0; e < script.schema.providers[p].events.size(); ++e) refs_.push_back({p, e});
+      for (uint32_t e = 0; e < script.schema.providers[p].events.size(); ++e)
+        refs_.push_back({p, e});
   }
   bool has_events() const { return !refs_.empty(); }
 
@@ -105,13 +109,14 @@ class Generator {
     out.desc = def.desc;
     vary_descriptor(out.desc, ref.provider);
     out.pid = !h.pids.empty() && rng_.chance(50) ? h.pids[rng_.below(h.pids.size())]
-                                                  : uint32_t(4 + rng_.below(30000));
+                                                 : uint32_t(4 + rng_.below(30000));
     out.tid = uint32_t(4 + rng_.below(60000));
     out.exe = random_exe(h, rng_);
     auto payload = encode_payload(def, random_fields(def, h.events[ref.event], rng_));
     if (!payload)
-      return std::unexpected(GenError{"generated an unencodable value for event '" + def.name +
-                                          "': " + payload.error().message, true});
+      return std::unexpected(GenError{
+          "generated an unencodable value for event '" + def.name + "': " + payload.error().message,
+          true});
     out.payload = std::move(*payload);
     // Undeclared ids, and a few declared ones (malformed events), get a cut payload.
     if (out.desc.id != def.desc.id || rng_.chance(3))
@@ -132,7 +137,8 @@ class Generator {
     }
     if (rng_.chance(10)) {
       uint16_t max_id = 0;
-      for (const EventDef& e : script_.schema.providers[provider].events) max_id = std::max(max_id, e.desc.id);
+      for (const EventDef& e : script_.schema.providers[provider].events)
+        max_id = std::max(max_id, e.desc.id);
       d.id = uint16_t(max_id + 1 + rng_.below(100));
     }
   }
@@ -188,11 +194,11 @@ std::expected<GenOutput, GenError> generate_events(const CheckedScript& script,
     EventRef ref{};
     for (uint64_t tries = 0;; ++tries) {
       if (tries == kMaxTries)
-        return std::unexpected(GenError{
-            "--match-rate " + rate_text(rate) + " cannot be reached: none of " +
-                std::to_string(kMaxTries) + " random events " +
-                (want ? "passes" : "fails") + " the sessions' filters",
-            false});
+        return std::unexpected(GenError{"--match-rate " + rate_text(rate) +
+                                            " cannot be reached: none of " +
+                                            std::to_string(kMaxTries) + " random events " +
+                                            (want ? "passes" : "fails") + " the sessions' filters",
+                                        false});
       auto r = gen.candidate(e, matches);
       if (!r) return std::unexpected(r.error());
       ref = *r;

@@ -32,7 +32,8 @@ struct GenOutput {
 
 // Receives each generated event in order: its provider (index into the schema's providers),
 // the event and its timestamp. An error stops the generation (reported as internal).
-using GenEmit = std::function<Result<void>(uint16_t provider, const Event& event, uint64_t timestamp)>;
+using GenEmit =
+    std::function<Result<void>(uint16_t provider, const Event& event, uint64_t timestamp)>;
 
 struct GenError {
   std::string message;    // one sentence, for "pfc: error: …" / "pfc: internal error: …"

@@ -8,7 +8,8 @@ inline constexpr const char* kMainFooter =
     "Examples:\n"
     "  pfc check trace.pfs\n"
     "  pfc run trace.pfs --events events.jsonl\n"
-    "  pfc gen trace.pfs --count 1000000 --seed 1 -o big.cap && pfc run trace.pfs --events big.cap --count\n"
+    "  pfc gen trace.pfs --count 1000000 --seed 1 -o big.cap && pfc run trace.pfs --events big.cap "
+    "--count\n"
     "\n"
     "Run 'pfc COMMAND --help' for a command's options. Exit codes: 0 success, 1 errors in the "
     "script or input files (or a failed write), 2 usage errors, 3 internal errors.";

@@ -14,13 +14,32 @@ using simdjson::dom::element;
 using simdjson::dom::element_type;
 
 enum Key : uint8_t {
-  kProvider, kEvent, kId, kVersion, kLevel, kKeyword, kOpcode, kTask, kChannel, kPid, kTid,
-  kExe, kPackageId, kAppId, kFields, kPayloadHex, kExclude, kTs, kCpu, kKeyCount
+  kProvider,
+  kEvent,
+  kId,
+  kVersion,
+  kLevel,
+  kKeyword,
+  kOpcode,
+  kTask,
+  kChannel,
+  kPid,
+  kTid,
+  kExe,
+  kPackageId,
+  kAppId,
+  kFields,
+  kPayloadHex,
+  kExclude,
+  kTs,
+  kCpu,
+  kKeyCount
 };
 constexpr std::array<std::string_view, kKeyCount> kKeys = {
-    "provider", "event", "id", "version", "level", "keyword", "opcode", "task", "channel",
-    "pid", "tid", "exe", "package_id", "app_id", "fields", "payload_hex", "exclude",
-    "ts", "cpu"};  // ts, cpu: written by `pfc trace show`, accepted and not used
+    "provider", "event",       "id",      "version", "level", "keyword",    "opcode",
+    "task",     "channel",     "pid",     "tid",     "exe",   "package_id", "app_id",
+    "fields",   "payload_hex", "exclude", "ts",      "cpu"};  // ts, cpu: written by `pfc trace
+                                                              // show`, accepted and not used
 
 // The members of one event object by key; absent ones are null.
 struct Members {
@@ -43,13 +62,17 @@ size_t key_index(std::string_view name) {
   const auto is = [&](Key k) { return name == kKeys[k]; };
   switch (name.size()) {
     case 2: return is(kId) ? kId : is(kTs) ? kTs : kKeyCount;
-    case 3: return is(kPid) ? kPid : is(kTid) ? kTid : is(kExe) ? kExe : is(kCpu) ? kCpu : kKeyCount;
+    case 3:
+      return is(kPid) ? kPid : is(kTid) ? kTid : is(kExe) ? kExe : is(kCpu) ? kCpu : kKeyCount;
     case 4: return is(kTask) ? kTask : kKeyCount;
     case 5: return is(kEvent) ? kEvent : is(kLevel) ? kLevel : kKeyCount;
     case 6: return is(kFields) ? kFields : is(kOpcode) ? kOpcode : is(kAppId) ? kAppId : kKeyCount;
     case 7:
-      return is(kKeyword) ? kKeyword : is(kVersion) ? kVersion : is(kChannel) ? kChannel
-           : is(kExclude) ? kExclude : kKeyCount;
+      return is(kKeyword)   ? kKeyword
+             : is(kVersion) ? kVersion
+             : is(kChannel) ? kChannel
+             : is(kExclude) ? kExclude
+                            : kKeyCount;
     case 8: return is(kProvider) ? kProvider : kKeyCount;
     case 10: return is(kPackageId) ? kPackageId : kKeyCount;
     case 11: return is(kPayloadHex) ? kPayloadHex : kKeyCount;
@@ -62,11 +85,11 @@ Status collect(simdjson::dom::object obj, Members& m) {
   for (simdjson::dom::key_value_pair kv : obj) {
     const size_t k = key_index(kv.key);
     if (k == kKeyCount)
-      return std::unexpected(JsonEventError{std::string(kv.key), 0,
-                                            "unknown key \"" + std::string(kv.key) + "\""});
+      return std::unexpected(
+          JsonEventError{std::string(kv.key), 0, "unknown key \"" + std::string(kv.key) + "\""});
     if (m.at[k])
-      return std::unexpected(JsonEventError{std::string(kv.key), 1,
-                                            "duplicate key \"" + std::string(kv.key) + "\""});
+      return std::unexpected(
+          JsonEventError{std::string(kv.key), 1, "duplicate key \"" + std::string(kv.key) + "\""});
     m.at[k] = kv.value;
   }
   return {};
@@ -101,8 +124,9 @@ std::optional<uint64_t> as_keyword(element v) {
 Status read_uint(const Members& m, Key key, uint64_t max, auto& out) {
   if (!m[key]) return {};
   const auto v = as_uint(*m[key], max);
-  if (!v) return fail(key, "\"" + std::string(kKeys[key]) + "\" must be an integer from 0 to " +
-                               std::to_string(max));
+  if (!v)
+    return fail(key, "\"" + std::string(kKeys[key]) + "\" must be an integer from 0 to " +
+                         std::to_string(max));
   out = static_cast<std::remove_reference_t<decltype(out)>>(*v);
   return {};
 }
@@ -152,7 +176,8 @@ std::expected<const EventDef*, JsonEventError> resolve_event(const Members& m,
   const std::string_view name = m[kEvent]->get_string();
   const EventDef* def = provider.find_event(name);
   if (def == nullptr)
-    return fail(kEvent, "provider '" + provider.name + "' has no event '" + std::string(name) + "'");
+    return fail(kEvent,
+                "provider '" + provider.name + "' has no event '" + std::string(name) + "'");
   if (m[kId] || m[kVersion]) {
     auto by_id = resolve_by_id(m, provider, desc);
     if (!by_id) return by_id;
@@ -196,17 +221,20 @@ Status read_payload(const Members& m, const EventDef* def, Event& e) {
       return fail(kPayloadHex, r.error());
     return {};
   }
-  if (!m[kFields] && !def->fields.empty()) return fail_whole("missing \"fields\" (or \"payload_hex\")");
+  if (!m[kFields] && !def->fields.empty())
+    return fail_whole("missing \"fields\" (or \"payload_hex\")");
   e.payload.clear();
   if (!m[kFields]) return {};
-  if (m[kFields]->type() != element_type::OBJECT) return fail(kFields, "\"fields\" must be an object");
+  if (m[kFields]->type() != element_type::OBJECT)
+    return fail(kFields, "\"fields\" must be an object");
   auto bytes = encode_json_fields(*def, m[kFields]->get_object());
   if (!bytes) return fail(kFields, bytes.error());
   e.payload = std::move(*bytes);
   return {};
 }
 
-std::expected<uint64_t, JsonEventError> read_exclude(const Members& m, const CheckedScript& script) {
+std::expected<uint64_t, JsonEventError> read_exclude(const Members& m,
+                                                     const CheckedScript& script) {
   if (!m[kExclude]) return uint64_t{0};
   const auto bad = [] { return fail(kExclude, "\"exclude\" must be an array of session names"); };
   if (m[kExclude]->type() != element_type::ARRAY) return bad();

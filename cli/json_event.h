@@ -19,7 +19,7 @@ struct InputEvent {
   uint32_t provider = 0;          // index into CheckedScript::schema.providers
   const EventDef* def = nullptr;  // the schema's event; null for an undeclared id (payload_hex)
   Event event;
-  uint64_t exclude = 0;           // bit s = session slot s named in "exclude"
+  uint64_t exclude = 0;  // bit s = session slot s named in "exclude"
 };
 
 // A problem with one event; `key` is the top-level member it concerns ("" = the whole

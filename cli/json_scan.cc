@@ -21,8 +21,10 @@ bool scan_json_value(std::string_view text, JsonScan& s) {
     }
     switch (c) {
       case '"': s.in_string = true; break;
-      case '{': case '[': ++s.depth; break;
-      case '}': case ']':
+      case '{':
+      case '[': ++s.depth; break;
+      case '}':
+      case ']':
         if (s.depth == 0) return true;
         --s.depth;
         break;

@@ -13,8 +13,8 @@ namespace pfc::cli {
 
 // Resumable state of scan_json_value over text that may arrive in pieces.
 struct JsonScan {
-  size_t pos = 0;       // next byte to look at
-  uint32_t depth = 0;   // open '{' / '[' (not checked for matching pairs)
+  size_t pos = 0;      // next byte to look at
+  uint32_t depth = 0;  // open '{' / '[' (not checked for matching pairs)
   bool in_string = false;
   bool escape = false;  // the previous string byte was a backslash
 };

@@ -115,7 +115,8 @@ class JsonSource final : public EventSource {
     }
     const char end = reader_.data()[scan.pos];
     if (end == '}')
-      return structure_problem(scan.pos, "malformed JSON: unexpected '}' in the JSON array", problem);
+      return structure_problem(scan.pos, "malformed JSON: unexpected '}' in the JSON array",
+                               problem);
     rec = Record{reader_.data().substr(0, scan.pos), pos_};
     pending_ = scan.pos + 1;
     if (end == ']') closed_ = true;
@@ -144,7 +145,8 @@ class JsonSource final : public EventSource {
   Step eof_in_array(SourceProblem& problem, Step s) {
     if (s == Step::Problem) return s;
     return structure_problem(reader_.data().size(),
-                             "malformed JSON: the file ends inside the JSON array (no closing ']')", problem);
+                             "malformed JSON: the file ends inside the JSON array (no closing ']')",
+                             problem);
   }
 
   // Parses and resolves one event; false with `problem` set when it is bad.
@@ -156,9 +158,9 @@ class JsonSource final : public EventSource {
     }
     if (rec.text.size() > (size_t{1} << 20) &&
         count_json_separators(rec.text, kMaxEventValues) > kMaxEventValues) {
-      problem = at_offset(rec, first_non_space(rec.text),
-                          "more than " + std::to_string(kMaxEventValues) +
-                              " JSON values in one event (the limit)");
+      problem = at_offset(
+          rec, first_non_space(rec.text),
+          "more than " + std::to_string(kMaxEventValues) + " JSON values in one event (the limit)");
       return false;
     }
     simdjson::dom::element doc;
@@ -169,7 +171,8 @@ class JsonSource final : public EventSource {
     auto read = read_json_event(doc, script_, input_);
     if (!read) {
       const JsonEventError& e = read.error();
-      size_t at = e.key.empty() ? std::string_view::npos : member_key_offset(rec.text, e.key, e.nth);
+      size_t at =
+          e.key.empty() ? std::string_view::npos : member_key_offset(rec.text, e.key, e.nth);
       if (at == std::string_view::npos) at = first_non_space(rec.text);
       problem = at_offset(rec, at, e.message);
       return false;
@@ -185,7 +188,8 @@ class JsonSource final : public EventSource {
 
   SourceProblem syntax_problem(const Record& rec, simdjson::error_code error) {
     if (error == simdjson::CAPACITY || error == simdjson::MEMALLOC)
-      return at_offset(rec, 0, std::string("cannot parse the event: ") + simdjson::error_message(error));
+      return at_offset(rec, 0,
+                       std::string("cannot parse the event: ") + simdjson::error_message(error));
     if (auto e = json_syntax_error(rec.text))
       return at_offset(rec, e->offset == 0 ? first_non_space(rec.text) : e->offset,
                        "malformed JSON: " + e->message);

@@ -4,9 +4,9 @@
 // at exit for a background compilation) and the one place where exceptions become exit
 // codes (usage errors → 2, anything unexpected → 3).
 // Reference: docs/cli.md; the same options are in docs/pfc.1 and cli/completion/.
-#include <csignal>
 #include <cerrno>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -52,9 +52,11 @@ struct Parsed {
 };
 
 void add_check(CLI::App& app, Parsed& p) {
-  CLI::App* check = app.add_subcommand("check", "Check a filter script: print every diagnostic, "
-                                                "exit 0 when there is no error");
-  check->add_option("SCRIPT", p.check.script, "filter script (.pfs; - = standard input)")->required();
+  CLI::App* check = app.add_subcommand("check",
+                                       "Check a filter script: print every diagnostic, "
+                                       "exit 0 when there is no error");
+  check->add_option("SCRIPT", p.check.script, "filter script (.pfs; - = standard input)")
+      ->required();
   check->add_option("--events", p.check.events,
                     "also read every event of FILE (JSON Lines, JSON array or capture; - = "
                     "standard input) and report the bad ones; nothing is routed");
@@ -62,8 +64,9 @@ void add_check(CLI::App& app, Parsed& p) {
 }
 
 void add_run(CLI::App& app, Parsed& p) {
-  CLI::App* run = app.add_subcommand("run", "Route the events of an events file or capture "
-                                            "through the script's sessions, streaming");
+  CLI::App* run = app.add_subcommand("run",
+                                     "Route the events of an events file or capture "
+                                     "through the script's sessions, streaming");
   run->add_option("SCRIPT", p.run.script, "filter script (.pfs; - = standard input)")->required();
   run->add_option("--events", p.run.events,
                   "events file: JSON Lines, a JSON array or a binary capture (- = standard input)")
@@ -78,8 +81,8 @@ void add_run(CLI::App& app, Parsed& p) {
       ->check(CLI::IsMember({"decisions", "events", "csv", "capture"}))
       ->default_str("decisions");
   p.run_output_file = run->add_option("-o,--output-file", p.run.output_file,
-                                       "write to FILE instead of standard output")
-                           ->default_str("-");
+                                      "write to FILE instead of standard output")
+                          ->default_str("-");
   run->add_option("--session", p.run.sessions,
                   "with --output events or capture: keep events this session received "
                   "(repeatable; default: any session)");
@@ -95,16 +98,20 @@ void add_run(CLI::App& app, Parsed& p) {
 }
 
 void add_gen(CLI::App& app, Parsed& p) {
-  CLI::App* gen = app.add_subcommand("gen", "Write a binary capture of random events drawn "
-                                            "from the script's schema");
+  CLI::App* gen = app.add_subcommand("gen",
+                                     "Write a binary capture of random events drawn "
+                                     "from the script's schema");
   gen->add_option("SCRIPT", p.gen.script, "filter script (.pfs; - = standard input)")->required();
-  gen->add_option("--count", p.gen_count, "number of events (0 to 18446744073709551615)")->required();
-  gen->add_option("--seed", p.gen_seed, "random seed, 0 to 18446744073709551615 (same seed, same file)")
+  gen->add_option("--count", p.gen_count, "number of events (0 to 18446744073709551615)")
+      ->required();
+  gen->add_option("--seed", p.gen_seed,
+                  "random seed, 0 to 18446744073709551615 (same seed, same file)")
       ->required();
   gen->add_option("-o,--output", p.gen.output, "capture file to write (- = standard output)")
       ->required();
-  p.match_rate_option = gen->add_option(
-      "--match-rate", p.match_rate, "fraction of events some session receives (0..1; default: as drawn)");
+  p.match_rate_option =
+      gen->add_option("--match-rate", p.match_rate,
+                      "fraction of events some session receives (0..1; default: as drawn)");
   gen->footer(kGenExamples);
 }
 
@@ -112,8 +119,9 @@ void add_subcommands(CLI::App& app, Parsed& p) {
   add_check(app, p);
   add_run(app, p);
   add_gen(app, p);
-  CLI::App* state = app.add_subcommand("state", "Print the composite enable state of every "
-                                                "provider");
+  CLI::App* state = app.add_subcommand("state",
+                                       "Print the composite enable state of every "
+                                       "provider");
   state->add_option("SCRIPT", p.script, "filter script (.pfs; - = standard input)")->required();
   state->footer(kStateExamples);
   CLI::App* compile = app.add_subcommand("compile", "Print a stage of the compilation");
@@ -151,20 +159,22 @@ std::string check_values(const CLI::App& app, Parsed& p) {
       char* end = nullptr;
       errno = 0;
       const double rate = std::strtod(p.match_rate.c_str(), &end);
-      if (p.match_rate.empty() || *end != '\0' || errno != 0 || !std::isfinite(rate) ||
-          rate < 0 || rate > 1)
+      if (p.match_rate.empty() || *end != '\0' || errno != 0 || !std::isfinite(rate) || rate < 0 ||
+          rate > 1)
         return "--match-rate " + p.match_rate + ": expected a number from 0 to 1";
       p.gen.match_rate = rate;
     }
     if (p.gen.output == "-" && is_terminal(1))
-      return "-o -: standard output is a terminal; a capture is binary (redirect it to a file or a pipe)";
+      return "-o -: standard output is a terminal; a capture is binary (redirect it to a file or a "
+             "pipe)";
   }
   if (app.got_subcommand("run")) {
     if (p.run.output == "capture" && p.run_output_file->count() == 0 && !p.run.count)
       return "--output capture needs -o FILE (a capture is binary; use -o - to write it to "
              "standard output)";
     if (p.run.output == "capture" && p.run.output_file == "-" && !p.run.count && is_terminal(1))
-      return "-o -: standard output is a terminal; a capture is binary (redirect it to a file or a pipe)";
+      return "-o -: standard output is a terminal; a capture is binary (redirect it to a file or a "
+             "pipe)";
     if (p.run.script == "-" && p.run.events == "-")
       return "SCRIPT and --events cannot both be standard input (-)";
   }
@@ -178,8 +188,7 @@ int dispatch(const CLI::App& app, const Parsed& p) {
   if (app.got_subcommand("run")) return command_run(p.run, std::cerr);
   if (app.got_subcommand("gen")) return command_gen(p.gen, std::cout, std::cerr);
   if (app.got_subcommand("state")) return command_state(p.script, std::cerr);
-  if (app.got_subcommand("compile"))
-    return command_compile(p.script, p.emit, std::cout, std::cerr);
+  if (app.got_subcommand("compile")) return command_compile(p.script, p.emit, std::cout, std::cerr);
   if (app.got_subcommand("trace")) return command_trace(p.trace, std::cout, std::cerr);
   return usage_error("no command given");
 }
@@ -192,7 +201,8 @@ int check_stdout(int status) {
   const bool failed = !std::cout.good() || std::fflush(stdout) != 0 || std::ferror(stdout);
   if (!failed) return status;
   const int err = errno != 0 ? errno : EIO;
-  if (err != EPIPE) std::cerr << "pfc: error: cannot write <stdout>: " << std::strerror(err) << '\n';
+  if (err != EPIPE)
+    std::cerr << "pfc: error: cannot write <stdout>: " << std::strerror(err) << '\n';
   return status == kExitOk ? kExitInput : status;
 }
 
@@ -215,8 +225,9 @@ int run_main(int argc, char** argv) {
   app.fallthrough();  // --color may also follow the command
   app.footer(kMainFooter);
   Parsed parsed;
-  app.add_option("--color", parsed.color, "colour diagnostics: auto (on a terminal, unless "
-                                          "NO_COLOR is set), always or never")
+  app.add_option("--color", parsed.color,
+                 "colour diagnostics: auto (on a terminal, unless "
+                 "NO_COLOR is set), always or never")
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->default_str("auto");
   app.add_flag("--version", parsed.version, "print the version and exit");

@@ -19,8 +19,8 @@ void append_names(std::string& out, uint64_t mask, const std::vector<std::string
 }
 
 std::string json_quote(std::string_view s) {
-  return nlohmann::json(std::string(s)).dump(-1, ' ', false,
-                                             nlohmann::json::error_handler_t::replace);
+  return nlohmann::json(std::string(s))
+      .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 std::string format_route_line(uint64_t seq, const std::vector<std::string>& names,

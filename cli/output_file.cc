@@ -22,11 +22,8 @@ Result<OutputFile> OutputFile::open(const std::string& path) {
 }
 
 OutputFile::OutputFile(OutputFile&& o) noexcept
-    : name_(std::move(o.name_)),
-      fd_(std::exchange(o.fd_, -1)),
-      owned_(std::exchange(o.owned_, false)),
-      buffer_(std::move(o.buffer_)),
-      errno_(o.errno_) {}
+    : name_(std::move(o.name_)), fd_(std::exchange(o.fd_, -1)),
+      owned_(std::exchange(o.owned_, false)), buffer_(std::move(o.buffer_)), errno_(o.errno_) {}
 
 OutputFile::~OutputFile() {
   if (owned_ && fd_ >= 0) ::close(fd_);
@@ -35,7 +32,7 @@ OutputFile::~OutputFile() {
 bool OutputFile::is_terminal() const { return ::isatty(fd_) == 1; }
 
 bool OutputFile::is_regular() const {
-  struct stat st{};
+  struct stat st {};
   return fd_ >= 0 && ::fstat(fd_, &st) == 0 && S_ISREG(st.st_mode);
 }
 

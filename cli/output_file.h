@@ -41,7 +41,8 @@ class OutputFile {
   bool close();
 
  private:
-  OutputFile(std::string name, int fd, bool owned) : name_(std::move(name)), fd_(fd), owned_(owned) {}
+  OutputFile(std::string name, int fd, bool owned)
+      : name_(std::move(name)), fd_(fd), owned_(owned) {}
   bool write_all(const char* data, size_t size);
 
   static constexpr size_t kBufferSize = size_t{1} << 16;

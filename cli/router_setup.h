@@ -6,8 +6,8 @@
 #include <memory>
 #include <optional>
 #include <ostream>
-#include <string_view>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cli/engine.h"
@@ -19,7 +19,7 @@ namespace pfc::cli {
 
 struct ScriptRouter {
   std::unique_ptr<Router> router;
-  std::vector<ProviderHandle> providers;  // by CheckedScript::schema.providers index
+  std::vector<ProviderHandle> providers;   // by CheckedScript::schema.providers index
   std::vector<std::string> session_names;  // by slot
 };
 

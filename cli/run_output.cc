@@ -73,10 +73,12 @@ std::string event_line(const CheckedScript& script, const std::vector<std::strin
   if (e.def != nullptr) {
     out += ",\"event\":" + json_quote(e.def->name);
   } else {
-    out += ",\"id\":" + std::to_string(v.desc.id) + ",\"version\":" + std::to_string(v.desc.version);
+    out +=
+        ",\"id\":" + std::to_string(v.desc.id) + ",\"version\":" + std::to_string(v.desc.version);
   }
   out += ",\"level\":" + std::to_string(v.desc.level) + ",\"keyword\":\"" + to_hex(v.desc.keyword) +
-         "\",\"opcode\":" + std::to_string(v.desc.opcode) + ",\"task\":" + std::to_string(v.desc.task) +
+         "\",\"opcode\":" + std::to_string(v.desc.opcode) +
+         ",\"task\":" + std::to_string(v.desc.task) +
          ",\"channel\":" + std::to_string(v.desc.channel) + ",\"pid\":" + std::to_string(v.pid) +
          ",\"tid\":" + std::to_string(v.tid);
   if (v.exe.size != 0) out += ",\"exe\":" + json_quote(v.exe.view());
@@ -153,7 +155,8 @@ class CsvOutput final : public RunOutput {
   }
   Result<void> event(uint64_t seq, const SourceEvent& e, const RouteResult& r,
                      const std::vector<Rejection>*) override {
-    std::string row = std::to_string(seq) + ',' + csv_cell(script_.schema.providers[e.provider].name) + ',';
+    std::string row =
+        std::to_string(seq) + ',' + csv_cell(script_.schema.providers[e.provider].name) + ',';
     if (e.def != nullptr) row += csv_cell(e.def->name);
     row += ',';
     bool first = true;
@@ -188,7 +191,8 @@ class CsvOutput final : public RunOutput {
 
 class CaptureOutput final : public RunOutput {
  public:
-  CaptureOutput(CaptureSink sink, uint64_t selected) : sink_(std::move(sink)), selected_(selected) {}
+  CaptureOutput(CaptureSink sink, uint64_t selected)
+      : sink_(std::move(sink)), selected_(selected) {}
   Result<void> event(uint64_t, const SourceEvent& e, const RouteResult& r,
                      const std::vector<Rejection>*) override {
     if ((r.deliver & selected_) == 0) return {};

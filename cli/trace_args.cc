@@ -7,7 +7,8 @@
 namespace pfc::cli {
 namespace {
 
-CLI::App* sub(CLI::App& trace, TraceOptions& o, const char* name, const char* what, const char* footer) {
+CLI::App* sub(CLI::App& trace, TraceOptions& o, const char* name, const char* what,
+              const char* footer) {
   CLI::App* s = trace.add_subcommand(name, what);
   s->footer(footer);
   s->callback([&o, name] { o.action = name; });
@@ -19,46 +20,62 @@ void add_name(CLI::App* s, TraceOptions& o) {
 }
 
 void add_enable(CLI::App& trace, TraceOptions& o) {
-  CLI::App* s = sub(trace, o, "enable", "Enable a provider for a session (EnableTraceEx2)", kTraceEnableExamples);
+  CLI::App* s = sub(trace, o, "enable", "Enable a provider for a session (EnableTraceEx2)",
+                    kTraceEnableExamples);
   add_name(s, o);
   s->add_option("PROVIDER", o.provider, "{GUID}, or a name (its EventSource GUID)");
-  s->add_option("--level", o.level, "0-255 or critical, error, warning, info, verbose (default verbose)");
+  s->add_option("--level", o.level,
+                "0-255 or critical, error, warning, info, verbose (default verbose)");
   s->add_option("--any", o.any, "MatchAnyKeyword (decimal or 0x…; default 0)");
   s->add_option("--all", o.all, "MatchAllKeyword (decimal or 0x…; default 0)");
   s->add_option("--pid", o.pids, "only these processes: P,... (at most 8; PID filter)");
   s->add_option("--exe", o.exes, "only these executables: NAME,... (EXECUTABLE_NAME filter)");
-  s->add_option("--event-id", o.event_ids, "[not:]ID,...: only these event ids (not: first: all but them)");
-  s->add_option("--property", o.properties, "EnableProperty flags: stack_trace, sid, ts_id, "
-                                            "ignore_keyword_0, ... or a number");
-  s->add_option("--script", o.script, "enable what the script's session enables (filters: pid, exe, event_id)");
+  s->add_option("--event-id", o.event_ids,
+                "[not:]ID,...: only these event ids (not: first: all but them)");
+  s->add_option("--property", o.properties,
+                "EnableProperty flags: stack_trace, sid, ts_id, "
+                "ignore_keyword_0, ... or a number");
+  s->add_option("--script", o.script,
+                "enable what the script's session enables (filters: pid, exe, event_id)");
   s->add_option("--session", o.session, "with --script: the script's session (default NAME)");
 }
 
 }  // namespace
 
 void add_trace(CLI::App& app, TraceOptions& o) {
-  CLI::App* trace = app.add_subcommand("trace", "Control and read system-wide real-time sessions "
-                                                "(start, enable, show, stop ...)");
+  CLI::App* trace = app.add_subcommand("trace",
+                                       "Control and read system-wide real-time sessions "
+                                       "(start, enable, show, stop ...)");
   trace->require_subcommand(1);
   trace->footer(kTraceExamples);
-  CLI::App* start = sub(*trace, o, "start", "Start a real-time session (StartTraceW)", kTraceStartExamples);
+  CLI::App* start =
+      sub(*trace, o, "start", "Start a real-time session (StartTraceW)", kTraceStartExamples);
   add_name(start, o);
   start->add_flag("--realtime", o.realtime, "real-time delivery (the default; the only mode yet)");
   start->add_option("--file", o.file, "log file (not supported yet)");
-  start->add_option("--circular", o.circular, "circular log file of MB megabytes (not supported yet)");
+  start->add_option("--circular", o.circular,
+                    "circular log file of MB megabytes (not supported yet)");
   start->add_option("--buffer-kb", o.buffer_kb, "BufferSize in KB (default 64)");
-  start->add_option("--buffers", o.buffers, "MaximumBuffers (each writing process gets "
-                                            "BufferSize × max(buffers, 32) of ring)");
+  start->add_option("--buffers", o.buffers,
+                    "MaximumBuffers (each writing process gets "
+                    "BufferSize × max(buffers, 32) of ring)");
   add_enable(*trace, o);
-  CLI::App* disable = sub(*trace, o, "disable", "Disable a provider for a session", kTraceDisableExamples);
+  CLI::App* disable =
+      sub(*trace, o, "disable", "Disable a provider for a session", kTraceDisableExamples);
   add_name(disable, o);
   disable->add_option("PROVIDER", o.provider, "{GUID} or name")->required();
   sub(*trace, o, "list", "Print every live session (one JSON object each)", kTraceListExamples);
-  add_name(sub(*trace, o, "query", "Print a session's settings and counters (JSON)", kTraceQueryExamples), o);
-  add_name(sub(*trace, o, "stop", "Stop a session; print its final counters (JSON)", kTraceStopExamples), o);
-  CLI::App* show = sub(*trace, o, "show", "Print a session's events as events-file lines", kTraceShowExamples);
+  add_name(sub(*trace, o, "query", "Print a session's settings and counters (JSON)",
+               kTraceQueryExamples),
+           o);
+  add_name(
+      sub(*trace, o, "stop", "Stop a session; print its final counters (JSON)", kTraceStopExamples),
+      o);
+  CLI::App* show =
+      sub(*trace, o, "show", "Print a session's events as events-file lines", kTraceShowExamples);
   add_name(show, o);
-  show->add_option("--schema", o.schemas, "filter script (.pfs) declaring providers: decoded \"fields\"");
+  show->add_option("--schema", o.schemas,
+                   "filter script (.pfs) declaring providers: decoded \"fields\"");
   show->add_flag("--follow", o.follow, "keep reading until the session stops or Ctrl-C");
 }
 

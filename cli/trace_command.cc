@@ -77,22 +77,29 @@ int print_query(const std::string& name, std::ostream& out, std::ostream& err) {
 
 int start(const TraceOptions& o, std::ostream& out, std::ostream& err) {
   if (!o.file.empty() || !o.circular.empty())
-    return usage(err, "log-file sessions are not supported yet (--file, --circular); "
-                      "start a real-time session and read it with 'pfc trace show'");
+    return usage(err,
+                 "log-file sessions are not supported yet (--file, --circular); "
+                 "start a real-time session and read it with 'pfc trace show'");
   auto p = new_properties();
   p->props.LogFileMode = EVENT_TRACE_REAL_TIME_MODE;
   std::string bad;
-  if (!o.buffer_kb.empty()) bad = parse_count("--buffer-kb", o.buffer_kb, 1024 * 1024, p->props.BufferSize);
-  if (bad.empty() && !o.buffers.empty()) bad = parse_count("--buffers", o.buffers, 65536, p->props.MaximumBuffers);
+  if (!o.buffer_kb.empty())
+    bad = parse_count("--buffer-kb", o.buffer_kb, 1024 * 1024, p->props.BufferSize);
+  if (bad.empty() && !o.buffers.empty())
+    bad = parse_count("--buffers", o.buffers, 65536, p->props.MaximumBuffers);
   if (!bad.empty()) return usage(err, bad);
   const std::u16string w = wide(o.name);
   if (w.empty() || w.size() >= 1024) return usage(err, "NAME: expected 1 to 1023 characters");
   TRACEHANDLE h = 0;
   const ULONG rc = StartTraceW(&h, reinterpret_cast<LPCWSTR>(w.c_str()), &p->props);
-  if (rc == ERROR_ALREADY_EXISTS) return failure(err, "a session named '" + o.name + "' already exists");
+  if (rc == ERROR_ALREADY_EXISTS)
+    return failure(err, "a session named '" + o.name + "' already exists");
   if (rc == ERROR_NO_SYSTEM_RESOURCES)
-    return failure(err, "cannot start '" + o.name + "': 64 sessions are live, the most a namespace holds");
-  if (rc != ERROR_SUCCESS) return failure(err, "cannot start '" + o.name + "': StartTraceW failed with " + std::to_string(rc));
+    return failure(
+        err, "cannot start '" + o.name + "': 64 sessions are live, the most a namespace holds");
+  if (rc != ERROR_SUCCESS)
+    return failure(err,
+                   "cannot start '" + o.name + "': StartTraceW failed with " + std::to_string(rc));
   return print_query(o.name, out, err);
 }
 
@@ -100,20 +107,22 @@ int start(const TraceOptions& o, std::ostream& out, std::ostream& err) {
 TRACEHANDLE session_handle(const std::string& name) {
   auto p = new_properties();
   const std::u16string w = wide(name);
-  if (ControlTraceW(0, reinterpret_cast<LPCWSTR>(w.c_str()), &p->props, EVENT_TRACE_CONTROL_QUERY) != 0)
+  if (ControlTraceW(0, reinterpret_cast<LPCWSTR>(w.c_str()), &p->props,
+                    EVENT_TRACE_CONTROL_QUERY) != 0)
     return 0;
   return p->props.Wnode.HistoricalContext;
 }
 
 // The filter descriptors of `r`, pointing into `r` (which must outlive them).
-std::vector<EVENT_FILTER_DESCRIPTOR> filters(const EnableRequest& r, std::vector<uint8_t>& ids_body) {
+std::vector<EVENT_FILTER_DESCRIPTOR> filters(const EnableRequest& r,
+                                             std::vector<uint8_t>& ids_body) {
   std::vector<EVENT_FILTER_DESCRIPTOR> f;
   if (!r.pids.empty())
-    f.push_back({reinterpret_cast<ULONGLONG>(r.pids.data()), ULONG(r.pids.size() * sizeof(uint32_t)),
-                 EVENT_FILTER_TYPE_PID});
+    f.push_back({reinterpret_cast<ULONGLONG>(r.pids.data()),
+                 ULONG(r.pids.size() * sizeof(uint32_t)), EVENT_FILTER_TYPE_PID});
   if (!r.exe.empty())
-    f.push_back({reinterpret_cast<ULONGLONG>(r.exe.c_str()), ULONG((r.exe.size() + 1) * sizeof(char16_t)),
-                 EVENT_FILTER_TYPE_EXECUTABLE_NAME});
+    f.push_back({reinterpret_cast<ULONGLONG>(r.exe.c_str()),
+                 ULONG((r.exe.size() + 1) * sizeof(char16_t)), EVENT_FILTER_TYPE_EXECUTABLE_NAME});
   if (!r.ids.empty()) {
     ids_body.assign(offsetof(EVENT_FILTER_EVENT_ID, Events) + r.ids.size() * sizeof(USHORT), 0);
     auto* body = reinterpret_cast<EVENT_FILTER_EVENT_ID*>(ids_body.data());
@@ -121,7 +130,8 @@ std::vector<EVENT_FILTER_DESCRIPTOR> filters(const EnableRequest& r, std::vector
     body->Count = static_cast<USHORT>(r.ids.size());
     std::memcpy(ids_body.data() + offsetof(EVENT_FILTER_EVENT_ID, Events), r.ids.data(),
                 r.ids.size() * sizeof(USHORT));
-    f.push_back({reinterpret_cast<ULONGLONG>(ids_body.data()), ULONG(ids_body.size()), EVENT_FILTER_TYPE_EVENT_ID});
+    f.push_back({reinterpret_cast<ULONGLONG>(ids_body.data()), ULONG(ids_body.size()),
+                 EVENT_FILTER_TYPE_EVENT_ID});
   }
   return f;
 }
@@ -145,8 +155,9 @@ int apply_enable(const std::string& name, const EnableRequest& r, bool on, std::
   params.EnableFilterDesc = f.empty() ? nullptr : f.data();
   params.FilterDescCount = static_cast<ULONG>(f.size());
   const GUID g = etw::to_win(r.provider);
-  const ULONG rc = EnableTraceEx2(h, &g, on ? EVENT_CONTROL_CODE_ENABLE_PROVIDER : EVENT_CONTROL_CODE_DISABLE_PROVIDER,
-                                  r.level, r.any, r.all, kEnableTimeoutMs, on ? &params : nullptr);
+  const ULONG rc = EnableTraceEx2(
+      h, &g, on ? EVENT_CONTROL_CODE_ENABLE_PROVIDER : EVENT_CONTROL_CODE_DISABLE_PROVIDER, r.level,
+      r.any, r.all, kEnableTimeoutMs, on ? &params : nullptr);
   if (rc == ERROR_WMI_INSTANCE_NOT_FOUND) return no_session(err, name);
   if (rc == ERROR_TIMEOUT)
     err << "pfc: warning: some provider processes did not apply the change within 10 s\n";
@@ -194,7 +205,8 @@ int command_trace(const TraceOptions& o, std::ostream& out, std::ostream& err) {
   if (o.action == "query") return print_query(o.name, out, err);
   if (o.action == "stop") return stop(o, out, err);
   if (o.action == "show") return command_trace_show(o, out, err);
-  return usage(err, "pfc trace: give a subcommand (start, enable, disable, list, query, stop, show)");
+  return usage(err,
+               "pfc trace: give a subcommand (start, enable, disable, list, query, stop, show)");
 }
 
 }  // namespace pfc::cli

@@ -19,7 +19,8 @@ std::vector<std::string> items(const std::vector<std::string>& values) {
     size_t start = 0;
     for (;;) {
       const size_t comma = v.find(',', start);
-      out.push_back(v.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+      out.push_back(
+          v.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
       if (comma == std::string::npos) break;
       start = comma + 1;
     }
@@ -35,7 +36,8 @@ bool parse_number(const std::string& text, uint64_t max, uint64_t& out) {
 }
 
 std::string parse_level(const std::string& text, uint8_t& out) {
-  static constexpr std::string_view kNames[] = {"", "critical", "error", "warning", "info", "verbose"};
+  static constexpr std::string_view kNames[] = {"",        "critical", "error",
+                                                "warning", "info",     "verbose"};
   for (uint8_t i = 1; i < 6; ++i) {
     if (iequals_ascii(text, kNames[i])) {
       out = i;
@@ -51,7 +53,8 @@ std::string parse_level(const std::string& text, uint8_t& out) {
 
 std::string parse_keyword(const char* option, const std::string& text, uint64_t& out) {
   if (!parse_number(text, ~uint64_t{0}, out))
-    return std::string(option) + " " + text + ": expected a number (decimal or 0x…) up to 0xffffffffffffffff";
+    return std::string(option) + " " + text +
+           ": expected a number (decimal or 0x…) up to 0xffffffffffffffff";
   return "";
 }
 
@@ -83,7 +86,8 @@ std::string parse_property(const std::string& text, uint32_t& flags) {
   }
   uint64_t v = 0;
   if (!parse_number(text, 0xffffffffu, v))
-    return "--property " + text + ": expected a number or stack_trace, sid, ts_id, "
+    return "--property " + text +
+           ": expected a number or stack_trace, sid, ts_id, "
            "ignore_keyword_0, enable_keyword_0, process_start_key, event_key, ...";
   flags |= static_cast<uint32_t>(v);
   return "";

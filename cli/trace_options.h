@@ -25,13 +25,13 @@ struct TraceOptions {
   std::string level;
   std::string any;
   std::string all;
-  std::vector<std::string> pids;       // --pid, comma lists, repeatable
-  std::vector<std::string> exes;       // --exe
-  std::vector<std::string> event_ids;  // --event-id [not:]ID,...
-  std::vector<std::string> properties; // --property
-  std::string script;                  // enable --script (not supported yet)
+  std::vector<std::string> pids;        // --pid, comma lists, repeatable
+  std::vector<std::string> exes;        // --exe
+  std::vector<std::string> event_ids;   // --event-id [not:]ID,...
+  std::vector<std::string> properties;  // --property
+  std::string script;                   // enable --script (not supported yet)
   std::string session;
-  std::vector<std::string> schemas;    // show --schema FILE.pfs
+  std::vector<std::string> schemas;  // show --schema FILE.pfs
   bool follow = false;
 };
 
@@ -43,9 +43,9 @@ struct EnableRequest {
   uint64_t all = 0;
   uint32_t properties = 0;
   std::vector<uint32_t> pids;
-  std::u16string exe;           // EXECUTABLE_NAME: names joined by ';' (empty: none)
-  std::vector<uint16_t> ids;    // EVENT_ID (empty: none)
-  bool ids_in = true;           // false: "not:" (all events but the listed ids)
+  std::u16string exe;         // EXECUTABLE_NAME: names joined by ';' (empty: none)
+  std::vector<uint16_t> ids;  // EVENT_ID (empty: none)
+  bool ids_in = true;         // false: "not:" (all events but the listed ids)
 };
 
 // PROVIDER: "{GUID}", else a name turned into its EventSource GUID.

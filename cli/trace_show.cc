@@ -59,7 +59,8 @@ std::string rfc3339(int64_t filetime) {
   gmtime_r(&tt, &tm);
   char buf[64];
   std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%07lldZ", tm.tm_year + 1900,
-                tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<long long>(frac));
+                tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+                static_cast<long long>(frac));
   return buf;
 }
 
@@ -155,7 +156,8 @@ int command_trace_show(const TraceOptions& o, std::ostream& out, std::ostream& e
     } else if (e == ERROR_BUSY) {
       err << "pfc: error: session '" << o.name << "' already has a consumer (one per session)\n";
     } else {
-      err << "pfc: error: cannot attach to session '" << o.name << "': OpenTraceW failed with " << e << '\n';
+      err << "pfc: error: cannot attach to session '" << o.name << "': OpenTraceW failed with " << e
+          << '\n';
     }
     return kExitInput;
   }

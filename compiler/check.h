@@ -25,8 +25,8 @@ struct SessionDecl {
 };
 
 struct CheckedScript {
-  Schema schema;                     // providers in source order
-  std::vector<SessionDecl> sessions; // in source order; index = session slot (≤ 64)
+  Schema schema;                      // providers in source order
+  std::vector<SessionDecl> sessions;  // in source order; index = session slot (≤ 64)
 };
 
 struct CheckOutput {

@@ -46,7 +46,8 @@ void add_imported_providers(const std::vector<ManifestImport>& imports, CheckCon
       if (const ProviderDef* other = clash(p, cx)) {
         const bool same_name = other->name == p.name;
         cx.error(im.pos, "manifest " + quote_text(im.path) + " declares provider " +
-                             quote_text(p.name) + (same_name ? "" : " with GUID " + p.guid.to_string()) +
+                             quote_text(p.name) +
+                             (same_name ? "" : " with GUID " + p.guid.to_string()) +
                              ", which clashes with provider " + quote_text(other->name) +
                              (same_name ? " (same name)" : " (same GUID)"));
         continue;

@@ -40,8 +40,8 @@ std::optional<uint32_t> resolve_event(const ast::EventRef& ref, uint32_t provide
   std::string hint;
   auto other = std::ranges::find_if(p.events, [id](const EventDef& e) { return e.desc.id == id; });
   if (other != p.events.end()) {
-    hint = "; event " + quote_text(other->name) + " has id " + std::to_string(id) + " and version " +
-           std::to_string(other->desc.version);
+    hint = "; event " + quote_text(other->name) + " has id " + std::to_string(id) +
+           " and version " + std::to_string(other->desc.version);
   }
   cx.error(ref.pos, "provider " + quote_text(p.name) + " has no event with id " +
                         std::to_string(id) + " and version " + std::to_string(version) + hint);
@@ -103,8 +103,8 @@ bool copy_nodes(const ast::Expr& in, PayloadExpr& out) {
         if (in.kids[n.index + k] >= i) return false;
       }
     }
-    out.nodes.push_back({static_cast<PayloadExpr::Node::Kind>(n.kind), n.index,
-                         n.kind == K::Pred ? 0 : n.count});
+    out.nodes.push_back(
+        {static_cast<PayloadExpr::Node::Kind>(n.kind), n.index, n.kind == K::Pred ? 0 : n.count});
   }
   return !out.nodes.empty();
 }

@@ -104,8 +104,8 @@ Extent resolve_extent(const ast::ExtentRef& ref, std::string_view what, const Ev
                            " must have an integer type (int8..uint64), not '" +
                            std::string(in_type_name(target.type)) + "'");
   } else if (target.count.present()) {
-    cx.error(name.pos, std::string(what) + " field " + quote_text(name.text) +
-                           " must not be an array");
+    cx.error(name.pos,
+             std::string(what) + " field " + quote_text(name.text) + " must not be an array");
   } else {
     e = Extent{Extent::Kind::Field, it->second};
   }
@@ -114,8 +114,8 @@ Extent resolve_extent(const ast::ExtentRef& ref, std::string_view what, const Ev
 
 void check_length_rules(const ast::Field& f, const FieldDef& def, CheckContext& cx) {
   const bool has_length = f.length.has_value();
-  const bool takes_length = def.type == InType::UnicodeString ||
-                            def.type == InType::AnsiString || def.type == InType::Binary;
+  const bool takes_length = def.type == InType::UnicodeString || def.type == InType::AnsiString ||
+                            def.type == InType::Binary;
   if (has_length && !takes_length) {
     cx.error(f.length->pos, "'length' applies only to string, wstring and binary fields, not '" +
                                 std::string(in_type_name(def.type)) + "'");
@@ -138,8 +138,7 @@ void check_fields(const ast::Event& ae, EventDef& ev, EventIndex& ix, CheckConte
     if (type) def.type = *type;
     if (auto [it, fresh] = ix.fields.emplace(def.name, index); !fresh) {
       cx.error(f.name.pos, "duplicate field " + quote_text(def.name) + " in event " +
-                               quote_text(ev.name) +
-                               line_note(ae.fields[it->second].name.pos));
+                               quote_text(ev.name) + line_note(ae.fields[it->second].name.pos));
     }
     ev.fields.push_back(std::move(def));
     ix.field_ok.push_back(type.has_value());
@@ -160,8 +159,8 @@ void check_event(const ast::Event& ae, ProviderDef& p, ProviderIndex& pix, Check
   EventIndex ix;
   check_fields(ae, ev, ix, cx);
   if (auto [it, fresh] = pix.events.emplace(ev.name, index); !fresh) {
-    cx.error(ae.name.pos, "duplicate event " + quote_text(ev.name) + " in provider " +
-                              quote_text(p.name));
+    cx.error(ae.name.pos,
+             "duplicate event " + quote_text(ev.name) + " in provider " + quote_text(p.name));
   }
   const uint32_t key = uint32_t{ev.desc.id} << 8 | ev.desc.version;
   if (auto [it, fresh] = pix.by_id.emplace(key, index); !fresh) {

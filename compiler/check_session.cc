@@ -43,9 +43,8 @@ std::string_view filter_name(ast::FilterKind k) {
 uint32_t check_properties(const ast::Option& o, CheckContext& cx) {
   uint32_t bits = 0;
   for (const ast::Name& n : o.properties) {
-    auto it = std::ranges::find_if(kProperties, [&](const PropertyName& p) {
-      return iequals_ascii(p.name, n.text);
-    });
+    auto it = std::ranges::find_if(
+        kProperties, [&](const PropertyName& p) { return iequals_ascii(p.name, n.text); });
     if (it == kProperties.end()) {
       auto names = names_of(std::vector(kProperties.begin(), kProperties.end()),
                             [](const PropertyName& p) { return p.name; });
@@ -108,8 +107,9 @@ void warn_options(const ast::Enable& e, const EnableParams& params, const Provid
     return;
   }
   if (params.all != 0 && params.any == 0) {
-    cx.warning(all->pos, "'all' has no effect without 'any' (MatchAllKeyword is ignored when "
-                         "MatchAnyKeyword is 0)");
+    cx.warning(all->pos,
+               "'all' has no effect without 'any' (MatchAllKeyword is ignored when "
+               "MatchAnyKeyword is 0)");
   }
 }
 
@@ -167,8 +167,7 @@ EventIdFilter check_ids(const ast::Filter& f, CheckContext& cx) {
   return out;
 }
 
-void check_filter(const ast::Filter& f, uint32_t provider, EnableParams& params,
-                  CheckContext& cx) {
+void check_filter(const ast::Filter& f, uint32_t provider, EnableParams& params, CheckContext& cx) {
   switch (f.kind) {
     case ast::FilterKind::Pid: params.pids = check_pids(f, cx); break;
     case ast::FilterKind::Exe: params.exe_names = split_names(f, cx); break;
@@ -219,11 +218,12 @@ void warn_legacy_stealing(const std::vector<std::vector<LegacyEnable>>& legacy,
     const LegacyEnable& last = list.back();
     const std::string& winner = script.sessions[last.session].name;
     for (size_t i = 0; i + 1 < list.size(); ++i) {
-      cx.warning(list[i].pos,
-                 "legacy provider " + quote_text(script.schema.providers[p].name) +
-                     " is also enabled by session " + quote_text(winner) + " (line " +
-                     std::to_string(last.pos.line) + "); the last enabler wins, so session " +
-                     quote_text(script.sessions[list[i].session].name) + " gets none of its events");
+      cx.warning(list[i].pos, "legacy provider " + quote_text(script.schema.providers[p].name) +
+                                  " is also enabled by session " + quote_text(winner) + " (line " +
+                                  std::to_string(last.pos.line) +
+                                  "); the last enabler wins, so session " +
+                                  quote_text(script.sessions[list[i].session].name) +
+                                  " gets none of its events");
     }
   }
 }
@@ -235,8 +235,8 @@ void check_enable(const ast::Enable& e, uint32_t index, SessionDecl& decl,
   const Schema& schema = cx.schema();
   auto found = cx.provider_by_name.find(e.provider.text);
   if (found == cx.provider_by_name.end()) {
-    auto names = names_of(schema.providers,
-                          [](const ProviderDef& p) { return std::string_view(p.name); });
+    auto names =
+        names_of(schema.providers, [](const ProviderDef& p) { return std::string_view(p.name); });
     cx.error(e.provider.pos, "unknown provider " + quote_text(e.provider.text) +
                                  did_you_mean(e.provider.text, names));
     return;
@@ -265,8 +265,8 @@ void check_sessions(const std::vector<ast::Session>& sessions, CheckContext& cx)
   for (const ast::Session& as : sessions) {
     const auto index = static_cast<uint32_t>(script.sessions.size());
     if (index == kMaxSessions) {
-      cx.error(as.name.pos, "too many sessions: at most " + std::to_string(kMaxSessions) +
-                                " are supported");
+      cx.error(as.name.pos,
+               "too many sessions: at most " + std::to_string(kMaxSessions) + " are supported");
     }
     if (auto [it, fresh] = first_pos.emplace(as.name.text, as.name.pos); !fresh) {
       cx.error(as.name.pos, "duplicate session " + quote_text(as.name.text) +

@@ -46,7 +46,7 @@ bool less_than(InType type, uint64_t a, uint64_t b) {
 
 std::string to_signed_text(InType type, uint64_t bits) {
   return int_row(type).is_signed ? std::to_string(static_cast<int64_t>(bits))
-                                    : std::to_string(bits);
+                                 : std::to_string(bits);
 }
 
 // Converts one integer, or a pair for BETWEEN/NOTBETWEEN, after the operator check.
@@ -61,9 +61,9 @@ ConvertResult finish_ints(std::string_view field, InType type, PayloadOp op, Int
     if (!h) return std::unexpected(h.error());
     out.hi = *h;
     if (less_than(type, out.hi, out.lo)) {
-      return std::unexpected("'" + std::string(payload_op_name(op)) + "' range is empty: " +
-                             to_signed_text(type, out.lo) + " is greater than " +
-                             to_signed_text(type, out.hi));
+      return std::unexpected("'" + std::string(payload_op_name(op)) +
+                             "' range is empty: " + to_signed_text(type, out.lo) +
+                             " is greater than " + to_signed_text(type, out.hi));
     }
   }
   if (find_payload_op(op)->nonzero && out.lo == 0) {
@@ -86,8 +86,7 @@ ConvertResult convert_string(std::string_view field, InType type, std::string_vi
                            " cannot contain NUL characters");
   }
   if (type == InType::UnicodeString && !is_valid_utf8(text)) {
-    return std::unexpected("string value for " + field_desc(field, type) +
-                           " is not valid UTF-8");
+    return std::unexpected("string value for " + field_desc(field, type) + " is not valid UTF-8");
   }
   PayloadValue out;
   out.text = std::string(text);
@@ -115,7 +114,8 @@ ConvertResult convert_int_text(std::string_view field, InType type, PayloadOp op
   const std::string_view first = pair ? text.substr(0, comma) : text;
   const std::optional<IntText> lo = parse_int_text(first);
   if (!lo) {
-    return std::unexpected("invalid integer " + quote_text(first) + " for " + field_desc(field, type));
+    return std::unexpected("invalid integer " + quote_text(first) + " for " +
+                           field_desc(field, type));
   }
   std::optional<IntText> hi;
   if (pair) {
@@ -130,8 +130,8 @@ ConvertResult convert_int_text(std::string_view field, InType type, PayloadOp op
 }
 
 std::string kind_error(std::string_view field, InType type) {
-  return field_desc(field, type) + " needs " + std::string(value_kind_noun(*payload_value_kind(type))) +
-         " value";
+  return field_desc(field, type) + " needs " +
+         std::string(value_kind_noun(*payload_value_kind(type))) + " value";
 }
 
 std::expected<void, std::string> check_op(std::string_view field, InType type, PayloadOp op) {

@@ -107,8 +107,7 @@ uint64_t pfc_ir_load_header(const EventView* e, uint32_t field) {
 uint64_t pfc_ir_skip(const EventView* e, uint64_t off, const FieldDesc* f, uint64_t count,
                      uint64_t length) {
   return pfc_tdh_skip(e->payload, e->payload_size, off, uint32_t(f->type),
-                      extent_value(f->count, count, 1),
-                      length_value(f->length, length));
+                      extent_value(f->count, count, 1), length_value(f->length, length));
 }
 
 uint64_t pfc_ir_load_field(const EventView* e, uint64_t off, const FieldDesc* f) {
@@ -126,11 +125,11 @@ int pfc_ir_pred_int(const EventView* e, uint64_t off, const FieldDesc* f,
                           p->hi);
 }
 
-int pfc_ir_pred_str(const EventView* e, uint64_t off, const FieldDesc* f,
-                    const pfc::ir::StrPred* p, uint64_t length) {
+int pfc_ir_pred_str(const EventView* e, uint64_t off, const FieldDesc* f, const pfc::ir::StrPred* p,
+                    uint64_t length) {
   return pfc_tdh_str_pred(e->payload, e->payload_size, off, uint32_t(f->type),
-                          length_value(f->length, length), uint32_t(p->op),
-                          p->folded.data(), p->folded.size(), p->links.data());
+                          length_value(f->length, length), uint32_t(p->op), p->folded.data(),
+                          p->folded.size(), p->links.data());
 }
 
 int pfc_ir_pred_guid(const EventView* e, uint64_t off, const pfc::ir::GuidPred* p) {
@@ -240,14 +239,18 @@ RouteResult Interpreter::run(const EventView& ev, uint64_t* r) const noexcept {
       }
       case Op::LoadField: r[in.dst] = pfc_ir_load_field(&ev, r[in.a], &prog_.fields[in.b]); break;
       case Op::PredInt:
-        r[in.dst] = uint64_t(pfc_ir_pred_int(&ev, r[in.a], &prog_.fields[in.b], &prog_.int_preds[in.c]));
+        r[in.dst] =
+            uint64_t(pfc_ir_pred_int(&ev, r[in.a], &prog_.fields[in.b], &prog_.int_preds[in.c]));
         break;
       case Op::PredStr: {
         uint64_t length = in.imm == ir::kNoReg ? 0 : r[in.imm];
-        r[in.dst] = uint64_t(pfc_ir_pred_str(&ev, r[in.a], &prog_.fields[in.b], &prog_.str_preds[in.c], length));
+        r[in.dst] = uint64_t(
+            pfc_ir_pred_str(&ev, r[in.a], &prog_.fields[in.b], &prog_.str_preds[in.c], length));
         break;
       }
-      case Op::PredGuid: r[in.dst] = uint64_t(pfc_ir_pred_guid(&ev, r[in.a], &prog_.guid_preds[in.c])); break;
+      case Op::PredGuid:
+        r[in.dst] = uint64_t(pfc_ir_pred_guid(&ev, r[in.a], &prog_.guid_preds[in.c]));
+        break;
       case Op::Return: return RouteResult{deliver, stack & deliver};
     }
   }

@@ -34,12 +34,21 @@ inline constexpr uint64_t kBadOffset = ~uint64_t{0};
 
 // Event header fields readable with LoadHeader (zero-extended to 64 bits).
 enum class HeaderField : uint8_t {
-  Id, Version, Channel, Level, Opcode, Task, Keyword, Pid, Tid, PayloadSize,
+  Id,
+  Version,
+  Channel,
+  Level,
+  Opcode,
+  Task,
+  Keyword,
+  Pid,
+  Tid,
+  PayloadSize,
 };
 
 // Event strings testable with StrIn.
 enum class HeaderString : uint8_t {
-  ExeName,    // final path component of EventView::exe (after the last '/' or '\\')
+  ExeName,  // final path component of EventView::exe (after the last '/' or '\\')
   PackageId,
   AppId,
   EventName,
@@ -78,9 +87,9 @@ inline constexpr size_t kNumOps = static_cast<size_t>(Op::Return) + 1;
 
 // Opcode mnemonics for dumps, indexed by Op.
 inline constexpr std::array<std::string_view, kNumOps> kOpNames = {
-    "const", "load.hdr", "and", "or", "not", "and.imm", "cmp", "in.set", "str.in",
-    "jz", "jmp", "deliver", "stack", "skip", "load.field", "pred.int", "pred.str",
-    "pred.guid", "ret",
+    "const",      "load.hdr", "and",      "or",        "not",     "and.imm", "cmp",
+    "in.set",     "str.in",   "jz",       "jmp",       "deliver", "stack",   "skip",
+    "load.field", "pred.int", "pred.str", "pred.guid", "ret",
 };
 static_assert(kOpNames.size() == kNumOps && kOpNames.back() == "ret");
 
@@ -144,13 +153,20 @@ struct GuidPred {
 // The checks of one session, in the order docs/semantics.md §1 lists them (and `pfc run
 // --explain` reports them, docs/cli.md).
 enum class Check : uint8_t {
-  Level, Keyword, Pid, Exe, PackageId, AppId, EventId, EventName, Payload,
+  Level,
+  Keyword,
+  Pid,
+  Exe,
+  PackageId,
+  AppId,
+  EventId,
+  EventName,
+  Payload,
 };
 inline constexpr size_t kNumChecks = static_cast<size_t>(Check::Payload) + 1;
 // Reason words of --explain, indexed by Check.
 inline constexpr std::array<std::string_view, kNumChecks> kCheckNames = {
-    "level", "keyword", "pid", "exe", "package_id", "app_id", "event_id", "event_name",
-    "payload",
+    "level", "keyword", "pid", "exe", "package_id", "app_id", "event_id", "event_name", "payload",
 };
 
 // An annotation, not an instruction: after a run, check `check` of session `slot` passed

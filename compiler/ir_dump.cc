@@ -22,8 +22,9 @@ using ir::Op;
 
 constexpr std::array<std::string_view, 10> kHeaderNames = {
     "id", "version", "channel", "level", "opcode", "task", "keyword", "pid", "tid", "payload_size"};
-constexpr std::array<std::string_view, 4> kStringNames = {"exe", "package_id", "app_id", "event_name"};
-constexpr std::array<std::string_view, 10> kCondNames = {"eq", "ne", "ult", "ule", "ugt",
+constexpr std::array<std::string_view, 4> kStringNames = {"exe", "package_id", "app_id",
+                                                          "event_name"};
+constexpr std::array<std::string_view, 10> kCondNames = {"eq",  "ne",  "ult", "ule", "ugt",
                                                          "uge", "slt", "sle", "sgt", "sge"};
 
 template <size_t N>
@@ -39,10 +40,7 @@ std::string part(std::string_view v) { return std::string(v); }
 std::string part(const char* v) { return std::string(v); }
 std::string part(const std::string& v) { return v; }
 template <typename T>
-  requires std::is_integral_v<T>
-std::string part(T v) {
-  return std::to_string(v);
-}
+requires std::is_integral_v<T> std::string part(T v) { return std::to_string(v); }
 template <typename... A>
 std::string cat(const A&... a) {
   std::string s;
@@ -68,7 +66,6 @@ std::string quoted(std::string_view s) {
   out += '"';
   return out;
 }
-
 
 // ", count %c" / ", length %l" suffixes of payload instructions.
 std::string extent_regs(const Inst& in, bool count) {
@@ -127,13 +124,15 @@ void dump_pools(const ir::Program& p, std::string& out) {
   if (!p.int_sets.empty()) out += "int_sets:\n";
   for (size_t k = 0; k < p.int_sets.size(); ++k) {
     out += cat("  iset#", k, " = {");
-    for (size_t j = 0; j < p.int_sets[k].values.size(); ++j) out += cat(j ? ", " : "", num(p.int_sets[k].values[j]));
+    for (size_t j = 0; j < p.int_sets[k].values.size(); ++j)
+      out += cat(j ? ", " : "", num(p.int_sets[k].values[j]));
     out += "}\n";
   }
   if (!p.str_sets.empty()) out += "str_sets:\n";
   for (size_t k = 0; k < p.str_sets.size(); ++k) {
     out += cat("  sset#", k, p.str_sets[k].case_insensitive ? " = nocase {" : " = exact {");
-    for (size_t j = 0; j < p.str_sets[k].values.size(); ++j) out += cat(j ? ", " : "", quoted(p.str_sets[k].values[j]));
+    for (size_t j = 0; j < p.str_sets[k].values.size(); ++j)
+      out += cat(j ? ", " : "", quoted(p.str_sets[k].values[j]));
     out += "}\n";
   }
   if (!p.fields.empty()) out += "fields:\n";
@@ -153,18 +152,21 @@ void dump_pools(const ir::Program& p, std::string& out) {
   }
   if (!p.str_preds.empty()) out += "str_preds:\n";
   for (size_t k = 0; k < p.str_preds.size(); ++k) {
-    out += cat("  spred#", k, " = ", internal::payload_op_name(p.str_preds[k].op), " ", quoted(p.str_preds[k].text), "\n");
+    out += cat("  spred#", k, " = ", internal::payload_op_name(p.str_preds[k].op), " ",
+               quoted(p.str_preds[k].text), "\n");
   }
   if (!p.guid_preds.empty()) out += "guid_preds:\n";
   for (size_t k = 0; k < p.guid_preds.size(); ++k) {
-    out += cat("  gpred#", k, " = ", internal::payload_op_name(p.guid_preds[k].op), " ", p.guid_preds[k].value.to_string(), "\n");
+    out += cat("  gpred#", k, " = ", internal::payload_op_name(p.guid_preds[k].op), " ",
+               p.guid_preds[k].value.to_string(), "\n");
   }
 }
 
 }  // namespace
 
 std::string dump_ir(const ir::Program& prog) {
-  std::string out = cat("code: ", prog.code.size(), " instructions, ", prog.num_regs, " registers\n");
+  std::string out =
+      cat("code: ", prog.code.size(), " instructions, ", prog.num_regs, " registers\n");
   for (size_t i = 0; i < prog.code.size(); ++i) out += cat(inst_line(i, prog.code[i]), "\n");
   dump_pools(prog, out);
   return out;

@@ -67,7 +67,8 @@ Reg id_filter(IrBuilder& b, const EventIdFilter& f) {
   return f.filter_in ? in : b.bool_not(in);
 }
 
-// docs/semantics.md §1.7: applies to events matching its own level/any/all; then (name ∈ names) == filter_in.
+// docs/semantics.md §1.7: applies to events matching its own level/any/all; then (name ∈ names) ==
+// filter_in.
 Reg name_filter(IrBuilder& b, const EventNameFilter& f) {
   Reg applies = level_keyword(b, f.level, f.any, f.all, false);
   Reg in = b.emit(Op::StrIn, uint32_t(ir::HeaderString::EventName), b.str_set(f.names, false));
@@ -90,7 +91,8 @@ Reg header_pass(IrBuilder& b, const EnableParams& params, bool legacy, uint32_t 
   if (legacy) return h.all();
   if (p.pids) {
     std::vector<uint64_t> pids(p.pids->begin(), p.pids->end());
-    h.add(ir::Check::Pid, b.emit(Op::InSet, b.header(HeaderField::Pid), b.int_set(std::move(pids))));
+    h.add(ir::Check::Pid,
+          b.emit(Op::InSet, b.header(HeaderField::Pid), b.int_set(std::move(pids))));
   }
   if (p.exe_names) h.add(ir::Check::Exe, str_scope(b, ir::HeaderString::ExeName, *p.exe_names));
   if (p.package_ids)
@@ -120,7 +122,7 @@ using EventKey = std::pair<uint16_t, uint8_t>;
 
 struct SessionState {
   const SessionEntry* entry = nullptr;
-  Reg header = kTrue;    // §1.1–§1.4 and §1.7 passed
+  Reg header = kTrue;     // §1.1–§1.4 and §1.7 passed
   Reg filtered = kFalse;  // the event's key is one s has payload filters for
   Reg passed = kFalse;    // ... and those filters passed
 };
@@ -158,8 +160,8 @@ const EventDef* carried_layout(EventKey key, const std::vector<size_t>& users,
   return best;
 }
 
-// One guarded region per payload-filtered event key (docs/semantics.md §2.1): skipped unless the event has
-// that key and some session filtering it passed its header checks.
+// One guarded region per payload-filtered event key (docs/semantics.md §2.1): skipped unless the
+// event has that key and some session filtering it passed its header checks.
 Result<void> lower_key(IrBuilder& b, const ProviderDef& provider, EventKey key,
                        const std::vector<size_t>& users, std::vector<SessionState>& ss) {
   const EventDef* event = provider.find_event(key.first, key.second);
@@ -208,15 +210,17 @@ Result<std::vector<SessionState>> sorted_sessions(const ProgramSpec& spec) {
   std::vector<SessionState> ss;
   uint64_t used = 0;
   for (const SessionEntry& e : spec.sessions) {
-    if (e.slot >= 64) return make_error("session slot " + std::to_string(e.slot) + " is not below 64");
+    if (e.slot >= 64)
+      return make_error("session slot " + std::to_string(e.slot) + " is not below 64");
     if (used & (uint64_t{1} << e.slot)) {
       return make_error("session slot " + std::to_string(e.slot) + " is used twice");
     }
     used |= uint64_t{1} << e.slot;
     ss.push_back(SessionState{&e});
   }
-  std::sort(ss.begin(), ss.end(),
-            [](const SessionState& a, const SessionState& b) { return a.entry->slot < b.entry->slot; });
+  std::sort(ss.begin(), ss.end(), [](const SessionState& a, const SessionState& b) {
+    return a.entry->slot < b.entry->slot;
+  });
   return ss;
 }
 

@@ -21,11 +21,13 @@ ir::Reg IrBuilder::emit(Op op, uint32_t a, uint32_t b, uint32_t c, uint64_t imm)
 ir::Reg IrBuilder::emit_inst(Inst inst) {
   if (uint32_t at = global_.find(prog_.code, inst); at != global_.kNone) return prog_.code[at].dst;
   if (in_region()) {
-    if (uint32_t at = region_.find(prog_.code, inst); at != region_.kNone) return prog_.code[at].dst;
+    if (uint32_t at = region_.find(prog_.code, inst); at != region_.kNone)
+      return prog_.code[at].dst;
   }
   inst.dst = prog_.num_regs++;
   prog_.code.push_back(inst);
-  (in_region() ? region_ : global_).insert(prog_.code, static_cast<uint32_t>(prog_.code.size() - 1));
+  (in_region() ? region_ : global_)
+      .insert(prog_.code, static_cast<uint32_t>(prog_.code.size() - 1));
   return inst.dst;
 }
 
@@ -68,7 +70,8 @@ bool IrBuilder::StrPredKey::equal(const ir::StrPred& x, const ir::StrPred& y) {
 uint64_t IrBuilder::GuidPredKey::hash(const ir::GuidPred& p) {
   uint64_t d4 = 0;
   std::memcpy(&d4, p.value.data4.data(), sizeof d4);
-  const uint64_t d123 = uint64_t{p.value.data1} << 32 | uint64_t{p.value.data2} << 16 | p.value.data3;
+  const uint64_t d123 =
+      uint64_t{p.value.data1} << 32 | uint64_t{p.value.data2} << 16 | p.value.data3;
   return hash_mix(hash_mix(uint64_t(p.op), d123), d4);
 }
 
@@ -161,7 +164,9 @@ uint32_t intern(std::vector<T>& pool, Index& index, T value) {
 
 uint32_t IrBuilder::field(const ir::FieldDesc& f) { return intern(prog_.fields, field_ids_, f); }
 
-uint32_t IrBuilder::int_pred(const ir::IntPred& p) { return intern(prog_.int_preds, int_pred_ids_, p); }
+uint32_t IrBuilder::int_pred(const ir::IntPred& p) {
+  return intern(prog_.int_preds, int_pred_ids_, p);
+}
 
 uint32_t IrBuilder::str_pred(ir::StrPred p) {
   return intern(prog_.str_preds, str_pred_ids_, std::move(p));

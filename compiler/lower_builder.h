@@ -27,7 +27,9 @@ class IrBuilder {
 
   ir::Reg header(ir::HeaderField f) { return emit(ir::Op::LoadHeader, uint32_t(f)); }
   ir::Reg constant(uint64_t v) { return emit(ir::Op::Const, 0, 0, 0, v); }
-  ir::Reg cmp(ir::Reg a, ir::Cond c, uint64_t imm) { return emit(ir::Op::Cmp, a, uint32_t(c), 0, imm); }
+  ir::Reg cmp(ir::Reg a, ir::Cond c, uint64_t imm) {
+    return emit(ir::Op::Cmp, a, uint32_t(c), 0, imm);
+  }
   ir::Reg and_imm(ir::Reg a, uint64_t imm) { return emit(ir::Op::AndImm, a, 0, 0, imm); }
 
   // Boolean operations on registers or kTrue/kFalse, folding the constants.

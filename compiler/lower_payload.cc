@@ -106,7 +106,8 @@ Result<Reg> PayloadLowering::predicate(const PayloadPredicate& p) {
     return make_error(field_error(event_, p.field, "operator not allowed on the field's type"));
   }
   if (find_payload_op(p.op)->nonzero && p.value.lo == 0 && *kind == ValueKind::Integer) {
-    return make_error(field_error(event_, p.field, std::string(payload_op_name(p.op)) + " by zero"));
+    return make_error(
+        field_error(event_, p.field, std::string(payload_op_name(p.op)) + " by zero"));
   }
   switch (*kind) {
     case ValueKind::Integer: {

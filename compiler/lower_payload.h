@@ -37,10 +37,10 @@ class PayloadLowering {
   IrBuilder& b_;
   const EventDef& event_;
   static constexpr uint64_t kNotConst = ~uint64_t{0};
-  std::vector<ir::Reg> off_;      // offset register per field (kNoReg = not yet)
-  std::vector<uint64_t> const_;   // constant offset per field, or kNotConst
-  std::vector<ir::Reg> value_;  // LoadField register per count/length source field
-  uint32_t next_ = 0;             // offsets known for fields [0, next_)
+  std::vector<ir::Reg> off_;     // offset register per field (kNoReg = not yet)
+  std::vector<uint64_t> const_;  // constant offset per field, or kNotConst
+  std::vector<ir::Reg> value_;   // LoadField register per count/length source field
+  uint32_t next_ = 0;            // offsets known for fields [0, next_)
 };
 
 }  // namespace pfc::internal

@@ -22,7 +22,8 @@ constexpr uint32_t kNumHeaderStrings = uint32_t(ir::HeaderString::EventName) + 1
 constexpr uint32_t kNumConds = uint32_t(ir::Cond::SGe) + 1;
 
 bool known_type(InType t) {
-  return uint16_t(t) >= uint16_t(InType::UnicodeString) && uint16_t(t) <= uint16_t(InType::HexInt64);
+  return uint16_t(t) >= uint16_t(InType::UnicodeString) &&
+         uint16_t(t) <= uint16_t(InType::HexInt64);
 }
 
 class Verifier {
@@ -32,7 +33,8 @@ class Verifier {
       : p_(p), written_(std::min(p.num_regs, kMaxRegs + 1), false) {}
 
   Result<void> run() {
-    if (p_.code.empty() || p_.code.back().op != Op::Return) return fail_pool("last instruction is not ret");
+    if (p_.code.empty() || p_.code.back().op != Op::Return)
+      return fail_pool("last instruction is not ret");
     if (p_.num_regs > kMaxRegs) return fail_pool("more than 2^24 registers");
     for (i_ = 0; i_ < p_.code.size(); ++i_) {
       const Inst& in = p_.code[i_];
@@ -53,17 +55,21 @@ class Verifier {
   static Result<void> fail_pool(const std::string& msg) { return make_error("pool: " + msg); }
 
   static bool has_dst(Op op) {
-    return op != Op::Jz && op != Op::Jmp && op != Op::Deliver && op != Op::Stack && op != Op::Return;
+    return op != Op::Jz && op != Op::Jmp && op != Op::Deliver && op != Op::Stack &&
+           op != Op::Return;
   }
 
   Result<void> use(uint64_t r, const char* what) const {
-    if (r >= p_.num_regs) return fail(std::string(what) + " register %" + std::to_string(r) + " out of range");
-    if (!written_[r]) return fail(std::string(what) + " register %" + std::to_string(r) + " read before any write");
+    if (r >= p_.num_regs)
+      return fail(std::string(what) + " register %" + std::to_string(r) + " out of range");
+    if (!written_[r])
+      return fail(std::string(what) + " register %" + std::to_string(r) + " read before any write");
     return {};
   }
   Result<void> optional_use(uint64_t r, bool wanted, const char* what) const {
     if (!wanted) {
-      if (r != kNoReg) return fail(std::string(what) + " register given but the field has no such extent");
+      if (r != kNoReg)
+        return fail(std::string(what) + " register given but the field has no such extent");
       return {};
     }
     if (r == kNoReg) return fail(std::string(what) + " register missing for a field-sized extent");
@@ -82,7 +88,8 @@ class Verifier {
   }
 
   Result<void> jump(const Inst& in) const {
-    if (in.b <= i_ || in.b >= p_.code.size()) return fail("jump target @" + std::to_string(in.b) + " not forward or past the end");
+    if (in.b <= i_ || in.b >= p_.code.size())
+      return fail("jump target @" + std::to_string(in.b) + " not forward or past the end");
     return {};
   }
 
@@ -109,8 +116,7 @@ class Verifier {
       case Op::Skip:
         if (auto r = optional_use(in.c, d.count.kind == Extent::Kind::Field, "count"); !r) return r;
         return optional_use(in.imm, len_field, "length");
-      case Op::LoadField:
-        return scalar(d, in_type_is_integer(d.type), "a scalar integer");
+      case Op::LoadField: return scalar(d, in_type_is_integer(d.type), "a scalar integer");
       case Op::PredInt: {
         if (auto r = scalar(d, in_type_is_integer(d.type), "a scalar integer"); !r) return r;
         if (in.c >= p_.int_preds.size()) return fail("int predicate index out of range");
@@ -179,11 +185,13 @@ class Verifier {
     }
     for (size_t k = 0; k < p_.str_sets.size(); ++k) {
       const ir::StrSet& s = p_.str_sets[k];
-      if (std::adjacent_find(s.values.begin(), s.values.end(), std::greater_equal<>()) != s.values.end())
+      if (std::adjacent_find(s.values.begin(), s.values.end(), std::greater_equal<>()) !=
+          s.values.end())
         return fail_pool("string set " + std::to_string(k) + " not sorted and duplicate-free");
       for (const std::string& v : s.values) {
         if (s.case_insensitive && std::ranges::any_of(v, is_ascii_upper<char>))
-          return fail_pool("case-insensitive string set " + std::to_string(k) + " has an upper-case value");
+          return fail_pool("case-insensitive string set " + std::to_string(k) +
+                           " has an upper-case value");
       }
     }
     for (size_t k = 0; k < p_.int_preds.size(); ++k) {

@@ -19,9 +19,10 @@ namespace pfc::etw {
 namespace {
 
 constexpr ULONG kMaxProcessHandles = 64;
-constexpr uint64_t kLagNs = 2'000'000;         // merge horizon
-constexpr uint64_t kScanNs = 10'000'000;       // new rings and session stop checked this often
-constexpr uint64_t kStopDrainNs = 2'000'000'000;  // after a stop, wait this long for in-flight writes
+constexpr uint64_t kLagNs = 2'000'000;    // merge horizon
+constexpr uint64_t kScanNs = 10'000'000;  // new rings and session stop checked this often
+constexpr uint64_t kStopDrainNs =
+    2'000'000'000;  // after a stop, wait this long for in-flight writes
 constexpr auto kIdleSleep = std::chrono::microseconds(500);
 
 struct Consumer {
@@ -111,7 +112,8 @@ void deliver(const Consumer& c, const trace::RingReader::View& v) {
   h.ProcessId = e.pid;
   h.TimeStamp.QuadPart = e.filetime;
   h.ProviderId = to_win(e.provider);
-  h.EventDescriptor = to_win(EventDescriptor{e.id, e.version, e.channel, e.level, e.opcode, e.task, e.keyword});
+  h.EventDescriptor =
+      to_win(EventDescriptor{e.id, e.version, e.channel, e.level, e.opcode, e.task, e.keyword});
   h.ActivityId = to_win(e.activity);
   r.BufferContext.ProcessorIndex = e.cpu;
   r.BufferContext.LoggerId = static_cast<USHORT>(c.entry.slot + 1);
@@ -129,7 +131,8 @@ void deliver(const Consumer& c, const trace::RingReader::View& v) {
 // every ring is drained (or the in-flight grace period is over).
 bool finished(Consumer& c, uint64_t now) {
   if (c.closed.load()) return true;
-  if (c.stopped_at_ns == 0 || now < c.stopped_at_ns + kScanNs) return false;  // one scan after the stop
+  if (c.stopped_at_ns == 0 || now < c.stopped_at_ns + kScanNs)
+    return false;  // one scan after the stop
   if (now >= c.stopped_at_ns + kStopDrainNs) return true;
   for (auto& r : c.rings)
     if (!r->finished() && !(r->peek() == nullptr && r->drained())) return false;

@@ -28,7 +28,8 @@ void write_name(EVENT_TRACE_PROPERTIES* p, uint32_t offset, const std::u16string
   std::memcpy(dst, name.c_str(), bytes);
 }
 
-void fill_properties(const trace::SessionEntry& e, const SessionCounters& n, EVENT_TRACE_PROPERTIES* p) {
+void fill_properties(const trace::SessionEntry& e, const SessionCounters& n,
+                     EVENT_TRACE_PROPERTIES* p) {
   p->Wnode.HistoricalContext = session_handle(e.instance, e.slot);
   p->Wnode.Guid = to_win(e.guid);
   p->Wnode.Flags |= WNODE_FLAG_TRACED_GUID;
@@ -121,7 +122,8 @@ ULONG read_namespace(Runtime& rt, trace::NamespaceState* out) {
   return ERROR_SUCCESS;
 }
 
-ULONG start_locked(Runtime& rt, trace::SessionEntry entry, EVENT_TRACE_PROPERTIES* p, TRACEHANDLE* out) {
+ULONG start_locked(Runtime& rt, trace::SessionEntry entry, EVENT_TRACE_PROPERTIES* p,
+                   TRACEHANDLE* out) {
   trace::SessionEntry made;
   const ULONG rc = update_namespace(rt, [&](trace::NamespaceState& s) -> ULONG {
     if (s.session_by_name(entry.name) != nullptr) return ERROR_ALREADY_EXISTS;
@@ -147,11 +149,14 @@ ULONG start_locked(Runtime& rt, trace::SessionEntry entry, EVENT_TRACE_PROPERTIE
 // still reading them.
 ULONG stop_locked(Runtime& rt, const trace::SessionEntry& e, EVENT_TRACE_PROPERTIES* p) {
   uint64_t gen = 0;
-  const ULONG rc = update_namespace(rt, [&](trace::NamespaceState& s) -> ULONG {
-    std::erase_if(s.sessions, [&](const auto& x) { return x.instance == e.instance; });
-    std::erase_if(s.enables, [&](const auto& x) { return x.slot == e.slot; });
-    return ERROR_SUCCESS;
-  }, &gen);
+  const ULONG rc = update_namespace(
+      rt,
+      [&](trace::NamespaceState& s) -> ULONG {
+        std::erase_if(s.sessions, [&](const auto& x) { return x.instance == e.instance; });
+        std::erase_if(s.enables, [&](const auto& x) { return x.slot == e.slot; });
+        return ERROR_SUCCESS;
+      },
+      &gen);
   if (rc != ERROR_SUCCESS) return rc;
   (void)trace::wait_applied(rt.link.dir(), gen, kStopWaitMs, rt.link.self());
   fill_properties(e, count_session(rt.link.dir(), e), p);
@@ -173,30 +178,34 @@ ULONG update_locked(Runtime& rt, const trace::SessionEntry& e, const EVENT_TRACE
 
 // ENABLE replaces the session's entry for the provider (a new seq), DISABLE removes it,
 // CAPTURE_STATE asks the providers for their state (no-op when not enabled).
-ULONG enable_locked(Runtime& rt, TRACEHANDLE handle, const Guid& guid, ULONG code, const trace::EnableEntry& wanted,
-                    uint64_t* gen) {
+ULONG enable_locked(Runtime& rt, TRACEHANDLE handle, const Guid& guid, ULONG code,
+                    const trace::EnableEntry& wanted, uint64_t* gen) {
   const bool legacy = rt.is_legacy(guid);
-  return update_namespace(rt, [&](trace::NamespaceState& s) -> ULONG {
-    const trace::SessionEntry* session = find_session(s, handle, nullptr);
-    if (session == nullptr) return ERROR_WMI_INSTANCE_NOT_FOUND;
-    const uint32_t slot = session->slot;
-    trace::EnableEntry* current = s.find_enable(guid, slot);
-    if (code == EVENT_CONTROL_CODE_CAPTURE_STATE) {
-      if (current != nullptr) current->capture_seq++;
-      return ERROR_SUCCESS;
-    }
-    std::erase_if(s.enables, [&](const auto& x) { return x.slot == slot && x.provider == guid; });
-    if (code == EVENT_CONTROL_CODE_DISABLE_PROVIDER) return ERROR_SUCCESS;
-    size_t others = 0;
-    for (const auto& x : s.enables) others += x.provider == guid ? 1 : 0;
-    if (!legacy && others >= kMaxModernSessions) return ERROR_NO_SYSTEM_RESOURCES;
-    trace::EnableEntry e = wanted;
-    e.provider = guid;
-    e.slot = slot;
-    e.seq = s.next_seq++;
-    s.enables.push_back(std::move(e));
-    return ERROR_SUCCESS;
-  }, gen);
+  return update_namespace(
+      rt,
+      [&](trace::NamespaceState& s) -> ULONG {
+        const trace::SessionEntry* session = find_session(s, handle, nullptr);
+        if (session == nullptr) return ERROR_WMI_INSTANCE_NOT_FOUND;
+        const uint32_t slot = session->slot;
+        trace::EnableEntry* current = s.find_enable(guid, slot);
+        if (code == EVENT_CONTROL_CODE_CAPTURE_STATE) {
+          if (current != nullptr) current->capture_seq++;
+          return ERROR_SUCCESS;
+        }
+        std::erase_if(s.enables,
+                      [&](const auto& x) { return x.slot == slot && x.provider == guid; });
+        if (code == EVENT_CONTROL_CODE_DISABLE_PROVIDER) return ERROR_SUCCESS;
+        size_t others = 0;
+        for (const auto& x : s.enables) others += x.provider == guid ? 1 : 0;
+        if (!legacy && others >= kMaxModernSessions) return ERROR_NO_SYSTEM_RESOURCES;
+        trace::EnableEntry e = wanted;
+        e.provider = guid;
+        e.slot = slot;
+        e.seq = s.next_seq++;
+        s.enables.push_back(std::move(e));
+        return ERROR_SUCCESS;
+      },
+      gen);
 }
 
 }  // namespace
@@ -234,7 +243,8 @@ ULONG ControlTraceW(TRACEHANDLE TraceHandle, LPCWSTR InstanceName,
     if (const ULONG rc = read_namespace(rt, &st); rc != ERROR_SUCCESS) return rc;
     std::u16string name;
     if (TraceHandle == 0) name.assign(InstanceName, u16_length(InstanceName, kMaxNameChars));
-    const pfc::trace::SessionEntry* found = find_session(st, TraceHandle, TraceHandle == 0 ? &name : nullptr);
+    const pfc::trace::SessionEntry* found =
+        find_session(st, TraceHandle, TraceHandle == 0 ? &name : nullptr);
     if (found == nullptr) return ERROR_WMI_INSTANCE_NOT_FOUND;
     const pfc::trace::SessionEntry e = *found;
     if (ControlCode == EVENT_TRACE_CONTROL_STOP) {
@@ -256,11 +266,13 @@ ULONG ControlTraceW(TRACEHANDLE TraceHandle, LPCWSTR InstanceName,
   return ERROR_SUCCESS;
 }
 
-ULONG StopTraceW(TRACEHANDLE TraceHandle, LPCWSTR InstanceName, PEVENT_TRACE_PROPERTIES Properties) {
+ULONG StopTraceW(TRACEHANDLE TraceHandle, LPCWSTR InstanceName,
+                 PEVENT_TRACE_PROPERTIES Properties) {
   return ControlTraceW(TraceHandle, InstanceName, Properties, EVENT_TRACE_CONTROL_STOP);
 }
 
-ULONG QueryTraceW(TRACEHANDLE TraceHandle, LPCWSTR InstanceName, PEVENT_TRACE_PROPERTIES Properties) {
+ULONG QueryTraceW(TRACEHANDLE TraceHandle, LPCWSTR InstanceName,
+                  PEVENT_TRACE_PROPERTIES Properties) {
   return ControlTraceW(TraceHandle, InstanceName, Properties, EVENT_TRACE_CONTROL_QUERY);
 }
 
@@ -270,7 +282,8 @@ ULONG EnableTraceEx2(TRACEHANDLE TraceId, LPCGUID ProviderId, ULONG ControlCode,
   if (TraceId == 0 || ProviderId == nullptr || ControlCode > EVENT_CONTROL_CODE_CAPTURE_STATE)
     return ERROR_INVALID_PARAMETER;
   EnableRequest req;
-  if (const ULONG rc = convert_enable(Level, MatchAnyKeyword, MatchAllKeyword, EnableParameters, &req);
+  if (const ULONG rc =
+          convert_enable(Level, MatchAnyKeyword, MatchAllKeyword, EnableParameters, &req);
       rc != ERROR_SUCCESS)
     return rc;
   if (req.payload_provider && !(*req.payload_provider == to_pfc(*ProviderId)))

@@ -82,7 +82,8 @@ ULONG RegisterTraceGuidsW(WMIDPREQUEST RequestAddress, PVOID RequestContext, LPC
   (void)MofResourceName;
   if (RegistrationHandle == nullptr) return ERROR_INVALID_PARAMETER;
   *RegistrationHandle = 0;
-  if (RequestAddress == nullptr || ControlGuid == nullptr || (GuidCount != 0 && TraceGuidReg == nullptr))
+  if (RequestAddress == nullptr || ControlGuid == nullptr ||
+      (GuidCount != 0 && TraceGuidReg == nullptr))
     return ERROR_INVALID_PARAMETER;
   auto rec = std::make_shared<RegRecord>();
   rec->guid = to_pfc(*ControlGuid);
@@ -91,7 +92,8 @@ ULONG RegisterTraceGuidsW(WMIDPREQUEST RequestAddress, PVOID RequestContext, LPC
   rec->request_context = RequestContext;
   const ULONG rc = register_record(rec, RegistrationHandle);
   if (rc != ERROR_SUCCESS) return rc;
-  for (ULONG i = 0; i < GuidCount; ++i) TraceGuidReg[i].RegHandle = reinterpret_cast<HANDLE>(rec->handle);
+  for (ULONG i = 0; i < GuidCount; ++i)
+    TraceGuidReg[i].RegHandle = reinterpret_cast<HANDLE>(rec->handle);
   return ERROR_SUCCESS;
 }
 

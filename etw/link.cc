@@ -7,7 +7,7 @@ namespace pfc::etw {
 namespace {
 constexpr int kListenTimeoutMs = 200;  // re-checks the generation at least this often
 constexpr unsigned kRereadEvery = 5;   // ... and the state file every second
-}
+}  // namespace
 
 Result<void> Link::ensure() {
   std::lock_guard<std::mutex> lock(mu_);

@@ -58,7 +58,8 @@ void Runtime::apply_sessions(const trace::NamespaceState& state) {
   for (const trace::SessionEntry& entry : state.sessions) {
     if (session_by_logger(static_cast<uint16_t>(entry.slot + 1))) continue;
     auto s = std::make_shared<Session>(entry, &link);
-    if (router().create_session(u16_to_utf8(entry.name), s, entry.slot)) set_session(entry.slot, std::move(s));
+    if (router().create_session(u16_to_utf8(entry.name), s, entry.slot))
+      set_session(entry.slot, std::move(s));
   }
 }
 

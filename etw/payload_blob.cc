@@ -77,7 +77,8 @@ std::vector<FieldDef> blob_layout(const EventDef& event, const std::vector<BlobP
   size_t n = 0;
   for (const BlobPredicate& p : preds) n = std::max<size_t>(n, p.field + 1u);
   n = std::min(n, event.fields.size());
-  return std::vector<FieldDef>(event.fields.begin(), event.fields.begin() + static_cast<ptrdiff_t>(n));
+  return std::vector<FieldDef>(event.fields.begin(),
+                               event.fields.begin() + static_cast<ptrdiff_t>(n));
 }
 
 uint32_t blob_checksum(const uint8_t* data, size_t size) {
@@ -102,8 +103,8 @@ size_t blob_size(const BlobContents& c) {
 
 std::vector<uint8_t> encode_blob(const BlobContents& c) {
   const size_t preds = predicate_count(c);
-  const size_t layout_at = kBlobHeaderSize + kBlobFilterSize * c.filters.size() +
-                           kBlobPredicateSize * preds;
+  const size_t layout_at =
+      kBlobHeaderSize + kBlobFilterSize * c.filters.size() + kBlobPredicateSize * preds;
   std::vector<uint8_t> out(layout_at);
   for (const BlobFilter& f : c.filters) append_layout(out, f.layout);
   const size_t strings_at = out.size();
@@ -150,7 +151,9 @@ std::vector<uint8_t> encode_blob(const BlobContents& c) {
 
 namespace {
 
-bool same_extent(const Extent& a, const Extent& b) { return a.kind == b.kind && a.value == b.value; }
+bool same_extent(const Extent& a, const Extent& b) {
+  return a.kind == b.kind && a.value == b.value;
+}
 
 bool same_field(const FieldDef& a, const FieldDef& b) {
   return a.type == b.type && same_extent(a.count, b.count) && same_extent(a.length, b.length);
@@ -191,7 +194,8 @@ bool decode_predicate(const uint8_t* p, const uint8_t* strings, uint32_t strings
                       BlobPredicate& out) {
   const uint16_t op = load<uint16_t>(p + 2);
   const uint16_t type = load<uint16_t>(p + 4);
-  if (find_payload_op(op) == nullptr || !known_type(type) || load<uint16_t>(p + 6) != 0) return false;
+  if (find_payload_op(op) == nullptr || !known_type(type) || load<uint16_t>(p + 6) != 0)
+    return false;
   out.field = load<uint16_t>(p);
   out.op = static_cast<PayloadOp>(op);
   out.type = static_cast<InType>(type);
@@ -214,7 +218,8 @@ bool decode_predicate(const uint8_t* p, const uint8_t* strings, uint32_t strings
 
 // A count or length of the field after `earlier`. Taken from a field, it must name an
 // earlier scalar Int8..UInt64 field, as in a manifest (runtime/manifest_events.cc).
-bool decode_extent(uint8_t kind, uint32_t value, const std::vector<FieldDef>& earlier, Extent& out) {
+bool decode_extent(uint8_t kind, uint32_t value, const std::vector<FieldDef>& earlier,
+                   Extent& out) {
   if (kind > static_cast<uint8_t>(Extent::Kind::Field)) return false;
   out.kind = static_cast<Extent::Kind>(kind);
   out.value = value;
@@ -365,7 +370,8 @@ std::shared_ptr<const EventDef> layout_event(const BlobFilter& bf, const Provide
   ev->desc.version = bf.event_version;
   ev->name = "event " + std::to_string(bf.event_id);
   ev->fields = bf.layout;
-  const EventDef* known = schema != nullptr ? schema->find_event(bf.event_id, bf.event_version) : nullptr;
+  const EventDef* known =
+      schema != nullptr ? schema->find_event(bf.event_id, bf.event_version) : nullptr;
   if (known == nullptr) return ev;
   if (known->fields.size() < bf.layout.size()) return nullptr;
   for (size_t i = 0; i < bf.layout.size(); ++i) {
@@ -380,7 +386,8 @@ std::shared_ptr<const EventDef> layout_event(const BlobFilter& bf, const Provide
 
 }  // namespace
 
-std::optional<std::vector<PayloadFilter>> resolve_blob(const BlobContents& c, const ProviderDef* schema) {
+std::optional<std::vector<PayloadFilter>> resolve_blob(const BlobContents& c,
+                                                       const ProviderDef* schema) {
   if (schema != nullptr && !(c.provider == schema->guid)) return std::nullopt;
   std::vector<PayloadFilter> out;
   for (const BlobFilter& bf : c.filters) {

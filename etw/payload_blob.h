@@ -65,8 +65,8 @@ struct BlobPredicate {
 struct BlobFilter {
   uint16_t event_id = 0;
   uint8_t event_version = 0;
-  bool match_any = false;  // EventMatchANY: predicates OR-ed
-  bool group_all = false;  // EventMatchALLFlags
+  bool match_any = false;            // EventMatchANY: predicates OR-ed
+  bool group_all = false;            // EventMatchALLFlags
   std::vector<BlobPredicate> preds;  // 1..kBlobMaxPredicates
   // The event's fields 0..(highest tested field); names are not stored ("field<N>").
   std::vector<FieldDef> layout;

@@ -95,8 +95,8 @@ ULONG assemble(ULONG count, const EVENT_DATA_DESCRIPTOR* data, std::vector<uint8
   size_t off = 0;
   for (ULONG i = 0; i < count; ++i) {
     if (data[i].Size == 0) continue;
-    std::memcpy(buf.data() + off, reinterpret_cast<const void*>(static_cast<uintptr_t>(data[i].Ptr)),
-                data[i].Size);
+    std::memcpy(buf.data() + off,
+                reinterpret_cast<const void*>(static_cast<uintptr_t>(data[i].Ptr)), data[i].Size);
     off += data[i].Size;
   }
   return ERROR_SUCCESS;
@@ -119,7 +119,8 @@ ULONG write_event(const WriteArgs& a) {
   Runtime& rt = Runtime::get();
   RegRecord* rec = rt.find(a.handle);
   if (rec == nullptr || rec->legacy) return ERROR_INVALID_HANDLE;
-  if (a.desc == nullptr || a.count > MAX_EVENT_DATA_DESCRIPTORS || (a.count != 0 && a.data == nullptr))
+  if (a.desc == nullptr || a.count > MAX_EVENT_DATA_DESCRIPTORS ||
+      (a.count != 0 && a.data == nullptr))
     return ERROR_INVALID_PARAMETER;
   if (!rec->provider->enabled(a.desc->Level, a.desc->Keyword)) return ERROR_SUCCESS;
   thread_local std::vector<uint8_t> payload;
@@ -166,9 +167,7 @@ ULONG EventRegister(LPCGUID ProviderId, PENABLECALLBACK EnableCallback, PVOID Ca
   return pfc::etw::register_modern(*ProviderId, EnableCallback, CallbackContext, RegHandle);
 }
 
-ULONG EventUnregister(REGHANDLE RegHandle) {
-  return pfc::etw::unregister_record(RegHandle, false);
-}
+ULONG EventUnregister(REGHANDLE RegHandle) { return pfc::etw::unregister_record(RegHandle, false); }
 
 BOOLEAN EventEnabled(REGHANDLE RegHandle, PCEVENT_DESCRIPTOR EventDescriptor) {
   if (EventDescriptor == nullptr) return FALSE;
@@ -199,8 +198,9 @@ __attribute__((noinline)) ULONG EventWriteTransfer(REGHANDLE RegHandle,
                                          __builtin_return_address(0)});
 }
 
-__attribute__((noinline)) ULONG EventWriteEx(REGHANDLE RegHandle, PCEVENT_DESCRIPTOR EventDescriptor,
-                                             ULONG64 Filter, ULONG Flags, LPCGUID ActivityId,
+__attribute__((noinline)) ULONG EventWriteEx(REGHANDLE RegHandle,
+                                             PCEVENT_DESCRIPTOR EventDescriptor, ULONG64 Filter,
+                                             ULONG Flags, LPCGUID ActivityId,
                                              LPCGUID RelatedActivityId, ULONG UserDataCount,
                                              PEVENT_DATA_DESCRIPTOR UserData) {
   return pfc::etw::write_event(WriteArgs{RegHandle, EventDescriptor, Filter, Flags, ActivityId,
@@ -208,8 +208,8 @@ __attribute__((noinline)) ULONG EventWriteEx(REGHANDLE RegHandle, PCEVENT_DESCRI
                                          __builtin_return_address(0)});
 }
 
-__attribute__((noinline)) ULONG EventWriteString(REGHANDLE RegHandle, UCHAR Level, ULONGLONG Keyword,
-                                                 PCWSTR String) {
+__attribute__((noinline)) ULONG EventWriteString(REGHANDLE RegHandle, UCHAR Level,
+                                                 ULONGLONG Keyword, PCWSTR String) {
   if (String == nullptr) return ERROR_INVALID_PARAMETER;
   EVENT_DESCRIPTOR desc{};
   desc.Level = Level;

@@ -16,8 +16,8 @@ thread_local WriteContext* tls_write = nullptr;
 
 namespace {
 
-constexpr int kMaxFrames = 192;    // ETW truncates deeper stacks
-constexpr int kExtraFrames = 32;   // frames of pfc between deliver() and EventWrite*
+constexpr int kMaxFrames = 192;   // ETW truncates deeper stacks
+constexpr int kExtraFrames = 32;  // frames of pfc between deliver() and EventWrite*
 
 // Return addresses from the caller of EventWrite* outwards (Address[0] = `caller`).
 std::vector<uint64_t> capture_stack(void* caller) {
@@ -38,7 +38,8 @@ std::vector<uint64_t> capture_stack(void* caller) {
   return out;
 }
 
-void fill_record(trace::EventRecord* r, const EVENT_HEADER& h, const EventView& e, const GUID* related) {
+void fill_record(trace::EventRecord* r, const EVENT_HEADER& h, const EventView& e,
+                 const GUID* related) {
   r->filetime = h.TimeStamp.QuadPart;
   r->pid = e.pid;
   r->tid = e.tid;
@@ -72,7 +73,8 @@ trace::RingWriter* Session::ring() {
   if (auto* r = ring_ptr_.load(std::memory_order_acquire)) return r;
   std::lock_guard<std::mutex> lock(mu_);
   if (ring_ || failed_ || !link_->ensure()) return ring_.get();
-  const uint64_t cap = trace::ring_capacity(entry_.buffer_kb, entry_.min_buffers, entry_.max_buffers);
+  const uint64_t cap =
+      trace::ring_capacity(entry_.buffer_kb, entry_.min_buffers, entry_.max_buffers);
   auto w = trace::RingWriter::create(link_->dir(), entry_.instance, link_->self(), cap);
   if (!w) {
     failed_ = true;

@@ -61,6 +61,8 @@ struct WriteContext {
 extern thread_local WriteContext* tls_write;
 
 // The session handle of a namespace session: instance and logger id (slot + 1).
-inline uint64_t session_handle(uint64_t instance, uint32_t slot) { return (instance << 16) | (slot + 1); }
+inline uint64_t session_handle(uint64_t instance, uint32_t slot) {
+  return (instance << 16) | (slot + 1);
+}
 
 }  // namespace pfc::etw

@@ -15,10 +15,10 @@
 namespace pfc::etw {
 
 struct SessionInfo {
-  std::string name;                // UTF-8
-  std::string log_file;            // UTF-8; empty: no log file
+  std::string name;      // UTF-8
+  std::string log_file;  // UTF-8; empty: no log file
   bool realtime = false;
-  std::vector<Guid> providers;     // enabled for this session, in enable order
+  std::vector<Guid> providers;  // enabled for this session, in enable order
   SessionCounters counters;
 };
 

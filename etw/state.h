@@ -35,8 +35,8 @@
 
 namespace pfc::etw {
 
-inline constexpr uint32_t kMaxModernSessions = 8;      // per provider, ETW-compatible cap
-inline constexpr uint32_t kMaxRegistrations = 2048;    // per process (Windows 8+)
+inline constexpr uint32_t kMaxModernSessions = 8;    // per provider, ETW-compatible cap
+inline constexpr uint32_t kMaxRegistrations = 2048;  // per process (Windows 8+)
 
 // One EventRegister or RegisterTraceGuidsW registration.
 struct RegRecord {
@@ -45,12 +45,12 @@ struct RegRecord {
   bool legacy = false;
   PENABLECALLBACK callback = nullptr;  // modern
   void* context = nullptr;
-  WMIDPREQUEST request = nullptr;      // legacy
+  WMIDPREQUEST request = nullptr;  // legacy
   void* request_context = nullptr;
-  ProviderHandle provider = nullptr;   // the router's registration
-  std::atomic<uint64_t> inprivate{0};  // slots with EXCLUDE_INPRIVATE enabling it
+  ProviderHandle provider = nullptr;       // the router's registration
+  std::atomic<uint64_t> inprivate{0};      // slots with EXCLUDE_INPRIVATE enabling it
   std::atomic<uint16_t> legacy_logger{0};  // legacy: logger id last enabled
-  std::atomic<bool> dead{false};       // unregistered: callbacks are dropped
+  std::atomic<bool> dead{false};           // unregistered: callbacks are dropped
 };
 
 // Runs enable callbacks, in order, on one thread. post() never blocks on a callback.
@@ -88,7 +88,8 @@ class Dispatcher {
 };
 
 struct AppliedLess {
-  bool operator()(const std::pair<Guid, uint32_t>& a, const std::pair<Guid, uint32_t>& b) const noexcept {
+  bool operator()(const std::pair<Guid, uint32_t>& a,
+                  const std::pair<Guid, uint32_t>& b) const noexcept {
     if (a.second != b.second) return a.second < b.second;
     return GuidBytesLess{}(a.first, b.first);
   }
@@ -143,8 +144,8 @@ class Runtime {
 
   std::unique_ptr<Router> router_;
   std::array<std::atomic<RegRecord*>, kMaxRegistrations> regs_{};
-  std::vector<std::shared_ptr<RegRecord>> owned_;      // live and unregistered (control_mu)
-  uint64_t reg_generation_ = 0;                        // control_mu
+  std::vector<std::shared_ptr<RegRecord>> owned_;  // live and unregistered (control_mu)
+  uint64_t reg_generation_ = 0;                    // control_mu
   mutable std::shared_mutex sessions_mu_;
   std::array<std::shared_ptr<Session>, kMaxSessions> sessions_;  // the mirror, by slot
   struct Applied {

@@ -12,8 +12,8 @@
 #include "compiler/convert.h"
 #include "etw/payload_blob.h"
 #include "etw/tdh_store.h"
-#include "runtime/payload_ops.h"
 #include "pfc/etw/tdh.h"
+#include "runtime/payload_ops.h"
 
 namespace pfc::etw {
 namespace {
@@ -51,7 +51,8 @@ TextStatus utf8_of(const WCHAR* s, std::string& out) {
   for (size_t i = 0; i < n; ++i) {
     const bool high = s[i] >= 0xD800 && s[i] <= 0xDBFF;
     if (s[i] >= 0xDC00 && s[i] <= 0xDFFF) return TextStatus::Invalid;
-    if (high && !(i + 1 < n && s[i + 1] >= 0xDC00 && s[i + 1] <= 0xDFFF)) return TextStatus::Invalid;
+    if (high && !(i + 1 < n && s[i + 1] >= 0xDC00 && s[i + 1] <= 0xDFFF))
+      return TextStatus::Invalid;
     if (high) ++i;
   }
   out = u16_to_utf8(std::u16string(s, n));
@@ -69,17 +70,20 @@ uint32_t build_predicate(const PAYLOAD_FILTER_PREDICATE& in, const EventDef& ev,
     return tdh_result(ERROR_INVALID_PARAMETER, at + "FieldName is not valid UTF-16");
   const std::optional<uint32_t> field = ev.find_field(name);
   if (!field) {
-    return tdh_result(ERROR_NOT_FOUND, at + "event " + quote_text(ev.name) +
-                                           " has no field " + quote_text(name));
+    return tdh_result(ERROR_NOT_FOUND,
+                      at + "event " + quote_text(ev.name) + " has no field " + quote_text(name));
   }
   const FieldDef& f = ev.fields[*field];
   if (f.count.present())
     return tdh_result(ERROR_INVALID_PARAMETER, at + "field " + quote_text(name) + " is an array");
   if (internal::find_payload_op(in.CompareOp) == nullptr)
-    return tdh_result(ERROR_INVALID_PARAMETER, at + "unknown operator " + std::to_string(in.CompareOp));
+    return tdh_result(ERROR_INVALID_PARAMETER,
+                      at + "unknown operator " + std::to_string(in.CompareOp));
   switch (utf8_of(in.Value, value)) {
-    case TextStatus::TooLong: return tdh_result(ERROR_INSUFFICIENT_BUFFER, at + "Value is too long");
-    case TextStatus::Invalid: return tdh_result(ERROR_INVALID_PARAMETER, at + "Value is not valid UTF-16");
+    case TextStatus::TooLong:
+      return tdh_result(ERROR_INSUFFICIENT_BUFFER, at + "Value is too long");
+    case TextStatus::Invalid:
+      return tdh_result(ERROR_INVALID_PARAMETER, at + "Value is not valid UTF-16");
     case TextStatus::Ok: break;
   }
   const auto op = static_cast<PayloadOp>(in.CompareOp);
@@ -115,7 +119,8 @@ uint32_t create_filter(const GUID* guid, const EVENT_DESCRIPTOR* desc, bool matc
   single->filter.match_any = match_any;
   single->filter.preds.resize(count);
   for (uint32_t i = 0; i < count; ++i) {
-    if (uint32_t rc = build_predicate(preds[i], *ev, i, single->filter.preds[i]); rc != ERROR_SUCCESS)
+    if (uint32_t rc = build_predicate(preds[i], *ev, i, single->filter.preds[i]);
+        rc != ERROR_SUCCESS)
       return rc;
   }
   single->filter.layout = blob_layout(*ev, single->filter.preds);
@@ -130,12 +135,14 @@ uint32_t create_filter(const GUID* guid, const EVENT_DESCRIPTOR* desc, bool matc
 uint32_t aggregate(ULONG count, void* const* filters, const BOOLEAN* all_flags,
                    EVENT_FILTER_DESCRIPTOR* desc) {
   if (filters == nullptr || desc == nullptr || count == 0 || count > 0xFFFF)
-    return tdh_result(ERROR_INVALID_PARAMETER, "NULL pointer or PayloadFilterCount not in 1..65535");
+    return tdh_result(ERROR_INVALID_PARAMETER,
+                      "NULL pointer or PayloadFilterCount not in 1..65535");
   BlobContents contents;
   for (ULONG i = 0; i < count; ++i) {
     if (!is_live_filter(filters[i])) {
-      return tdh_result(ERROR_INVALID_PARAMETER,
-                        "filter " + std::to_string(i) + " is not a live TdhCreatePayloadFilter result");
+      return tdh_result(
+          ERROR_INVALID_PARAMETER,
+          "filter " + std::to_string(i) + " is not a live TdhCreatePayloadFilter result");
     }
     const auto* f = static_cast<const SingleFilter*>(filters[i]);
     if (i == 0) contents.provider = f->provider;
@@ -169,7 +176,8 @@ extern "C" {
 
 TDHSTATUS TdhCreatePayloadFilter(LPCGUID ProviderGuid, PCEVENT_DESCRIPTOR EventDescriptor,
                                  BOOLEAN EventMatchANY, ULONG PayloadPredicateCount,
-                                 PPAYLOAD_FILTER_PREDICATE PayloadPredicates, PVOID* PayloadFilter) {
+                                 PPAYLOAD_FILTER_PREDICATE PayloadPredicates,
+                                 PVOID* PayloadFilter) {
   try {
     return create_filter(ProviderGuid, EventDescriptor, EventMatchANY != 0, PayloadPredicateCount,
                          PayloadPredicates, PayloadFilter);
@@ -194,7 +202,8 @@ TDHSTATUS TdhAggregatePayloadFilters(ULONG PayloadFilterCount, PVOID* PayloadFil
                                      PBOOLEAN EventMatchALLFlags,
                                      PEVENT_FILTER_DESCRIPTOR EventFilterDescriptor) {
   try {
-    return aggregate(PayloadFilterCount, PayloadFilterPtrs, EventMatchALLFlags, EventFilterDescriptor);
+    return aggregate(PayloadFilterCount, PayloadFilterPtrs, EventMatchALLFlags,
+                     EventFilterDescriptor);
   } catch (const std::bad_alloc&) {
     return tdh_result(ERROR_NOT_ENOUGH_MEMORY, "out of memory");
   }

@@ -53,15 +53,18 @@ uint32_t load_text(std::string_view text, const std::string& key, std::string_vi
 uint32_t load_path(const WCHAR* wpath, bool embedded) {
   std::string path;
   if (!path_from(wpath, path)) {
-    return tdh_result(ERROR_INVALID_PARAMETER, "the path is NULL, empty, longer than MAX_PATH "
-                                               "(260) characters or not valid UTF-16");
+    return tdh_result(ERROR_INVALID_PARAMETER,
+                      "the path is NULL, empty, longer than MAX_PATH "
+                      "(260) characters or not valid UTF-16");
   }
   std::string text;
-  if (!read_file(path, text)) return tdh_result(ERROR_FILE_NOT_FOUND, path + ": cannot read the file");
+  if (!read_file(path, text))
+    return tdh_result(ERROR_FILE_NOT_FOUND, path + ": cannot read the file");
   std::string_view xml = text;
   if (embedded) {
     const std::optional<std::string_view> found = find_embedded_manifest(text);
-    if (!found) return tdh_result(ERROR_XML_PARSE_ERROR, path + ": no embedded instrumentation manifest");
+    if (!found)
+      return tdh_result(ERROR_XML_PARSE_ERROR, path + ": no embedded instrumentation manifest");
     xml = *found;
   }
   return load_text(xml, "file:" + path, path);

@@ -18,7 +18,8 @@ TdhStore& TdhStore::get() {
 
 void TdhStore::put(const std::string& key, std::vector<ProviderDef> providers) {
   Source src;
-  for (ProviderDef& p : providers) src.providers.push_back(std::make_shared<const ProviderDef>(std::move(p)));
+  for (ProviderDef& p : providers)
+    src.providers.push_back(std::make_shared<const ProviderDef>(std::move(p)));
   std::unique_lock lock(mu_);
   src.seq = ++seq_;
   sources_[key] = std::move(src);

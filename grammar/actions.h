@@ -22,13 +22,13 @@ std::string_view token(const Input& in) {
 }
 
 // PFC_ACTION(rule, statement): `in` is the action input, `b` the Builder.
-#define PFC_ACTION(rule, statement)                                                  \
-  template <>                                                                        \
-  struct action<rules::rule> {                                                       \
-    template <typename Input>                                                        \
+#define PFC_ACTION(rule, statement)                                                    \
+  template <>                                                                          \
+  struct action<rules::rule> {                                                         \
+    template <typename Input>                                                          \
     static void apply([[maybe_unused]] const Input& in, [[maybe_unused]] Builder& b) { \
-      statement;                                                                     \
-    }                                                                                \
+      statement;                                                                       \
+    }                                                                                  \
   };
 
 // Literals and level names.

@@ -88,17 +88,28 @@ struct Option {
 // Values are the PAYLOAD_OPERATOR codes, so the checker finds each operator's row in the
 // operator/type table (runtime/payload_ops.h) by value.
 enum class PredOp : uint16_t {
-  Eq = 0, Ne = 1, Le = 2, Gt = 3, Lt = 4, Ge = 5, Between = 6, NotBetween = 7, Modulo = 8,
-  Contains = 20, DoesntContain = 21, Is = 30, IsNot = 31
+  Eq = 0,
+  Ne = 1,
+  Le = 2,
+  Gt = 3,
+  Lt = 4,
+  Ge = 5,
+  Between = 6,
+  NotBetween = 7,
+  Modulo = 8,
+  Contains = 20,
+  DoesntContain = 21,
+  Is = 30,
+  IsNot = 31
 };
 
 struct Value {
   enum class Kind : uint8_t { Int, IntPair, String, Guid };
   Kind kind = Kind::Int;
-  Int lo;       // Int, IntPair
-  Int hi;       // IntPair
-  String str;   // String
-  GuidLit guid; // Guid
+  Int lo;        // Int, IntPair
+  Int hi;        // IntPair
+  String str;    // String
+  GuidLit guid;  // Guid
   SourcePos pos;
 };
 
@@ -126,8 +137,8 @@ struct Expr {
 };
 
 struct EventRef {
-  std::optional<Name> name;     // `payload Foo ...`
-  std::optional<Int> id;        // `payload id=3 version=1 ...`
+  std::optional<Name> name;  // `payload Foo ...`
+  std::optional<Int> id;     // `payload id=3 version=1 ...`
   std::optional<Int> version;
   SourcePos pos;
 };

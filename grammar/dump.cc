@@ -128,18 +128,12 @@ void put_predicate(std::string& out, const ast::Predicate& p) {
   put_name(out, p.field);
   out.push_back(' ');
   switch (p.value.kind) {
-    case ast::Value::Kind::Int:
-      put_int(out, p.value.lo);
-      break;
+    case ast::Value::Kind::Int: put_int(out, p.value.lo); break;
     case ast::Value::Kind::IntPair:
       put_int(out, p.value.lo), out.push_back(' '), put_int(out, p.value.hi);
       break;
-    case ast::Value::Kind::String:
-      put_quoted(out, p.value.str.value);
-      break;
-    case ast::Value::Kind::Guid:
-      put_guid(out, p.value.guid);
-      break;
+    case ast::Value::Kind::String: put_quoted(out, p.value.str.value); break;
+    case ast::Value::Kind::Guid: put_guid(out, p.value.guid); break;
   }
   out.push_back(')');
 }

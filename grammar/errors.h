@@ -14,73 +14,72 @@
 namespace pfc::internal {
 
 // X(rule, message): every rule that appears inside must<>, with its diagnostic.
-#define PFC_GRAMMAR_ERRORS(X)                                                                  \
-  X(script_end, "expected 'import', 'provider' or 'session'")                                            \
+#define PFC_GRAMMAR_ERRORS(X)                                                                   \
+  X(script_end, "expected 'import', 'provider' or 'session'")                                   \
   X(import_string, "expected a quoted manifest path after 'import'")                            \
-  X(import_end, "expected ';' after the import path")                                          \
-  X(provider_name, "expected a provider name after 'provider'")                                \
-  X(guid_check, "malformed GUID (expected {XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX})")            \
-  X(provider_open, "expected '{' after provider name")                                         \
-  X(provider_close, "expected 'event' or '}' in provider body")                                \
-  X(event_name, "expected an event name after 'event'")                                        \
-  X(event_attrs_open, "expected '(' after event name")                                         \
-  X(event_attr,                                                                                \
-    "expected an event attribute (id, version, level, keyword, opcode, task or channel)")      \
-  X(attr_eq, "expected '=' after event attribute name")                                        \
-  X(attr_value,                                                                                \
-    "expected an integer or a level name (log_always, critical, error, warning, info, "       \
-    "verbose)")                                                                                \
-  X(event_attrs_close, "expected ',' or ')' after event attribute")                            \
-  X(event_open, "expected '{' after event attributes")                                         \
-  X(event_close, "expected a field declaration or '}' in event body")                          \
-  X(field_colon, "expected ':' after field name '{name}'")                                     \
-  X(field_type, "expected a type name after ':'")                                              \
-  X(count_value, "expected an integer or a field name after '['")                              \
-  X(count_close, "expected ']' after array count")                                             \
-  X(length_eq, "expected '=' after 'length'")                                                  \
-  X(length_value, "expected an integer or a field name after 'length='")                       \
-  X(field_end, "expected ';' to end the declaration of field '{name}'")                        \
-  X(session_name, "expected a session name after 'session'")                                   \
-  X(session_open, "expected '{' after session name")                                           \
-  X(session_close, "expected 'enable' or '}' in session body")                                 \
-  X(enable_name, "expected a provider name after 'enable'")                                    \
-  X(option_eq, "expected '=' after option name")                                               \
-  X(option_level_value, "expected an integer or a level name after 'level='")                  \
-  X(option_any_value, "expected an integer after 'any='")                                      \
-  X(option_all_value, "expected an integer after 'all='")                                      \
-  X(props_open, "expected '(' after 'properties='")                                            \
-  X(prop_name, "expected a property name")                                                     \
-  X(props_close, "expected ',' or ')' after property name")                                    \
+  X(import_end, "expected ';' after the import path")                                           \
+  X(provider_name, "expected a provider name after 'provider'")                                 \
+  X(guid_check, "malformed GUID (expected {XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX})")             \
+  X(provider_open, "expected '{' after provider name")                                          \
+  X(provider_close, "expected 'event' or '}' in provider body")                                 \
+  X(event_name, "expected an event name after 'event'")                                         \
+  X(event_attrs_open, "expected '(' after event name")                                          \
+  X(event_attr,                                                                                 \
+    "expected an event attribute (id, version, level, keyword, opcode, task or channel)")       \
+  X(attr_eq, "expected '=' after event attribute name")                                         \
+  X(attr_value,                                                                                 \
+    "expected an integer or a level name (log_always, critical, error, warning, info, "         \
+    "verbose)")                                                                                 \
+  X(event_attrs_close, "expected ',' or ')' after event attribute")                             \
+  X(event_open, "expected '{' after event attributes")                                          \
+  X(event_close, "expected a field declaration or '}' in event body")                           \
+  X(field_colon, "expected ':' after field name '{name}'")                                      \
+  X(field_type, "expected a type name after ':'")                                               \
+  X(count_value, "expected an integer or a field name after '['")                               \
+  X(count_close, "expected ']' after array count")                                              \
+  X(length_eq, "expected '=' after 'length'")                                                   \
+  X(length_value, "expected an integer or a field name after 'length='")                        \
+  X(field_end, "expected ';' to end the declaration of field '{name}'")                         \
+  X(session_name, "expected a session name after 'session'")                                    \
+  X(session_open, "expected '{' after session name")                                            \
+  X(session_close, "expected 'enable' or '}' in session body")                                  \
+  X(enable_name, "expected a provider name after 'enable'")                                     \
+  X(option_eq, "expected '=' after option name")                                                \
+  X(option_level_value, "expected an integer or a level name after 'level='")                   \
+  X(option_any_value, "expected an integer after 'any='")                                       \
+  X(option_all_value, "expected an integer after 'all='")                                       \
+  X(props_open, "expected '(' after 'properties='")                                             \
+  X(prop_name, "expected a property name")                                                      \
+  X(props_close, "expected ',' or ')' after property name")                                     \
   X(enable_body, "expected an option (level, any, all, properties), ';' or '{' after 'enable'") \
-  X(enable_close,                                                                              \
-    "expected a filter (pid, exe, package_id, app_id, event_id, stack_id, payload) or '}'")    \
-  X(pid_value, "expected a process id (integer)")                                              \
-  X(pid_end, "expected ',' or ';' after process id")                                           \
-  X(filter_string, "expected a string after the filter keyword")                               \
-  X(filter_text_end, "expected ';' after the filter string")                                   \
-  X(id_in, "expected 'in' or 'not in'")                                                        \
-  X(id_value, "expected an id (integer)")                                                      \
-  X(id_end, "expected ',' or ';' after id")                                                    \
-  X(event_ref, "expected an event name or 'id=' after 'payload'")                              \
-  X(ref_id_value, "expected an integer after 'id='")                                           \
-  X(ref_version_eq, "expected '=' after 'version'")                                            \
-  X(ref_version_value, "expected an integer after 'version='")                                 \
-  X(payload_form, "expected 'all', 'any' or 'where' after the payload event")                  \
-  X(block_open, "expected '{' after 'all' or 'any'")                                           \
-  X(block_pred, "expected a predicate (field name, operator, value)")                          \
-  X(block_close, "expected ';' or '}' after predicate")                                        \
-  X(group_eq, "expected '=' after 'group'")                                                    \
-  X(group_value, "expected 'all' or 'any' after 'group='")                                     \
-  X(expr_pred, "expected a predicate, 'not' or '('")                                           \
-  X(nesting_ok, "expression nesting exceeds the limit of {limit}")                             \
-  X(parens_closed, "expected ')'")                                                             \
-  X(where_end, "expected 'and', 'or' or ';'")                                                  \
-  X(pred_op, "expected an operator after field name '{name}'")                                 \
-  X(pred_value, "expected a value (integer, string or GUID) after the operator")               \
-  X(value_hi_tok, "expected an integer after ','")                                             \
-  X(string_terminated, "unterminated string")                                                  \
-  X(escape_check,                                                                              \
-    "invalid escape sequence (expected \\\", \\\\, \\n, \\t, \\xHH or \\u{H...})")
+  X(enable_close,                                                                               \
+    "expected a filter (pid, exe, package_id, app_id, event_id, stack_id, payload) or '}'")     \
+  X(pid_value, "expected a process id (integer)")                                               \
+  X(pid_end, "expected ',' or ';' after process id")                                            \
+  X(filter_string, "expected a string after the filter keyword")                                \
+  X(filter_text_end, "expected ';' after the filter string")                                    \
+  X(id_in, "expected 'in' or 'not in'")                                                         \
+  X(id_value, "expected an id (integer)")                                                       \
+  X(id_end, "expected ',' or ';' after id")                                                     \
+  X(event_ref, "expected an event name or 'id=' after 'payload'")                               \
+  X(ref_id_value, "expected an integer after 'id='")                                            \
+  X(ref_version_eq, "expected '=' after 'version'")                                             \
+  X(ref_version_value, "expected an integer after 'version='")                                  \
+  X(payload_form, "expected 'all', 'any' or 'where' after the payload event")                   \
+  X(block_open, "expected '{' after 'all' or 'any'")                                            \
+  X(block_pred, "expected a predicate (field name, operator, value)")                           \
+  X(block_close, "expected ';' or '}' after predicate")                                         \
+  X(group_eq, "expected '=' after 'group'")                                                     \
+  X(group_value, "expected 'all' or 'any' after 'group='")                                      \
+  X(expr_pred, "expected a predicate, 'not' or '('")                                            \
+  X(nesting_ok, "expression nesting exceeds the limit of {limit}")                              \
+  X(parens_closed, "expected ')'")                                                              \
+  X(where_end, "expected 'and', 'or' or ';'")                                                   \
+  X(pred_op, "expected an operator after field name '{name}'")                                  \
+  X(pred_value, "expected a value (integer, string or GUID) after the operator")                \
+  X(value_hi_tok, "expected an integer after ','")                                              \
+  X(string_terminated, "unterminated string")                                                   \
+  X(escape_check, "invalid escape sequence (expected \\\", \\\\, \\n, \\t, \\xHH or \\u{H...})")
 
 // Messages the builder raises itself (bad literals found while building the AST).
 inline constexpr std::string_view kIntOverflowMessage = "integer literal does not fit in 64 bits";

@@ -11,8 +11,8 @@
 namespace pfc {
 
 struct ParseLimits {
-  uint32_t max_nesting = 200;              // parentheses + `not` in `where` expressions
-  uint64_t max_source_bytes = 64u << 20;   // larger sources are rejected with a diagnostic
+  uint32_t max_nesting = 200;             // parentheses + `not` in `where` expressions
+  uint64_t max_source_bytes = 64u << 20;  // larger sources are rejected with a diagnostic
 };
 
 struct ParseOutput {

@@ -113,12 +113,9 @@ std::string SourceFile::render(const Diagnostic& d) const {
 
 std::string_view severity_name(Severity s) {
   switch (s) {
-    case Severity::Error:
-      return "error";
-    case Severity::Warning:
-      return "warning";
-    case Severity::Note:
-      return "note";
+    case Severity::Error: return "error";
+    case Severity::Warning: return "warning";
+    case Severity::Note: return "note";
   }
   return "error";
 }

@@ -32,7 +32,9 @@ namespace hdr = internal::capture_header;
 
 std::string hex32(uint32_t v) { return to_hex(v, 8); }
 
-std::unexpected<Error> fail(const std::string& message) { return make_error("capture: " + message); }
+std::unexpected<Error> fail(const std::string& message) {
+  return make_error("capture: " + message);
+}
 
 std::unexpected<Error> record_fail(uint64_t index, uint64_t offset, const std::string& what) {
   return internal::capture_record_error(index, offset, what);
@@ -57,8 +59,8 @@ Result<CaptureHeaderFields> read_capture_header(std::span<const uint8_t> b) {
                 std::to_string(kCaptureHeaderSize) + " bytes)");
   const uint64_t version = load_le(&b[hdr::kVersion], 2);
   if (version != kCaptureVersion)
-    return fail("unsupported version " + std::to_string(version) + " at offset 8 (this pfc reads version " +
-                std::to_string(kCaptureVersion) + ")");
+    return fail("unsupported version " + std::to_string(version) +
+                " at offset 8 (this pfc reads version " + std::to_string(kCaptureVersion) + ")");
   const uint64_t header_size = load_le(&b[hdr::kHeaderSize], 2);
   if (header_size != kCaptureHeaderSize)
     return fail("header size " + std::to_string(header_size) + " at offset 10, expected " +
@@ -78,14 +80,14 @@ Result<void> check_capture_record_fields(const uint8_t* r, uint64_t index, uint6
                                          const CaptureHeaderFields& h) {
   const uint64_t provider = load_le(r + rec::kProvider, 2);
   if (provider >= h.providers)
-    return capture_record_error(index, off, "provider index " + std::to_string(provider) +
-                                                " out of range (" + std::to_string(h.providers) +
-                                                " providers)");
+    return capture_record_error(index, off,
+                                "provider index " + std::to_string(provider) + " out of range (" +
+                                    std::to_string(h.providers) + " providers)");
   const uint64_t exe = load_le(r + rec::kExe, 4);
   if (exe != kCaptureNoExe && exe >= h.strings)
-    return capture_record_error(index, off, "exe index " + std::to_string(exe) +
-                                                " out of range (" + std::to_string(h.strings) +
-                                                " strings)");
+    return capture_record_error(index, off,
+                                "exe index " + std::to_string(exe) + " out of range (" +
+                                    std::to_string(h.strings) + " strings)");
   if (load_le(r + rec::kFlags, 2) != 0 || load_le(r + rec::kReserved, 4) != 0)
     return capture_record_error(index, off, "reserved fields are not zero");
   return {};
@@ -98,8 +100,9 @@ void decode_capture_record(const uint8_t* r, std::span<const std::string_view> s
   out.timestamp = load_le(r + rec::kTimestamp, 8);
   EventView& e = out.event;
   e = EventView{};
-  e.desc = EventDescriptor{uint16_t(load_le(d, 2)), d[2], d[3], d[4], d[5],
-                           uint16_t(load_le(d + 6, 2)), load_le(d + 8, 8)};
+  e.desc =
+      EventDescriptor{uint16_t(load_le(d, 2)), d[2], d[3], d[4], d[5], uint16_t(load_le(d + 6, 2)),
+                      load_le(d + 8, 8)};
   e.pid = uint32_t(load_le(r + rec::kPid, 4));
   e.tid = uint32_t(load_le(r + rec::kTid, 4));
   const uint32_t exe = uint32_t(load_le(r + rec::kExe, 4));
@@ -169,7 +172,8 @@ Result<void> read_tables(std::span<const uint8_t> b, const CaptureHeaderFields& 
     return fail("provider table (" + std::to_string(h.providers) + " GUIDs at offset " +
                 std::to_string(off) + ") runs past the end of the file (" +
                 std::to_string(b.size()) + " bytes)");
-  for (uint32_t i = 0; i < h.providers; ++i, off += 16) providers.push_back(Guid::from_bytes(&b[off]));
+  for (uint32_t i = 0; i < h.providers; ++i, off += 16)
+    providers.push_back(Guid::from_bytes(&b[off]));
   if (uint64_t{h.strings} * 4 > b.size() - off)
     return fail("string count " + std::to_string(h.strings) + " at offset 16 cannot fit in the " +
                 std::to_string(b.size() - off) + " bytes after offset " + std::to_string(off));
@@ -180,8 +184,8 @@ Result<void> read_tables(std::span<const uint8_t> b, const CaptureHeaderFields& 
                   ": truncated length");
     const uint64_t len = load_le(&b[off], 4);
     if (len > b.size() - off - 4)
-      return fail("string " + std::to_string(i) + " at offset " + std::to_string(off) + ": length " +
-                  std::to_string(len) + " runs past the end of the file");
+      return fail("string " + std::to_string(i) + " at offset " + std::to_string(off) +
+                  ": length " + std::to_string(len) + " runs past the end of the file");
     strings.emplace_back(reinterpret_cast<const char*>(&b[off + 4]), len);
     off += 4 + len;
   }
@@ -194,16 +198,16 @@ Result<uint64_t> check_record(std::span<const uint8_t> b, uint64_t index, uint64
                               const CaptureHeaderFields& h) {
   const uint64_t left = b.size() - off;
   if (left < kCaptureRecordHeaderSize)
-    return record_fail(index, off, "truncated (" + std::to_string(left) + " of " +
-                                       std::to_string(kCaptureRecordHeaderSize) +
-                                       " fixed bytes)");
+    return record_fail(index, off,
+                       "truncated (" + std::to_string(left) + " of " +
+                           std::to_string(kCaptureRecordHeaderSize) + " fixed bytes)");
   const uint8_t* r = &b[off];
   const uint64_t payload = load_le(r + rec::kPayloadSize, 4);
   if (payload > left - kCaptureRecordHeaderSize)
-    return record_fail(index, off, "payload of " + std::to_string(payload) +
-                                       " bytes runs past the end of the file (" +
-                                       std::to_string(left - kCaptureRecordHeaderSize) +
-                                       " bytes left)");
+    return record_fail(index, off,
+                       "payload of " + std::to_string(payload) +
+                           " bytes runs past the end of the file (" +
+                           std::to_string(left - kCaptureRecordHeaderSize) + " bytes left)");
   if (auto fields = internal::check_capture_record_fields(r, index, off, h); !fields)
     return std::unexpected(fields.error());
   return off + kCaptureRecordHeaderSize + payload;
@@ -243,9 +247,9 @@ Result<void> CaptureWriter::add(uint16_t provider, const Event& e, uint64_t time
 std::vector<uint8_t> CaptureWriter::finish() const {
   const std::vector<uint8_t> tables = internal::capture_tables(providers_, strings_);
   const uint32_t crc = internal::crc32(body_, internal::crc32(tables));
-  std::vector<uint8_t> out = internal::capture_header_bytes(
-      uint32_t(providers_.size()), uint32_t(strings_.size()), crc, records_,
-      tables.size() + body_.size());
+  std::vector<uint8_t> out =
+      internal::capture_header_bytes(uint32_t(providers_.size()), uint32_t(strings_.size()), crc,
+                                     records_, tables.size() + body_.size());
   out.reserve(kCaptureHeaderSize + tables.size() + body_.size());
   out.insert(out.end(), tables.begin(), tables.end());
   out.insert(out.end(), body_.begin(), body_.end());
@@ -262,9 +266,8 @@ Result<CaptureReader> CaptureReader::open(std::span<const uint8_t> bytes) {
   reader.records_begin_ = off;
   for (uint64_t i = 0; i < header->records; ++i) {
     if (off == bytes.size())
-      return fail("the file ends at offset " + std::to_string(off) + " after " +
-                  std::to_string(i) + " of " + std::to_string(header->records) +
-                  " records (truncated)");
+      return fail("the file ends at offset " + std::to_string(off) + " after " + std::to_string(i) +
+                  " of " + std::to_string(header->records) + " records (truncated)");
     auto next = check_record(bytes, i, off, *header);
     if (!next) return std::unexpected(next.error());
     off = *next;
@@ -275,8 +278,8 @@ Result<CaptureReader> CaptureReader::open(std::span<const uint8_t> bytes) {
                 " records");
   if (header->body_size != bytes.size() - kCaptureHeaderSize)
     return fail("body size " + std::to_string(header->body_size) +
-                " at offset 32 does not match the " + std::to_string(bytes.size() - kCaptureHeaderSize) +
-                " bytes after the header");
+                " at offset 32 does not match the " +
+                std::to_string(bytes.size() - kCaptureHeaderSize) + " bytes after the header");
   const uint32_t crc = internal::crc32(bytes.subspan(kCaptureHeaderSize));
   if (crc != header->crc)
     return fail("checksum mismatch: the header (offset 20) says " + hex32(header->crc) +

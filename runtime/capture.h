@@ -29,14 +29,14 @@ inline constexpr uint32_t kReserved = 44;    // u32, must be 0
 
 // Offsets inside the 40-byte header.
 namespace capture_header {
-inline constexpr uint32_t kMagic = 0;          // 8 bytes
-inline constexpr uint32_t kVersion = 8;        // u16
-inline constexpr uint32_t kHeaderSize = 10;    // u16
-inline constexpr uint32_t kProviderCount = 12; // u32
-inline constexpr uint32_t kStringCount = 16;   // u32
-inline constexpr uint32_t kBodyCrc = 20;       // u32, CRC-32 of every byte after the header
-inline constexpr uint32_t kRecordCount = 24;   // u64
-inline constexpr uint32_t kBodySize = 32;      // u64, bytes after the header
+inline constexpr uint32_t kMagic = 0;           // 8 bytes
+inline constexpr uint32_t kVersion = 8;         // u16
+inline constexpr uint32_t kHeaderSize = 10;     // u16
+inline constexpr uint32_t kProviderCount = 12;  // u32
+inline constexpr uint32_t kStringCount = 16;    // u32
+inline constexpr uint32_t kBodyCrc = 20;        // u32, CRC-32 of every byte after the header
+inline constexpr uint32_t kRecordCount = 24;    // u64
+inline constexpr uint32_t kBodySize = 32;       // u64, bytes after the header
 }  // namespace capture_header
 
 // CRC-32 (ISO-HDLC: reflected polynomial 0xEDB88320, initial value and final XOR ~0; the

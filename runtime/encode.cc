@@ -54,28 +54,21 @@ FieldValue FieldValue::of_array(std::vector<FieldValue> v) {
 
 std::string FieldValue::describe() const {
   switch (kind) {
-    case Kind::Null:
-      return "null";
-    case Kind::Int:
-      return std::to_string(int_value);
-    case Kind::UInt:
-      return std::to_string(uint_value);
+    case Kind::Null: return "null";
+    case Kind::Int: return std::to_string(int_value);
+    case Kind::UInt: return std::to_string(uint_value);
     case Kind::Double: {
       char buf[64];
       const auto r = std::to_chars(buf, buf + sizeof buf, double_value);  // shortest round trip
       return std::string(buf, r.ptr);
     }
-    case Kind::Bool:
-      return bool_value ? "true" : "false";
+    case Kind::Bool: return bool_value ? "true" : "false";
     case Kind::String:
       if (string_value.size() > 40) return "\"" + string_value.substr(0, 40) + "...\"";
       return "\"" + string_value + "\"";
-    case Kind::Guid:
-      return guid_value.to_string();
-    case Kind::Bytes:
-      return std::to_string(bytes.size()) + " bytes";
-    case Kind::Array:
-      return "an array of " + std::to_string(array.size()) + " elements";
+    case Kind::Guid: return guid_value.to_string();
+    case Kind::Bytes: return std::to_string(bytes.size()) + " bytes";
+    case Kind::Array: return "an array of " + std::to_string(array.size()) + " elements";
   }
   return "?";
 }
@@ -156,28 +149,20 @@ Result<std::vector<std::optional<uint64_t>>> resolve_sources(
 // A lower bound on the encoded size of one element (bounds arrays before encoding them).
 uint64_t min_element_size(InType type, std::optional<uint64_t> length) {
   switch (type) {
-    case InType::UnicodeString:
-      return length ? 2 * *length : 2;
-    case InType::AnsiString:
-      return length ? *length : 1;
-    case InType::Binary:
-      return length.value_or(0);
-    case InType::Sid:
-      return 8;
-    default:
-      return in_type_fixed_size(type);
+    case InType::UnicodeString: return length ? 2 * *length : 2;
+    case InType::AnsiString: return length ? *length : 1;
+    case InType::Binary: return length.value_or(0);
+    case InType::Sid: return 8;
+    default: return in_type_fixed_size(type);
   }
 }
 
 std::optional<uint64_t> extent_value(const Extent& e,
                                      const std::vector<std::optional<uint64_t>>& source) {
   switch (e.kind) {
-    case Extent::Kind::None:
-      return std::nullopt;
-    case Extent::Kind::Fixed:
-      return e.value;
-    case Extent::Kind::Field:
-      return source[e.value].value_or(0);
+    case Extent::Kind::None: return std::nullopt;
+    case Extent::Kind::Fixed: return e.value;
+    case Extent::Kind::Field: return source[e.value].value_or(0);
   }
   return std::nullopt;
 }
@@ -233,7 +218,8 @@ Result<void> encode_field(const EventDef& event, size_t i, const FieldValue* val
   const uint64_t room = kMaxPayloadBytes - std::min<uint64_t>(out.size(), kMaxPayloadBytes);
   // The whole payload is bounded, not each field: a length is checked against what is left.
   const bool scalar = !f.count.present();  // arrays check count × element size themselves
-  if (length && (*length > kMaxPayloadBytes || (scalar && min_element_size(f.type, length) > room))) {
+  if (length &&
+      (*length > kMaxPayloadBytes || (scalar && min_element_size(f.type, length) > room))) {
     return std::unexpected(field_error(f.name, "length " + std::to_string(*length) +
                                                    " would exceed the payload limit of " +
                                                    std::to_string(kMaxPayloadBytes) + " bytes"));

@@ -23,15 +23,13 @@ std::optional<IntValue> as_integer(const FieldValue& value) {
       if (value.int_value < 0)
         return IntValue{.magnitude = 0 - static_cast<uint64_t>(value.int_value), .negative = true};
       return IntValue{.magnitude = static_cast<uint64_t>(value.int_value)};
-    case FieldValue::Kind::UInt:
-      return IntValue{.magnitude = value.uint_value};
+    case FieldValue::Kind::UInt: return IntValue{.magnitude = value.uint_value};
     case FieldValue::Kind::String: {
       std::optional<IntValue> v = parse_integer_text(value.string_value);
       if (v && v->magnitude == 0 && !v->overflow) v->negative = false;  // "-0" is 0
       return v;
     }
-    default:
-      return std::nullopt;
+    default: return std::nullopt;
   }
 }
 
@@ -78,15 +76,9 @@ Result<void> encode_real(InType type, const FieldValue* value, const std::string
   double d = 0;
   if (value != nullptr) {
     switch (value->kind) {
-      case FieldValue::Kind::Int:
-        d = static_cast<double>(value->int_value);
-        break;
-      case FieldValue::Kind::UInt:
-        d = static_cast<double>(value->uint_value);
-        break;
-      case FieldValue::Kind::Double:
-        d = value->double_value;
-        break;
+      case FieldValue::Kind::Int: d = static_cast<double>(value->int_value); break;
+      case FieldValue::Kind::UInt: d = static_cast<double>(value->uint_value); break;
+      case FieldValue::Kind::Double: d = value->double_value; break;
       default:
         return std::unexpected(field_error(label, "expected a number for " +
                                                       std::string(in_type_name(type)) + ", got " +
@@ -276,19 +268,13 @@ Result<void> encode_element(InType type, const FieldValue* value, std::optional<
   if (value != nullptr && value->kind == FieldValue::Kind::Null) value = nullptr;
   switch (type) {
     case InType::UnicodeString:
-    case InType::AnsiString:
-      return encode_string(type, value, length, label, out);
+    case InType::AnsiString: return encode_string(type, value, length, label, out);
     case InType::Float:
-    case InType::Double:
-      return encode_real(type, value, label, out);
-    case InType::Guid:
-      return encode_guid(value, label, out);
-    case InType::Binary:
-      return encode_binary(value, length, label, out);
-    case InType::Sid:
-      return encode_sid(value, label, out);
-    case InType::SystemTime:
-      return encode_systemtime(value, label, out);
+    case InType::Double: return encode_real(type, value, label, out);
+    case InType::Guid: return encode_guid(value, label, out);
+    case InType::Binary: return encode_binary(value, length, label, out);
+    case InType::Sid: return encode_sid(value, label, out);
+    case InType::SystemTime: return encode_systemtime(value, label, out);
     default:
       if (in_type_is_integer(type)) return encode_integer(type, value, label, out);
       return std::unexpected(field_error(label, "unsupported type"));

@@ -38,11 +38,9 @@ struct ThreadExitHook {
 
 EpochRecord* claim_record() {
   std::lock_guard<std::mutex> lock(registry_mutex());
-  for (EpochRecord* r = registry_head.load(std::memory_order_acquire); r != nullptr;
-       r = r->next) {
+  for (EpochRecord* r = registry_head.load(std::memory_order_acquire); r != nullptr; r = r->next) {
     bool expected = false;
-    if (r->in_use.compare_exchange_strong(expected, true, std::memory_order_acquire))
-      return r;
+    if (r->in_use.compare_exchange_strong(expected, true, std::memory_order_acquire)) return r;
   }
   auto* r = new EpochRecord;
   r->in_use.store(true, std::memory_order_relaxed);
@@ -56,8 +54,7 @@ EpochRecord* claim_record() {
 uint64_t min_active_epoch() {
   std::atomic_thread_fence(std::memory_order_seq_cst);
   uint64_t min = std::numeric_limits<uint64_t>::max();
-  for (EpochRecord* r = registry_head.load(std::memory_order_acquire); r != nullptr;
-       r = r->next) {
+  for (EpochRecord* r = registry_head.load(std::memory_order_acquire); r != nullptr; r = r->next) {
     const uint64_t e = r->epoch.load(std::memory_order_acquire);
     if (e != 0 && e < min) min = e;
   }

@@ -34,7 +34,7 @@ struct EpochRecord {
   std::atomic<uint64_t> epoch{0};  // 0 = quiescent, else the epoch announced on entry
   uint32_t depth = 0;              // guard nesting depth (owning thread only)
   std::atomic<bool> in_use{false};
-  EpochRecord* next = nullptr;     // registry list; immutable once published
+  EpochRecord* next = nullptr;  // registry list; immutable once published
 };
 // The process-wide epoch counter (starts at 1; 0 means "quiescent" in records).
 inline constinit std::atomic<uint64_t> global_epoch{1};
@@ -89,7 +89,8 @@ class EpochDomain {
 
   [[nodiscard]] Guard enter() const noexcept {
     internal::EpochRecord* r = internal::tls_epoch_record;
-    if (r == nullptr) [[unlikely]] r = internal::register_epoch_thread();
+    if (r == nullptr) [[unlikely]]
+      r = internal::register_epoch_thread();
     if (r->depth++ == 0) {
       r->epoch.store(internal::global_epoch.load(std::memory_order_seq_cst),
                      std::memory_order_release);

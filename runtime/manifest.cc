@@ -33,11 +33,13 @@ namespace {
 // The first node breaking the document limits: a DOCTYPE (its entity declarations are never
 // expanded, docs/limits.md) or an element with more than kMaxManifestAttributes
 // attributes (the namespace lookups scan attributes). One pass, no recursion.
-std::optional<std::pair<pugi::xml_node, std::string>> document_limits(const pugi::xml_document& doc) {
+std::optional<std::pair<pugi::xml_node, std::string>> document_limits(
+    const pugi::xml_document& doc) {
   pugi::xml_node n = doc.first_child();
   while (n) {
     if (n.type() == pugi::node_doctype)
-      return std::pair{n, std::string("DOCTYPE declarations are not supported (no entities are expanded)")};
+      return std::pair{
+          n, std::string("DOCTYPE declarations are not supported (no entities are expanded)")};
     if (n.type() == pugi::node_element) {
       size_t attributes = 0;
       for (pugi::xml_attribute a = n.first_attribute(); a; a = a.next_attribute()) ++attributes;
@@ -159,7 +161,8 @@ bool Parser::parse_named(pugi::xml_node list, const char* item, const char* valu
                          quote_text(n.attribute(value_attr).value()) + " is not a number in 0.." +
                          std::to_string(max));
     }
-    if (!out.emplace(name, *v).second) return fail(n, "duplicate " + std::string(item) + " " + quote_text(name));
+    if (!out.emplace(name, *v).second)
+      return fail(n, "duplicate " + std::string(item) + " " + quote_text(name));
   }
   return true;
 }
@@ -190,7 +193,8 @@ bool Parser::parse_channels(pugi::xml_node list, Tables& t) {
     uint64_t value = 0;
     if (const pugi::xml_attribute v = c.attribute("value")) {
       const std::optional<uint64_t> n = internal::parse_number(v.value());
-      if (!n || *n > 0xFF) return fail(c, "channel " + quote_text(name) + ": bad value " + quote_text(v.value()));
+      if (!n || *n > 0xFF)
+        return fail(c, "channel " + quote_text(name) + ": bad value " + quote_text(v.value()));
       value = *n;
     } else if (std::optional<uint64_t> known = internal::standard_channel(name)) {
       value = *known;
@@ -225,23 +229,22 @@ std::string ManifestError::to_string(std::string_view name) const {
 }
 
 std::string manifest_size_error(std::string_view name) {
-  return std::string(name) + " is more than the limit of " + std::to_string(kMaxManifestBytes >> 20) +
-         " MiB of manifest text";
+  return std::string(name) + " is more than the limit of " +
+         std::to_string(kMaxManifestBytes >> 20) + " MiB of manifest text";
 }
 
 std::expected<std::vector<ProviderDef>, ManifestError> parse_manifest(std::string_view text) {
   if (text.size() > kMaxManifestBytes) {
-    return std::unexpected(ManifestError{ManifestError::Kind::Content, 0, 0,
-                                         manifest_size_error("the manifest")});
+    return std::unexpected(
+        ManifestError{ManifestError::Kind::Content, 0, 0, manifest_size_error("the manifest")});
   }
   std::string utf8;
   if (!internal::to_utf8_text(text, utf8)) {
     return std::unexpected(ManifestError{ManifestError::Kind::Xml, 0, 0, "bad UTF-16 text"});
   }
   pugi::xml_document doc;
-  const pugi::xml_parse_result r =
-      doc.load_buffer(utf8.data(), utf8.size(), pugi::parse_default | pugi::parse_doctype,
-                      pugi::encoding_utf8);
+  const pugi::xml_parse_result r = doc.load_buffer(
+      utf8.data(), utf8.size(), pugi::parse_default | pugi::parse_doctype, pugi::encoding_utf8);
   if (!r) {
     ManifestError e{ManifestError::Kind::Xml, 0, 0, std::string("XML error: ") + r.description()};
     if (r.offset >= 0) internal::line_column(utf8, static_cast<size_t>(r.offset), e.line, e.column);
@@ -270,7 +273,8 @@ size_t with_declaration(std::string_view bytes, size_t root) {
 
 std::optional<std::string_view> find_embedded_manifest(std::string_view bytes) {
   constexpr std::string_view kRoot = "instrumentationManifest";
-  for (size_t at = bytes.find(kRoot); at != std::string_view::npos; at = bytes.find(kRoot, at + 1)) {
+  for (size_t at = bytes.find(kRoot); at != std::string_view::npos;
+       at = bytes.find(kRoot, at + 1)) {
     size_t lt = at;  // back over an optional "prefix:"
     if (lt > 0 && bytes[lt - 1] == ':') {
       --lt;

@@ -25,7 +25,8 @@ bool Parser::parse_extent(pugi::xml_node d, const char* attr, const std::vector<
   const pugi::xml_attribute a = d.attribute(attr);
   if (!a) return true;
   const std::string_view text = trim_ascii_space(a.value());
-  const std::string what = std::string(attr) + " of data " + quote_text(d.attribute("name").value());
+  const std::string what =
+      std::string(attr) + " of data " + quote_text(d.attribute("name").value());
   if (!text.empty() && is_ascii_digit(text[0])) {
     const std::optional<uint64_t> n = parse_number(text);
     if (!n || *n > 0xFFFFFFFF) return fail(d, what + " is not a number in 0..4294967295");
@@ -48,7 +49,8 @@ bool Parser::parse_data(pugi::xml_node d, std::vector<FieldDef>& fields) {
   FieldDef f;
   f.name = d.attribute("name").value();
   if (f.name.empty()) return fail(d, "data element without a name");
-  if (template_fields_.contains(f.name)) return fail(d, "duplicate data element " + quote_text(f.name));
+  if (template_fields_.contains(f.name))
+    return fail(d, "duplicate data element " + quote_text(f.name));
   const std::string_view in = trim_ascii_space(d.attribute("inType").value());
   const QName q = split_qname(in);
   const std::optional<std::string_view> ns = namespace_of(d, q.prefix);
@@ -62,8 +64,8 @@ bool Parser::parse_data(pugi::xml_node d, std::vector<FieldDef>& fields) {
   f.type = *type.type;
   if (!parse_extent(d, "count", fields, f.count) || !parse_extent(d, "length", fields, f.length))
     return false;
-  const bool takes_length = f.type == InType::UnicodeString || f.type == InType::AnsiString ||
-                            f.type == InType::Binary;
+  const bool takes_length =
+      f.type == InType::UnicodeString || f.type == InType::AnsiString || f.type == InType::Binary;
   if (f.length.present() && !takes_length) {
     return fail(d, "length applies only to string and binary data, not " + quote_text(f.name));
   }
@@ -138,9 +140,9 @@ bool Parser::parse_descriptor(pugi::xml_node e, const Tables& t, EventDescriptor
     }
     const QName q = split_qname(name);
     const std::optional<std::string_view> ns = namespace_of(e, q.prefix);
-    const std::optional<uint64_t> mask =
-        ns && *ns == kWinNs && !q.prefix.empty() ? winmeta_value(NameKind::Keyword, q.local)
-                                                 : std::nullopt;
+    const std::optional<uint64_t> mask = ns && *ns == kWinNs && !q.prefix.empty()
+                                             ? winmeta_value(NameKind::Keyword, q.local)
+                                             : std::nullopt;
     if (!mask) return fail(e, "unknown keyword " + quote_text(name));
     d.keyword |= *mask;
   }

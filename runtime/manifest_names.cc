@@ -16,15 +16,35 @@ using Entry = std::pair<std::string_view, uint64_t>;
 
 // winmeta.xml, the names every manifest may use (docs/etw.md "Manifests").
 constexpr std::array<Entry, 16> kLevels = {{
-    {"LogAlways", 0}, {"Critical", 1}, {"Error", 2}, {"Warning", 3}, {"Informational", 4},
-    {"Verbose", 5}, {"ReservedLevel6", 6}, {"ReservedLevel7", 7}, {"ReservedLevel8", 8},
-    {"ReservedLevel9", 9}, {"ReservedLevel10", 10}, {"ReservedLevel11", 11},
-    {"ReservedLevel12", 12}, {"ReservedLevel13", 13}, {"ReservedLevel14", 14},
+    {"LogAlways", 0},
+    {"Critical", 1},
+    {"Error", 2},
+    {"Warning", 3},
+    {"Informational", 4},
+    {"Verbose", 5},
+    {"ReservedLevel6", 6},
+    {"ReservedLevel7", 7},
+    {"ReservedLevel8", 8},
+    {"ReservedLevel9", 9},
+    {"ReservedLevel10", 10},
+    {"ReservedLevel11", 11},
+    {"ReservedLevel12", 12},
+    {"ReservedLevel13", 13},
+    {"ReservedLevel14", 14},
     {"ReservedLevel15", 15},
 }};
 constexpr std::array<Entry, 11> kOpcodes = {{
-    {"Info", 0}, {"Start", 1}, {"Stop", 2}, {"DC_Start", 3}, {"DC_Stop", 4}, {"Extension", 5},
-    {"Reply", 6}, {"Resume", 7}, {"Suspend", 8}, {"Send", 9}, {"Receive", 240},
+    {"Info", 0},
+    {"Start", 1},
+    {"Stop", 2},
+    {"DC_Start", 3},
+    {"DC_Stop", 4},
+    {"Extension", 5},
+    {"Reply", 6},
+    {"Resume", 7},
+    {"Suspend", 8},
+    {"Send", 9},
+    {"Receive", 240},
 }};
 constexpr std::array<Entry, 1> kTasks = {{{"None", 0}}};
 constexpr std::array<Entry, 9> kKeywords = {{
@@ -50,13 +70,26 @@ std::optional<uint64_t> find(const std::array<Entry, N>& table, std::string_view
 
 // winmeta inType names: supported ones map to pfc's InType (same numbers as TDH_INTYPE).
 constexpr std::array<std::pair<std::string_view, InType>, 21> kInTypes = {{
-    {"UnicodeString", InType::UnicodeString}, {"AnsiString", InType::AnsiString},
-    {"Int8", InType::Int8}, {"UInt8", InType::UInt8}, {"Int16", InType::Int16},
-    {"UInt16", InType::UInt16}, {"Int32", InType::Int32}, {"UInt32", InType::UInt32},
-    {"Int64", InType::Int64}, {"UInt64", InType::UInt64}, {"Float", InType::Float},
-    {"Double", InType::Double}, {"Boolean", InType::Boolean}, {"Binary", InType::Binary},
-    {"GUID", InType::Guid}, {"Pointer", InType::Pointer}, {"FILETIME", InType::FileTime},
-    {"SYSTEMTIME", InType::SystemTime}, {"SID", InType::Sid}, {"HexInt32", InType::HexInt32},
+    {"UnicodeString", InType::UnicodeString},
+    {"AnsiString", InType::AnsiString},
+    {"Int8", InType::Int8},
+    {"UInt8", InType::UInt8},
+    {"Int16", InType::Int16},
+    {"UInt16", InType::UInt16},
+    {"Int32", InType::Int32},
+    {"UInt32", InType::UInt32},
+    {"Int64", InType::Int64},
+    {"UInt64", InType::UInt64},
+    {"Float", InType::Float},
+    {"Double", InType::Double},
+    {"Boolean", InType::Boolean},
+    {"Binary", InType::Binary},
+    {"GUID", InType::Guid},
+    {"Pointer", InType::Pointer},
+    {"FILETIME", InType::FileTime},
+    {"SYSTEMTIME", InType::SystemTime},
+    {"SID", InType::Sid},
+    {"HexInt32", InType::HexInt32},
     {"HexInt64", InType::HexInt64},
 }};
 constexpr std::array<std::string_view, 3> kUnsupportedInTypes = {

@@ -67,8 +67,8 @@ Result<SessionId> RouterImpl::create_session(std::string name, std::shared_ptr<S
     sessions_[slot] = std::make_unique<SessionRec>(SessionRec{std::move(name), std::move(sink)});
     return slot;
   }
-  return make_error("cannot create session '" + name + "': all " +
-                    std::to_string(kMaxSessions) + " session slots are in use");
+  return make_error("cannot create session '" + name + "': all " + std::to_string(kMaxSessions) +
+                    " session slots are in use");
 }
 
 Result<ProviderHandle> RouterImpl::register_provider(const ProviderDef& provider,
@@ -179,8 +179,7 @@ RouteResult RouterImpl::route(ProviderHandle provider, const EventView& event,
   return in->decide(event, exclude);
 }
 
-RouteResult RouterImpl::write(ProviderHandle provider, const EventView& event,
-                              uint64_t exclude) {
+RouteResult RouterImpl::write(ProviderHandle provider, const EventView& event, uint64_t exclude) {
   if (provider == nullptr) return {};
   const auto* reg = static_cast<const Registration*>(provider);
   // One snapshot decides and delivers: sinks come from the same Installed as the program,

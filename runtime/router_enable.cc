@@ -61,8 +61,8 @@ Result<std::unique_ptr<Installed>> RouterImpl::build(const Registration& reg,
     return make_error("cannot compile the routing program of provider '" + reg.def.name +
                       "': " + program.error().message);
   if (!*program)
-    return make_error("the program compiler returned no program for provider '" +
-                      reg.def.name + "'");
+    return make_error("the program compiler returned no program for provider '" + reg.def.name +
+                      "'");
   in->program = std::move(*program);
   return in;
 }
@@ -78,8 +78,7 @@ Result<std::vector<Plan>> RouterImpl::plan(const std::vector<Registration*>& reg
   return plans;
 }
 
-Result<std::vector<Plan>> RouterImpl::plan(const ProviderEntry& entry,
-                                           const SessionMap& sessions) {
+Result<std::vector<Plan>> RouterImpl::plan(const ProviderEntry& entry, const SessionMap& sessions) {
   std::vector<Registration*> regs;
   regs.reserve(entry.regs.size());
   for (const auto& r : entry.regs) regs.push_back(r.get());
@@ -90,8 +89,8 @@ void RouterImpl::commit(std::vector<Plan>& plans) {
   for (Plan& p : plans) {
     // Program before the enabled() words: once a provider sees "enabled", writes route
     // through the new program.
-    const Installed* old = p.reg->installed.exchange(p.installed.release(),
-                                                     std::memory_order_acq_rel);
+    const Installed* old =
+        p.reg->installed.exchange(p.installed.release(), std::memory_order_acq_rel);
     if (old != nullptr) epoch_.retire([old] { delete old; });
     p.reg->state = p.state;
     p.reg->publish(p.state);

@@ -112,8 +112,7 @@ extern constinit thread_local const void* tls_callback_router;
 
 class RouterImpl final : public Router {
  public:
-  explicit RouterImpl(std::shared_ptr<ProgramCompiler> compiler)
-      : compiler_(std::move(compiler)) {}
+  explicit RouterImpl(std::shared_ptr<ProgramCompiler> compiler) : compiler_(std::move(compiler)) {}
   ~RouterImpl() override;
 
   Result<ProviderHandle> register_provider(const ProviderDef& provider,
@@ -122,8 +121,7 @@ class RouterImpl final : public Router {
   Result<SessionId> create_session(std::string name, std::shared_ptr<Sink> sink,
                                    std::optional<SessionId> slot) override;
   Result<void> stop_session(SessionId session) override;
-  Result<void> enable(SessionId session, const Guid& provider,
-                      const EnableParams& params) override;
+  Result<void> enable(SessionId session, const Guid& provider, const EnableParams& params) override;
   Result<void> disable(SessionId session, const Guid& provider) override;
   Result<void> capture_state(SessionId session, const Guid& provider) override;
   CompositeState composite(ProviderHandle provider) const override;
@@ -132,8 +130,7 @@ class RouterImpl final : public Router {
   ProgramSpec program_spec(ProviderHandle provider) const override;
   RouteResult route(ProviderHandle provider, const EventView& event,
                     uint64_t exclude) const noexcept override;
-  RouteResult write(ProviderHandle provider, const EventView& event,
-                    uint64_t exclude) override;
+  RouteResult write(ProviderHandle provider, const EventView& event, uint64_t exclude) override;
 
  private:
   // Fails when called from one of this router's enable callbacks (reentrancy).

@@ -53,32 +53,26 @@ std::optional<InType> in_type_from_name(std::string_view name) {
 uint32_t in_type_fixed_size(InType t) {
   switch (t) {
     case InType::Int8:
-    case InType::UInt8:
-      return 1;
+    case InType::UInt8: return 1;
     case InType::Int16:
-    case InType::UInt16:
-      return 2;
+    case InType::UInt16: return 2;
     case InType::Int32:
     case InType::UInt32:
     case InType::HexInt32:
     case InType::Float:
-    case InType::Boolean:
-      return 4;
+    case InType::Boolean: return 4;
     case InType::Int64:
     case InType::UInt64:
     case InType::HexInt64:
     case InType::Double:
     case InType::Pointer:
-    case InType::FileTime:
-      return 8;
+    case InType::FileTime: return 8;
     case InType::Guid:
-    case InType::SystemTime:
-      return 16;
+    case InType::SystemTime: return 16;
     case InType::UnicodeString:
     case InType::AnsiString:
     case InType::Binary:
-    case InType::Sid:
-      return 0;
+    case InType::Sid: return 0;
   }
   return 0;
 }

@@ -124,30 +124,21 @@ uint64_t skip_sid(const uint8_t* payload, uint64_t size, uint64_t off, uint64_t 
 template <typename T>
 int compare(uint32_t op, T v, T lo, T hi) {
   switch (static_cast<PayloadOp>(op)) {
-    case PayloadOp::Eq:
-      return v == lo;
-    case PayloadOp::Ne:
-      return v != lo;
-    case PayloadOp::Le:
-      return v <= lo;
-    case PayloadOp::Gt:
-      return v > lo;
-    case PayloadOp::Lt:
-      return v < lo;
-    case PayloadOp::Ge:
-      return v >= lo;
-    case PayloadOp::Between:
-      return lo <= v && v <= hi;
-    case PayloadOp::NotBetween:
-      return !(lo <= v && v <= hi);
+    case PayloadOp::Eq: return v == lo;
+    case PayloadOp::Ne: return v != lo;
+    case PayloadOp::Le: return v <= lo;
+    case PayloadOp::Gt: return v > lo;
+    case PayloadOp::Lt: return v < lo;
+    case PayloadOp::Ge: return v >= lo;
+    case PayloadOp::Between: return lo <= v && v <= hi;
+    case PayloadOp::NotBetween: return !(lo <= v && v <= hi);
     case PayloadOp::Modulo:
       if (lo == 0) return 0;  // excluded by the compiler; stay defined
       if constexpr (std::is_signed_v<T>) {
         if (lo == -1) return 1;  // x % -1 == 0 (INT64_MIN % -1 would trap)
       }
       return v % lo == 0;
-    default:
-      return 0;
+    default: return 0;
   }
 }
 
@@ -282,16 +273,11 @@ template <typename Source>
 int string_op(uint32_t op, Source s, const char32_t* needle, uint64_t needle_len,
               const uint32_t* links) {
   switch (static_cast<PayloadOp>(op)) {
-    case PayloadOp::Is:
-      return equals(s, needle, needle_len);
-    case PayloadOp::IsNot:
-      return !equals(s, needle, needle_len);
-    case PayloadOp::Contains:
-      return contains(s, needle, links, needle_len);
-    case PayloadOp::DoesntContain:
-      return !contains(s, needle, links, needle_len);
-    default:
-      return 0;
+    case PayloadOp::Is: return equals(s, needle, needle_len);
+    case PayloadOp::IsNot: return !equals(s, needle, needle_len);
+    case PayloadOp::Contains: return contains(s, needle, links, needle_len);
+    case PayloadOp::DoesntContain: return !contains(s, needle, links, needle_len);
+    default: return 0;
   }
 }
 
@@ -315,8 +301,8 @@ bool single_pass_contains(uint64_t unit, uint64_t length, uint32_t op, const cha
 // search ends unmatched. Once the result is known, the rest of the pass only looks for the
 // terminator.
 bool contains_utf16_terminated(const uint8_t* payload, uint64_t size, uint64_t off,
-                               const char32_t* needle, const uint32_t* links,
-                               uint64_t needle_len, int* found, uint64_t* nul) {
+                               const char32_t* needle, const uint32_t* links, uint64_t needle_len,
+                               int* found, uint64_t* nul) {
   Utf16Source s{payload + off, payload + off + ((size - off) & ~uint64_t{1})};
   const AsciiStarts starts = ascii_starts(needle[0]);
   uint64_t matched = 0;
@@ -379,8 +365,7 @@ uint64_t pfc_tdh_skip(const uint8_t* payload, uint64_t size, uint64_t off, uint3
     case InType::Binary:
       if (length == kNoLength) return kBad;
       return skip_fixed(size, off, count, length);
-    case InType::Sid:
-      return skip_sid(payload, size, off, count);
+    case InType::Sid: return skip_sid(payload, size, off, count);
     default: {
       const uint64_t elem = fixed_size(in_type);
       return elem == 0 ? kBad : skip_fixed(size, off, count, elem);
@@ -414,10 +399,9 @@ int pfc_tdh_int_pred(uint32_t op, int is_signed, uint64_t value, uint64_t lo, ui
   return compare<uint64_t>(op, value, lo, hi);
 }
 
-int pfc_tdh_str_pred_next(const uint8_t* payload, uint64_t size, uint64_t off,
-                          uint32_t in_type, uint64_t length, uint32_t op,
-                          const char32_t* needle, uint64_t needle_len, const uint32_t* links,
-                          uint64_t* next) {
+int pfc_tdh_str_pred_next(const uint8_t* payload, uint64_t size, uint64_t off, uint32_t in_type,
+                          uint64_t length, uint32_t op, const char32_t* needle, uint64_t needle_len,
+                          const uint32_t* links, uint64_t* next) {
   if (in_type != 1 && in_type != 2) {  // not a string: no predicate, but skip as usual
     *next = pfc_tdh_skip(payload, size, off, in_type, 1, length);
     return 0;
@@ -447,8 +431,8 @@ int pfc_tdh_str_pred(const uint8_t* payload, uint64_t size, uint64_t off, uint32
                      uint64_t length, uint32_t op, const char32_t* needle, uint64_t needle_len,
                      const uint32_t* links) {
   uint64_t next = 0;
-  return pfc_tdh_str_pred_next(payload, size, off, in_type, length, op, needle, needle_len,
-                               links, &next);
+  return pfc_tdh_str_pred_next(payload, size, off, in_type, length, op, needle, needle_len, links,
+                               &next);
 }
 
 int pfc_tdh_guid_pred(const uint8_t* payload, uint64_t size, uint64_t off, uint32_t op,
@@ -456,12 +440,9 @@ int pfc_tdh_guid_pred(const uint8_t* payload, uint64_t size, uint64_t off, uint3
   if (off > size || size - off < 16) return 0;
   const bool equal = std::memcmp(payload + off, value16, 16) == 0;
   switch (static_cast<PayloadOp>(op)) {
-    case PayloadOp::Is:
-      return equal;
-    case PayloadOp::IsNot:
-      return !equal;
-    default:
-      return 0;
+    case PayloadOp::Is: return equal;
+    case PayloadOp::IsNot: return !equal;
+    default: return 0;
   }
 }
 

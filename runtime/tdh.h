@@ -29,8 +29,8 @@ uint64_t pfc_tdh_skip(const uint8_t* payload, uint64_t size, uint64_t off, uint3
 
 // Scalar integer-like field at `off` (ints, bool, hexint, filetime, pointer), sign- or
 // zero-extended to 64 bits. Sets *ok = 0 (and returns 0) when it does not fit.
-uint64_t pfc_tdh_load_int(const uint8_t* payload, uint64_t size, uint64_t off,
-                          uint32_t in_type, int* ok);
+uint64_t pfc_tdh_load_int(const uint8_t* payload, uint64_t size, uint64_t off, uint32_t in_type,
+                          int* ok);
 
 // Integer predicate (PAYLOAD_OPERATOR `op` on integer fields; docs/semantics.md §2.2) on an
 // already-loaded value; `is_signed` selects signed comparison.
@@ -52,10 +52,9 @@ int pfc_tdh_str_pred(const uint8_t* payload, uint64_t size, uint64_t off, uint32
 // pfc_tdh_skip(payload, size, off, in_type, 1, length) returns — the offset just past the
 // field (terminator included; off + length units when a length is given, even if the value
 // stops at an embedded NUL), or PFC_TDH_BAD_OFFSET — locating the field's end only once.
-int pfc_tdh_str_pred_next(const uint8_t* payload, uint64_t size, uint64_t off,
-                          uint32_t in_type, uint64_t length, uint32_t op,
-                          const char32_t* needle, uint64_t needle_len, const uint32_t* links,
-                          uint64_t* next);
+int pfc_tdh_str_pred_next(const uint8_t* payload, uint64_t size, uint64_t off, uint32_t in_type,
+                          uint64_t length, uint32_t op, const char32_t* needle, uint64_t needle_len,
+                          const uint32_t* links, uint64_t* next);
 
 // GUID predicate (IS / ISNOT) on the 16-byte field at `off` against `value16` (payload
 // byte order). Returns 0 when the field does not fit.

@@ -36,7 +36,8 @@ Result<TraceDir> TraceDir::open() {
     return make_error(errno_text("cannot create " + what, errno));
   d.fd_ = UniqueFd(::open(d.path_.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
   if (!d.fd_) {
-    if (errno == ELOOP || errno == ENOTDIR) return make_error(what + " is not a directory (or is a symlink)");
+    if (errno == ELOOP || errno == ENOTDIR)
+      return make_error(what + " is not a directory (or is a symlink)");
     return make_error(errno_text("cannot open " + what, errno));
   }
   struct stat st;
@@ -74,6 +75,8 @@ std::vector<std::string> TraceDir::list(const std::string& prefix) const {
   return out;
 }
 
-void TraceDir::remove(const std::string& name) const { (void)::unlinkat(fd_.get(), name.c_str(), 0); }
+void TraceDir::remove(const std::string& name) const {
+  (void)::unlinkat(fd_.get(), name.c_str(), 0);
+}
 
 }  // namespace pfc::trace

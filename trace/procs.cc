@@ -59,7 +59,8 @@ void ProcSlot::set_applied(uint64_t generation) {
       .store(generation, std::memory_order_release);
 }
 
-bool wait_applied(const TraceDir& dir, uint64_t generation, uint32_t timeout_ms, const ProcessKey& self) {
+bool wait_applied(const TraceDir& dir, uint64_t generation, uint32_t timeout_ms,
+                  const ProcessKey& self) {
   const uint64_t deadline = mono_ns() + uint64_t{timeout_ms} * 1'000'000;
   for (;;) {
     bool all = true;

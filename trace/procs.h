@@ -27,7 +27,8 @@ class ProcSlot {
 
 // Waits until every other live process has applied `generation` (or died), polling, at
 // most timeout_ms (UINT32_MAX: no limit). True when all have.
-bool wait_applied(const TraceDir& dir, uint64_t generation, uint32_t timeout_ms, const ProcessKey& self);
+bool wait_applied(const TraceDir& dir, uint64_t generation, uint32_t timeout_ms,
+                  const ProcessKey& self);
 // Removes the files (proc slots and trace buffers) of processes that no longer exist and
 // whose buffers hold nothing more to read.
 void reap_dead_procs(const TraceDir& dir);

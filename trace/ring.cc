@@ -45,7 +45,8 @@ std::optional<RingId> parse_ring_name(const std::string& name) {
 }
 
 uint64_t ring_capacity(uint32_t buffer_kb, uint32_t min_buffers, uint32_t max_buffers) {
-  const uint64_t buffers = std::max<uint64_t>({uint64_t{min_buffers}, uint64_t{max_buffers}, uint64_t{32}});
+  const uint64_t buffers =
+      std::max<uint64_t>({uint64_t{min_buffers}, uint64_t{max_buffers}, uint64_t{32}});
   uint64_t bytes = uint64_t{std::max<uint32_t>(buffer_kb, 4)} * 1024 * buffers;
   bytes = std::clamp(bytes, kMinRingBytes, kMaxRingBytes);
   return std::bit_ceil(bytes);
@@ -53,8 +54,8 @@ uint64_t ring_capacity(uint32_t buffer_kb, uint32_t min_buffers, uint32_t max_bu
 
 // ---- writer ---------------------------------------------------------------------------
 
-Result<RingWriter> RingWriter::create(const TraceDir& dir, uint64_t instance, const ProcessKey& self,
-                                      uint64_t capacity) {
+Result<RingWriter> RingWriter::create(const TraceDir& dir, uint64_t instance,
+                                      const ProcessKey& self, uint64_t capacity) {
   const std::string name = ring_name(instance, self);
   (void)::unlinkat(dir.fd(), name.c_str(), 0);  // a leftover of this very process key
   auto fd = dir.open_file(name, true);
@@ -118,7 +119,9 @@ EventRecord* RingWriter::reserve(uint32_t bytes) {
   return rec;
 }
 
-void RingWriter::commit(EventRecord* rec) { state_of(rec).store(kRecordEvent, std::memory_order_release); }
+void RingWriter::commit(EventRecord* rec) {
+  state_of(rec).store(kRecordEvent, std::memory_order_release);
+}
 
 void RingWriter::mark_closed() { header()->closed.store(1, std::memory_order_release); }
 
@@ -144,9 +147,9 @@ Result<RingReader> RingReader::open(const TraceDir& dir, const std::string& name
   if (std::atomic_ref<const uint64_t>(h->magic).load(std::memory_order_acquire) != kRingMagic)
     return make_error("trace buffer " + name + " is not initialised");
   const uint64_t cap = h->capacity;
-  if (h->version != kRingVersion || h->header_size != kRingHeaderSize || !std::has_single_bit(cap) ||
-      cap + kRingHeaderSize != size || h->instance != id->instance || h->pid != id->writer.pid ||
-      h->start != id->writer.start)
+  if (h->version != kRingVersion || h->header_size != kRingHeaderSize ||
+      !std::has_single_bit(cap) || cap + kRingHeaderSize != size || h->instance != id->instance ||
+      h->pid != id->writer.pid || h->start != id->writer.start)
     return make_error("trace buffer " + name + " has an inconsistent header");
   r.capacity_ = cap;
   r.pos_ = h->tail.load(std::memory_order_acquire);
@@ -178,7 +181,7 @@ const RingReader::View* RingReader::peek() {
       const uint64_t head = header()->head.load(std::memory_order_acquire);
       if (head == pos_) return nullptr;
       if (head - pos_ > capacity_) break;
-      if (!writer_gone()) return nullptr;  // being written
+      if (!writer_gone()) return nullptr;         // being written
       if (!size_ok || size > head - pos_) break;  // died before even the size word: rest lost
       current_ = size;
       pop();

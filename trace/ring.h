@@ -72,7 +72,7 @@ struct EventRecord {
   uint64_t keyword;
   Guid activity;
   Guid related;
-  uint16_t flags;        // EVENT_HEADER Flags the writer set
+  uint16_t flags;  // EVENT_HEADER Flags the writer set
   uint16_t cpu;
   uint16_t stack_count;  // entries after the payload (MatchId first)
   uint16_t has_related;
@@ -166,8 +166,8 @@ class RingReader {
   std::string name_;
   RingId id_;
   uint64_t capacity_ = 0;
-  uint64_t pos_ = 0;       // our copy of tail
-  uint32_t current_ = 0;   // size of the record peek() returned (0: none)
+  uint64_t pos_ = 0;      // our copy of tail
+  uint32_t current_ = 0;  // size of the record peek() returned (0: none)
   View view_;
   bool damaged_ = false;
   uint64_t dead_check_ns_ = 0;

@@ -85,7 +85,8 @@ Result<void> check_consistent(const NamespaceState& s) {
   uint64_t used = 0;
   for (size_t i = 0; i < s.sessions.size(); ++i) {
     const SessionEntry& e = s.sessions[i];
-    if (e.slot >= kMaxSessions || ((used >> e.slot) & 1) != 0) return make_error("bad session slot");
+    if (e.slot >= kMaxSessions || ((used >> e.slot) & 1) != 0)
+      return make_error("bad session slot");
     used |= uint64_t{1} << e.slot;
     if (e.instance == 0 || e.instance >= s.next_instance) return make_error("bad session instance");
     if (e.name.empty()) return make_error("empty session name");
@@ -94,7 +95,8 @@ Result<void> check_consistent(const NamespaceState& s) {
   }
   uint64_t last = 0;
   for (const EnableEntry& e : s.enables) {
-    if (e.slot >= kMaxSessions || ((used >> e.slot) & 1) == 0) return make_error("enable of no session");
+    if (e.slot >= kMaxSessions || ((used >> e.slot) & 1) == 0)
+      return make_error("enable of no session");
     if (e.seq <= last || e.seq >= s.next_seq) return make_error("bad enable order");
     last = e.seq;
   }
@@ -192,7 +194,8 @@ Result<NamespaceState> read_state_file(const TraceDir& dir) {
   }
   struct stat info;
   if (::fstat(fd->get(), &info) != 0) return make_error(errno_text("cannot stat state", errno));
-  if (info.st_size < static_cast<off_t>(kStateHeader) || static_cast<size_t>(info.st_size) > kMaxStateBytes)
+  if (info.st_size < static_cast<off_t>(kStateHeader) ||
+      static_cast<size_t>(info.st_size) > kMaxStateBytes)
     return make_error("trace namespace state has a bad size");
   std::vector<uint8_t> buf(static_cast<size_t>(info.st_size));
   if (::pread(fd->get(), buf.data(), buf.size(), 0) != static_cast<ssize_t>(buf.size()))
@@ -204,7 +207,8 @@ Result<NamespaceState> read_state_file(const TraceDir& dir) {
   const uint32_t crc = h.get<uint32_t>();
   if (magic != kStateMagic) return make_error("trace namespace state has a bad magic number");
   if (version != kStateVersion) return make_error("trace namespace state has an unknown version");
-  if (body != buf.size() - kStateHeader) return make_error("trace namespace state has a bad length");
+  if (body != buf.size() - kStateHeader)
+    return make_error("trace namespace state has a bad length");
   const uint8_t* p = buf.data() + kStateHeader;
   if (crc32_z(0, p, body) != crc) return make_error("trace namespace state fails its checksum");
   return decode_state(p, body);

@@ -58,7 +58,7 @@ std::string errno_text(const std::string& what, int err) {
 }
 
 Result<void> lock_file(int fd) {
-  struct flock fl{};
+  struct flock fl {};
   fl.l_type = F_WRLCK;
   fl.l_whence = SEEK_SET;
   for (;;) {
@@ -68,16 +68,18 @@ Result<void> lock_file(int fd) {
 }
 
 void unlock_file(int fd) {
-  struct flock fl{};
+  struct flock fl {};
   fl.l_type = F_UNLCK;
   fl.l_whence = SEEK_SET;
   (void)::fcntl(fd, F_OFD_SETLK, &fl);
 }
 
 void futex_wait(std::atomic<uint32_t>* word, uint32_t expected, int timeout_ms) {
-  struct timespec ts{timeout_ms / 1000, static_cast<long>(timeout_ms % 1000) * 1000000L};
-  (void)::syscall(SYS_futex, reinterpret_cast<uint32_t*>(word), FUTEX_WAIT, expected, &ts,
-                  nullptr, 0);
+  struct timespec ts {
+    timeout_ms / 1000, static_cast<long>(timeout_ms % 1000) * 1000000L
+  };
+  (void)::syscall(SYS_futex, reinterpret_cast<uint32_t*>(word), FUTEX_WAIT, expected, &ts, nullptr,
+                  0);
 }
 
 void futex_wake_all(std::atomic<uint32_t>* word) {

@@ -25,7 +25,11 @@ class UniqueFd {
   ~UniqueFd();
 
   int get() const { return fd_; }
-  int release() { int fd = fd_; fd_ = -1; return fd; }
+  int release() {
+    int fd = fd_;
+    fd_ = -1;
+    return fd;
+  }
   explicit operator bool() const { return fd_ >= 0; }
 
  private:
@@ -47,7 +51,10 @@ class Mapping {
   uint8_t* data() const { return data_; }
   size_t size() const { return size_; }
   // Drops the mapping without unmapping it (a forked child: it was never inherited).
-  void forget() { data_ = nullptr; size_ = 0; }
+  void forget() {
+    data_ = nullptr;
+    size_ = 0;
+  }
 
  private:
   uint8_t* data_ = nullptr;

@@ -18,7 +18,7 @@ struct Target {
 };
 
 const Target* target() {
-  static const Target* t = [] () -> const Target* {
+  static const Target* t = []() -> const Target* {
     const char* spec = std::getenv("PFC_TEST_CRASH_AT");
     if (spec == nullptr || *spec == '\0') return nullptr;
     auto* out = new Target;

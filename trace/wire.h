@@ -18,7 +18,7 @@ namespace pfc::trace {
 class ByteWriter {
  public:
   template <typename T>
-    requires std::is_trivially_copyable_v<T>
+  requires std::is_trivially_copyable_v<T>
   void put(const T& v) {
     const auto* p = reinterpret_cast<const uint8_t*>(&v);
     out_.insert(out_.end(), p, p + sizeof(T));
@@ -42,8 +42,7 @@ class ByteReader {
   ByteReader(const uint8_t* data, size_t size) : p_(data), end_(data + size) {}
 
   template <typename T>
-    requires std::is_trivially_copyable_v<T>
-  T get() {
+  requires std::is_trivially_copyable_v<T> T get() {
     T v{};
     if (!ok_ || static_cast<size_t>(end_ - p_) < sizeof(T)) {
       ok_ = false;

@@ -30,13 +30,14 @@ std::string example_script(int sessions) {
 }
 )";
   for (int s = 0; s < sessions; ++s) {
-    text += "session S" + std::to_string(s) + " {\n  enable Example-Provider level=" +
-            std::to_string(1 + s % 5) + " {\n";
+    text += "session S" + std::to_string(s) +
+            " {\n  enable Example-Provider level=" + std::to_string(1 + s % 5) + " {\n";
     text += "    payload Example_Event_1 all { Initiator is \"User\"; Level between 7," +
             std::to_string(16 + s) + " }\n";
-    text += "    payload Example_Event_2 any { Title contains \"UNI\";\n"
-            "      InstanceId is {0E95CFBC-58D4-44BA-BE40-E63A853536DF}; ErrorCode ne " +
-            std::to_string(s) + " }\n  }\n}\n";
+    text +=
+        "    payload Example_Event_2 any { Title contains \"UNI\";\n"
+        "      InstanceId is {0E95CFBC-58D4-44BA-BE40-E63A853536DF}; ErrorCode ne " +
+        std::to_string(s) + " }\n  }\n}\n";
   }
   return text;
 }
@@ -75,7 +76,9 @@ struct Sample {
 struct Percentiles {
   std::vector<double> wall, cpu;
   void add(const Sample& start) {
-    wall.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start.wall).count());
+    wall.push_back(
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start.wall)
+            .count());
     cpu.push_back(Sample::thread_cpu_us() - start.cpu);
   }
   void report(benchmark::State& state) {
@@ -122,7 +125,10 @@ void compile_text_interp(benchmark::State& state, int sessions) {
 std::vector<Event> example_events(const ProviderDef& provider) {
   using V = FieldValue;
   const Guid target = *Guid::parse("{0E95CFBC-58D4-44BA-BE40-E63A853536DF}");
-  struct Row { const char* event; std::vector<std::pair<std::string, V>> fields; };
+  struct Row {
+    const char* event;
+    std::vector<std::pair<std::string, V>> fields;
+  };
   const std::vector<Row> rows = {
       {"Example_Event_1", {{"Initiator", V::of_string("User")}, {"Level", V::of_uint(7)}}},
       {"Example_Event_1", {{"Initiator", V::of_string("user")}, {"Level", V::of_uint(16)}}},
@@ -146,7 +152,8 @@ std::vector<Event> example_events(const ProviderDef& provider) {
   return events;
 }
 
-void route_loop(benchmark::State& state, const RoutingProgram& program, const std::vector<Event>& events) {
+void route_loop(benchmark::State& state, const RoutingProgram& program,
+                const std::vector<Event>& events) {
   std::vector<EventView> views;
   for (const Event& e : events) views.push_back(e.view());
   size_t i = 0;
@@ -218,9 +225,11 @@ void register_all() {
     benchmark::RegisterBenchmark(("Compile" + w + "_Interp").c_str(), compile_text_interp, sessions)
         ->Unit(benchmark::kMicrosecond);
     for (OptLevel l : {OptLevel::O0, OptLevel::O1, OptLevel::O2})
-      benchmark::RegisterBenchmark(("Compile" + w + "_Jit" + std::string(opt_level_name(l))).c_str(),
-                                   compile_text, l, sessions)
-          ->Unit(benchmark::kMicrosecond)->Iterations(200);
+      benchmark::RegisterBenchmark(
+          ("Compile" + w + "_Jit" + std::string(opt_level_name(l))).c_str(), compile_text, l,
+          sessions)
+          ->Unit(benchmark::kMicrosecond)
+          ->Iterations(200);
     benchmark::RegisterBenchmark(("Route" + w + "_Interp").c_str(), route_interp, sessions);
     for (OptLevel l : {OptLevel::O0, OptLevel::O1, OptLevel::O2})
       benchmark::RegisterBenchmark(("Route" + w + "_Jit" + std::string(opt_level_name(l))).c_str(),

@@ -27,13 +27,14 @@ const char* const kProvider = R"(provider Example-Provider {37a59b93-bb25-4cee-9
 }
 )";
 
-// The EnableTraceEx2 example for `sessions` sessions (session 0 is examples/etw-sample.pfs's MyTrace).
+// The EnableTraceEx2 example for `sessions` sessions (session 0 is examples/etw-sample.pfs's
+// MyTrace).
 std::string example_text(int sessions) {
   std::string text = kProvider;
   for (int s = 0; s < sessions; ++s) {
-    text += "session S" + std::to_string(s) + " {\n  enable Example-Provider level=" +
-            std::to_string(s == 0 ? 5 : 1 + s % 5) + " {\n" +
-            "    payload Example_Event_1 all { Initiator is \"User\"; Level between 7," +
+    text += "session S" + std::to_string(s) +
+            " {\n  enable Example-Provider level=" + std::to_string(s == 0 ? 5 : 1 + s % 5) +
+            " {\n" + "    payload Example_Event_1 all { Initiator is \"User\"; Level between 7," +
             std::to_string(16 + s) + " }\n" +
             "    payload Example_Event_2 any { Title contains \"UNI\";\n"
             "      InstanceId is {0E95CFBC-58D4-44BA-BE40-E63A853536DF}; ErrorCode ne " +
@@ -51,8 +52,8 @@ std::string thousand_text() {
             ") { Name: wstring; Size: uint64; Code: uint32; }\n";
   text += "}\n";
   for (int s = 0; s < 20; ++s) {
-    text += "session S" + std::to_string(s) + " {\n  enable Big-Provider level=" +
-            std::to_string(1 + s % 5) + " {\n";
+    text += "session S" + std::to_string(s) +
+            " {\n  enable Big-Provider level=" + std::to_string(1 + s % 5) + " {\n";
     for (int e = 0; e < 50; ++e) {
       text += "    payload E" + std::to_string(e) + (s % 2 ? " any" : " all") + " { Size between " +
               std::to_string(e * 10) + "," + std::to_string(e * 10 + 100 + s) + "; Code ne " +

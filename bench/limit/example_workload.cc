@@ -8,9 +8,11 @@ namespace pfc::bench {
 namespace {
 
 Event example_event(BenchRng& rng) {
-  static constexpr const char16_t* kInitiators[] = {u"User", u"user", u"USER", u"Admin", u"Users", u""};
-  static constexpr const char16_t* kTitles[] = {u"UNIX system", u"community", u"Hello", u"unicorn",
-                                                u"Uninstall", u"service host", u"Updater"};
+  static constexpr const char16_t* kInitiators[] = {u"User",  u"user",  u"USER",
+                                                    u"Admin", u"Users", u""};
+  static constexpr const char16_t* kTitles[] = {u"UNIX system", u"community", u"Hello",
+                                                u"unicorn",     u"Uninstall", u"service host",
+                                                u"Updater"};
   Event e;
   const uint64_t kind = rng.below(20);
   e.desc.id = kind < 9 ? 1 : kind < 18 ? 2 : 3;
@@ -20,7 +22,9 @@ Event example_event(BenchRng& rng) {
     w.wstr(kInitiators[rng.below(6)]).le(rng.below(30), 4);
   } else if (e.desc.id == 2) {
     w.wstr(kTitles[rng.below(7)]);
-    const auto guid = rng.chance(30) ? kExampleGuid.to_bytes() : Guid::from_provider_name(std::to_string(rng.next())).to_bytes();
+    const auto guid = rng.chance(30)
+                          ? kExampleGuid.to_bytes()
+                          : Guid::from_provider_name(std::to_string(rng.next())).to_bytes();
     for (uint8_t b : guid) w.le(b, 1);
     w.le(rng.below(10), 4);
   }

@@ -11,7 +11,7 @@
 namespace pfc::bench {
 namespace {
 
-constexpr uint32_t kPids[16] = {4,    88,   412,  1000, 1337, 2048, 3112, 4096,
+constexpr uint32_t kPids[16] = {4,    88,   412,  1000, 1337, 2048,  3112,  4096,
                                 5000, 6200, 7777, 8080, 9001, 12000, 20000, 31337};
 constexpr uint16_t kMaxId = 40;  // events use ids 0..39; filters list ids below this
 
@@ -21,7 +21,8 @@ EnableParams header_params(uint32_t s) {
   p.any = s % 8 == 7 ? 0 : uint64_t{0x3} << (s % 6);
   p.all = s % 3 == 0 && p.any != 0 ? uint64_t{1} << (s % 6) : 0;
   if (s % 5 == 4) p.properties |= enable_property::kIgnoreKeyword0;
-  if (s % 2 == 0) p.pids = std::vector<uint32_t>{kPids[s % 16], kPids[(s + 3) % 16], kPids[(s + 7) % 16]};
+  if (s % 2 == 0)
+    p.pids = std::vector<uint32_t>{kPids[s % 16], kPids[(s + 3) % 16], kPids[(s + 7) % 16]};
   if (s % 4 != 1) {
     EventIdFilter f;
     f.filter_in = s % 4 != 3;
@@ -56,7 +57,7 @@ class HeaderHand final : public RoutingProgram {
       if (l == 0 || p.level == 0 || l <= p.level) level_[l] |= bit;
     if ((p.properties & enable_property::kIgnoreKeyword0) == 0) kw_zero_ |= bit;
     if ((p.any | p.all) > 0xFF) std::abort();  // the keyword table relies on it
-    for (uint64_t b = 0; b < 256; ++b)  // b = the low byte of a non-zero keyword
+    for (uint64_t b = 0; b < 256; ++b)         // b = the low byte of a non-zero keyword
       if (p.any == 0 || ((b & p.any) != 0 && (b & p.all) == p.all)) kw_byte_[b] |= bit;
     for (uint16_t id = 0; id < kMaxId; ++id) id_[id] |= passes_ids(p, id) ? bit : 0;
     id_other_ |= passes_ids(p, kMaxId) ? bit : 0;
@@ -123,8 +124,10 @@ Workload header_workload(uint32_t sessions) {
   w.spec.provider.name = "Header-Provider";
   w.spec.provider.guid = Guid::from_provider_name("Header-Provider");
   for (uint16_t id = 0; id < 32; ++id)
-    w.spec.provider.events.push_back(EventDef{"E" + std::to_string(id), {id, 0, 0, 4, 0, 0, 1}, {}});
-  for (uint32_t s = 0; s < sessions; ++s) w.spec.sessions.push_back(SessionEntry{s, header_params(s)});
+    w.spec.provider.events.push_back(
+        EventDef{"E" + std::to_string(id), {id, 0, 0, 4, 0, 0, 1}, {}});
+  for (uint32_t s = 0; s < sessions; ++s)
+    w.spec.sessions.push_back(SessionEntry{s, header_params(s)});
   BenchRng rng(sessions);
   for (size_t i = 0; i < kEventsPerWorkload; ++i) w.events.push_back(header_event(rng));
   w.hand = std::make_unique<HeaderHand>(w.spec);

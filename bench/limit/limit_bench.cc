@@ -33,7 +33,7 @@
 // The disabled-path check as a stand-alone function, so scripts/run-bench can disassemble
 // exactly what ProviderState::enabled() compiles to.
 extern "C" __attribute__((noinline)) bool pfc_bench_enabled(const pfc::ProviderState* state,
-                                                           uint8_t level, uint64_t keyword) {
+                                                            uint8_t level, uint64_t keyword) {
   return state->enabled(level, keyword);
 }
 
@@ -86,10 +86,9 @@ std::string mask_text(const RouteResult& r) {
 void cross_check(const Prepared& p) {
   for (size_t i = 0; i < p.views.size(); ++i) {
     const RouteResult want = p.interp->route(p.views[i]);
-    std::vector<std::pair<const char*, RouteResult>> got = {
-        {"Jit", p.jit->route(p.views[i])},
-        {"JitO2", p.jit_o2->route(p.views[i])},
-        {"Hand", p.w.hand->route(p.views[i])}};
+    std::vector<std::pair<const char*, RouteResult>> got = {{"Jit", p.jit->route(p.views[i])},
+                                                            {"JitO2", p.jit_o2->route(p.views[i])},
+                                                            {"Hand", p.w.hand->route(p.views[i])}};
     if (p.w.bpf) {
       const auto& rec = p.w.bpf->records[i];
       got.push_back({"Bpf", p.w.bpf->route(rec.data(), uint32_t(rec.size()))});
@@ -101,7 +100,8 @@ void cross_check(const Prepared& p) {
   }
 }
 
-void route_loop(benchmark::State& state, const RoutingProgram& program, const std::vector<EventView>& views) {
+void route_loop(benchmark::State& state, const RoutingProgram& program,
+                const std::vector<EventView>& views) {
   for (auto _ : state)
     for (const EventView& v : views) benchmark::DoNotOptimize(program.route(v));
   state.SetItemsProcessed(int64_t(state.iterations() * views.size()));
@@ -109,7 +109,8 @@ void route_loop(benchmark::State& state, const RoutingProgram& program, const st
 
 void bpf_loop(benchmark::State& state, const BpfRouter& bpf) {
   for (auto _ : state)
-    for (const auto& rec : bpf.records) benchmark::DoNotOptimize(bpf.route(rec.data(), uint32_t(rec.size())));
+    for (const auto& rec : bpf.records)
+      benchmark::DoNotOptimize(bpf.route(rec.data(), uint32_t(rec.size())));
   state.SetItemsProcessed(int64_t(state.iterations() * bpf.records.size()));
 }
 
@@ -205,7 +206,8 @@ void check_disabled() {
     const bool bpf = d.bpf.route(d.bpf.records[i].data(), kBpfHeaderSize).deliver != 0;
     if (router || hand || bpf) die("Disabled: query " + std::to_string(i) + " is enabled");
   }
-  if (!d.state->enabled(1, 0x1) || !d.hand.enabled(1, 0x1)) die("Disabled: the wanted event is off");
+  if (!d.state->enabled(1, 0x1) || !d.hand.enabled(1, 0x1))
+    die("Disabled: the wanted event is off");
 }
 
 template <typename Fn>
@@ -225,14 +227,15 @@ void register_disabled() {
     const HandEnabled* h = &disabled().hand;
     disabled_loop(s, [h](const Query& q) { return h->enabled(q.level, q.keyword); });
   })->MinTime(0.2);
-  benchmark::RegisterBenchmark("Disabled_Bpf", [](benchmark::State& s) { bpf_loop(s, disabled().bpf); })
-      ->MinTime(0.2);
+  benchmark::RegisterBenchmark("Disabled_Bpf", [](benchmark::State& s) {
+    bpf_loop(s, disabled().bpf);
+  })->MinTime(0.2);
 }
 
 // The loop of --route-loop, on its own so profilers can isolate it
 // (valgrind --tool=callgrind --toggle-collect='*route_times*').
-__attribute__((noinline)) uint64_t route_times(const RoutingProgram& p, const std::vector<Event>& events,
-                                               long times) {
+__attribute__((noinline)) uint64_t route_times(const RoutingProgram& p,
+                                               const std::vector<Event>& events, long times) {
   uint64_t delivered = 0;
   for (long t = 0; t < times; ++t)
     for (const Event& e : events) delivered += uint64_t(std::popcount(p.route(e.view()).deliver));
@@ -244,7 +247,8 @@ __attribute__((noinline)) uint64_t route_times(const RoutingProgram& p, const st
 int route_loop_only(const std::string& spec, std::vector<Workload>& workloads) {
   const size_t colon = spec.find(':'), underscore = spec.rfind('_', colon);
   if (colon == std::string::npos || underscore == std::string::npos) return 2;
-  const std::string name = spec.substr(0, underscore), engine = spec.substr(underscore + 1, colon - underscore - 1);
+  const std::string name = spec.substr(0, underscore),
+                    engine = spec.substr(underscore + 1, colon - underscore - 1);
   const long times = std::atol(spec.c_str() + colon + 1);
   for (Workload& w : workloads) {
     if (w.name != name) continue;
@@ -269,7 +273,8 @@ int emit_asm_files(const std::string& dir, const std::vector<Workload>& workload
     if (!text) die("emit_asm failed: " + text.error().message);
     std::ofstream(dir + "/" + w.name + ".s") << *text;
     std::ofstream(dir + "/" + w.name + ".ir") << dump_ir(*program);
-    if (auto ll = emit_llvm(*program, kDefaultOptLevel)) std::ofstream(dir + "/" + w.name + ".ll") << *ll;
+    if (auto ll = emit_llvm(*program, kDefaultOptLevel))
+      std::ofstream(dir + "/" + w.name + ".ll") << *ll;
   }
   return emit_compile_asm(dir);
 }
@@ -292,8 +297,10 @@ int main(int argc, char** argv) {
   std::vector<Workload> workloads = all_workloads();
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
-    if (arg.starts_with("--emit-asm=")) return emit_asm_files(std::string(arg.substr(11)), workloads);
-    if (arg.starts_with("--route-loop=")) return route_loop_only(std::string(arg.substr(13)), workloads);
+    if (arg.starts_with("--emit-asm="))
+      return emit_asm_files(std::string(arg.substr(11)), workloads);
+    if (arg.starts_with("--route-loop="))
+      return route_loop_only(std::string(arg.substr(13)), workloads);
   }
   prepared.reserve(workloads.size());
   for (Workload& w : workloads) {

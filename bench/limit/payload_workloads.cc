@@ -27,7 +27,8 @@ PayloadFilter all_of(uint16_t id, std::vector<PayloadPredicate> preds) {
   return f;
 }
 
-PayloadPredicate pred(uint32_t field, PayloadOp op, uint64_t lo, uint64_t hi = 0, std::string text = "") {
+PayloadPredicate pred(uint32_t field, PayloadOp op, uint64_t lo, uint64_t hi = 0,
+                      std::string text = "") {
   return PayloadPredicate{field, op, {lo, hi, std::move(text), {}}};
 }
 
@@ -121,14 +122,16 @@ Workload int_payload_workload() {
   ProviderDef& p = w.spec.provider;
   p.name = "Io-Provider";
   p.guid = Guid::from_provider_name(p.name);
-  p.events = {EventDef{"Io", {10, 0, 0, 4, 0, 0, 0},
+  p.events = {EventDef{"Io",
+                       {10, 0, 0, 4, 0, 0, 0},
                        {field("Status", InType::UInt32), field("Bytes", InType::UInt64),
                         field("Flags", InType::UInt16), field("Latency", InType::UInt32)}},
               EventDef{"Tick", {11, 0, 0, 4, 0, 0, 0}, {}}};
   w.bpf = std::make_unique<BpfRouter>();
   for (uint32_t s = 0; s < kIoSessions; ++s) {
     EnableParams params;
-    const PayloadPredicate status = s % 2 == 0 ? pred(0, PayloadOp::Ne, 0) : pred(0, PayloadOp::Eq, 200);
+    const PayloadPredicate status =
+        s % 2 == 0 ? pred(0, PayloadOp::Ne, 0) : pred(0, PayloadOp::Eq, 200);
     params.payload = {all_of(10, {status, pred(1, PayloadOp::Between, bytes_lo(s), kBytesHi),
                                   pred(3, PayloadOp::Gt, latency_min(s))})};
     w.spec.sessions.push_back(SessionEntry{s, params});
@@ -167,7 +170,8 @@ class StringHand final : public RoutingProgram {
     for (uint64_t start = 0; start + kNeedleLen <= len; ++start) {
       if (fold_unit(load_u16(p + 2 * start)) != U't') continue;
       size_t k = 1;
-      while (k < kNeedleLen && fold_unit(load_u16(p + 2 * (start + k))) == char32_t(kNeedle[k])) ++k;
+      while (k < kNeedleLen && fold_unit(load_u16(p + 2 * (start + k))) == char32_t(kNeedle[k]))
+        ++k;
       if (k == kNeedleLen) return {1, 0};
     }
     return {0, 0};
@@ -176,7 +180,8 @@ class StringHand final : public RoutingProgram {
 
 std::u16string random_message(BenchRng& rng) {
   static constexpr char16_t kExotic[] = {0xE9, 0x3A3, 0x212A, 0x4E2D, 0x17F};
-  static constexpr char kPlain[] = "abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ 0123456789:";
+  static constexpr char kPlain[] =
+      "abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ 0123456789:";
   std::u16string s;
   while (s.size() < 256) {
     if (rng.chance(3)) s += kExotic[rng.below(5)];
@@ -201,7 +206,8 @@ Workload string_workload() {
   ProviderDef& p = w.spec.provider;
   p.name = "Log-Provider";
   p.guid = Guid::from_provider_name(p.name);
-  p.events = {EventDef{"Log", {20, 0, 0, 4, 0, 0, 0},
+  p.events = {EventDef{"Log",
+                       {20, 0, 0, 4, 0, 0, 0},
                        {field("Message", InType::UnicodeString), field("Code", InType::UInt32)}}};
   EnableParams params;
   params.payload = {all_of(20, {pred(0, PayloadOp::Contains, 0, 0, "TimeOut")})};
@@ -274,10 +280,11 @@ Workload var_layout_workload() {
   p.guid = Guid::from_provider_name(p.name);
   FieldDef items = field("Items", InType::UInt32);
   items.count = Extent{Extent::Kind::Field, 3};
-  p.events = {EventDef{"Req", {30, 0, 0, 4, 0, 0, 0},
+  p.events = {EventDef{"Req",
+                       {30, 0, 0, 4, 0, 0, 0},
                        {field("Host", InType::UnicodeString), field("Path", InType::AnsiString),
-                        field("Agent", InType::UnicodeString), field("Count", InType::UInt16), items,
-                        field("Status", InType::UInt32)}}};
+                        field("Agent", InType::UnicodeString), field("Count", InType::UInt16),
+                        items, field("Status", InType::UInt32)}}};
   EnableParams params;
   params.payload = {all_of(30, {pred(5, PayloadOp::Between, 400, 599)})};
   w.spec.sessions.push_back(SessionEntry{0, params});

@@ -1,6 +1,6 @@
 // bench/route/workload.h — the routing benchmark workload, shared by every engine's bench:
-// the EnableTraceEx2 example filter set (examples/etw-sample.pfs) for 1 or 8 sessions, a fixed event
-// mix, and a hand-written C++ router for the same filters (the performance baseline).
+// the EnableTraceEx2 example filter set (examples/etw-sample.pfs) for 1 or 8 sessions, a fixed
+// event mix, and a hand-written C++ router for the same filters (the performance baseline).
 // Header-only so the JIT benchmarks can reuse it.
 #pragma once
 
@@ -27,9 +27,11 @@ inline ProgramSpec example_spec(uint32_t sessions) {
   auto field = [](const char* n, InType t) { return FieldDef{n, t, {}, {}}; };
   ProgramSpec spec;
   spec.provider.name = "Example-Provider";
-  EventDef e1{"Example_Event_1", {1, 0, 0, 1, 0, 0, 0},
+  EventDef e1{"Example_Event_1",
+              {1, 0, 0, 1, 0, 0, 0},
               {field("Initiator", InType::UnicodeString), field("Level", InType::UInt32)}};
-  EventDef e2{"Example_Event_2", {2, 0, 0, 1, 0, 0, 0},
+  EventDef e2{"Example_Event_2",
+              {2, 0, 0, 1, 0, 0, 0},
               {field("Title", InType::UnicodeString), field("InstanceId", InType::Guid),
                field("ErrorCode", InType::UInt32)}};
   spec.provider.events = {e1, e2};
@@ -83,8 +85,10 @@ inline std::vector<Event> example_events() {
     return e;
   };
   std::vector<Event> out = {
-      ev(1, 1, W().wstr(u"User").u32(7).b),      ev(1, 1, W().wstr(u"user").u32(16).b),
-      ev(1, 3, W().wstr(u"Admin").u32(10).b),    ev(1, 1, W().wstr(u"User").u32(20).b),
+      ev(1, 1, W().wstr(u"User").u32(7).b),
+      ev(1, 1, W().wstr(u"user").u32(16).b),
+      ev(1, 3, W().wstr(u"Admin").u32(10).b),
+      ev(1, 1, W().wstr(u"User").u32(20).b),
       ev(2, 1, W().wstr(u"UNIX system").guid({}).u32(0).b),
       ev(2, 2, W().wstr(u"community").guid({}).u32(0).b),
       ev(2, 1, W().wstr(u"Hello").guid(kExampleGuid).u32(0).b),
@@ -107,7 +111,8 @@ class HandRouter final : public RoutingProgram {
     for (uint32_t s = 0; s < n_; ++s) {
       if (e.desc.level == 0 || e.desc.level <= example_level(s)) level_ok |= uint64_t{1} << s;
     }
-    if (level_ok == 0 || e.desc.version != 0 || (e.desc.id != 1 && e.desc.id != 2)) return {level_ok, 0};
+    if (level_ok == 0 || e.desc.version != 0 || (e.desc.id != 1 && e.desc.id != 2))
+      return {level_ok, 0};
     const uint8_t* p = e.payload;
     const uint64_t size = e.payload_size;
     uint64_t end = wstr_end(p, size, 0);  // offset past the first field's terminator
@@ -139,7 +144,9 @@ class HandRouter final : public RoutingProgram {
  private:
   static constexpr uint64_t kBad = ~uint64_t{0};
 
-  static char16_t unit(const uint8_t* p, uint64_t off) { return char16_t(p[off] | (p[off + 1] << 8)); }
+  static char16_t unit(const uint8_t* p, uint64_t off) {
+    return char16_t(p[off] | (p[off + 1] << 8));
+  }
   static uint64_t wstr_end(const uint8_t* p, uint64_t size, uint64_t off) {
     for (; off + 2 <= size; off += 2) {
       if (unit(p, off) == 0) return off + 2;
@@ -147,17 +154,20 @@ class HandRouter final : public RoutingProgram {
     return kBad;
   }
   // [off, end) holds the string and its terminator; `needle` is lower-case ASCII.
-  static bool wstr_equals(const uint8_t* p, uint64_t off, uint64_t end, std::u16string_view needle) {
+  static bool wstr_equals(const uint8_t* p, uint64_t off, uint64_t end,
+                          std::u16string_view needle) {
     if ((end - off) / 2 - 1 != needle.size()) return false;
     for (size_t i = 0; i < needle.size(); ++i) {
       if (fold_case(unit(p, off + 2 * i)) != char32_t(needle[i])) return false;
     }
     return true;
   }
-  static bool wstr_contains(const uint8_t* p, uint64_t off, uint64_t end, std::u16string_view needle) {
+  static bool wstr_contains(const uint8_t* p, uint64_t off, uint64_t end,
+                            std::u16string_view needle) {
     uint64_t len = (end - off) / 2 - 1;
     for (uint64_t start = 0; start + needle.size() <= len; ++start) {
-      if (wstr_equals(p, off + 2 * start, off + 2 * (start + needle.size()) + 2, needle)) return true;
+      if (wstr_equals(p, off + 2 * start, off + 2 * (start + needle.size()) + 2, needle))
+        return true;
     }
     return false;
   }

@@ -23,7 +23,8 @@ int main(int argc, char** argv) {
   auto loaded = cli::load_script(argv[1], std::cerr);
   if (!loaded) return 1;
   std::ifstream in(argv[2], std::ios::binary);
-  const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
+                                   std::istreambuf_iterator<char>());
   auto reader = CaptureReader::open(bytes);
   if (!reader) {
     std::cerr << reader.error().message << '\n';
@@ -43,10 +44,12 @@ int main(int argc, char** argv) {
   uint64_t events = 0, delivered = 0;
   const auto start = std::chrono::steady_clock::now();
   while (reader->next(rec)) {
-    delivered += routed.router->route(routed.providers[providers[rec.provider]], rec.event, 0).deliver != 0;
+    delivered +=
+        routed.router->route(routed.providers[providers[rec.provider]], rec.event, 0).deliver != 0;
     ++events;
   }
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf("{\"events\":%llu,\"matched\":%llu,\"seconds\":%.6f,\"events_per_second\":%.0f}\n",
               static_cast<unsigned long long>(events), static_cast<unsigned long long>(delivered),
               seconds, seconds > 0 ? double(events) / seconds : 0.0);

@@ -138,7 +138,8 @@ int role_consumer(const char* name) {
 std::atomic<int> g_enabled{0};
 int g_callback_fd = -1;  // the callback role reports on stdout
 
-void NTAPI note_enable(LPCGUID, ULONG is_enabled, UCHAR, ULONGLONG, ULONGLONG, PEVENT_FILTER_DESCRIPTOR, PVOID) {
+void NTAPI note_enable(LPCGUID, ULONG is_enabled, UCHAR, ULONGLONG, ULONGLONG,
+                       PEVENT_FILTER_DESCRIPTOR, PVOID) {
   g_enabled.store(static_cast<int>(is_enabled));
   const char c = is_enabled != 0 ? '1' : '0';
   if (g_callback_fd >= 0) (void)!::write(g_callback_fd, &c, 1);
@@ -274,7 +275,8 @@ void Trace_EnableToCallback(benchmark::State& state) {
   const double scale = ns_per_tick();
   int round = 0;
   for (auto _ : state) {
-    const ULONG code = round++ % 2 == 0 ? EVENT_CONTROL_CODE_ENABLE_PROVIDER : EVENT_CONTROL_CODE_DISABLE_PROVIDER;
+    const ULONG code =
+        round++ % 2 == 0 ? EVENT_CONTROL_CODE_ENABLE_PROVIDER : EVENT_CONTROL_CODE_DISABLE_PROVIDER;
     const uint64_t t0 = __rdtsc();
     EnableTraceEx2(s, &g, code, 5, 0, 0, 0, nullptr);
     char c = 0;
@@ -294,7 +296,8 @@ int main(int argc, char** argv) {
   g_self = argv[0];
   if (argc >= 3 && std::strcmp(argv[1], "--role=consumer") == 0) return role_consumer(argv[2]);
   if (argc >= 4 && std::strcmp(argv[1], "--role=writer") == 0)
-    return role_writer(static_cast<unsigned>(std::atoi(argv[2])), std::strtoull(argv[3], nullptr, 10));
+    return role_writer(static_cast<unsigned>(std::atoi(argv[2])),
+                       std::strtoull(argv[3], nullptr, 10));
   if (argc >= 3 && std::strcmp(argv[1], "--role=callback") == 0) {
     g_callback_fd = 1;
     return role_callback(static_cast<unsigned>(std::atoi(argv[2])));

@@ -17,11 +17,11 @@ struct RunOptions {
   std::string events;
   std::string engine = "auto";
   bool explain = false;
-  bool count = false;  // --count: per-session counts and events/s instead of JSON lines
+  bool count = false;             // --count: per-session counts and events/s instead of JSON lines
   bool debug_crosscheck = false;  // route on the interpreter and the JIT; report disagreements
-  std::string output = "decisions";  // --output: decisions, events, csv or capture
-  std::string output_file = "-";     // -o FILE ("-" = standard output)
-  std::vector<std::string> sessions; // --session NAME...: what events/capture select
+  std::string output = "decisions";   // --output: decisions, events, csv or capture
+  std::string output_file = "-";      // -o FILE ("-" = standard output)
+  std::vector<std::string> sessions;  // --session NAME...: what events/capture select
 };
 
 struct CheckOptions {

@@ -35,11 +35,11 @@ int command_gen(const GenCommandOptions& options, std::ostream& out, std::ostrea
     return code;
   };
   const GenOptions gen{options.count, options.seed, options.match_rate};
-  auto generated = generate_events(
-      loaded->checked(), gen,
-      [&](uint16_t provider, const Event& e, uint64_t timestamp) -> Result<void> {
-        return sink->add(provider, e.view(), timestamp);
-      });
+  auto generated =
+      generate_events(loaded->checked(), gen,
+                      [&](uint16_t provider, const Event& e, uint64_t timestamp) -> Result<void> {
+                        return sink->add(provider, e.view(), timestamp);
+                      });
   if (!generated) {
     err << (generated.error().internal ? "pfc: internal error: " : "pfc: error: ")
         << generated.error().message << '\n';
@@ -50,9 +50,8 @@ int command_gen(const GenCommandOptions& options, std::ostream& out, std::ostrea
     return fail(kExitInput);
   }
   if (!file->close()) return fail(report_write_error(*file, err));
-  (file->is_stdout() ? err : out) << "wrote " << options.count << " events ("
-                                  << generated->matching << " matching) to " << file->name()
-                                  << '\n';
+  (file->is_stdout() ? err : out) << "wrote " << options.count << " events (" << generated->matching
+                                  << " matching) to " << file->name() << '\n';
   return kExitOk;
 }
 

@@ -34,9 +34,8 @@ namespace {
 std::string mismatch_message(uint64_t seq, const std::string& where, const RouteResult& engine,
                              const RouteResult& explained) {
   return "engine and --explain disagree on event " + std::to_string(seq) + " (" + where +
-         "): engine deliver=" + to_hex(engine.deliver) +
-         " stack=" + to_hex(engine.stack) + ", explain deliver=" + to_hex(explained.deliver) +
-         " stack=" + to_hex(explained.stack);
+         "): engine deliver=" + to_hex(engine.deliver) + " stack=" + to_hex(engine.stack) +
+         ", explain deliver=" + to_hex(explained.deliver) + " stack=" + to_hex(explained.stack);
 }
 
 // The routing loop's state and its exit status.
@@ -56,7 +55,8 @@ bool report(Stream& s, const SourceProblem& problem) {
   if (problem.fatal) return false;
   if (++s.problems < kMaxInputProblems) return true;
   s.err << "pfc: error: " << problem.file << ": too many bad events (" << kMaxInputProblems
-        << "); stopping\n" << std::flush;
+        << "); stopping\n"
+        << std::flush;
   return false;
 }
 

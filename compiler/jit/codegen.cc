@@ -67,8 +67,8 @@ static_assert(std::size(kHeaderSlots) == static_cast<size_t>(ir::HeaderField::Pa
 class Codegen {
  public:
   Codegen(const ir::Program& program, llvm::LLVMContext& context, llvm::Module& module)
-      : p_(program), ctx_(context), m_(module), b_(context),
-        i1_(b_.getInt1Ty()), i32_(b_.getInt32Ty()), i64_(b_.getInt64Ty()), ptr_(b_.getPtrTy()),
+      : p_(program), ctx_(context), m_(module), b_(context), i1_(b_.getInt1Ty()),
+        i32_(b_.getInt32Ty()), i64_(b_.getInt64Ty()), ptr_(b_.getPtrTy()),
         ssa_(i64_, b_.getInt64(0)), deliver_(program.num_regs), stack_(program.num_regs + 1) {}
 
   void run(const std::string& fn_name);
@@ -220,8 +220,8 @@ void Codegen::enter(SsaBuilder::Segment segment, BasicBlock* head) {
 void Codegen::emit_prologue() {
   BasicBlock* entry = block("entry");
   enter(ssa_.add_segment(entry), entry);
-  Value* payload_ptr = b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), event_,
-                                                     offsetof(EventView, payload));
+  Value* payload_ptr =
+      b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), event_, offsetof(EventView, payload));
   payload_ = b_.CreateAlignedLoad(ptr_, payload_ptr, llvm::Align(8), "payload");
   psize_ = load_header(static_cast<uint32_t>(ir::HeaderField::PayloadSize));
   psize_->setName("psize");
@@ -305,7 +305,8 @@ Value* Codegen::load_header(uint32_t field) {
 
 llvm::FunctionCallee Codegen::helper(const char* name, llvm::Type* ret,
                                      llvm::ArrayRef<llvm::Type*> args) {
-  llvm::FunctionCallee callee = m_.getOrInsertFunction(name, llvm::FunctionType::get(ret, args, false));
+  llvm::FunctionCallee callee =
+      m_.getOrInsertFunction(name, llvm::FunctionType::get(ret, args, false));
   if (auto* f = llvm::dyn_cast<llvm::Function>(callee.getCallee())) {
     f->addFnAttr(llvm::Attribute::NoUnwind);
     f->addFnAttr(llvm::Attribute::WillReturn);
@@ -390,7 +391,8 @@ Value* Codegen::skip(const ir::Inst& in) {
   if (size == 0) {
     llvm::FunctionCallee fn = helper("pfc_tdh_skip", i64_, {ptr_, i64_, i64_, i32_, i64_, i64_});
     Value* length = length_extent(f.length, in.imm);
-    return b_.CreateCall(fn, {payload_, psize_, off, c32(static_cast<uint32_t>(f.type)), count, length});
+    return b_.CreateCall(
+        fn, {payload_, psize_, off, c32(static_cast<uint32_t>(f.type)), count, length});
   }
   // Fixed-size elements: fits iff off <= psize && count <= (psize - off) / size (the
   // wrapped difference when off > psize is masked by the first test). A bad offset (~0)
@@ -399,7 +401,8 @@ Value* Codegen::skip(const ir::Inst& in) {
   Value* room = b_.CreateSub(psize_, off);
   Value* room_ok = nullptr;
   Value* bytes = nullptr;
-  if (auto* n = llvm::dyn_cast<llvm::ConstantInt>(count); n && n->getZExtValue() <= ~uint64_t{0} / size) {
+  if (auto* n = llvm::dyn_cast<llvm::ConstantInt>(count);
+      n && n->getZExtValue() <= ~uint64_t{0} / size) {
     bytes = c64(n->getZExtValue() * size);  // a constant count: no division
     room_ok = b_.CreateICmpUGE(room, bytes);
   } else {
@@ -425,14 +428,16 @@ Codegen::FieldValue Codegen::field_value(Value* off, InType type) {
     llvm::AllocaInst* ok_slot = entry_slot(ok_slot_, i32_, "ok");
     llvm::FunctionCallee fn = helper("pfc_tdh_load_int", i64_, {ptr_, i64_, i64_, i32_, ptr_});
     b_.CreateStore(c32(1), ok_slot);
-    Value* value = b_.CreateCall(fn, {payload_, psize_, off, c32(static_cast<uint32_t>(type)), ok_slot});
+    Value* value =
+        b_.CreateCall(fn, {payload_, psize_, off, c32(static_cast<uint32_t>(type)), ok_slot});
     return it->second = {b_.CreateICmpNE(b_.CreateLoad(i32_, ok_slot), c32(0)), value, value};
   }
   // psize >= size && off <= psize - size; a bad offset (~0) always fails.
   Value* ok = b_.CreateAnd(b_.CreateICmpUGE(psize_, c64(size)),
                            b_.CreateICmpULE(off, b_.CreateSub(psize_, c64(size))));
   Value* addr = b_.CreateSelect(ok, b_.CreateGEP(b_.getInt8Ty(), payload_, off), event_);
-  Value* raw = b_.CreateAlignedLoad(b_.getIntNTy(static_cast<unsigned>(size * 8)), addr, llvm::Align(1));
+  Value* raw =
+      b_.CreateAlignedLoad(b_.getIntNTy(static_cast<unsigned>(size * 8)), addr, llvm::Align(1));
   Value* value = in_type_is_signed(type) ? b_.CreateSExt(raw, i64_) : b_.CreateZExt(raw, i64_);
   return it->second = {ok, b_.CreateSelect(ok, value, c64(0)), value};
 }
@@ -444,7 +449,8 @@ Value* Codegen::load_field(const ir::Inst& in) {
 Value* Codegen::pred_int(const ir::Inst& in) {
   InType type = p_.fields[in.b].type;
   FieldValue field = field_value(reg(in.a), type);
-  return bool64(b_.CreateAnd(field.ok, int_compare(field.bits, p_.int_preds[in.c], in_type_is_signed(type))));
+  return bool64(
+      b_.CreateAnd(field.ok, int_compare(field.bits, p_.int_preds[in.c], in_type_is_signed(type))));
 }
 
 // The comparison of docs/semantics.md §2.2 on a loaded (sign- or zero-extended) value; same
@@ -462,8 +468,10 @@ Value* Codegen::int_compare(Value* v, const ir::IntPred& pred, bool is_signed) {
     case PayloadOp::Between: return in_range(v, pred.lo, pred.hi, is_signed);
     case PayloadOp::NotBetween: return b_.CreateNot(in_range(v, pred.lo, pred.hi, is_signed));
     case PayloadOp::Modulo:
-      if (is_signed && pred.lo == ~uint64_t{0}) return b_.getTrue();  // x % -1 == 0; avoids the INT64_MIN trap
-      return b_.CreateICmpEQ(is_signed ? b_.CreateSRem(v, c64(pred.lo)) : b_.CreateURem(v, c64(pred.lo)), c64(0));
+      if (is_signed && pred.lo == ~uint64_t{0})
+        return b_.getTrue();  // x % -1 == 0; avoids the INT64_MIN trap
+      return b_.CreateICmpEQ(
+          is_signed ? b_.CreateSRem(v, c64(pred.lo)) : b_.CreateURem(v, c64(pred.lo)), c64(0));
     default: return b_.getFalse();  // rejected by verify()
   }
 }
@@ -481,18 +489,20 @@ Value* Codegen::pred_str(const ir::Inst& in) {
   const ir::StrPred& pred = p_.str_preds[in.c];
   std::vector<uint32_t> needle(pred.folded.begin(), pred.folded.end());
   needle.push_back(0);  // never empty; the helper reads only needle_len code points
-  llvm::Constant* data = constant_array(llvm::ConstantDataArray::get(ctx_, llvm::ArrayRef<uint32_t>(needle)), "needle");
+  llvm::Constant* data = constant_array(
+      llvm::ConstantDataArray::get(ctx_, llvm::ArrayRef<uint32_t>(needle)), "needle");
   std::vector<uint32_t> links(pred.links.begin(), pred.links.end());
   links.push_back(0);  // never empty, like the needle
-  llvm::Constant* link_data = constant_array(llvm::ConstantDataArray::get(ctx_, llvm::ArrayRef<uint32_t>(links)), "links");
-  llvm::FunctionCallee fn =
-      helper("pfc_tdh_str_pred_next", i32_, {ptr_, i64_, i64_, i32_, i64_, i32_, ptr_, i64_, ptr_, ptr_});
+  llvm::Constant* link_data =
+      constant_array(llvm::ConstantDataArray::get(ctx_, llvm::ArrayRef<uint32_t>(links)), "links");
+  llvm::FunctionCallee fn = helper("pfc_tdh_str_pred_next", i32_,
+                                   {ptr_, i64_, i64_, i32_, i64_, i32_, ptr_, i64_, ptr_, ptr_});
   llvm::AllocaInst* next_slot = entry_slot(next_slot_, i64_, "next");
   Value* off = reg(in.a);
-  Value* hit = b_.CreateCall(fn, {payload_, psize_, off, c32(static_cast<uint32_t>(f.type)),
-                                  length_extent(f.length, in.imm),
-                                  c32(static_cast<uint32_t>(pred.op)), data,
-                                  c64(pred.folded.size()), link_data, next_slot});
+  Value* hit =
+      b_.CreateCall(fn, {payload_, psize_, off, c32(static_cast<uint32_t>(f.type)),
+                         length_extent(f.length, in.imm), c32(static_cast<uint32_t>(pred.op)), data,
+                         c64(pred.folded.size()), link_data, next_slot});
   string_next_[{off, in.b, length_key(f, in.imm)}] = b_.CreateLoad(i64_, next_slot);
   return bool64(b_.CreateICmpNE(hit, c32(0)));
 }
@@ -500,9 +510,11 @@ Value* Codegen::pred_str(const ir::Inst& in) {
 Value* Codegen::pred_guid(const ir::Inst& in) {
   const ir::GuidPred& pred = p_.guid_preds[in.c];
   std::array<uint8_t, 16> bytes = pred.value.to_bytes();
-  llvm::Constant* data = constant_array(llvm::ConstantDataArray::get(ctx_, llvm::ArrayRef<uint8_t>(bytes)), "guid");
+  llvm::Constant* data =
+      constant_array(llvm::ConstantDataArray::get(ctx_, llvm::ArrayRef<uint8_t>(bytes)), "guid");
   llvm::FunctionCallee fn = helper("pfc_tdh_guid_pred", i32_, {ptr_, i64_, i64_, i32_, ptr_});
-  Value* hit = b_.CreateCall(fn, {payload_, psize_, reg(in.a), c32(static_cast<uint32_t>(pred.op)), data});
+  Value* hit =
+      b_.CreateCall(fn, {payload_, psize_, reg(in.a), c32(static_cast<uint32_t>(pred.op)), data});
   return bool64(b_.CreateICmpNE(hit, c32(0)));
 }
 

@@ -19,8 +19,8 @@ class CrosscheckCompiler final : public ProgramCompiler {
   Result<std::shared_ptr<const RoutingProgram>> compile(const ProgramSpec& spec) override {
     auto program = lower(spec);
     if (!program) return std::unexpected(program.error());
-    auto checked = CrosscheckProgram::create(std::move(*program), options_.level,
-                                             options_.on_mismatch);
+    auto checked =
+        CrosscheckProgram::create(std::move(*program), options_.level, options_.on_mismatch);
     if (!checked) return std::unexpected(checked.error());
     return std::shared_ptr<const RoutingProgram>(std::move(*checked));
   }

@@ -84,8 +84,7 @@ llvm::Expected<llvm::orc::JITDylibSP> define_helpers(llvm::orc::LLJIT& lljit) {
     symbols[lljit.mangleAndIntern(h.name)] = llvm::orc::ExecutorSymbolDef(
         llvm::orc::ExecutorAddr::fromPtr(h.address),
         llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable);
-  if (llvm::Error err = jd.define(llvm::orc::absoluteSymbols(std::move(symbols))))
-    return err;
+  if (llvm::Error err = jd.define(llvm::orc::absoluteSymbols(std::move(symbols)))) return err;
   return llvm::orc::JITDylibSP(&jd);
 }
 
@@ -102,8 +101,7 @@ bool stop(const CancelCheck& cancelled) { return cancelled && cancelled(); }
 Result<std::unique_ptr<llvm::Module>> optimised_module(const ir::Program& program,
                                                        llvm::LLVMContext& context,
                                                        const std::string& name,
-                                                       llvm::TargetMachine& tm,
-                                                       OptLevel level,
+                                                       llvm::TargetMachine& tm, OptLevel level,
                                                        const CancelCheck& cancelled = {}) {
   auto module = internal::generate_module(program, context, name);
   if (!module) return module;
@@ -133,7 +131,8 @@ Result<std::shared_ptr<Jit>> Jit::shared() {
 Result<std::unique_ptr<NativeCode>> Jit::compile(const ir::Program& program, OptLevel level,
                                                  const CancelCheck& cancelled) {
   if (stop(cancelled)) return make_error(kCancelledMessage);
-  if (program.code.size() > kMaxJitInstructions) return std::unexpected(jit_limit_error(program.code.size()));
+  if (program.code.size() > kMaxJitInstructions)
+    return std::unexpected(jit_limit_error(program.code.size()));
   const std::string name = "pfc_route_" + std::to_string(impl_->next_id.fetch_add(1));
   auto tm = internal::host_target_machine(level);
   if (!tm) return std::unexpected(tm.error());
@@ -167,7 +166,8 @@ Result<std::unique_ptr<NativeCode>> Jit::compile(const ir::Program& program, Opt
 }
 
 Result<std::string> emit_llvm(const ir::Program& program, OptLevel level) {
-  if (program.code.size() > kMaxJitInstructions) return std::unexpected(jit_limit_error(program.code.size()));
+  if (program.code.size() > kMaxJitInstructions)
+    return std::unexpected(jit_limit_error(program.code.size()));
   auto tm = internal::host_target_machine(level);
   if (!tm) return std::unexpected(tm.error());
   llvm::LLVMContext context;
@@ -181,7 +181,8 @@ Result<std::string> emit_llvm(const ir::Program& program, OptLevel level) {
 }
 
 Result<std::string> emit_asm(const ir::Program& program, OptLevel level) {
-  if (program.code.size() > kMaxJitInstructions) return std::unexpected(jit_limit_error(program.code.size()));
+  if (program.code.size() > kMaxJitInstructions)
+    return std::unexpected(jit_limit_error(program.code.size()));
   auto tm = internal::host_target_machine(level);
   if (!tm) return std::unexpected(tm.error());
   llvm::LLVMContext context;
@@ -192,9 +193,8 @@ Result<std::string> emit_asm(const ir::Program& program, OptLevel level) {
 
 JitProgram::JitProgram(ir::Program program) : program_(std::move(program)) {}
 
-Result<std::shared_ptr<const JitProgram>> JitProgram::create(ir::Program program,
-                                                              OptLevel level,
-                                                              const CancelCheck& cancelled) {
+Result<std::shared_ptr<const JitProgram>> JitProgram::create(ir::Program program, OptLevel level,
+                                                             const CancelCheck& cancelled) {
   auto jit = Jit::shared();
   if (!jit) return std::unexpected(jit.error());
   std::shared_ptr<JitProgram> p(new JitProgram(std::move(program)));

@@ -41,7 +41,8 @@ using NativeRouteFn = uint64_t (*)(const EventView* event, uint64_t* stack);
 #endif
 
 // Calls generated code and returns {deliver, stack & deliver}.
-PFC_CALLS_JIT_CODE inline RouteResult call_native(NativeRouteFn fn, const EventView& event) noexcept {
+PFC_CALLS_JIT_CODE inline RouteResult call_native(NativeRouteFn fn,
+                                                  const EventView& event) noexcept {
   RouteResult result;
   result.deliver = fn(&event, &result.stack);
   return result;

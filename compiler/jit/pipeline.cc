@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include <llvm/ADT/SmallVector.h>
 #include <llvm/Analysis/CGSCCPassManager.h>
 #include <llvm/Analysis/LoopAnalysisManager.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
@@ -17,7 +18,6 @@
 #include <llvm/IR/PassManager.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/TargetSelect.h>
-#include <llvm/ADT/SmallVector.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/Transforms/Scalar/EarlyCSE.h>
@@ -53,7 +53,6 @@ Result<std::unique_ptr<llvm::TargetMachine>> new_target_machine(OptLevel level) 
   jtmb->setRelocationModel(llvm::Reloc::PIC_);
   return llvm_result(jtmb->createTargetMachine(), "creating the target machine");
 }
-
 
 // SimplifyCFG (and InstCombine, which O1 does not run) write `a && b` as
 // `select i1 a, i1 b, i1 false` and `a || b` as `select i1 a, i1 true, i1 b` (the

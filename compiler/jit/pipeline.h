@@ -34,7 +34,6 @@ void optimize_module(llvm::Module& module, llvm::TargetMachine& tm, OptLevel lev
 enum class EmitKind : uint8_t { Object, Assembly };
 
 // Machine code for `module` (already optimised) as an ELF object or assembly text.
-Result<std::string> emit_machine_code(llvm::Module& module, llvm::TargetMachine& tm,
-                                      EmitKind kind);
+Result<std::string> emit_machine_code(llvm::Module& module, llvm::TargetMachine& tm, EmitKind kind);
 
 }  // namespace pfc::internal

@@ -26,9 +26,9 @@ struct TierState {
 
   mutable std::mutex mu;
   mutable std::condition_variable cv;
-  bool done = false;  // guarded by mu
-  std::optional<Error> error;                    // guarded by mu
-  std::shared_ptr<const JitProgram> native;      // guarded by mu; set once
+  bool done = false;                         // guarded by mu
+  std::optional<Error> error;                // guarded by mu
+  std::shared_ptr<const JitProgram> native;  // guarded by mu; set once
 
   void finish(Result<std::shared_ptr<const JitProgram>> result) {
     {
@@ -95,7 +95,7 @@ class WorkerRegistry {
  private:
   mutable std::mutex mu_;
   std::condition_variable cv_;
-  size_t running_ = 0;  // guarded by mu_
+  size_t running_ = 0;   // guarded by mu_
   bool hooked_ = false;  // guarded by mu_
 };
 
@@ -180,7 +180,8 @@ ir::Program warm_up_program() {
   ProgramSpec spec;
   spec.provider.name = "warm-up";
   EventDef event;
-  event.fields = {FieldDef{"s", InType::UnicodeString, {}, {}}, FieldDef{"n", InType::UInt32, {}, {}}};
+  event.fields = {FieldDef{"s", InType::UnicodeString, {}, {}},
+                  FieldDef{"n", InType::UInt32, {}, {}}};
   spec.provider.events.push_back(event);
   PayloadFilter filter;
   filter.expr.preds = {PayloadPredicate{0, PayloadOp::Contains, PayloadValue{0, 0, "a", {}}},

@@ -35,7 +35,8 @@ class TieredProgram final : public RoutingProgram {
 
   ~TieredProgram() override;
   PFC_CALLS_JIT_CODE RouteResult route(const EventView& event) const noexcept override {
-    if (NativeRouteFn fn = native_fn_->load(std::memory_order_acquire)) return call_native(fn, event);
+    if (NativeRouteFn fn = native_fn_->load(std::memory_order_acquire))
+      return call_native(fn, event);
     return interp_->route(event);
   }
 

@@ -17,7 +17,8 @@
 #include "pfc/etw/evntrace.h"
 
 /* {6B0D5E3C-8F1A-4B6E-9C2D-3A4F5B6C7D8E} */
-static const GUID kProvider = {0x6B0D5E3C, 0x8F1A, 0x4B6E, {0x9C, 0x2D, 0x3A, 0x4F, 0x5B, 0x6C, 0x7D, 0x8E}};
+static const GUID kProvider = {
+    0x6B0D5E3C, 0x8F1A, 0x4B6E, {0x9C, 0x2D, 0x3A, 0x4F, 0x5B, 0x6C, 0x7D, 0x8E}};
 
 /* ---- provider ------------------------------------------------------------------------ */
 
@@ -39,7 +40,8 @@ static void NTAPI on_enable(LPCGUID source, ULONG is_enabled, UCHAR level, ULONG
                             ULONGLONG all, PEVENT_FILTER_DESCRIPTOR filter, PVOID context) {
   (void)source;
   (void)context;
-  printf("provider: callback IsEnabled=%lu Level=%u MatchAny=0x%" PRIx64 " MatchAll=0x%" PRIx64 "\n",
+  printf("provider: callback IsEnabled=%lu Level=%u MatchAny=0x%" PRIx64 " MatchAll=0x%" PRIx64
+         "\n",
          (unsigned long)is_enabled, level, (uint64_t)any, (uint64_t)all);
   pthread_mutex_lock(&g_filters.mu);
   g_filters.sessions = 0;
@@ -65,7 +67,8 @@ static ULONG64 excluded_sessions(ULONG counter) {
   ULONG64 mask = 0;
   pthread_mutex_lock(&g_filters.mu);
   for (int i = 0; i < g_filters.sessions; ++i)
-    if (g_filters.divisor[i] != 0 && counter % g_filters.divisor[i] != 0) mask |= g_filters.instance[i];
+    if (g_filters.divisor[i] != 0 && counter % g_filters.divisor[i] != 0)
+      mask |= g_filters.instance[i];
   pthread_mutex_unlock(&g_filters.mu);
   return mask;
 }
@@ -142,8 +145,8 @@ static ULONG enable_verbose_with_stacks(TRACEHANDLE session) {
   EVENT_FILTER_DESCRIPTOR f[2] = {
       {(ULONGLONG)(uintptr_t)&stack_ids, sizeof stack_ids, EVENT_FILTER_TYPE_STACKWALK},
       {(ULONGLONG)(uintptr_t)&every, sizeof every, EVENT_FILTER_TYPE_SCHEMATIZED}};
-  ENABLE_TRACE_PARAMETERS p = {ENABLE_TRACE_PARAMETERS_VERSION_2,
-                               EVENT_ENABLE_PROPERTY_STACK_TRACE, 0, {0}, f, 2};
+  ENABLE_TRACE_PARAMETERS p = {
+      ENABLE_TRACE_PARAMETERS_VERSION_2, EVENT_ENABLE_PROPERTY_STACK_TRACE, 0, {0}, f, 2};
   return EnableTraceEx2(session, &kProvider, EVENT_CONTROL_CODE_ENABLE_PROVIDER,
                         TRACE_LEVEL_VERBOSE, 0, 0, INFINITE, &p);
 }
@@ -166,13 +169,17 @@ int main(void) {
   TRACEHANDLE all = start(u"pfc-example-all");
   TRACEHANDLE some = start(u"pfc-example-filtered");
   if (all == 0 || some == 0) return 1;
-  TRACEHANDLE consumers[2] = {open_realtime(u"pfc-example-all"), open_realtime(u"pfc-example-filtered")};
-  if (consumers[0] == INVALID_PROCESSTRACE_HANDLE || consumers[1] == INVALID_PROCESSTRACE_HANDLE) return 1;
+  TRACEHANDLE consumers[2] = {open_realtime(u"pfc-example-all"),
+                              open_realtime(u"pfc-example-filtered")};
+  if (consumers[0] == INVALID_PROCESSTRACE_HANDLE || consumers[1] == INVALID_PROCESSTRACE_HANDLE)
+    return 1;
   pthread_t consumer;
   pthread_create(&consumer, NULL, consume, consumers);
 
-  printf("controller: enabling (logger %u: verbose + stacks for event 2; logger %u: event 1, "
-         "multiples of 3)\n", (unsigned)(all & 0xFFFF), (unsigned)(some & 0xFFFF));
+  printf(
+      "controller: enabling (logger %u: verbose + stacks for event 2; logger %u: event 1, "
+      "multiples of 3)\n",
+      (unsigned)(all & 0xFFFF), (unsigned)(some & 0xFFFF));
   if (enable_verbose_with_stacks(all) != ERROR_SUCCESS) return 1;
   if (enable_event1_every_third(some) != ERROR_SUCCESS) return 1;
 

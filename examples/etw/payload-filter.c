@@ -19,10 +19,13 @@
 #include "pfc/etw/tdh.h"
 
 /* {37a59b93-bb25-4cee-97aa-8b6acd0c4df8} */
-static const GUID kProvider = {0x37a59b93, 0xbb25, 0x4cee, {0x97, 0xaa, 0x8b, 0x6a, 0xcd, 0x0c, 0x4d, 0xf8}};
+static const GUID kProvider = {
+    0x37a59b93, 0xbb25, 0x4cee, {0x97, 0xaa, 0x8b, 0x6a, 0xcd, 0x0c, 0x4d, 0xf8}};
 /* {0E95CFBC-58D4-44BA-BE40-E63A853536DF} */
-static const GUID kInstance = {0x0e95cfbc, 0x58d4, 0x44ba, {0xbe, 0x40, 0xe6, 0x3a, 0x85, 0x35, 0x36, 0xdf}};
-static const GUID kOtherInstance = {0x12345678, 0x58d4, 0x44ba, {0xbe, 0x40, 0xe6, 0x3a, 0x85, 0x35, 0x36, 0xdf}};
+static const GUID kInstance = {
+    0x0e95cfbc, 0x58d4, 0x44ba, {0xbe, 0x40, 0xe6, 0x3a, 0x85, 0x35, 0x36, 0xdf}};
+static const GUID kOtherInstance = {
+    0x12345678, 0x58d4, 0x44ba, {0xbe, 0x40, 0xe6, 0x3a, 0x85, 0x35, 0x36, 0xdf}};
 
 typedef struct {
   EVENT_TRACE_PROPERTIES props;
@@ -69,12 +72,12 @@ static VOID WINAPI on_event(PEVENT_RECORD r) {
       print_wstring(&p, end);
       GUID g = {0};
       if (p + 16 <= end) memcpy(&g, p, 16);
-      printf(" InstanceId=%s ErrorCode=%lu\n", IsEqualGUID(&g, &kInstance) ? "{0E95CFBC-...}" : "other",
+      printf(" InstanceId=%s ErrorCode=%lu\n",
+             IsEqualGUID(&g, &kInstance) ? "{0E95CFBC-...}" : "other",
              (unsigned long)read_u32(p + 16, end));
       break;
     }
-    default:
-      printf("received event %u\n", r->EventHeader.EventDescriptor.Id);
+    default: printf("received event %u\n", r->EventHeader.EventDescriptor.Id);
   }
 }
 
@@ -145,8 +148,11 @@ static int write_events(REGHANDLE reg) {
     const WCHAR* title;
     const GUID* id;
     ULONG error;
-  } e2[] = {{u"UNIX", &kOtherInstance, 0}, {u"Backup", &kInstance, 0}, {u"Backup", &kOtherInstance, 5},
-            {u"Backup", &kOtherInstance, 0}, {u"community", &kOtherInstance, 0}};
+  } e2[] = {{u"UNIX", &kOtherInstance, 0},
+            {u"Backup", &kInstance, 0},
+            {u"Backup", &kOtherInstance, 5},
+            {u"Backup", &kOtherInstance, 0},
+            {u"community", &kOtherInstance, 0}};
   int ok = 1;
   for (size_t i = 0; i < sizeof e1 / sizeof e1[0]; ++i) {
     ok &= check("EventWrite", write_event1(reg, e1[i].initiator, e1[i].level));
@@ -189,8 +195,9 @@ int main(int argc, char** argv) {
   params.Version = ENABLE_TRACE_PARAMETERS_VERSION_2;
   params.EnableFilterDesc = &desc;
   params.FilterDescCount = 1;
-  int ok = check("EnableTraceEx2", EnableTraceEx2(session, &kProvider, EVENT_CONTROL_CODE_ENABLE_PROVIDER,
-                                                  TRACE_LEVEL_VERBOSE, 0, 0, 0, &params));
+  int ok = check("EnableTraceEx2",
+                 EnableTraceEx2(session, &kProvider, EVENT_CONTROL_CODE_ENABLE_PROVIDER,
+                                TRACE_LEVEL_VERBOSE, 0, 0, 0, &params));
   TdhCleanupPayloadEventFilterDescriptor(&desc);
 
   EVENT_TRACE_LOGFILEW log;
@@ -204,7 +211,8 @@ int main(int argc, char** argv) {
        pthread_create(&thread, NULL, consume, &consumer) == 0;
   if (ok) {
     ok = write_events(reg);
-    ok &= check("ControlTraceW(STOP)", ControlTraceW(session, NULL, &props.props, EVENT_TRACE_CONTROL_STOP));
+    ok &= check("ControlTraceW(STOP)",
+                ControlTraceW(session, NULL, &props.props, EVENT_TRACE_CONTROL_STOP));
     pthread_join(thread, NULL);
     CloseTrace(consumer);
   }

@@ -98,10 +98,11 @@ void route_checked(const CheckedScript& script, const uint8_t* data, size_t size
     if (!interp) fail("a lowered program does not verify", interp.error().message);
     for (const Event& e : probe_events(spec.provider, data, size)) {
       const RouteResult got = (*interp)->route(e.view());
-      if (!oracle_ok) continue;  // needles outside the oracle's alphabet
+      if (!oracle_ok) continue;                         // needles outside the oracle's alphabet
       if (all_ones_extent(spec.provider, e)) continue;  // known finding F2
       const RouteResult want = oracle_route(spec.provider, spec.sessions, e.view());
-      if (got != want) fail("interpreter and oracle disagree on a checked script", spec.provider.name);
+      if (got != want)
+        fail("interpreter and oracle disagree on a checked script", spec.provider.name);
     }
   }
 }

@@ -85,29 +85,45 @@ World& world() {
   static World* w = [] {
     setenv("PFC_ETW_ENGINE", "interp", 0);
     if (TdhLoadManifestFromMemory(kManifest, sizeof kManifest - 1) != ERROR_SUCCESS) {
-      std::fprintf(stderr, "etw_fuzzer: cannot load the manifest: %s\n", PfcTdhGetLastErrorMessage());
+      std::fprintf(stderr, "etw_fuzzer: cannot load the manifest: %s\n",
+                   PfcTdhGetLastErrorMessage());
       std::abort();
     }
     auto* x = new World;
     x->sessions[0] = start(u"fuzz_a");
     x->sessions[1] = start(u"fuzz_b");
-    if (EventRegister(&x->registered, nullptr, nullptr, &x->provider) != ERROR_SUCCESS) std::abort();
+    if (EventRegister(&x->registered, nullptr, nullptr, &x->provider) != ERROR_SUCCESS)
+      std::abort();
     return x;
   }();
   return *w;
 }
 
-const ULONG kTypes[] = {
-    EVENT_FILTER_TYPE_NONE, EVENT_FILTER_TYPE_SCHEMATIZED, EVENT_FILTER_TYPE_SYSTEM_FLAGS,
-    EVENT_FILTER_TYPE_TRACEHANDLE, EVENT_FILTER_TYPE_PID, EVENT_FILTER_TYPE_EXECUTABLE_NAME,
-    EVENT_FILTER_TYPE_PACKAGE_ID, EVENT_FILTER_TYPE_PACKAGE_APP_ID, EVENT_FILTER_TYPE_PAYLOAD,
-    EVENT_FILTER_TYPE_EVENT_ID, EVENT_FILTER_TYPE_EVENT_NAME, EVENT_FILTER_TYPE_STACKWALK,
-    EVENT_FILTER_TYPE_STACKWALK_NAME, EVENT_FILTER_TYPE_STACKWALK_LEVEL_KW,
-    EVENT_FILTER_TYPE_CONTAINER};
+const ULONG kTypes[] = {EVENT_FILTER_TYPE_NONE,
+                        EVENT_FILTER_TYPE_SCHEMATIZED,
+                        EVENT_FILTER_TYPE_SYSTEM_FLAGS,
+                        EVENT_FILTER_TYPE_TRACEHANDLE,
+                        EVENT_FILTER_TYPE_PID,
+                        EVENT_FILTER_TYPE_EXECUTABLE_NAME,
+                        EVENT_FILTER_TYPE_PACKAGE_ID,
+                        EVENT_FILTER_TYPE_PACKAGE_APP_ID,
+                        EVENT_FILTER_TYPE_PAYLOAD,
+                        EVENT_FILTER_TYPE_EVENT_ID,
+                        EVENT_FILTER_TYPE_EVENT_NAME,
+                        EVENT_FILTER_TYPE_STACKWALK,
+                        EVENT_FILTER_TYPE_STACKWALK_NAME,
+                        EVENT_FILTER_TYPE_STACKWALK_LEVEL_KW,
+                        EVENT_FILTER_TYPE_CONTAINER};
 
-void put16(std::vector<uint8_t>& b, uint16_t v) { b.push_back(uint8_t(v)), b.push_back(uint8_t(v >> 8)); }
-void put32(std::vector<uint8_t>& b, uint32_t v) { for (int i = 0; i < 4; ++i) b.push_back(uint8_t(v >> (8 * i))); }
-void put64(std::vector<uint8_t>& b, uint64_t v) { for (int i = 0; i < 8; ++i) b.push_back(uint8_t(v >> (8 * i))); }
+void put16(std::vector<uint8_t>& b, uint16_t v) {
+  b.push_back(uint8_t(v)), b.push_back(uint8_t(v >> 8));
+}
+void put32(std::vector<uint8_t>& b, uint32_t v) {
+  for (int i = 0; i < 4; ++i) b.push_back(uint8_t(v >> (8 * i)));
+}
+void put64(std::vector<uint8_t>& b, uint64_t v) {
+  for (int i = 0; i < 8; ++i) b.push_back(uint8_t(v >> (8 * i)));
+}
 
 // A ';'-separated UTF-16 name list, NUL-terminated (mostly well-formed).
 void name_list(FuzzedDataProvider& in, std::vector<uint8_t>& b) {
@@ -146,27 +162,32 @@ std::u16string widen(const std::string& s) { return std::u16string(s.begin(), s.
 
 // One TdhCreatePayloadFilter call with fuzzed predicates; null when it is rejected.
 PVOID payload_filter(FuzzedDataProvider& in, const World& w) {
-  static const char* const kFields[] = {"Initiator", "Level", "Small", "Title", "InstanceId", "ErrorCode", "Nope", ""};
-  static const char* const kValues[] = {"User", "7,16", "0", "-1", "16,7", "0x10", " 5 ",
-                                        "{0E95CFBC-58D4-44BA-BE40-E63A853536DF}", "", "UNI"};
+  static const char* const kFields[] = {"Initiator",  "Level",     "Small", "Title",
+                                        "InstanceId", "ErrorCode", "Nope",  ""};
+  static const char* const kValues[] = {
+      "User", "7,16", "0", "-1", "16,7", "0x10", " 5 ", "{0E95CFBC-58D4-44BA-BE40-E63A853536DF}",
+      "",     "UNI"};
   static const USHORT kOps[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 20, 21, 30, 31, 32};
   const uint32_t n = in.ConsumeIntegralInRange<uint32_t>(0, 9);
   std::vector<std::u16string> names(n), values(n);
   std::vector<PAYLOAD_FILTER_PREDICATE> preds(n);
   for (uint32_t i = 0; i < n; ++i) {
     names[i] = widen(kFields[in.ConsumeIntegralInRange<size_t>(0, std::size(kFields) - 1)]);
-    values[i] = in.ConsumeBool() ? widen(kValues[in.ConsumeIntegralInRange<size_t>(0, std::size(kValues) - 1)])
-                                 : widen(in.ConsumeRandomLengthString(24));
+    values[i] = in.ConsumeBool()
+                    ? widen(kValues[in.ConsumeIntegralInRange<size_t>(0, std::size(kValues) - 1)])
+                    : widen(in.ConsumeRandomLengthString(24));
     preds[i].FieldName = reinterpret_cast<LPWSTR>(names[i].data());
-    preds[i].CompareOp = in.ConsumeIntegralInRange(0, 15) == 0 ? in.ConsumeIntegral<USHORT>()
-                                                               : kOps[in.ConsumeIntegralInRange<size_t>(0, std::size(kOps) - 1)];
+    preds[i].CompareOp = in.ConsumeIntegralInRange(0, 15) == 0
+                             ? in.ConsumeIntegral<USHORT>()
+                             : kOps[in.ConsumeIntegralInRange<size_t>(0, std::size(kOps) - 1)];
     preds[i].Value = reinterpret_cast<LPWSTR>(values[i].data());
   }
   EVENT_DESCRIPTOR d{};
   d.Id = in.ConsumeIntegralInRange<USHORT>(1, 3);
   const GUID* provider = in.ConsumeIntegralInRange(0, 15) == 0 ? &w.unregistered : &w.registered;
   PVOID filter = nullptr;
-  const TDHSTATUS rc = TdhCreatePayloadFilter(provider, &d, in.ConsumeBool(), n, preds.data(), &filter);
+  const TDHSTATUS rc =
+      TdhCreatePayloadFilter(provider, &d, in.ConsumeBool(), n, preds.data(), &filter);
   check_tdh("TdhCreatePayloadFilter", rc);
   return rc == ERROR_SUCCESS ? filter : nullptr;
 }
@@ -181,17 +202,21 @@ std::vector<uint8_t> payload_blob(FuzzedDataProvider& in, const World& w) {
   std::vector<uint8_t> blob;
   EVENT_FILTER_DESCRIPTOR d{};
   if (!filters.empty()) {
-    const TDHSTATUS rc = TdhAggregatePayloadFilters(static_cast<ULONG>(filters.size()), filters.data(), all.data(), &d);
+    const TDHSTATUS rc = TdhAggregatePayloadFilters(static_cast<ULONG>(filters.size()),
+                                                    filters.data(), all.data(), &d);
     check_tdh("TdhAggregatePayloadFilters", rc);
     if (rc == ERROR_SUCCESS) {
       const auto* p = reinterpret_cast<const uint8_t*>(static_cast<uintptr_t>(d.Ptr));
       blob.assign(p, p + d.Size);
-      check_tdh("TdhCleanupPayloadEventFilterDescriptor", TdhCleanupPayloadEventFilterDescriptor(&d));
+      check_tdh("TdhCleanupPayloadEventFilterDescriptor",
+                TdhCleanupPayloadEventFilterDescriptor(&d));
     }
   }
   for (PVOID& f : filters) check_tdh("TdhDeletePayloadFilter", TdhDeletePayloadFilter(&f));
-  for (int i = in.ConsumeIntegralInRange(0, 3) == 0 ? in.ConsumeIntegralInRange(1, 4) : 0; i > 0 && !blob.empty(); --i) {
-    blob[in.ConsumeIntegralInRange<size_t>(0, blob.size() - 1)] ^= in.ConsumeIntegralInRange<uint8_t>(1, 255);
+  for (int i = in.ConsumeIntegralInRange(0, 3) == 0 ? in.ConsumeIntegralInRange(1, 4) : 0;
+       i > 0 && !blob.empty(); --i) {
+    blob[in.ConsumeIntegralInRange<size_t>(0, blob.size() - 1)] ^=
+        in.ConsumeIntegralInRange<uint8_t>(1, 255);
   }
   return blob;
 }
@@ -200,17 +225,16 @@ std::vector<uint8_t> payload_blob(FuzzedDataProvider& in, const World& w) {
 std::vector<uint8_t> filter_data(FuzzedDataProvider& in, ULONG type, const World& w) {
   std::vector<uint8_t> b;
   switch (type) {
-    case EVENT_FILTER_TYPE_PAYLOAD:
-      b = payload_blob(in, w);
-      break;
+    case EVENT_FILTER_TYPE_PAYLOAD: b = payload_blob(in, w); break;
     case EVENT_FILTER_TYPE_PID:
-      for (int i = in.ConsumeIntegralInRange(0, 10); i > 0; --i) put32(b, in.ConsumeIntegralInRange<uint32_t>(0, 3));
+      for (int i = in.ConsumeIntegralInRange(0, 10); i > 0; --i)
+        put32(b, in.ConsumeIntegralInRange<uint32_t>(0, 3));
       break;
-    case EVENT_FILTER_TYPE_EXECUTABLE_NAME: case EVENT_FILTER_TYPE_PACKAGE_ID:
-    case EVENT_FILTER_TYPE_PACKAGE_APP_ID:
-      name_list(in, b);
-      break;
-    case EVENT_FILTER_TYPE_EVENT_ID: case EVENT_FILTER_TYPE_STACKWALK: {
+    case EVENT_FILTER_TYPE_EXECUTABLE_NAME:
+    case EVENT_FILTER_TYPE_PACKAGE_ID:
+    case EVENT_FILTER_TYPE_PACKAGE_APP_ID: name_list(in, b); break;
+    case EVENT_FILTER_TYPE_EVENT_ID:
+    case EVENT_FILTER_TYPE_STACKWALK: {
       b.push_back(in.ConsumeIntegralInRange<uint8_t>(0, 2));
       b.push_back(0);
       const uint16_t n = in.ConsumeIntegralInRange<uint16_t>(0, 70);
@@ -218,9 +242,8 @@ std::vector<uint8_t> filter_data(FuzzedDataProvider& in, ULONG type, const World
       for (uint16_t i = 0; i < n; ++i) put16(b, in.ConsumeIntegralInRange<uint16_t>(0, 5));
       break;
     }
-    case EVENT_FILTER_TYPE_EVENT_NAME: case EVENT_FILTER_TYPE_STACKWALK_NAME:
-      event_names(in, b);
-      break;
+    case EVENT_FILTER_TYPE_EVENT_NAME:
+    case EVENT_FILTER_TYPE_STACKWALK_NAME: event_names(in, b); break;
     case EVENT_FILTER_TYPE_STACKWALK_LEVEL_KW:
       put64(b, in.ConsumeIntegral<uint64_t>());
       put64(b, in.ConsumeIntegral<uint64_t>());
@@ -234,8 +257,7 @@ std::vector<uint8_t> filter_data(FuzzedDataProvider& in, ULONG type, const World
       put32(b, in.ConsumeIntegralInRange<uint32_t>(0, 64));
       put32(b, 0);
       break;
-    default:
-      break;
+    default: break;
   }
   const std::vector<uint8_t> tail = in.ConsumeBytes<uint8_t>(in.ConsumeIntegralInRange(0, 16));
   b.insert(b.end(), tail.begin(), tail.end());  // payload blobs and unknown types: raw bytes
@@ -284,7 +306,8 @@ void write_event(FuzzedDataProvider& in, World& w) {
   const std::vector<uint8_t> payload = in.ConsumeBytes<uint8_t>(in.ConsumeIntegralInRange(0, 64));
   EVENT_DATA_DESCRIPTOR data;
   EventDataDescCreate(&data, payload.data(), static_cast<ULONG>(payload.size()));
-  const ULONG rc = EventWrite(w.provider, &d, payload.empty() ? 0 : 1, payload.empty() ? nullptr : &data);
+  const ULONG rc =
+      EventWrite(w.provider, &d, payload.empty() ? 0 : 1, payload.empty() ? nullptr : &data);
   if (rc != ERROR_SUCCESS) {
     std::fprintf(stderr, "etw_fuzzer: EventWrite returned %u\n", rc);
     std::abort();
@@ -311,7 +334,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   World& w = world();
   FuzzedDataProvider in(data, size);
   const int which = in.ConsumeIntegralInRange(0, 7);
-  TRACEHANDLE trace = which < 4 ? w.sessions[0] : which < 7 ? w.sessions[1] : in.ConsumeIntegral<uint64_t>();
+  TRACEHANDLE trace = which < 4   ? w.sessions[0]
+                      : which < 7 ? w.sessions[1]
+                                  : in.ConsumeIntegral<uint64_t>();
   const int pick = in.ConsumeIntegralInRange(0, 9);
   const GUID* provider = pick == 0 ? nullptr : pick == 1 ? &w.unregistered : &w.registered;
   const ULONG code = in.ConsumeIntegralInRange(0, 15) == 0 ? in.ConsumeIntegral<uint32_t>()
@@ -327,7 +352,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   params.SourceId.Data1 = in.ConsumeIntegral<uint32_t>();
   params.EnableFilterDesc = filters.desc.empty() ? nullptr : filters.desc.data();
   params.FilterDescCount = static_cast<ULONG>(filters.desc.size());
-  if (in.ConsumeIntegralInRange(0, 15) == 0) params.FilterDescCount = in.ConsumeIntegral<uint32_t>() | 16;  // too many
+  if (in.ConsumeIntegralInRange(0, 15) == 0)
+    params.FilterDescCount = in.ConsumeIntegral<uint32_t>() | 16;  // too many
   if (params.FilterDescCount > filters.desc.size() && params.EnableFilterDesc != nullptr) {
     params.FilterDescCount = static_cast<ULONG>(filters.desc.size());  // never past the array
   }

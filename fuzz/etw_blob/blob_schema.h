@@ -32,13 +32,16 @@ inline const ProviderDef& blob_schema() {
     }
     all.fields.push_back({"Array", InType::UInt32, {Extent::Kind::Fixed, 2}, {}});
     all.fields.push_back({"Fixed", InType::UnicodeString, {}, {Extent::Kind::Fixed, 8}});
-    EventDef v1{"AllTypesV1", {}, {{"Initiator", InType::UnicodeString, {}, {}},
-                                   {"Level", InType::UInt32, {}, {}}}};
+    EventDef v1{"AllTypesV1",
+                {},
+                {{"Initiator", InType::UnicodeString, {}, {}}, {"Level", InType::UInt32, {}, {}}}};
     v1.desc.id = 1;
     v1.desc.version = 1;
-    EventDef e2{"Example_Event_2", {}, {{"Title", InType::AnsiString, {}, {}},
-                                        {"InstanceId", InType::Guid, {}, {}},
-                                        {"ErrorCode", InType::Int16, {}, {}}}};
+    EventDef e2{"Example_Event_2",
+                {},
+                {{"Title", InType::AnsiString, {}, {}},
+                 {"InstanceId", InType::Guid, {}, {}},
+                 {"ErrorCode", InType::Int16, {}, {}}}};
     e2.desc.id = 2;
     e2.desc.version = 1;
     d.events = {all, v1, e2};

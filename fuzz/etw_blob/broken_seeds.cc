@@ -138,7 +138,8 @@ void content_seeds(const std::function<void(std::string, const BlobContents&)>& 
   BlobFilter shorter = filt({ip(InType::UInt32, Eq, 1)});
   shorter.layout.pop_back();
   add("layout_field_beyond_short", blob({shorter}));
-  add("layout_type_mismatch", blob({filt({at(ip(InType::UInt32, Eq, 1), type_field(InType::Int32))})}));
+  add("layout_type_mismatch",
+      blob({filt({at(ip(InType::UInt32, Eq, 1), type_field(InType::Int32))})}));
   add("layout_array_tested", blob({filt({at(ip(InType::UInt32, Eq, 1), kArrayField)})}));
   // Layouts no manifest could declare: a length from a string, a count from an array or a
   // hexInt32, a length on an integer, binary without a length; and two filters on one
@@ -146,16 +147,19 @@ void content_seeds(const std::function<void(std::string, const BlobContents&)>& 
   auto odd = [](std::vector<FieldDef> layout) {
     layout.push_back(lf(InType::UInt32));
     const auto last = static_cast<uint16_t>(layout.size() - 1);
-    return blob({with_layout(filt({at(ip(InType::UInt32, Eq, 1), last)}, false, false, 3), layout)});
+    return blob(
+        {with_layout(filt({at(ip(InType::UInt32, Eq, 1), last)}, false, false, 3), layout)});
   };
   add("layout_length_from_string", odd({lf(InType::AnsiString), lf(InType::Binary, from(0))}));
-  add("layout_count_from_array", odd({lf(InType::UInt8, {}, fixed(2)), lf(InType::UInt8, {}, from(0))}));
+  add("layout_count_from_array",
+      odd({lf(InType::UInt8, {}, fixed(2)), lf(InType::UInt8, {}, from(0))}));
   add("layout_count_from_hexint32", odd({lf(InType::HexInt32), lf(InType::UInt8, {}, from(0))}));
   add("layout_length_on_int", odd({lf(InType::UInt32, fixed(3))}));
   add("layout_binary_without_length", odd({lf(InType::Binary)}));
-  add("layouts_disagree", blob({filt({ip(InType::UInt8, Eq, 1)}, false, false, 9),
-                                with_layout(filt({at(ip(InType::UInt32, Eq, 2), 1)}, true, false, 9),
-                                            {lf(InType::Int32), lf(InType::UInt32)})}));
+  add("layouts_disagree",
+      blob({filt({ip(InType::UInt8, Eq, 1)}, false, false, 9),
+            with_layout(filt({at(ip(InType::UInt32, Eq, 2), 1)}, true, false, 9),
+                        {lf(InType::Int32), lf(InType::UInt32)})}));
   add("layout_unknown_event_array_tested",
       blob({with_layout(filt({ip(InType::UInt8, Eq, 1)}, false, false, 3),
                         {lf(InType::UInt32), lf(InType::UInt8, {}, fixed(2))})}));
@@ -181,8 +185,8 @@ std::vector<Seed> structural_seeds() {
   // unreferenced string bytes). Tables end at 48 + 8 + 48 = 104; the second predicate's
   // a/b words are @88 and @96.
   using enum PayloadOp;
-  const BlobContents twice = blob({filt({sp(InType::UnicodeString, Contains, "abc"),
-                                         at(sp(InType::AnsiString, Is, "abc"), 1)})});
+  const BlobContents twice = blob({filt(
+      {sp(InType::UnicodeString, Contains, "abc"), at(sp(InType::AnsiString, Is, "abc"), 1)})});
   struct Odd {
     const char* name;
     size_t at;

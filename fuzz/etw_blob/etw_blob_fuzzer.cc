@@ -7,9 +7,9 @@
 // resolved against blob_schema.h and with no schema (the layouts alone): what resolves
 // against the schema resolves without it, to the same filters, each carrying its decoded
 // layout; what resolves lowers to a routing program, for the provider with its schema and
-// without (EnableTraceEx2 accepts it, so every provider process must be able to compile it). The blob re-encodes
-// to blob_size bytes and survives an encode/decode round trip unchanged (layouts included)
-// and byte-stable. Seeds: fuzz/corpus/etw_blob/ (make_seeds.cc).
+// without (EnableTraceEx2 accepts it, so every provider process must be able to compile it). The
+// blob re-encodes to blob_size bytes and survives an encode/decode round trip unchanged (layouts
+// included) and byte-stable. Seeds: fuzz/corpus/etw_blob/ (make_seeds.cc).
 #include <cstdint>
 #include <cstring>
 #include <optional>
@@ -23,7 +23,9 @@ namespace {
 
 using namespace pfc;
 
-bool same_extent(const Extent& a, const Extent& b) { return a.kind == b.kind && a.value == b.value; }
+bool same_extent(const Extent& a, const Extent& b) {
+  return a.kind == b.kind && a.value == b.value;
+}
 
 bool same_fields(const std::vector<FieldDef>& a, const std::vector<FieldDef>& b) {
   if (a.size() != b.size()) return false;
@@ -49,8 +51,8 @@ bool same(const etw::BlobContents& a, const etw::BlobContents& b) {
     const etw::BlobFilter& x = a.filters[i];
     const etw::BlobFilter& y = b.filters[i];
     if (x.event_id != y.event_id || x.event_version != y.event_version ||
-        x.match_any != y.match_any || x.group_all != y.group_all || x.preds.size() != y.preds.size() ||
-        !same_fields(x.layout, y.layout))
+        x.match_any != y.match_any || x.group_all != y.group_all ||
+        x.preds.size() != y.preds.size() || !same_fields(x.layout, y.layout))
       return false;
     for (size_t k = 0; k < x.preds.size(); ++k) {
       if (!same_pred(x.preds[k], y.preds[k])) return false;
@@ -68,12 +70,13 @@ void check_shape(const etw::BlobContents& c, const std::vector<PayloadFilter>& r
     const etw::BlobFilter& bf = c.filters[i];
     const size_t n = bf.preds.size();
     if (pf.event_id != bf.event_id || pf.event_version != bf.event_version ||
-        pf.group_all != bf.group_all || pf.expr.preds.size() != n || pf.expr.nodes.size() != n + 1 ||
-        !pf.layout || !same_fields(pf.layout->fields, bf.layout))
+        pf.group_all != bf.group_all || pf.expr.preds.size() != n ||
+        pf.expr.nodes.size() != n + 1 || !pf.layout || !same_fields(pf.layout->fields, bf.layout))
       __builtin_trap();
     for (size_t k = 0; k < n; ++k) {
       const PayloadPredicate& p = pf.expr.preds[k];
-      if (p.field != bf.preds[k].field || p.op != bf.preds[k].op || !same_value(p.value, bf.preds[k].value))
+      if (p.field != bf.preds[k].field || p.op != bf.preds[k].op ||
+          !same_value(p.value, bf.preds[k].value))
         __builtin_trap();
     }
   }

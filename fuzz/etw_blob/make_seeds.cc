@@ -44,8 +44,10 @@ BlobPredicate at(BlobPredicate p, uint16_t field) {
   return p;
 }
 
-std::vector<FieldDef> layout_for(uint16_t id, uint8_t version, const std::vector<BlobPredicate>& preds) {
-  if (const EventDef* ev = blob_schema().find_event(id, version)) return etw::blob_layout(*ev, preds);
+std::vector<FieldDef> layout_for(uint16_t id, uint8_t version,
+                                 const std::vector<BlobPredicate>& preds) {
+  if (const EventDef* ev = blob_schema().find_event(id, version))
+    return etw::blob_layout(*ev, preds);
   std::vector<FieldDef> out;
   for (const BlobPredicate& p : preds) {
     if (out.size() <= p.field) out.resize(p.field + 1u, lf(InType::UInt32));
@@ -55,7 +57,8 @@ std::vector<FieldDef> layout_for(uint16_t id, uint8_t version, const std::vector
   return out;
 }
 
-BlobFilter filt(std::vector<BlobPredicate> preds, bool any, bool all, uint16_t id, uint8_t version) {
+BlobFilter filt(std::vector<BlobPredicate> preds, bool any, bool all, uint16_t id,
+                uint8_t version) {
   std::vector<FieldDef> layout = layout_for(id, version, preds);
   return BlobFilter{id, version, any, all, std::move(preds), std::move(layout)};
 }
@@ -91,9 +94,8 @@ BlobContents int_ops(InType t) {
   type_range(t, min, max);
   const uint64_t mid = t == InType::Boolean ? 1 : 7;
   using enum PayloadOp;
-  return blob({filt({ip(t, Eq, min), ip(t, Ne, max), ip(t, Le, mid), ip(t, Gt, min),
-                     ip(t, Lt, max), ip(t, Ge, 0), ip(t, Between, min, max),
-                     ip(t, NotBetween, 0, mid)}),
+  return blob({filt({ip(t, Eq, min), ip(t, Ne, max), ip(t, Le, mid), ip(t, Gt, min), ip(t, Lt, max),
+                     ip(t, Ge, 0), ip(t, Between, min, max), ip(t, NotBetween, 0, mid)}),
                filt({ip(t, Modulo, max), ip(t, Eq, 0)}, true, true)});
 }
 
@@ -107,7 +109,8 @@ BlobContents grow_text(BlobContents c, size_t extra) {
 BlobContents max_filters() {
   using enum PayloadOp;
   auto one = [](size_t i) {  // event 1 version 1, field 0 (wstring): a one-field layout
-    return filt({sp(InType::UnicodeString, i % 2 ? IsNot : Is, "", 0)}, i % 2 == 1, i % 3 == 0, 1, 1);
+    return filt({sp(InType::UnicodeString, i % 2 ? IsNot : Is, "", 0)}, i % 2 == 1, i % 3 == 0, 1,
+                1);
   };
   BlobContents c = blob({});
   while (etw::blob_size(c) + etw::blob_size(blob({one(0)})) - etw::kBlobHeaderSize <= 4096)
@@ -124,7 +127,8 @@ BlobContents max_size() {
   BlobContents c = blob({filt(texts)});
   const size_t room = 4096 - etw::blob_size(c);
   for (size_t i = 0; i < 8; ++i)
-    c.filters[0].preds[i].value.text.append(room / 8 + (i < room % 8 ? 1 : 0), static_cast<char>('a' + i));
+    c.filters[0].preds[i].value.text.append(room / 8 + (i < room % 8 ? 1 : 0),
+                                            static_cast<char>('a' + i));
   return c;
 }
 
@@ -135,15 +139,16 @@ std::vector<Seed> valid_seeds() {
     out.push_back({std::move(name), etw::encode_blob(c)});
   };
   for (InType t : {InType::Int8, InType::UInt8, InType::Int16, InType::UInt16, InType::Int32,
-                   InType::UInt32, InType::Int64, InType::UInt64, InType::Boolean,
-                   InType::Pointer, InType::FileTime, InType::HexInt32, InType::HexInt64})
+                   InType::UInt32, InType::Int64, InType::UInt64, InType::Boolean, InType::Pointer,
+                   InType::FileTime, InType::HexInt32, InType::HexInt64})
     add("int_" + std::string(in_type_name(t)), int_ops(t));
   for (InType t : {InType::UnicodeString, InType::AnsiString})
     add("str_" + std::string(in_type_name(t)),
         blob({filt({sp(t, Contains, "abc"), sp(t, DoesntContain, "h\xC3\xA9llo \xCE\xA3"),
                     sp(t, Is, ""), sp(t, IsNot, "\xF0\x9F\x98\x80 K\xE2\x84\xAA")})}));
   add("str_ansi_not_utf8", blob({filt({sp(InType::AnsiString, Is, "\xFF\xFE\x80")})}));
-  add("str_fixed_length", blob({filt({sp(InType::UnicodeString, Contains, "12345678", kFixedStringField)})}));
+  add("str_fixed_length",
+      blob({filt({sp(InType::UnicodeString, Contains, "12345678", kFixedStringField)})}));
   add("guid_is_isnot", blob({filt({gp(Is, "{0E95CFBC-58D4-44BA-BE40-E63A853536DF}"),
                                    gp(IsNot, "{00000000-0000-0000-0000-000000000000}")},
                                   true)}));
@@ -178,21 +183,28 @@ std::vector<Seed> layout_seeds() {
     out.push_back({"layout_" + std::move(name), etw::encode_blob(c)});
   };
   add("unknown_event", blob({filt({ip(InType::UInt32, Eq, 1)}, false, false, 3)}));
-  add("unknown_version", blob({filt({sp(InType::AnsiString, Is, "x", 0), at(ip(InType::Int16, Ne, 0), 2)},
-                                    true, false, 2, 0)}));
+  add("unknown_version",
+      blob({filt({sp(InType::AnsiString, Is, "x", 0), at(ip(InType::Int16, Ne, 0), 2)}, true, false,
+                 2, 0)}));
   // Every extent kind in front of the tested fields: a u16 length, binary and array sized
   // by it, a fixed array, a fixed-length wstring, a NUL-terminated string, a count from field 0.
-  const std::vector<FieldDef> extents = {
-      lf(InType::UInt16), lf(InType::Binary, from(0)), lf(InType::UInt32, {}, fixed(3)),
-      lf(InType::UnicodeString, fixed(4)), lf(InType::AnsiString), lf(InType::Int64),
-      lf(InType::UInt8, {}, from(0)), lf(InType::Guid), lf(InType::AnsiString, from(0))};
+  const std::vector<FieldDef> extents = {lf(InType::UInt16),
+                                         lf(InType::Binary, from(0)),
+                                         lf(InType::UInt32, {}, fixed(3)),
+                                         lf(InType::UnicodeString, fixed(4)),
+                                         lf(InType::AnsiString),
+                                         lf(InType::Int64),
+                                         lf(InType::UInt8, {}, from(0)),
+                                         lf(InType::Guid),
+                                         lf(InType::AnsiString, from(0))};
   add("extents",
-      blob({with_layout(filt({at(ip(InType::UInt16, Gt, 1), 0), at(sp(InType::UnicodeString, Contains, "ab"), 3),
-                              at(sp(InType::AnsiString, Is, "x"), 4), at(ip(InType::Int64, Lt, 0), 5),
-                              at(gp(IsNot, "{11111111-2222-3333-4444-555555555555}"), 7),
-                              at(sp(InType::AnsiString, IsNot, "y"), 8)},
-                             false, true, 40, 7),
-                        extents)}));
+      blob({with_layout(
+          filt({at(ip(InType::UInt16, Gt, 1), 0), at(sp(InType::UnicodeString, Contains, "ab"), 3),
+                at(sp(InType::AnsiString, Is, "x"), 4), at(ip(InType::Int64, Lt, 0), 5),
+                at(gp(IsNot, "{11111111-2222-3333-4444-555555555555}"), 7),
+                at(sp(InType::AnsiString, IsNot, "y"), 8)},
+               false, true, 40, 7),
+          extents)}));
   add("whole_event", blob({with_layout(filt({sp(InType::UnicodeString, Is, "a", 0)}),
                                        blob_schema().events[0].fields)}));
   // Filters on one event: layouts of different lengths, one a prefix of the other.
@@ -220,10 +232,11 @@ std::vector<Seed> schema_seeds() {
   BlobFilter count = filt({gp(Is, "{11111111-2222-3333-4444-555555555555}")});
   count.layout[0].count = fixed(2);  // an untested array: allowed, but not the schema's
   add("count_differs", blob({count}));
-  add("layout_longer", blob({filt({at(ip(InType::UInt32, Eq, 1), 1)}, false, false, 1, 1),
-                             with_layout(filt({at(ip(InType::UInt32, Eq, 1), 3)}, false, false, 2, 1),
-                                         {lf(InType::AnsiString), lf(InType::Guid), lf(InType::Int16),
-                                          lf(InType::UInt32)})}));
+  add("layout_longer",
+      blob({filt({at(ip(InType::UInt32, Eq, 1), 1)}, false, false, 1, 1),
+            with_layout(filt({at(ip(InType::UInt32, Eq, 1), 3)}, false, false, 2, 1),
+                        {lf(InType::AnsiString), lf(InType::Guid), lf(InType::Int16),
+                         lf(InType::UInt32)})}));
   return out;
 }
 
@@ -245,7 +258,8 @@ std::vector<Seed> unresolvable_seeds() {
   add("between_reversed", blob({filt({ip(InType::Int32, Between, 5, static_cast<uint64_t>(-5))})}));
   add("string_nul", blob({filt({sp(InType::AnsiString, Is, std::string("a\0b", 3))})}));
   add("wstring_not_utf8", blob({filt({sp(InType::UnicodeString, Is, "\xC0\xAF")})}));
-  add("second_filter_bad", blob({filt({ip(InType::UInt32, Eq, 1)}), filt({ip(InType::Int8, Eq, 128)})}));
+  add("second_filter_bad",
+      blob({filt({ip(InType::UInt32, Eq, 1)}), filt({ip(InType::Int8, Eq, 128)})}));
   add("unknown_event_bad_value", blob({filt({ip(InType::UInt8, Eq, 256)}, false, false, 3)}));
   return out;
 }
@@ -281,7 +295,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::vector<Seed> seeds;
-  for (auto* more : {&valid_seeds, &layout_seeds, &schema_seeds, &unresolvable_seeds, &structural_seeds}) {
+  for (auto* more :
+       {&valid_seeds, &layout_seeds, &schema_seeds, &unresolvable_seeds, &structural_seeds}) {
     std::vector<Seed> s = more();
     seeds.insert(seeds.end(), s.begin(), s.end());
   }

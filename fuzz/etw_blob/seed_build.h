@@ -40,7 +40,8 @@ BlobPredicate at(BlobPredicate p, uint16_t field);
 // The layout a filter on (id, version) testing `preds` carries: the schema event's fields
 // up to the highest tested one (etw::blob_layout); for events blob_schema() lacks, fields
 // 0..highest tested, each tested one scalar of its predicate's type, the others UInt32.
-std::vector<FieldDef> layout_for(uint16_t id, uint8_t version, const std::vector<BlobPredicate>& preds);
+std::vector<FieldDef> layout_for(uint16_t id, uint8_t version,
+                                 const std::vector<BlobPredicate>& preds);
 
 BlobFilter filt(std::vector<BlobPredicate> preds, bool any = false, bool all = false,
                 uint16_t id = 1, uint8_t version = 0);

@@ -4,8 +4,8 @@
 // diagnostic, every position inside the input and agreeing with SourceFile::position, and
 // renders/dumps without failing.
 #include <cstdint>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "grammar/dump.h"
@@ -17,15 +17,68 @@ namespace {
 // behaviour on large inputs is covered by tests/grammar).
 constexpr size_t kMaxInput = 1 << 16;
 
-constexpr const char* kTokens[] = {
-    "provider ", "session ", "enable ", "event ", "payload ", "where ", "all ", "any ",
-    "not ", "and ", "or ", "( ", ") ", "{ ", "} ", "; ", ", ", "= ", "== ", "!= ", "<= ",
-    "< ", "eq ", "between ", "notbetween ", "is ", "isnot ", "contains ", "in ", "id ",
-    "version ", "level ", "verbose ", "pid ", "exe ", "event_id ", "stack_id ", "group ",
-    "legacy ", "length ", "[ ", "] ", ": ", "uint32 ", "wstring ", "properties ", "x ",
-    "Level ", "\"s\\n\" ", "\"\\u{1F600}\" ", "\"open ", "1 ", "-2 ", "0x1F ",
-    "18446744073709551616 ", "{0E95CFBC-58D4-44BA-BE40-E63A853536DF} ", "{37A5} ", "# c\n",
-    "\n", "\t", "\xc3\xa9 ", "\xff"};
+constexpr const char* kTokens[] = {"provider ",
+                                   "session ",
+                                   "enable ",
+                                   "event ",
+                                   "payload ",
+                                   "where ",
+                                   "all ",
+                                   "any ",
+                                   "not ",
+                                   "and ",
+                                   "or ",
+                                   "( ",
+                                   ") ",
+                                   "{ ",
+                                   "} ",
+                                   "; ",
+                                   ", ",
+                                   "= ",
+                                   "== ",
+                                   "!= ",
+                                   "<= ",
+                                   "< ",
+                                   "eq ",
+                                   "between ",
+                                   "notbetween ",
+                                   "is ",
+                                   "isnot ",
+                                   "contains ",
+                                   "in ",
+                                   "id ",
+                                   "version ",
+                                   "level ",
+                                   "verbose ",
+                                   "pid ",
+                                   "exe ",
+                                   "event_id ",
+                                   "stack_id ",
+                                   "group ",
+                                   "legacy ",
+                                   "length ",
+                                   "[ ",
+                                   "] ",
+                                   ": ",
+                                   "uint32 ",
+                                   "wstring ",
+                                   "properties ",
+                                   "x ",
+                                   "Level ",
+                                   "\"s\\n\" ",
+                                   "\"\\u{1F600}\" ",
+                                   "\"open ",
+                                   "1 ",
+                                   "-2 ",
+                                   "0x1F ",
+                                   "18446744073709551616 ",
+                                   "{0E95CFBC-58D4-44BA-BE40-E63A853536DF} ",
+                                   "{37A5} ",
+                                   "# c\n",
+                                   "\n",
+                                   "\t",
+                                   "\xc3\xa9 ",
+                                   "\xff"};
 constexpr size_t kTokenCount = sizeof(kTokens) / sizeof(kTokens[0]);
 
 [[noreturn]] void fail(const char* what) {

@@ -32,6 +32,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const pfc::gen::EngineSet engines{true, jit_enabled(), jit_enabled()};
   if (pfc::gen::crosscheck(c, engines).agree) return 0;  // the common case: no minimizing
   const pfc::gen::Verdict v = pfc::gen::crosscheck_and_explain(c, engines);
-  pfc::fuzz::report_mismatch(v.what.substr(0, v.what.find('\n')), v.minimized.spec, v.minimized.events, v.oracle);
+  pfc::fuzz::report_mismatch(v.what.substr(0, v.what.find('\n')), v.minimized.spec,
+                             v.minimized.events, v.oracle);
   std::abort();
 }

@@ -87,10 +87,11 @@ std::vector<std::pair<ULONG, std::vector<uint8_t>>> all_filters() {
   const char16_t pkg[] = u"pkg";
   const uint8_t ids[8] = {1, 0, 2, 0, 1, 0, 7, 0};  // FilterIn, Count 2, ids 1 and 7
   std::vector<uint8_t> names(20, 0);
-  names[16] = 5;   // level
-  names[17] = 1;   // FilterIn
-  names[18] = 2;   // NameCount
-  for (const char* n : {"Start", "Stop"}) names.insert(names.end(), n, n + std::string(n).size() + 1);
+  names[16] = 5;  // level
+  names[17] = 1;  // FilterIn
+  names[18] = 2;  // NameCount
+  for (const char* n : {"Start", "Stop"})
+    names.insert(names.end(), n, n + std::string(n).size() + 1);
   std::vector<uint8_t> level_kw(24, 0);
   level_kw[16] = 4;
   std::vector<uint8_t> schematized(32, 0);
@@ -108,11 +109,13 @@ std::vector<std::pair<ULONG, std::vector<uint8_t>>> all_filters() {
           {EVENT_FILTER_TYPE_PAYLOAD, sample_blob()}};
 }
 
-std::vector<uint8_t> enable_bytes(const std::vector<std::pair<ULONG, std::vector<uint8_t>>>& filters,
-                                  ULONG version = ENABLE_TRACE_PARAMETERS_VERSION_2, ULONG property = 0) {
+std::vector<uint8_t> enable_bytes(
+    const std::vector<std::pair<ULONG, std::vector<uint8_t>>>& filters,
+    ULONG version = ENABLE_TRACE_PARAMETERS_VERSION_2, ULONG property = 0) {
   std::vector<EVENT_FILTER_DESCRIPTOR> desc;
   for (const auto& [type, data] : filters)
-    desc.push_back({reinterpret_cast<uintptr_t>(data.data()), static_cast<ULONG>(data.size()), type});
+    desc.push_back(
+        {reinterpret_cast<uintptr_t>(data.data()), static_cast<ULONG>(data.size()), type});
   ENABLE_TRACE_PARAMETERS p{};
   p.Version = version;
   p.EnableProperty = property;
@@ -143,24 +146,31 @@ std::vector<Seed> state_and_enable_seeds() {
   const std::vector<uint8_t> state = trace::encode_state(sample_state());
   const std::vector<uint8_t> empty = trace::encode_state(trace::NamespaceState{});
   std::vector<Seed> out;
-  auto add = [&out](std::string name, Writer w) { out.push_back({std::move(name), std::move(w.bytes())}); };
+  auto add = [&out](std::string name, Writer w) {
+    out.push_back({std::move(name), std::move(w.bytes())});
+  };
   add("empty", input(0, empty, {}));
   add("state_file", input(kFlagStateFile, state, {}));
-  const char* damages[] = {"magic", "version", "body_size", "crc", "reserved", "truncated", "appended"};
+  const char* damages[] = {"magic",    "version",   "body_size", "crc",
+                           "reserved", "truncated", "appended"};
   for (uint8_t d = kMagic; d <= kAppended; ++d)
-    add(std::string("state_file_") + damages[d - 1], input(static_cast<uint8_t>(kFlagStateFile | d << kDamageShift), state, {}));
+    add(std::string("state_file_") + damages[d - 1],
+        input(static_cast<uint8_t>(kFlagStateFile | d << kDamageShift), state, {}));
   std::vector<uint8_t> cut = state;
   cut.pop_back();
   add("state_truncated", input(kFlagStateFile, cut, {}));
   add("enable_all_types", input(0, empty, enable_bytes(all_filters())));
-  add("enable_v1", input(0, empty, enable_bytes({all_filters()[0]}, ENABLE_TRACE_PARAMETERS_VERSION)));
+  add("enable_v1",
+      input(0, empty, enable_bytes({all_filters()[0]}, ENABLE_TRACE_PARAMETERS_VERSION)));
   std::vector<uint8_t> v3 = enable_bytes({all_filters()[0]});
   v3[0] = 3;  // the version (encode_enable_parameters refuses to write it)
   add("enable_version_3", input(0, empty, v3));
-  add("enable_provider_group", input(0, empty, enable_bytes({}, 2, EVENT_ENABLE_PROPERTY_PROVIDER_GROUP)));
+  add("enable_provider_group",
+      input(0, empty, enable_bytes({}, 2, EVENT_ENABLE_PROPERTY_PROVIDER_GROUP)));
   std::vector<uint8_t> blob = sample_blob();
   blob[12] ^= 0xFF;  // the checksum, which kFlagFixBlobs fixes up
-  add("enable_payload_fixed_up", input(kFlagFixBlobs, empty, enable_bytes({{EVENT_FILTER_TYPE_PAYLOAD, blob}})));
+  add("enable_payload_fixed_up",
+      input(kFlagFixBlobs, empty, enable_bytes({{EVENT_FILTER_TYPE_PAYLOAD, blob}})));
   std::vector<uint8_t> many = enable_bytes({});
   many[28] = MAX_EVENT_FILTERS_COUNT + 1;  // the count, after version, property, flags, GUID
   add("enable_too_many", input(0, empty, many));
@@ -174,7 +184,9 @@ std::vector<Seed> ring_seeds() {
   const std::vector<uint8_t> empty = trace::encode_state(trace::NamespaceState{});
   std::vector<Seed> out;
   auto ring = [&empty](uint8_t flags = 0) { return input(flags, empty, {}); };
-  auto add = [&out](std::string name, Writer& w) { out.push_back({"ring_" + std::move(name), std::move(w.bytes())}); };
+  auto add = [&out](std::string name, Writer& w) {
+    out.push_back({"ring_" + std::move(name), std::move(w.bytes())});
+  };
   Writer w = ring();
   event(event(event(w, 0, 0), 13, 1), 200, 4);
   add("events", w);
@@ -213,23 +225,38 @@ std::vector<Seed> ring_seeds() {
     event(d, 8, 0).op(kSetTail).put<uint64_t>(kCap - 4).op(kRaw).put<uint8_t>(4).put<uint32_t>(64);
   });
   damaged("head_too_far", [](Writer& d) { event(d, 8, 0).op(kSetHead).put<uint64_t>(3 * kCap); });
-  damaged("head_behind_tail", [](Writer& d) { d.op(kSetTail).put<uint64_t>(4096).op(kSetHead).put<uint64_t>(64); });
+  damaged("head_behind_tail",
+          [](Writer& d) { d.op(kSetTail).put<uint64_t>(4096).op(kSetHead).put<uint64_t>(64); });
   damaged("payload_length", [](Writer& d) {
-    d.op(kRecord).put<uint32_t>(128).put<uint32_t>(trace::kRecordEvent).put<uint32_t>(1000).put<uint16_t>(0);
+    d.op(kRecord)
+        .put<uint32_t>(128)
+        .put<uint32_t>(trace::kRecordEvent)
+        .put<uint32_t>(1000)
+        .put<uint16_t>(0);
     d.op(kHeadHere);
   });
   damaged("stack_count", [](Writer& d) {
-    d.op(kRecord).put<uint32_t>(128).put<uint32_t>(trace::kRecordEvent).put<uint32_t>(8).put<uint16_t>(9);
+    d.op(kRecord)
+        .put<uint32_t>(128)
+        .put<uint32_t>(trace::kRecordEvent)
+        .put<uint32_t>(8)
+        .put<uint16_t>(9);
     d.op(kHeadHere);
   });
   damaged("record_size", [](Writer& d) {
-    d.op(kRecord).put<uint32_t>(100).put<uint32_t>(trace::kRecordEvent).put<uint32_t>(0).put<uint16_t>(0);
+    d.op(kRecord)
+        .put<uint32_t>(100)
+        .put<uint32_t>(trace::kRecordEvent)
+        .put<uint32_t>(0)
+        .put<uint16_t>(0);
     d.op(kHeadHere);
   });
   damaged("unknown_state", [](Writer& d) {
-    d.op(kRecord).put<uint32_t>(128).put<uint32_t>(3).put<uint32_t>(0).put<uint16_t>(0).op(kHeadHere);
+    d.op(kRecord).put<uint32_t>(128).put<uint32_t>(3).put<uint32_t>(0).put<uint16_t>(0).op(
+        kHeadHere);
   });
-  damaged("record_past_end", [](Writer& d) { event(d.op(kSetTail).put<uint64_t>(kCap / 2), 40000, 0); });
+  damaged("record_past_end",
+          [](Writer& d) { event(d.op(kSetTail).put<uint64_t>(kCap / 2), 40000, 0); });
   damaged("raw_bytes", [](Writer& d) {  // over the committed record's size, state and time
     event(d, 24, 0).op(kSetTail).put<uint64_t>(0).op(kRaw).put<uint8_t>(16);
     for (int i = 0; i < 16; ++i) d.put<uint8_t>(static_cast<uint8_t>(0xF0 + i));
@@ -241,9 +268,10 @@ std::vector<Seed> ring_seeds() {
     uint8_t at;
     uint8_t value;
   };
-  for (const Patch& p : {Patch{"magic", 0, 0x51}, Patch{"version", 8, 2}, Patch{"header_size", 13, 0x20},
-                         Patch{"capacity_double", 18, 2}, Patch{"capacity_odd", 16, 1},
-                         Patch{"instance", 24, 9}, Patch{"pid", 32, 1}, Patch{"start", 40, 0xFF}}) {
+  for (const Patch& p :
+       {Patch{"magic", 0, 0x51}, Patch{"version", 8, 2}, Patch{"header_size", 13, 0x20},
+        Patch{"capacity_double", 18, 2}, Patch{"capacity_odd", 16, 1}, Patch{"instance", 24, 9},
+        Patch{"pid", 32, 1}, Patch{"start", 40, 0xFF}}) {
     w = ring();
     event(w, 8, 0).op(kPatchHeader).put<uint8_t>(p.at).put<uint8_t>(p.value);
     add(std::string("header_") + p.name, w);

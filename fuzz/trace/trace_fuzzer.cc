@@ -92,7 +92,8 @@ std::vector<uint8_t> state_file(const std::vector<uint8_t>& body, StateDamage da
   w.put<uint64_t>(0x4554415453434650ull);  // "PFCSTATE"
   w.put<uint32_t>(damage == kVersion ? 2 : 1);
   w.put<uint32_t>(static_cast<uint32_t>(body.size() + (damage == kBodySize ? 1 : 0)));
-  w.put<uint32_t>(static_cast<uint32_t>(crc32_z(0, body.data(), body.size()) ^ (damage == kCrc ? 1 : 0)));
+  w.put<uint32_t>(
+      static_cast<uint32_t>(crc32_z(0, body.data(), body.size()) ^ (damage == kCrc ? 1 : 0)));
   w.put<uint32_t>(damage == kReserved ? 1 : 0);
   std::vector<uint8_t> file = std::move(w.bytes());
   file.insert(file.end(), body.begin(), body.end());
@@ -121,7 +122,8 @@ void check_state_file(const std::vector<uint8_t>& body, StateDamage damage,
 
 void check_state(const std::vector<uint8_t>& body, uint8_t flags) {
   const auto s = trace::decode_state(body.data(), body.size());
-  say("state: " + (s ? std::to_string(s->sessions.size()) + " sessions, " + std::to_string(s->enables.size()) + " enables"
+  say("state: " + (s ? std::to_string(s->sessions.size()) + " sessions, " +
+                           std::to_string(s->enables.size()) + " enables"
                      : s.error().message));
   if (s) {
     const std::vector<uint8_t> again = trace::encode_state(*s);
@@ -134,10 +136,12 @@ void check_state(const std::vector<uint8_t>& body, uint8_t flags) {
     const std::vector<uint8_t> rest = trace::encode_state(no_sessions);
     const size_t tail = rest.size() - 28;  // u32 enable count and the enables
     if (!std::equal(body.begin(), body.begin() + 24, again.begin()) ||
-        !std::equal(body.end() - static_cast<ptrdiff_t>(tail), body.end(), rest.end() - static_cast<ptrdiff_t>(tail)))
+        !std::equal(body.end() - static_cast<ptrdiff_t>(tail), body.end(),
+                    rest.end() - static_cast<ptrdiff_t>(tail)))
       __builtin_trap();
   }
-  if (flags & kFlagStateFile) check_state_file(body, static_cast<StateDamage>((flags >> kDamageShift) & 7), s);
+  if (flags & kFlagStateFile)
+    check_state_file(body, static_cast<StateDamage>((flags >> kDamageShift) & 7), s);
 }
 
 // ---- (b) a ring -----------------------------------------------------------------------
@@ -146,10 +150,12 @@ void check_state(const std::vector<uint8_t>& body, uint8_t flags) {
 class RingProgram {
  public:
   explicit RingProgram(Ring& r)
-      : map_(r.map.data()), h_(reinterpret_cast<trace::RingHeader*>(map_)), data_(map_ + trace::kRingHeaderSize) {}
+      : map_(r.map.data()), h_(reinterpret_cast<trace::RingHeader*>(map_)),
+        data_(map_ + trace::kRingHeaderSize) {}
 
   void run(Cursor& in) {
-    for (int n = 0; n < kMaxOps && in.left() > 0; ++n) step(static_cast<RingOp>(in.get<uint8_t>() % kRingOps), in);
+    for (int n = 0; n < kMaxOps && in.left() > 0; ++n)
+      step(static_cast<RingOp>(in.get<uint8_t>() % kRingOps), in);
   }
 
  private:
@@ -173,7 +179,10 @@ class RingProgram {
 void RingProgram::step(RingOp op, Cursor& in) {
   switch (op) {
     case kSetHead: h_->head.store(in.get<uint64_t>()); break;
-    case kSetTail: cursor_ = in.get<uint64_t>(); h_->tail.store(cursor_); break;
+    case kSetTail:
+      cursor_ = in.get<uint64_t>();
+      h_->tail.store(cursor_);
+      break;
     case kSetClosed: h_->closed.store(in.get<uint8_t>()); break;
     case kSetLost:
       h_->lost.store(in.get<uint64_t>());
@@ -230,7 +239,8 @@ void RingProgram::step(RingOp op, Cursor& in) {
 
 // A view lies inside the reader's data area, whose start is the same for every view of
 // one reader and page-aligned (the mapping's start + the 4 KB header); its bytes are read.
-void check_view(const trace::RingReader& r, const trace::RingReader::View& v, const uint8_t*& area) {
+void check_view(const trace::RingReader& r, const trace::RingReader::View& v,
+                const uint8_t*& area) {
   const uint64_t off = r.consumed() & (r.capacity() - 1);
   const uint8_t* start = v.payload - sizeof(trace::EventRecord) - off;
   if (area == nullptr) area = start;
@@ -277,7 +287,8 @@ void check_ring(Cursor& in, uint8_t flags) {
 void fix_blobs(etw::DecodedParameters& p) {
   for (size_t i = 0; i < p.descriptors.size(); ++i) {
     std::vector<uint8_t>& b = p.data[i];
-    if (p.descriptors[i].Type != EVENT_FILTER_TYPE_PAYLOAD || b.size() < etw::kBlobHeaderSize) continue;
+    if (p.descriptors[i].Type != EVENT_FILTER_TYPE_PAYLOAD || b.size() < etw::kBlobHeaderSize)
+      continue;
     const auto size = static_cast<uint32_t>(b.size());
     std::memcpy(b.data() + 8, &size, 4);
     const uint32_t sum = etw::blob_checksum(b.data(), b.size());
@@ -285,7 +296,8 @@ void fix_blobs(etw::DecodedParameters& p) {
   }
 }
 
-void check_enable(const std::vector<uint8_t>& bytes, uint8_t flags, uint8_t level, uint64_t any, uint64_t all) {
+void check_enable(const std::vector<uint8_t>& bytes, uint8_t flags, uint8_t level, uint64_t any,
+                  uint64_t all) {
   auto d = etw::decode_enable_parameters(bytes);
   if (!d) return say("enable: malformed");
   if (d->has && d->params.Version == ENABLE_TRACE_PARAMETERS_VERSION_2) {
@@ -295,9 +307,10 @@ void check_enable(const std::vector<uint8_t>& bytes, uint8_t flags, uint8_t leve
   if (flags & kFlagFixBlobs) fix_blobs(*d);
   etw::EnableRequest req;
   const ULONG rc = etw::convert_enable(level, any, all, d->has ? &d->params : nullptr, &req);
-  say("enable: " + std::to_string(d->descriptors.size()) + " descriptors, convert_enable " + std::to_string(rc) +
-      (req.params.payload.empty() ? "" : ", payload filters"));
-  if (rc != ERROR_SUCCESS && rc != ERROR_INVALID_PARAMETER && rc != ERROR_NOT_SUPPORTED) __builtin_trap();
+  say("enable: " + std::to_string(d->descriptors.size()) + " descriptors, convert_enable " +
+      std::to_string(rc) + (req.params.payload.empty() ? "" : ", payload filters"));
+  if (rc != ERROR_SUCCESS && rc != ERROR_INVALID_PARAMETER && rc != ERROR_NOT_SUPPORTED)
+    __builtin_trap();
   if (rc != ERROR_SUCCESS) return;
   ProgramSpec spec;  // a provider process without the manifest compiles what was accepted
   spec.provider.name = "fuzz";

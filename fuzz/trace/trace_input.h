@@ -17,28 +17,37 @@
 
 namespace pfc::fuzz::trace_input {
 
-inline constexpr uint8_t kFlagDeadWriter = 1;   // the ring's writer process is gone
-inline constexpr uint8_t kFlagStateFile = 2;    // also read the state through StateStore
-inline constexpr uint8_t kFlagFixBlobs = 4;     // re-checksum PAYLOAD descriptors' blobs
+inline constexpr uint8_t kFlagDeadWriter = 1;  // the ring's writer process is gone
+inline constexpr uint8_t kFlagStateFile = 2;   // also read the state through StateStore
+inline constexpr uint8_t kFlagFixBlobs = 4;    // re-checksum PAYLOAD descriptors' blobs
 // Bits 4..6: how the state file's header is damaged (StateDamage), with kFlagStateFile.
 inline constexpr int kDamageShift = 4;
-enum StateDamage : uint8_t { kIntact, kMagic, kVersion, kBodySize, kCrc, kReserved, kTruncated, kAppended };
+enum StateDamage : uint8_t {
+  kIntact,
+  kMagic,
+  kVersion,
+  kBodySize,
+  kCrc,
+  kReserved,
+  kTruncated,
+  kAppended
+};
 
 enum RingOp : uint8_t {
-  kSetHead,     // u64: header head
-  kSetTail,     // u64: header tail; the cursor moves there
-  kSetClosed,   // u8: header closed
-  kSetLost,     // u64 lost, u64 lost_bytes
-  kPatchHeader, // u8 offset, u8 value: one byte of the header's first 256
-  kEvent,       // u16 payload length, u8 stack count: a committed event at the cursor;
-                // cursor and head move past it
-  kRecord,      // u32 size, u32 state, u32 payload length, u16 stack count: raw record
-                // words at the cursor; the cursor moves by size, head does not
-  kPadding,     // u32 size: a padding record at the cursor; cursor and head move past it
-  kReserve,     // u32 size: a reserved (uncommitted) record; cursor and head move past it
-  kRaw,         // u8 n, n bytes at the cursor (cursor unchanged)
-  kSkip,        // u32 n: cursor += n
-  kHeadHere,    // head = cursor
+  kSetHead,      // u64: header head
+  kSetTail,      // u64: header tail; the cursor moves there
+  kSetClosed,    // u8: header closed
+  kSetLost,      // u64 lost, u64 lost_bytes
+  kPatchHeader,  // u8 offset, u8 value: one byte of the header's first 256
+  kEvent,        // u16 payload length, u8 stack count: a committed event at the cursor;
+                 // cursor and head move past it
+  kRecord,       // u32 size, u32 state, u32 payload length, u16 stack count: raw record
+                 // words at the cursor; the cursor moves by size, head does not
+  kPadding,      // u32 size: a padding record at the cursor; cursor and head move past it
+  kReserve,      // u32 size: a reserved (uncommitted) record; cursor and head move past it
+  kRaw,          // u8 n, n bytes at the cursor (cursor unchanged)
+  kSkip,         // u32 n: cursor += n
+  kHeadHere,     // head = cursor
   kRingOps
 };
 

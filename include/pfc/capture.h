@@ -30,8 +30,8 @@ bool is_capture(std::span<const uint8_t> bytes);
 // One event of a capture. `event` points into the capture's bytes (payload) and string
 // table (exe); package_id, app_id and name are empty (the format does not carry them).
 struct CaptureRecord {
-  uint16_t provider = 0;  // index into CaptureReader::providers()
-  uint64_t timestamp = 0; // 100-ns ticks, as the writer gave them
+  uint16_t provider = 0;   // index into CaptureReader::providers()
+  uint64_t timestamp = 0;  // 100-ns ticks, as the writer gave them
   EventView event;
 };
 

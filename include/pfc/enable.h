@@ -29,10 +29,19 @@ inline constexpr uint32_t kExcludeInPrivate = 0x200;
 
 // PAYLOAD_OPERATOR values (Windows SDK tdh.h; docs/semantics.md §2.2).
 enum class PayloadOp : uint16_t {
-  Eq = 0, Ne = 1, Le = 2, Gt = 3, Lt = 4, Ge = 5,
-  Between = 6, NotBetween = 7, Modulo = 8,
-  Contains = 20, DoesntContain = 21,
-  Is = 30, IsNot = 31,
+  Eq = 0,
+  Ne = 1,
+  Le = 2,
+  Gt = 3,
+  Lt = 4,
+  Ge = 5,
+  Between = 6,
+  NotBetween = 7,
+  Modulo = 8,
+  Contains = 20,
+  DoesntContain = 21,
+  Is = 30,
+  IsNot = 31,
 };
 
 // A predicate value converted to its field's type (docs/semantics.md §2.3).
@@ -103,15 +112,15 @@ struct LevelKeywordFilter {
 };
 
 struct EnableParams {
-  uint8_t level = 0;  // 0 = every level
-  uint64_t any = 0;   // MatchAnyKeyword; 0 = every keyword
-  uint64_t all = 0;   // MatchAllKeyword; ignored when any == 0
+  uint8_t level = 0;        // 0 = every level
+  uint64_t any = 0;         // MatchAnyKeyword; 0 = every keyword
+  uint64_t all = 0;         // MatchAllKeyword; ignored when any == 0
   uint32_t properties = 0;  // enable_property bits
   Guid source_id;           // passed to enable callbacks
 
   // Scope filters (absent = no restriction).
   std::optional<std::vector<uint32_t>> pids;
-  std::optional<std::vector<std::string>> exe_names;    // final path components
+  std::optional<std::vector<std::string>> exe_names;  // final path components
   std::optional<std::vector<std::string>> package_ids;
   std::optional<std::vector<std::string>> app_ids;
   // Attribute filters.

@@ -22,20 +22,21 @@ struct StrRef {
 };
 
 struct EventView {
-  EventDescriptor desc;             // @0
-  const uint8_t* payload = nullptr; // @16
-  uint64_t payload_size = 0;        // @24
-  uint32_t pid = 0;                 // @32
-  uint32_t tid = 0;                 // @36
-  StrRef exe;                       // @40 executable path; scope filters use its final component
-  StrRef package_id;                // @56
-  StrRef app_id;                    // @72
-  StrRef name;                      // @88 event name (event-name filters)
+  EventDescriptor desc;              // @0
+  const uint8_t* payload = nullptr;  // @16
+  uint64_t payload_size = 0;         // @24
+  uint32_t pid = 0;                  // @32
+  uint32_t tid = 0;                  // @36
+  StrRef exe;                        // @40 executable path; scope filters use its final component
+  StrRef package_id;                 // @56
+  StrRef app_id;                     // @72
+  StrRef name;                       // @88 event name (event-name filters)
 };
 static_assert(std::is_standard_layout_v<EventView>);
 static_assert(offsetof(EventView, payload) == 16 && offsetof(EventView, pid) == 32 &&
-              offsetof(EventView, exe) == 40 && offsetof(EventView, name) == 88 &&
-              sizeof(EventView) == 104, "the JIT depends on this layout");
+                  offsetof(EventView, exe) == 40 && offsetof(EventView, name) == 88 &&
+                  sizeof(EventView) == 104,
+              "the JIT depends on this layout");
 
 // An owning event (tests, CLI, capture files). view() is valid while *this is unchanged.
 struct Event {
@@ -49,8 +50,15 @@ struct Event {
   std::vector<uint8_t> payload;
 
   EventView view() const {
-    return EventView{desc, payload.data(), payload.size(), pid, tid, StrRef::of(exe),
-                     StrRef::of(package_id), StrRef::of(app_id), StrRef::of(name)};
+    return EventView{desc,
+                     payload.data(),
+                     payload.size(),
+                     pid,
+                     tid,
+                     StrRef::of(exe),
+                     StrRef::of(package_id),
+                     StrRef::of(app_id),
+                     StrRef::of(name)};
   }
 };
 

@@ -27,11 +27,11 @@ enum class InType : uint16_t {
   UInt64 = 10,
   Float = 11,
   Double = 12,
-  Boolean = 13,  // 4 bytes
-  Binary = 14,   // needs a length (bytes)
-  Guid = 15,     // 16 bytes
-  Pointer = 16,  // 8 bytes (64-bit producers only)
-  FileTime = 17,  // 8 bytes
+  Boolean = 13,     // 4 bytes
+  Binary = 14,      // needs a length (bytes)
+  Guid = 15,        // 16 bytes
+  Pointer = 16,     // 8 bytes (64-bit producers only)
+  FileTime = 17,    // 8 bytes
   SystemTime = 18,  // 16 bytes
   Sid = 19,         // 8 + 4 * SubAuthorityCount bytes
   HexInt32 = 20,

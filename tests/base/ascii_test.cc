@@ -59,8 +59,12 @@ TEST(Ascii, IEquals) {
     bool equal;
   };
   const Row rows[] = {
-      {"", "", true},          {"abc", "ABC", true},     {"Svc.EXE", "svc.exe", true},
-      {"abc", "abcd", false},  {"[", "{", false},        {"@", "`", false},
+      {"", "", true},
+      {"abc", "ABC", true},
+      {"Svc.EXE", "svc.exe", true},
+      {"abc", "abcd", false},
+      {"[", "{", false},
+      {"@", "`", false},
       {"\xC3\xA9", "\xC3\x89", false},  // é / É differ outside ASCII
   };
   for (const Row& r : rows) {

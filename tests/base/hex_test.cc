@@ -78,8 +78,8 @@ TEST(Quote, EscapesControlBytesAndCuts) {
       {std::string("\0", 1), "'\\x00'"},
       {"\x1F\x7F", "'\\x1f\\x7f'"},
       {" ~", "' ~'"},
-      {"it's", "'it's'"},                        // quotes are not escaped
-      {"\xC3\xA9\xFF", "'\xC3\xA9\xFF'"},        // non-ASCII bytes as they are
+      {"it's", "'it's'"},                  // quotes are not escaped
+      {"\xC3\xA9\xFF", "'\xC3\xA9\xFF'"},  // non-ASCII bytes as they are
       {std::string(64, 'x'), "'" + std::string(64, 'x') + "'"},
       {std::string(65, 'x'), "'" + std::string(64, 'x') + "...'"},
       {std::string(63, 'x') + "\t\t", "'" + std::string(63, 'x') + "\\x09...'"},

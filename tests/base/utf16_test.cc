@@ -68,9 +68,9 @@ TEST(Utf16, HighSurrogateBeforeOddByteIsNotPaired) {
 
 struct ConvertRow {
   std::u16string in;
-  bool reject_ok;         // result under Unpaired::Reject
-  std::string rejected;   // `out` after Reject (the part before the failure)
-  std::string replaced;   // `out` under Unpaired::Replace
+  bool reject_ok;        // result under Unpaired::Reject
+  std::string rejected;  // `out` after Reject (the part before the failure)
+  std::string replaced;  // `out` under Unpaired::Replace
 };
 
 const ConvertRow kConvertRows[] = {
@@ -78,7 +78,11 @@ const ConvertRow kConvertRows[] = {
     {u"a\u00E9\u20AC", true, "a\xC3\xA9\xE2\x82\xAC", "a\xC3\xA9\xE2\x82\xAC"},
     {{0xD83D, 0xDE00}, true, "\xF0\x9F\x98\x80", "\xF0\x9F\x98\x80"},
     {{u'a', 0xD800}, false, "a", "a\xEF\xBF\xBD"},
-    {{u'a', 0xDC00, u'b'}, false, "a", "a\xEF\xBF\xBD" "b"},
+    {{u'a', 0xDC00, u'b'},
+     false,
+     "a",
+     "a\xEF\xBF\xBD"
+     "b"},
     {{0xD800, 0xD800, 0xDC00}, false, "", "\xEF\xBF\xBD\xF0\x90\x80\x80"},
     {{u'a', 0x0000, u'b'}, true, std::string("a\0b", 3), std::string("a\0b", 3)},
 };

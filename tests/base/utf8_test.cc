@@ -86,8 +86,12 @@ TEST(Utf8, DecodeStepEscapesEveryBadByte) {
       {"\xED\xA0\x80", {0xDCED, 0xDCA0, 0xDC80}},              // encoded surrogate
       {"\xF4\x90\x80\x80", {0xDCF4, 0xDC90, 0xDC80, 0xDC80}},  // > U+10FFFF
       {"\xE2\x82", {0xDCE2, 0xDC82}},                          // truncated at the end
-      {"\xE2\x82" "A", {0xDCE2, 0xDC82, U'A'}},                // bad continuation
-      {"\xC3" "A", {0xDCC3, U'A'}},                            // truncated, then ASCII
+      {"\xE2\x82"
+       "A",
+       {0xDCE2, 0xDC82, U'A'}},  // bad continuation
+      {"\xC3"
+       "A",
+       {0xDCC3, U'A'}},  // truncated, then ASCII
       {"\xFF\xFE", {0xDCFF, 0xDCFE}},
       {"\xE2\x82\xAC\x7F", {0x20AC, 0x7F}},
   };

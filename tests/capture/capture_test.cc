@@ -94,7 +94,8 @@ TEST(Capture, Crc32IsTheZlibOne) {
   EXPECT_EQ(internal::crc32(std::span(p, check.size())), 0xCBF43926u);
   EXPECT_EQ(internal::crc32(std::span(p + 4, 5), internal::crc32(std::span(p, 4))), 0xCBF43926u);
   std::vector<uint8_t> zeros(37, 0);  // slicing-by-8 body plus a 5-byte tail
-  EXPECT_EQ(internal::crc32(zeros), internal::crc32(std::span(zeros).subspan(3), internal::crc32(std::span(zeros).first(3))));
+  EXPECT_EQ(internal::crc32(zeros), internal::crc32(std::span(zeros).subspan(3),
+                                                    internal::crc32(std::span(zeros).first(3))));
 }
 
 // zlib's crc32_z returns 0 for a null buffer whatever the running value: an empty span
@@ -136,23 +137,50 @@ struct Malformed {
 };
 
 const Malformed kMalformed[] = {
-    {"bad magic", [](auto& f) { f[1] = 'X'; }, "capture: not a pfc capture file (bad magic at offset 0)"},
+    {"bad magic", [](auto& f) { f[1] = 'X'; },
+     "capture: not a pfc capture file (bad magic at offset 0)"},
     {"version", [](auto& f) { f[8] = 2; },
      "capture: unsupported version 2 at offset 8 (this pfc reads version 1)"},
-    {"header size", [](auto& f) { f[10] = 41; }, "capture: header size 41 at offset 10, expected 40"},
-    {"string length", [](auto& f) { internal::store_le(&f[72], 1000, 4); fix_crc(f); },
+    {"header size", [](auto& f) { f[10] = 41; },
+     "capture: header size 41 at offset 10, expected 40"},
+    {"string length",
+     [](auto& f) {
+       internal::store_le(&f[72], 1000, 4);
+       fix_crc(f);
+     },
      "capture: string 0 at offset 72: length 1000 runs past the end of the file"},
-    {"provider index", [](auto& f) { f[139 + 4] = 2; fix_crc(f); },
+    {"provider index",
+     [](auto& f) {
+       f[139 + 4] = 2;
+       fix_crc(f);
+     },
      "capture: record 1 at offset 139: provider index 2 out of range (2 providers)"},
-    {"exe index", [](auto& f) { f[187 + 40] = 1; fix_crc(f); },
+    {"exe index",
+     [](auto& f) {
+       f[187 + 40] = 1;
+       fix_crc(f);
+     },
      "capture: record 2 at offset 187: exe index 1 out of range (1 strings)"},
-    {"reserved", [](auto& f) { f[88 + 44] = 1; fix_crc(f); },
+    {"reserved",
+     [](auto& f) {
+       f[88 + 44] = 1;
+       fix_crc(f);
+     },
      "capture: record 0 at offset 88: reserved fields are not zero"},
-    {"payload size", [](auto& f) { internal::store_le(&f[187], 6, 4); fix_crc(f); },
-     "capture: record 2 at offset 187: payload of 6 bytes runs past the end of the file (5 bytes left)"},
+    {"payload size",
+     [](auto& f) {
+       internal::store_le(&f[187], 6, 4);
+       fix_crc(f);
+     },
+     "capture: record 2 at offset 187: payload of 6 bytes runs past the end of the file (5 bytes "
+     "left)"},
     {"record count", [](auto& f) { f[24] = 4; },
      "capture: the file ends at offset 240 after 3 of 4 records (truncated)"},
-    {"trailing bytes", [](auto& f) { f.push_back(0); fix_crc(f); },
+    {"trailing bytes",
+     [](auto& f) {
+       f.push_back(0);
+       fix_crc(f);
+     },
      "capture: 1 unexpected bytes at offset 240 after the last of 3 records"},
     {"body size", [](auto& f) { f[32] = 1; },
      "capture: body size 1 at offset 32 does not match the 200 bytes after the header"},
@@ -209,11 +237,17 @@ TEST(Capture, RandomBytesNeverCrash) {
     std::vector<uint8_t> f(kCaptureMagic.begin(), kCaptureMagic.end());
     f.resize(8 + rng() % 300);
     for (size_t i = 8; i < f.size(); ++i) f[i] = uint8_t(rng());
-    if (f.size() > 10) { f[8] = 1; f[9] = 0; f[10] = 40; f[11] = 0; }
+    if (f.size() > 10) {
+      f[8] = 1;
+      f[9] = 0;
+      f[10] = 40;
+      f[11] = 0;
+    }
     auto r = CaptureReader::open(f);
     if (r) {  // only if everything, checksum included, happened to be consistent
       CaptureRecord rec;
-      while (r->next(rec)) {}
+      while (r->next(rec)) {
+      }
     }
   }
 }

@@ -64,16 +64,20 @@ class GenRun : public ::testing::Test {
     std::ifstream in(path(name), std::ios::binary);
     return {std::istreambuf_iterator<char>(in), {}};
   }
-  ProcessResult pfc(std::vector<std::string> args) const { return run_process(PFC_BINARY, args, dir_); }
+  ProcessResult pfc(std::vector<std::string> args) const {
+    return run_process(PFC_BINARY, args, dir_);
+  }
 
   std::string dir_;
 };
 
 TEST_F(GenRun, SameSeedSameBytesOtherSeedOtherBytes) {
   for (const char* out : {"a.cap", "b.cap"}) {
-    ASSERT_EQ(pfc({"gen", "example.pfs", "--count", "300", "--seed", "42", "-o", out}).exit_code, 0);
+    ASSERT_EQ(pfc({"gen", "example.pfs", "--count", "300", "--seed", "42", "-o", out}).exit_code,
+              0);
   }
-  ASSERT_EQ(pfc({"gen", "example.pfs", "--count", "300", "--seed", "43", "-o", "c.cap"}).exit_code, 0);
+  ASSERT_EQ(pfc({"gen", "example.pfs", "--count", "300", "--seed", "43", "-o", "c.cap"}).exit_code,
+            0);
   EXPECT_EQ(read("a.cap"), read("b.cap"));
   EXPECT_NE(read("a.cap"), read("c.cap"));
   EXPECT_EQ(read("a.cap").substr(0, 8), std::string("\x89PFCCAP\n", 8));
@@ -86,9 +90,12 @@ TEST_F(GenRun, MatchRateIsExactAndEveryEngineCountsTheSame) {
   EXPECT_EQ(gen.out, "wrote 400 events (100 matching) to r.cap\n");
   std::string lines;
   for (const char* engine : {"interp", "jit", "auto"}) {
-    const ProcessResult count = pfc({"run", "example.pfs", "--events", "r.cap", "--count", "--engine", engine});
+    const ProcessResult count =
+        pfc({"run", "example.pfs", "--events", "r.cap", "--count", "--engine", engine});
     ASSERT_EQ(count.exit_code, 0) << count.err;
-    EXPECT_EQ(count.out.rfind("{\"events\":400,\"matched\":100,\"engine\":\"" + std::string(engine) + "\"", 0), 0u)
+    EXPECT_EQ(count.out.rfind(
+                  "{\"events\":400,\"matched\":100,\"engine\":\"" + std::string(engine) + "\"", 0),
+              0u)
         << count.out;
     EXPECT_NE(count.out.find("\"sessions\":{\"MyTrace\":{\"delivered\":"), std::string::npos);
     const ProcessResult each = pfc({"run", "example.pfs", "--events", "r.cap", "--engine", engine});
@@ -97,7 +104,8 @@ TEST_F(GenRun, MatchRateIsExactAndEveryEngineCountsTheSame) {
     EXPECT_EQ(each.out, lines) << engine;
   }
   size_t delivered = 0, total = 0;
-  for (size_t pos = 0; (pos = lines.find("\"sessions\":[", pos)) != std::string::npos; ++pos, ++total)
+  for (size_t pos = 0; (pos = lines.find("\"sessions\":[", pos)) != std::string::npos;
+       ++pos, ++total)
     delivered += lines[pos + 12] != ']';
   EXPECT_EQ(total, 400u);
   EXPECT_EQ(delivered, 100u);
@@ -105,26 +113,30 @@ TEST_F(GenRun, MatchRateIsExactAndEveryEngineCountsTheSame) {
 
 TEST_F(GenRun, EveryTypeGeneratesAndExplainAgrees) {
   for (const char* rate : {"0", "0.5", "1"}) {
-    const ProcessResult gen = pfc({"gen", "types.pfs", "--count", "500", "--seed", "3",
-                                   "--match-rate", rate, "-o", "t.cap"});
+    const ProcessResult gen = pfc(
+        {"gen", "types.pfs", "--count", "500", "--seed", "3", "--match-rate", rate, "-o", "t.cap"});
     ASSERT_EQ(gen.exit_code, 0) << rate << ": " << gen.err;
     for (const char* engine : {"interp", "jit"}) {
-      const ProcessResult run = pfc({"run", "types.pfs", "--events", "t.cap", "--explain", "--engine", engine});
+      const ProcessResult run =
+          pfc({"run", "types.pfs", "--events", "t.cap", "--explain", "--engine", engine});
       EXPECT_EQ(run.exit_code, 0) << rate << " " << engine << ": " << run.err;
     }
   }
 }
 
 TEST_F(GenRun, CountWorksOnJsonLinesToo) {
-  write("e.jsonl", R"({"provider":"Example-Provider","event":"Example_Event_1","fields":{"Initiator":"User","Level":9}})"
-                   "\n");
+  write(
+      "e.jsonl",
+      R"({"provider":"Example-Provider","event":"Example_Event_1","fields":{"Initiator":"User","Level":9}})"
+      "\n");
   const ProcessResult r = pfc({"run", "example.pfs", "--events", "e.jsonl", "--count"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out.rfind("{\"events\":1,\"matched\":1,\"engine\":\"auto\"", 0), 0u) << r.out;
 }
 
 TEST_F(GenRun, CorruptedAndTruncatedCapturesAreErrors) {
-  ASSERT_EQ(pfc({"gen", "example.pfs", "--count", "20", "--seed", "1", "-o", "g.cap"}).exit_code, 0);
+  ASSERT_EQ(pfc({"gen", "example.pfs", "--count", "20", "--seed", "1", "-o", "g.cap"}).exit_code,
+            0);
   std::string bytes = read("g.cap");
   std::string flipped = bytes;
   flipped[bytes.size() - 3] ^= 0x55;
@@ -134,11 +146,13 @@ TEST_F(GenRun, CorruptedAndTruncatedCapturesAreErrors) {
   ProcessResult r = pfc({"run", "example.pfs", "--events", "flipped.cap"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.out.find("{\"seq\":19,"), std::string::npos) << r.out;
-  EXPECT_NE(r.err.find("pfc: error: flipped.cap: capture: checksum mismatch"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("pfc: error: flipped.cap: capture: checksum mismatch"), std::string::npos)
+      << r.err;
   write("cut.cap", bytes.substr(0, bytes.size() - 10));
   r = pfc({"run", "example.pfs", "--events", "cut.cap", "--count"});
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_NE(r.err.find("pfc: error: cut.cap: capture: record 19 at offset "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("pfc: error: cut.cap: capture: record 19 at offset "), std::string::npos)
+      << r.err;
 }
 
 TEST_F(GenRun, ProviderMissingFromTheScriptIsAnError) {
@@ -150,21 +164,26 @@ TEST_F(GenRun, ProviderMissingFromTheScriptIsAnError) {
 
 TEST_F(GenRun, UnreachableRateIsAnError) {
   // Session S takes every event of Other: no event can fail its filters.
-  const ProcessResult r = pfc({"gen", "other.pfs", "--count", "5", "--seed", "1",
-                               "--match-rate", "0.5", "-o", "u.cap"});
+  const ProcessResult r = pfc(
+      {"gen", "other.pfs", "--count", "5", "--seed", "1", "--match-rate", "0.5", "-o", "u.cap"});
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_EQ(r.err, "pfc: error: --match-rate 0.5 cannot be reached: none of 20000 random events "
-                   "fails the sessions' filters\n");
+  EXPECT_EQ(r.err,
+            "pfc: error: --match-rate 0.5 cannot be reached: none of 20000 random events "
+            "fails the sessions' filters\n");
 }
 
 TEST_F(GenRun, UsageErrors) {
   EXPECT_EQ(pfc({"gen", "example.pfs", "--seed", "1", "-o", "x.cap"}).exit_code, 2);
   EXPECT_EQ(pfc({"gen", "example.pfs", "--count", "1", "--seed", "1"}).exit_code, 2);
-  EXPECT_EQ(pfc({"gen", "example.pfs", "--count", "1", "--seed", "1", "-o", "x.cap",
-                 "--match-rate", "1.5"}).exit_code, 2);
-  const ProcessResult r = pfc({"gen", "example.pfs", "--count", "1", "--seed", "1", "-o", "nodir/x.cap"});
+  EXPECT_EQ(pfc({"gen", "example.pfs", "--count", "1", "--seed", "1", "-o", "x.cap", "--match-rate",
+                 "1.5"})
+                .exit_code,
+            2);
+  const ProcessResult r =
+      pfc({"gen", "example.pfs", "--count", "1", "--seed", "1", "-o", "nodir/x.cap"});
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_NE(r.err.find("pfc: error: cannot write nodir/x.cap: No such file or directory"), std::string::npos);
+  EXPECT_NE(r.err.find("pfc: error: cannot write nodir/x.cap: No such file or directory"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -22,7 +22,9 @@ struct Row {
   std::string_view want;
 };
 
-std::string with_prelude(std::string_view rest) { return std::string(kPrelude) + std::string(rest); }
+std::string with_prelude(std::string_view rest) {
+  return std::string(kPrelude) + std::string(rest);
+}
 
 void run_rows(const std::vector<Row>& rows) {
   for (const Row& r : rows) {
@@ -50,8 +52,7 @@ TEST(CheckDiagnostics, Providers) {
 
 TEST(CheckDiagnostics, Events) {
   run_rows({
-      {"duplicate event",
-       "provider P {\n  event E (id=1) {}\n  event E (id=2) {}\n}\n",
+      {"duplicate event", "provider P {\n  event E (id=1) {}\n  event E (id=2) {}\n}\n",
        "3:9: error: duplicate event 'E' in provider 'P'"},
       {"duplicate id and version",
        "provider P {\n  event A (id=1, version=2) {}\n  event B (version=2, id=1) {}\n}\n",
@@ -85,13 +86,12 @@ TEST(CheckDiagnostics, Fields) {
        "1:34: error: unknown type 'uint23'; did you mean 'uint32'?"},
       {"unknown type without suggestion", "provider P { event A (id=1) { X: banana; } }\n",
        "1:34: error: unknown type 'banana'"},
-      {"type names are case-insensitive", "provider P { event A (id=1) { X: UInt32; Y: WString; } }\n",
-       ""},
+      {"type names are case-insensitive",
+       "provider P { event A (id=1) { X: UInt32; Y: WString; } }\n", ""},
       {"count from unknown field",
        "provider P { event A (id=1) { Count: uint16; V: uint32[Cuont]; } }\n",
        "1:56: error: unknown field 'Cuont' in event 'A'; did you mean 'Count'?"},
-      {"count from a later field",
-       "provider P { event A (id=1) { V: uint32[N]; N: uint16; } }\n",
+      {"count from a later field", "provider P { event A (id=1) { V: uint32[N]; N: uint16; } }\n",
        "1:41: error: count field 'N' must be declared before field 'V'"},
       {"count from itself", "provider P { event A (id=1) { N: uint32[N]; } }\n",
        "1:41: error: count field 'N' must be declared before field 'N'"},
@@ -132,7 +132,8 @@ TEST(CheckDiagnostics, Sessions) {
        "5:20: error: unknown provider 'Porv'; did you mean 'Prov'?"},
       {"unknown provider", with_prelude("session S { enable Nothing; }\n"),
        "5:20: error: unknown provider 'Nothing'"},
-      {"provider enabled twice", with_prelude("session S {\n  enable Prov;\n  enable Prov level=2;\n}\n"),
+      {"provider enabled twice",
+       with_prelude("session S {\n  enable Prov;\n  enable Prov level=2;\n}\n"),
        "7:10: error: provider 'Prov' is enabled twice in session 'S' (first on line 6)"},
   });
 }
@@ -152,8 +153,7 @@ TEST(CheckDiagnostics, Options) {
        "5:49: error: unknown property 'bogus_property'"},
       {"duplicate property", with_prelude("session S { enable Prov properties=(sid, SID); }\n"),
        "5:42: error: duplicate property 'sid'"},
-      {"all without any",
-       with_prelude("session S { enable Prov all=4; }\n"),
+      {"all without any", with_prelude("session S { enable Prov all=4; }\n"),
        "5:25: warning: 'all' has no effect without 'any' (MatchAllKeyword is ignored when "
        "MatchAnyKeyword is 0)"},
       {"all with any", with_prelude("session S { enable Prov any=1 all=4; }\n"), ""},
@@ -191,13 +191,15 @@ TEST(CheckDiagnostics, ScopeAndIdFilters) {
       {"pid range", with_prelude("session S { enable Prov { pid 1, -1, 4294967296; } }\n"),
        "5:34: error: pid value -1 is out of range (0..4294967295)\n"
        "5:38: error: pid value 4294967296 is out of range (0..4294967295)"},
-      {"empty names", with_prelude("session S { enable Prov { exe \"a.exe;;b.exe\";\n"
-                                   "  package_id \"\"; app_id \"x;\"; } }\n"),
+      {"empty names",
+       with_prelude("session S { enable Prov { exe \"a.exe;;b.exe\";\n"
+                    "  package_id \"\"; app_id \"x;\"; } }\n"),
        "5:31: error: empty name in 'exe' list\n"
        "6:14: error: empty name in 'package_id' list\n"
        "6:25: error: empty name in 'app_id' list"},
       {"exe with a path",
-       with_prelude("session S { enable Prov { exe \"cmd.exe;C:\\\\Windows\\\\notepad.exe\"; } }\n"),
+       with_prelude(
+           "session S { enable Prov { exe \"cmd.exe;C:\\\\Windows\\\\notepad.exe\"; } }\n"),
        "5:31: error: executable names are file names without a path: 'C:\\Windows\\notepad.exe'"},
       {"exe with a slash", with_prelude("session S { enable Prov { exe \"/usr/bin/ls\"; } }\n"),
        "5:31: error: executable names are file names without a path: '/usr/bin/ls'"},
@@ -217,16 +219,19 @@ TEST(CheckDiagnostics, ScopeAndIdFilters) {
 
 TEST(CheckDiagnostics, PayloadEvents) {
   run_rows({
-      {"unknown event", with_prelude("session S { enable Prov { payload Evl all { Level eq 1 } } }\n"),
+      {"unknown event",
+       with_prelude("session S { enable Prov { payload Evl all { Level eq 1 } } }\n"),
        "5:35: error: unknown event 'Evl' in provider 'Prov'; did you mean 'Ev1'?"},
-      {"unknown id", with_prelude("session S { enable Prov { payload id=3 all { Level eq 1 } } }\n"),
+      {"unknown id",
+       with_prelude("session S { enable Prov { payload id=3 all { Level eq 1 } } }\n"),
        "5:35: error: provider 'Prov' has no event with id 3 and version 0"},
       {"wrong version",
        with_prelude("session S { enable Prov { payload id=2 all { Title is \"x\" } } }\n"),
        "5:35: error: provider 'Prov' has no event with id 2 and version 0; event 'Ev2' has id 2 "
        "and version 1"},
       {"id out of range",
-       with_prelude("session S { enable Prov { payload id=65536 version=256 all { Level eq 1 } } }\n"),
+       with_prelude(
+           "session S { enable Prov { payload id=65536 version=256 all { Level eq 1 } } }\n"),
        "5:38: error: event id value 65536 is out of range (0..65535)\n"
        "5:52: error: event version value 256 is out of range (0..255)"},
   });
@@ -276,7 +281,8 @@ TEST(CheckDiagnostics, PayloadPredicates) {
       {"GUID for an integer field", pay("Ev1", "Level eq {37a59b93-bb25-4cee-97aa-8b6acd0c4df8}"),
        "6:30: error: field 'Level' of type 'uint32' needs an integer value"},
       {"where: every predicate checked",
-       with_prelude("session S { enable Prov {\n  payload Ev1 where Levle eq 1 or not (Small eq 999);\n} }\n"),
+       with_prelude("session S { enable Prov {\n  payload Ev1 where Levle eq 1 or not (Small eq "
+                    "999);\n} }\n"),
        "6:21: error: unknown field 'Levle' in event 'Ev1'; did you mean 'Level'?\n"
        "6:49: error: value 999 is out of range for field 'Small' of type 'int8' (-128..127)"},
   });

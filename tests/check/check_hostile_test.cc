@@ -52,8 +52,7 @@ TEST(CheckHostile, TenThousandPayloadFilters) {
 }
 
 TEST(CheckHostile, ThousandsOfErrorsAllReportedSorted) {
-  std::string script =
-      "provider P { event E (id=1) { Level: uint8; } }\nsession S { enable P {\n";
+  std::string script = "provider P { event E (id=1) { Level: uint8; } }\nsession S { enable P {\n";
   for (int i = 0; i < 3000; ++i) script += "  payload E all { Levle eq 1; Level eq 300 }\n";
   script += "} }\n";
   const Timed t = parse_and_check(script);
@@ -73,9 +72,10 @@ TEST(CheckHostile, ThousandsOfErrorsAllReportedSorted) {
 
 TEST(CheckHostile, HugeNamesGetNoSuggestionAndStayOneLine) {
   const std::string long_name(100000, 'F');
-  const std::string script = "provider P { event E (id=1) { F: uint8; } }\n"
-                             "session S { enable P { payload E all { \"" + long_name +
-                             "\" eq 1 } } }\n";
+  const std::string script =
+      "provider P { event E (id=1) { F: uint8; } }\n"
+      "session S { enable P { payload E all { \"" +
+      long_name + "\" eq 1 } } }\n";
   const Timed t = parse_and_check(script);
   EXPECT_LT(t.check_seconds, 1.0);
   ASSERT_EQ(t.out.diagnostics.size(), 1u);

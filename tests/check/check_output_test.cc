@@ -244,9 +244,9 @@ TEST(CheckOutput, PayloadValues) {
   };
   for (const Row& r : rows) {
     SCOPED_TRACE(r.pred);
-    const CheckedScript s = checked_clean(std::string(kTypes) +
-                                          "session A { enable P { payload E any { " +
-                                          std::string(r.pred) + " } } }\n");
+    const CheckedScript s =
+        checked_clean(std::string(kTypes) + "session A { enable P { payload E any { " +
+                      std::string(r.pred) + " } } }\n");
     const PayloadPredicate& p = only_pred(s);
     EXPECT_EQ(p.field, r.field);
     EXPECT_EQ(p.op, r.op);
@@ -278,13 +278,12 @@ TEST(CheckOutput, PayloadStringsAndGuids) {
 }
 
 TEST(CheckOutput, GroupFlags) {
-  const CheckedScript s = checked_clean(
-      std::string(kTypes) +
-      "session A { enable P {\n"
-      "  payload E all { U8 eq 1 } group=all;\n"
-      "  payload E any { U8 eq 2 } group=any\n"
-      "  payload E all { U8 eq 3 }\n"
-      "} }\n");
+  const CheckedScript s = checked_clean(std::string(kTypes) +
+                                        "session A { enable P {\n"
+                                        "  payload E all { U8 eq 1 } group=all;\n"
+                                        "  payload E any { U8 eq 2 } group=any\n"
+                                        "  payload E all { U8 eq 3 }\n"
+                                        "} }\n");
   const std::vector<PayloadFilter>& f = s.sessions[0].enables[0].params.payload;
   ASSERT_EQ(f.size(), 3u);
   EXPECT_TRUE(f[0].group_all);
@@ -308,9 +307,9 @@ TEST(CheckOutput, WhereShapes) {
   };
   for (const Row& r : rows) {
     SCOPED_TRACE(r.expr);
-    const CheckedScript s = checked_clean(std::string(kTypes) +
-                                          "session A { enable P { payload E where " +
-                                          std::string(r.expr) + "; } }\n");
+    const CheckedScript s =
+        checked_clean(std::string(kTypes) + "session A { enable P { payload E where " +
+                      std::string(r.expr) + "; } }\n");
     const PayloadExpr& e = s.sessions[0].enables[0].params.payload[0].expr;
     EXPECT_EQ(shape(e), r.shape);
     for (size_t i = 0; i < e.nodes.size(); ++i) {

@@ -54,8 +54,8 @@ TEST(OpApplies, DesignTable) {
                          InType::Int32,   InType::UInt32,   InType::Int64,    InType::UInt64,
                          InType::Boolean, InType::HexInt32, InType::HexInt64, InType::FileTime,
                          InType::Pointer};
-  const PayloadOp int_ops[] = {PayloadOp::Eq, PayloadOp::Ne, PayloadOp::Le,
-                               PayloadOp::Gt, PayloadOp::Lt, PayloadOp::Ge,
+  const PayloadOp int_ops[] = {PayloadOp::Eq,      PayloadOp::Ne,         PayloadOp::Le,
+                               PayloadOp::Gt,      PayloadOp::Lt,         PayloadOp::Ge,
                                PayloadOp::Between, PayloadOp::NotBetween, PayloadOp::Modulo};
   const PayloadOp str_ops[] = {PayloadOp::Contains, PayloadOp::DoesntContain, PayloadOp::Is,
                                PayloadOp::IsNot};
@@ -71,8 +71,8 @@ TEST(OpApplies, DesignTable) {
   EXPECT_TRUE(payload_op_applies(InType::Guid, PayloadOp::IsNot));
   EXPECT_FALSE(payload_op_applies(InType::Guid, PayloadOp::Contains));
   EXPECT_FALSE(payload_op_applies(InType::Guid, PayloadOp::Eq));
-  for (InType t : {InType::Float, InType::Double, InType::Binary, InType::Sid,
-                   InType::SystemTime}) {
+  for (InType t :
+       {InType::Float, InType::Double, InType::Binary, InType::Sid, InType::SystemTime}) {
     for (PayloadOp op : int_ops) EXPECT_FALSE(payload_op_applies(t, op));
     for (PayloadOp op : str_ops) EXPECT_FALSE(payload_op_applies(t, op));
   }
@@ -82,7 +82,7 @@ struct TextRow {
   InType type;
   PayloadOp op;
   std::string_view text;
-  uint64_t lo, hi;  // expected bits (ignored on error)
+  uint64_t lo, hi;         // expected bits (ignored on error)
   std::string_view error;  // "" = success
 };
 
@@ -124,7 +124,8 @@ TEST(ConvertValueText, Integers) {
       {InType::UInt32, PayloadOp::Modulo, "10", 10, 0, ""},
       {InType::UInt32, PayloadOp::Eq, "abc", 0, 0,
        "invalid integer 'abc' for field 'F' of type 'uint32'"},
-      {InType::UInt32, PayloadOp::Eq, "", 0, 0, "invalid integer '' for field 'F' of type 'uint32'"},
+      {InType::UInt32, PayloadOp::Eq, "", 0, 0,
+       "invalid integer '' for field 'F' of type 'uint32'"},
       {InType::UInt32, PayloadOp::Eq, "7,16", 0, 0, "operator 'eq' takes one value, not a pair"},
       {InType::UInt32, PayloadOp::Between, "7", 0, 0,
        "operator 'between' needs two values 'lo,hi'"},
@@ -160,9 +161,11 @@ TEST(ConvertValueText, StringsAndGuids) {
   EXPECT_EQ(bad.error(), "string value for field 'T' of type 'wstring' is not valid UTF-8");
   auto ansi_bytes = convert_value_text("T", InType::AnsiString, PayloadOp::Is, "\xff");
   EXPECT_TRUE(ansi_bytes.has_value());  // 8-bit strings take any bytes
-  auto nul = convert_value_text("T", InType::AnsiString, PayloadOp::Is, std::string_view("a\0b", 3));
+  auto nul =
+      convert_value_text("T", InType::AnsiString, PayloadOp::Is, std::string_view("a\0b", 3));
   ASSERT_FALSE(nul.has_value());
-  EXPECT_EQ(nul.error(), "string value for field 'T' of type 'string' cannot contain NUL characters");
+  EXPECT_EQ(nul.error(),
+            "string value for field 'T' of type 'string' cannot contain NUL characters");
 
   auto g = convert_value_text("G", InType::Guid, PayloadOp::Is,
                               " {0E95CFBC-58D4-44BA-BE40-E63A853536DF}");
@@ -172,8 +175,8 @@ TEST(ConvertValueText, StringsAndGuids) {
                                "{0e95cfbc-58d4-44ba-be40-e63a853536df}\n");
   ASSERT_TRUE(g2.has_value());
   EXPECT_EQ(g2->guid, g->guid);
-  auto gbad = convert_value_text("G", InType::Guid, PayloadOp::Is,
-                                 "0E95CFBC-58D4-44BA-BE40-E63A853536DF");
+  auto gbad =
+      convert_value_text("G", InType::Guid, PayloadOp::Is, "0E95CFBC-58D4-44BA-BE40-E63A853536DF");
   ASSERT_FALSE(gbad.has_value());
   EXPECT_EQ(gbad.error(),
             "invalid GUID '0E95CFBC-58D4-44BA-BE40-E63A853536DF' for field 'G' of type 'guid'; "

@@ -23,18 +23,26 @@ struct TypeRow {
 };
 constexpr std::string_view kIntOps = "eq ne le gt lt ge between notbetween modulo";
 const TypeRow kTypes[] = {
-    {InType::Int8, kIntOps},          {InType::UInt8, kIntOps},
-    {InType::Int16, kIntOps},         {InType::UInt16, kIntOps},
-    {InType::Int32, kIntOps},         {InType::UInt32, kIntOps},
-    {InType::Int64, kIntOps},         {InType::UInt64, kIntOps},
-    {InType::Boolean, kIntOps},       {InType::HexInt32, kIntOps},
-    {InType::HexInt64, kIntOps},      {InType::FileTime, kIntOps},
+    {InType::Int8, kIntOps},
+    {InType::UInt8, kIntOps},
+    {InType::Int16, kIntOps},
+    {InType::UInt16, kIntOps},
+    {InType::Int32, kIntOps},
+    {InType::UInt32, kIntOps},
+    {InType::Int64, kIntOps},
+    {InType::UInt64, kIntOps},
+    {InType::Boolean, kIntOps},
+    {InType::HexInt32, kIntOps},
+    {InType::HexInt64, kIntOps},
+    {InType::FileTime, kIntOps},
     {InType::Pointer, kIntOps},
     {InType::UnicodeString, "contains doesntcontain is isnot"},
     {InType::AnsiString, "contains doesntcontain is isnot"},
     {InType::Guid, "is isnot"},
-    {InType::Float, ""},              {InType::Double, ""},
-    {InType::Binary, ""},             {InType::Sid, ""},
+    {InType::Float, ""},
+    {InType::Double, ""},
+    {InType::Binary, ""},
+    {InType::Sid, ""},
     {InType::SystemTime, ""},
 };
 
@@ -44,13 +52,19 @@ struct OpRow {
   std::string_view name;
 };
 const OpRow kOps[] = {
-    {PAYLOADFIELD_EQ, "eq"},           {PAYLOADFIELD_NE, "ne"},
-    {PAYLOADFIELD_LE, "le"},           {PAYLOADFIELD_GT, "gt"},
-    {PAYLOADFIELD_LT, "lt"},           {PAYLOADFIELD_GE, "ge"},
-    {PAYLOADFIELD_BETWEEN, "between"}, {PAYLOADFIELD_NOTBETWEEN, "notbetween"},
-    {PAYLOADFIELD_MODULO, "modulo"},   {PAYLOADFIELD_CONTAINS, "contains"},
+    {PAYLOADFIELD_EQ, "eq"},
+    {PAYLOADFIELD_NE, "ne"},
+    {PAYLOADFIELD_LE, "le"},
+    {PAYLOADFIELD_GT, "gt"},
+    {PAYLOADFIELD_LT, "lt"},
+    {PAYLOADFIELD_GE, "ge"},
+    {PAYLOADFIELD_BETWEEN, "between"},
+    {PAYLOADFIELD_NOTBETWEEN, "notbetween"},
+    {PAYLOADFIELD_MODULO, "modulo"},
+    {PAYLOADFIELD_CONTAINS, "contains"},
     {PAYLOADFIELD_DOESNTCONTAIN, "doesntcontain"},
-    {PAYLOADFIELD_IS, "is"},           {PAYLOADFIELD_ISNOT, "isnot"},
+    {PAYLOADFIELD_IS, "is"},
+    {PAYLOADFIELD_ISNOT, "isnot"},
 };
 
 bool listed(std::string_view list, std::string_view name) {
@@ -142,8 +156,9 @@ TEST(PayloadOps, IntegerRanges) {
       if (bad.empty()) continue;  // beyond 2^64 - 1 is not an integer at all
       const ConvertResult got = convert_value_text("F", r.type, PayloadOp::Eq, bad);
       ASSERT_FALSE(got.has_value()) << bad;
-      EXPECT_EQ(got.error(), "value " + std::string(bad) + " is out of range for field 'F' of type '" +
-                                 type_name + "' (" + std::string(r.range) + ")");
+      EXPECT_EQ(got.error(), "value " + std::string(bad) +
+                                 " is out of range for field 'F' of type '" + type_name + "' (" +
+                                 std::string(r.range) + ")");
     }
   }
 }
@@ -157,8 +172,8 @@ TEST(PayloadOps, ScriptSpellingOfEveryRow) {
     const std::string value = for_ints ? (row.values == 2 ? "1,2" : "3") : "\"x\"";
     const std::string script =
         "provider P { event E (id=1) { N: uint32; S: wstring; } }\n"
-        "session T { enable P { payload E where " + field + " " + std::string(row.name) + " " +
-        value + "; } }\n";
+        "session T { enable P { payload E where " +
+        field + " " + std::string(row.name) + " " + value + "; } }\n";
     const FrontendOutput out = test::compile_text(script);
     ASSERT_TRUE(out.ok()) << test::render_diagnostics(out);
     const EnableParams& params = out.checked.script.sessions.at(0).enables.at(0).params;
@@ -170,7 +185,8 @@ TEST(PayloadOps, ScriptSpellingOfEveryRow) {
 // The checker's own diagnostics for the table: operator on the wrong type (at the
 // operator) and any operator on an array.
 TEST(PayloadOps, CheckerDiagnostics) {
-  const std::string prelude = "provider P { event E (id=1) { G: guid; D: double; A: uint8[2]; } }\n";
+  const std::string prelude =
+      "provider P { event E (id=1) { G: guid; D: double; A: uint8[2]; } }\n";
   struct Row {
     std::string_view pred, want;
   };

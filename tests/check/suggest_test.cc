@@ -14,9 +14,10 @@ TEST(EditDistance, Table) {
     size_t want;
   };
   const Row rows[] = {
-      {"", "", 0},          {"abc", "abc", 0},  {"abc", "ABC", 0},      {"Levle", "Level", 1},
-      {"ca", "abc", 3},     {"kitten", "sitting", 3}, {"", "abcd", 4}, {"uint23", "uint32", 1},
-      {"stack_trce", "stack_trace", 1}, {"ab", "ba", 1}, {"abcdef", "badcfe", 3},
+      {"", "", 0},           {"abc", "abc", 0},       {"abc", "ABC", 0},
+      {"Levle", "Level", 1}, {"ca", "abc", 3},        {"kitten", "sitting", 3},
+      {"", "abcd", 4},       {"uint23", "uint32", 1}, {"stack_trce", "stack_trace", 1},
+      {"ab", "ba", 1},       {"abcdef", "badcfe", 3},
   };
   for (const Row& r : rows) {
     EXPECT_EQ(edit_distance(r.a, r.b, 100), r.want) << r.a << " / " << r.b;
@@ -30,11 +31,11 @@ TEST(EditDistance, Table) {
 TEST(ClosestName, OffersWithinThreshold) {
   const std::vector<std::string_view> names = {"Initiator", "Level", "Levels", "Title"};
   EXPECT_EQ(closest_name("Levle", names), 1u);
-  EXPECT_EQ(closest_name("level", names), 1u);      // case-insensitive
-  EXPECT_EQ(closest_name("Levelz", names), 1u);     // tie Level/Levels → first declared
+  EXPECT_EQ(closest_name("level", names), 1u);   // case-insensitive
+  EXPECT_EQ(closest_name("Levelz", names), 1u);  // tie Level/Levels → first declared
   EXPECT_EQ(closest_name("Initiatr", names), 0u);
   EXPECT_EQ(closest_name("Xyz", names), std::nullopt);
-  EXPECT_EQ(closest_name("Tx", names), std::nullopt);  // 2 edits > max(1, 2/3)
+  EXPECT_EQ(closest_name("Tx", names), std::nullopt);     // 2 edits > max(1, 2/3)
   EXPECT_EQ(closest_name("Level", names), std::nullopt);  // exact: not a misspelling
   EXPECT_EQ(closest_name(std::string(300, 'a'), names), std::nullopt);
   EXPECT_EQ(closest_name("x", std::vector<std::string_view>{}), std::nullopt);

@@ -97,8 +97,8 @@ class GoldenRun : public testing::TestWithParam<RunCase> {};
 TEST_P(GoldenRun, MatchesExpected) {
   const RunCase& c = GetParam();
   const std::string dir = case_dir(c.name);
-  std::vector<std::string> args = {"run", "script.pfs", "--events", "events.jsonl", "--engine",
-                                   c.engine};
+  std::vector<std::string> args = {"run",          "script.pfs", "--events",
+                                   "events.jsonl", "--engine",   c.engine};
   const std::vector<std::string> extra = split_words(read_text(dir + "/args"));
   args.insert(args.end(), extra.begin(), extra.end());
   const ExitAndStderr want = read_exit_and_stderr(dir + "/run.stderr", 0);
@@ -169,7 +169,8 @@ std::string delivered_without_seq(const std::string& out, const std::vector<std:
     const size_t open = line.find("\"sessions\":[") + 12;
     const std::string sessions = line.substr(open, line.find(']', open) - open);
     bool keep = names.empty() ? !sessions.empty() : false;
-    for (const std::string& n : names) keep = keep || sessions.find('"' + n + '"') != std::string::npos;
+    for (const std::string& n : names)
+      keep = keep || sessions.find('"' + n + '"') != std::string::npos;
     if (!keep) continue;
     kept += line.substr(line.find(",\"sessions\"")) + "\n";
   }

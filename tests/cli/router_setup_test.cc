@@ -59,13 +59,17 @@ TEST(RouterSetup, SameStateAsRegisteringFirst) {
   auto reference = Router::create(std::make_shared<InterpCompiler>());
   ASSERT_TRUE(reference);
   std::vector<ProviderHandle> handles;
-  for (const ProviderDef& p : script.schema.providers) handles.push_back(*(*reference)->register_provider(p));
-  for (const SessionDecl& s : script.sessions) ASSERT_TRUE((*reference)->create_session(s.name, nullptr));
+  for (const ProviderDef& p : script.schema.providers)
+    handles.push_back(*(*reference)->register_provider(p));
+  for (const SessionDecl& s : script.sessions)
+    ASSERT_TRUE((*reference)->create_session(s.name, nullptr));
   for (size_t i = 0; i < script.sessions.size(); ++i)
     for (const SessionDecl::Enable& e : script.sessions[i].enables)
-      ASSERT_TRUE((*reference)->enable(SessionId(i), script.schema.providers[e.provider].guid, e.params));
+      ASSERT_TRUE(
+          (*reference)->enable(SessionId(i), script.schema.providers[e.provider].guid, e.params));
   for (size_t p = 0; p < handles.size(); ++p) {
-    EXPECT_EQ(routed->router->composite(routed->providers[p]), (*reference)->composite(handles[p])) << p;
+    EXPECT_EQ(routed->router->composite(routed->providers[p]), (*reference)->composite(handles[p]))
+        << p;
     for (uint32_t a : {1u, 2u, 3u}) {
       for (uint8_t level : {1, 3, 5}) {
         Event e;

@@ -4,8 +4,8 @@
 // pipe, /dev/full), closed stdin, a file truncated mid-line, and the input limits (B3:
 // /dev/zero as script and events, a 4 GB sparse capture). Peak memory comes from the
 // child's rusage; a hang is caught by a generous kill timer, never by timing assertions.
-#include <gtest/gtest.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/resource.h>
@@ -146,16 +146,16 @@ std::string record() {
   put_le(payload, 0, 2);
   std::string r;
   put_le(r, payload.size(), 4);
-  put_le(r, 0, 2);   // provider
-  put_le(r, 0, 2);   // flags
-  put_le(r, 1, 2);   // id
+  put_le(r, 0, 2);                                       // provider
+  put_le(r, 0, 2);                                       // flags
+  put_le(r, 1, 2);                                       // id
   r += std::string{char(0), char(0), char(4), char(0)};  // version, channel, level, opcode
-  put_le(r, 0, 2);   // task
-  put_le(r, 0, 8);   // keyword
-  put_le(r, 100, 4); // pid
-  put_le(r, 200, 4); // tid
-  put_le(r, 0, 8);   // timestamp
-  put_le(r, 0xFFFFFFFF, 4);  // no exe
+  put_le(r, 0, 2);                                       // task
+  put_le(r, 0, 8);                                       // keyword
+  put_le(r, 100, 4);                                     // pid
+  put_le(r, 200, 4);                                     // tid
+  put_le(r, 0, 8);                                       // timestamp
+  put_le(r, 0xFFFFFFFF, 4);                              // no exe
   put_le(r, 0, 4);
   return r + payload;
 }
@@ -166,7 +166,8 @@ std::string capture_head(uint64_t count) {
                             char(0x33), char(0x33), char(0x44), char(0x44), char(0x55), char(0x55),
                             char(0x55), char(0x55), char(0x55), char(0x55)};
   const std::string rec = record();
-  const uint32_t rec_crc = uint32_t(crc32(0, reinterpret_cast<const Bytef*>(rec.data()), uInt(rec.size())));
+  const uint32_t rec_crc =
+      uint32_t(crc32(0, reinterpret_cast<const Bytef*>(rec.data()), uInt(rec.size())));
   const uint32_t table_crc = uint32_t(crc32(0, reinterpret_cast<const Bytef*>(guid.data()), 16));
   const uint32_t crc = uint32_t(crc32_combine(table_crc, crc_of_copies(rec_crc, rec.size(), count),
                                               z_off_t(rec.size() * count)));
@@ -204,7 +205,8 @@ TEST_F(Stream, MemoryIsBoundedIndependentlyOfTheInput) {
   const std::string rec = record();
   ASSERT_EQ(rec.size(), 100u);
   ASSERT_GE(kRecords * rec.size() / 1024, uint64_t(10 * kRssLimitKb));
-  Child c = start({"run", path("s.pfs"), "--events", "-", "--count", "--engine", "interp"}, true, true);
+  Child c =
+      start({"run", path("s.pfs"), "--events", "-", "--count", "--engine", "interp"}, true, true);
   std::string out;
   std::thread reader([&] {
     char buf[4096];
@@ -214,7 +216,8 @@ TEST_F(Stream, MemoryIsBoundedIndependentlyOfTheInput) {
   bool written = write_all(c.in, head.data(), head.size());
   std::string block;
   for (int i = 0; i < 10000; ++i) block += rec;
-  for (uint64_t i = 0; written && i < kRecords / 10000; ++i) written = write_all(c.in, block.data(), block.size());
+  for (uint64_t i = 0; written && i < kRecords / 10000; ++i)
+    written = write_all(c.in, block.data(), block.size());
   close(c.in);
   const Finished f = finish(c);
   reader.join();
@@ -236,7 +239,8 @@ TEST_F(Stream, FirstLineBeforeTheInputEnds) {
   ASSERT_EQ(poll(&p, 1, 60000), 1) << "no output while the input is open";
   char buf[256];
   const ssize_t n = read(c.out, buf, sizeof buf);
-  EXPECT_EQ(std::string(buf, size_t(std::max<ssize_t>(n, 0))), "{\"seq\":0,\"sessions\":[\"A\",\"B\"],\"stack\":[]}\n");
+  EXPECT_EQ(std::string(buf, size_t(std::max<ssize_t>(n, 0))),
+            "{\"seq\":0,\"sessions\":[\"A\",\"B\"],\"stack\":[]}\n");
   close(c.in);
   EXPECT_EQ(finish(c).exit_code, 0);
   close(c.out);
@@ -245,7 +249,8 @@ TEST_F(Stream, FirstLineBeforeTheInputEnds) {
 // `pfc run … | head -1`: the reader goes away; pfc stops quietly with exit 1.
 TEST_F(Stream, ClosedPipeEndsTheRunQuietly) {
   std::string lines;
-  for (int i = 0; i < 200000; ++i) lines += "{\"provider\":\"P\",\"event\":\"E\",\"fields\":{\"N\":7}}\n";
+  for (int i = 0; i < 200000; ++i)
+    lines += "{\"provider\":\"P\",\"event\":\"E\",\"fields\":{\"N\":7}}\n";
   write("many.jsonl", lines);
   Child c = start({"run", path("s.pfs"), "--events", path("many.jsonl")}, false, true);
   char buf[64];
@@ -256,12 +261,15 @@ TEST_F(Stream, ClosedPipeEndsTheRunQuietly) {
 
 TEST_F(Stream, FullDiskIsAnError) {
   write("one.jsonl", "{\"provider\":\"P\",\"event\":\"E\",\"fields\":{\"N\":7}}\n");
-  const ProcessResult r = run_process(PFC_BINARY, {"run", path("s.pfs"), "--events", path("one.jsonl"), "-o", "/dev/full"});
+  const ProcessResult r = run_process(
+      PFC_BINARY, {"run", path("s.pfs"), "--events", path("one.jsonl"), "-o", "/dev/full"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.err, "pfc: error: cannot write /dev/full: No space left on device\n");
-  const ProcessResult gen = run_process(PFC_BINARY, {"gen", path("s.pfs"), "--count", "10", "--seed", "1", "-o", "/dev/full"});
+  const ProcessResult gen = run_process(
+      PFC_BINARY, {"gen", path("s.pfs"), "--count", "10", "--seed", "1", "-o", "/dev/full"});
   EXPECT_EQ(gen.exit_code, 1);
-  EXPECT_NE(gen.err.find("cannot write /dev/full: No space left on device"), std::string::npos) << gen.err;
+  EXPECT_NE(gen.err.find("cannot write /dev/full: No space left on device"), std::string::npos)
+      << gen.err;
   EXPECT_TRUE(fs::is_character_file("/dev/full")) << "a failed gen must not remove a device";
 }
 
@@ -287,9 +295,12 @@ TEST_F(Stream, TruncatedLineIsReportedAfterTheEventsBeforeIt) {
         "{\"provider\":\"P\",\"event\":\"E\",\"fields\":{\"N\":7}}\n"
         "{\"provider\":\"P\",\"event\":\"E\",\"fields\":{\"N\":1}}\n"
         "{\"provider\":\"P\",\"event\":\"E\",\"fie");
-  const ProcessResult r = run_process(PFC_BINARY, {"run", "s.pfs", "--events", "cut.jsonl"}, dir_.string());
+  const ProcessResult r =
+      run_process(PFC_BINARY, {"run", "s.pfs", "--events", "cut.jsonl"}, dir_.string());
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_EQ(r.out, "{\"seq\":0,\"sessions\":[\"A\",\"B\"],\"stack\":[]}\n{\"seq\":1,\"sessions\":[\"B\"],\"stack\":[]}\n");
+  EXPECT_EQ(r.out,
+            "{\"seq\":0,\"sessions\":[\"A\",\"B\"],\"stack\":[]}\n{\"seq\":1,\"sessions\":[\"B\"],"
+            "\"stack\":[]}\n");
   EXPECT_EQ(r.err.rfind("cut.jsonl:3:", 0), 0u) << r.err;
   EXPECT_NE(r.err.find("malformed JSON"), std::string::npos) << r.err;
 }
@@ -300,11 +311,15 @@ TEST_F(Stream, DevZeroIsReadOnlyUpToTheLimit) {
   const Finished s = finish(script, 120);
   EXPECT_EQ(s.exit_code, 1);
   EXPECT_LT(s.max_rss_kb, 600 * 1024 * kMemoryFactor);
-  const ProcessResult events = run_process(PFC_BINARY, {"run", path("s.pfs"), "--events", "/dev/zero"});
+  const ProcessResult events =
+      run_process(PFC_BINARY, {"run", path("s.pfs"), "--events", "/dev/zero"});
   EXPECT_EQ(events.exit_code, 1);
-  EXPECT_NE(events.err.find("is longer than the limit of 41943040 bytes"), std::string::npos) << events.err;
+  EXPECT_NE(events.err.find("is longer than the limit of 41943040 bytes"), std::string::npos)
+      << events.err;
   const ProcessResult check = run_process(PFC_BINARY, {"check", "/dev/zero"});
-  EXPECT_EQ(check.err, "pfc: error: cannot read /dev/zero: larger than the limit of 134217728 bytes for a script\n");
+  EXPECT_EQ(
+      check.err,
+      "pfc: error: cannot read /dev/zero: larger than the limit of 134217728 bytes for a script\n");
 }
 
 // B3: a 4 GB sparse capture (a valid empty capture followed by a hole) is rejected from its
@@ -317,7 +332,8 @@ TEST_F(Stream, SparseCaptureIsRejectedWithoutReadingIt) {
   const Finished f = finish(c, 120);
   EXPECT_EQ(f.exit_code, 1);
   EXPECT_LT(f.max_rss_kb, 600 * 1024 * kMemoryFactor);
-  const ProcessResult r = run_process(PFC_BINARY, {"run", path("s.pfs"), "--events", path("sparse.cap")});
+  const ProcessResult r =
+      run_process(PFC_BINARY, {"run", path("s.pfs"), "--events", path("sparse.cap")});
   EXPECT_NE(r.err.find("unexpected bytes after the body"), std::string::npos) << r.err;
 }
 
@@ -330,7 +346,8 @@ TEST_F(Stream, HugeJsonArraysStayBounded) {
     for (int i = 0; i < 10'000'000; ++i) f << (i == 0 ? "0" : ",0");
     f << "]}}\n";
   }
-  const Finished fields = finish(start({"run", path("s.pfs"), "--events", path("fields.jsonl")}, false, false), 120);
+  const Finished fields =
+      finish(start({"run", path("s.pfs"), "--events", path("fields.jsonl")}, false, false), 120);
   EXPECT_EQ(fields.exit_code, 1);
   EXPECT_LT(fields.max_rss_kb, 300 * 1024 * kMemoryFactor);
   {
@@ -366,27 +383,37 @@ session Y { enable T level=verbose { payload Shaped all { N ge 1 } } }
 session Z { enable T; }
 )");
   const std::string d = dir_.string();
-  ASSERT_EQ(run_process(PFC_BINARY, {"gen", "types.pfs", "--count", "3000", "--seed", "8", "-o", "t.cap"}, d).exit_code, 0);
-  const ProcessResult events = run_process(PFC_BINARY, {"run", "types.pfs", "--events", "t.cap", "--output", "events", "-o", "t.jsonl"}, d);
+  ASSERT_EQ(run_process(PFC_BINARY,
+                        {"gen", "types.pfs", "--count", "3000", "--seed", "8", "-o", "t.cap"}, d)
+                .exit_code,
+            0);
+  const ProcessResult events = run_process(
+      PFC_BINARY, {"run", "types.pfs", "--events", "t.cap", "--output", "events", "-o", "t.jsonl"},
+      d);
   ASSERT_EQ(events.exit_code, 0) << events.err;
   const std::string text = read_text(path("t.jsonl"));
   EXPECT_NE(text.find("\"fields\":{\"I8\":"), std::string::npos);
   EXPECT_NE(text.find("\"payload_hex\":"), std::string::npos);
   EXPECT_NE(text.find("\"id\":"), std::string::npos) << "undeclared ids are written as id/version";
-  const ProcessResult original = run_process(PFC_BINARY, {"run", "types.pfs", "--events", "t.cap"}, d);
-  const ProcessResult again = run_process(PFC_BINARY, {"run", "types.pfs", "--events", "t.jsonl"}, d);
+  const ProcessResult original =
+      run_process(PFC_BINARY, {"run", "types.pfs", "--events", "t.cap"}, d);
+  const ProcessResult again =
+      run_process(PFC_BINARY, {"run", "types.pfs", "--events", "t.jsonl"}, d);
   ASSERT_EQ(again.exit_code, 0) << again.err;
   std::string kept;
   for (size_t at = 0; at < original.out.size();) {
     const size_t end = original.out.find('\n', at);
     const std::string line = original.out.substr(at, end - at);
-    if (line.find("\"sessions\":[]") == std::string::npos) kept += line.substr(line.find(",\"sessions\"")) + "\n";
+    if (line.find("\"sessions\":[]") == std::string::npos)
+      kept += line.substr(line.find(",\"sessions\"")) + "\n";
     at = end + 1;
   }
   std::string routed;
   for (size_t at = 0; at < again.out.size();) {
     const size_t end = again.out.find('\n', at);
-    routed += again.out.substr(at, end - at).substr(again.out.substr(at, end - at).find(",\"sessions\"")) + "\n";
+    routed += again.out.substr(at, end - at)
+                  .substr(again.out.substr(at, end - at).find(",\"sessions\"")) +
+              "\n";
     at = end + 1;
   }
   EXPECT_FALSE(kept.empty());
@@ -395,11 +422,20 @@ session Z { enable T; }
 
 // --output capture, then that capture routed again: the same decisions for what it kept.
 TEST_F(Stream, CaptureOutputRoutesTheSame) {
-  ASSERT_EQ(run_process(PFC_BINARY, {"gen", "s.pfs", "--count", "500", "--seed", "4", "-o", "g.cap"}, dir_.string()).exit_code, 0);
-  const ProcessResult kept = run_process(PFC_BINARY, {"run", "s.pfs", "--events", "g.cap", "--output", "capture", "--session", "A", "-o", "a.cap"}, dir_.string());
+  ASSERT_EQ(
+      run_process(PFC_BINARY, {"gen", "s.pfs", "--count", "500", "--seed", "4", "-o", "g.cap"},
+                  dir_.string())
+          .exit_code,
+      0);
+  const ProcessResult kept = run_process(
+      PFC_BINARY,
+      {"run", "s.pfs", "--events", "g.cap", "--output", "capture", "--session", "A", "-o", "a.cap"},
+      dir_.string());
   ASSERT_EQ(kept.exit_code, 0) << kept.err;
-  const ProcessResult all = run_process(PFC_BINARY, {"run", "s.pfs", "--events", "g.cap", "--count"}, dir_.string());
-  const ProcessResult again = run_process(PFC_BINARY, {"run", "s.pfs", "--events", "a.cap", "--count"}, dir_.string());
+  const ProcessResult all =
+      run_process(PFC_BINARY, {"run", "s.pfs", "--events", "g.cap", "--count"}, dir_.string());
+  const ProcessResult again =
+      run_process(PFC_BINARY, {"run", "s.pfs", "--events", "a.cap", "--count"}, dir_.string());
   ASSERT_EQ(again.exit_code, 0) << again.err;
   const auto delivered_a = [](const std::string& out) {
     const size_t at = out.find("\"A\":{\"delivered\":");

@@ -27,19 +27,21 @@ namespace {
 ProgramSpec busy_spec(uint32_t sessions, uint32_t extra_preds) {
   ProgramSpec spec;
   spec.provider.name = "P";
-  spec.provider.events.push_back(event_def("E", 1, 0,
-      {field("s", InType::UnicodeString), field("n", InType::UInt32), field("g", InType::Guid),
-       field("a", InType::AnsiString)}));
+  spec.provider.events.push_back(
+      event_def("E", 1, 0,
+                {field("s", InType::UnicodeString), field("n", InType::UInt32),
+                 field("g", InType::Guid), field("a", InType::AnsiString)}));
   for (uint32_t s = 0; s < sessions; ++s) {
     EnableParams p;
     p.level = 5;
     p.properties = enable_property::kStackTrace;
     p.exe_names = std::vector<std::string>{"App.exe"};
     p.event_names = EventNameFilter{0, 0, 0, true, {"E"}};
-    std::vector<PayloadPredicate> preds = {pred_str(0, PayloadOp::Contains, "user"), pred(1, PayloadOp::Gt, s),
-                                           pred_guid(2, PayloadOp::IsNot, Guid{}),
-                                           pred_str(3, PayloadOp::Is, "x")};
-    for (uint32_t k = 0; k < extra_preds; ++k) preds.push_back(pred(1, PayloadOp::Ne, 1000 + s * 1000 + k));
+    std::vector<PayloadPredicate> preds = {
+        pred_str(0, PayloadOp::Contains, "user"), pred(1, PayloadOp::Gt, s),
+        pred_guid(2, PayloadOp::IsNot, Guid{}), pred_str(3, PayloadOp::Is, "x")};
+    for (uint32_t k = 0; k < extra_preds; ++k)
+      preds.push_back(pred(1, PayloadOp::Ne, 1000 + s * 1000 + k));
     p.payload = {filter(1, preds, true)};
     spec.sessions.push_back(SessionEntry{s, p});
   }
@@ -54,7 +56,8 @@ TEST(InterpAlloc, RouteAllocatesNothing) {
     if (extra) {
       ASSERT_GT(interp->program().num_regs, Interpreter::kStackRegs);
     }
-    Event e = event(1, 3, 0, Bytes().wstr(u"SuperUser").u32(9).guid(Guid{1, 0, 0, {}}).str("x").data);
+    Event e =
+        event(1, 3, 0, Bytes().wstr(u"SuperUser").u32(9).guid(Guid{1, 0, 0, {}}).str("x").data);
     e.exe = "/opt/APP.EXE";
     e.name = "E";
     RouteResult first = interp->route(e.view());  // warm-up (thread buffer)

@@ -76,25 +76,37 @@ TEST(Explain, HeaderRules) {
       {"level 0 event passes any level", [](EnableParams& p) { p.level = 1; },
        [](Event& e) { e.desc.level = 0; }, std::nullopt},
       {"keyword", [](EnableParams& p) { p.any = 0x4; }, same, Check::Keyword},
-      {"level before keyword", [](EnableParams& p) { p.level = 3; p.any = 0x4; }, same,
-       Check::Level},
+      {"level before keyword",
+       [](EnableParams& p) {
+         p.level = 3;
+         p.any = 0x4;
+       },
+       same, Check::Level},
       {"keyword 0 passes", [](EnableParams& p) { p.any = 0x4; },
        [](Event& e) { e.desc.keyword = 0; }, std::nullopt},
       {"ignore_keyword_0", [](EnableParams& p) { p.properties = enable_property::kIgnoreKeyword0; },
        [](Event& e) { e.desc.keyword = 0; }, Check::Keyword},
-      {"match all", [](EnableParams& p) { p.any = 0x2; p.all = 0x3; }, same, Check::Keyword},
+      {"match all",
+       [](EnableParams& p) {
+         p.any = 0x2;
+         p.all = 0x3;
+       },
+       same, Check::Keyword},
       {"pid", [](EnableParams& p) { p.pids = std::vector<uint32_t>{1}; }, same, Check::Pid},
       {"exe", [](EnableParams& p) { p.exe_names = std::vector<std::string>{"other.exe"}; }, same,
        Check::Exe},
       {"exe final component, any case",
        [](EnableParams& p) { p.exe_names = std::vector<std::string>{"app.EXE"}; }, same,
        std::nullopt},
-      {"package id", [](EnableParams& p) { p.package_ids = std::vector<std::string>{"pkg"}; },
-       same, Check::PackageId},
+      {"package id", [](EnableParams& p) { p.package_ids = std::vector<std::string>{"pkg"}; }, same,
+       Check::PackageId},
       {"app id", [](EnableParams& p) { p.app_ids = std::vector<std::string>{"app"}; }, same,
        Check::AppId},
-      {"event id", [](EnableParams& p) { p.event_ids = EventIdFilter{true, {2}}; }, same,
-       Check::EventId},
+      {"event id",
+       [](EnableParams& p) {
+         p.event_ids = EventIdFilter{true, {2}};
+       },
+       same, Check::EventId},
       {"pid before event id",
        [](EnableParams& p) {
          p.pids = std::vector<uint32_t>{1};
@@ -105,27 +117,31 @@ TEST(Explain, HeaderRules) {
        Check::EventName},
       {"event name filter out", [](EnableParams& p) { p.event_names = names({"Send"}, false); },
        same, Check::EventName},
-      {"event name filter for another level", [](EnableParams& p) { p.event_names = names({"Other"}, true, 2); },
-       same, std::nullopt},
+      {"event name filter for another level",
+       [](EnableParams& p) { p.event_names = names({"Other"}, true, 2); }, same, std::nullopt},
       // §1.7 applies §1.2 for the filter's own keywords: keyword 0 matches, so the filter
       // applies (the former cli/explain.cc said it did not and let the event through).
       {"event name filter, keyword-0 event",
        [](EnableParams& p) { p.event_names = names({"Other"}, true, 0, 0x8); },
        [](Event& e) { e.desc.keyword = 0; }, Check::EventName},
-      {"event name filter, other keyword", [](EnableParams& p) { p.event_names = names({"Other"}, true, 0, 0x8); },
-       same, std::nullopt},
+      {"event name filter, other keyword",
+       [](EnableParams& p) { p.event_names = names({"Other"}, true, 0, 0x8); }, same, std::nullopt},
   });
 }
 
 TEST(Explain, Payload) {
   run_rows({
-      {"payload passes", [](EnableParams& p) { p.payload = {filter(1, {pred(0, PayloadOp::Eq, 7)})}; },
-       same, std::nullopt},
-      {"payload fails", [](EnableParams& p) { p.payload = {filter(1, {pred(0, PayloadOp::Eq, 8)})}; },
-       same, Check::Payload},
-      {"payload for another event", [](EnableParams& p) { p.payload = {filter(2, {pred(0, PayloadOp::Eq, 8)})}; },
-       same, std::nullopt},
-      {"undecodable field", [](EnableParams& p) { p.payload = {filter(1, {pred(0, PayloadOp::Ne, 8)})}; },
+      {"payload passes",
+       [](EnableParams& p) { p.payload = {filter(1, {pred(0, PayloadOp::Eq, 7)})}; }, same,
+       std::nullopt},
+      {"payload fails",
+       [](EnableParams& p) { p.payload = {filter(1, {pred(0, PayloadOp::Eq, 8)})}; }, same,
+       Check::Payload},
+      {"payload for another event",
+       [](EnableParams& p) { p.payload = {filter(2, {pred(0, PayloadOp::Eq, 8)})}; }, same,
+       std::nullopt},
+      {"undecodable field",
+       [](EnableParams& p) { p.payload = {filter(1, {pred(0, PayloadOp::Ne, 8)})}; },
        [](Event& e) { e.payload.resize(2); }, Check::Payload},
       {"header check before payload",
        [](EnableParams& p) {
@@ -146,7 +162,8 @@ TEST(Explain, Stacks) {
          p.stack_ids = EventIdFilter{false, {1}};
        },
        same, std::nullopt, false},
-      {"stack name filter", [&](EnableParams& p) {
+      {"stack name filter",
+       [&](EnableParams& p) {
          stack(p);
          p.stack_names = names({"Send"}, true);
        },
@@ -193,8 +210,8 @@ TEST(Explain, LegacyProvider) {
            },
            [](Event& e) { e.desc.keyword = 0; }, std::nullopt, false},
           {"level", [](EnableParams& p) { p.level = 2; }, same, Check::Level},
-          {"high keyword bits do not count", [](EnableParams& p) { p.any = uint64_t{1} << 40; }, same,
-           std::nullopt},
+          {"high keyword bits do not count", [](EnableParams& p) { p.any = uint64_t{1} << 40; },
+           same, std::nullopt},
           {"low keyword bits", [](EnableParams& p) { p.any = 0x4; }, same, Check::Keyword},
       },
       /*legacy=*/true);

@@ -17,14 +17,15 @@ struct LevelCase {
 
 TEST(InterpLevel, Table) {
   const LevelCase cases[] = {
-      {0, 0, true}, {0, 5, true}, {0, 255, true}, {3, 0, true}, {3, 3, true},
+      {0, 0, true}, {0, 5, true},  {0, 255, true},  {3, 0, true},     {3, 3, true},
       {3, 2, true}, {3, 4, false}, {1, 255, false}, {255, 255, true}, {5, 6, false},
   };
   for (const LevelCase& c : cases) {
     EnableParams p;
     p.level = c.session;
     RouteResult r = route(one_session(plain_provider(), p), event(1, c.event));
-    EXPECT_EQ(r.deliver, c.pass ? 1u : 0u) << "session " << int(c.session) << " event " << int(c.event);
+    EXPECT_EQ(r.deliver, c.pass ? 1u : 0u)
+        << "session " << int(c.session) << " event " << int(c.event);
   }
 }
 
@@ -39,17 +40,28 @@ struct KeywordCase {
 TEST(InterpKeyword, Table) {
   const KeywordCase cases[] = {
       // keyword 0 passes unless IGNORE_KEYWORD_0
-      {0, 0, false, 0, true}, {0x10, 0x10, false, 0, true}, {0, 0, true, 0, false},
+      {0, 0, false, 0, true},
+      {0x10, 0x10, false, 0, true},
+      {0, 0, true, 0, false},
       {0x10, 0, true, 0, false},
       // any = 0 → every keyword; all is then ignored
-      {0, 0, false, 0x8000000000000000ull, true}, {0, 0xF0, false, 0x1, true},
+      {0, 0, false, 0x8000000000000000ull, true},
+      {0, 0xF0, false, 0x1, true},
       {0, 0xF0, true, 0x1, true},
       // any ≠ 0
-      {0x6, 0, false, 0x2, true}, {0x6, 0, false, 0x1, false}, {0x6, 0, false, 0x9, false},
+      {0x6, 0, false, 0x2, true},
+      {0x6, 0, false, 0x1, false},
+      {0x6, 0, false, 0x9, false},
       // any ≠ 0 and all ≠ 0
-      {0x7, 0x3, false, 0x3, true}, {0x7, 0x3, false, 0x1, false}, {0x7, 0x3, false, 0xB, true},
-      {0x4, 0x3, false, 0x3, false}, {0x4, 0x3, false, 0x7, true}, {0x7, 0x3, true, 0x13, true},
-      {~0ull, 0, false, 0x40, true}, {~0ull, 0x40, false, 0x41, true}, {~0ull, 0x40, false, 0x1, false},
+      {0x7, 0x3, false, 0x3, true},
+      {0x7, 0x3, false, 0x1, false},
+      {0x7, 0x3, false, 0xB, true},
+      {0x4, 0x3, false, 0x3, false},
+      {0x4, 0x3, false, 0x7, true},
+      {0x7, 0x3, true, 0x13, true},
+      {~0ull, 0, false, 0x40, true},
+      {~0ull, 0x40, false, 0x41, true},
+      {~0ull, 0x40, false, 0x1, false},
   };
   for (const KeywordCase& c : cases) {
     EnableParams p;
@@ -57,8 +69,8 @@ TEST(InterpKeyword, Table) {
     p.all = c.all;
     p.properties = c.ignore_kw0 ? kIgnoreKeyword0 : 0;
     RouteResult r = route(one_session(plain_provider(), p), event(1, 0, c.kw));
-    EXPECT_EQ(r.deliver, c.pass ? 1u : 0u)
-        << std::hex << "any " << c.any << " all " << c.all << " ign " << c.ignore_kw0 << " kw " << c.kw;
+    EXPECT_EQ(r.deliver, c.pass ? 1u : 0u) << std::hex << "any " << c.any << " all " << c.all
+                                           << " ign " << c.ignore_kw0 << " kw " << c.kw;
   }
 }
 
@@ -66,7 +78,8 @@ TEST(InterpScope, Pid) {
   EnableParams p;
   p.pids = std::vector<uint32_t>{7, 42, 4000000000u};
   auto interp = compile(one_session(plain_provider(), p));
-  for (auto [pid, pass] : {std::pair{7u, true}, {42u, true}, {4000000000u, true}, {8u, false}, {0u, false}}) {
+  for (auto [pid, pass] :
+       {std::pair{7u, true}, {42u, true}, {4000000000u, true}, {8u, false}, {0u, false}}) {
     Event e = event(1);
     e.pid = pid;
     EXPECT_EQ(interp->route(e.view()).deliver, pass ? 1u : 0u) << pid;
@@ -83,9 +96,17 @@ TEST(InterpScope, ExeFinalComponentCaseInsensitive) {
   p.exe_names = std::vector<std::string>{"Cmd.exe", "svchost.EXE"};
   auto interp = compile(one_session(plain_provider(), p));
   const StrCase cases[] = {
-      {"cmd.exe", true}, {"CMD.EXE", true}, {"/usr/bin/cmd.exe", true}, {"C:\\Windows\\CMD.exe", true},
-      {"C:\\a/b\\SvcHost.exe", true}, {"/x/cmd.exe/", false}, {"cmd.ex", false}, {"cmd.exe.bak", false},
-      {"", false}, {"C:\\cmd.exe\\other.exe", false}, {"xcmd.exe", false},
+      {"cmd.exe", true},
+      {"CMD.EXE", true},
+      {"/usr/bin/cmd.exe", true},
+      {"C:\\Windows\\CMD.exe", true},
+      {"C:\\a/b\\SvcHost.exe", true},
+      {"/x/cmd.exe/", false},
+      {"cmd.ex", false},
+      {"cmd.exe.bak", false},
+      {"", false},
+      {"C:\\cmd.exe\\other.exe", false},
+      {"xcmd.exe", false},
   };
   for (const StrCase& c : cases) {
     Event e = event(1);
@@ -104,9 +125,9 @@ TEST(InterpScope, PackageAndAppIdsCaseInsensitiveExact) {
     bool pass;
   };
   const Case cases[] = {
-      {"contoso.app_1.0", "mainapp", true}, {"CONTOSO.APP_1.0", "MainApp", true},
+      {"contoso.app_1.0", "mainapp", true},   {"CONTOSO.APP_1.0", "MainApp", true},
       {"contoso.app_1.0 ", "mainapp", false}, {"contoso.app", "mainapp", false},
-      {"contoso.app_1.0", "other", false}, {"", "", false},
+      {"contoso.app_1.0", "other", false},    {"", "", false},
   };
   for (const Case& c : cases) {
     Event e = event(1);
@@ -145,13 +166,22 @@ TEST(InterpEventName, AppliesOnlyToMatchingEvents) {
   const EventNameFilter in_kw{0, 0x4, 0, true, {"Start"}};
   const EventNameFilter out_kw_all{0, 0x4, 0x5, false, {"Start"}};
   const NameCase cases[] = {
-      {in_any, "Start", 0, 0, true}, {in_any, "Stop", 0, 0, true}, {in_any, "start", 0, 0, false},
-      {in_any, "Other", 0, 0, false}, {in_any, "", 0, 0, false},
-      {out_any, "Start", 0, 0, false}, {out_any, "Other", 0, 0, true},
-      {in_l3, "Other", 3, 0, false}, {in_l3, "Other", 4, 0, true}, {in_l3, "Start", 4, 0, true},
+      {in_any, "Start", 0, 0, true},
+      {in_any, "Stop", 0, 0, true},
+      {in_any, "start", 0, 0, false},
+      {in_any, "Other", 0, 0, false},
+      {in_any, "", 0, 0, false},
+      {out_any, "Start", 0, 0, false},
+      {out_any, "Other", 0, 0, true},
+      {in_l3, "Other", 3, 0, false},
+      {in_l3, "Other", 4, 0, true},
+      {in_l3, "Start", 4, 0, true},
       {in_l3, "Other", 0, 0, false},
-      {in_kw, "Other", 0, 0x4, false}, {in_kw, "Other", 0, 0x8, true}, {in_kw, "Other", 0, 0, false},
-      {out_kw_all, "Start", 0, 0x5, false}, {out_kw_all, "Start", 0, 0x4, true},
+      {in_kw, "Other", 0, 0x4, false},
+      {in_kw, "Other", 0, 0x8, true},
+      {in_kw, "Other", 0, 0, false},
+      {out_kw_all, "Start", 0, 0x5, false},
+      {out_kw_all, "Start", 0, 0x4, true},
       {out_kw_all, "Other", 0, 0x5, true},
   };
   for (const NameCase& c : cases) {
@@ -206,10 +236,10 @@ TEST(InterpStack, LevelKeywordFilter) {
     uint64_t stack;
   };
   const Case cases[] = {
-      {{2, 0, 0, true}, 1, 0, 1}, {{2, 0, 0, true}, 3, 0, 0},
-      {{2, 0, 0, false}, 1, 0, 0}, {{2, 0, 0, false}, 3, 0, 1},
-      {{0, 0x8, 0, true}, 5, 0x8, 1}, {{0, 0x8, 0, true}, 5, 0x1, 0},
-      {{0, 0x8, 0, false}, 5, 0x1, 1}, {{0, 0x18, 0x10, true}, 5, 0x8, 0},
+      {{2, 0, 0, true}, 1, 0, 1},          {{2, 0, 0, true}, 3, 0, 0},
+      {{2, 0, 0, false}, 1, 0, 0},         {{2, 0, 0, false}, 3, 0, 1},
+      {{0, 0x8, 0, true}, 5, 0x8, 1},      {{0, 0x8, 0, true}, 5, 0x1, 0},
+      {{0, 0x8, 0, false}, 5, 0x1, 1},     {{0, 0x18, 0x10, true}, 5, 0x8, 0},
       {{0, 0x18, 0x10, true}, 5, 0x10, 1},
   };
   for (const Case& c : cases) {
@@ -232,7 +262,8 @@ TEST(InterpStack, StackNames) {
     uint8_t level;
     uint64_t stack;
   };
-  for (const Case& c : {Case{"Alloc", 2, 1}, Case{"Free", 2, 0}, Case{"Free", 4, 1}, Case{"alloc", 1, 0}}) {
+  for (const Case& c :
+       {Case{"Alloc", 2, 1}, Case{"Free", 2, 0}, Case{"Free", 4, 1}, Case{"alloc", 1, 0}}) {
     Event e = event(1, c.level);
     e.name = c.name;
     RouteResult r = interp->route(e.view());
@@ -246,7 +277,7 @@ TEST(InterpLegacy, LevelAndTruncatedKeywordsOnly) {
   prov.legacy = true;
   EnableParams p;
   p.level = 3;
-  p.any = 0xF00000000ull | 0x2;  // the high part is truncated away
+  p.any = 0xF00000000ull | 0x2;            // the high part is truncated away
   p.event_ids = EventIdFilter{true, {2}};  // ignored: legacy providers are not filtered
   p.pids = std::vector<uint32_t>{99};
   auto interp = compile(one_session(prov, p));
@@ -265,7 +296,9 @@ TEST(InterpLegacy, LevelAndTruncatedKeywordsOnly) {
 TEST(InterpSessions, EightDifferentSessions) {
   ProgramSpec spec;
   spec.provider = plain_provider({1, 2, 3});
-  auto add = [&](uint32_t slot, EnableParams p) { spec.sessions.push_back(SessionEntry{slot, std::move(p)}); };
+  auto add = [&](uint32_t slot, EnableParams p) {
+    spec.sessions.push_back(SessionEntry{slot, std::move(p)});
+  };
   EnableParams p0;  // everything
   EnableParams p1;
   p1.level = 2;

@@ -42,7 +42,8 @@ std::vector<uint64_t> edges(const IntType& t) {
   if (!t.is_signed) return {0, 1, 3, umax / 2, umax / 2 + 1, umax - 1, umax};
   int64_t max = int64_t(umax / 2);
   int64_t min = -max - 1;
-  return {uint64_t(min), uint64_t(min + 1), uint64_t(int64_t{-3}), ~uint64_t{0}, 0, 1, 3, uint64_t(max)};
+  return {uint64_t(min), uint64_t(min + 1), uint64_t(int64_t{-3}), ~uint64_t{0}, 0, 1, 3,
+          uint64_t(max)};
 }
 
 // Independent oracle for docs/semantics.md §2.2 integer operators.
@@ -72,9 +73,9 @@ std::vector<uint8_t> le_bytes(uint64_t v, unsigned n) {
   return b.data;
 }
 
-constexpr PayloadOp kIntOps[] = {PayloadOp::Eq, PayloadOp::Ne, PayloadOp::Le, PayloadOp::Gt,
-                                 PayloadOp::Lt, PayloadOp::Ge, PayloadOp::Between,
-                                 PayloadOp::NotBetween, PayloadOp::Modulo};
+constexpr PayloadOp kIntOps[] = {PayloadOp::Eq,      PayloadOp::Ne,         PayloadOp::Le,
+                                 PayloadOp::Gt,      PayloadOp::Lt,         PayloadOp::Ge,
+                                 PayloadOp::Between, PayloadOp::NotBetween, PayloadOp::Modulo};
 
 TEST(InterpPayloadInt, EveryOperatorOnEveryIntegerType) {
   int checked = 0;
@@ -86,13 +87,14 @@ TEST(InterpPayloadInt, EveryOperatorOnEveryIntegerType) {
           bool range_op = op == PayloadOp::Between || op == PayloadOp::NotBetween;
           if (!range_op && hi != vals.front()) continue;
           if (op == PayloadOp::Modulo && lo == 0) continue;
-          auto interp = compile(spec_with({field("f", t.type)}, {filter(kId, {pred(0, op, lo, range_op ? hi : 0)})}));
+          auto interp = compile(
+              spec_with({field("f", t.type)}, {filter(kId, {pred(0, op, lo, range_op ? hi : 0)})}));
           for (uint64_t v : vals) {
             bool want = oracle(op, t.is_signed, v, lo, range_op ? hi : 0);
             Event e = event(kId, 0, 0, le_bytes(v, t.bytes));
             ASSERT_EQ(interp->route(e.view()).deliver, want ? 1u : 0u)
-                << in_type_name(t.type) << " op " << int(op) << " v " << int64_t(v) << " lo " << int64_t(lo)
-                << " hi " << int64_t(hi);
+                << in_type_name(t.type) << " op " << int(op) << " v " << int64_t(v) << " lo "
+                << int64_t(lo) << " hi " << int64_t(hi);
             ++checked;
           }
         }
@@ -108,11 +110,14 @@ TEST(InterpPayloadInt, UndecodableIsFalseForEveryOperatorAndNotIsTrue) {
       uint64_t lo = op == PayloadOp::Modulo ? 1 : 0;
       uint64_t hi = 5;
       auto plain = compile(spec_with({field("f", t.type)}, {filter(kId, {pred(0, op, lo, hi)})}));
-      auto negated = compile(spec_with({field("f", t.type)}, {not_filter(kId, pred(0, op, lo, hi))}));
+      auto negated =
+          compile(spec_with({field("f", t.type)}, {not_filter(kId, pred(0, op, lo, hi))}));
       for (unsigned n = 0; n < t.bytes; ++n) {
         Event e = event(kId, 0, 0, le_bytes(0, n));
-        EXPECT_EQ(plain->route(e.view()).deliver, 0u) << in_type_name(t.type) << " op " << int(op) << " size " << n;
-        EXPECT_EQ(negated->route(e.view()).deliver, 1u) << in_type_name(t.type) << " op " << int(op);
+        EXPECT_EQ(plain->route(e.view()).deliver, 0u)
+            << in_type_name(t.type) << " op " << int(op) << " size " << n;
+        EXPECT_EQ(negated->route(e.view()).deliver, 1u)
+            << in_type_name(t.type) << " op " << int(op);
       }
     }
   }
@@ -126,22 +131,30 @@ struct StrCase {
 };
 
 const StrCase kStrCases[] = {
-    {PayloadOp::Is, "User", u"User", true},         {PayloadOp::Is, "User", u"uSER", true},
-    {PayloadOp::Is, "User", u"Users", false},       {PayloadOp::Is, "User", u"", false},
-    {PayloadOp::Is, "", u"", true},                 {PayloadOp::IsNot, "User", u"USER", false},
-    {PayloadOp::IsNot, "User", u"Admin", true},     {PayloadOp::Contains, "UNI", u"community", true},
-    {PayloadOp::Contains, "UNI", u"comm", false},   {PayloadOp::Contains, "uni", u"UNI", true},
+    {PayloadOp::Is, "User", u"User", true},
+    {PayloadOp::Is, "User", u"uSER", true},
+    {PayloadOp::Is, "User", u"Users", false},
+    {PayloadOp::Is, "User", u"", false},
+    {PayloadOp::Is, "", u"", true},
+    {PayloadOp::IsNot, "User", u"USER", false},
+    {PayloadOp::IsNot, "User", u"Admin", true},
+    {PayloadOp::Contains, "UNI", u"community", true},
+    {PayloadOp::Contains, "UNI", u"comm", false},
+    {PayloadOp::Contains, "uni", u"UNI", true},
     {PayloadOp::DoesntContain, "UNI", u"community", false},
     {PayloadOp::DoesntContain, "UNI", u"comm", true},
-    {PayloadOp::Is, "\xC3\x89" "cole", u"\u00E9COLE", true},  // É/é: simple folding
+    {PayloadOp::Is,
+     "\xC3\x89"
+     "cole",
+     u"\u00E9COLE", true},                                     // É/é: simple folding
     {PayloadOp::Contains, "\xCE\xA3", u"\u03C3\u03C3", true},  // Σ matches σ
 };
-
 
 TEST(InterpPayloadStr, OperatorsOnWideAndAnsiStrings) {
   for (InType type : {InType::UnicodeString, InType::AnsiString}) {
     for (const StrCase& c : kStrCases) {
-      bool ascii = std::all_of(c.value.begin(), c.value.end(), [](char16_t ch) { return ch < 0x80; });
+      bool ascii =
+          std::all_of(c.value.begin(), c.value.end(), [](char16_t ch) { return ch < 0x80; });
       Bytes b;
       if (type == InType::UnicodeString) {
         b.wstr(c.value);
@@ -149,7 +162,8 @@ TEST(InterpPayloadStr, OperatorsOnWideAndAnsiStrings) {
         if (!ascii) continue;  // the ANSI payload writer here is ASCII-only
         b.str(std::string(c.value.begin(), c.value.end()));
       }
-      auto interp = compile(spec_with({field("s", type)}, {filter(kId, {pred_str(0, c.op, c.needle)})}));
+      auto interp =
+          compile(spec_with({field("s", type)}, {filter(kId, {pred_str(0, c.op, c.needle)})}));
       EXPECT_EQ(interp->route(event(kId, 0, 0, b.data).view()).deliver, c.want ? 1u : 0u)
           << in_type_name(type) << " op " << int(c.op) << " " << c.needle;
     }
@@ -157,22 +171,36 @@ TEST(InterpPayloadStr, OperatorsOnWideAndAnsiStrings) {
 }
 
 TEST(InterpPayloadStr, AnsiUtf8Folding) {
-  auto interp = compile(spec_with({field("s", InType::AnsiString)},
-                                  {filter(kId, {pred_str(0, PayloadOp::Is, "\xC3\x89" "COLE")})}));
-  EXPECT_EQ(interp->route(event(kId, 0, 0, Bytes().str("\xC3\xA9" "cole").data).view()).deliver, 1u);
+  auto interp =
+      compile(spec_with({field("s", InType::AnsiString)}, {filter(kId, {pred_str(0, PayloadOp::Is,
+                                                                                 "\xC3\x89"
+                                                                                 "COLE")})}));
+  EXPECT_EQ(interp
+                ->route(event(kId, 0, 0,
+                              Bytes()
+                                  .str("\xC3\xA9"
+                                       "cole")
+                                  .data)
+                            .view())
+                .deliver,
+            1u);
   EXPECT_EQ(interp->route(event(kId, 0, 0, Bytes().str("ecole").data).view()).deliver, 0u);
 }
 
 TEST(InterpPayloadStr, UndecodableIsFalseForEveryOperator) {
   for (InType type : {InType::UnicodeString, InType::AnsiString}) {
-    for (PayloadOp op : {PayloadOp::Is, PayloadOp::IsNot, PayloadOp::Contains, PayloadOp::DoesntContain}) {
+    for (PayloadOp op :
+         {PayloadOp::Is, PayloadOp::IsNot, PayloadOp::Contains, PayloadOp::DoesntContain}) {
       auto plain = compile(spec_with({field("s", type)}, {filter(kId, {pred_str(0, op, "zz")})}));
-      auto negated = compile(spec_with({field("s", type)}, {not_filter(kId, pred_str(0, op, "zz"))}));
+      auto negated =
+          compile(spec_with({field("s", type)}, {not_filter(kId, pred_str(0, op, "zz"))}));
       // Missing terminator, an odd byte, and an empty payload.
-      Bytes unterminated = type == InType::UnicodeString ? Bytes().wstr(u"abc", false) : Bytes().str("abc", false);
+      Bytes unterminated =
+          type == InType::UnicodeString ? Bytes().wstr(u"abc", false) : Bytes().str("abc", false);
       Bytes odd = Bytes().u8('a');
       for (const Bytes& b : {unterminated, odd, Bytes()}) {
-        if (type == InType::AnsiString && b.data.size() == 1) continue;  // "a" unterminated: same case
+        if (type == InType::AnsiString && b.data.size() == 1)
+          continue;  // "a" unterminated: same case
         EXPECT_EQ(plain->route(event(kId, 0, 0, b.data).view()).deliver, 0u) << int(op);
         EXPECT_EQ(negated->route(event(kId, 0, 0, b.data).view()).deliver, 1u) << int(op);
       }
@@ -183,8 +211,10 @@ TEST(InterpPayloadStr, UndecodableIsFalseForEveryOperator) {
 TEST(InterpPayloadGuid, IsIsNotAndTruncated) {
   Guid g = *Guid::parse("{0E95CFBC-58D4-44BA-BE40-E63A853536DF}");
   Guid h = *Guid::parse("{0E95CFBC-58D4-44BA-BE40-E63A853536DE}");
-  auto is = compile(spec_with({field("g", InType::Guid)}, {filter(kId, {pred_guid(0, PayloadOp::Is, g)})}));
-  auto isnot = compile(spec_with({field("g", InType::Guid)}, {filter(kId, {pred_guid(0, PayloadOp::IsNot, g)})}));
+  auto is = compile(
+      spec_with({field("g", InType::Guid)}, {filter(kId, {pred_guid(0, PayloadOp::Is, g)})}));
+  auto isnot = compile(
+      spec_with({field("g", InType::Guid)}, {filter(kId, {pred_guid(0, PayloadOp::IsNot, g)})}));
   EXPECT_EQ(is->route(event(kId, 0, 0, Bytes().guid(g).data).view()).deliver, 1u);
   EXPECT_EQ(is->route(event(kId, 0, 0, Bytes().guid(h).data).view()).deliver, 0u);
   EXPECT_EQ(isnot->route(event(kId, 0, 0, Bytes().guid(g).data).view()).deliver, 0u);
@@ -196,27 +226,35 @@ TEST(InterpPayloadGuid, IsIsNotAndTruncated) {
 
 TEST(InterpPayloadLayout, FieldsAfterVariableLengthFields) {
   std::vector<FieldDef> fields = {field("ws", InType::UnicodeString), field("n", InType::UInt32),
-                                  field("s", InType::AnsiString), field("x", InType::UInt16),
-                                  field("sid", InType::Sid), field("y", InType::Int8)};
-  auto interp = compile(spec_with(fields, {filter(kId, {pred(3, PayloadOp::Eq, 0xBEEF), pred(1, PayloadOp::Eq, 7),
-                                                        pred(5, PayloadOp::Eq, uint64_t(int64_t{-2}))})}));
+                                  field("s", InType::AnsiString),     field("x", InType::UInt16),
+                                  field("sid", InType::Sid),          field("y", InType::Int8)};
+  auto interp = compile(
+      spec_with(fields, {filter(kId, {pred(3, PayloadOp::Eq, 0xBEEF), pred(1, PayloadOp::Eq, 7),
+                                      pred(5, PayloadOp::Eq, uint64_t(int64_t{-2}))})}));
   Bytes ok = Bytes().wstr(u"hello").u32(7).str("abc").u16(0xBEEF);
   ok.u8(1).u8(2).raw("\0\0\0\0\0\5", 6).u32(18).u32(99);  // S-1-5-18-99: 8 + 2*4 bytes
   ok.u8(0xFE);
   EXPECT_EQ(interp->route(event(kId, 0, 0, ok.data).view()).deliver, 1u);
-  Bytes other = Bytes().wstr(u"").u32(7).str("").u16(0xBEEF).u8(1).u8(0).raw("\0\0\0\0\0\5", 6).u8(0xFE);
+  Bytes other =
+      Bytes().wstr(u"").u32(7).str("").u16(0xBEEF).u8(1).u8(0).raw("\0\0\0\0\0\5", 6).u8(0xFE);
   EXPECT_EQ(interp->route(event(kId, 0, 0, other.data).view()).deliver, 1u);
-  EXPECT_EQ(interp->route(event(kId, 0, 0, Bytes(ok).truncate(ok.data.size() - 1).data).view()).deliver, 0u);
+  EXPECT_EQ(
+      interp->route(event(kId, 0, 0, Bytes(ok).truncate(ok.data.size() - 1).data).view()).deliver,
+      0u);
   Bytes wrong = Bytes().wstr(u"hello").u32(7).str("abcd").u16(0xBEEF);
   EXPECT_EQ(interp->route(event(kId, 0, 0, wrong.data).view()).deliver, 0u);
 }
 
 TEST(InterpPayloadLayout, CountAndLengthFromEarlierFields) {
-  std::vector<FieldDef> fields = {
-      field("cnt", InType::UInt16), field("arr", InType::UInt32, from(0)), field("len", InType::UInt8),
-      field("name", InType::UnicodeString, {}, from(2)), field("blob", InType::Binary, {}, from(2)),
-      field("fixed", InType::UInt64, fixed(2)), field("tail", InType::UInt32)};
-  auto interp = compile(spec_with(fields, {filter(kId, {pred_str(3, PayloadOp::Is, "abc"), pred(6, PayloadOp::Eq, 77)})}));
+  std::vector<FieldDef> fields = {field("cnt", InType::UInt16),
+                                  field("arr", InType::UInt32, from(0)),
+                                  field("len", InType::UInt8),
+                                  field("name", InType::UnicodeString, {}, from(2)),
+                                  field("blob", InType::Binary, {}, from(2)),
+                                  field("fixed", InType::UInt64, fixed(2)),
+                                  field("tail", InType::UInt32)};
+  auto interp = compile(spec_with(
+      fields, {filter(kId, {pred_str(3, PayloadOp::Is, "abc"), pred(6, PayloadOp::Eq, 77)})}));
   auto make = [](uint16_t cnt, uint8_t len, std::u16string name, size_t blob) {
     Bytes b;
     b.u16(cnt);
@@ -228,7 +266,8 @@ TEST(InterpPayloadLayout, CountAndLengthFromEarlierFields) {
   EXPECT_EQ(interp->route(event(kId, 0, 0, make(3, 3, u"abc", 3).data).view()).deliver, 1u);
   EXPECT_EQ(interp->route(event(kId, 0, 0, make(0, 3, u"ABC", 3).data).view()).deliver, 1u);
   // Lengths disagreeing with the bytes shift "tail": its predicate sees other bytes.
-  EXPECT_EQ(interp->route(event(kId, 0, 0, make(2, 3, u"abc", 3).truncate(0).data).view()).deliver, 0u);
+  EXPECT_EQ(interp->route(event(kId, 0, 0, make(2, 3, u"abc", 3).truncate(0).data).view()).deliver,
+            0u);
   Bytes too_many = make(3, 3, u"abc", 3);
   too_many.data[0] = 0xE8;  // count 1000: the array runs past the payload
   too_many.data[1] = 0x03;
@@ -238,7 +277,8 @@ TEST(InterpPayloadLayout, CountAndLengthFromEarlierFields) {
 
 TEST(InterpPayloadLayout, ConstantOffsetsPastTheEndAreUndecodable) {
   // Zero-size field after a truncated fixed one: reached by a constant offset.
-  std::vector<FieldDef> fields = {field("a", InType::UInt32), field("s", InType::UnicodeString, {}, fixed(0)),
+  std::vector<FieldDef> fields = {field("a", InType::UInt32),
+                                  field("s", InType::UnicodeString, {}, fixed(0)),
                                   field("b", InType::UInt8)};
   auto is_empty = compile(spec_with(fields, {filter(kId, {pred_str(1, PayloadOp::Is, "")})}));
   auto not_b = compile(spec_with(fields, {not_filter(kId, pred(2, PayloadOp::Ne, 9))}));
@@ -259,25 +299,35 @@ struct AggCase {
 TEST(InterpPayloadAggregation, GroupsAndMatchAny) {
   auto eq = [](uint32_t f, uint64_t v) { return pred(f, PayloadOp::Eq, v); };
   const AggCase cases[] = {
-      {"all-preds", {filter(kId, {eq(0, 1), eq(1, 2)})}, [](uint32_t a, uint32_t b) { return a == 1 && b == 2; }},
-      {"any-preds", {filter(kId, {eq(0, 1), eq(1, 2)}, true)}, [](uint32_t a, uint32_t b) { return a == 1 || b == 2; }},
-      {"any-group", {filter(kId, {eq(0, 1)}), filter(kId, {eq(1, 2)})},
+      {"all-preds",
+       {filter(kId, {eq(0, 1), eq(1, 2)})},
+       [](uint32_t a, uint32_t b) { return a == 1 && b == 2; }},
+      {"any-preds",
+       {filter(kId, {eq(0, 1), eq(1, 2)}, true)},
        [](uint32_t a, uint32_t b) { return a == 1 || b == 2; }},
-      {"all-group", {filter(kId, {eq(0, 1)}, false, true), filter(kId, {eq(1, 2)}, false, true)},
+      {"any-group",
+       {filter(kId, {eq(0, 1)}), filter(kId, {eq(1, 2)})},
+       [](uint32_t a, uint32_t b) { return a == 1 || b == 2; }},
+      {"all-group",
+       {filter(kId, {eq(0, 1)}, false, true), filter(kId, {eq(1, 2)}, false, true)},
        [](uint32_t a, uint32_t b) { return a == 1 && b == 2; }},
       {"mixed",
        {filter(kId, {eq(0, 1)}, false, true), filter(kId, {eq(1, 2)}), filter(kId, {eq(1, 3)})},
        [](uint32_t a, uint32_t b) { return a == 1 && (b == 2 || b == 3); }},
-      {"other-version-only", {filter(kId, {eq(0, 1)}, false, false, 1)}, [](uint32_t, uint32_t) { return true; }},
+      {"other-version-only",
+       {filter(kId, {eq(0, 1)}, false, false, 1)},
+       [](uint32_t, uint32_t) { return true; }},
   };
   for (const AggCase& c : cases) {
-    ProgramSpec spec = spec_with({field("a", InType::UInt32), field("b", InType::UInt32)}, c.filters);
+    ProgramSpec spec =
+        spec_with({field("a", InType::UInt32), field("b", InType::UInt32)}, c.filters);
     spec.provider.events.push_back(event_def("E_v1", kId, 1, {field("a", InType::UInt32)}));
     auto interp = compile(spec);
     for (uint32_t a : {0u, 1u}) {
       for (uint32_t b : {0u, 2u, 3u}) {
         Event e = event(kId, 0, 0, Bytes().u32(a).u32(b).data);
-        EXPECT_EQ(interp->route(e.view()).deliver, c.want(a, b) ? 1u : 0u) << c.name << " a=" << a << " b=" << b;
+        EXPECT_EQ(interp->route(e.view()).deliver, c.want(a, b) ? 1u : 0u)
+            << c.name << " a=" << a << " b=" << b;
       }
     }
     // Events no filter names pass.
@@ -288,19 +338,26 @@ TEST(InterpPayloadAggregation, GroupsAndMatchAny) {
 TEST(InterpPayload, EnableTraceEx2Example) {
   ProviderDef prov;
   prov.name = "Example-Provider";
-  prov.events.push_back(event_def("Example_Event_1", 1, 0,
-                                  {field("Initiator", InType::UnicodeString), field("Level", InType::UInt32)}, 1));
-  prov.events.push_back(event_def("Example_Event_2", 2, 0,
-                                  {field("Title", InType::UnicodeString), field("InstanceId", InType::Guid),
-                                   field("ErrorCode", InType::UInt32)}, 1));
+  prov.events.push_back(
+      event_def("Example_Event_1", 1, 0,
+                {field("Initiator", InType::UnicodeString), field("Level", InType::UInt32)}, 1));
+  prov.events.push_back(
+      event_def("Example_Event_2", 2, 0,
+                {field("Title", InType::UnicodeString), field("InstanceId", InType::Guid),
+                 field("ErrorCode", InType::UInt32)},
+                1));
   Guid g = *Guid::parse("{0E95CFBC-58D4-44BA-BE40-E63A853536DF}");
   EnableParams p;
   p.level = 5;
   p.payload = {filter(1, {pred_str(0, PayloadOp::Is, "User"), pred(1, PayloadOp::Between, 7, 16)}),
-               filter(2, {pred_str(0, PayloadOp::Contains, "UNI"), pred_guid(1, PayloadOp::Is, g),
-                          pred(2, PayloadOp::Ne, 0)}, true)};
+               filter(2,
+                      {pred_str(0, PayloadOp::Contains, "UNI"), pred_guid(1, PayloadOp::Is, g),
+                       pred(2, PayloadOp::Ne, 0)},
+                      true)};
   auto interp = compile(one_session(prov, p));
-  auto e1 = [&](std::u16string who, uint32_t lvl) { return event(1, 1, 0, Bytes().wstr(who).u32(lvl).data); };
+  auto e1 = [&](std::u16string who, uint32_t lvl) {
+    return event(1, 1, 0, Bytes().wstr(who).u32(lvl).data);
+  };
   auto e2 = [&](std::u16string title, Guid id, uint32_t code) {
     return event(2, 1, 0, Bytes().wstr(title).guid(id).u32(code).data);
   };
@@ -351,13 +408,16 @@ TEST(Lower, RejectsInvalidPayloadSpecs) {
   auto bad = [](std::vector<FieldDef> fields, PayloadFilter f) {
     return !lower(spec_with(std::move(fields), {std::move(f)})).has_value();
   };
-  EXPECT_TRUE(bad({field("a", InType::UInt32)}, filter(99, {pred(0, PayloadOp::Eq, 1)})));  // unknown event
-  EXPECT_TRUE(bad({field("a", InType::UInt32)}, filter(kId, {pred(1, PayloadOp::Eq, 1)})));  // no field
+  EXPECT_TRUE(
+      bad({field("a", InType::UInt32)}, filter(99, {pred(0, PayloadOp::Eq, 1)})));  // unknown event
+  EXPECT_TRUE(
+      bad({field("a", InType::UInt32)}, filter(kId, {pred(1, PayloadOp::Eq, 1)})));  // no field
   EXPECT_TRUE(bad({field("a", InType::UInt32)}, filter(kId, {pred(0, PayloadOp::Modulo, 0)})));
   EXPECT_TRUE(bad({field("a", InType::UInt32)}, filter(kId, {pred(0, PayloadOp::Is, 0)})));
   EXPECT_TRUE(bad({field("a", InType::Float)}, filter(kId, {pred(0, PayloadOp::Eq, 0)})));
   EXPECT_TRUE(bad({field("a", InType::UnicodeString)}, filter(kId, {pred(0, PayloadOp::Eq, 0)})));
-  EXPECT_TRUE(bad({field("a", InType::UInt32, fixed(2))}, filter(kId, {pred(0, PayloadOp::Eq, 0)})));
+  EXPECT_TRUE(
+      bad({field("a", InType::UInt32, fixed(2))}, filter(kId, {pred(0, PayloadOp::Eq, 0)})));
   EXPECT_TRUE(bad({field("a", InType::UInt32, from(1)), field("b", InType::UInt32)},
                   filter(kId, {pred(1, PayloadOp::Eq, 0)})));
   PayloadFilter cyclic = filter(kId, {pred(0, PayloadOp::Eq, 1), pred(0, PayloadOp::Eq, 2)});

@@ -8,11 +8,14 @@ namespace {
 ProviderDef example_provider() {
   ProviderDef prov;
   prov.name = "Example-Provider";
-  prov.events.push_back(event_def("Example_Event_1", 1, 0,
-                                  {field("Initiator", InType::UnicodeString), field("Level", InType::UInt32)}, 1));
-  prov.events.push_back(event_def("Example_Event_2", 2, 0,
-                                  {field("Title", InType::UnicodeString), field("InstanceId", InType::Guid),
-                                   field("ErrorCode", InType::UInt32)}, 1));
+  prov.events.push_back(
+      event_def("Example_Event_1", 1, 0,
+                {field("Initiator", InType::UnicodeString), field("Level", InType::UInt32)}, 1));
+  prov.events.push_back(
+      event_def("Example_Event_2", 2, 0,
+                {field("Title", InType::UnicodeString), field("InstanceId", InType::Guid),
+                 field("ErrorCode", InType::UInt32)},
+                1));
   return prov;
 }
 
@@ -21,8 +24,10 @@ ProgramSpec example_spec() {
   p.level = 5;
   Guid g = *Guid::parse("{0E95CFBC-58D4-44BA-BE40-E63A853536DF}");
   p.payload = {filter(1, {pred_str(0, PayloadOp::Is, "User"), pred(1, PayloadOp::Between, 7, 16)}),
-               filter(2, {pred_str(0, PayloadOp::Contains, "UNI"), pred_guid(1, PayloadOp::Is, g),
-                          pred(2, PayloadOp::Ne, 0)}, true)};
+               filter(2,
+                      {pred_str(0, PayloadOp::Contains, "UNI"), pred_guid(1, PayloadOp::Is, g),
+                       pred(2, PayloadOp::Ne, 0)},
+                      true)};
   return one_session(example_provider(), p);
 }
 
@@ -48,12 +53,15 @@ ProgramSpec header_spec() {
 ProgramSpec layout_spec() {
   ProviderDef prov;
   prov.name = "L";
-  prov.events.push_back(event_def("E", 5, 2,
-      {field("a", InType::UInt16), field("b", InType::UInt64, fixed(2)), field("n", InType::UInt8),
-       field("s", InType::AnsiString, {}, from(2)), field("arr", InType::Int32, from(2)), field("t", InType::Int32)}));
+  prov.events.push_back(
+      event_def("E", 5, 2,
+                {field("a", InType::UInt16), field("b", InType::UInt64, fixed(2)),
+                 field("n", InType::UInt8), field("s", InType::AnsiString, {}, from(2)),
+                 field("arr", InType::Int32, from(2)), field("t", InType::Int32)}));
   EnableParams p;
-  p.payload = {filter(5, {pred(5, PayloadOp::Lt, uint64_t(int64_t{-1})), pred_str(3, PayloadOp::IsNot, "x")}, false,
-                      true, 2)};
+  p.payload = {
+      filter(5, {pred(5, PayloadOp::Lt, uint64_t(int64_t{-1})), pred_str(3, PayloadOp::IsNot, "x")},
+             false, true, 2)};
   p.payload[0].event_version = 2;
   EnableParams q = p;
   q.payload.push_back(not_filter(5, pred(0, PayloadOp::Modulo, 4)));

@@ -9,11 +9,11 @@
 namespace pfc::testing {
 namespace {
 
-constexpr InType kTypes[] = {InType::Int8,  InType::UInt8,     InType::Int16,   InType::UInt16,
-                             InType::Int32, InType::UInt32,    InType::Int64,   InType::UInt64,
-                             InType::Boolean, InType::HexInt32, InType::HexInt64, InType::FileTime,
-                             InType::Pointer, InType::UnicodeString, InType::AnsiString, InType::Guid,
-                             InType::Binary, InType::Sid,       InType::Double,  InType::SystemTime};
+constexpr InType kTypes[] = {
+    InType::Int8,     InType::UInt8,    InType::Int16,   InType::UInt16,        InType::Int32,
+    InType::UInt32,   InType::Int64,    InType::UInt64,  InType::Boolean,       InType::HexInt32,
+    InType::HexInt64, InType::FileTime, InType::Pointer, InType::UnicodeString, InType::AnsiString,
+    InType::Guid,     InType::Binary,   InType::Sid,     InType::Double,        InType::SystemTime};
 
 class Gen {
  public:
@@ -33,7 +33,8 @@ class Gen {
       if (t == InType::Binary || (in_type_is_string(t) && below(3) == 0)) {
         f.length = (src >= 0 && coin()) ? from(uint32_t(src)) : fixed(uint32_t(below(5)));
       }
-      if (below(5) == 0) f.count = (src >= 0 && coin()) ? from(uint32_t(src)) : fixed(uint32_t(below(4)));
+      if (below(5) == 0)
+        f.count = (src >= 0 && coin()) ? from(uint32_t(src)) : fixed(uint32_t(below(4)));
       out.push_back(f);
     }
     return out;
@@ -51,10 +52,12 @@ class Gen {
         return pred(i, op, lo, hi);
       }
       if (in_type_is_string(f.type)) {
-        const PayloadOp ops[] = {PayloadOp::Contains, PayloadOp::DoesntContain, PayloadOp::Is, PayloadOp::IsNot};
+        const PayloadOp ops[] = {PayloadOp::Contains, PayloadOp::DoesntContain, PayloadOp::Is,
+                                 PayloadOp::IsNot};
         return pred_str(i, ops[below(4)], std::string(below(3), char('a' + below(3))));
       }
-      if (f.type == InType::Guid) return pred_guid(i, coin() ? PayloadOp::Is : PayloadOp::IsNot, Guid{});
+      if (f.type == InType::Guid)
+        return pred_guid(i, coin() ? PayloadOp::Is : PayloadOp::IsNot, Guid{});
     }
     return pred(0, PayloadOp::Eq, 0);  // caller guarantees field 0 is uint32
   }
@@ -92,7 +95,8 @@ class Gen {
  private:
   int scalar_int_before(const std::vector<FieldDef>& fs) {
     for (int k = int(fs.size()) - 1; k >= 0; --k) {
-      if (in_type_is_integer(fs[k].type) && !fs[k].count.present() && fs[k].type != InType::Int64) return k;
+      if (in_type_is_integer(fs[k].type) && !fs[k].count.present() && fs[k].type != InType::Int64)
+        return k;
     }
     return -1;
   }
@@ -108,10 +112,13 @@ EnableParams random_params(Gen& g, const ProviderDef& prov) {
                  uint32_t(g.coin() ? enable_property::kStackTrace : 0);
   if (g.below(4) == 0) p.pids = std::vector<uint32_t>{uint32_t(g.below(4)), uint32_t(g.below(4))};
   if (g.below(4) == 0) p.exe_names = std::vector<std::string>{"a.exe", "B.EXE"};
-  if (g.below(4) == 0) p.event_ids = EventIdFilter{g.coin(), {uint16_t(g.below(4)), uint16_t(g.below(4))}};
-  if (g.below(5) == 0) p.event_names = EventNameFilter{uint8_t(g.below(4)), g.below(4), 0, g.coin(), {"E1"}};
+  if (g.below(4) == 0)
+    p.event_ids = EventIdFilter{g.coin(), {uint16_t(g.below(4)), uint16_t(g.below(4))}};
+  if (g.below(5) == 0)
+    p.event_names = EventNameFilter{uint8_t(g.below(4)), g.below(4), 0, g.coin(), {"E1"}};
   if (g.below(5) == 0) p.stack_ids = EventIdFilter{g.coin(), {uint16_t(g.below(4))}};
-  if (g.below(5) == 0) p.stack_level_kw = LevelKeywordFilter{uint8_t(g.below(4)), g.below(4), 0, g.coin()};
+  if (g.below(5) == 0)
+    p.stack_level_kw = LevelKeywordFilter{uint8_t(g.below(4)), g.below(4), 0, g.coin()};
   size_t nf = g.below(4);
   for (size_t k = 0; k < nf; ++k) {
     const EventDef& ev = prov.events[g.below(prov.events.size())];
@@ -138,7 +145,8 @@ bool header_oracle(const EnableParams& p, const Event& e) {
   }
   if (p.pids && std::find(p.pids->begin(), p.pids->end(), e.pid) == p.pids->end()) return false;
   if (p.exe_names) {
-    std::string exe = e.exe.substr(e.exe.find_last_of("/\\") == std::string::npos ? 0 : e.exe.find_last_of("/\\") + 1);
+    std::string exe = e.exe.substr(
+        e.exe.find_last_of("/\\") == std::string::npos ? 0 : e.exe.find_last_of("/\\") + 1);
     bool found = false;
     for (const std::string& n : *p.exe_names) {
       found |= iequals_ascii(n, exe);
@@ -146,7 +154,8 @@ bool header_oracle(const EnableParams& p, const Event& e) {
     if (!found) return false;
   }
   if (p.event_ids) {
-    bool listed = std::find(p.event_ids->ids.begin(), p.event_ids->ids.end(), d.id) != p.event_ids->ids.end();
+    bool listed =
+        std::find(p.event_ids->ids.begin(), p.event_ids->ids.end(), d.id) != p.event_ids->ids.end();
     if (listed != p.event_ids->filter_in) return false;
   }
   return true;
@@ -159,7 +168,8 @@ TEST(RandomSelfCheck, LoweringVerifiesAndRoutesAgree) {
     prov.name = "R";
     for (uint16_t id = 0; id < 4; ++id) {
       std::vector<FieldDef> fs = g.fields();
-      prov.events.push_back(event_def("E" + std::to_string(id), id, uint8_t(g.below(2)), std::move(fs)));
+      prov.events.push_back(
+          event_def("E" + std::to_string(id), id, uint8_t(g.below(2)), std::move(fs)));
     }
     ProgramSpec spec;
     spec.provider = prov;
@@ -174,13 +184,14 @@ TEST(RandomSelfCheck, LoweringVerifiesAndRoutesAgree) {
     auto prog = lower(spec);
     ASSERT_TRUE(prog.has_value()) << "seed " << seed << ": " << prog.error().message;
     auto ok = verify(*prog);
-    ASSERT_TRUE(ok.has_value()) << "seed " << seed << ": " << ok.error().message << "\n" << dump_ir(*prog);
+    ASSERT_TRUE(ok.has_value()) << "seed " << seed << ": " << ok.error().message << "\n"
+                                << dump_ir(*prog);
     auto again = lower(spec);
     ASSERT_EQ(dump_ir(*again), dump_ir(*prog)) << "lowering is not deterministic, seed " << seed;
     Interpreter interp(std::move(*prog));
     for (int k = 0; k < 30; ++k) {
-      Event e = event(uint16_t(g.below(5)), uint8_t(g.below(7)), g.coin() ? 0 : g.bits() & 0xFF,
-                      {}, uint8_t(g.below(2)));
+      Event e = event(uint16_t(g.below(5)), uint8_t(g.below(7)), g.coin() ? 0 : g.bits() & 0xFF, {},
+                      uint8_t(g.below(2)));
       e.pid = uint32_t(g.below(4));
       e.exe = g.coin() ? "C:\\x\\A.exe" : "/bin/b.exe";
       e.name = g.coin() ? "E1" : "E2";
@@ -192,7 +203,8 @@ TEST(RandomSelfCheck, LoweringVerifiesAndRoutesAgree) {
         const EnableParams& p = s.params;
         if (!p.payload.empty() || p.event_names) continue;
         bool want = header_oracle(p, e);
-        EXPECT_EQ((r.deliver >> s.slot) & 1, want ? 1u : 0u) << "seed " << seed << " slot " << s.slot;
+        EXPECT_EQ((r.deliver >> s.slot) & 1, want ? 1u : 0u)
+            << "seed " << seed << " slot " << s.slot;
       }
     }
   }

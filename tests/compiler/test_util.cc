@@ -3,8 +3,8 @@
 
 namespace pfc::testing {
 
-PayloadFilter filter(uint16_t id, std::vector<PayloadPredicate> preds, bool match_any, bool group_all,
-                     uint8_t version) {
+PayloadFilter filter(uint16_t id, std::vector<PayloadPredicate> preds, bool match_any,
+                     bool group_all, uint8_t version) {
   PayloadFilter f;
   f.event_id = id;
   f.event_version = version;

@@ -59,8 +59,8 @@ inline FieldDef field(std::string name, InType t, Extent count = {}, Extent leng
 inline Extent fixed(uint32_t v) { return Extent{Extent::Kind::Fixed, v}; }
 inline Extent from(uint32_t f) { return Extent{Extent::Kind::Field, f}; }
 
-inline EventDef event_def(std::string name, uint16_t id, uint8_t version, std::vector<FieldDef> fields,
-                          uint8_t level = 0, uint64_t keyword = 0) {
+inline EventDef event_def(std::string name, uint16_t id, uint8_t version,
+                          std::vector<FieldDef> fields, uint8_t level = 0, uint64_t keyword = 0) {
   EventDef e;
   e.name = std::move(name);
   e.desc.id = id;
@@ -72,8 +72,8 @@ inline EventDef event_def(std::string name, uint16_t id, uint8_t version, std::v
 }
 
 // An event instance with descriptor fields and payload.
-inline Event event(uint16_t id, uint8_t level = 0, uint64_t keyword = 0, std::vector<uint8_t> payload = {},
-                   uint8_t version = 0) {
+inline Event event(uint16_t id, uint8_t level = 0, uint64_t keyword = 0,
+                   std::vector<uint8_t> payload = {}, uint8_t version = 0) {
   Event e;
   e.desc.id = id;
   e.desc.version = version;

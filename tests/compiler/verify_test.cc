@@ -46,8 +46,7 @@ ir::Program valid_program() {
   p.str_sets = {ir::StrSet{{"a.exe", "b.exe"}, true}};
   p.fields = {ir::FieldDesc{InType::UInt32, {}, {}},
               ir::FieldDesc{InType::UnicodeString, {}, from(0)},
-              ir::FieldDesc{InType::Guid, {}, {}},
-              ir::FieldDesc{InType::UInt32, fixed(2), {}}};
+              ir::FieldDesc{InType::Guid, {}, {}}, ir::FieldDesc{InType::UInt32, fixed(2), {}}};
   p.int_preds = {ir::IntPred{PayloadOp::Between, 1, 2}};
   p.str_preds = {ir::StrPred{PayloadOp::Contains, "x", U"x"}};
   p.guid_preds = {ir::GuidPred{PayloadOp::Is, Guid{}}};
@@ -71,14 +70,17 @@ TEST(Verify, EachViolationIsReported) {
   const Case cases[] = {
       {"empty", [](ir::Program& p) { p.code.clear(); }, "last instruction is not ret"},
       {"no ret", [](ir::Program& p) { p.code.pop_back(); }, "last instruction is not ret"},
-      {"bad opcode", [](ir::Program& p) { p.code[0].op = static_cast<Op>(200); }, "inst 0 (?): unknown opcode"},
-      {"dst range", [](ir::Program& p) { p.code[0].dst = 14; }, "inst 0 (const): dst %14 out of range"},
+      {"bad opcode", [](ir::Program& p) { p.code[0].op = static_cast<Op>(200); },
+       "inst 0 (?): unknown opcode"},
+      {"dst range", [](ir::Program& p) { p.code[0].dst = 14; },
+       "inst 0 (const): dst %14 out of range"},
       {"written twice", [](ir::Program& p) { p.code[1].dst = 0; }, "register %0 written twice"},
       {"read before write", [](ir::Program& p) { p.code[1].a = 5; }, "read before any write"},
       {"operand range", [](ir::Program& p) { p.code[12].b = 99; }, "register %99 out of range"},
       {"missing dst", [](ir::Program& p) { p.code[0].dst = kNoReg; }, "out of range"},
       {"dst on jz", [](ir::Program& p) { p.code[8].dst = 13; }, "dst given"},
-      {"jump self", [](ir::Program& p) { p.code[8].b = 8; }, "inst 8 (jz): jump target @8 not forward"},
+      {"jump self", [](ir::Program& p) { p.code[8].b = 8; },
+       "inst 8 (jz): jump target @8 not forward"},
       {"jump back", [](ir::Program& p) { p.code[9].b = 2; }, "not forward"},
       {"jump past end", [](ir::Program& p) { p.code[9].b = 20; }, "past the end"},
       {"deliver bit", [](ir::Program& p) { p.code[16].b = 64; }, "session bit 64 not below 64"},
@@ -89,47 +91,80 @@ TEST(Verify, EachViolationIsReported) {
       {"int set", [](ir::Program& p) { p.code[6].b = 1; }, "int set index out of range"},
       {"str set", [](ir::Program& p) { p.code[7].b = 1; }, "string set index out of range"},
       {"field index", [](ir::Program& p) { p.code[1].b = 4; }, "field index out of range"},
-      {"int pred index", [](ir::Program& p) { p.code[4].c = 1; }, "int predicate index out of range"},
-      {"str pred index", [](ir::Program& p) { p.code[3].c = 1; }, "string predicate index out of range"},
-      {"guid pred index", [](ir::Program& p) { p.code[5].c = 1; }, "GUID predicate index out of range"},
+      {"int pred index", [](ir::Program& p) { p.code[4].c = 1; },
+       "int predicate index out of range"},
+      {"str pred index", [](ir::Program& p) { p.code[3].c = 1; },
+       "string predicate index out of range"},
+      {"guid pred index", [](ir::Program& p) { p.code[5].c = 1; },
+       "GUID predicate index out of range"},
       {"skip extra count", [](ir::Program& p) { p.code[2].c = 1; }, "count register given"},
       {"skip missing length", [](ir::Program& p) { p.code[2].b = 1; }, "length register missing"},
-      {"pred.str no length", [](ir::Program& p) { p.code[3].imm = kNoReg; }, "length register missing"},
+      {"pred.str no length", [](ir::Program& p) { p.code[3].imm = kNoReg; },
+       "length register missing"},
       {"pred.int on string", [](ir::Program& p) { p.code[4].b = 1; }, "not a scalar integer"},
       {"load.field on guid", [](ir::Program& p) { p.code[1].b = 2; }, "not a scalar integer"},
       {"load.field on array", [](ir::Program& p) { p.code[1].b = 3; }, "field is an array"},
-      {"pred.str on int", [](ir::Program& p) { p.code[3] = I(Op::PredStr, 3, 2, 0, 0, kNoReg); }, "not a scalar string"},
+      {"pred.str on int", [](ir::Program& p) { p.code[3] = I(Op::PredStr, 3, 2, 0, 0, kNoReg); },
+       "not a scalar string"},
       {"pred.guid on int", [](ir::Program& p) { p.code[5].b = 0; }, "not a scalar GUID"},
-      {"unknown type", [](ir::Program& p) { p.fields[0].type = static_cast<InType>(99); }, "unknown type"},
-      {"unsorted int set", [](ir::Program& p) { p.int_sets[0].values = {3, 1}; }, "pool: int set 0 not sorted"},
-      {"dup int set", [](ir::Program& p) { p.int_sets[0].values = {1, 1}; }, "pool: int set 0 not sorted"},
-      {"unsorted str set", [](ir::Program& p) { p.str_sets[0].values = {"b", "a"}; }, "string set 0 not sorted"},
-      {"upper in nocase", [](ir::Program& p) { p.str_sets[0].values = {"A.exe"}; }, "upper-case value"},
-      {"modulo 0", [](ir::Program& p) { p.int_preds[0] = ir::IntPred{PayloadOp::Modulo, 0, 0}; }, "is modulo 0"},
-      {"int pred op", [](ir::Program& p) { p.int_preds[0].op = PayloadOp::Is; }, "non-integer operator"},
-      {"str pred op", [](ir::Program& p) { p.str_preds[0].op = PayloadOp::Eq; }, "non-string operator"},
-      {"guid pred op", [](ir::Program& p) { p.guid_preds[0].op = PayloadOp::Contains; }, "has a non-GUID operator"},
-      {"note slot", [](ir::Program& p) { p.checks[0].slot = 64; }, "check note 0: session bit not below 64"},
-      {"note check", [](ir::Program& p) { p.checks[1].check = ir::Check(ir::kNumChecks); }, "check note 1: unknown check"},
-      {"note register", [](ir::Program& p) { p.checks[0].reg = 14; }, "check note 0: register %14 is never written"},
-      {"note order", [](ir::Program& p) { std::swap(p.checks[0], p.checks[1]); }, "check note 1: checks of a session out of order"},
-      {"too many regs", [](ir::Program& p) { p.num_regs = (1u << 24) + 1; }, "more than 2^24 registers"},
+      {"unknown type", [](ir::Program& p) { p.fields[0].type = static_cast<InType>(99); },
+       "unknown type"},
+      {"unsorted int set",
+       [](ir::Program& p) {
+         p.int_sets[0].values = {3, 1};
+       },
+       "pool: int set 0 not sorted"},
+      {"dup int set",
+       [](ir::Program& p) {
+         p.int_sets[0].values = {1, 1};
+       },
+       "pool: int set 0 not sorted"},
+      {"unsorted str set",
+       [](ir::Program& p) {
+         p.str_sets[0].values = {"b", "a"};
+       },
+       "string set 0 not sorted"},
+      {"upper in nocase", [](ir::Program& p) { p.str_sets[0].values = {"A.exe"}; },
+       "upper-case value"},
+      {"modulo 0",
+       [](ir::Program& p) {
+         p.int_preds[0] = ir::IntPred{PayloadOp::Modulo, 0, 0};
+       },
+       "is modulo 0"},
+      {"int pred op", [](ir::Program& p) { p.int_preds[0].op = PayloadOp::Is; },
+       "non-integer operator"},
+      {"str pred op", [](ir::Program& p) { p.str_preds[0].op = PayloadOp::Eq; },
+       "non-string operator"},
+      {"guid pred op", [](ir::Program& p) { p.guid_preds[0].op = PayloadOp::Contains; },
+       "has a non-GUID operator"},
+      {"note slot", [](ir::Program& p) { p.checks[0].slot = 64; },
+       "check note 0: session bit not below 64"},
+      {"note check", [](ir::Program& p) { p.checks[1].check = ir::Check(ir::kNumChecks); },
+       "check note 1: unknown check"},
+      {"note register", [](ir::Program& p) { p.checks[0].reg = 14; },
+       "check note 0: register %14 is never written"},
+      {"note order", [](ir::Program& p) { std::swap(p.checks[0], p.checks[1]); },
+       "check note 1: checks of a session out of order"},
+      {"too many regs", [](ir::Program& p) { p.num_regs = (1u << 24) + 1; },
+       "more than 2^24 registers"},
   };
   for (const Case& c : cases) {
     ir::Program p = valid_program();
     c.mutate(p);
     auto r = verify(p);
     ASSERT_FALSE(r.has_value()) << c.name;
-    EXPECT_NE(r.error().message.find(c.message), std::string::npos) << c.name << ": " << r.error().message;
+    EXPECT_NE(r.error().message.find(c.message), std::string::npos)
+        << c.name << ": " << r.error().message;
   }
 }
 
 TEST(Verify, JumpTargetsStayInsideTheProgram) {
   ir::Program p;
-  p.code = {I(Op::Const, 0, 0, 0, 0, 1), I(Op::Jz, kNoReg, 0, 3), I(Op::Jmp, kNoReg, 0, 3), I(Op::Return, kNoReg)};
+  p.code = {I(Op::Const, 0, 0, 0, 0, 1), I(Op::Jz, kNoReg, 0, 3), I(Op::Jmp, kNoReg, 0, 3),
+            I(Op::Return, kNoReg)};
   p.num_regs = 1;
   EXPECT_TRUE(verify(p).has_value());  // jumps to the final Return
-  p.code[2].b = 4;  // == code.size(): ir.h requires a target inside the program
+  p.code[2].b = 4;                     // == code.size(): ir.h requires a target inside the program
   EXPECT_FALSE(verify(p).has_value());
 }
 

@@ -14,7 +14,8 @@ TEST(Workload, InterpreterMatchesHandRouterForOneToEightSessions) {
     ASSERT_TRUE(interp);
     bench::HandRouter hand(n);
     for (size_t i = 0; i < events.size(); ++i) {
-      EXPECT_EQ(interp->route(events[i].view()), hand.route(events[i].view())) << n << " sessions, event " << i;
+      EXPECT_EQ(interp->route(events[i].view()), hand.route(events[i].view()))
+          << n << " sessions, event " << i;
     }
   }
 }

@@ -189,8 +189,8 @@ TEST(a_full_session_buffer_loses_events_and_counts_them) {
   CHECK_EQ(EventRegister(&g, NULL, NULL, &h), 0);
   Properties p;
   init_properties(&p);
-  p.props.BufferSize = 4;      /* KB */
-  p.props.MaximumBuffers = 1;  /* the budget is max(4 KB, 4 KB) * max(1, 64) = 256 KB */
+  p.props.BufferSize = 4;     /* KB */
+  p.props.MaximumBuffers = 1; /* the budget is max(4 KB, 4 KB) * max(1, 64) = 256 KB */
   TRACEHANDLE s;
   CHECK_EQ(StartTraceW(&s, u"cs_lost", &p.props), 0);
   CHECK_EQ(EnableTraceEx2(s, &g, 1, 0, 0, 0, INFINITE, NULL), 0);

@@ -61,10 +61,12 @@ TEST(control_trace_query_update_stop) {
   init_properties(&p);
   CHECK_EQ(ControlTraceW(1, NULL, NULL, EVENT_TRACE_CONTROL_QUERY), ERROR_INVALID_PARAMETER);
   CHECK_EQ(ControlTraceW(0, NULL, &p.props, EVENT_TRACE_CONTROL_QUERY), ERROR_INVALID_PARAMETER);
-  CHECK_EQ(ControlTraceW(0x7777, NULL, &p.props, EVENT_TRACE_CONTROL_QUERY), ERROR_WMI_INSTANCE_NOT_FOUND);
+  CHECK_EQ(ControlTraceW(0x7777, NULL, &p.props, EVENT_TRACE_CONTROL_QUERY),
+           ERROR_WMI_INSTANCE_NOT_FOUND);
   TRACEHANDLE h = start_session(u"ct_control");
   CHECK_EQ(ControlTraceW(h, NULL, &p.props, 9), ERROR_INVALID_PARAMETER);
-  CHECK_EQ(ControlTraceW(h, NULL, &p.props, EVENT_TRACE_CONTROL_INCREMENT_FILE), ERROR_NOT_SUPPORTED);
+  CHECK_EQ(ControlTraceW(h, NULL, &p.props, EVENT_TRACE_CONTROL_INCREMENT_FILE),
+           ERROR_NOT_SUPPORTED);
   p.props.Wnode.BufferSize = 10;
   CHECK_EQ(ControlTraceW(h, NULL, &p.props, EVENT_TRACE_CONTROL_QUERY), ERROR_BAD_LENGTH);
   init_properties(&p);
@@ -148,20 +150,26 @@ TEST(enable_trace_ex2_filter_limits) {
   memset(&ids, 0, sizeof ids);
   ids.f.FilterIn = TRUE;
   ids.f.Count = 65;
-  CHECK_EQ(enable_with(s, &g, EVENT_FILTER_TYPE_EVENT_ID, &ids, 4 + 2 * 65), ERROR_INVALID_PARAMETER);
+  CHECK_EQ(enable_with(s, &g, EVENT_FILTER_TYPE_EVENT_ID, &ids, 4 + 2 * 65),
+           ERROR_INVALID_PARAMETER);
   ids.f.Count = 0;
   CHECK_EQ(enable_with(s, &g, EVENT_FILTER_TYPE_EVENT_ID, &ids, 4), ERROR_INVALID_PARAMETER);
   ids.f.Count = 3;
-  CHECK_EQ(enable_with(s, &g, EVENT_FILTER_TYPE_EVENT_ID, &ids, 4 + 2 * 2), ERROR_INVALID_PARAMETER);
+  CHECK_EQ(enable_with(s, &g, EVENT_FILTER_TYPE_EVENT_ID, &ids, 4 + 2 * 2),
+           ERROR_INVALID_PARAMETER);
   CHECK_EQ(enable_with(s, &g, EVENT_FILTER_TYPE_STACKWALK, &ids, 3), ERROR_INVALID_PARAMETER);
 
   static WCHAR exe[600];
   for (int i = 0; i < 599; ++i) exe[i] = u'a';
-  CHECK_EQ(enable_with(s, &g, EVENT_FILTER_TYPE_EXECUTABLE_NAME, exe, 1026), ERROR_INVALID_PARAMETER);
-  CHECK_EQ(enable_with(s, &g, EVENT_FILTER_TYPE_EXECUTABLE_NAME, u"a.exe", 5), ERROR_INVALID_PARAMETER);
-  CHECK_EQ(enable_with(s, &g, EVENT_FILTER_TYPE_EXECUTABLE_NAME, u";;", 6), ERROR_INVALID_PARAMETER);
+  CHECK_EQ(enable_with(s, &g, EVENT_FILTER_TYPE_EXECUTABLE_NAME, exe, 1026),
+           ERROR_INVALID_PARAMETER);
+  CHECK_EQ(enable_with(s, &g, EVENT_FILTER_TYPE_EXECUTABLE_NAME, u"a.exe", 5),
+           ERROR_INVALID_PARAMETER);
+  CHECK_EQ(enable_with(s, &g, EVENT_FILTER_TYPE_EXECUTABLE_NAME, u";;", 6),
+           ERROR_INVALID_PARAMETER);
   const WCHAR lone_surrogate[] = {0xD800, u'x', 0};
-  CHECK_EQ(enable_with(s, &g, EVENT_FILTER_TYPE_PACKAGE_ID, lone_surrogate, 6), ERROR_INVALID_PARAMETER);
+  CHECK_EQ(enable_with(s, &g, EVENT_FILTER_TYPE_PACKAGE_ID, lone_surrogate, 6),
+           ERROR_INVALID_PARAMETER);
   CHECK_EQ(enable_with(s, &g, EVENT_FILTER_TYPE_PACKAGE_APP_ID, u"", 2), ERROR_INVALID_PARAMETER);
 
   static UCHAR names[MAX_EVENT_FILTER_EVENT_NAME_SIZE + 8];
@@ -169,17 +177,22 @@ TEST(enable_trace_ex2_filter_limits) {
   EVENT_FILTER_EVENT_NAME* en = (EVENT_FILTER_EVENT_NAME*)names;
   en->NameCount = 1;
   memcpy(en->Names, "abc", 4);
-  CHECK_EQ(enable_with(s, &g, EVENT_FILTER_TYPE_EVENT_NAME, names, MAX_EVENT_FILTER_EVENT_NAME_SIZE + 1),
+  CHECK_EQ(
+      enable_with(s, &g, EVENT_FILTER_TYPE_EVENT_NAME, names, MAX_EVENT_FILTER_EVENT_NAME_SIZE + 1),
+      ERROR_INVALID_PARAMETER);
+  CHECK_EQ(enable_with(s, &g, EVENT_FILTER_TYPE_EVENT_NAME, names, 20 + 3),
            ERROR_INVALID_PARAMETER);
-  CHECK_EQ(enable_with(s, &g, EVENT_FILTER_TYPE_EVENT_NAME, names, 20 + 3), ERROR_INVALID_PARAMETER);
   en->NameCount = 2; /* the second name is missing */
-  CHECK_EQ(enable_with(s, &g, EVENT_FILTER_TYPE_STACKWALK_NAME, names, 20 + 4), ERROR_INVALID_PARAMETER);
+  CHECK_EQ(enable_with(s, &g, EVENT_FILTER_TYPE_STACKWALK_NAME, names, 20 + 4),
+           ERROR_INVALID_PARAMETER);
   en->NameCount = 0;
-  CHECK_EQ(enable_with(s, &g, EVENT_FILTER_TYPE_EVENT_NAME, names, 20 + 4), ERROR_INVALID_PARAMETER);
+  CHECK_EQ(enable_with(s, &g, EVENT_FILTER_TYPE_EVENT_NAME, names, 20 + 4),
+           ERROR_INVALID_PARAMETER);
 
   EVENT_FILTER_LEVEL_KW lk;
   memset(&lk, 0, sizeof lk);
-  CHECK_EQ(enable_with(s, &g, EVENT_FILTER_TYPE_STACKWALK_LEVEL_KW, &lk, 10), ERROR_INVALID_PARAMETER);
+  CHECK_EQ(enable_with(s, &g, EVENT_FILTER_TYPE_STACKWALK_LEVEL_KW, &lk, 10),
+           ERROR_INVALID_PARAMETER);
 
   static UCHAR schem[MAX_EVENT_FILTER_DATA_SIZE + 8];
   memset(schem, 0, sizeof schem);
@@ -190,7 +203,8 @@ TEST(enable_trace_ex2_filter_limits) {
   CHECK_EQ(enable_with(s, &g, EVENT_FILTER_TYPE_SCHEMATIZED, schem, 50), ERROR_INVALID_PARAMETER);
 
   UCHAR blob[64] = {0};
-  CHECK_EQ(enable_with(s, &g, EVENT_FILTER_TYPE_PAYLOAD, blob, sizeof blob), ERROR_INVALID_PARAMETER);
+  CHECK_EQ(enable_with(s, &g, EVENT_FILTER_TYPE_PAYLOAD, blob, sizeof blob),
+           ERROR_INVALID_PARAMETER);
   CHECK_EQ(enable_with(s, &g, EVENT_FILTER_TYPE_TRACEHANDLE, blob, 8), ERROR_INVALID_PARAMETER);
   CHECK_EQ(enable_with(s, &g, EVENT_FILTER_TYPE_CONTAINER, u"c", 4), ERROR_INVALID_PARAMETER);
   CHECK_EQ(enable_with(s, &g, 5, blob, 8), ERROR_INVALID_PARAMETER); /* provider-defined */
@@ -203,8 +217,9 @@ TEST(enable_trace_ex2_filter_limits) {
   exe[511] = 0;
   CHECK_EQ(enable_with(s, &g, EVENT_FILTER_TYPE_EXECUTABLE_NAME, exe, 1024), ERROR_SUCCESS);
   en->NameCount = 1;
-  CHECK_EQ(enable_with(s, &g, EVENT_FILTER_TYPE_EVENT_NAME, names, MAX_EVENT_FILTER_EVENT_NAME_SIZE),
-           ERROR_SUCCESS);
+  CHECK_EQ(
+      enable_with(s, &g, EVENT_FILTER_TYPE_EVENT_NAME, names, MAX_EVENT_FILTER_EVENT_NAME_SIZE),
+      ERROR_SUCCESS);
   CHECK_EQ(enable_with(s, &g, EVENT_FILTER_TYPE_STACKWALK_LEVEL_KW, &lk, sizeof lk), ERROR_SUCCESS);
   ((EVENT_FILTER_HEADER*)schem)->Size = 0; /* 0: the descriptor's size */
   CHECK_EQ(enable_with(s, &g, EVENT_FILTER_TYPE_SCHEMATIZED, schem, MAX_EVENT_FILTER_DATA_SIZE),
@@ -222,7 +237,8 @@ TEST(ninth_session_on_a_modern_provider_fails) {
     name[8] = (WCHAR)(u'0' + i);
     s[i] = start_session(name);
   }
-  for (int i = 0; i < 8; ++i) CHECK_EQ(EnableTraceEx2(s[i], &g, 1, 0, 0, 0, 0, NULL), ERROR_SUCCESS);
+  for (int i = 0; i < 8; ++i)
+    CHECK_EQ(EnableTraceEx2(s[i], &g, 1, 0, 0, 0, 0, NULL), ERROR_SUCCESS);
   CHECK_EQ(EnableTraceEx2(s[8], &g, 1, 0, 0, 0, 0, NULL), ERROR_NO_SYSTEM_RESOURCES);
   CHECK_EQ(EnableTraceEx2(s[3], &g, 1, 4, 0, 0, 0, NULL), ERROR_SUCCESS); /* update: no new slot */
   CHECK_EQ(EnableTraceEx2(s[8], &other, 1, 0, 0, 0, 0, NULL), ERROR_SUCCESS);
@@ -326,7 +342,8 @@ TEST(scope_filters_pid_and_executable_name) {
   const WCHAR names[] = u"other.exe;C:\\Tools\\ETW_C_TEST";
   CHECK_EQ(enable_with(exe.session, &g, EVENT_FILTER_TYPE_EXECUTABLE_NAME, names, sizeof names), 0);
   const WCHAR wrong[] = u"cmd.exe;svchost.exe";
-  CHECK_EQ(enable_with(not_exe.session, &g, EVENT_FILTER_TYPE_EXECUTABLE_NAME, wrong, sizeof wrong), 0);
+  CHECK_EQ(enable_with(not_exe.session, &g, EVENT_FILTER_TYPE_EXECUTABLE_NAME, wrong, sizeof wrong),
+           0);
   CHECK_EQ(write_event(h, 1, 4, 0, 0), 0);
   close_sink(&mine);
   close_sink(&other);
@@ -369,7 +386,8 @@ TEST(stack_traces_follow_stack_filters) {
   p = params_v2(EVENT_ENABLE_PROPERTY_STACK_TRACE, &di, 1);
   CHECK_EQ(EnableTraceEx2(by_id.session, &g, 1, 0, 0, 0, INFINITE, &p), 0);
   EVENT_FILTER_LEVEL_KW lk = {0, 0, 2, TRUE};
-  EVENT_FILTER_DESCRIPTOR dl = {(ULONGLONG)(uintptr_t)&lk, sizeof lk, EVENT_FILTER_TYPE_STACKWALK_LEVEL_KW};
+  EVENT_FILTER_DESCRIPTOR dl = {(ULONGLONG)(uintptr_t)&lk, sizeof lk,
+                                EVENT_FILTER_TYPE_STACKWALK_LEVEL_KW};
   p = params_v2(EVENT_ENABLE_PROPERTY_STACK_TRACE, &dl, 1);
   CHECK_EQ(EnableTraceEx2(by_level.session, &g, 1, 0, 0, 0, INFINITE, &p), 0);
   p = params_v2(0, &di, 1); /* a stack filter without STACK_TRACE selects nothing */

@@ -11,27 +11,27 @@ typedef void (*etw_test_fn)(void);
 void etw_register_test(const char* name, etw_test_fn fn);
 void etw_test_fail(const char* file, int line, const char* what);
 
-#define TEST(name)                                                             \
-  static void test_##name(void);                                               \
-  __attribute__((constructor)) static void register_##name(void) {             \
-    etw_register_test(#name, test_##name);                                     \
-  }                                                                            \
+#define TEST(name)                                                 \
+  static void test_##name(void);                                   \
+  __attribute__((constructor)) static void register_##name(void) { \
+    etw_register_test(#name, test_##name);                         \
+  }                                                                \
   static void test_##name(void)
 
-#define CHECK(cond)                                                            \
-  do {                                                                         \
-    if (!(cond)) etw_test_fail(__FILE__, __LINE__, #cond);                     \
+#define CHECK(cond)                                        \
+  do {                                                     \
+    if (!(cond)) etw_test_fail(__FILE__, __LINE__, #cond); \
   } while (0)
 
-#define CHECK_EQ(a, b)                                                         \
-  do {                                                                         \
-    unsigned long long va_ = (unsigned long long)(a);                          \
-    unsigned long long vb_ = (unsigned long long)(b);                          \
-    if (va_ != vb_) {                                                          \
-      char buf_[512];                                                          \
+#define CHECK_EQ(a, b)                                                          \
+  do {                                                                          \
+    unsigned long long va_ = (unsigned long long)(a);                           \
+    unsigned long long vb_ = (unsigned long long)(b);                           \
+    if (va_ != vb_) {                                                           \
+      char buf_[512];                                                           \
       snprintf(buf_, sizeof buf_, "%s == %s (%llu vs %llu)", #a, #b, va_, vb_); \
-      etw_test_fail(__FILE__, __LINE__, buf_);                                 \
-    }                                                                          \
+      etw_test_fail(__FILE__, __LINE__, buf_);                                  \
+    }                                                                           \
   } while (0)
 
 #endif /* PFC_TESTS_ETW_TEST_H */

@@ -41,8 +41,8 @@ void init_log(CallbackLog* log) {
   pthread_mutex_init(&log->mu, NULL);
 }
 
-void record_callback(LPCGUID source, ULONG is_enabled, UCHAR level, ULONGLONG any,
-                     ULONGLONG all, PEVENT_FILTER_DESCRIPTOR filter, PVOID context) {
+void record_callback(LPCGUID source, ULONG is_enabled, UCHAR level, ULONGLONG any, ULONGLONG all,
+                     PEVENT_FILTER_DESCRIPTOR filter, PVOID context) {
   CallbackLog* log = (CallbackLog*)context;
   pthread_mutex_lock(&log->mu);
   if (log->count < 64) {
@@ -76,8 +76,9 @@ static void collect(PEVENT_RECORD r) {
   g->header = r->EventHeader;
   g->logger_id = r->BufferContext.LoggerId;
   g->size = r->UserDataLength;
-  if (r->UserDataLength != 0) {  /* UserData may be NULL for an empty payload */
-    memcpy(g->data, r->UserData, r->UserDataLength < sizeof g->data ? r->UserDataLength : sizeof g->data);
+  if (r->UserDataLength != 0) { /* UserData may be NULL for an empty payload */
+    memcpy(g->data, r->UserData,
+           r->UserDataLength < sizeof g->data ? r->UserDataLength : sizeof g->data);
   }
   g->ext_count = r->ExtendedDataCount;
   g->stack_frames = -1;

@@ -40,8 +40,8 @@ typedef struct {
   CallbackCall calls[64];
 } CallbackLog;
 void init_log(CallbackLog* log);
-void record_callback(LPCGUID source, ULONG is_enabled, UCHAR level, ULONGLONG any,
-                     ULONGLONG all, PEVENT_FILTER_DESCRIPTOR filter, PVOID context);
+void record_callback(LPCGUID source, ULONG is_enabled, UCHAR level, ULONGLONG any, ULONGLONG all,
+                     PEVENT_FILTER_DESCRIPTOR filter, PVOID context);
 int log_count(CallbackLog* log);
 
 /* Collects what a consumer receives; Logfile.Context must point to a Collector. */

@@ -89,20 +89,25 @@ int main(int argc, char** argv) {
   const long cycles = strtol(argv[2], NULL, 10), max_kb = strtol(argv[3], NULL, 10);
   TRACEHANDLE s = start();
   REGHANDLE reg = 0;
-  if (s == 0 || EventRegister(&kProv, NULL, NULL, &reg) != 0) return fprintf(stderr, "setup failed\n"), 1;
+  if (s == 0 || EventRegister(&kProv, NULL, NULL, &reg) != 0)
+    return fprintf(stderr, "setup failed\n"), 1;
   EVENT_FILTER_DESCRIPTOR blob = {0, 0, 0};
   if (strcmp(mode, "payload_enable") == 0) {
     /* A schema for kProv, so that a payload filter compiles into the program. */
     char man[1024];
     snprintf(man, sizeof man,
              "<instrumentationManifest xmlns=\"http://schemas.microsoft.com/win/2004/08/events\" "
-             "xmlns:win=\"http://manifests.microsoft.com/win/2004/08/windows/events\"><instrumentation><events>"
+             "xmlns:win=\"http://manifests.microsoft.com/win/2004/08/windows/"
+             "events\"><instrumentation><events>"
              "<provider name=\"Growth\" guid=\"{%08lX-8F1A-4B6E-9C2D-3A4F5B6C7D8E}\"><templates>"
-             "<template tid=\"T\"><data name=\"S\" inType=\"win:UnicodeString\"/><data name=\"N\" inType=\"win:UInt32\"/>"
-             "</template></templates><events><event value=\"1\" symbol=\"E\" template=\"T\"/></events></provider>"
+             "<template tid=\"T\"><data name=\"S\" inType=\"win:UnicodeString\"/><data name=\"N\" "
+             "inType=\"win:UInt32\"/>"
+             "</template></templates><events><event value=\"1\" symbol=\"E\" "
+             "template=\"T\"/></events></provider>"
              "</events></instrumentation></instrumentationManifest>",
              (unsigned long)kProv.Data1);
-    if (TdhLoadManifestFromMemory(man, (ULONG)strlen(man)) != 0) return fprintf(stderr, "manifest\n"), 1;
+    if (TdhLoadManifestFromMemory(man, (ULONG)strlen(man)) != 0)
+      return fprintf(stderr, "manifest\n"), 1;
     EventUnregister(reg); /* re-register so the registration picks the schema up */
     if (EventRegister(&kProv, NULL, NULL, &reg) != 0) return fprintf(stderr, "register\n"), 1;
     PAYLOAD_FILTER_PREDICATE p[2] = {{(LPWSTR)u"S", PAYLOADFIELD_CONTAINS, (LPWSTR)u"abc"},
@@ -121,7 +126,7 @@ int main(int argc, char** argv) {
   const long r0 = rss_kb();
   for (long i = 0; i < cycles; ++i) errors += cycle(mode, s, &blob);
   const long growth = rss_kb() - r0;
-  printf("%s: %ld cycles, RSS %ld KB -> %+ld KB (%.1f bytes per cycle), %d errors\n", mode,
-         cycles, r0, growth, growth * 1024.0 / (double)cycles, errors);
+  printf("%s: %ld cycles, RSS %ld KB -> %+ld KB (%.1f bytes per cycle), %d errors\n", mode, cycles,
+         r0, growth, growth * 1024.0 / (double)cycles, errors);
   return errors == 0 && growth <= max_kb ? 0 : 1;
 }

@@ -34,11 +34,14 @@ TEST(register_trace_guids_errors) {
   GUID g = test_guid(0x400, 1);
   TRACEHANDLE h = 5;
   TRACE_GUID_REGISTRATION reg = {&g, NULL};
-  CHECK_EQ(RegisterTraceGuidsW(dummy_callback, NULL, &g, 0, NULL, NULL, NULL, NULL), ERROR_INVALID_PARAMETER);
+  CHECK_EQ(RegisterTraceGuidsW(dummy_callback, NULL, &g, 0, NULL, NULL, NULL, NULL),
+           ERROR_INVALID_PARAMETER);
   CHECK_EQ(RegisterTraceGuidsW(NULL, NULL, &g, 0, NULL, NULL, NULL, &h), ERROR_INVALID_PARAMETER);
   CHECK_EQ(h, 0);
-  CHECK_EQ(RegisterTraceGuidsW(dummy_callback, NULL, NULL, 0, NULL, NULL, NULL, &h), ERROR_INVALID_PARAMETER);
-  CHECK_EQ(RegisterTraceGuidsW(dummy_callback, NULL, &g, 1, NULL, NULL, NULL, &h), ERROR_INVALID_PARAMETER);
+  CHECK_EQ(RegisterTraceGuidsW(dummy_callback, NULL, NULL, 0, NULL, NULL, NULL, &h),
+           ERROR_INVALID_PARAMETER);
+  CHECK_EQ(RegisterTraceGuidsW(dummy_callback, NULL, &g, 1, NULL, NULL, NULL, &h),
+           ERROR_INVALID_PARAMETER);
   CHECK_EQ(UnregisterTraceGuids(0), ERROR_INVALID_HANDLE);
   CHECK_EQ(RegisterTraceGuidsW(dummy_callback, NULL, &g, 1, &reg, NULL, NULL, &h), ERROR_SUCCESS);
   CHECK(h != 0);

@@ -22,7 +22,7 @@ TEST(event_register_errors) {
   CHECK_EQ(EventRegister(&g, NULL, NULL, &h), ERROR_SUCCESS);
   CHECK(h != 0);
   REGHANDLE h2 = 0;
-  CHECK_EQ(EventRegister(&g, NULL, NULL, &h2), ERROR_SUCCESS);  /* a GUID may register twice */
+  CHECK_EQ(EventRegister(&g, NULL, NULL, &h2), ERROR_SUCCESS); /* a GUID may register twice */
   CHECK(h2 != h);
   CHECK_EQ(EventUnregister(h), ERROR_SUCCESS);
   CHECK_EQ(EventUnregister(h), ERROR_INVALID_HANDLE);
@@ -112,11 +112,11 @@ TEST(two_sessions_enable_then_disable_recomputes_the_composite) {
   CHECK(IsEqualGUID(&c[0].source, &kSourceA));
   CHECK_EQ(c[0].filter_size, 0);
   CHECK_EQ(c[1].is_enabled, 1);
-  CHECK_EQ(c[1].level, 5);       /* max */
-  CHECK_EQ(c[1].any, 0x7);       /* OR */
-  CHECK_EQ(c[1].all, 0x0);       /* AND */
+  CHECK_EQ(c[1].level, 5); /* max */
+  CHECK_EQ(c[1].any, 0x7); /* OR */
+  CHECK_EQ(c[1].all, 0x0); /* AND */
   CHECK(IsEqualGUID(&c[1].source, &kSourceB));
-  CHECK_EQ(c[2].is_enabled, 1);  /* B still enables it */
+  CHECK_EQ(c[2].is_enabled, 1); /* B still enables it */
   CHECK_EQ(c[2].level, 5);
   CHECK_EQ(c[2].any, 0x6);
   CHECK_EQ(c[2].all, 0x2);
@@ -144,7 +144,7 @@ TEST(composite_normalises_level_0_and_match_any_0) {
   CHECK_EQ(log.calls[1].any, ~0ull);
   CHECK_EQ(log.calls[1].all, 0); /* MatchAll is ignored for a MatchAny-0 session */
   CHECK(IsEqualGUID(&log.calls[0].source, &GUID_NULL)); /* no parameters: no SourceId */
-  stop_session(a);              /* a stop notifies with SourceId GUID_NULL */
+  stop_session(a); /* a stop notifies with SourceId GUID_NULL */
   CHECK_EQ(log_count(&log), 3);
   CHECK_EQ(log.calls[2].is_enabled, 1);
   CHECK_EQ(log.calls[2].level, 2);

@@ -62,8 +62,10 @@ CaseEvent parse_event(const std::string& line, const Schema& schema) {
   if (p == nullptr) throw std::runtime_error("unknown provider " + prov);
   const EventDef* def = nullptr;
   for (const EventDef& d : p->events) {
-    if (j.contains("event") ? d.name == j["event"].get<std::string>() :
-        d.desc.id == j.value("id", 0) && d.desc.version == j.value("version", 0)) def = &d;
+    if (j.contains("event")
+            ? d.name == j["event"].get<std::string>()
+            : d.desc.id == j.value("id", 0) && d.desc.version == j.value("version", 0))
+      def = &d;
   }
   Event& e = ce.event;
   if (def != nullptr) e.desc = def->desc, e.name = def->name;
@@ -105,7 +107,8 @@ void PrintTo(const Param& p, std::ostream* os) { *os << p.name; }
 class FormerBug : public testing::TestWithParam<Param> {};
 
 TEST_P(FormerBug, Routes) {
-  const fs::path dir = fs::path(PFC_FORMER_BUGS_DIR) / GetParam().name.substr(0, GetParam().name.rfind('/'));
+  const fs::path dir =
+      fs::path(PFC_FORMER_BUGS_DIR) / GetParam().name.substr(0, GetParam().name.rfind('/'));
   const SourceFile src("script.pfs", read(dir / "script.pfs"));
   const FrontendOutput out = compile_script(src);
   ASSERT_TRUE(out.ok()) << (out.diagnostics.empty() ? "" : src.render(out.diagnostics[0]));
@@ -123,7 +126,8 @@ TEST_P(FormerBug, Routes) {
     ASSERT_TRUE(prog.has_value()) << prog.error().message;
     if (GetParam().engine == EngineKind::Interp) programs.push_back(*Interpreter::create(*prog));
     if (GetParam().engine == EngineKind::JitO0 || GetParam().engine == EngineKind::JitDefault) {
-      auto jit = JitProgram::create(*prog, GetParam().engine == EngineKind::JitO0 ? OptLevel::O0 : kDefaultOptLevel);
+      auto jit = JitProgram::create(
+          *prog, GetParam().engine == EngineKind::JitO0 ? OptLevel::O0 : kDefaultOptLevel);
       ASSERT_TRUE(jit.has_value()) << jit.error().message;
       programs.push_back(*jit);
     }
@@ -135,9 +139,10 @@ TEST_P(FormerBug, Routes) {
   for (size_t i = 0; i < events.size(); ++i) {
     const CaseEvent ce = parse_event(events[i], script.schema);
     const EventView view = ce.event.view();
-    const RouteResult r = GetParam().engine == EngineKind::Oracle
-                              ? oracle_route(specs[ce.provider].provider, specs[ce.provider].sessions, view)
-                              : programs[ce.provider]->route(view);
+    const RouteResult r =
+        GetParam().engine == EngineKind::Oracle
+            ? oracle_route(specs[ce.provider].provider, specs[ce.provider].sessions, view)
+            : programs[ce.provider]->route(view);
     EXPECT_EQ(result_line(i, r, script), expected[i]) << "event: " << events[i];
   }
 }

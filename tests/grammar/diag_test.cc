@@ -82,8 +82,7 @@ const std::vector<DiagCase>& diag_cases() {
        "1:28: expected an integer or a level name after 'level='"},
       {"session S { enable P any=x; }", "1:26: expected an integer after 'any='"},
       {"session S { enable P all=verbose; }", "1:26: expected an integer after 'all='"},
-      {"session S { enable P properties=stack_trace; }",
-       "1:33: expected '(' after 'properties='"},
+      {"session S { enable P properties=stack_trace; }", "1:33: expected '(' after 'properties='"},
       {"session S { enable P properties=(); }", "1:34: expected a property name"},
       {"session S { enable P properties=(sid ts_id); }",
        "1:38: expected ',' or ')' after property name"},
@@ -116,7 +115,8 @@ const std::vector<DiagCase>& diag_cases() {
        "1:34: expected 'all', 'any' or 'where' after the payload event"},
       {"session S { enable P { payload id=1 E all { a eq 1 } } }",
        "1:37: expected 'all', 'any' or 'where' after the payload event"},
-      {"session S { enable P { payload E all a eq 1; } }", "1:38: expected '{' after 'all' or 'any'"},
+      {"session S { enable P { payload E all a eq 1; } }",
+       "1:38: expected '{' after 'all' or 'any'"},
       {"session S { enable P { payload E all { } } }",
        "1:40: expected a predicate (field name, operator, value)"},
       {"session S { enable P { payload E any { a eq 1;; } } }",
@@ -272,7 +272,8 @@ TEST(DiagTest, LeadingByteOrderMarkIsSkipped) {
   EXPECT_EQ(diag_of(bom + "provider P x"), "1:12: expected '{' after provider name");
   EXPECT_EQ(diag_of(bom + "hello"), "1:1: expected 'import', 'provider' or 'session'");
   EXPECT_EQ(diag_of(bom + "\nprovider P x"), "2:12: expected '{' after provider name");
-  EXPECT_EQ(diag_of(bom + bom + "provider P {}"), "1:1: expected 'import', 'provider' or 'session'");
+  EXPECT_EQ(diag_of(bom + bom + "provider P {}"),
+            "1:1: expected 'import', 'provider' or 'session'");
   EXPECT_EQ(diag_of("provider P {} " + bom), "1:15: expected 'import', 'provider' or 'session'");
   const SourceFile source("b.pfs", bom + "provider P x");
   const ParseOutput out = parse_script(source);

@@ -81,7 +81,8 @@ const DumpCase kProviderCases[] = {
      " (field in guid) (field length uint8) (field x binary (length length))"
      " (field y uint8 (count in))))\n"},
     {"provider P { event E (id=1) { \"a b\": uint8; \"\": uint8; \"1x\": uint8; } }",
-     "(provider P (event E (id 1) (field \"a b\" uint8) (field \"\" uint8) (field \"1x\" uint8)))\n"},
+     "(provider P (event E (id 1) (field \"a b\" uint8) (field \"\" uint8) (field \"1x\" "
+     "uint8)))\n"},
     {"provider P { event E (id = 1) { a : uint8 [ 2 ] length = 3 ; } }",
      "(provider P (event E (id 1) (field a uint8 (count 2) (length 3))))\n"},
     {"provider A {} provider B {}", "(provider A)\n(provider B)\n"},
@@ -137,10 +138,10 @@ const DumpCase kSessionCases[] = {
      "(session S (enable P (payload id all (and (eq a 1))) (payload version any (or (eq a 1)))"
      " (payload where where (eq a 1)) (payload \"an event\" all (and (eq a 1)))))\n"},
     {"session S { enable P { payload all all { all eq 1 } payload any any { any eq 1 } } }",
-     "(session S (enable P (payload all all (and (eq all 1))) (payload any any (or (eq any 1)))))\n"},
+     "(session S (enable P (payload all all (and (eq all 1))) (payload any any (or (eq any "
+     "1)))))\n"},
     {"session A {} session B { enable P; }", "(session A)\n(session B (enable P))\n"},
-    {"provider P {} session S {} provider Q {}",
-     "(provider P)\n(provider Q)\n(session S)\n"},
+    {"provider P {} session S {} provider Q {}", "(provider P)\n(provider Q)\n(session S)\n"},
 };
 
 // Every operator spelling, through the block form.
@@ -176,14 +177,18 @@ const DumpCase kValueCases[] = {
      "(session s (enable p (payload E all (and (between a 7 16) (between a -1 255)"
      " (between a \"7,16\")))))\n"},
     {"session s { enable p { payload E all { a is {0e95cfbc-58d4-44ba-be40-e63a853536df} } } }",
-     "(session s (enable p (payload E all (and (is a {0E95CFBC-58D4-44BA-BE40-E63A853536DF})))))\n"},
-    {"session s { enable p { payload E all { a is \"q\\\"b\\\\s\\nn\\tt\\x41\\xe9\\u{1F600}\\u{0}\" } } }",
+     "(session s (enable p (payload E all (and (is a "
+     "{0E95CFBC-58D4-44BA-BE40-E63A853536DF})))))\n"},
+    {"session s { enable p { payload E all { a is "
+     "\"q\\\"b\\\\s\\nn\\tt\\x41\\xe9\\u{1F600}\\u{0}\" } } }",
      "(session s (enable p (payload E all (and (is a \"q\\\"b\\\\s\\nn\\tt"
      "A\xc3\xa9\xf0\x9f\x98\x80\\u0000\")))))\n"},
     {"session s { enable p { payload E all { a is \"\"; a is \"caf\xc3\xa9 \xe2\x82\xac\" } } }",
-     "(session s (enable p (payload E all (and (is a \"\") (is a \"caf\xc3\xa9 \xe2\x82\xac\")))))\n"},
+     "(session s (enable p (payload E all (and (is a \"\") (is a \"caf\xc3\xa9 "
+     "\xe2\x82\xac\")))))\n"},
     {"session s { enable p { payload E all { a is \"\\u{10FFFF}\\u{000041}\" } } }",
-     "(session s (enable p (payload E all (and (is a \"\xf4\x8f\xbf\xbf" "A\")))))\n"},
+     "(session s (enable p (payload E all (and (is a \"\xf4\x8f\xbf\xbf"
+     "A\")))))\n"},
 };
 
 TEST(DumpTest, Providers) {

@@ -79,11 +79,22 @@ TEST(HostileTest, RandomPrintable) {
 // Sequences of real tokens reach deep into the grammar.
 TEST(HostileTest, TokenSoup) {
   const std::vector<std::string> tokens = {
-      "provider", "session", "enable", "event", "payload", "where", "all", "any", "not", "and",
-      "or", "(", ")", "{", "}", ";", ",", "=", "==", "eq", "between", "is", "in", "id", "level",
-      "verbose", "pid", "exe", "event_id", "group", "legacy", "length", "[", "]", ":", "uint8",
-      "x", "\"s\"", "1", "-2", "0x1F", "{0E95CFBC-58D4-44BA-BE40-E63A853536DF}", "properties",
-      "sid", "version", "not between"};
+      "provider",   "session",  "enable",
+      "event",      "payload",  "where",
+      "all",        "any",      "not",
+      "and",        "or",       "(",
+      ")",          "{",        "}",
+      ";",          ",",        "=",
+      "==",         "eq",       "between",
+      "is",         "in",       "id",
+      "level",      "verbose",  "pid",
+      "exe",        "event_id", "group",
+      "legacy",     "length",   "[",
+      "]",          ":",        "uint8",
+      "x",          "\"s\"",    "1",
+      "-2",         "0x1F",     "{0E95CFBC-58D4-44BA-BE40-E63A853536DF}",
+      "properties", "sid",      "version",
+      "not between"};
   std::mt19937_64 rng(99);
   std::set<std::string> messages;
   for (int i = 0; i < 3000; ++i) {
@@ -117,8 +128,8 @@ TEST(HostileTest, MutatedSample) {
 TEST(HostileTest, NulAndInvalidUtf8Everywhere) {
   const std::string sample = kSample;
   for (size_t at = 0; at < sample.size(); at += 7) {
-    for (const std::string& bad : {std::string(1, '\0'), std::string("\xff"),
-                                  std::string("\xc3"), std::string("\xe2\x82")}) {
+    for (const std::string& bad : {std::string(1, '\0'), std::string("\xff"), std::string("\xc3"),
+                                   std::string("\xe2\x82")}) {
       std::string text = sample;
       text.insert(at, bad);
       const SourceFile source("h.pfs", text);

@@ -32,7 +32,7 @@ TEST(SourceTest, Positions) {
   const struct {
     size_t offset;
     uint32_t line, column;
-  } cases[] = {{0, 1, 1}, {1, 1, 2}, {2, 1, 3}, {4, 2, 1}, {6, 2, 2}, {7, 2, 3},
+  } cases[] = {{0, 1, 1}, {1, 1, 2}, {2, 1, 3},  {4, 2, 1},  {6, 2, 2},  {7, 2, 3},
                {8, 3, 1}, {9, 4, 1}, {10, 4, 2}, {11, 4, 3}, {12, 4, 4}, {99, 4, 4}};
   for (const auto& c : cases) {
     const SourcePos p = f.position(c.offset);
@@ -57,8 +57,8 @@ TEST(SourceTest, Positions) {
 // Long lines use checkpoints; they must agree with a plain scan everywhere.
 TEST(SourceTest, LongLinesMatchNaiveScan) {
   std::mt19937 rng(3);
-  const std::string pieces[] = {"a", "\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80", "\xff",
-                                "\xe2\x82", "\n", "\t"};
+  const std::string pieces[] = {"a",    "\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80",
+                                "\xff", "\xe2\x82", "\n",           "\t"};
   for (int round = 0; round < 20; ++round) {
     std::string text;
     const size_t n = 500 + rng() % 3000;

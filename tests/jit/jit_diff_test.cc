@@ -53,7 +53,8 @@ std::vector<Event> generated_events(const ProviderDef& provider) {
   const EventDef& e_def = *provider.find_event("E");
   const EventDef& f_def = *provider.find_event("F");
   std::vector<Event> events;
-  auto add_with_truncations = [&](const EventDef& def, std::vector<std::pair<std::string, FieldValue>> values) {
+  auto add_with_truncations = [&](const EventDef& def,
+                                  std::vector<std::pair<std::string, FieldValue>> values) {
     auto payload = encode_payload(def, values);
     ASSERT_TRUE(payload.has_value()) << payload.error().message;
     for (size_t n = 0; n <= payload->size(); ++n) {
@@ -66,13 +67,16 @@ std::vector<Event> generated_events(const ProviderDef& provider) {
   for (uint64_t a : {0, 1, 2, 3})
     for (int64_t b : {-1, 0, 5})
       for (const char* s : {"", "x", "X", "xy", "Y"})
-        add_with_truncations(e_def, {{"a", FieldValue::of_uint(a)}, {"b", FieldValue::of_int(b)},
-                                     {"s", FieldValue::of_string(s)}, {"t", FieldValue::of_string(s)}});
+        add_with_truncations(e_def, {{"a", FieldValue::of_uint(a)},
+                                     {"b", FieldValue::of_int(b)},
+                                     {"s", FieldValue::of_string(s)},
+                                     {"t", FieldValue::of_string(s)}});
   const Guid g = *Guid::parse("{0E95CFBC-58D4-44BA-BE40-E63A853536DF}");
   for (uint64_t n : {0, 1, 2}) {
     std::vector<FieldValue> v;
     for (uint64_t i = 0; i < n; ++i) v.push_back(FieldValue::of_uint(7 * i));
-    add_with_truncations(f_def, {{"v", FieldValue::of_array(v)}, {"g", FieldValue::of_guid(n == 1 ? g : Guid{})}});
+    add_with_truncations(
+        f_def, {{"v", FieldValue::of_array(v)}, {"g", FieldValue::of_guid(n == 1 ? g : Guid{})}});
   }
   // Header variations on one full E event.
   Event base = events[events.size() / 3];
@@ -93,8 +97,8 @@ std::vector<Event> generated_events(const ProviderDef& provider) {
 // All expressions over the alphabet: leaves and negated leaves; pairs of those joined by
 // and/or, also negated; triples of plain leaves with both groupings.
 std::vector<std::string> generated_expressions() {
-  const std::vector<std::string> preds = {"a eq 1", "a between 1,2", "b lt 0",
-                                          "b ne -1", "s is \"x\"", "t contains \"Y\""};
+  const std::vector<std::string> preds = {"a eq 1",  "a between 1,2", "b lt 0",
+                                          "b ne -1", "s is \"x\"",    "t contains \"Y\""};
   std::vector<std::string> leaves = preds;
   for (const std::string& p : preds) leaves.push_back("not " + p);
   std::vector<std::string> out = leaves;
@@ -131,7 +135,8 @@ TEST(JitExhaustive, PayloadExpressionsMatchInterpreter) {
     if (events.empty()) events = generated_events(spec.provider);
     auto program = lower(spec);
     ASSERT_TRUE(program.has_value()) << program.error().message;
-    size_t distinct = expect_engines_agree(*program, events, "expressions from #" + std::to_string(first));
+    size_t distinct =
+        expect_engines_agree(*program, events, "expressions from #" + std::to_string(first));
     EXPECT_GE(distinct, 4u) << "the events should separate the expressions";
     if (HasFailure()) return;
     ++programs;
@@ -148,8 +153,10 @@ TEST(JitDifferential, SessionOptionsMatchInterpreter) {
       "enable P any=0x8 properties=(ignore_keyword_0);",
       "enable P properties=(stack_trace) { stack_id in 1; }",
       "enable P properties=(stack_trace) { event_id not in 2; stack_id not in 1; }",
-      "enable P { event_id in 2; payload F all { n gt 0; g is {0E95CFBC-58D4-44BA-BE40-E63A853536DF} } }",
-      "enable P { payload F any { n eq 2; g isnot {0E95CFBC-58D4-44BA-BE40-E63A853536DF} } group=all; "
+      "enable P { event_id in 2; payload F all { n gt 0; g is "
+      "{0E95CFBC-58D4-44BA-BE40-E63A853536DF} } }",
+      "enable P { payload F any { n eq 2; g isnot {0E95CFBC-58D4-44BA-BE40-E63A853536DF} } "
+      "group=all; "
       "payload E where a modulo 2; }",
       "enable P { pid 0, 5; exe \"a.exe;b.exe\"; }",
       "enable P { payload id=1 version=0 where s contains \"x\" or b ge 0; }",

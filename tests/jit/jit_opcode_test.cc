@@ -59,15 +59,19 @@ uint32_t add_field(ProgramBuilder& b, ir::FieldDesc f) {
 }
 
 // `dst = op field at offset 0`, delivered as a value (exposed) or a boolean (bit 0).
-void field_at_zero(ProgramBuilder& b, Op op, ir::FieldDesc f, uint32_t pool = 0, bool expose = true) {
+void field_at_zero(ProgramBuilder& b, Op op, ir::FieldDesc f, uint32_t pool = 0,
+                   bool expose = true) {
   uint32_t fi = add_field(b, f);
   ir::Reg off = b.constant(0);
-  ir::Reg r = b.emit(op, off, fi, op == Op::Skip ? ir::kNoReg : pool, op == Op::Skip || op == Op::PredStr ? ir::kNoReg : 0);
-  if (expose) b.expose(r); else b.effect(Op::Deliver, r, 0);
+  ir::Reg r = b.emit(op, off, fi, op == Op::Skip ? ir::kNoReg : pool,
+                     op == Op::Skip || op == Op::PredStr ? ir::kNoReg : 0);
+  if (expose) b.expose(r);
+  else b.effect(Op::Deliver, r, 0);
 }
 
 std::vector<Case> header_cases() {
-  const uint64_t expected[] = {0x1234, 7, 9, 4, 200, 0xBEEF, 0xF00000000000000Full, 0xDEADBEEF, 77, 5};
+  const uint64_t expected[] = {0x1234,     7,  9, 4, 200, 0xBEEF, 0xF00000000000000Full,
+                               0xDEADBEEF, 77, 5};
   std::vector<Case> cases;
   for (uint32_t f = 0; f <= static_cast<uint32_t>(ir::HeaderField::PayloadSize); ++f)
     cases.push_back({"load.hdr." + std::to_string(f),
@@ -77,21 +81,28 @@ std::vector<Case> header_cases() {
 }
 
 std::vector<Case> cmp_cases() {
-  struct Row { ir::Cond cond; uint64_t a, imm; bool expected; };
+  struct Row {
+    ir::Cond cond;
+    uint64_t a, imm;
+    bool expected;
+  };
   const uint64_t m1 = ~uint64_t{0};
   const Row rows[] = {
-      {ir::Cond::Eq, 5, 5, true},    {ir::Cond::Eq, 5, 6, false},  {ir::Cond::Ne, 5, 6, true},
-      {ir::Cond::ULt, 5, m1, true},  {ir::Cond::SLt, 5, m1, false}, {ir::Cond::ULe, 5, 5, true},
-      {ir::Cond::UGt, m1, 5, true},  {ir::Cond::SGt, m1, 5, false}, {ir::Cond::UGe, 4, 5, false},
-      {ir::Cond::SLe, m1, 0, true},  {ir::Cond::SGe, 0, m1, true},  {ir::Cond::SLt, m1, 0, true},
+      {ir::Cond::Eq, 5, 5, true},   {ir::Cond::Eq, 5, 6, false},   {ir::Cond::Ne, 5, 6, true},
+      {ir::Cond::ULt, 5, m1, true}, {ir::Cond::SLt, 5, m1, false}, {ir::Cond::ULe, 5, 5, true},
+      {ir::Cond::UGt, m1, 5, true}, {ir::Cond::SGt, m1, 5, false}, {ir::Cond::UGe, 4, 5, false},
+      {ir::Cond::SLe, m1, 0, true}, {ir::Cond::SGe, 0, m1, true},  {ir::Cond::SLt, m1, 0, true},
   };
   std::vector<Case> cases;
   for (const Row& row : rows)
-    cases.push_back({"cmp." + std::to_string(static_cast<int>(row.cond)) + "." + std::to_string(row.a),
-                     [row](ProgramBuilder& b) {
-                       b.effect(Op::Deliver, b.emit(Op::Cmp, b.constant(row.a), static_cast<uint32_t>(row.cond), 0, row.imm), 0);
-                     },
-                     {truth(header_event(), row.expected)}});
+    cases.push_back(
+        {"cmp." + std::to_string(static_cast<int>(row.cond)) + "." + std::to_string(row.a),
+         [row](ProgramBuilder& b) {
+           b.effect(Op::Deliver,
+                    b.emit(Op::Cmp, b.constant(row.a), static_cast<uint32_t>(row.cond), 0, row.imm),
+                    0);
+         },
+         {truth(header_event(), row.expected)}});
   return cases;
 }
 
@@ -100,13 +111,19 @@ std::vector<Case> logic_cases() {
     return [=](ProgramBuilder& b) { b.expose(b.emit(op, b.constant(x), b.constant(y))); };
   };
   return {
-      {"const", [](ProgramBuilder& b) { b.expose(b.constant(0x8000000000000001ull)); },
+      {"const",
+       [](ProgramBuilder& b) { b.expose(b.constant(0x8000000000000001ull)); },
        {value(header_event(), 0x8000000000000001ull)}},
       {"and", binary(Op::And, 0xF0F0, 0xFF00), {value(header_event(), 0xF000)}},
       {"or", binary(Op::Or, 0xF0F0, 0xFF00), {value(header_event(), 0xFFF0)}},
-      {"not.0", [](ProgramBuilder& b) { b.expose(b.emit(Op::Not, b.constant(0))); }, {value(header_event(), 1)}},
-      {"not.7", [](ProgramBuilder& b) { b.expose(b.emit(Op::Not, b.constant(7))); }, {value(header_event(), 0)}},
-      {"and.imm", [](ProgramBuilder& b) { b.expose(b.emit(Op::AndImm, b.constant(0x1234), 0, 0, 0xFF)); },
+      {"not.0",
+       [](ProgramBuilder& b) { b.expose(b.emit(Op::Not, b.constant(0))); },
+       {value(header_event(), 1)}},
+      {"not.7",
+       [](ProgramBuilder& b) { b.expose(b.emit(Op::Not, b.constant(7))); },
+       {value(header_event(), 0)}},
+      {"and.imm",
+       [](ProgramBuilder& b) { b.expose(b.emit(Op::AndImm, b.constant(0x1234), 0, 0, 0xFF)); },
        {value(header_event(), 0x34)}},
   };
 }
@@ -121,34 +138,55 @@ std::vector<Case> set_cases() {
   };
   std::vector<uint64_t> large;
   for (uint64_t v = 0; v < 600; v += 3) large.push_back(v);
-  auto pid = [](uint32_t p) { Event e = header_event(); e.pid = p; return e; };
+  auto pid = [](uint32_t p) {
+    Event e = header_event();
+    e.pid = p;
+    return e;
+  };
   auto str_in = [](ir::HeaderString which, std::vector<std::string> values, bool ci) {
     return [=](ProgramBuilder& b) {
       b.program().str_sets.push_back({values, ci});
       b.effect(Op::Deliver, b.emit(Op::StrIn, static_cast<uint32_t>(which), 0), 0);
     };
   };
-  auto exe = [](std::string path) { Event e = header_event(); e.exe = std::move(path); return e; };
+  auto exe = [](std::string path) {
+    Event e = header_event();
+    e.exe = std::move(path);
+    return e;
+  };
   using HS = ir::HeaderString;
   return {
-      {"in.set.small", in_set({1, 5, 9}), {truth(pid(5), true), truth(pid(6), false), truth(pid(0), false)}},
-      {"in.set.large", in_set(large), {truth(pid(99), true), truth(pid(100), false), truth(pid(3000), false)}},
+      {"in.set.small",
+       in_set({1, 5, 9}),
+       {truth(pid(5), true), truth(pid(6), false), truth(pid(0), false)}},
+      {"in.set.large",
+       in_set(large),
+       {truth(pid(99), true), truth(pid(100), false), truth(pid(3000), false)}},
       {"in.set.empty", in_set({}), {truth(pid(0), false)}},
-      {"str.in.exe.ci", str_in(HS::ExeName, {"bar.exe", "foo.exe"}, true),
-       {truth(exe("C:\\dir\\Foo.EXE"), true), truth(exe("/usr/bin/foo.exe"), true), truth(exe("foo.exe.x"), false),
-        truth(exe(""), false)}},
-      {"str.in.exe.cs", str_in(HS::ExeName, {"Foo.EXE"}, false),
+      {"str.in.exe.ci",
+       str_in(HS::ExeName, {"bar.exe", "foo.exe"}, true),
+       {truth(exe("C:\\dir\\Foo.EXE"), true), truth(exe("/usr/bin/foo.exe"), true),
+        truth(exe("foo.exe.x"), false), truth(exe(""), false)}},
+      {"str.in.exe.cs",
+       str_in(HS::ExeName, {"Foo.EXE"}, false),
        {truth(exe("C:\\dir\\Foo.EXE"), true), truth(exe("/usr/bin/foo.exe"), false)}},
       {"str.in.package", str_in(HS::PackageId, {"pkg.one"}, true), {truth(header_event(), true)}},
       {"str.in.app", str_in(HS::AppId, {"App"}, false), {truth(header_event(), false)}},
-      {"str.in.name", str_in(HS::EventName, {"Start", "Stop"}, false), {truth(header_event(), true)}},
+      {"str.in.name",
+       str_in(HS::EventName, {"Start", "Stop"}, false),
+       {truth(header_event(), true)}},
   };
 }
 
 std::vector<Case> control_cases() {
-  auto level = [](uint8_t l) { Event e = header_event(); e.desc.level = l; return e; };
+  auto level = [](uint8_t l) {
+    Event e = header_event();
+    e.desc.level = l;
+    return e;
+  };
   return {
-      {"jz", [](ProgramBuilder& b) {
+      {"jz",
+       [](ProgramBuilder& b) {
          ir::Reg l = b.emit(Op::LoadHeader, static_cast<uint32_t>(ir::HeaderField::Level));
          ir::Reg one = b.constant(1);
          size_t jz = b.effect(Op::Jz, l, 0);
@@ -157,7 +195,8 @@ std::vector<Case> control_cases() {
          b.effect(Op::Deliver, one, 1);
        },
        {value(level(0), 2), value(level(3), 3)}},
-      {"jmp", [](ProgramBuilder& b) {
+      {"jmp",
+       [](ProgramBuilder& b) {
          ir::Reg one = b.constant(1);
          size_t jmp = b.effect(Op::Jmp, 0, 0);
          b.effect(Op::Deliver, one, 0);
@@ -166,7 +205,8 @@ std::vector<Case> control_cases() {
          b.effect(Op::Deliver, one, 63);
        },
        {value(header_event(), uint64_t{1} << 63)}},
-      {"deliver.stack", [](ProgramBuilder& b) {
+      {"deliver.stack",
+       [](ProgramBuilder& b) {
          ir::Reg one = b.constant(1);
          ir::Reg zero = b.constant(0);
          b.effect(Op::Deliver, one, 3);
@@ -179,7 +219,9 @@ std::vector<Case> control_cases() {
 }
 
 std::vector<Case> skip_cases() {
-  auto skip0 = [](ir::FieldDesc f) { return [f](ProgramBuilder& b) { field_at_zero(b, Op::Skip, f); }; };
+  auto skip0 = [](ir::FieldDesc f) {
+    return [f](ProgramBuilder& b) { field_at_zero(b, Op::Skip, f); };
+  };
   // count (uint8 or int8 field 0) then uint32[count]: offset past the array.
   auto counted = [](InType count_type) {
     return [count_type](ProgramBuilder& b) {
@@ -204,57 +246,103 @@ std::vector<Case> skip_cases() {
     uint32_t f = add_field(b, field(InType::UInt8));
     b.expose(b.emit(Op::Skip, b.constant(kBad), f, ir::kNoReg, ir::kNoReg));
   };
-  auto w = [](std::u16string s, bool nul) { std::vector<uint8_t> p; put_wstring(p, s, nul); return p; };
+  auto w = [](std::u16string s, bool nul) {
+    std::vector<uint8_t> p;
+    put_wstring(p, s, nul);
+    return p;
+  };
   return {
-      {"skip.u32", skip0(field(InType::UInt32)),
-       {value(with_payload({1, 2, 3, 4}), 4), value(with_payload({1, 2, 3}), kBad), value(with_payload({}), kBad)}},
-      {"skip.u16x3", skip0(field(InType::UInt16, fixed(3))),
+      {"skip.u32",
+       skip0(field(InType::UInt32)),
+       {value(with_payload({1, 2, 3, 4}), 4), value(with_payload({1, 2, 3}), kBad),
+        value(with_payload({}), kBad)}},
+      {"skip.u16x3",
+       skip0(field(InType::UInt16, fixed(3))),
        {value(with_payload({0, 0, 0, 0, 0, 0, 9}), 6), value(with_payload({0, 0, 0, 0, 0}), kBad)}},
-      {"skip.guid", skip0(field(InType::Guid)),
-       {value(with_payload(std::vector<uint8_t>(16)), 16), value(with_payload(std::vector<uint8_t>(15)), kBad)}},
+      {"skip.guid",
+       skip0(field(InType::Guid)),
+       {value(with_payload(std::vector<uint8_t>(16)), 16),
+        value(with_payload(std::vector<uint8_t>(15)), kBad)}},
       {"skip.count0", skip0(field(InType::UInt64, fixed(0))), {value(with_payload({}), 0)}},
-      {"skip.counted", counted(InType::UInt8),
-       {value(with_payload({2, 0, 0, 0, 0, 0, 0, 0, 0}), 9), value(with_payload({3, 0, 0, 0, 0, 0, 0, 0, 0}), kBad),
-        value(with_payload({0}), 1), value(with_payload({}), kBad)}},
-      {"skip.counted.negative", counted(InType::Int8), {value(with_payload({0xFF, 0, 0, 0, 0}), kBad)}},
-      {"skip.wstring", skip0(field(InType::UnicodeString)),
-       {value(with_payload(w(u"hi", true)), 6), value(with_payload(w(u"hi", false)), kBad), value(with_payload({0}), kBad)}},
-      {"skip.string.len3", skip0(field(InType::AnsiString, {}, fixed(3))),
+      {"skip.counted",
+       counted(InType::UInt8),
+       {value(with_payload({2, 0, 0, 0, 0, 0, 0, 0, 0}), 9),
+        value(with_payload({3, 0, 0, 0, 0, 0, 0, 0, 0}), kBad), value(with_payload({0}), 1),
+        value(with_payload({}), kBad)}},
+      {"skip.counted.negative",
+       counted(InType::Int8),
+       {value(with_payload({0xFF, 0, 0, 0, 0}), kBad)}},
+      {"skip.wstring",
+       skip0(field(InType::UnicodeString)),
+       {value(with_payload(w(u"hi", true)), 6), value(with_payload(w(u"hi", false)), kBad),
+        value(with_payload({0}), kBad)}},
+      {"skip.string.len3",
+       skip0(field(InType::AnsiString, {}, fixed(3))),
        {value(with_payload({'a', 'b', 'c', 'd'}), 3), value(with_payload({'a', 'b'}), kBad)}},
-      {"skip.binary", binary, {value(with_payload({2, 0, 7, 7}), 4), value(with_payload({3, 0, 7, 7}), kBad)}},
+      {"skip.binary",
+       binary,
+       {value(with_payload({2, 0, 7, 7}), 4), value(with_payload({3, 0, 7, 7}), kBad)}},
       {"skip.bad", from_bad, {value(with_payload({1, 2, 3}), kBad)}},
   };
 }
 
 std::vector<Case> load_cases() {
-  auto load0 = [](InType t) { return [t](ProgramBuilder& b) { field_at_zero(b, Op::LoadField, field(t)); }; };
+  auto load0 = [](InType t) {
+    return [t](ProgramBuilder& b) { field_at_zero(b, Op::LoadField, field(t)); };
+  };
   auto from_bad = [](ProgramBuilder& b) {
     uint32_t f = add_field(b, field(InType::UInt8));
     b.expose(b.emit(Op::LoadField, b.constant(kBad), f));
   };
   auto at_end = [](ProgramBuilder& b) {  // offset == payload size: nothing left
     uint32_t f = add_field(b, field(InType::UInt8));
-    b.expose(b.emit(Op::LoadField, b.emit(Op::LoadHeader, static_cast<uint32_t>(ir::HeaderField::PayloadSize)), f));
+    b.expose(b.emit(Op::LoadField,
+                    b.emit(Op::LoadHeader, static_cast<uint32_t>(ir::HeaderField::PayloadSize)),
+                    f));
   };
   return {
-      {"load.i8", load0(InType::Int8), {value(with_payload({0xFF}), ~uint64_t{0}), value(with_payload({0x7F}), 0x7F)}},
-      {"load.u8", load0(InType::UInt8), {value(with_payload({0xFF}), 0xFF), value(with_payload({}), 0)}},
-      {"load.u16", load0(InType::UInt16), {value(with_payload({0x34, 0x12}), 0x1234), value(with_payload({0x34}), 0)}},
+      {"load.i8",
+       load0(InType::Int8),
+       {value(with_payload({0xFF}), ~uint64_t{0}), value(with_payload({0x7F}), 0x7F)}},
+      {"load.u8",
+       load0(InType::UInt8),
+       {value(with_payload({0xFF}), 0xFF), value(with_payload({}), 0)}},
+      {"load.u16",
+       load0(InType::UInt16),
+       {value(with_payload({0x34, 0x12}), 0x1234), value(with_payload({0x34}), 0)}},
       {"load.i16", load0(InType::Int16), {value(with_payload({0xFE, 0xFF}), ~uint64_t{1})}},
-      {"load.i32", load0(InType::Int32), {value(with_payload({0, 0, 0, 0x80}), 0xFFFFFFFF80000000ull)}},
-      {"load.hex32", load0(InType::HexInt32), {value(with_payload({0, 0, 0, 0x80}), 0x80000000ull)}},
-      {"load.bool", load0(InType::Boolean), {value(with_payload({1, 0, 0, 0}), 1), value(with_payload({1, 0, 0}), 0)}},
-      {"load.u64", load0(InType::UInt64),
-       {value(with_payload({1, 2, 3, 4, 5, 6, 7, 8}), 0x0807060504030201ull), value(with_payload({1, 2, 3, 4, 5, 6, 7}), 0)}},
-      {"load.pointer", load0(InType::Pointer), {value(with_payload({0, 0, 0, 0, 0, 0, 0, 0x80}), 0x8000000000000000ull)}},
-      {"load.filetime", load0(InType::FileTime), {value(with_payload({9, 0, 0, 0, 0, 0, 0, 0}), 9)}},
+      {"load.i32",
+       load0(InType::Int32),
+       {value(with_payload({0, 0, 0, 0x80}), 0xFFFFFFFF80000000ull)}},
+      {"load.hex32",
+       load0(InType::HexInt32),
+       {value(with_payload({0, 0, 0, 0x80}), 0x80000000ull)}},
+      {"load.bool",
+       load0(InType::Boolean),
+       {value(with_payload({1, 0, 0, 0}), 1), value(with_payload({1, 0, 0}), 0)}},
+      {"load.u64",
+       load0(InType::UInt64),
+       {value(with_payload({1, 2, 3, 4, 5, 6, 7, 8}), 0x0807060504030201ull),
+        value(with_payload({1, 2, 3, 4, 5, 6, 7}), 0)}},
+      {"load.pointer",
+       load0(InType::Pointer),
+       {value(with_payload({0, 0, 0, 0, 0, 0, 0, 0x80}), 0x8000000000000000ull)}},
+      {"load.filetime",
+       load0(InType::FileTime),
+       {value(with_payload({9, 0, 0, 0, 0, 0, 0, 0}), 9)}},
       {"load.bad", from_bad, {value(with_payload({1}), 0)}},
       {"load.at_end", at_end, {value(with_payload({1, 2}), 0)}},
   };
 }
 
 std::vector<Case> pred_int_cases() {
-  struct Row { InType type; std::vector<uint8_t> bytes; PayloadOp op; uint64_t lo, hi; bool expected; };
+  struct Row {
+    InType type;
+    std::vector<uint8_t> bytes;
+    PayloadOp op;
+    uint64_t lo, hi;
+    bool expected;
+  };
   const uint64_t m1 = ~uint64_t{0}, m2 = ~uint64_t{1};
   const std::vector<uint8_t> i16_m1 = {0xFF, 0xFF}, u16_7 = {7, 0}, trunc = {7};
   const Row rows[] = {
@@ -273,9 +361,15 @@ std::vector<Case> pred_int_cases() {
       {InType::Int16, i16_m1, PayloadOp::NotBetween, m2, 0, false},
       {InType::UInt16, u16_7, PayloadOp::Modulo, 7, 0, true},
       {InType::UInt16, u16_7, PayloadOp::Modulo, 3, 0, false},
-      {InType::Int16, i16_m1, PayloadOp::Modulo, 3, 0, false},   // signed: -1 % 3 != 0
-      {InType::UInt64, {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF}, PayloadOp::Modulo, 3, 0, true},  // 2^64-1
-      {InType::Int64, {0, 0, 0, 0, 0, 0, 0, 0x80}, PayloadOp::Modulo, m1, 0, true},  // INT64_MIN % -1
+      {InType::Int16, i16_m1, PayloadOp::Modulo, 3, 0, false},  // signed: -1 % 3 != 0
+      {InType::UInt64,
+       {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF},
+       PayloadOp::Modulo,
+       3,
+       0,
+       true},                                                                        // 2^64-1
+      {InType::Int64, {0, 0, 0, 0, 0, 0, 0, 0x80}, PayloadOp::Modulo, m1, 0, true},  // INT64_MIN %
+                                                                                     // -1
       {InType::UInt16, trunc, PayloadOp::Ne, 9, 0, false},  // undecodable: false for NE too
       {InType::UInt16, trunc, PayloadOp::NotBetween, 100, 200, false},
   };
@@ -298,8 +392,16 @@ std::vector<Case> pred_other_cases() {
       field_at_zero(b, Op::PredStr, field(t), 0, false);
     };
   };
-  auto w = [](std::u16string s, bool nul) { std::vector<uint8_t> p; put_wstring(p, s, nul); return with_payload(p); };
-  auto a = [](std::string s, bool nul) { std::vector<uint8_t> p; put_string(p, s, nul); return with_payload(p); };
+  auto w = [](std::u16string s, bool nul) {
+    std::vector<uint8_t> p;
+    put_wstring(p, s, nul);
+    return with_payload(p);
+  };
+  auto a = [](std::string s, bool nul) {
+    std::vector<uint8_t> p;
+    put_string(p, s, nul);
+    return with_payload(p);
+  };
   Guid g{0x01020304, 0x0506, 0x0708, {9, 10, 11, 12, 13, 14, 15, 16}};
   auto pred_guid = [g](PayloadOp op) {
     return [=](ProgramBuilder& b) {
@@ -312,18 +414,25 @@ std::vector<Case> pred_other_cases() {
   other[15] = 0;
   using P = PayloadOp;
   return {
-      {"pred.str.is", pred_str(InType::UnicodeString, P::Is, U"hello"),
-       {truth(w(u"HeLLo", true), true), truth(w(u"hello!", true), false), truth(w(u"hello", false), false)}},
-      {"pred.str.contains", pred_str(InType::AnsiString, P::Contains, U"ll"),
+      {"pred.str.is",
+       pred_str(InType::UnicodeString, P::Is, U"hello"),
+       {truth(w(u"HeLLo", true), true), truth(w(u"hello!", true), false),
+        truth(w(u"hello", false), false)}},
+      {"pred.str.contains",
+       pred_str(InType::AnsiString, P::Contains, U"ll"),
        {truth(a("HELLO", true), true), truth(a("help", true), false)}},
-      {"pred.str.doesntcontain", pred_str(InType::AnsiString, P::DoesntContain, U"ll"),
+      {"pred.str.doesntcontain",
+       pred_str(InType::AnsiString, P::DoesntContain, U"ll"),
        {truth(a("help", true), true), truth(a("help", false), false)}},
-      {"pred.str.isnot", pred_str(InType::UnicodeString, P::IsNot, U"x"),
+      {"pred.str.isnot",
+       pred_str(InType::UnicodeString, P::IsNot, U"x"),
        {truth(w(u"y", true), true), truth(w(u"X", true), false), truth(w(u"y", false), false)}},
-      {"pred.guid.is", pred_guid(P::Is),
+      {"pred.guid.is",
+       pred_guid(P::Is),
        {truth(with_payload(gb), true), truth(with_payload(other), false),
         truth(with_payload({gb.begin(), gb.end() - 1}), false)}},
-      {"pred.guid.isnot", pred_guid(P::IsNot),
+      {"pred.guid.isnot",
+       pred_guid(P::IsNot),
        {truth(with_payload(gb), false), truth(with_payload(other), true),
         truth(with_payload({gb.begin(), gb.end() - 1}), false)}},
   };
@@ -366,14 +475,28 @@ TEST(JitOpcodes, CoversEveryOpcode) {
 }
 
 TEST(JitOpcodes, MalformedProgramsAreErrors) {
-  struct Row { std::string name; std::function<void(ir::Program&)> spoil; std::string message; };
+  struct Row {
+    std::string name;
+    std::function<void(ir::Program&)> spoil;
+    std::string message;
+  };
   const Row rows[] = {
       {"no ret", [](ir::Program& p) { p.code.pop_back(); }, "last instruction is not ret"},
-      {"backward jump", [](ir::Program& p) { p.code.insert(p.code.begin() + 1, ir::Inst{Op::Jmp, ir::kNoReg, 0, 0}); },
+      {"backward jump",
+       [](ir::Program& p) {
+         p.code.insert(p.code.begin() + 1, ir::Inst{Op::Jmp, ir::kNoReg, 0, 0});
+       },
        "jump target"},
       {"register", [](ir::Program& p) { p.code[0].dst = 99; }, "dst %99 out of range"},
-      {"set", [](ir::Program& p) { p.code.insert(p.code.begin() + 1, ir::Inst{Op::InSet, 0, 0, 3}); }, "int set index out of range"},
-      {"bit", [](ir::Program& p) { p.code.insert(p.code.begin() + 1, ir::Inst{Op::Deliver, ir::kNoReg, 0, 64}); },
+      {"set",
+       [](ir::Program& p) {
+         p.code.insert(p.code.begin() + 1, ir::Inst{Op::InSet, 0, 0, 3});
+       },
+       "int set index out of range"},
+      {"bit",
+       [](ir::Program& p) {
+         p.code.insert(p.code.begin() + 1, ir::Inst{Op::Deliver, ir::kNoReg, 0, 64});
+       },
        "session bit"},
   };
   for (const Row& row : rows) {
@@ -384,7 +507,8 @@ TEST(JitOpcodes, MalformedProgramsAreErrors) {
     row.spoil(p);
     auto native = JitProgram::create(p, OptLevel::O1);
     ASSERT_FALSE(native.has_value());
-    EXPECT_NE(native.error().message.find(row.message), std::string::npos) << native.error().message;
+    EXPECT_NE(native.error().message.find(row.message), std::string::npos)
+        << native.error().message;
     EXPECT_FALSE(emit_llvm(p, OptLevel::O0).has_value());
   }
 }

@@ -29,7 +29,8 @@ std::string chain_script(int n) {
     }
   }
   return "provider P { event E (id=1) { A: uint32; B: int64; S: string; } }\n"
-         "session S { enable P { payload E where " + preds + "; } }\n";
+         "session S { enable P { payload E where " +
+         preds + "; } }\n";
 }
 
 // A: uint32, B: int64 (0), S: string (NUL-terminated).
@@ -64,7 +65,7 @@ TEST(JitScale, LongBlocksAreCutAtEveryLevel) {
     auto ir = emit_llvm(*program, level);
     ASSERT_TRUE(ir) << ir.error().message;
     EXPECT_LE(longest_block(*ir), 513u) << static_cast<int>(level);  // 512 + the branch
-    EXPECT_GT(ir->size(), 100000u);  // the chain is really there
+    EXPECT_GT(ir->size(), 100000u);                                  // the chain is really there
   }
 }
 
@@ -77,7 +78,8 @@ TEST(JitScale, CutProgramsRouteLikeTheInterpreter) {
     auto native = JitProgram::create(*program, level);
     ASSERT_TRUE(native) << native.error().message;
     // Matches at the first, a middle and the last predicates, and none.
-    for (const std::string& s : {std::string("x1"), std::string("x1501"), std::string("x2997"), std::string("zz")}) {
+    for (const std::string& s :
+         {std::string("x1"), std::string("x1501"), std::string("x2997"), std::string("zz")}) {
       for (uint32_t a : {0u, 1500u, 2998u, 99999u}) {
         Event e;
         e.desc.id = 1;
@@ -124,7 +126,8 @@ TEST(JitScale, ProgramsOverTheLimitStayOnTheInterpreter) {
   auto native = JitProgram::create(program, OptLevel::O1);
   ASSERT_FALSE(native);
   EXPECT_TRUE(is_jit_limit_error(native.error())) << native.error().message;
-  EXPECT_EQ(native.error().message, "the routing program has " + std::to_string(program.code.size()) +
+  EXPECT_EQ(native.error().message, "the routing program has " +
+                                        std::to_string(program.code.size()) +
                                         " IR instructions, more than the JIT's limit of 262144");
   EXPECT_FALSE(emit_llvm(program, OptLevel::O1));
   for (bool wait : {false, true}) {

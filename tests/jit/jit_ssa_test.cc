@@ -39,7 +39,9 @@ ir::Program random_program(std::mt19937_64& rng, size_t length) {
       case 5: regs.push_back(b.emit(Op::Cmp, pick(), uint32_t(rng() % 10), 0, rng() % 6)); break;
       case 6: regs.push_back(b.emit(Op::InSet, pick(), 0)); break;
       case 7: regs.push_back(b.emit(Op::AndImm, pick(), 0, 0, rng() % 8)); break;
-      case 8: jumps.push_back(rng() % 3 ? b.effect(Op::Jz, pick(), 0) : b.effect(Op::Jmp, 0, 0)); break;
+      case 8:
+        jumps.push_back(rng() % 3 ? b.effect(Op::Jz, pick(), 0) : b.effect(Op::Jmp, 0, 0));
+        break;
       case 9: b.effect(Op::Deliver, pick(), uint32_t(rng() % 64)); break;
       default: b.effect(Op::Stack, pick(), uint32_t(rng() % 64)); break;
     }
@@ -54,8 +56,9 @@ ir::Program random_program(std::mt19937_64& rng, size_t length) {
 
 Event random_event(std::mt19937_64& rng) {
   Event e;
-  e.desc = EventDescriptor{uint16_t(rng() % 4), uint8_t(rng() % 3), uint8_t(rng() % 2),
-                           uint8_t(rng() % 6), uint8_t(rng() % 3), uint16_t(rng() % 3), rng() % 9};
+  e.desc = EventDescriptor{
+      uint16_t(rng() % 4), uint8_t(rng() % 3),  uint8_t(rng() % 2), uint8_t(rng() % 6),
+      uint8_t(rng() % 3),  uint16_t(rng() % 3), rng() % 9};
   e.pid = uint32_t(rng() % 10);
   e.tid = uint32_t(rng() % 4);
   e.payload.resize(rng() % 4);
@@ -83,7 +86,13 @@ TEST(JitSsa, RandomJumpGraphsMatchInterpreter) {
 TEST(JitSsa, IntSetWindowsMatchInterpreter) {
   constexpr uint64_t kMax = std::numeric_limits<uint64_t>::max();
   std::vector<std::vector<uint64_t>> sets = {
-      {7}, {0, 63}, {0, 64}, {5, 6, 7, 68}, {kMax - 1, kMax}, {0, kMax}, {kMax - 63, kMax},
+      {7},
+      {0, 63},
+      {0, 64},
+      {5, 6, 7, 68},
+      {kMax - 1, kMax},
+      {0, kMax},
+      {kMax - 63, kMax},
       {1, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000},
       {1, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000},
   };
@@ -123,8 +132,10 @@ TEST(JitSsa, SharedLoadsAndStringEndsMatchInterpreter) {
   ProgramBuilder b;
   b.program().fields = {{InType::UnicodeString, {}, {}}, {InType::UInt32, {}, {}}};
   b.program().str_preds.push_back({PayloadOp::Contains, "ab", U"ab"});
-  b.program().int_preds = {{PayloadOp::Between, 3, 9}, {PayloadOp::Gt, 5, 0},
-                           {PayloadOp::NotBetween, 9, 3}, {PayloadOp::Modulo, 2, 0}};
+  b.program().int_preds = {{PayloadOp::Between, 3, 9},
+                           {PayloadOp::Gt, 5, 0},
+                           {PayloadOp::NotBetween, 9, 3},
+                           {PayloadOp::Modulo, 2, 0}};
   ir::Reg zero = b.constant(0);
   ir::Reg str = b.emit(Op::PredStr, zero, 0, 0, ir::kNoReg);
   ir::Reg next = b.emit(Op::Skip, zero, 0, ir::kNoReg, ir::kNoReg);
@@ -139,7 +150,8 @@ TEST(JitSsa, SharedLoadsAndStringEndsMatchInterpreter) {
   AllEngines engines(program);
   ASSERT_TRUE(engines.ok());
   for (uint32_t value : {0u, 3u, 4u, 6u, 9u, 10u}) {
-    for (const std::u16string& text : {std::u16string(u""), std::u16string(u"xAbz"), std::u16string(u"no")}) {
+    for (const std::u16string& text :
+         {std::u16string(u""), std::u16string(u"xAbz"), std::u16string(u"no")}) {
       std::vector<uint8_t> full;
       put_wstring(full, text);
       put_le(full, value, 4);

@@ -33,9 +33,12 @@ class ProgramBuilder {
   ir::Reg constant(uint64_t v) { return emit(ir::Op::Const, 0, 0, 0, v); }
   // Delivers every bit of r as session bit i, so deliver == r.
   void expose(ir::Reg r) {
-    for (uint32_t i = 0; i < 64; ++i) effect(ir::Op::Deliver, emit(ir::Op::AndImm, r, 0, 0, uint64_t{1} << i), i);
+    for (uint32_t i = 0; i < 64; ++i)
+      effect(ir::Op::Deliver, emit(ir::Op::AndImm, r, 0, 0, uint64_t{1} << i), i);
   }
-  void patch_target(size_t jump, size_t target) { prog_.code[jump].b = static_cast<uint32_t>(target); }
+  void patch_target(size_t jump, size_t target) {
+    prog_.code[jump].b = static_cast<uint32_t>(target);
+  }
   size_t here() const { return prog_.code.size(); }
   ir::Program& program() { return prog_; }
   ir::Program finish() {
@@ -107,7 +110,8 @@ namespace pfc::testing {
 inline ProgramSpec spec_from_script(const std::string& text) {
   FrontendOutput out = compile_script(SourceFile("test.pfs", text));
   ProgramSpec spec;
-  EXPECT_TRUE(out.ok()) << (out.diagnostics.empty() ? "" : out.diagnostics[0].message) << "\n" << text;
+  EXPECT_TRUE(out.ok()) << (out.diagnostics.empty() ? "" : out.diagnostics[0].message) << "\n"
+                        << text;
   if (!out.ok()) return spec;
   const CheckedScript& script = out.checked.script;
   spec.provider = script.schema.providers.at(0);

@@ -1,8 +1,8 @@
 // tests/jit/router_reconfig_test.cc — the real Router over the tiered JIT engine: two
 // threads route while the main thread enables, updates and disables sessions, so routing
 // programs are compiled, tiered up in the background, swapped and retired while in use
-// (docs/architecture.md §4, §6). Run under ThreadSanitizer in the tsan preset. Session A stays enabled
-// throughout and must receive every event, exactly once per route; no other bit may ever
+// (docs/architecture.md §4, §6). Run under ThreadSanitizer in the tsan preset. Session A stays
+// enabled throughout and must receive every event, exactly once per route; no other bit may ever
 // appear, and no stack bit (no session asked for stacks).
 #include <array>
 #include <atomic>

@@ -88,7 +88,8 @@ TEST(Tiered, JitFailureKeepsInterpreterServing) {
     (*p)->wait();
     EXPECT_EQ((*p)->tier(), TieredProgram::Tier::Failed);
     ASSERT_TRUE((*p)->error().has_value());
-    EXPECT_NE((*p)->error()->message.find("unknown optimisation level"), std::string::npos) << (*p)->error()->message;
+    EXPECT_NE((*p)->error()->message.find("unknown optimisation level"), std::string::npos)
+        << (*p)->error()->message;
     EXPECT_EQ((*p)->route(Event{}.view()), (RouteResult{uint64_t{1} << 9, 0}));
   }
   EXPECT_EQ(reported.load(), 2);
@@ -147,7 +148,8 @@ TEST(Engines, NamesRoundTripAndEveryEngineRoutesAlike) {
     SCOPED_TRACE(engine_name(engine));
     auto program = make_program_compiler(engine, options)->compile(spec);
     ASSERT_TRUE(program.has_value()) << program.error().message;
-    for (const Event& e : events) EXPECT_EQ((*program)->route(e.view()), (*reference)->route(e.view()));
+    for (const Event& e : events)
+      EXPECT_EQ((*program)->route(e.view()), (*reference)->route(e.view()));
     if (auto* checked = dynamic_cast<const CrosscheckProgram*>(program->get())) {
       EXPECT_EQ(checked->mismatches(), 0u);
       EXPECT_FALSE(checked->first_mismatch().has_value());

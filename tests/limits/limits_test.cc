@@ -24,10 +24,11 @@ constexpr uint64_t kMiB = uint64_t{1} << 20;
 
 // `pfc ARGS` in `dir` under `timeout -s KILL seconds prlimit --as=mib`. A kill shows as
 // exit code 137, an allocation failure under the cap as exit 3 or a signal (-1).
-ProcessResult run_capped(const std::vector<std::string>& args, const std::string& dir,
-                         uint64_t mib, int seconds) {
-  std::vector<std::string> argv = {"-s", "KILL", std::to_string(seconds), "prlimit",
-                                   "--as=" + std::to_string(mib * kMiB), PFC_BINARY};
+ProcessResult run_capped(const std::vector<std::string>& args, const std::string& dir, uint64_t mib,
+                         int seconds) {
+  std::vector<std::string> argv = {
+      "-s",      "KILL", std::to_string(seconds), "prlimit", "--as=" + std::to_string(mib * kMiB),
+      PFC_BINARY};
   argv.insert(argv.end(), args.begin(), args.end());
   return run_process("/usr/bin/timeout", argv, dir);
 }
@@ -63,7 +64,8 @@ constexpr const char* kProvider =
 TEST_F(Limits, LongPidAndExeListsCheckInLinearTime) {
   std::string pids, exes;
   for (int i = 0; i < 400000; ++i) pids += (i ? ", " : "") + std::to_string(7 * i);
-  for (int i = 0; i < 200000; ++i) exes += (i ? ";" : "") + std::string("app") + std::to_string(i) + ".exe";
+  for (int i = 0; i < 200000; ++i)
+    exes += (i ? ";" : "") + std::string("app") + std::to_string(i) + ".exe";
   write("s.pfs", std::string(kProvider) + "session S { enable P { pid " + pids + "; exe \"" + exes +
                      "\"; } }\n");
   const ProcessResult r = run_capped({"check", "s.pfs"}, dir(), 1024, 60);
@@ -94,19 +96,25 @@ TEST_F(Limits, ManifestImportsAreBounded) {
   std::string laughs = "<?xml version=\"1.0\"?>\n<!DOCTYPE m [<!ENTITY a \"aaaaaaaaaa\">";
   for (int i = 1; i <= 12; ++i) {
     laughs += "<!ENTITY a" + std::to_string(i) + " \"";
-    for (int k = 0; k < 10; ++k) laughs += "&a" + (i == 1 ? std::string() : std::to_string(i - 1)) + ";";
+    for (int k = 0; k < 10; ++k)
+      laughs += "&a" + (i == 1 ? std::string() : std::to_string(i - 1)) + ";";
     laughs += "\">";
   }
-  laughs += "]>\n<instrumentationManifest xmlns=\"http://schemas.microsoft.com/win/2004/08/events\">"
-            "<instrumentation><events><provider name=\"&a12;\" guid=\"{11111111-2222-3333-4444-555555555555}\"/>"
-            "</events></instrumentation></instrumentationManifest>\n";
+  laughs +=
+      "]>\n<instrumentationManifest xmlns=\"http://schemas.microsoft.com/win/2004/08/events\">"
+      "<instrumentation><events><provider name=\"&a12;\" "
+      "guid=\"{11111111-2222-3333-4444-555555555555}\"/>"
+      "</events></instrumentation></instrumentationManifest>\n";
   write("laughs.man", laughs);
   write("big.man", std::string(65 * kMiB, ' '));
   write("s.pfs", "import \"laughs.man\";\nimport \"big.man\";\n");
   const ProcessResult r = run_capped({"check", "s.pfs"}, dir(), 1024, 60);
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_NE(r.err.find("laughs.man:2:11: DOCTYPE declarations are not supported"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("big.man is more than the limit of 64 MiB of manifest text"), std::string::npos)
+  EXPECT_NE(r.err.find("laughs.man:2:11: DOCTYPE declarations are not supported"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("big.man is more than the limit of 64 MiB of manifest text"),
+            std::string::npos)
       << r.err;
 }
 
@@ -117,20 +125,27 @@ TEST_F(Limits, GenRespectsTheWholePayloadBound) {
   std::string big2 = "event Big2 (id=4) {";
   for (int i = 1; i <= 8; ++i) big2 += " B" + std::to_string(i) + ": binary length=16777216;";
   write("big2.pfs", "provider P {\n  " + big2 + " }\n}\nsession S { enable P; }\n");
-  ProcessResult r = run_capped({"gen", "big2.pfs", "--count", "5", "--seed", "1", "-o", "x.cap"}, dir(), 1024, 60);
+  ProcessResult r = run_capped({"gen", "big2.pfs", "--count", "5", "--seed", "1", "-o", "x.cap"},
+                               dir(), 1024, 60);
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_NE(r.err.find("event 'Big2' of provider 'P' cannot be generated: field 'B2': length 16777216 "
-                       "would exceed the payload limit of 16777216 bytes"),
+  EXPECT_NE(
+      r.err.find("event 'Big2' of provider 'P' cannot be generated: field 'B2': length 16777216 "
+                 "would exceed the payload limit of 16777216 bytes"),
+      std::string::npos)
+      << r.err;
+  write("huge.pfs",
+        "provider P { event E (id=1) { B: uint32[4294967295]; } }\nsession S { enable P; }\n");
+  r = run_capped({"gen", "huge.pfs", "--count", "5", "--seed", "1", "-o", "x.cap"}, dir(), 1024,
+                 60);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("field 'B': 4294967295 elements would exceed the payload limit"),
             std::string::npos)
       << r.err;
-  write("huge.pfs", "provider P { event E (id=1) { B: uint32[4294967295]; } }\nsession S { enable P; }\n");
-  r = run_capped({"gen", "huge.pfs", "--count", "5", "--seed", "1", "-o", "x.cap"}, dir(), 1024, 60);
-  EXPECT_EQ(r.exit_code, 1);
-  EXPECT_NE(r.err.find("field 'B': 4294967295 elements would exceed the payload limit"), std::string::npos)
-      << r.err;
   // Just under the bound: 4,000,000 uint32 elements (16 MB) are generated as defaults.
-  write("wide.pfs", "provider P { event E (id=1) { B: uint32[4000000]; } }\nsession S { enable P; }\n");
-  r = run_capped({"gen", "wide.pfs", "--count", "3", "--seed", "1", "-o", "x.cap"}, dir(), 1024, 120);
+  write("wide.pfs",
+        "provider P { event E (id=1) { B: uint32[4000000]; } }\nsession S { enable P; }\n");
+  r = run_capped({"gen", "wide.pfs", "--count", "3", "--seed", "1", "-o", "x.cap"}, dir(), 1024,
+                 120);
   EXPECT_EQ(r.exit_code, 0) << r.err;
 }
 
@@ -140,15 +155,18 @@ TEST_F(Limits, GenRespectsTheWholePayloadBound) {
 TEST_F(Limits, AutoEngineDoesNotWaitForTheCompileAtExit) {
   std::string preds;
   for (int i = 0; i < 40000; ++i) preds += (i ? " or A eq " : "A eq ") + std::to_string(i);
-  write("s.pfs", std::string(kProvider) + "session S { enable P { payload E where " + preds + "; } }\n");
+  write("s.pfs",
+        std::string(kProvider) + "session S { enable P { payload E where " + preds + "; } }\n");
   std::string events;
   for (int i = 0; i < 100; ++i)
     events += R"({"provider":"P","event":"E","fields":{"A":)" + std::to_string(i * 300) + "}}\n";
   write("e.jsonl", events);
-  const ProcessResult r = run_capped({"run", "s.pfs", "--events", "e.jsonl", "--engine", "auto"}, dir(), 2048, 120);
+  const ProcessResult r =
+      run_capped({"run", "s.pfs", "--events", "e.jsonl", "--engine", "auto"}, dir(), 2048, 120);
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 100);
-  EXPECT_EQ(r.out.substr(r.out.rfind('{', r.out.size() - 2)), "{\"seq\":99,\"sessions\":[\"S\"],\"stack\":[]}\n");
+  EXPECT_EQ(r.out.substr(r.out.rfind('{', r.out.size() - 2)),
+            "{\"seq\":99,\"sessions\":[\"S\"],\"stack\":[]}\n");
 }
 
 // Programs over the JIT's limit (2^18 IR instructions): --engine jit and --emit llvm say
@@ -157,15 +175,20 @@ TEST_F(Limits, AutoEngineDoesNotWaitForTheCompileAtExit) {
 TEST_F(Limits, ProgramsOverTheJitLimitAreAnErrorOnlyWhereTheJitIsRequired) {
   std::string preds;
   for (int i = 0; i < 150000; ++i) preds += (i ? " or A eq " : "A eq ") + std::to_string(i);
-  write("s.pfs", std::string(kProvider) + "session S { enable P { payload E where " + preds + "; } }\n");
+  write("s.pfs",
+        std::string(kProvider) + "session S { enable P { payload E where " + preds + "; } }\n");
   write("e.jsonl", "{\"provider\":\"P\",\"event\":\"E\",\"fields\":{\"A\":149999}}\n");
-  ProcessResult r = run_capped({"run", "s.pfs", "--events", "e.jsonl", "--engine", "jit"}, dir(), 2048, 120);
+  ProcessResult r =
+      run_capped({"run", "s.pfs", "--events", "e.jsonl", "--engine", "jit"}, dir(), 2048, 120);
   EXPECT_EQ(r.exit_code, 1) << r.err;
-  EXPECT_NE(r.err.find("pfc: error: --engine jit: the routing program has "), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("IR instructions, more than the JIT's limit of 262144"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("pfc: error: --engine jit: the routing program has "), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("IR instructions, more than the JIT's limit of 262144"), std::string::npos)
+      << r.err;
   r = run_capped({"compile", "s.pfs", "--emit", "llvm"}, dir(), 2048, 120);
   EXPECT_EQ(r.exit_code, 1) << r.err;
-  EXPECT_NE(r.err.find("pfc: error: --emit llvm: provider 'P': the routing program has"), std::string::npos)
+  EXPECT_NE(r.err.find("pfc: error: --emit llvm: provider 'P': the routing program has"),
+            std::string::npos)
       << r.err;
   for (const char* engine : {"auto", "interp"}) {
     r = run_capped({"run", "s.pfs", "--events", "e.jsonl", "--engine", engine}, dir(), 2048, 120);

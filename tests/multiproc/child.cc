@@ -71,7 +71,9 @@ std::string Child::read_line(int timeout_ms) {
     }
     const long long left = deadline - now_ms();
     if (left <= 0 || out_ < 0) return "";
-    struct pollfd p{out_, POLLIN, 0};
+    struct pollfd p {
+      out_, POLLIN, 0
+    };
     if (::poll(&p, 1, static_cast<int>(left)) <= 0) continue;
     char buf[4096];
     const ssize_t n = ::read(out_, buf, sizeof buf);

@@ -74,7 +74,8 @@ TEST_F(Namespace, ProvidersStartedBeforeAndAfterTheEnableDeliverExactlyTheFilter
   ok({"enable", "S", "0x501", "4", "0", "1,3"});
   EXPECT_EQ(before.expect("callback", kWait), "callback 1 4 0xffffffffffffffff");  // any 0 = all
   Child after({"provider", "0x501"});
-  EXPECT_EQ(after.expect("callback", kWait), "callback 1 4 0xffffffffffffffff");  // at EventRegister
+  EXPECT_EQ(after.expect("callback", kWait),
+            "callback 1 4 0xffffffffffffffff");  // at EventRegister
   ASSERT_EQ(after.expect("registered", kWait), "registered");
   Child consumer({"consume", "S"});
   ASSERT_EQ(consumer.read_line(kWait), "open");
@@ -238,7 +239,9 @@ namespace {
 
 // SIGKILL at each step of each role (trace/testpoint.h): the killed process loses at most
 // its own in-flight work, every other process goes on, the namespace stays usable.
-std::vector<std::string> crash_at(const std::string& point) { return {"PFC_TEST_CRASH_AT=" + point}; }
+std::vector<std::string> crash_at(const std::string& point) {
+  return {"PFC_TEST_CRASH_AT=" + point};
+}
 
 std::string point_name(const ::testing::TestParamInfo<const char*>& info) {
   std::string n = info.param;
@@ -270,7 +273,8 @@ TEST_P(CrashAt, Controller) {
   p.send("quit");
   EXPECT_EQ(p.wait(kWait), 0);
 }
-INSTANTIATE_TEST_SUITE_P(Publish, CrashAt, ::testing::Values("state.locked", "state.tmp-written", "state.renamed"),
+INSTANTIATE_TEST_SUITE_P(Publish, CrashAt,
+                         ::testing::Values("state.locked", "state.tmp-written", "state.renamed"),
                          point_name);
 
 class ProviderCrash : public Namespace, public ::testing::WithParamInterface<const char*> {};
@@ -291,7 +295,8 @@ TEST_P(ProviderCrash, OthersAreUnaffected) {
   wrote(steady);
   ok({"stop", "S"});
   unsigned from_steady = 0, from_victim = 0;
-  for (const Event& e : collect(consumer)) (e.pid == unsigned(steady.pid()) ? from_steady : from_victim)++;
+  for (const Event& e : collect(consumer))
+    (e.pid == unsigned(steady.pid()) ? from_steady : from_victim)++;
   EXPECT_EQ(from_steady, 100u);
   EXPECT_EQ(from_victim, 0u);  // killed at registration or at its first event
   ok({"start", "T"});
@@ -299,8 +304,8 @@ TEST_P(ProviderCrash, OthersAreUnaffected) {
   steady.send("quit");
   EXPECT_EQ(steady.wait(kWait), 0);
 }
-INSTANTIATE_TEST_SUITE_P(Apply, ProviderCrash, ::testing::Values("mirror.sessions-applied", "ring.reserved"),
-                         point_name);
+INSTANTIATE_TEST_SUITE_P(Apply, ProviderCrash,
+                         ::testing::Values("mirror.sessions-applied", "ring.reserved"), point_name);
 
 // A consumer killed after delivering its 5th event but before releasing it: the next
 // consumer starts exactly at that event (delivery is at-least-once across a crash).

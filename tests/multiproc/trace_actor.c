@@ -87,7 +87,8 @@ static ULONG enable_ids(TRACEHANDLE h, const GUID* g, UCHAR level, ULONGLONG any
     if (*p == ',') ++p;
   }
   filter.f.Count = n;
-  EVENT_FILTER_DESCRIPTOR d = {(ULONGLONG)(uintptr_t)&filter, (ULONG)(4 + 2 * n), EVENT_FILTER_TYPE_EVENT_ID};
+  EVENT_FILTER_DESCRIPTOR d = {(ULONGLONG)(uintptr_t)&filter, (ULONG)(4 + 2 * n),
+                               EVENT_FILTER_TYPE_EVENT_ID};
   ENABLE_TRACE_PARAMETERS p;
   memset(&p, 0, sizeof p);
   p.Version = ENABLE_TRACE_PARAMETERS_VERSION_2;
@@ -106,7 +107,8 @@ static int cmd_enable(int argc, char** argv) {
 
 static int cmd_disable(char** argv) {
   GUID g = guid_of(argv[3]);
-  ULONG rc = EnableTraceEx2(handle_of(argv[2]), &g, EVENT_CONTROL_CODE_DISABLE_PROVIDER, 0, 0, 0, 10000, NULL);
+  ULONG rc = EnableTraceEx2(handle_of(argv[2]), &g, EVENT_CONTROL_CODE_DISABLE_PROVIDER, 0, 0, 0,
+                            10000, NULL);
   printf("disable %lu\n", (unsigned long)rc);
   return rc == 0 ? 0 : 1;
 }
@@ -116,7 +118,8 @@ static int cmd_toggle(char** argv) {
   TRACEHANDLE h = handle_of(argv[2]);
   int rounds = atoi(argv[4]);
   for (int i = 0; i < rounds; ++i) {
-    ULONG rc = i % 3 == 2 ? EnableTraceEx2(h, &g, EVENT_CONTROL_CODE_DISABLE_PROVIDER, 0, 0, 0, 10000, NULL)
+    ULONG rc = i % 3 == 2 ? EnableTraceEx2(h, &g, EVENT_CONTROL_CODE_DISABLE_PROVIDER, 0, 0, 0,
+                                           10000, NULL)
                           : enable_ids(h, &g, 5, 0, i % 3 == 0 ? "2" : "3");
     if (rc != 0) return 1;
   }
@@ -139,8 +142,8 @@ static int cmd_stop(char** argv) {
 static REGHANDLE g_reg;
 static pthread_mutex_t g_out = PTHREAD_MUTEX_INITIALIZER;
 
-static void NTAPI on_enable(LPCGUID source, ULONG is_enabled, UCHAR level, ULONGLONG any, ULONGLONG all,
-                            PEVENT_FILTER_DESCRIPTOR filter, PVOID context) {
+static void NTAPI on_enable(LPCGUID source, ULONG is_enabled, UCHAR level, ULONGLONG any,
+                            ULONGLONG all, PEVENT_FILTER_DESCRIPTOR filter, PVOID context) {
   (void)source, (void)all, (void)filter, (void)context;
   pthread_mutex_lock(&g_out);
   printf("callback %lu %u 0x%llx\n", (unsigned long)is_enabled, level, (unsigned long long)any);
@@ -208,8 +211,8 @@ static int cmd_provider(char** argv) {
 static void WINAPI on_event(PEVENT_RECORD r) {
   ULONG seq = 0;
   if (r->UserDataLength >= 4) memcpy(&seq, r->UserData, 4);
-  printf("event %lu %u %lu\n", (unsigned long)r->EventHeader.ProcessId, r->EventHeader.EventDescriptor.Id,
-         (unsigned long)seq);
+  printf("event %lu %u %lu\n", (unsigned long)r->EventHeader.ProcessId,
+         r->EventHeader.EventDescriptor.Id, (unsigned long)seq);
 }
 
 static int cmd_consume(char** argv) {

@@ -3,10 +3,10 @@
 // stop, the exact errors and exit codes, and a provider process (trace_actor) writing while
 // `pfc trace show` reads, its output routed by `pfc run --events`.
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 #include <signal.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <fstream>
@@ -54,7 +54,8 @@ Written write_events(Child& provider, int n) {
   Written w;
   provider.send("write " + std::to_string(n) + " 1");
   const std::string line = provider.expect("wrote", kWait);
-  std::sscanf(line.c_str(), "wrote %u %u %u %u", &w.per_id[1], &w.per_id[2], &w.per_id[3], &w.per_id[4]);
+  std::sscanf(line.c_str(), "wrote %u %u %u %u", &w.per_id[1], &w.per_id[2], &w.per_id[3],
+              &w.per_id[4]);
   return w;
 }
 
@@ -74,7 +75,7 @@ class TraceCli : public ::testing::Test {
     return run_process(PFC_BINARY, args);
   }
   static std::string session_json(const std::string& name, const std::string& providers,
-                                   int events) {
+                                  int events) {
     return "{\"name\":\"" + name + "\",\"file\":null,\"realtime\":true,\"providers\":[" +
            providers + "],\"events\":" + std::to_string(events) +
            ",\"events_lost\":0,\"buffers_written\":0}\n";
@@ -88,9 +89,9 @@ TEST_F(TraceCli, StartEnableQueryListStopPrintTheSessionObjects) {
   EXPECT_EQ(pfc({"start", "T1"}).out, session_json("T1", "", 0));
   EXPECT_EQ(pfc({"start", "T2", "--realtime", "--buffer-kb", "16", "--buffers", "8"}).out,
             session_json("T2", "", 0));
-  const ProcessResult en = pfc({"enable", "T1", kGuid, "--level", "info", "--any", "0x10", "--all",
-                                "1", "--pid", "1,2", "--exe", "a.exe", "--event-id", "not:3",
-                                "--property", "stack_trace"});
+  const ProcessResult en =
+      pfc({"enable", "T1", kGuid, "--level", "info", "--any", "0x10", "--all", "1", "--pid", "1,2",
+           "--exe", "a.exe", "--event-id", "not:3", "--property", "stack_trace"});
   EXPECT_EQ(en.exit_code, 0) << en.err;
   const std::string quoted = std::string("\"") + kGuid + "\"";
   EXPECT_EQ(en.out, session_json("T1", quoted, 0));
@@ -132,16 +133,16 @@ TEST_F(TraceCli, UsageErrorsAndRefusals) {
   EXPECT_EQ(file.exit_code, 2);
   EXPECT_NE(file.err.find("log-file sessions are not supported yet"), std::string::npos);
   EXPECT_EQ(pfc({"start", "F", "--circular", "4"}).exit_code, 2);
-  for (const std::vector<std::string>& bad : std::vector<std::vector<std::string>>{
-           {"enable", "T", kGuid, "--level", "loud"},
-           {"enable", "T", kGuid, "--any", "0x1g"},
-           {"enable", "T", kGuid, "--pid", "1,2,3,4,5,6,7,8,9"},
-           {"enable", "T", kGuid, "--event-id", "70000"},
-           {"enable", "T", kGuid, "--property", "nonsense"},
-           {"enable", "T", "{not-a-guid}"},
-           {"start", "B", "--buffer-kb", "0"},
-           {"show", "T", "--schema", "x.man"},
-           {"frobnicate"}}) {
+  for (const std::vector<std::string>& bad :
+       std::vector<std::vector<std::string>>{{"enable", "T", kGuid, "--level", "loud"},
+                                             {"enable", "T", kGuid, "--any", "0x1g"},
+                                             {"enable", "T", kGuid, "--pid", "1,2,3,4,5,6,7,8,9"},
+                                             {"enable", "T", kGuid, "--event-id", "70000"},
+                                             {"enable", "T", kGuid, "--property", "nonsense"},
+                                             {"enable", "T", "{not-a-guid}"},
+                                             {"start", "B", "--buffer-kb", "0"},
+                                             {"show", "T", "--schema", "x.man"},
+                                             {"frobnicate"}}) {
     const ProcessResult r = pfc(bad);
     EXPECT_EQ(r.exit_code, 2) << bad.back() << ": " << r.err;
     EXPECT_EQ(r.err.rfind("pfc: error: ", 0), 0u) << r.err;
@@ -273,7 +274,8 @@ TEST_F(TraceCli, FollowedEventsRouteThroughPfcRun) {
     const unsigned seq = events[i]["fields"]["Seq"];
     EXPECT_EQ(events[i]["event"], seq % 4 == 0 ? "One" : "Two");
     expect_run += "{\"seq\":" + std::to_string(i) + ",\"sessions\":[\"All\"" +
-                  (seq % 4 == 1 ? ",\"Two\"" : "") + (seq >= 4 ? ",\"Late\"" : "") + "],\"stack\":[]}\n";
+                  (seq % 4 == 1 ? ",\"Two\"" : "") + (seq >= 4 ? ",\"Late\"" : "") +
+                  "],\"stack\":[]}\n";
   }
   EXPECT_EQ(run.out, expect_run);
 }

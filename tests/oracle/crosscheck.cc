@@ -17,7 +17,8 @@ namespace {
 
 std::string masks(RouteResult r) {
   char b[96];
-  std::snprintf(b, sizeof b, "deliver 0x%llx stack 0x%llx", static_cast<unsigned long long>(r.deliver),
+  std::snprintf(b, sizeof b, "deliver 0x%llx stack 0x%llx",
+                static_cast<unsigned long long>(r.deliver),
                 static_cast<unsigned long long>(r.stack));
   return b;
 }
@@ -47,7 +48,9 @@ std::vector<Engine> build(const Case& c, const EngineSet& want, Verdict& v) {
     if (level == OptLevel::O0 ? !want.jit_o0 : !want.jit_default) continue;
     auto jit = JitProgram::create(*prog, level);
     if (!jit) {
-      v = {false, "JIT " + std::string(opt_level_name(level)) + " failed: " + jit.error().message, {}};
+      v = {false,
+           "JIT " + std::string(opt_level_name(level)) + " failed: " + jit.error().message,
+           {}};
       return out;
     }
     out.push_back({"JIT " + std::string(opt_level_name(level)), *jit});
@@ -66,7 +69,8 @@ std::string known_finding(const Case& /*c*/, size_t /*event*/) {
 
 Verdict crosscheck(const Case& c, const EngineSet& engines) {
   Verdict v;
-  for (const Event& e : c.events) v.oracle.push_back(oracle_route(c.spec.provider, c.spec.sessions, e.view()));
+  for (const Event& e : c.events)
+    v.oracle.push_back(oracle_route(c.spec.provider, c.spec.sessions, e.view()));
   std::vector<RouteResult> oracle = v.oracle;
   const std::vector<Engine> built = build(c, engines, v);
   if (!v.agree) {
@@ -95,13 +99,15 @@ Verdict crosscheck_and_explain(const Case& c, const EngineSet& engines) {
   Verdict m = crosscheck(small, engines);
   m.minimized = small;
   std::string expected;
-  for (size_t i = 0; i < m.oracle.size(); ++i) expected += repro::result_line(i, m.oracle[i]) + "\n";
+  for (size_t i = 0; i < m.oracle.size(); ++i)
+    expected += repro::result_line(i, m.oracle[i]) + "\n";
   m.what += "\n(minimized; the original case: " + v.what + ")\n";
   if (!repro::expressible(small.spec, small.events)) {
     m.what += "(parts of this case have no script spelling; see the # lines)\n";
   }
   m.what += "--- script.pfs\n" + repro::script(small.spec) + "--- events.jsonl\n" +
-            repro::events_jsonl(small.spec, small.events) + "--- expected.jsonl (oracle)\n" + expected;
+            repro::events_jsonl(small.spec, small.events) + "--- expected.jsonl (oracle)\n" +
+            expected;
   return m;
 }
 

@@ -12,12 +12,12 @@
 namespace pfc::gen {
 
 struct Verdict {
-  bool agree = true;                 // false: a new disagreement (not a known finding)
-  std::string known;                 // the known finding (docs/fuzzing.md) that explains a
-                                     // disagreement, e.g. "F1"; agree stays true then
-  std::string what;                  // who disagreed, on which event, with which masks
-  std::vector<RouteResult> oracle;   // the oracle's decision per event
-  Case minimized;                    // crosscheck_and_explain: the shrunk failing case
+  bool agree = true;                // false: a new disagreement (not a known finding)
+  std::string known;                // the known finding (docs/fuzzing.md) that explains a
+                                    // disagreement, e.g. "F1"; agree stays true then
+  std::string what;                 // who disagreed, on which event, with which masks
+  std::vector<RouteResult> oracle;  // the oracle's decision per event
+  Case minimized;                   // crosscheck_and_explain: the shrunk failing case
 };
 
 struct EngineSet {

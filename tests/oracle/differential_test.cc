@@ -6,7 +6,6 @@
 
 #include <cstdio>
 
-
 #include "compiler/jit/jit.h"
 #include "tests/oracle/crosscheck.h"
 
@@ -29,7 +28,8 @@ bool run_seed(uint64_t seed, bool with_jit, int* known) {
 // Interpreter vs oracle: many cases (the interpreter is cheap).
 TEST(Differential, InterpreterAgreesWithOracle) {
   int failures = 0, known = 0;
-  for (uint64_t seed = 1; seed <= 4000 && failures < 3; ++seed) failures += !run_seed(seed, false, &known);
+  for (uint64_t seed = 1; seed <= 4000 && failures < 3; ++seed)
+    failures += !run_seed(seed, false, &known);
   std::printf("cases explained by known findings: %d\n", known);
 }
 
@@ -37,7 +37,8 @@ TEST(Differential, InterpreterAgreesWithOracle) {
 TEST(Differential, JitAgreesWithOracle) {
   if (!Jit::shared()) GTEST_SKIP() << "no JIT on this host: " << Jit::shared().error().message;
   int failures = 0, known = 0;
-  for (uint64_t seed = 100001; seed <= 101000 && failures < 3; ++seed) failures += !run_seed(seed, true, &known);
+  for (uint64_t seed = 100001; seed <= 101000 && failures < 3; ++seed)
+    failures += !run_seed(seed, true, &known);
   std::printf("cases explained by known findings: %d\n", known);
 }
 

@@ -10,46 +10,55 @@ namespace pfc::gen {
 namespace {
 
 const std::vector<InType> kAllTypes = {
-    InType::UnicodeString, InType::AnsiString, InType::Int8, InType::UInt8, InType::Int16,
-    InType::UInt16, InType::Int32, InType::UInt32, InType::Int64, InType::UInt64,
-    InType::Float, InType::Double, InType::Boolean, InType::Binary, InType::Guid,
-    InType::Pointer, InType::FileTime, InType::SystemTime, InType::Sid, InType::HexInt32,
+    InType::UnicodeString, InType::AnsiString, InType::Int8,       InType::UInt8,  InType::Int16,
+    InType::UInt16,        InType::Int32,      InType::UInt32,     InType::Int64,  InType::UInt64,
+    InType::Float,         InType::Double,     InType::Boolean,    InType::Binary, InType::Guid,
+    InType::Pointer,       InType::FileTime,   InType::SystemTime, InType::Sid,    InType::HexInt32,
     InType::HexInt64};
 // Types weighted towards the ones predicates apply to.
-const std::vector<InType> kCommonTypes = {
-    InType::UnicodeString, InType::AnsiString, InType::Int8, InType::UInt8, InType::Int16,
-    InType::Int32, InType::UInt32, InType::Int64, InType::UInt64, InType::Guid, InType::Boolean};
+const std::vector<InType> kCommonTypes = {InType::UnicodeString, InType::AnsiString, InType::Int8,
+                                          InType::UInt8,         InType::Int16,      InType::Int32,
+                                          InType::UInt32,        InType::Int64,      InType::UInt64,
+                                          InType::Guid,          InType::Boolean};
 
-const std::vector<uint64_t> kKeywords = {0, 0, 1, 2, 3, 0x10, 0x8000000000000000ull,
-                                         0x100000000ull, 0xFFFFFFFFull, ~uint64_t{0}};
+const std::vector<uint64_t> kKeywords = {
+    0, 0, 1, 2, 3, 0x10, 0x8000000000000000ull, 0x100000000ull, 0xFFFFFFFFull, ~uint64_t{0}};
 const std::vector<uint32_t> kPids = {0, 1, 2, 42, 0xFFFFFFFFu};
-const std::vector<std::string> kExePaths = {"", "a.exe", "A.EXE", "C:\\Windows\\a.exe",
-                                            "/usr/bin/A.exe", "dir/", "\xC3\xA9.exe", "b",
-                                            "x\\b", "\xC3\x89.exe"};
+const std::vector<std::string> kExePaths = {
+    "",  "a.exe", "A.EXE",       "C:\\Windows\\a.exe", "/usr/bin/A.exe", "dir/", "\xC3\xA9.exe",
+    "b", "x\\b",  "\xC3\x89.exe"};
 const std::vector<std::string> kExeNames = {"a.exe", "A.exe", "b", "B", "\xC3\xA9.exe", "c"};
 const std::vector<std::string> kIdentities = {"", "Pkg", "pkg", "PKG_1", "app!x", "App!X"};
 const std::vector<std::string> kIdentityNames = {"Pkg", "pkg", "PKG_1", "app!x", "App!X"};
-const std::vector<std::string> kEventNames = {"E0", "E1", "E2", "e0", "X"};  // filter lists
+const std::vector<std::string> kEventNames = {"E0", "E1", "E2", "e0", "X"};     // filter lists
 const std::vector<std::string> kViewNames = {"E0", "E1", "E2", "e0", "X", ""};  // event names
 const std::vector<uint16_t> kIds = {0, 1, 2, 3, 7};
 
 // Words for needles and field text, all inside the oracle's needle alphabet.
 const std::vector<std::u32string> kWords = {
-    U"", U"a", U"A", U"ab", U"AB", U"User", U"uSER", U"UNI", U"uni", U"\u00E9", U"\u00C9",
-    U"\u00DF", U"\u017F", U"s", U"S", U"k", U"K", U"\u03C3", U"\u03A3", U"\u03C2",
-    U"\u0416", U"\u0436", U"\u0451", U"\u0401", U"\u00B5", U"\u03BC", U"\u00FF", U"\u0178",
-    U"a b", U"x-y", U"\u0130", U"i"};
+    U"",       U"a",      U"A",      U"ab",     U"AB",     U"User",   U"uSER",   U"UNI",
+    U"uni",    U"\u00E9", U"\u00C9", U"\u00DF", U"\u017F", U"s",      U"S",      U"k",
+    U"K",      U"\u03C3", U"\u03A3", U"\u03C2", U"\u0416", U"\u0436", U"\u0451", U"\u0401",
+    U"\u00B5", U"\u03BC", U"\u00FF", U"\u0178", U"a b",    U"x-y",    U"\u0130", U"i"};
 
 const std::vector<Guid> kGuids = {
     Guid{0x0E95CFBC, 0x58D4, 0x44BA, {0xBE, 0x40, 0xE6, 0x3A, 0x85, 0x35, 0x36, 0xDF}},
-    Guid{0x37A59B93, 0xBB25, 0x4CEE, {0x97, 0xAA, 0x8B, 0x6A, 0xCD, 0x0C, 0x4D, 0xF8}},
-    Guid{}};
+    Guid{0x37A59B93, 0xBB25, 0x4CEE, {0x97, 0xAA, 0x8B, 0x6A, 0xCD, 0x0C, 0x4D, 0xF8}}, Guid{}};
 
 bool is_int(InType t) {
   switch (t) {
-    case InType::Int8: case InType::UInt8: case InType::Int16: case InType::UInt16:
-    case InType::Int32: case InType::UInt32: case InType::Int64: case InType::UInt64:
-    case InType::Boolean: case InType::HexInt32: case InType::HexInt64: case InType::FileTime:
+    case InType::Int8:
+    case InType::UInt8:
+    case InType::Int16:
+    case InType::UInt16:
+    case InType::Int32:
+    case InType::UInt32:
+    case InType::Int64:
+    case InType::UInt64:
+    case InType::Boolean:
+    case InType::HexInt32:
+    case InType::HexInt64:
+    case InType::FileTime:
     case InType::Pointer: return true;
     default: return false;
   }
@@ -59,23 +68,31 @@ bool is_signed(InType t) {
 }
 bool is_string(InType t) { return t == InType::UnicodeString || t == InType::AnsiString; }
 // Types a count or length may come from (docs/semantics.md §3).
-bool is_extent_source(InType t) {
-  return t >= InType::Int8 && t <= InType::UInt64;
-}
+bool is_extent_source(InType t) { return t >= InType::Int8 && t <= InType::UInt64; }
 uint32_t width(InType t) {
   switch (t) {
-    case InType::Int8: case InType::UInt8: return 1;
-    case InType::Int16: case InType::UInt16: return 2;
-    case InType::Int32: case InType::UInt32: case InType::Boolean: case InType::HexInt32:
+    case InType::Int8:
+    case InType::UInt8: return 1;
+    case InType::Int16:
+    case InType::UInt16: return 2;
+    case InType::Int32:
+    case InType::UInt32:
+    case InType::Boolean:
+    case InType::HexInt32:
     case InType::Float: return 4;
-    case InType::Guid: case InType::SystemTime: return 16;
+    case InType::Guid:
+    case InType::SystemTime: return 16;
     default: return 8;
   }
 }
 // The type's range as 64-bit two's complement [lo, hi] (signed types: sign-extended).
 void type_range(InType t, uint64_t* lo, uint64_t* hi) {
   const uint32_t bits = 8 * width(t);
-  if (t == InType::Boolean) { *lo = 0; *hi = 1; return; }
+  if (t == InType::Boolean) {
+    *lo = 0;
+    *hi = 1;
+    return;
+  }
   if (is_signed(t)) {
     *hi = bits == 64 ? (~uint64_t{0} >> 1) : (uint64_t{1} << (bits - 1)) - 1;
     *lo = ~*hi;
@@ -197,7 +214,8 @@ PayloadValue gen_value(Entropy& in, InType t, PayloadOp op) {
   } else if (t == InType::Guid) {
     v.guid = in.pick(kGuids);
   } else if (op == PayloadOp::Modulo) {
-    do v.lo = gen_int(in, t); while (v.lo == 0 && in.next(4) != 0);
+    do v.lo = gen_int(in, t);
+    while (v.lo == 0 && in.next(4) != 0);
     if (v.lo == 0) v.lo = 1;  // modulo 0 is a compile error
   } else {
     v.lo = gen_int(in, t);
@@ -210,7 +228,7 @@ PayloadValue gen_value(Entropy& in, InType t, PayloadOp op) {
 
 PayloadOp gen_op(Entropy& in, InType t) {
   static const std::vector<PayloadOp> kIntOps = {
-      PayloadOp::Eq, PayloadOp::Ne, PayloadOp::Le, PayloadOp::Gt, PayloadOp::Lt,
+      PayloadOp::Eq, PayloadOp::Ne,      PayloadOp::Le,         PayloadOp::Gt,    PayloadOp::Lt,
       PayloadOp::Ge, PayloadOp::Between, PayloadOp::NotBetween, PayloadOp::Modulo};
   static const std::vector<PayloadOp> kStrOps = {PayloadOp::Contains, PayloadOp::DoesntContain,
                                                  PayloadOp::Is, PayloadOp::IsNot};
@@ -249,7 +267,8 @@ PayloadExpr gen_expr(Entropy& in, const EventDef& e, const Limits& lim, bool fla
       const PayloadOp op = gen_op(in, e.fields[field].type);
       x.preds.push_back({field, op, gen_value(in, e.fields[field].type, op)});
       stack.push_back(static_cast<uint32_t>(x.nodes.size()));
-      x.nodes.push_back({PayloadExpr::Node::Kind::Pred, static_cast<uint32_t>(x.preds.size() - 1), 0});
+      x.nodes.push_back(
+          {PayloadExpr::Node::Kind::Pred, static_cast<uint32_t>(x.preds.size() - 1), 0});
       --left;
     } else if (flat) {  // TdhCreatePayloadFilter shape: one and/or over every predicate
       combine(choice == 2 ? PayloadExpr::Node::Kind::And : PayloadExpr::Node::Kind::Or,
@@ -302,9 +321,9 @@ EnableParams gen_params(Entropy& in, const ProviderDef& p, const Limits& lim) {
   e.level = in.pick(kLevels);
   e.any = in.chance(40) ? 0 : in.pick(kKeywords);
   e.all = in.chance(70) ? 0 : in.pick(kKeywords);
-  static const std::vector<uint32_t> kProps = {
-      enable_property::kStackTrace, enable_property::kIgnoreKeyword0, enable_property::kSid,
-      enable_property::kTsId};
+  static const std::vector<uint32_t> kProps = {enable_property::kStackTrace,
+                                               enable_property::kIgnoreKeyword0,
+                                               enable_property::kSid, enable_property::kTsId};
   for (uint32_t prop : kProps) {
     if (in.chance(25)) e.properties |= prop;
   }
@@ -318,9 +337,9 @@ EnableParams gen_params(Entropy& in, const ProviderDef& p, const Limits& lim) {
   if (in.chance(25)) e.stack_ids = EventIdFilter{in.chance(50), gen_ids(in)};
   if (in.chance(10)) e.stack_names = gen_name_filter(in);
   if (in.chance(10)) {
-    e.stack_level_kw = LevelKeywordFilter{static_cast<uint8_t>(in.next(6)),
-                                          in.chance(50) ? 0 : in.pick(kKeywords),
-                                          in.chance(70) ? 0 : in.pick(kKeywords), in.chance(50)};
+    e.stack_level_kw =
+        LevelKeywordFilter{static_cast<uint8_t>(in.next(6)), in.chance(50) ? 0 : in.pick(kKeywords),
+                           in.chance(70) ? 0 : in.pick(kKeywords), in.chance(50)};
   }
   const uint64_t nf = p.events.empty() ? 0 : in.next(lim.max_filters + 1);
   for (uint64_t i = 0; i < nf; ++i) {
@@ -423,7 +442,9 @@ std::vector<uint8_t> encode(Entropy& in, const EventDef& def) {
   }
   for (size_t i = 0; i < def.fields.size(); ++i) {
     const FieldDef& f = def.fields[i];
-    auto value_of = [&](const Extent& e) { return e.kind == Extent::Kind::Field ? values[e.value] : e.value; };
+    auto value_of = [&](const Extent& e) {
+      return e.kind == Extent::Kind::Field ? values[e.value] : e.value;
+    };
     const uint64_t count = f.count.present() ? std::min<uint64_t>(value_of(f.count), 16) : 1;
     const uint64_t len = value_of(f.length);
     for (uint64_t k = 0; k < count; ++k) {
@@ -449,7 +470,8 @@ void mutate(Entropy& in, std::vector<uint8_t>& p) {
   } else if (how < 82 && !p.empty()) {
     for (uint64_t i = 0, n = 1 + in.next(3); i < n; ++i) p[in.next(p.size())] ^= 1 + in.next(255);
   } else if (how < 90) {
-    for (uint64_t i = 0, n = 1 + in.next(4); i < n; ++i) p.push_back(static_cast<uint8_t>(in.next(256)));
+    for (uint64_t i = 0, n = 1 + in.next(4); i < n; ++i)
+      p.push_back(static_cast<uint8_t>(in.next(256)));
   } else {
     p.resize(in.next(41));
     for (uint8_t& b : p) b = static_cast<uint8_t>(in.next(256));

@@ -28,7 +28,9 @@ class Entropy {
 
   bool chance(uint32_t percent) { return next(100) < percent; }
   template <typename T>
-  const T& pick(const std::vector<T>& v) { return v[next(v.size())]; }
+  const T& pick(const std::vector<T>& v) {
+    return v[next(v.size())];
+  }
 };
 
 // Entropy from a seeded std::mt19937_64 (deterministic per seed).
@@ -43,11 +45,11 @@ class RngEntropy final : public Entropy {
 };
 
 struct Limits {
-  uint32_t max_events = 4;     // event definitions in the schema
-  uint32_t max_fields = 6;     // fields per event
+  uint32_t max_events = 4;  // event definitions in the schema
+  uint32_t max_fields = 6;  // fields per event
   uint32_t max_sessions = 5;
-  uint32_t max_filters = 3;    // payload filters per session
-  uint32_t max_preds = 4;      // predicates per payload expression
+  uint32_t max_filters = 3;  // payload filters per session
+  uint32_t max_preds = 4;    // predicates per payload expression
   uint32_t max_test_events = 8;
   // Legacy providers with MatchAll or properties diverge between the lowering and
   // docs/semantics.md (tests/former_bugs, finding F1); off until that is settled.

@@ -9,7 +9,9 @@ using Edit = std::function<bool(Case&)>;  // false: nothing to edit
 
 // Every single-step simplification of one session's parameters.
 std::vector<Edit> param_edits(size_t s) {
-  auto on = [s](auto f) -> Edit { return [s, f](Case& c) { return f(c.spec.sessions.at(s).params); }; };
+  auto on = [s](auto f) -> Edit {
+    return [s, f](Case& c) { return f(c.spec.sessions.at(s).params); };
+  };
   std::vector<Edit> e = {
       on([](EnableParams& p) { return p.pids && (p.pids.reset(), true); }),
       on([](EnableParams& p) { return p.exe_names && (p.exe_names.reset(), true); }),
@@ -45,10 +47,16 @@ bool named_by_filter(const Case& c, const EventDef& def) {
 std::vector<Edit> edits(const Case& c) {
   std::vector<Edit> e;
   for (size_t i = 0; c.events.size() > 1 && i < c.events.size(); ++i) {
-    e.push_back([i](Case& x) { x.events = {x.events[i]}; return true; });
+    e.push_back([i](Case& x) {
+      x.events = {x.events[i]};
+      return true;
+    });
   }
   for (size_t i = 0; c.spec.sessions.size() > 1 && i < c.spec.sessions.size(); ++i) {
-    e.push_back([i](Case& x) { x.spec.sessions.erase(x.spec.sessions.begin() + i); return true; });
+    e.push_back([i](Case& x) {
+      x.spec.sessions.erase(x.spec.sessions.begin() + i);
+      return true;
+    });
   }
   for (size_t i = 0; i < c.spec.sessions.size(); ++i) {
     for (Edit& p : param_edits(i)) e.push_back(std::move(p));

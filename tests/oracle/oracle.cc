@@ -1,6 +1,6 @@
 // tests/oracle/oracle.cc — oracle_route: docs/semantics.md §1–§2 (legacy providers §1.9)
-// evaluated session by session, rule by rule, in the order the spec lists them. See oracle.h for the choices
-// made where the spec is silent.
+// evaluated session by session, rule by rule, in the order the spec lists them. See oracle.h for
+// the choices made where the spec is silent.
 #include "tests/oracle/oracle.h"
 
 #include <algorithm>
@@ -63,7 +63,8 @@ bool id_filter_ok(const EventIdFilter& f, uint16_t id) {
 
 // Rule 5 (and STACKWALK_NAME): events outside the filter's level/keywords are not affected.
 bool name_filter_ok(const EventNameFilter& f, const EventView& e) {
-  const bool applies = level_ok(e.desc.level, f.level) && keyword_ok(e.desc.keyword, f.any, f.all, false);
+  const bool applies =
+      level_ok(e.desc.level, f.level) && keyword_ok(e.desc.keyword, f.any, f.all, false);
   if (!applies) return true;
   const bool listed = std::find(f.names.begin(), f.names.end(), e.name.view()) != f.names.end();
   return listed == f.filter_in;
@@ -128,7 +129,8 @@ bool stack_ok(const EnableParams& p, const EventView& e) {
   if (p.stack_names && !name_filter_ok(*p.stack_names, e)) return false;
   if (p.stack_level_kw) {
     const LevelKeywordFilter& f = *p.stack_level_kw;
-    const bool match = level_ok(e.desc.level, f.level) && keyword_ok(e.desc.keyword, f.any, f.all, false);
+    const bool match =
+        level_ok(e.desc.level, f.level) && keyword_ok(e.desc.keyword, f.any, f.all, false);
     if (match != f.filter_in) return false;
   }
   return true;
@@ -136,7 +138,8 @@ bool stack_ok(const EnableParams& p, const EventView& e) {
 
 // Rule 12: level and the low 32 bits of MatchAny; nothing else.
 bool legacy_delivers(const EnableParams& p, const EventView& e) {
-  return level_ok(e.desc.level, p.level) && keyword_ok(e.desc.keyword, p.any & 0xFFFFFFFFu, 0, false);
+  return level_ok(e.desc.level, p.level) &&
+         keyword_ok(e.desc.keyword, p.any & 0xFFFFFFFFu, 0, false);
 }
 
 }  // namespace

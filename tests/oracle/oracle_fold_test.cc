@@ -58,14 +58,21 @@ TEST(OracleFold, ExactWhereItMatters) {
 }
 
 TEST(OracleText, Utf8InvalidBytesOneByOne) {
-  struct Row { std::string in; std::u32string out; };
+  struct Row {
+    std::string in;
+    std::u32string out;
+  };
   using S = std::u32string;
   const Row rows[] = {
       {"a\xC3\xA9", S{'a', 0xE9}},
-      {"\xC3" "A", S{0xDCC3, 'A'}},                     // truncated sequence, then ASCII
-      {"\xE2\x82" "A", S{0xDCE2, 0xDC82, 'A'}},         // every byte of a bad sequence
-      {"\xC0\x80", S{0xDCC0, 0xDC80}},                  // overlong
-      {"\xED\xA0\x80", S{0xDCED, 0xDCA0, 0xDC80}},      // encoded surrogate
+      {"\xC3"
+       "A",
+       S{0xDCC3, 'A'}},  // truncated sequence, then ASCII
+      {"\xE2\x82"
+       "A",
+       S{0xDCE2, 0xDC82, 'A'}},                     // every byte of a bad sequence
+      {"\xC0\x80", S{0xDCC0, 0xDC80}},              // overlong
+      {"\xED\xA0\x80", S{0xDCED, 0xDCA0, 0xDC80}},  // encoded surrogate
       {"\xF0\x9F\x98\x80", S{0x1F600}},
       {"\xF4\x90\x80\x80", S{0xDCF4, 0xDC90, 0xDC80, 0xDC80}},  // above U+10FFFF
   };

@@ -32,11 +32,11 @@ std::u32string decode_utf16le(const uint8_t* p, size_t size);
 // One decoded field of the payload: where it is, whether it fits, and for scalars of
 // predicate types the value.
 struct Decoded {
-  bool ok = false;          // the field (all its elements) lies inside the payload
-  uint64_t begin = 0;       // byte offset
-  uint64_t end = 0;         // one past its last byte
-  uint64_t int_value = 0;   // integer-like scalars, as 64-bit two's complement
-  std::u32string text;      // string scalars: the characters (before folding)
+  bool ok = false;             // the field (all its elements) lies inside the payload
+  uint64_t begin = 0;          // byte offset
+  uint64_t end = 0;            // one past its last byte
+  uint64_t int_value = 0;      // integer-like scalars, as 64-bit two's complement
+  std::u32string text;         // string scalars: the characters (before folding)
   std::vector<uint8_t> bytes;  // GUID scalars: the 16 bytes
 };
 

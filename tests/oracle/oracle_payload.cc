@@ -61,7 +61,7 @@ std::optional<uint64_t> element_end(const FieldDef& f, const uint8_t* p, uint64_
 std::u32string string_text(const FieldDef& f, const uint8_t* p, uint64_t begin, uint64_t end,
                            bool has_length) {
   const uint64_t unit = f.type == InType::UnicodeString ? 2 : 1;
-  uint64_t stop = has_length ? end : end - unit;  // drop the terminator
+  uint64_t stop = has_length ? end : end - unit;           // drop the terminator
   for (uint64_t i = begin; i + unit <= stop; i += unit) {  // padded strings end at a NUL
     if (p[i] == 0 && (unit == 1 || p[i + 1] == 0)) {
       stop = i;
@@ -85,7 +85,8 @@ Decoded decode_field(const FieldDef& f, const uint8_t* p, uint64_t size, uint64_
     if (!length) return d;  // its source did not decode (then neither does this field)
   }
   if (!count) return d;
-  const bool zero_size = length && *length == 0 &&
+  const bool zero_size =
+      length && *length == 0 &&
       (f.type == InType::UnicodeString || f.type == InType::AnsiString || f.type == InType::Binary);
   uint64_t end = off;
   if (!zero_size) {
@@ -205,22 +206,41 @@ bool eval_predicate(const FieldDef& field, const Decoded& value, const PayloadPr
 
 uint32_t type_size(InType t) {
   switch (t) {
-    case InType::Int8: case InType::UInt8: return 1;
-    case InType::Int16: case InType::UInt16: return 2;
-    case InType::Int32: case InType::UInt32: case InType::Float: case InType::Boolean:
+    case InType::Int8:
+    case InType::UInt8: return 1;
+    case InType::Int16:
+    case InType::UInt16: return 2;
+    case InType::Int32:
+    case InType::UInt32:
+    case InType::Float:
+    case InType::Boolean:
     case InType::HexInt32: return 4;
-    case InType::Int64: case InType::UInt64: case InType::Double: case InType::Pointer:
-    case InType::FileTime: case InType::HexInt64: return 8;
-    case InType::Guid: case InType::SystemTime: return 16;
+    case InType::Int64:
+    case InType::UInt64:
+    case InType::Double:
+    case InType::Pointer:
+    case InType::FileTime:
+    case InType::HexInt64: return 8;
+    case InType::Guid:
+    case InType::SystemTime: return 16;
     default: return 0;
   }
 }
 
 bool type_is_integer(InType t) {
   switch (t) {
-    case InType::Int8: case InType::UInt8: case InType::Int16: case InType::UInt16:
-    case InType::Int32: case InType::UInt32: case InType::Int64: case InType::UInt64:
-    case InType::Boolean: case InType::HexInt32: case InType::HexInt64: case InType::FileTime:
+    case InType::Int8:
+    case InType::UInt8:
+    case InType::Int16:
+    case InType::UInt16:
+    case InType::Int32:
+    case InType::UInt32:
+    case InType::Int64:
+    case InType::UInt64:
+    case InType::Boolean:
+    case InType::HexInt32:
+    case InType::HexInt64:
+    case InType::FileTime:
     case InType::Pointer: return true;
     default: return false;
   }

@@ -22,8 +22,9 @@ void u32(std::vector<uint8_t>& b, uint32_t v) {
 ProviderDef example_provider() {
   ProviderDef p;
   p.name = "Example-Provider";
-  EventDef e1{"Example_Event_1", {}, {{"Initiator", InType::UnicodeString, {}, {}},
-                                      {"Level", InType::UInt32, {}, {}}}};
+  EventDef e1{"Example_Event_1",
+              {},
+              {{"Initiator", InType::UnicodeString, {}, {}}, {"Level", InType::UInt32, {}, {}}}};
   e1.desc.id = 1, e1.desc.level = 1;
   p.events.push_back(e1);
   return p;
@@ -38,7 +39,8 @@ SessionEntry example_session() {
   PayloadValue range;
   range.lo = 7, range.hi = 16;
   f.expr.preds = {{0, PayloadOp::Is, user}, {1, PayloadOp::Between, range}};
-  f.expr.nodes = {{PayloadExpr::Node::Kind::Pred, 0, 0}, {PayloadExpr::Node::Kind::Pred, 1, 0},
+  f.expr.nodes = {{PayloadExpr::Node::Kind::Pred, 0, 0},
+                  {PayloadExpr::Node::Kind::Pred, 1, 0},
                   {PayloadExpr::Node::Kind::And, 0, 2}};
   f.expr.kids = {0, 1};
   s.params.payload.push_back(f);
@@ -97,12 +99,12 @@ struct KeywordRow {
 
 TEST(OracleRules, Keywords) {
   const KeywordRow rows[] = {
-      {0, 0x1, 0, 0, true},                                  // keyword 0 passes
-      {0, 0, 0, enable_property::kIgnoreKeyword0, false},    // ... unless IGNORE_KEYWORD_0
-      {0x2, 0x1, 0, 0, false},                               // no common bit
-      {0x3, 0x1, 0x3, 0, true},                              // any and all
-      {0x1, 0x1, 0x3, 0, false},                             // all not covered
-      {0x1, 0, 0x3, 0, true},                                // all ignored when any == 0
+      {0, 0x1, 0, 0, true},                                // keyword 0 passes
+      {0, 0, 0, enable_property::kIgnoreKeyword0, false},  // ... unless IGNORE_KEYWORD_0
+      {0x2, 0x1, 0, 0, false},                             // no common bit
+      {0x3, 0x1, 0x3, 0, true},                            // any and all
+      {0x1, 0x1, 0x3, 0, false},                           // all not covered
+      {0x1, 0, 0x3, 0, true},                              // all ignored when any == 0
   };
   ProviderDef p;
   for (const KeywordRow& r : rows) {
@@ -138,9 +140,11 @@ TEST(OracleRules, ScopeIdsAndStacks) {
 
 TEST(OracleRules, CountsFromFields) {
   ProviderDef p;
-  EventDef ev{"E", {}, {{"n", InType::UInt8, {}, {}},
-                        {"xs", InType::UInt16, {Extent::Kind::Field, 0}, {}},
-                        {"v", InType::Int8, {}, {}}}};
+  EventDef ev{"E",
+              {},
+              {{"n", InType::UInt8, {}, {}},
+               {"xs", InType::UInt16, {Extent::Kind::Field, 0}, {}},
+               {"v", InType::Int8, {}, {}}}};
   p.events.push_back(ev);
   SessionEntry s{0, {}};
   PayloadFilter f{0, 0, true, {}};

@@ -86,7 +86,10 @@ char32_t fold_cyrillic(char32_t c) {
 size_t utf8_sequence(const unsigned char* p, size_t n, char32_t* out) {
   const unsigned b = p[0];
   auto cont = [&](size_t i, unsigned lo, unsigned hi) { return i < n && p[i] >= lo && p[i] <= hi; };
-  if (b < 0x80) { *out = b; return 1; }
+  if (b < 0x80) {
+    *out = b;
+    return 1;
+  }
   if (b >= 0xC2 && b <= 0xDF && cont(1, 0x80, 0xBF)) {
     *out = ((b & 0x1F) << 6) | (p[1] & 0x3F);
     return 2;

@@ -58,9 +58,9 @@ std::string guid_text(const Guid& g) {
 
 const char* type_name(InType t) {
   static const char* const kNames[] = {
-      "?", "wstring", "string", "int8", "uint8", "int16", "uint16", "int32", "uint32",
-      "int64", "uint64", "float", "double", "bool", "binary", "guid", "pointer", "filetime",
-      "systemtime", "sid", "hexint32", "hexint64"};
+      "?",       "wstring",  "string",     "int8",  "uint8",    "int16",   "uint16", "int32",
+      "uint32",  "int64",    "uint64",     "float", "double",   "bool",    "binary", "guid",
+      "pointer", "filetime", "systemtime", "sid",   "hexint32", "hexint64"};
   const auto i = static_cast<size_t>(t);
   return i < sizeof kNames / sizeof kNames[0] ? kNames[i] : "?";
 }
@@ -107,7 +107,8 @@ std::string predicate(const PayloadPredicate& p, const EventDef& ev) {
     v = guid_text(p.value.guid);
   } else {
     v = int_text(f.type, p.value.lo);
-    if (p.op == PayloadOp::Between || p.op == PayloadOp::NotBetween) v += "," + int_text(f.type, p.value.hi);
+    if (p.op == PayloadOp::Between || p.op == PayloadOp::NotBetween)
+      v += "," + int_text(f.type, p.value.hi);
   }
   return f.name + " " + op_name(p.op) + " " + v;
 }
@@ -117,7 +118,8 @@ bool flat(const PayloadExpr& x, bool* is_or) {
   *is_or = false;
   if (x.nodes.size() == 1) return x.nodes[0].kind == PayloadExpr::Node::Kind::Pred;
   const PayloadExpr::Node& root = x.nodes.back();
-  if (root.kind == PayloadExpr::Node::Kind::Not || root.kind == PayloadExpr::Node::Kind::Pred) return false;
+  if (root.kind == PayloadExpr::Node::Kind::Not || root.kind == PayloadExpr::Node::Kind::Pred)
+    return false;
   for (uint32_t k = 0; k < root.count; ++k) {
     if (x.nodes[x.kids[root.index + k]].kind != PayloadExpr::Node::Kind::Pred) return false;
   }
@@ -154,12 +156,14 @@ const EventDef* find_event(const ProviderDef& p, uint16_t id, uint8_t version) {
 
 std::string payload_line(const PayloadFilter& f, const ProviderDef& p) {
   const EventDef* ev = find_event(p, f.event_id, f.event_version);
-  const std::string ref = "id=" + std::to_string(f.event_id) + " version=" + std::to_string(f.event_version);
+  const std::string ref =
+      "id=" + std::to_string(f.event_id) + " version=" + std::to_string(f.event_version);
   if (ev == nullptr || f.expr.empty()) return "# not expressible: payload " + ref + " (empty)";
   bool is_or = false;
   if (flat(f.expr, &is_or)) {
     std::string s = "payload " + ref + (is_or ? " any {" : " all {");
-    for (size_t i = 0; i < f.expr.preds.size(); ++i) s += (i ? "; " : " ") + predicate(f.expr.preds[i], *ev);
+    for (size_t i = 0; i < f.expr.preds.size(); ++i)
+      s += (i ? "; " : " ") + predicate(f.expr.preds[i], *ev);
     return s + " }" + (f.group_all ? " group=all;" : ";");
   }
   if (f.group_all) return "# not expressible (where + group=all): " + where_text(f.expr, *ev);
@@ -186,7 +190,8 @@ std::string name_filter(const char* what, const EventNameFilter& f) {
 
 std::string properties(uint32_t p) {
   static const std::pair<uint32_t, const char*> kProps[] = {
-      {enable_property::kSid, "sid"}, {enable_property::kTsId, "ts_id"},
+      {enable_property::kSid, "sid"},
+      {enable_property::kTsId, "ts_id"},
       {enable_property::kStackTrace, "stack_trace"},
       {enable_property::kIgnoreKeyword0, "ignore_keyword_0"},
       {enable_property::kProcessStartKey, "process_start_key"},
@@ -199,21 +204,25 @@ std::string properties(uint32_t p) {
 }
 
 std::string enable_block(const ProviderDef& prov, const EnableParams& p) {
-  std::string s = "  enable " + prov.name + " level=" + std::to_string(p.level) + " any=" +
-                  hex(p.any) + " all=" + hex(p.all) + properties(p.properties) + " {\n";
+  std::string s = "  enable " + prov.name + " level=" + std::to_string(p.level) +
+                  " any=" + hex(p.any) + " all=" + hex(p.all) + properties(p.properties) + " {\n";
   auto line = [&](const std::string& l) { s += "    " + l + "\n"; };
   if (p.pids) line("pid " + joined(*p.pids, ", ") + ";");
   if (p.exe_names) line("exe " + quoted(joined(*p.exe_names, ";")) + ";");
   if (p.package_ids) line("package_id " + quoted(joined(*p.package_ids, ";")) + ";");
   if (p.app_ids) line("app_id " + quoted(joined(*p.app_ids, ";")) + ";");
-  if (p.event_ids) line(std::string("event_id ") + (p.event_ids->filter_in ? "in " : "not in ") + joined(p.event_ids->ids, ", ") + ";");
+  if (p.event_ids)
+    line(std::string("event_id ") + (p.event_ids->filter_in ? "in " : "not in ") +
+         joined(p.event_ids->ids, ", ") + ";");
   if (p.event_names) line(name_filter("event_names", *p.event_names));
-  if (p.stack_ids) line(std::string("stack_id ") + (p.stack_ids->filter_in ? "in " : "not in ") + joined(p.stack_ids->ids, ", ") + ";");
+  if (p.stack_ids)
+    line(std::string("stack_id ") + (p.stack_ids->filter_in ? "in " : "not in ") +
+         joined(p.stack_ids->ids, ", ") + ";");
   if (p.stack_names) line(name_filter("stack_names", *p.stack_names));
   if (p.stack_level_kw) {
     const LevelKeywordFilter& f = *p.stack_level_kw;
-    line("# not expressible: stack_level_kw level=" + std::to_string(f.level) + " any=" + hex(f.any) +
-         " all=" + hex(f.all) + (f.filter_in ? " in" : " not in"));
+    line("# not expressible: stack_level_kw level=" + std::to_string(f.level) +
+         " any=" + hex(f.any) + " all=" + hex(f.all) + (f.filter_in ? " in" : " not in"));
   }
   for (const PayloadFilter& f : p.payload) line(payload_line(f, prov));
   return s + "  }\n";
@@ -248,10 +257,10 @@ std::string script(const ProgramSpec& spec) {
                   guid_text(p.guid) + (p.legacy ? " legacy" : "") + " {\n";
   for (const EventDef& e : p.events) {
     const EventDescriptor& d = e.desc;
-    s += "  event " + e.name + " (id=" + std::to_string(d.id) + ", version=" + std::to_string(d.version) +
-         ", level=" + std::to_string(d.level) + ", keyword=" + hex(d.keyword) + ", opcode=" +
-         std::to_string(d.opcode) + ", task=" + std::to_string(d.task) + ", channel=" +
-         std::to_string(d.channel) + ") {";
+    s += "  event " + e.name + " (id=" + std::to_string(d.id) +
+         ", version=" + std::to_string(d.version) + ", level=" + std::to_string(d.level) +
+         ", keyword=" + hex(d.keyword) + ", opcode=" + std::to_string(d.opcode) +
+         ", task=" + std::to_string(d.task) + ", channel=" + std::to_string(d.channel) + ") {";
     for (const FieldDef& f : e.fields) {
       s += " " + f.name + ": " + type_name(f.type);
       if (f.count.present()) s += "[" + extent(f.count, e) + "]";
@@ -268,7 +277,8 @@ std::string script(const ProgramSpec& spec) {
     for (const SessionEntry& e : spec.sessions) {
       if (e.slot == slot) entry = &e;
     }
-    s += "session S" + std::to_string(slot) + " {" + (entry ? "\n" + enable_block(p, entry->params) : " ") + "}\n";
+    s += "session S" + std::to_string(slot) + " {" +
+         (entry ? "\n" + enable_block(p, entry->params) : " ") + "}\n";
   }
   return s;
 }
@@ -302,8 +312,8 @@ std::string result_line(size_t seq, const RouteResult& r) {
     }
     return s + "]";
   };
-  return "{\"seq\":" + std::to_string(seq) + ",\"sessions\":" + list(r.deliver) + ",\"stack\":" +
-         list(r.stack) + "}";
+  return "{\"seq\":" + std::to_string(seq) + ",\"sessions\":" + list(r.deliver) +
+         ",\"stack\":" + list(r.stack) + "}";
 }
 
 }  // namespace pfc::repro

@@ -49,9 +49,9 @@ TEST_F(RouterFixture, HotPathsDoNotAllocate) {
   ProviderHandle h = reg(make_provider(1));
   ProviderHandle off = reg(make_provider(2));
   for (int i = 0; i < 3; ++i)
-    ASSERT_TRUE(router_->enable(new_session("s" + std::to_string(i), sink), guid_n(1),
-                                params(static_cast<uint8_t>(2 + i), 0x1, 0,
-                                       enable_property::kStackTrace)));
+    ASSERT_TRUE(
+        router_->enable(new_session("s" + std::to_string(i), sink), guid_n(1),
+                        params(static_cast<uint8_t>(2 + i), 0x1, 0, enable_property::kStackTrace)));
   const EventView e = event_at(3, 0x1);
   (void)router_->route(h, e);  // first use on this thread registers it (may allocate)
   CountAllocations c;

@@ -1,6 +1,6 @@
 // tests/router/concurrency_test.cc — reconfiguration while other threads route
-// (docs/architecture.md §6): two writers route continuously while a controller enables, updates and disables
-// sessions; every event reaches the always-enabled session exactly once, no program is
+// (docs/architecture.md §6): two writers route continuously while a controller enables, updates and
+// disables sessions; every event reaches the always-enabled session exactly once, no program is
 // used after being freed, and each thread only ever moves forward through programs.
 #include <gtest/gtest.h>
 

@@ -20,13 +20,13 @@ class FakeProgram final : public RoutingProgram {
  public:
   static constexpr uint64_t kAlive = 0xA11CE5EA5EULL;
   static inline std::atomic<int> live{0};
-  static inline std::atomic<uint64_t> bad_reads{0};   // route() on a dead program
+  static inline std::atomic<uint64_t> bad_reads{0};         // route() on a dead program
   static inline thread_local uint64_t last_generation = 0;  // of the last route() here
 
   FakeProgram(const ProgramSpec& spec, uint64_t generation) : generation_(generation) {
     for (const SessionEntry& s : spec.sessions)
-      rules_.push_back(Rule{s.slot, s.params.level,
-                            (s.params.properties & enable_property::kStackTrace) != 0});
+      rules_.push_back(
+          Rule{s.slot, s.params.level, (s.params.properties & enable_property::kStackTrace) != 0});
     live.fetch_add(1);
   }
   ~FakeProgram() override {

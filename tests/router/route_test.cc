@@ -31,13 +31,12 @@ TEST_P(Enabled, TruthTable) {
 INSTANTIATE_TEST_SUITE_P(
     Router, Enabled,
     ::testing::Values(
-        EnabledCase{{}, 0, 0, false},                     // nobody listening
-        EnabledCase{{}, 1, 0x1, false},
-        EnabledCase{{params(3, 0x1)}, 3, 0x1, true},      // level equal
-        EnabledCase{{params(3, 0x1)}, 4, 0x1, false},     // level above composite
-        EnabledCase{{params(3, 0x1)}, 0, 0x1, true},      // event level 0 always passes
-        EnabledCase{{params(3, 0x1)}, 2, 0, true},        // keyword 0 passes
-        EnabledCase{{params(3, 0x1)}, 2, 0x2, false},     // no keyword in MatchAny
+        EnabledCase{{}, 0, 0, false},  // nobody listening
+        EnabledCase{{}, 1, 0x1, false}, EnabledCase{{params(3, 0x1)}, 3, 0x1, true},  // level equal
+        EnabledCase{{params(3, 0x1)}, 4, 0x1, false},       // level above composite
+        EnabledCase{{params(3, 0x1)}, 0, 0x1, true},        // event level 0 always passes
+        EnabledCase{{params(3, 0x1)}, 2, 0, true},          // keyword 0 passes
+        EnabledCase{{params(3, 0x1)}, 2, 0x2, false},       // no keyword in MatchAny
         EnabledCase{{params(3, 0x3, 0x3)}, 2, 0x1, false},  // MatchAll not satisfied
         EnabledCase{{params(3, 0x3, 0x3)}, 2, 0x3, true},
         EnabledCase{{params(0, 0)}, 255, 1ULL << 63, true},  // level 0 and any 0 = all

@@ -82,23 +82,30 @@ INSTANTIATE_TEST_SUITE_P(
     Router, Composite,
     ::testing::Values(
         CompositeCase{"Single", {params(4, 0x10, 0x10)}, false, state(4, 0x10, 0x10, 0b1)},
-        CompositeCase{"LevelZeroIs255", {params(0, 0x1), params(3, 0x1)}, false,
-                      state(255, 0x1, 0, 0b11)},
-        CompositeCase{"LevelMax", {params(3, 0x1), params(1, 0x1)}, false,
-                      state(3, 0x1, 0, 0b11)},
-        CompositeCase{"AnyZeroIsAllOnes", {params(2, 0), params(2, 0x1)}, false,
+        CompositeCase{
+            "LevelZeroIs255", {params(0, 0x1), params(3, 0x1)}, false, state(255, 0x1, 0, 0b11)},
+        CompositeCase{"LevelMax", {params(3, 0x1), params(1, 0x1)}, false, state(3, 0x1, 0, 0b11)},
+        CompositeCase{"AnyZeroIsAllOnes",
+                      {params(2, 0), params(2, 0x1)},
+                      false,
                       state(2, ~uint64_t{0}, 0, 0b11)},
-        CompositeCase{"AnyOr", {params(2, 0x10), params(2, 0x1), params(2, 0x100)}, false,
+        CompositeCase{"AnyOr",
+                      {params(2, 0x10), params(2, 0x1), params(2, 0x100)},
+                      false,
                       state(2, 0x111, 0, 0b111)},
-        CompositeCase{"AllAnd", {params(5, 0x3, 0x3), params(5, 0x1, 0x1)}, false,
-                      state(5, 0x3, 0x1, 0b11)},
-        CompositeCase{"AllIgnoredWhenAnyZero", {params(5, 0, 0x3)}, false,
-                      state(5, ~uint64_t{0}, 0, 0b1)},
-        CompositeCase{"LegacyTruncatesTo32Bits", {params(4, 0xF00000001ULL, 0x1)}, true,
+        CompositeCase{
+            "AllAnd", {params(5, 0x3, 0x3), params(5, 0x1, 0x1)}, false, state(5, 0x3, 0x1, 0b11)},
+        CompositeCase{
+            "AllIgnoredWhenAnyZero", {params(5, 0, 0x3)}, false, state(5, ~uint64_t{0}, 0, 0b1)},
+        CompositeCase{"LegacyTruncatesTo32Bits",
+                      {params(4, 0xF00000001ULL, 0x1)},
+                      true,
                       state(4, 0x1, 0, 0b1)},
         CompositeCase{"LegacyAnyZero", {params(0, 0)}, true, state(255, ~uint64_t{0}, 0, 0b1)},
         // Only bits above 32: EnableFlags 0, i.e. every keyword (legacy_effective_params).
-        CompositeCase{"LegacyHighBitsOnly", {params(2, 0xF00000000ULL, 0x3)}, true,
+        CompositeCase{"LegacyHighBitsOnly",
+                      {params(2, 0xF00000000ULL, 0x3)},
+                      true,
                       state(2, ~uint64_t{0}, 0, 0b1)}),
     [](const auto& info) { return std::string(info.param.name); });
 
@@ -121,18 +128,18 @@ TEST_F(RouterFixture, CallbackSequenceAcrossThreeSessions) {
                    ControlCode::EnableProvider, state(2, 0x1, 0x1, 0b001), src_a});
   steps.push_back({router_->enable(b, p, params(4, 0x6, 0x2, 0, src_b)),
                    ControlCode::EnableProvider, state(4, 0x7, 0x0, 0b011), src_b});
-  steps.push_back({router_->enable(c, p, params(0, 0x8, 0, 0, src_c)),
-                   ControlCode::EnableProvider, state(255, 0xF, 0x0, 0b111), src_c});
+  steps.push_back({router_->enable(c, p, params(0, 0x8, 0, 0, src_c)), ControlCode::EnableProvider,
+                   state(255, 0xF, 0x0, 0b111), src_c});
   // Update: ENABLE again replaces a's state wholesale.
   steps.push_back({router_->enable(a, p, params(1, 0x3, 0x3, 0, src_a)),
                    ControlCode::EnableProvider, state(255, 0xF, 0x0, 0b111), src_a});
   // c disables while others remain: ENABLE with the recomputed composite, GUID_NULL.
-  steps.push_back({router_->disable(c, p), ControlCode::EnableProvider,
-                   state(4, 0x7, 0x2, 0b011), Guid{}});
-  steps.push_back({router_->capture_state(b, p), ControlCode::CaptureState,
-                   state(4, 0x7, 0x2, 0b011), src_b});
-  steps.push_back({router_->disable(b, p), ControlCode::EnableProvider,
-                   state(1, 0x3, 0x3, 0b001), Guid{}});
+  steps.push_back(
+      {router_->disable(c, p), ControlCode::EnableProvider, state(4, 0x7, 0x2, 0b011), Guid{}});
+  steps.push_back(
+      {router_->capture_state(b, p), ControlCode::CaptureState, state(4, 0x7, 0x2, 0b011), src_b});
+  steps.push_back(
+      {router_->disable(b, p), ControlCode::EnableProvider, state(1, 0x3, 0x3, 0b001), Guid{}});
   steps.push_back({router_->disable(a, p), ControlCode::DisableProvider, CompositeState{}, Guid{}});
 
   ASSERT_EQ(rec.notes.size(), steps.size());

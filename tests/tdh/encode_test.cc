@@ -175,7 +175,8 @@ TEST(Encode, RoundTripThroughDecoder) {
   const uint64_t n = bytes.size();
   const std::u32string needle = fold_utf8("user \xC3\xA9T\xC3\x89");
   EXPECT_EQ(pfc_tdh_str_pred(p, n, 0, 1, kNoLen, 30, needle.data(), needle.size(),
-                             needle_links(needle).data()), 1);
+                             needle_links(needle).data()),
+            1);
   uint64_t off = pfc_tdh_skip(p, n, 0, 1, 1, kNoLen);
   int ok = 0;
   EXPECT_EQ(pfc_tdh_load_int(p, n, off, 8, &ok), 7u);
@@ -309,23 +310,25 @@ TEST(Encode, ConflictingDependentsAndHugeExtents) {
   std::vector<V> strings(20, V::of_string(std::string(1'000'000, 'x')));
   EXPECT_EQ(encode_err(big, {{"S", V::of_array(strings)}}),
             "field 'S': the payload exceeds 16777216 bytes");
-  EXPECT_EQ(encode_err(e, {{"L", V::of_uint(UINT64_MAX)}}),
-            "field 'S': length 18446744073709551615 would exceed the payload limit of 16777216 bytes");
+  EXPECT_EQ(
+      encode_err(e, {{"L", V::of_uint(UINT64_MAX)}}),
+      "field 'S': length 18446744073709551615 would exceed the payload limit of 16777216 bytes");
 }
 
 // The 16 MiB bound is on the whole payload, not on each field (issue B5): eight 16 MiB
 // binaries are refused at the second one, before it is padded out.
 TEST(Encode, PayloadBoundIsOnTheWholePayload) {
   std::vector<FieldDef> fields;
-  for (int i = 1; i <= 8; ++i) fields.push_back({"B" + std::to_string(i), InType::Binary, {}, fixed(16u << 20)});
+  for (int i = 1; i <= 8; ++i)
+    fields.push_back({"B" + std::to_string(i), InType::Binary, {}, fixed(16u << 20)});
   EXPECT_EQ(encode_err(event(fields), {}),
             "field 'B2': length 16777216 would exceed the payload limit of 16777216 bytes");
   const EventDef two = event({{"W", InType::UnicodeString, {}, fixed(5u << 20)},
                               {"X", InType::UnicodeString, {}, fixed(5u << 20)}});
   EXPECT_EQ(encode_err(two, {}),
             "field 'X': length 5242880 would exceed the payload limit of 16777216 bytes");
-  const EventDef fits = event({{"A", InType::Binary, {}, fixed(8u << 20)},
-                               {"B", InType::Binary, {}, fixed(8u << 20)}});
+  const EventDef fits = event(
+      {{"A", InType::Binary, {}, fixed(8u << 20)}, {"B", InType::Binary, {}, fixed(8u << 20)}});
   const auto payload = encode_payload(fits, {});
   ASSERT_TRUE(payload);
   EXPECT_EQ(payload->size(), kMaxPayloadBytes);

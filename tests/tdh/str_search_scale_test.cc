@@ -26,8 +26,8 @@ TEST(StrSearchScale, WorstCaseNeedleIsLinear) {
   const auto op = uint32_t(PayloadOp::Contains);
   int hits = 0;
   for (int i = 0; i < 100; ++i) {
-    hits += pfc_tdh_str_pred(wide.data(), wide.size(), 0, 1, PFC_TDH_NO_LENGTH, op,
-                             needle.data(), needle.size(), links.data());
+    hits += pfc_tdh_str_pred(wide.data(), wide.size(), 0, 1, PFC_TDH_NO_LENGTH, op, needle.data(),
+                             needle.size(), links.data());
     hits += pfc_tdh_str_pred(wide.data(), wide.size(), 0, 1, 32000, op, needle.data(),
                              needle.size(), links.data());
     hits += pfc_tdh_str_pred(narrow.data(), narrow.size(), 0, 2, 32000, op, needle.data(),
@@ -35,8 +35,8 @@ TEST(StrSearchScale, WorstCaseNeedleIsLinear) {
   }
   EXPECT_EQ(hits, 0);
   wide[2 * 31999] = 'b';  // now the field ends with the needle
-  EXPECT_EQ(pfc_tdh_str_pred(wide.data(), wide.size(), 0, 1, PFC_TDH_NO_LENGTH, op,
-                             needle.data(), needle.size(), links.data()),
+  EXPECT_EQ(pfc_tdh_str_pred(wide.data(), wide.size(), 0, 1, PFC_TDH_NO_LENGTH, op, needle.data(),
+                             needle.size(), links.data()),
             1);
 }
 

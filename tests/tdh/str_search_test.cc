@@ -34,20 +34,22 @@ bool naive_contains(const std::u32string& hay, const std::u32string& needle) {
 std::u32string folded_utf16(const std::vector<uint8_t>& bytes) {
   std::u32string out;
   const uint8_t* p = bytes.data();
-  while (p < bytes.data() + bytes.size()) out += fold_case(decode_utf16le_step(p, bytes.data() + bytes.size()));
+  while (p < bytes.data() + bytes.size())
+    out += fold_case(decode_utf16le_step(p, bytes.data() + bytes.size()));
   return out;
 }
 
 std::u32string folded_utf8(const std::vector<uint8_t>& bytes) {
   std::u32string out;
   const uint8_t* p = bytes.data();
-  while (p < bytes.data() + bytes.size()) out += fold_case(decode_utf8_step(p, bytes.data() + bytes.size()));
+  while (p < bytes.data() + bytes.size())
+    out += fold_case(decode_utf8_step(p, bytes.data() + bytes.size()));
   return out;
 }
 
 // Code points whose folding collides with others, and code units that are not characters.
-constexpr char32_t kAlphabet[] = {'a', 'A', 'b', 'k', 'K', 0x212A, 's', 'S', 0x17F,
-                                  0xDF, 0x1E9E, 0x10400, 0x10428, 0xD800, 0xDC00, 0xE9};
+constexpr char32_t kAlphabet[] = {'a',   'A',  'b',    'k',     'K',     0x212A, 's',    'S',
+                                  0x17F, 0xDF, 0x1E9E, 0x10400, 0x10428, 0xD800, 0xDC00, 0xE9};
 
 std::vector<uint8_t> utf16_field(const std::u32string& cps) {
   std::vector<uint8_t> out;
@@ -110,7 +112,8 @@ TEST(StrSearch, AgreesWithTheNaiveSearchOnRandomInputs) {
     std::vector<uint8_t> terminated = wide;
     terminated.insert(terminated.end(), {0, 0, 'z', 0});
     ASSERT_EQ(contains(terminated, 1, kNoLen, needle), expect16) << round;
-    ASSERT_EQ(contains(terminated, 1, kNoLen, needle, PayloadOp::DoesntContain), !expect16) << round;
+    ASSERT_EQ(contains(terminated, 1, kNoLen, needle, PayloadOp::DoesntContain), !expect16)
+        << round;
     ASSERT_EQ(contains(wide, 1, wide.size() / 2, needle), expect16) << round;
 
     const std::vector<uint8_t> narrow = utf8_field(text, rng);

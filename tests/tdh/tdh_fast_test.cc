@@ -42,8 +42,7 @@ bool is_nul(const uint8_t* p, uint64_t i, uint64_t unit) {
   return p[i] == 0 && (unit == 1 || p[i + 1] == 0);
 }
 
-RefField ref_field(const uint8_t* p, uint64_t size, uint64_t off, uint64_t unit,
-                   uint64_t length) {
+RefField ref_field(const uint8_t* p, uint64_t size, uint64_t off, uint64_t unit, uint64_t length) {
   RefField f;
   if (off > size) return f;
   if (length == kNoLen) {
@@ -107,15 +106,35 @@ int ref_pred(const uint8_t* p, uint64_t size, uint64_t off, uint32_t in_type, ui
 
 // UTF-16 units: ASCII near the interesting letters, the two non-ASCII code points folding
 // to ASCII, other cased letters, paired and lone surrogates, NUL.
-constexpr char16_t kUnits[] = {u'k', u'K', u's', u'S', u't', u'T', u'a', u' ', 0x212A,
-                               0x017F, 0x00E9, 0x00C9, 0x03A3, 0x03C2, 0x03C3, 0xD83D, 0xDE00,
-                               0xDC00, 0xD800, 0x0000, 0x4B00, 0x6B00, 0x2000, 0x0173};
+constexpr char16_t kUnits[] = {u'k',   u'K',   u's',   u'S',   u't',   u'T',   u'a',   u' ',
+                               0x212A, 0x017F, 0x00E9, 0x00C9, 0x03A3, 0x03C2, 0x03C3, 0xD83D,
+                               0xDE00, 0xDC00, 0xD800, 0x0000, 0x4B00, 0x6B00, 0x2000, 0x0173};
 // 8-bit pieces: the same code points in UTF-8, plus invalid and truncated sequences.
-constexpr std::string_view kPieces[] = {"k", "K", "s", "S", "t", "T", "a", " ", "\xE2\x84\xAA",
-                               "\xC5\xBF", "\xC3\xA9", "\xC3\x89", "\xCE\xA3", "\xCF\x82",
-                               "\xF0\x9F\x98\x80", "\xE2\x84", "\xE2", "\xC5", "\xC5\x41",
-                               "\xE2\x80\x80", "\x80", "\xBF", "\xFF", "\xED\xA0\x80",
-                               std::string_view("\0", 1)};
+constexpr std::string_view kPieces[] = {"k",
+                                        "K",
+                                        "s",
+                                        "S",
+                                        "t",
+                                        "T",
+                                        "a",
+                                        " ",
+                                        "\xE2\x84\xAA",
+                                        "\xC5\xBF",
+                                        "\xC3\xA9",
+                                        "\xC3\x89",
+                                        "\xCE\xA3",
+                                        "\xCF\x82",
+                                        "\xF0\x9F\x98\x80",
+                                        "\xE2\x84",
+                                        "\xE2",
+                                        "\xC5",
+                                        "\xC5\x41",
+                                        "\xE2\x80\x80",
+                                        "\x80",
+                                        "\xBF",
+                                        "\xFF",
+                                        "\xED\xA0\x80",
+                                        std::string_view("\0", 1)};
 
 class Gen {
  public:
@@ -129,15 +148,15 @@ class Gen {
     const uint64_t n = below(chance(4) ? 80 : 14);
     for (uint64_t i = 0; i < n; ++i) {
       if (wide) {
-        const char16_t u = chance(8) ? static_cast<char16_t>(below(0x10000))
-                                     : kUnits[below(std::size(kUnits))];
+        const char16_t u =
+            chance(8) ? static_cast<char16_t>(below(0x10000)) : kUnits[below(std::size(kUnits))];
         b.push_back(static_cast<uint8_t>(u));
         b.push_back(static_cast<uint8_t>(u >> 8));
       } else if (chance(20)) {
         b.push_back(0);
       } else {
-        const std::string_view s = chance(8) ? std::string_view("\xA0\xC0", 2)
-                                             : kPieces[below(std::size(kPieces))];
+        const std::string_view s =
+            chance(8) ? std::string_view("\xA0\xC0", 2) : kPieces[below(std::size(kPieces))];
         b.insert(b.end(), s.begin(), s.end());
       }
     }
@@ -152,8 +171,9 @@ class Gen {
       const uint64_t at = below(decoded.size());
       n = decoded.substr(at, below(5));
     } else {
-      static constexpr char32_t kCps[] = {U'k', U's', U't', U'a', U' ', 0xE9, 0x3C3, 0x1F600,
-                                          0xD83D, 0xDC00, 0xDCFF, 0x2000, 0x212A, U'K', 0};
+      static constexpr char32_t kCps[] = {U'k',   U's',   U't',    U'a',   U' ',
+                                          0xE9,   0x3C3,  0x1F600, 0xD83D, 0xDC00,
+                                          0xDCFF, 0x2000, 0x212A,  U'K',   0};
       const uint64_t len = below(4);
       for (uint64_t i = 0; i < len; ++i) n.push_back(kCps[below(std::size(kCps))]);
     }
@@ -222,8 +242,8 @@ TEST(TdhFast, StrPredNextAndSkipMatchTheReference) {
         const int got = pfc_tdh_str_pred_next(p, size, off, in_type, length, o, needle.data(),
                                               needle.size(), needle_links(needle).data(), &next);
         ASSERT_EQ(got, expected);
-        ASSERT_EQ(pfc_tdh_str_pred(p, size, off, in_type, length, o, needle.data(),
-                                   needle.size(), needle_links(needle).data()),
+        ASSERT_EQ(pfc_tdh_str_pred(p, size, off, in_type, length, o, needle.data(), needle.size(),
+                                   needle_links(needle).data()),
                   expected);
         ASSERT_EQ(next, pfc_tdh_skip(p, size, off, in_type, 1, length));
         if (is_string) {
@@ -261,9 +281,9 @@ int contains_in(const std::u16string& s, uint64_t pad, uint32_t type,
   }
   const auto buf = exact_copy(pl.bytes, pl.size());
   uint64_t next = 0;
-  const int r = pfc_tdh_str_pred_next(buf.get(), pl.size(), pad, type, kNoLen,
-                                      op(PayloadOp::Contains), needle.data(), needle.size(),
-                                      needle_links(needle).data(), &next);
+  const int r =
+      pfc_tdh_str_pred_next(buf.get(), pl.size(), pad, type, kNoLen, op(PayloadOp::Contains),
+                            needle.data(), needle.size(), needle_links(needle).data(), &next);
   EXPECT_EQ(next, pl.size());
   return r;
 }
@@ -336,7 +356,7 @@ TEST(TdhFast, StrPredNextEdgeCases) {
   EXPECT_EQ(call(abcd, 0, 1, 4, Contains, U"c"), (PredNext{0, 8}));
   EXPECT_EQ(call(abcd, 0, 1, 2, Is, ab), (PredNext{1, 4}));
   EXPECT_EQ(call(abcd, 6, 1, 2, Is, U"cd"), (PredNext{1, 10}));
-  EXPECT_EQ(call(abcd, 10, 1, 0, Is, empty), (PredNext{1, 10}));  // length 0 at the end
+  EXPECT_EQ(call(abcd, 10, 1, 0, Is, empty), (PredNext{1, 10}));             // length 0 at the end
   EXPECT_EQ(call(abcd, 0, 1, 6, DoesntContain, U"z"), (PredNext{0, kBad}));  // too long
   EXPECT_EQ(call(abcd, 0, 1, kNoLen, Is, ab), (PredNext{1, 6}));  // terminated by the NUL
   // Length overflow (length * 2 wraps) and lengths of 2^63 and more.
@@ -353,8 +373,7 @@ TEST(TdhFast, StrPredNextEdgeCases) {
   EXPECT_EQ(call(wide(u"abc", false), 0, 1, kNoLen, DoesntContain, ab), (PredNext{0, kBad}));
   EXPECT_EQ(call(narrow("abc"), 0, 2, kNoLen, DoesntContain, ab), (PredNext{0, kBad}));
   EXPECT_EQ(call({'a', 0, 'b', 0, 0}, 0, 1, kNoLen, IsNot, ab), (PredNext{0, kBad}));
-  EXPECT_EQ(call({'a', 0, 0, 'b', 0, 0}, 0, 1, kNoLen, Contains, U"a\u6200"),
-            (PredNext{1, 6}));
+  EXPECT_EQ(call({'a', 0, 0, 'b', 0, 0}, 0, 1, kNoLen, Contains, U"a\u6200"), (PredNext{1, 6}));
   EXPECT_EQ(call({0xEE, 'a', 0, 0, 'b', 0, 0}, 1, 1, kNoLen, Is, U"a\u6200"), (PredNext{1, 7}));
   EXPECT_EQ(call({0xEE, 'a', 0, 0, 0, 'b'}, 1, 1, kNoLen, Is, U"a"), (PredNext{1, 5}));
   // Not a string in-type: predicate 0, next as pfc_tdh_skip gives for that type.
@@ -374,11 +393,21 @@ TEST(TdhFast, ContainsCandidatesThatAreNotMatches) {
   EXPECT_EQ(call(narrow("100\xE2\x84\xAA"), 0, 2, 6, Contains, U"0k").pred, 1);
   EXPECT_EQ(call(wide(u"\u017Fun"), 0, 1, kNoLen, Is, U"sun").pred, 1);
   EXPECT_EQ(call(narrow("\xC5\xBFun"), 0, 2, 4, Is, U"sun").pred, 1);
-  EXPECT_EQ(call(narrow("\xE2\x80\x80k"), 0, 2, 4, Contains, U"k").pred, 1);    // U+2000 k
+  EXPECT_EQ(call(narrow("\xE2\x80\x80k"), 0, 2, 4, Contains, U"k").pred, 1);  // U+2000 k
   EXPECT_EQ(call(narrow("\xE2\x84k"), 0, 2, 3, Contains, U"\xDCE2\xDC84k").pred, 1);
   EXPECT_EQ(call(narrow("\xE2\x84K"), 0, 2, 3, Contains, U"\xDC84k").pred, 1);  // truncated
-  EXPECT_EQ(call(narrow("\xC5" "A"), 0, 2, 2, Contains, U"\xDCC5" "a").pred, 1);
-  EXPECT_EQ(call(narrow("\xC5" "A"), 0, 2, 2, Contains, U"s").pred, 0);
+  EXPECT_EQ(call(narrow("\xC5"
+                        "A"),
+                 0, 2, 2, Contains,
+                 U"\xDCC5"
+                 "a")
+                .pred,
+            1);
+  EXPECT_EQ(call(narrow("\xC5"
+                        "A"),
+                 0, 2, 2, Contains, U"s")
+                .pred,
+            0);
   EXPECT_EQ(call(narrow("\xE2\x84\xAA"), 0, 2, 3, Contains, U"\xDCE2").pred, 0);
   // A lone high surrogate before k, a pair, a lone low surrogate.
   EXPECT_EQ(call(wide(u"\xD83Dk"), 0, 1, kNoLen, Contains, U"k").pred, 1);

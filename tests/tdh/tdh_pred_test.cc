@@ -248,7 +248,8 @@ TEST(TdhStrPred, UndecodableIsFalseForEveryOperator) {
   EXPECT_EQ(all_ops(s, 0, InType::AnsiString, "abc"), "0000");
   EXPECT_EQ(all_ops(s, 3, InType::AnsiString, ""), "0000");
   EXPECT_EQ(all_ops(s, 0, InType::UInt32, "abc"), "0000");  // not a string type
-  EXPECT_EQ(pfc_tdh_str_pred(nullptr, 0, 0, 2, kNoLen, op(PayloadOp::IsNot), nullptr, 0, nullptr), 0);
+  EXPECT_EQ(pfc_tdh_str_pred(nullptr, 0, 0, 2, kNoLen, op(PayloadOp::IsNot), nullptr, 0, nullptr),
+            0);
   EXPECT_EQ(pfc_tdh_str_pred(nullptr, 0, 0, 2, 0, op(PayloadOp::Is), nullptr, 0, nullptr), 1);
 }
 
@@ -260,9 +261,8 @@ TEST(TdhStrPred, TruncationNeverReadsOutOfBounds) {
     auto buf = exact_copy(p.bytes, n);
     for (PayloadOp o :
          {PayloadOp::Is, PayloadOp::IsNot, PayloadOp::Contains, PayloadOp::DoesntContain}) {
-      const int r =
-          pfc_tdh_str_pred(buf.get(), n, 1, 1, kNoLen, op(o), needle.data(), needle.size(),
-                           needle_links(needle).data());
+      const int r = pfc_tdh_str_pred(buf.get(), n, 1, 1, kNoLen, op(o), needle.data(),
+                                     needle.size(), needle_links(needle).data());
       const int expected_full = o == PayloadOp::IsNot || o == PayloadOp::Contains;
       EXPECT_EQ(r, n == p.size() ? expected_full : 0) << n << " " << static_cast<int>(o);
     }

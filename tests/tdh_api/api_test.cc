@@ -20,7 +20,8 @@ static_assert(offsetof(PAYLOAD_FILTER_PREDICATE, FieldName) == 0);
 static_assert(offsetof(PAYLOAD_FILTER_PREDICATE, CompareOp) == 8);
 static_assert(offsetof(PAYLOAD_FILTER_PREDICATE, Value) == 16);
 static_assert(PAYLOADFIELD_MODULO == 8 && PAYLOADFIELD_CONTAINS == 20 && PAYLOADFIELD_IS == 30 &&
-              PAYLOADFIELD_ISNOT == 31 && PAYLOADFIELD_INVALID == 32 && MAX_PAYLOAD_PREDICATES == 8);
+              PAYLOADFIELD_ISNOT == 31 && PAYLOADFIELD_INVALID == 32 &&
+              MAX_PAYLOAD_PREDICATES == 8);
 static_assert(TDH_INTYPE_HEXINT64 == 21 && TDH_INTYPE_MANIFEST_COUNTEDBINARY == 25 &&
               TDH_INTYPE_WBEMSID == 310 && TDH_OUTTYPE_DATETIME_UTC == 38 &&
               TDH_OUTTYPE_NOPRINT == 301 && TDH_OUTYTPE_ERRORCODE == 29);
@@ -28,7 +29,8 @@ static_assert(TDH_INTYPE_HEXINT64 == 21 && TDH_INTYPE_MANIFEST_COUNTEDBINARY == 
 namespace {
 
 // {37a59b93-bb25-4cee-97aa-8b6acd0c4df8}
-const GUID kExample = {0x37a59b93, 0xbb25, 0x4cee, {0x97, 0xaa, 0x8b, 0x6a, 0xcd, 0x0c, 0x4d, 0xf8}};
+const GUID kExample = {
+    0x37a59b93, 0xbb25, 0x4cee, {0x97, 0xaa, 0x8b, 0x6a, 0xcd, 0x0c, 0x4d, 0xf8}};
 const GUID kOther = {0x37a59b93, 0xbb25, 0x4cee, {0x97, 0xaa, 0x8b, 0x6a, 0xcd, 0x0c, 0x4d, 0xf9}};
 
 std::u16string u16(const std::string& s) { return std::u16string(s.begin(), s.end()); }
@@ -58,16 +60,18 @@ ULONG create(const GUID& provider, USHORT id, bool any, std::vector<Pred> preds,
   std::vector<PAYLOAD_FILTER_PREDICATE> raw;
   for (Pred& p : preds) raw.push_back({p.field.data(), p.op, p.value.data()});
   const EVENT_DESCRIPTOR d = event(id);
-  return TdhCreatePayloadFilter(&provider, &d, any, static_cast<ULONG>(raw.size()), raw.data(), out);
+  return TdhCreatePayloadFilter(&provider, &d, any, static_cast<ULONG>(raw.size()), raw.data(),
+                                out);
 }
 
 // The documentation sample's two filters, aggregated.
 EVENT_FILTER_DESCRIPTOR sample_blob() {
   PVOID f[2] = {};
-  EXPECT_EQ(create(kExample, 1, false,
-                   {{u"Initiator", u"User", PAYLOADFIELD_IS}, {u"Level", u"7,16", PAYLOADFIELD_BETWEEN}},
-                   &f[0]),
-            ERROR_SUCCESS)
+  EXPECT_EQ(
+      create(kExample, 1, false,
+             {{u"Initiator", u"User", PAYLOADFIELD_IS}, {u"Level", u"7,16", PAYLOADFIELD_BETWEEN}},
+             &f[0]),
+      ERROR_SUCCESS)
       << PfcTdhGetLastErrorMessage();
   EXPECT_EQ(create(kExample, 2, true,
                    {{u"Title", u"UNI", PAYLOADFIELD_CONTAINS},
@@ -94,7 +98,9 @@ struct Session {
     buf.props.LoggerNameOffset = offsetof(Buf, name);
     EXPECT_EQ(StartTraceW(&handle, u"tdh_api_test", &buf.props), ERROR_SUCCESS);
   }
-  ~Session() { EXPECT_EQ(ControlTraceW(handle, nullptr, &buf.props, EVENT_TRACE_CONTROL_STOP), ERROR_SUCCESS); }
+  ~Session() {
+    EXPECT_EQ(ControlTraceW(handle, nullptr, &buf.props, EVENT_TRACE_CONTROL_STOP), ERROR_SUCCESS);
+  }
   ULONG enable(const GUID& provider, const uint8_t* data, ULONG size) {
     EVENT_FILTER_DESCRIPTOR d{reinterpret_cast<uintptr_t>(data), size, EVENT_FILTER_TYPE_PAYLOAD};
     ENABLE_TRACE_PARAMETERS p{};
@@ -138,12 +144,17 @@ TEST(TdhApi, LoadFromMemoryAndBinary) {
   EXPECT_EQ(create(kExample, 1, false, {{u"Level", u"3", PAYLOADFIELD_GT}}, &f), ERROR_SUCCESS);
   EXPECT_EQ(TdhDeletePayloadFilter(&f), ERROR_SUCCESS);
   EXPECT_EQ(TdhUnloadManifestFromMemory(xml.data(), static_cast<ULONG>(xml.size())), ERROR_SUCCESS);
-  EXPECT_EQ(TdhUnloadManifestFromMemory(xml.data(), static_cast<ULONG>(xml.size())), ERROR_NOT_FOUND);
-  EXPECT_EQ(create(kExample, 1, false, {{u"Level", u"3", PAYLOADFIELD_GT}}, &f), ERROR_FILE_NOT_FOUND);
+  EXPECT_EQ(TdhUnloadManifestFromMemory(xml.data(), static_cast<ULONG>(xml.size())),
+            ERROR_NOT_FOUND);
+  EXPECT_EQ(create(kExample, 1, false, {{u"Level", u"3", PAYLOADFIELD_GT}}, &f),
+            ERROR_FILE_NOT_FOUND);
 
   const std::string bin = testing::TempDir() + "tdh_embedded.bin";
-  std::ofstream(bin, std::ios::binary) << std::string("\x7f" "ELF\x02\x01\0\0", 8) << xml
-                                       << std::string("\0\0\x90\x90", 4);
+  std::ofstream(bin, std::ios::binary) << std::string(
+                                              "\x7f"
+                                              "ELF\x02\x01\0\0",
+                                              8)
+                                       << xml << std::string("\0\0\x90\x90", 4);
   std::u16string binp = u16(bin);
   ASSERT_EQ(TdhLoadManifestFromBinary(binp.data()), ERROR_SUCCESS) << PfcTdhGetLastErrorMessage();
   EXPECT_EQ(create(kExample, 1, false, {{u"Level", u"3", PAYLOADFIELD_GT}}, &f), ERROR_SUCCESS);
@@ -183,11 +194,17 @@ TEST(TdhApi, CreatePayloadFilterErrors) {
       {kExample, 1, {{u"Level", u"4294967296", PAYLOADFIELD_EQ}}, ERROR_INVALID_PARAMETER},
       {kExample, 1, {{u"Level", u"0", PAYLOADFIELD_MODULO}}, ERROR_INVALID_PARAMETER},
       {kExample, 1, {{u"Level", u"0x10", PAYLOADFIELD_MODULO}}, ERROR_SUCCESS},
-      {kExample, 2, {{u"InstanceId", u"0E95CFBC-58D4-44BA-BE40-E63A853536DF", PAYLOADFIELD_IS}},
+      {kExample,
+       2,
+       {{u"InstanceId", u"0E95CFBC-58D4-44BA-BE40-E63A853536DF", PAYLOADFIELD_IS}},
        ERROR_INVALID_PARAMETER},
-      {kExample, 2, {{u"InstanceId", u"{0E95CFBC-58D4-44BA-BE40-E63A853536DF}", PAYLOADFIELD_EQ}},
+      {kExample,
+       2,
+       {{u"InstanceId", u"{0E95CFBC-58D4-44BA-BE40-E63A853536DF}", PAYLOADFIELD_EQ}},
        ERROR_INVALID_PARAMETER},
-      {kExample, 1, {{u"Initiator", std::u16string(1, char16_t(0xD800)), PAYLOADFIELD_IS}},
+      {kExample,
+       1,
+       {{u"Initiator", std::u16string(1, char16_t(0xD800)), PAYLOADFIELD_IS}},
        ERROR_INVALID_PARAMETER},
       {kExample, 1, {{u"Initiator", fits, PAYLOADFIELD_IS}}, ERROR_SUCCESS},
       {kExample, 1, {{u"Initiator", too_big, PAYLOADFIELD_IS}}, ERROR_INSUFFICIENT_BUFFER},
@@ -229,7 +246,9 @@ TEST(TdhApi, AggregateAndCleanup) {
   // Several filters of one event, EventMatchALLFlags, one provider only, size limit.
   std::vector<PVOID> f(3, nullptr);
   const std::u16string long_text(1340, u'y');
-  for (PVOID& p : f) ASSERT_EQ(create(kExample, 1, false, {{u"Initiator", long_text, PAYLOADFIELD_IS}}, &p), ERROR_SUCCESS);
+  for (PVOID& p : f)
+    ASSERT_EQ(create(kExample, 1, false, {{u"Initiator", long_text, PAYLOADFIELD_IS}}, &p),
+              ERROR_SUCCESS);
   BOOLEAN flags[3] = {TRUE, FALSE, TRUE};
   EXPECT_EQ(TdhAggregatePayloadFilters(3, f.data(), flags, &desc), ERROR_INSUFFICIENT_BUFFER);
   EXPECT_EQ(TdhAggregatePayloadFilters(2, f.data(), flags, &desc), ERROR_SUCCESS);
@@ -252,7 +271,8 @@ TEST(TdhApi, AggregateAndCleanup) {
   std::u16string otherp = u16(other);
   ASSERT_EQ(TdhLoadManifest(otherp.data()), ERROR_SUCCESS) << PfcTdhGetLastErrorMessage();
   PVOID two[2] = {};
-  ASSERT_EQ(create(kExample, 1, false, {{u"Level", u"1", PAYLOADFIELD_EQ}}, &two[0]), ERROR_SUCCESS);
+  ASSERT_EQ(create(kExample, 1, false, {{u"Level", u"1", PAYLOADFIELD_EQ}}, &two[0]),
+            ERROR_SUCCESS);
   ASSERT_EQ(create(kOther, 1, false, {{u"Level", u"1", PAYLOADFIELD_EQ}}, &two[1]), ERROR_SUCCESS);
   EXPECT_EQ(TdhAggregatePayloadFilters(2, two, nullptr, &desc), ERROR_INVALID_PARAMETER);
   for (PVOID& p : two) EXPECT_EQ(TdhDeletePayloadFilter(&p), ERROR_SUCCESS);
@@ -266,8 +286,10 @@ TEST(TdhApi, EnableWithBlobs) {
   const std::vector<uint8_t> blob(p, p + desc.Size);
   ASSERT_EQ(TdhCleanupPayloadEventFilterDescriptor(&desc), ERROR_SUCCESS);
   Session s;
-  EXPECT_EQ(s.enable(kExample, blob.data(), static_cast<ULONG>(blob.size())), ERROR_SUCCESS);  // a copy
-  EXPECT_EQ(s.enable(kOther, blob.data(), static_cast<ULONG>(blob.size())), ERROR_INVALID_PARAMETER);
+  EXPECT_EQ(s.enable(kExample, blob.data(), static_cast<ULONG>(blob.size())),
+            ERROR_SUCCESS);  // a copy
+  EXPECT_EQ(s.enable(kOther, blob.data(), static_cast<ULONG>(blob.size())),
+            ERROR_INVALID_PARAMETER);
   EXPECT_EQ(s.enable(kExample, nullptr, static_cast<ULONG>(blob.size())), ERROR_INVALID_PARAMETER);
   std::vector<uint8_t> big(4097, 0);
   EXPECT_EQ(s.enable(kExample, big.data(), 4097), ERROR_INVALID_PARAMETER);
@@ -280,8 +302,10 @@ TEST(TdhApi, EnableWithBlobs) {
     std::mt19937 rng(seed);
     std::vector<uint8_t> bad = blob;
     const int flips = 1 + static_cast<int>(rng() % 4);
-    for (int k = 0; k < flips; ++k) bad[rng() % bad.size()] ^= static_cast<uint8_t>(1 + rng() % 255);
-    EXPECT_EQ(s.enable(kExample, bad.data(), static_cast<ULONG>(bad.size())), ERROR_INVALID_PARAMETER)
+    for (int k = 0; k < flips; ++k)
+      bad[rng() % bad.size()] ^= static_cast<uint8_t>(1 + rng() % 255);
+    EXPECT_EQ(s.enable(kExample, bad.data(), static_cast<ULONG>(bad.size())),
+              ERROR_INVALID_PARAMETER)
         << "seed " << seed;
   }
   // A blob carries its events' layouts: it stays valid after the manifest is unloaded.

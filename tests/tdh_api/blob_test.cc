@@ -18,8 +18,10 @@ ProviderDef schema() {
   EventDef e;
   e.name = "E";
   e.desc.id = 1;
-  e.fields = {{"S", InType::UnicodeString, {}, {}}, {"N", InType::Int8, {}, {}},
-              {"G", InType::Guid, {}, {}}, {"A", InType::UInt32, {Extent::Kind::Fixed, 2}, {}}};
+  e.fields = {{"S", InType::UnicodeString, {}, {}},
+              {"N", InType::Int8, {}, {}},
+              {"G", InType::Guid, {}, {}},
+              {"A", InType::UInt32, {Extent::Kind::Fixed, 2}, {}}};
   p.events.push_back(e);
   return p;
 }
@@ -123,13 +125,16 @@ TEST(PayloadBlob, ResolveChecksTheSchema) {
   };
   expect_rejected(
       [](BlobContents& c) {
-        for (BlobFilter& f : c.filters) f.layout[0].length = {Extent::Kind::Fixed, 3};  // both: they agree
+        for (BlobFilter& f : c.filters)
+          f.layout[0].length = {Extent::Kind::Fixed, 3};  // both: they agree
       },
       "layout disagrees with the loaded manifest");
   expect_rejected([](BlobContents& c) { c.filters[0].preds[1].value.hi = 200; }, "int8 range");
-  expect_rejected([](BlobContents& c) { c.filters[0].preds[1].value.hi = static_cast<uint64_t>(-9); },
-                  "empty range");
-  expect_rejected([](BlobContents& c) { c.filters[0].preds[1].op = PayloadOp::Contains; }, "op/type");
+  expect_rejected(
+      [](BlobContents& c) { c.filters[0].preds[1].value.hi = static_cast<uint64_t>(-9); },
+      "empty range");
+  expect_rejected([](BlobContents& c) { c.filters[0].preds[1].op = PayloadOp::Contains; },
+                  "op/type");
   expect_rejected(
       [](BlobContents& c) {
         c.filters[1].preds[0] = {1, PayloadOp::Modulo, InType::Int8, {}};
@@ -145,12 +150,20 @@ TEST(PayloadBlob, LayoutIsCheckedWhenDecoding) {
     const std::vector<uint8_t> b = encode_blob(c);
     EXPECT_FALSE(decode_blob(b.data(), b.size())) << what;
   };
-  expect_undecodable([](BlobContents& c) { c.filters[1].preds[0].field = 9; }, "field beyond the layout");
-  expect_undecodable([](BlobContents& c) { c.filters[1].preds[0].type = InType::AnsiString; }, "type");
-  expect_undecodable([](BlobContents& c) { c.filters[0].layout[2].count = {Extent::Kind::Fixed, 2}; },
-                     "array field");
-  expect_undecodable([](BlobContents& c) { c.filters[0].layout[1].length = {Extent::Kind::Field, 1}; },
-                     "length from a later field");
+  expect_undecodable([](BlobContents& c) { c.filters[1].preds[0].field = 9; },
+                     "field beyond the layout");
+  expect_undecodable([](BlobContents& c) { c.filters[1].preds[0].type = InType::AnsiString; },
+                     "type");
+  expect_undecodable(
+      [](BlobContents& c) {
+        c.filters[0].layout[2].count = {Extent::Kind::Fixed, 2};
+      },
+      "array field");
+  expect_undecodable(
+      [](BlobContents& c) {
+        c.filters[0].layout[1].length = {Extent::Kind::Field, 1};
+      },
+      "length from a later field");
   expect_undecodable([](BlobContents& c) { c.filters[0].layout.clear(); }, "no layout");
 }
 
@@ -169,7 +182,8 @@ TEST(PayloadBlob, LayoutsFollowTheManifestRules) {
     const std::vector<uint8_t> b = encode_blob(c);
     return decode_blob(b.data(), b.size()).has_value();
   };
-  const Extent from0{Extent::Kind::Field, 0}, from1{Extent::Kind::Field, 1}, four{Extent::Kind::Fixed, 4};
+  const Extent from0{Extent::Kind::Field, 0}, from1{Extent::Kind::Field, 1},
+      four{Extent::Kind::Fixed, 4};
   EXPECT_FALSE(decodes({{"B", InType::Binary, {}, from0}})) << "length from a wstring";
   EXPECT_FALSE(decodes({{"A", InType::UInt16, four, {}}, {"B", InType::Binary, {}, from1}}))
       << "length from an array";
@@ -178,8 +192,10 @@ TEST(PayloadBlob, LayoutsFollowTheManifestRules) {
   EXPECT_FALSE(decodes({{"N", InType::UInt8, {}, {}}, {"A", InType::UInt32, from1, from1}}))
       << "length on an integer";
   EXPECT_FALSE(decodes({{"B", InType::Binary, {}, {}}})) << "binary without a length";
-  EXPECT_TRUE(decodes({{"N", InType::UInt8, {}, {}}, {"B", InType::Binary, {}, from1},
-                       {"A", InType::Int64, from1, {}}, {"S", InType::AnsiString, four, from1},
+  EXPECT_TRUE(decodes({{"N", InType::UInt8, {}, {}},
+                       {"B", InType::Binary, {}, from1},
+                       {"A", InType::Int64, from1, {}},
+                       {"S", InType::AnsiString, four, from1},
                        {"W", InType::UnicodeString, {}, four}}))
       << "every extent a manifest allows";
 }

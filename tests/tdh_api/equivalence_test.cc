@@ -64,8 +64,9 @@ std::vector<PayloadFilter> tdh_filters(const ProviderDef& provider) {
       {(LPWSTR)u"Title", PAYLOADFIELD_CONTAINS, (LPWSTR)u"UNI"},
       {(LPWSTR)u"InstanceId", PAYLOADFIELD_IS, (LPWSTR)u" {0E95CFBC-58D4-44BA-BE40-E63A853536DF}"},
       {(LPWSTR)u"ErrorCode", PAYLOADFIELD_NE, (LPWSTR)u"0"}};
-  PAYLOAD_FILTER_PREDICATE p3[] = {{(LPWSTR)u"Level", PAYLOADFIELD_MODULO, (LPWSTR)u"3"},
-                                   {(LPWSTR)u"Initiator", PAYLOADFIELD_DOESNTCONTAIN, (LPWSTR)u"min"}};
+  PAYLOAD_FILTER_PREDICATE p3[] = {
+      {(LPWSTR)u"Level", PAYLOADFIELD_MODULO, (LPWSTR)u"3"},
+      {(LPWSTR)u"Initiator", PAYLOADFIELD_DOESNTCONTAIN, (LPWSTR)u"min"}};
   PVOID f[3] = {};
   EXPECT_EQ(TdhCreatePayloadFilter(&g, &e1, FALSE, 2, p1, &f[0]), ERROR_SUCCESS);
   EXPECT_EQ(TdhCreatePayloadFilter(&g, &e2, TRUE, 3, p2, &f[1]), ERROR_SUCCESS);
@@ -73,7 +74,8 @@ std::vector<PayloadFilter> tdh_filters(const ProviderDef& provider) {
   BOOLEAN all[3] = {FALSE, FALSE, TRUE};
   EVENT_FILTER_DESCRIPTOR desc{};
   EXPECT_EQ(TdhAggregatePayloadFilters(3, f, all, &desc), ERROR_SUCCESS);
-  auto blob = etw::decode_blob(reinterpret_cast<const uint8_t*>(static_cast<uintptr_t>(desc.Ptr)), desc.Size);
+  auto blob = etw::decode_blob(reinterpret_cast<const uint8_t*>(static_cast<uintptr_t>(desc.Ptr)),
+                               desc.Size);
   EXPECT_TRUE(blob);
   auto filters = etw::resolve_blob(*blob, &provider);
   EXPECT_TRUE(filters);
@@ -128,7 +130,8 @@ Event random_event(const ProviderDef& p, std::mt19937& rng) {
   Event e;
   e.desc = ev.desc;
   e.payload = *encode_payload(ev, v);
-  if (rng() % 10 == 0 && !e.payload.empty()) e.payload.resize(rng() % e.payload.size());  // truncated
+  if (rng() % 10 == 0 && !e.payload.empty())
+    e.payload.resize(rng() % e.payload.size());  // truncated
   return e;
 }
 
@@ -194,13 +197,15 @@ provider Other {37a59b93-bb25-4cee-97aa-8b6acd0c4df8} { }
   ASSERT_GE(out.diagnostics.size(), 2u);  // the import, then the unknown provider
   EXPECT_EQ(out.diagnostics[0].pos.line, 1u);
   EXPECT_EQ(out.diagnostics[1].pos.line, 2u);
-  EXPECT_EQ(out.diagnostics[1].message, "cannot import manifest 'nope.man': cannot read /x/nope.man");
+  EXPECT_EQ(out.diagnostics[1].message,
+            "cannot import manifest 'nope.man': cannot read /x/nope.man");
 }
 
 // The `import` statement end to end. Needs the grammar rule for `import "…";` (added
 // with the grammar); until then the parser rejects the statement and the test is skipped.
 TEST(Import, FrontendLoadsRelativeToTheScript) {
-  const std::string dir = std::string(PFC_EXAMPLE_MAN).substr(0, std::string(PFC_EXAMPLE_MAN).rfind('/'));
+  const std::string dir =
+      std::string(PFC_EXAMPLE_MAN).substr(0, std::string(PFC_EXAMPLE_MAN).rfind('/'));
   const std::string text = std::string("import \"Example.man\";\n") + kSessions;
   if (!parse_script(SourceFile(dir + "/x.pfs", text)).ok()) GTEST_SKIP() << "no import rule yet";
   FrontendOutput out = compile_script(SourceFile(dir + "/x.pfs", text));
@@ -212,7 +217,8 @@ TEST(Import, FrontendLoadsRelativeToTheScript) {
   out = compile_script(SourceFile(dir + "/y.pfs", bad));
   ASSERT_EQ(out.diagnostics.size(), 1u);
   EXPECT_EQ(out.diagnostics[0].pos.line, 2u);
-  EXPECT_NE(out.diagnostics[0].message.find("cannot import manifest 'missing.man'"), std::string::npos);
+  EXPECT_NE(out.diagnostics[0].message.find("cannot import manifest 'missing.man'"),
+            std::string::npos);
 }
 
 }  // namespace

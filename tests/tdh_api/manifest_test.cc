@@ -25,8 +25,9 @@ constexpr const char* kHead =
     R"(xmlns:win="http://manifests.microsoft.com/win/2004/08/windows/events"><instrumentation><events>)";
 constexpr const char* kTail = "</events></instrumentation></instrumentationManifest>";
 
-std::string wrap(const std::string& provider_body,
-                 const std::string& attrs = R"(name="P" guid="{11111111-2222-3333-4444-555555555555}")") {
+std::string wrap(
+    const std::string& provider_body,
+    const std::string& attrs = R"(name="P" guid="{11111111-2222-3333-4444-555555555555}")") {
   return std::string(kHead) + "<provider " + attrs + ">" + provider_body + "</provider>" + kTail;
 }
 
@@ -95,8 +96,11 @@ TEST(Manifest, Utf16WithBom) {
 }
 
 TEST(Manifest, EmbeddedInBinary) {
-  const std::string man = "<?xml version=\"1.0\"?>\n" + wrap(R"(<events><event value="7"/></events>)");
-  const char prefix[] = "\x7f" "ELF\0\0junk instrumentationManifest <x";
+  const std::string man =
+      "<?xml version=\"1.0\"?>\n" + wrap(R"(<events><event value="7"/></events>)");
+  const char prefix[] =
+      "\x7f"
+      "ELF\0\0junk instrumentationManifest <x";
   std::string bin(prefix, sizeof prefix - 1);
   bin += man;
   bin += std::string("\0\0tail", 6);
@@ -123,27 +127,41 @@ TEST(Manifest, RejectedManifests) {
       {other_ns, K::Content, 1, "root element is not an instrumentationManifest"},
       {std::string(kHead) + kTail, K::Content, 1, "declares no provider"},
       {wrap("", R"(name="P")"), K::Content, 1, "no valid guid"},
-      {wrap("", R"(guid="{11111111-2222-3333-4444-555555555555}")"), K::Content, 1, "without a name"},
+      {wrap("", R"(guid="{11111111-2222-3333-4444-555555555555}")"), K::Content, 1,
+       "without a name"},
       {wrap(R"(<events><event value="70000"/></events>)"), K::Content, 1, "value in 0..65535"},
-      {wrap(R"(<events><event value="1" level="win:Loud"/></events>)"), K::Content, 1, "unknown level 'win:Loud'"},
-      {wrap(R"(<events><event value="1" level="x:Verbose"/></events>)"), K::Content, 1, "undeclared namespace prefix 'x'"},
-      {wrap(R"(<events><event value="1" keywords="Nope"/></events>)"), K::Content, 1, "unknown keyword 'Nope'"},
-      {wrap(R"(<events><event value="1" template="T"/></events>)"), K::Content, 1, "unknown template 'T'"},
-      {wrap(R"(<events><event value="1" symbol="A"/><event value="1" symbol="B"/></events>)"), K::Content, 1, "same value 1"},
-      {wrap(R"(<events><event value="1" symbol="A"/><event value="2" symbol="A"/></events>)"), K::Content, 1, "duplicate event 'A'"},
-      {wrap("<templates><template tid=\"T\">\n<data name=\"X\" inType=\"win:Int128\"/></template></templates>"),
+      {wrap(R"(<events><event value="1" level="win:Loud"/></events>)"), K::Content, 1,
+       "unknown level 'win:Loud'"},
+      {wrap(R"(<events><event value="1" level="x:Verbose"/></events>)"), K::Content, 1,
+       "undeclared namespace prefix 'x'"},
+      {wrap(R"(<events><event value="1" keywords="Nope"/></events>)"), K::Content, 1,
+       "unknown keyword 'Nope'"},
+      {wrap(R"(<events><event value="1" template="T"/></events>)"), K::Content, 1,
+       "unknown template 'T'"},
+      {wrap(R"(<events><event value="1" symbol="A"/><event value="1" symbol="B"/></events>)"),
+       K::Content, 1, "same value 1"},
+      {wrap(R"(<events><event value="1" symbol="A"/><event value="2" symbol="A"/></events>)"),
+       K::Content, 1, "duplicate event 'A'"},
+      {wrap("<templates><template tid=\"T\">\n<data name=\"X\" "
+            "inType=\"win:Int128\"/></template></templates>"),
        K::Content, 2, "unknown inType 'win:Int128'"},
-      {wrap(R"(<templates><template tid="T"><data name="X" inType="UInt8"/></template></templates>)"),
+      {wrap(
+           R"(<templates><template tid="T"><data name="X" inType="UInt8"/></template></templates>)"),
        K::Content, 1, "unknown inType 'UInt8'"},
-      {wrap(R"(<templates><template tid="T"><data name="B" inType="win:Binary"/></template></templates>)"),
+      {wrap(
+           R"(<templates><template tid="T"><data name="B" inType="win:Binary"/></template></templates>)"),
        K::Content, 1, "needs a length"},
-      {wrap(R"(<templates><template tid="T"><data name="S" inType="win:UnicodeString" length="L"/></template></templates>)"),
+      {wrap(
+           R"(<templates><template tid="T"><data name="S" inType="win:UnicodeString" length="L"/></template></templates>)"),
        K::Content, 1, "names no earlier data element: 'L'"},
-      {wrap(R"(<templates><template tid="T"><data name="G" inType="win:GUID"/><data name="S" inType="win:AnsiString" count="G"/></template></templates>)"),
+      {wrap(
+           R"(<templates><template tid="T"><data name="G" inType="win:GUID"/><data name="S" inType="win:AnsiString" count="G"/></template></templates>)"),
        K::Content, 1, "not a scalar integer"},
-      {wrap(R"(<templates><template tid="T"><data name="I" inType="win:UInt32" length="4"/></template></templates>)"),
+      {wrap(
+           R"(<templates><template tid="T"><data name="I" inType="win:UInt32" length="4"/></template></templates>)"),
        K::Content, 1, "length applies only"},
-      {wrap(R"(<templates><template tid="T"><data name="I" inType="win:UInt32"/><data name="I" inType="win:UInt8"/></template></templates>)"),
+      {wrap(
+           R"(<templates><template tid="T"><data name="I" inType="win:UInt32"/><data name="I" inType="win:UInt8"/></template></templates>)"),
        K::Content, 1, "duplicate data element 'I'"},
       {wrap(R"(<keywords><keyword name="K" mask="zz"/></keywords>)"), K::Content, 1, "mask 'zz'"},
   };
@@ -166,7 +184,8 @@ TEST(Manifest, LimitsAreEnforcedWithoutExpanding) {
   std::string laughs = "<?xml version=\"1.0\"?>\n<!DOCTYPE lolz [\n<!ENTITY lol \"lol\">\n";
   for (int i = 1; i <= 9; ++i) {
     laughs += "<!ENTITY lol" + std::to_string(i) + " \"";
-    for (int k = 0; k < 10; ++k) laughs += "&lol" + (i == 1 ? std::string() : std::to_string(i - 1)) + ";";
+    for (int k = 0; k < 10; ++k)
+      laughs += "&lol" + (i == 1 ? std::string() : std::to_string(i - 1)) + ";";
     laughs += "\">\n";
   }
   laughs += "]>\n" + wrap(R"(<events><event value="1" symbol="&lol9;"/></events>)");
@@ -174,7 +193,8 @@ TEST(Manifest, LimitsAreEnforcedWithoutExpanding) {
   ASSERT_FALSE(parsed);
   EXPECT_EQ(parsed.error().kind, K::Content);
   EXPECT_EQ(parsed.error().line, 2u);
-  EXPECT_EQ(parsed.error().message, "DOCTYPE declarations are not supported (no entities are expanded)");
+  EXPECT_EQ(parsed.error().message,
+            "DOCTYPE declarations are not supported (no entities are expanded)");
   // Without a DOCTYPE an undeclared entity reference stays as written (never expanded).
   auto literal = parse_manifest(wrap(R"(<events><event value="1" symbol="a&lol9;"/></events>)"));
   ASSERT_TRUE(literal) << literal.error().message;
@@ -182,7 +202,8 @@ TEST(Manifest, LimitsAreEnforcedWithoutExpanding) {
 
   parsed = parse_manifest(std::string(kMaxManifestBytes + 1, ' '));
   ASSERT_FALSE(parsed);
-  EXPECT_EQ(parsed.error().message, "the manifest is more than the limit of 64 MiB of manifest text");
+  EXPECT_EQ(parsed.error().message,
+            "the manifest is more than the limit of 64 MiB of manifest text");
 
   std::string attrs = R"(name="P" guid="{11111111-2222-3333-4444-555555555555}")";
   for (size_t i = 0; i < kMaxManifestAttributes; ++i) attrs += " a" + std::to_string(i) + "=\"\"";
@@ -192,14 +213,17 @@ TEST(Manifest, LimitsAreEnforcedWithoutExpanding) {
 
   // A 1,024-field template used by 1,025 events: 1,049,600 fields, over the limit.
   std::string fields;
-  for (int i = 0; i < 1024; ++i) fields += R"(<data name="f)" + std::to_string(i) + R"(" inType="win:UInt8"/>)";
+  for (int i = 0; i < 1024; ++i)
+    fields += R"(<data name="f)" + std::to_string(i) + R"(" inType="win:UInt8"/>)";
   std::string events;
-  for (int i = 1; i <= 1025; ++i) events += R"(<event value=")" + std::to_string(i) + R"(" template="T"/>)";
+  for (int i = 1; i <= 1025; ++i)
+    events += R"(<event value=")" + std::to_string(i) + R"(" template="T"/>)";
   const std::string tpl = R"(<templates><template tid="T">)" + fields + "</template></templates>";
   parsed = parse_manifest(wrap(tpl + "<events>" + events + "</events>"));
   ASSERT_FALSE(parsed);
   EXPECT_EQ(parsed.error().message,
-            "the events have more than 1048576 fields together (each event counts its template's fields)");
+            "the events have more than 1048576 fields together (each event counts its template's "
+            "fields)");
   events.resize(events.rfind("<event"));  // 1,024 events: exactly at the limit
   parsed = parse_manifest(wrap(tpl + "<events>" + events + "</events>"));
   ASSERT_TRUE(parsed) << parsed.error().message;
@@ -223,8 +247,8 @@ TEST(Manifest, ManyProvidersEventsAndFieldsParse) {
     const std::string n = std::to_string(i);
     tpl += R"(<data name="n)" + n + R"(" inType="win:UInt16"/><data name="s)" + n +
            R"(" inType="win:AnsiString" length="n)" + n + R"("/>)";
-    events += R"(<event value=")" + std::to_string(i % 65536) + R"(" version=")" + std::to_string(i / 65536) +
-              R"(" symbol="E)" + n + R"("/>)";
+    events += R"(<event value=")" + std::to_string(i % 65536) + R"(" version=")" +
+              std::to_string(i / 65536) + R"(" symbol="E)" + n + R"("/>)";
   }
   xml += R"(<provider name="Big" guid="{99999999-2222-3333-4444-555555555555}">)" + tpl +
          "</template></templates><events>" + events + "</events></provider>" + kTail;

@@ -14,12 +14,12 @@ _Static_assert(PAYLOADFIELD_DOESNTCONTAIN == 21 && PAYLOADFIELD_ISNOT == 31, "op
 _Static_assert(TDH_INTYPE_SID == 19 && TDH_OUTTYPE_UTF8 == 35, "TDH types");
 
 static int failures;
-#define EXPECT(cond)                                                   \
-  do {                                                                 \
-    if (!(cond)) {                                                     \
+#define EXPECT(cond)                                                     \
+  do {                                                                   \
+    if (!(cond)) {                                                       \
       fprintf(stderr, "%s:%d: failed: %s\n", __FILE__, __LINE__, #cond); \
-      ++failures;                                                      \
-    }                                                                  \
+      ++failures;                                                        \
+    }                                                                    \
   } while (0)
 
 int main(int argc, char** argv) {
@@ -31,7 +31,8 @@ int main(int argc, char** argv) {
   EXPECT(TdhLoadManifest(NULL) == ERROR_INVALID_PARAMETER);
   EXPECT(TdhLoadManifest(path) == ERROR_SUCCESS);
   EXPECT(PfcTdhGetLastErrorMessage()[0] == 0);
-  static const GUID provider = {0x37a59b93, 0xbb25, 0x4cee, {0x97, 0xaa, 0x8b, 0x6a, 0xcd, 0x0c, 0x4d, 0xf8}};
+  static const GUID provider = {
+      0x37a59b93, 0xbb25, 0x4cee, {0x97, 0xaa, 0x8b, 0x6a, 0xcd, 0x0c, 0x4d, 0xf8}};
   EVENT_DESCRIPTOR d;
   EventDescCreate(&d, 1, 0, 0, 1, 0, 0, 0);
   WCHAR field[] = u"Level";

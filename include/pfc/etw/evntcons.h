@@ -70,16 +70,16 @@ typedef struct _EVENT_HEADER_EXTENDED_DATA_ITEM {
 
 /* 80 bytes. */
 typedef struct _EVENT_HEADER {
-  USHORT Size;          /* @0 */
-  USHORT HeaderType;    /* @2 */
-  USHORT Flags;         /* @4 EVENT_HEADER_FLAG_* */
-  USHORT EventProperty; /* @6 */
-  ULONG ThreadId;       /* @8 */
-  ULONG ProcessId;      /* @12 */
-  LARGE_INTEGER TimeStamp; /* @16 FILETIME: 100 ns since 1601-01-01 UTC */
-  GUID ProviderId;      /* @24 */
+  USHORT Size;                      /* @0 */
+  USHORT HeaderType;                /* @2 */
+  USHORT Flags;                     /* @4 EVENT_HEADER_FLAG_* */
+  USHORT EventProperty;             /* @6 */
+  ULONG ThreadId;                   /* @8 */
+  ULONG ProcessId;                  /* @12 */
+  LARGE_INTEGER TimeStamp;          /* @16 FILETIME: 100 ns since 1601-01-01 UTC */
+  GUID ProviderId;                  /* @24 */
   EVENT_DESCRIPTOR EventDescriptor; /* @40 */
-  union {               /* @56 */
+  union {                           /* @56 */
     struct {
       ULONG KernelTime;
       ULONG UserTime;
@@ -91,13 +91,13 @@ typedef struct _EVENT_HEADER {
 
 /* 112 bytes. */
 typedef struct _EVENT_RECORD {
-  EVENT_HEADER EventHeader;         /* @0 */
-  ETW_BUFFER_CONTEXT BufferContext; /* @80 */
-  USHORT ExtendedDataCount;         /* @84 */
-  USHORT UserDataLength;            /* @86 */
+  EVENT_HEADER EventHeader;                      /* @0 */
+  ETW_BUFFER_CONTEXT BufferContext;              /* @80 */
+  USHORT ExtendedDataCount;                      /* @84 */
+  USHORT UserDataLength;                         /* @86 */
   PEVENT_HEADER_EXTENDED_DATA_ITEM ExtendedData; /* @88 */
-  PVOID UserData;                   /* @96 */
-  PVOID UserContext;                /* @104 */
+  PVOID UserData;                                /* @96 */
+  PVOID UserContext;                             /* @104 */
 } EVENT_RECORD, *PEVENT_RECORD;
 typedef const EVENT_RECORD* PCEVENT_RECORD;
 

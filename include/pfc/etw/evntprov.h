@@ -74,13 +74,13 @@ typedef struct _EVENT_DATA_DESCRIPTOR {
 
 /* 16 bytes. */
 typedef struct _EVENT_DESCRIPTOR {
-  USHORT Id;          /* @0 */
-  UCHAR Version;      /* @2 */
-  UCHAR Channel;      /* @3 */
-  UCHAR Level;        /* @4 */
-  UCHAR Opcode;       /* @5 */
-  USHORT Task;        /* @6 */
-  ULONGLONG Keyword;  /* @8 */
+  USHORT Id;         /* @0 */
+  UCHAR Version;     /* @2 */
+  UCHAR Channel;     /* @3 */
+  UCHAR Level;       /* @4 */
+  UCHAR Opcode;      /* @5 */
+  USHORT Task;       /* @6 */
+  ULONGLONG Keyword; /* @8 */
 } EVENT_DESCRIPTOR, *PEVENT_DESCRIPTOR;
 typedef const EVENT_DESCRIPTOR* PCEVENT_DESCRIPTOR;
 
@@ -94,30 +94,30 @@ typedef struct _EVENT_FILTER_DESCRIPTOR {
 /* Prefix of each session's schematized filter; 24 bytes. InstanceId and NextOffset are
  * filled in for the provider's callback (InstanceId = the session's EventWriteEx bit). */
 typedef struct _EVENT_FILTER_HEADER {
-  USHORT Id;          /* @0 */
-  UCHAR Version;      /* @2 */
-  UCHAR Reserved[5];  /* @3 */
+  USHORT Id;            /* @0 */
+  UCHAR Version;        /* @2 */
+  UCHAR Reserved[5];    /* @3 */
   ULONGLONG InstanceId; /* @8 */
-  ULONG Size;         /* @16 header + data */
-  ULONG NextOffset;   /* @20 offset to the next session's block, 0 = last */
+  ULONG Size;           /* @16 header + data */
+  ULONG NextOffset;     /* @20 offset to the next session's block, 0 = last */
 } EVENT_FILTER_HEADER, *PEVENT_FILTER_HEADER;
 
 /* EVENT_FILTER_TYPE_EVENT_ID and _STACKWALK data; Size = 4 + 2 * Count. */
 typedef struct _EVENT_FILTER_EVENT_ID {
-  BOOLEAN FilterIn; /* @0 TRUE: only the listed IDs; FALSE: all but the listed IDs */
-  UCHAR Reserved;   /* @1 */
-  USHORT Count;     /* @2 */
+  BOOLEAN FilterIn;             /* @0 TRUE: only the listed IDs; FALSE: all but the listed IDs */
+  UCHAR Reserved;               /* @1 */
+  USHORT Count;                 /* @2 */
   USHORT Events[ANYSIZE_ARRAY]; /* @4 */
 } EVENT_FILTER_EVENT_ID, *PEVENT_FILTER_EVENT_ID;
 
 /* EVENT_FILTER_TYPE_EVENT_NAME and _STACKWALK_NAME data: NameCount NUL-terminated UTF-8
  * names packed from @20; Size = 20 + sum(strlen + 1). */
 typedef struct _EVENT_FILTER_EVENT_NAME {
-  ULONGLONG MatchAnyKeyword; /* @0 */
-  ULONGLONG MatchAllKeyword; /* @8 */
-  UCHAR Level;               /* @16 */
-  BOOLEAN FilterIn;          /* @17 */
-  USHORT NameCount;          /* @18 */
+  ULONGLONG MatchAnyKeyword;  /* @0 */
+  ULONGLONG MatchAllKeyword;  /* @8 */
+  UCHAR Level;                /* @16 */
+  BOOLEAN FilterIn;           /* @17 */
+  USHORT NameCount;           /* @18 */
   UCHAR Names[ANYSIZE_ARRAY]; /* @20 */
 } EVENT_FILTER_EVENT_NAME, *PEVENT_FILTER_EVENT_NAME;
 
@@ -138,8 +138,7 @@ typedef struct _EVENT_FILTER_LEVEL_KW {
  * notification thread; it may call EventWrite* but must not block for long. */
 typedef VOID(NTAPI* PENABLECALLBACK)(LPCGUID SourceId, ULONG IsEnabled, UCHAR Level,
                                      ULONGLONG MatchAnyKeyword, ULONGLONG MatchAllKeyword,
-                                     PEVENT_FILTER_DESCRIPTOR FilterData,
-                                     PVOID CallbackContext);
+                                     PEVENT_FILTER_DESCRIPTOR FilterData, PVOID CallbackContext);
 
 PFC_ETW_EXTERN_C_BEGIN
 
@@ -152,8 +151,7 @@ PFC_ETW_API ULONG EVNTAPI EventRegister(LPCGUID ProviderId, PENABLECALLBACK Enab
 PFC_ETW_API ULONG EVNTAPI EventUnregister(REGHANDLE RegHandle);
 
 /* FALSE when no session would take an event of this level/keyword (conservative). */
-PFC_ETW_API BOOLEAN EVNTAPI EventEnabled(REGHANDLE RegHandle,
-                                         PCEVENT_DESCRIPTOR EventDescriptor);
+PFC_ETW_API BOOLEAN EVNTAPI EventEnabled(REGHANDLE RegHandle, PCEVENT_DESCRIPTOR EventDescriptor);
 PFC_ETW_API BOOLEAN EVNTAPI EventProviderEnabled(REGHANDLE RegHandle, UCHAR Level,
                                                  ULONGLONG Keyword);
 
@@ -165,9 +163,8 @@ PFC_ETW_API ULONG EVNTAPI EventWrite(REGHANDLE RegHandle, PCEVENT_DESCRIPTOR Eve
                                      ULONG UserDataCount, PEVENT_DATA_DESCRIPTOR UserData);
 /* ActivityId NULL = the thread's activity ID; RelatedActivityId NULL = none. */
 PFC_ETW_API ULONG EVNTAPI EventWriteTransfer(REGHANDLE RegHandle,
-                                             PCEVENT_DESCRIPTOR EventDescriptor,
-                                             LPCGUID ActivityId, LPCGUID RelatedActivityId,
-                                             ULONG UserDataCount,
+                                             PCEVENT_DESCRIPTOR EventDescriptor, LPCGUID ActivityId,
+                                             LPCGUID RelatedActivityId, ULONG UserDataCount,
                                              PEVENT_DATA_DESCRIPTOR UserData);
 /* Filter: OR of the InstanceIds of sessions that must not receive the event. Flags:
  * EVENT_WRITE_FLAG_INPRIVATE drops the event on sessions with EXCLUDE_INPRIVATE. */
@@ -177,8 +174,8 @@ PFC_ETW_API ULONG EVNTAPI EventWriteEx(REGHANDLE RegHandle, PCEVENT_DESCRIPTOR E
                                        PEVENT_DATA_DESCRIPTOR UserData);
 /* An event with descriptor {0, level, keyword} whose payload is the NUL-terminated UTF-16
  * String (EVENT_HEADER_FLAG_STRING_ONLY). */
-PFC_ETW_API ULONG EVNTAPI EventWriteString(REGHANDLE RegHandle, UCHAR Level,
-                                           ULONGLONG Keyword, PCWSTR String);
+PFC_ETW_API ULONG EVNTAPI EventWriteString(REGHANDLE RegHandle, UCHAR Level, ULONGLONG Keyword,
+                                           PCWSTR String);
 /* The calling thread's activity ID (EVENT_ACTIVITY_CTRL_*). */
 PFC_ETW_API ULONG EVNTAPI EventActivityIdControl(ULONG ControlCode, LPGUID ActivityId);
 

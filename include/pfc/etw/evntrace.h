@@ -87,9 +87,9 @@
 
 /* 48 bytes. */
 typedef struct _WNODE_HEADER {
-  ULONG BufferSize; /* @0 total size of the properties buffer */
-  ULONG ProviderId; /* @4 */
-  union {           /* @8 */
+  ULONG BufferSize;            /* @0 total size of the properties buffer */
+  ULONG ProviderId;            /* @4 */
+  union {                      /* @8 */
     ULONG64 HistoricalContext; /* the session handle */
     struct {
       ULONG Version;
@@ -101,53 +101,53 @@ typedef struct _WNODE_HEADER {
     HANDLE KernelHandle;
     LARGE_INTEGER TimeStamp;
   };
-  GUID Guid;          /* @24 the session GUID */
+  GUID Guid;           /* @24 the session GUID */
   ULONG ClientContext; /* @40 clock: 1 = QPC (the only one), 2 = system time, 3 = CPU cycles */
-  ULONG Flags;        /* @44 WNODE_FLAG_* (TRACED_GUID required) */
+  ULONG Flags;         /* @44 WNODE_FLAG_* (TRACED_GUID required) */
 } WNODE_HEADER, *PWNODE_HEADER;
 
 /* 120 bytes; the logger name (and log file name) follow at their offsets. */
 typedef struct _EVENT_TRACE_PROPERTIES {
-  WNODE_HEADER Wnode;     /* @0 */
-  ULONG BufferSize;       /* @48 KB */
-  ULONG MinimumBuffers;   /* @52 */
-  ULONG MaximumBuffers;   /* @56 */
-  ULONG MaximumFileSize;  /* @60 */
-  ULONG LogFileMode;      /* @64 */
-  ULONG FlushTimer;       /* @68 */
-  ULONG EnableFlags;      /* @72 */
-  union {                 /* @76 */
+  WNODE_HEADER Wnode;    /* @0 */
+  ULONG BufferSize;      /* @48 KB */
+  ULONG MinimumBuffers;  /* @52 */
+  ULONG MaximumBuffers;  /* @56 */
+  ULONG MaximumFileSize; /* @60 */
+  ULONG LogFileMode;     /* @64 */
+  ULONG FlushTimer;      /* @68 */
+  ULONG EnableFlags;     /* @72 */
+  union {                /* @76 */
     LONG AgeLimit;
     LONG FlushThreshold;
   };
-  ULONG NumberOfBuffers;  /* @80 */
-  ULONG FreeBuffers;      /* @84 */
-  ULONG EventsLost;       /* @88 */
-  ULONG BuffersWritten;   /* @92 */
-  ULONG LogBuffersLost;   /* @96 */
+  ULONG NumberOfBuffers;     /* @80 */
+  ULONG FreeBuffers;         /* @84 */
+  ULONG EventsLost;          /* @88 */
+  ULONG BuffersWritten;      /* @92 */
+  ULONG LogBuffersLost;      /* @96 */
   ULONG RealTimeBuffersLost; /* @100 */
-  HANDLE LoggerThreadId;  /* @104 */
-  ULONG LogFileNameOffset; /* @112 */
-  ULONG LoggerNameOffset; /* @116 */
+  HANDLE LoggerThreadId;     /* @104 */
+  ULONG LogFileNameOffset;   /* @112 */
+  ULONG LoggerNameOffset;    /* @116 */
 } EVENT_TRACE_PROPERTIES, *PEVENT_TRACE_PROPERTIES;
 
 /* 40 bytes: one filter descriptor, no count. */
 typedef struct _ENABLE_TRACE_PARAMETERS_V1 {
-  ULONG Version;        /* @0 ENABLE_TRACE_PARAMETERS_VERSION */
-  ULONG EnableProperty; /* @4 EVENT_ENABLE_PROPERTY_* */
-  ULONG ControlFlags;   /* @8 reserved, 0 */
-  GUID SourceId;        /* @12 */
+  ULONG Version;                             /* @0 ENABLE_TRACE_PARAMETERS_VERSION */
+  ULONG EnableProperty;                      /* @4 EVENT_ENABLE_PROPERTY_* */
+  ULONG ControlFlags;                        /* @8 reserved, 0 */
+  GUID SourceId;                             /* @12 */
   PEVENT_FILTER_DESCRIPTOR EnableFilterDesc; /* @32 */
 } ENABLE_TRACE_PARAMETERS_V1, *PENABLE_TRACE_PARAMETERS_V1;
 
 /* 48 bytes. */
 typedef struct _ENABLE_TRACE_PARAMETERS {
-  ULONG Version;        /* @0 ENABLE_TRACE_PARAMETERS_VERSION_2 */
-  ULONG EnableProperty; /* @4 */
-  ULONG ControlFlags;   /* @8 */
-  GUID SourceId;        /* @12 passed to the providers' enable callbacks */
+  ULONG Version;                             /* @0 ENABLE_TRACE_PARAMETERS_VERSION_2 */
+  ULONG EnableProperty;                      /* @4 */
+  ULONG ControlFlags;                        /* @8 */
+  GUID SourceId;                             /* @12 passed to the providers' enable callbacks */
   PEVENT_FILTER_DESCRIPTOR EnableFilterDesc; /* @32 array of FilterDescCount */
-  ULONG FilterDescCount; /* @40 */
+  ULONG FilterDescCount;                     /* @40 */
 } ENABLE_TRACE_PARAMETERS, *PENABLE_TRACE_PARAMETERS;
 
 /* Classic event header (TraceEvent); 48 bytes. */
@@ -274,13 +274,13 @@ typedef struct _EVENT_TRACE_LOGFILEW {
     ULONG LogFileMode;
     ULONG ProcessTraceMode; /* PROCESS_TRACE_MODE_REAL_TIME | _EVENT_RECORD */
   };
-  EVENT_TRACE CurrentEvent;           /* @32 */
-  TRACE_LOGFILE_HEADER LogfileHeader; /* @120 */
+  EVENT_TRACE CurrentEvent;                     /* @32 */
+  TRACE_LOGFILE_HEADER LogfileHeader;           /* @120 */
   PEVENT_TRACE_BUFFER_CALLBACKW BufferCallback; /* @400 */
-  ULONG BufferSize;  /* @408 */
-  ULONG Filled;      /* @412 */
-  ULONG EventsLost;  /* @416 */
-  union {            /* @424 */
+  ULONG BufferSize;                             /* @408 */
+  ULONG Filled;                                 /* @412 */
+  ULONG EventsLost;                             /* @416 */
+  union {                                       /* @424 */
     PEVENT_CALLBACK EventCallback;
     PEVENT_RECORD_CALLBACK EventRecordCallback;
   };
@@ -349,10 +349,9 @@ PFC_ETW_API ULONG WMIAPI QueryTraceW(TRACEHANDLE TraceHandle, LPCWSTR InstanceNa
  * NULL ProviderId, bad code, bad EnableParameters or filter descriptors),
  * ERROR_NO_SYSTEM_RESOURCES (a 9th session on a modern provider), ERROR_NOT_SUPPORTED
  * (provider groups), ERROR_WMI_INSTANCE_NOT_FOUND (no such session). */
-PFC_ETW_API ULONG WMIAPI EnableTraceEx2(TRACEHANDLE TraceId, LPCGUID ProviderId,
-                                        ULONG ControlCode, UCHAR Level,
-                                        ULONGLONG MatchAnyKeyword, ULONGLONG MatchAllKeyword,
-                                        ULONG Timeout,
+PFC_ETW_API ULONG WMIAPI EnableTraceEx2(TRACEHANDLE TraceId, LPCGUID ProviderId, ULONG ControlCode,
+                                        UCHAR Level, ULONGLONG MatchAnyKeyword,
+                                        ULONGLONG MatchAllKeyword, ULONG Timeout,
                                         PENABLE_TRACE_PARAMETERS EnableParameters);
 
 /* Opens a real-time consumer on Logfile->LoggerName (ProcessTraceMode must include

@@ -171,8 +171,7 @@ PFC_ETW_API TDHSTATUS TdhUnloadManifestFromMemory(LPCVOID pData, ULONG cbData);
  * ERROR_NOT_ENOUGH_MEMORY. */
 PFC_ETW_API TDHSTATUS TdhCreatePayloadFilter(LPCGUID ProviderGuid,
                                              PCEVENT_DESCRIPTOR EventDescriptor,
-                                             BOOLEAN EventMatchANY,
-                                             ULONG PayloadPredicateCount,
+                                             BOOLEAN EventMatchANY, ULONG PayloadPredicateCount,
                                              PPAYLOAD_FILTER_PREDICATE PayloadPredicates,
                                              PVOID* PayloadFilter);
 /* Frees a filter of TdhCreatePayloadFilter and sets *PayloadFilter to NULL.
@@ -188,14 +187,13 @@ PFC_ETW_API TDHSTATUS TdhDeletePayloadFilter(PVOID* PayloadFilter);
  * count 0 or above 65535, an invalid filter, filters of different providers),
  * ERROR_INSUFFICIENT_BUFFER (the blob would exceed MAX_EVENT_FILTER_PAYLOAD_SIZE),
  * ERROR_NOT_ENOUGH_MEMORY. */
-PFC_ETW_API TDHSTATUS TdhAggregatePayloadFilters(ULONG PayloadFilterCount,
-                                                 PVOID* PayloadFilterPtrs,
+PFC_ETW_API TDHSTATUS TdhAggregatePayloadFilters(ULONG PayloadFilterCount, PVOID* PayloadFilterPtrs,
                                                  PBOOLEAN EventMatchALLFlags,
                                                  PEVENT_FILTER_DESCRIPTOR EventFilterDescriptor);
 /* Frees the blob of TdhAggregatePayloadFilters and zeroes the descriptor.
  * ERROR_INVALID_PARAMETER for NULL or a descriptor that is not of type PAYLOAD. */
-PFC_ETW_API TDHSTATUS TdhCleanupPayloadEventFilterDescriptor(
-    PEVENT_FILTER_DESCRIPTOR EventFilterDescriptor);
+PFC_ETW_API TDHSTATUS
+TdhCleanupPayloadEventFilterDescriptor(PEVENT_FILTER_DESCRIPTOR EventFilterDescriptor);
 
 /* pfc extension: a one-line UTF-8 explanation of the calling thread's last failed TDH call
  * (e.g. "Example.man:12:5: unknown inType 'win:Int128' of data 'X'"), or "" after a
