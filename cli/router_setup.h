@@ -3,6 +3,7 @@
 // applied in source order, then every provider registered (one compile per provider).
 #pragma once
 
+#include <expected>
 #include <memory>
 #include <optional>
 #include <ostream>
@@ -28,13 +29,16 @@ struct ScriptRouter {
 Result<ScriptRouter> build_router(const CheckedScript& script,
                                   std::shared_ptr<ProgramCompiler> compiler);
 
-// The engine called `engine_name` (cli/engine.h) and a router built with it; on failure
-// prints "pfc: internal error: …" to `err` and returns nullopt (exit code 3).
+// The engine called `engine_name` (cli/engine.h) and a router built with it. On failure
+// prints the error to `err` and returns the exit code: kExitInput when a program the
+// engine must compile natively (crosscheck) is over the JIT's size limit (docs/limits.md),
+// a property of the script; otherwise "pfc: internal error: …" and kExitInternal.
 struct EngineRouter {
   EngineChoice engine;
   ScriptRouter routed;
 };
-std::optional<EngineRouter> make_engine_router(const CheckedScript& script,
-                                               std::string_view engine_name, std::ostream& err);
+std::expected<EngineRouter, int> make_engine_router(const CheckedScript& script,
+                                                    std::string_view engine_name,
+                                                    std::ostream& err);
 
 }  // namespace pfc::cli
