@@ -65,7 +65,8 @@ std::string copy(StrRef s) { return std::string(s.data == nullptr ? "" : s.data,
 Flat flatten(const SourceEvent& e) {
   const auto& providers = g_world->script().schema.providers;
   if (e.provider >= providers.size()) __builtin_trap();
-  if (e.def != nullptr && (e.def->desc.id != e.view.desc.id || e.def->desc.version != e.view.desc.version))
+  if (e.def != nullptr &&
+      (e.def->desc.id != e.view.desc.id || e.def->desc.version != e.view.desc.version))
     __builtin_trap();
   if (e.view.payload == nullptr && e.view.payload_size != 0) __builtin_trap();
   Flat f;
