@@ -71,7 +71,8 @@ class FdInput final : public LogInput {
   Result<size_t> read_at(uint64_t offset, uint8_t* out, size_t n) override {
     size_t done = 0;
     while (done < n) {
-      const ssize_t got = ::pread(fd_.get(), out + done, n - done, static_cast<off_t>(offset + done));
+      const ssize_t got =
+          ::pread(fd_.get(), out + done, n - done, static_cast<off_t>(offset + done));
       if (got < 0 && errno == EINTR) continue;
       if (got < 0) return make_error(errno_text("cannot read", errno));
       if (got == 0) break;
@@ -191,9 +192,8 @@ Result<LogInfo> decode_log_header(const uint8_t* h, size_t size, uint32_t* secti
       info.data_offset < kLogHeaderSize + uint64_t{*sections_bytes} || info.data_offset % 8 != 0 ||
       (info.pointer_size != 4 && info.pointer_size != 8) || info.clock != kLogClockFiletime)
     return make_error("inconsistent log file header");
-  if (info.circular &&
-      (info.max_bytes < info.data_offset + 2ull * info.buffer_size ||
-       (info.max_bytes - info.data_offset) / info.buffer_size > kMaxCircularSlots))
+  if (info.circular && (info.max_bytes < info.data_offset + 2ull * info.buffer_size ||
+                        (info.max_bytes - info.data_offset) / info.buffer_size > kMaxCircularSlots))
     return make_error("inconsistent log file header (circular size)");
   return info;
 }
@@ -237,8 +237,7 @@ Result<LogWriter> LogWriter::create(UniqueFd fd, LogInfo info) {
   info.data_offset = static_cast<uint32_t>((head + 4095) & ~size_t{4095});
   if (info.circular && info.max_bytes < info.data_offset + 2ull * info.buffer_size)
     return make_error("a circular log file needs a maximum size of at least two buffers");
-  if (info.circular &&
-      (info.max_bytes - info.data_offset) / info.buffer_size > kMaxCircularSlots)
+  if (info.circular && (info.max_bytes - info.data_offset) / info.buffer_size > kMaxCircularSlots)
     return make_error("the circular log file is too large for its buffer size");
   const std::vector<uint8_t> bytes = encode_log_header(info);
   if (::ftruncate(fd.get(), 0) != 0)
@@ -291,7 +290,8 @@ Result<void> LogWriter::write_buffer() {
     return {};
   }
   uint8_t* b = buffer_.data();
-  std::memset(b + kLogBufferHeaderSize + used_, 0, info_.buffer_size - kLogBufferHeaderSize - used_);
+  std::memset(b + kLogBufferHeaderSize + used_, 0,
+              info_.buffer_size - kLogBufferHeaderSize - used_);
   store<uint32_t>(b, kBufferMagic);
   store<uint32_t>(b + 4, 0);
   store<uint64_t>(b + 8, sequence_);
@@ -436,8 +436,9 @@ LogReader::Step LogReader::load_next_buffer() {
   auto got = input_->read_at(offset, buffer_.data(), buffer_.size());
   if (!got) return damaged(got.error().message);
   if (*got == 0 && !info_.closed) return Step::Pending;
-  if (*got == 0) return damaged("truncated: " + std::to_string(buffers_read_) + " of " +
-                                std::to_string(info_.buffers_written) + " buffers present");
+  if (*got == 0)
+    return damaged("truncated: " + std::to_string(buffers_read_) + " of " +
+                   std::to_string(info_.buffers_written) + " buffers present");
   const Step s = check_buffer(offset, *got);
   if (s == Step::Event) next_index_++;
   return s;

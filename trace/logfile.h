@@ -26,8 +26,8 @@ inline constexpr uint32_t kLogBufferHeaderSize = 32;
 inline constexpr uint32_t kMinLogBuffer = 4u << 10;
 inline constexpr uint32_t kMaxLogBuffer = 16u << 20;
 inline constexpr uint32_t kMaxLogSections = 16u << 20;  // bytes of the section area
-inline constexpr uint32_t kLogClockFiletime = 1;         // TimeStamp: FILETIME (CLOCK_REALTIME)
-inline constexpr uint32_t kLogModeCircular = 1;          // header flag
+inline constexpr uint32_t kLogClockFiletime = 1;        // TimeStamp: FILETIME (CLOCK_REALTIME)
+inline constexpr uint32_t kLogModeCircular = 1;         // header flag
 
 // The first bytes of every log file (also what format detection looks for).
 inline constexpr char kLogMagic[8] = {'P', 'F', 'C', '-', 'L', 'O', 'G', '\n'};
@@ -158,12 +158,12 @@ class LogReader {
   std::string display_;
   LogInfo info_;
   std::vector<uint8_t> buffer_;
-  uint32_t pos_ = 0;        // next record in buffer_ (after its header)
-  uint32_t used_end_ = 0;   // end of the records in buffer_
-  uint32_t remaining_ = 0;  // events of the current buffer not yet returned
-  uint64_t next_index_ = 0;          // the next buffer slot (sequential) / order entry
-  uint64_t expected_sequence_ = 0;   // sequential: slot i holds sequence i
-  std::vector<uint64_t> order_;      // circular: slots by sequence
+  uint32_t pos_ = 0;                // next record in buffer_ (after its header)
+  uint32_t used_end_ = 0;           // end of the records in buffer_
+  uint32_t remaining_ = 0;          // events of the current buffer not yet returned
+  uint64_t next_index_ = 0;         // the next buffer slot (sequential) / order entry
+  uint64_t expected_sequence_ = 0;  // sequential: slot i holds sequence i
+  std::vector<uint64_t> order_;     // circular: slots by sequence
   bool ordered_ = false;
   bool done_ = false;
   std::string problem_;

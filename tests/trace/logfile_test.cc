@@ -116,7 +116,8 @@ std::vector<uint32_t> iota(uint32_t from, uint32_t to) {
 
 TEST(LogFile, HeaderAndSchemasRoundTrip) {
   LogInfo info = settings();
-  info.schemas.push_back({Guid{0x1111, 2, 3, {1, 2, 3, 4, 5, 6, 7, 8}}, kSchemaPfcScript, "A", {1, 2, 3}});
+  info.schemas.push_back(
+      {Guid{0x1111, 2, 3, {1, 2, 3, 4, 5, 6, 7, 8}}, kSchemaPfcScript, "A", {1, 2, 3}});
   info.schemas.push_back({Guid{0x2222, 2, 3, {1, 2, 3, 4, 5, 6, 7, 9}}, kSchemaManifest, "B", {}});
   TempFile f;
   auto w = LogWriter::create(f.open_rw(), info);
@@ -137,7 +138,8 @@ TEST(LogFile, HeaderAndSchemasRoundTrip) {
 }
 
 TEST(LogFile, SchemaSectionDecodeChecksLengths) {
-  std::vector<ProviderSchema> s{{Guid{0x1111, 2, 3, {1, 2, 3, 4, 5, 6, 7, 8}}, kSchemaPfcScript, "A", {9}}};
+  std::vector<ProviderSchema> s{
+      {Guid{0x1111, 2, 3, {1, 2, 3, 4, 5, 6, 7, 8}}, kSchemaPfcScript, "A", {9}}};
   auto bytes = encode_schemas(s);
   EXPECT_EQ(*decode_schemas(bytes.data(), bytes.size()), s);
   for (size_t n = 0; n < bytes.size(); ++n) EXPECT_FALSE(decode_schemas(bytes.data(), n));
