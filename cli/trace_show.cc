@@ -127,7 +127,7 @@ void WINAPI on_event(PEVENT_RECORD r) {
   if (s->write_failed.load()) return;
   format_event(*s, *r);
   s->out->write(s->line.data(), static_cast<std::streamsize>(s->line.size()));
-  s->out->flush();
+  if (!s->file) s->out->flush();  // live events appear at once; a file is read in bulk
   if (!s->out->good()) s->write_failed.store(true);
 }
 
@@ -208,7 +208,8 @@ int command_trace_show(const TraceOptions& o, std::ostream& out, std::ostream& e
     err << (problem.damaged ? "pfc: error: " : "pfc: warning: ") << problem.text << '\n';
   std::signal(SIGINT, SIG_DFL);
   std::signal(SIGTERM, SIG_DFL);
-  if (s.write_failed.load()) return kExitInput;
+  out.flush();
+  if (s.write_failed.load() || !out.good()) return kExitInput;
   if (problem.damaged) return kExitInput;
   if (rc != ERROR_SUCCESS && !s.closed.load()) {
     err << "pfc: error: ProcessTrace failed with " << rc << '\n';
