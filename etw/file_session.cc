@@ -39,7 +39,8 @@ bool usable(const std::string& path) { return !path.empty() && ::access(path.c_s
 std::string host_executable() {
   if (const char* env = std::getenv("PFC_TRACE_HOST"); env != nullptr && *env != '\0') return env;
   Dl_info info{};
-  if (::dladdr(reinterpret_cast<void*>(&host_executable), &info) != 0 && info.dli_fname != nullptr) {
+  if (::dladdr(reinterpret_cast<void*>(&host_executable), &info) != 0 &&
+      info.dli_fname != nullptr) {
     const auto beside = std::filesystem::path(info.dli_fname).parent_path() / "pfc-trace-host";
     if (usable(beside.string())) return beside.string();
   }
@@ -112,7 +113,8 @@ ULONG spawn_host(const trace::TraceDir& dir, uint64_t instance, int fd) {
   // The host uses the same namespace whatever the environment says.
   std::vector<std::string> env_text{"PFC_TRACE_DIR=" + dir.path()};
   for (char** e = environ; e != nullptr && *e != nullptr; ++e)
-    if (std::strncmp(*e, "PFC_TRACE_DIR=", 14) != 0 && std::strncmp(*e, "PFC_TEST_CRASH_AT=", 18) != 0)
+    if (std::strncmp(*e, "PFC_TRACE_DIR=", 14) != 0 &&
+        std::strncmp(*e, "PFC_TEST_CRASH_AT=", 18) != 0)
       env_text.emplace_back(*e);
   std::vector<char*> envp;
   for (auto& e : env_text) envp.push_back(e.data());

@@ -27,7 +27,8 @@ LogInfo log_info(const SessionEntry& e) {
   LogInfo info;
   info.session = e.name;
   info.file_name = e.log_file;
-  info.buffer_size = static_cast<uint32_t>(std::min<uint64_t>(uint64_t{e.buffer_kb} * 1024, kMaxLogBuffer));
+  info.buffer_size =
+      static_cast<uint32_t>(std::min<uint64_t>(uint64_t{e.buffer_kb} * 1024, kMaxLogBuffer));
   info.circular = (e.log_file_mode & kModeCircular) != 0;
   info.max_bytes = uint64_t{e.max_file_mb} << 20;
   info.start_time = e.start_time;

@@ -19,8 +19,8 @@
 
 namespace pfc::trace {
 
-inline constexpr uint64_t kLagNs = 2'000'000;             // merge horizon
-inline constexpr uint64_t kScanNs = 10'000'000;           // new rings, stop checked this often
+inline constexpr uint64_t kLagNs = 2'000'000;            // merge horizon
+inline constexpr uint64_t kScanNs = 10'000'000;          // new rings, stop checked this often
 inline constexpr uint64_t kStopDrainNs = 2'000'000'000;  // after a stop: in-flight writes
 
 class SessionRings {
