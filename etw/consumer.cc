@@ -343,8 +343,12 @@ TRACEHANDLE OpenTraceW(PEVENT_TRACE_LOGFILEW Logfile) {
   }
   if (Logfile->LogFileName != nullptr && Logfile->LogFileName[0] != 0)
     return open_log_file(Logfile);
-  if (Logfile->LoggerName == nullptr || (mode & PROCESS_TRACE_MODE_REAL_TIME) == 0) {
+  if (Logfile->LoggerName == nullptr) {
     set_last_error(ERROR_INVALID_PARAMETER);
+    return INVALID_PROCESSTRACE_HANDLE;
+  }
+  if ((mode & PROCESS_TRACE_MODE_REAL_TIME) == 0) {
+    set_last_error(ERROR_NOT_SUPPORTED);  // a session read without real-time mode
     return INVALID_PROCESSTRACE_HANDLE;
   }
   Runtime& rt = Runtime::get();

@@ -149,9 +149,8 @@ TEST_F(FileSession, TwoProvidersLeaveExactlyTheEventsTheFiltersPass) {
   unsigned hw = 0, hl = 0;
   long long start = 0, end = 0;
   char name[64] = {};
-  ASSERT_EQ(std::sscanf(r.header.c_str(), "header %63s %u %u %lld %lld", name, &hw, &hl, &start,
-                        &end),
-            5)
+  ASSERT_EQ(
+      std::sscanf(r.header.c_str(), "header %63s %u %u %lld %lld", name, &hw, &hl, &start, &end), 5)
       << r.header;
   EXPECT_STREQ(name, "S");
   EXPECT_EQ(hw, s.written);
@@ -258,8 +257,7 @@ TEST_F(FileSession, KilledHostLeavesAFileReadableUpToItsLastCompleteBuffer) {
   const FileRead r = read_file(file_);
   EXPECT_GE(r.events.size(), 4u * 500);
   for (size_t k = 0; k < r.events.size(); ++k) ASSERT_EQ(r.events[k].seq, k) << k;
-  EXPECT_EQ(std::count(show.out.begin(), show.out.end(), '\n'),
-            static_cast<long>(r.events.size()));
+  EXPECT_EQ(std::count(show.out.begin(), show.out.end(), '\n'), static_cast<long>(r.events.size()));
   // The namespace is not wedged: STOP succeeds, and a new file session works.
   EXPECT_EQ(stop_file("S").rc, 0u);
   int rc = 0;
@@ -290,9 +288,10 @@ TEST_F(FileSession, PfcTraceRecordsAndShowPipedToRunEqualsRunOnTheFile) {
   ASSERT_EQ(st.exit_code, 0) << st.err;
   EXPECT_NE(st.out.find("\"file\":\"" + file_ + "\""), std::string::npos) << st.out;
   EXPECT_NE(st.out.find("\"realtime\":false"), std::string::npos) << st.out;
-  ASSERT_EQ(run_process(PFC_BINARY, {"trace", "enable", "R", "{00000015-0000-4000-8000-000000000001}"})
-                .exit_code,
-            0);
+  ASSERT_EQ(
+      run_process(PFC_BINARY, {"trace", "enable", "R", "{00000015-0000-4000-8000-000000000001}"})
+          .exit_code,
+      0);
   auto p = enabled_provider();
   write_events(*p, 1000);
   const ProcessResult stop = run_process(PFC_BINARY, {"trace", "stop", "R"});
@@ -303,9 +302,9 @@ TEST_F(FileSession, PfcTraceRecordsAndShowPipedToRunEqualsRunOnTheFile) {
   const ProcessResult direct = run_process(PFC_BINARY, {"run", script, "--events", file_});
   ASSERT_EQ(direct.exit_code, 0) << direct.err;
   EXPECT_EQ(std::count(direct.out.begin(), direct.out.end(), '\n'), 1000);
-  const ProcessResult piped = run_process(
-      "/bin/sh", {"-c", std::string(PFC_BINARY) + " trace show '" + file_ + "' | " + PFC_BINARY +
-                            " run '" + script + "' --events -"});
+  const ProcessResult piped =
+      run_process("/bin/sh", {"-c", std::string(PFC_BINARY) + " trace show '" + file_ + "' | " +
+                                        PFC_BINARY + " run '" + script + "' --events -"});
   ASSERT_EQ(piped.exit_code, 0) << piped.err;
   EXPECT_EQ(piped.out, direct.out);
   p->send("quit");
