@@ -29,8 +29,7 @@ void add(trace::LogWriter& w, uint32_t i) {
   (void)w.add(h, payload.data(), reinterpret_cast<const uint8_t*>(&stack));
 }
 
-std::vector<uint8_t> make(bool circular, uint64_t max, uint32_t events, bool close,
-                          bool schemas) {
+std::vector<uint8_t> make(bool circular, uint64_t max, uint32_t events, bool close, bool schemas) {
   const std::string tmp = g_dir + "/.tmp";
   trace::UniqueFd fd(::open(tmp.c_str(), O_RDWR | O_CREAT | O_TRUNC, 0600));
   trace::LogInfo info;
