@@ -43,9 +43,10 @@ void add_enable(CLI::App& trace, TraceOptions& o) {
 }  // namespace
 
 void add_trace(CLI::App& app, TraceOptions& o) {
-  CLI::App* trace = app.add_subcommand("trace",
-                                       "Control and read system-wide real-time sessions "
-                                       "(start, enable, show, stop ...)");
+  CLI::App* trace =
+      app.add_subcommand("trace",
+                         "Control and read system-wide real-time and log-file sessions "
+                         "(start, enable, show, stop ...)");
   trace->require_subcommand(1);
   trace->footer(kTraceExamples);
   CLI::App* start = sub(*trace, o, "start", "Start a real-time or log-file session (StartTraceW)",
