@@ -134,12 +134,17 @@ static int cmd_toggle(char** argv) {
   return 0;
 }
 
-static int cmd_stop(char** argv) {
+/* ControlTraceW(STOP) of the session named `name`; its final properties in *p. */
+static ULONG stop_named(const char* name, Properties* p) {
   WCHAR w[256];
-  widen(argv[2], w, 256);
+  widen(name, w, 256);
+  init_properties(p);
+  return ControlTraceW(0, w, &p->props, EVENT_TRACE_CONTROL_STOP);
+}
+
+static int cmd_stop(char** argv) {
   Properties p;
-  init_properties(&p);
-  ULONG rc = ControlTraceW(0, w, &p.props, EVENT_TRACE_CONTROL_STOP);
+  ULONG rc = stop_named(argv[2], &p);
   printf("stop %lu lost %lu\n", (unsigned long)rc, (unsigned long)p.props.EventsLost);
   return rc == 0 ? 0 : 1;
 }
@@ -164,11 +169,8 @@ static int cmd_startfile(char** argv) {
 }
 
 static int cmd_stopfile(char** argv) {
-  WCHAR w[256];
-  widen(argv[2], w, 256);
   Properties p;
-  init_properties(&p);
-  ULONG rc = ControlTraceW(0, w, &p.props, EVENT_TRACE_CONTROL_STOP);
+  ULONG rc = stop_named(argv[2], &p);
   printf("stop %lu lost %lu written %lu loglost %lu\n", (unsigned long)rc,
          (unsigned long)p.props.EventsLost, (unsigned long)p.props.BuffersWritten,
          (unsigned long)p.props.LogBuffersLost);
@@ -253,6 +255,14 @@ static void WINAPI on_event(PEVENT_RECORD r) {
          r->EventHeader.EventDescriptor.Id, (unsigned long)seq);
 }
 
+/* ProcessTrace to the end, CloseTrace, "done RC"; returns RC. */
+static ULONG process_and_close(TRACEHANDLE h) {
+  ULONG rc = ProcessTrace(&h, 1, NULL, NULL);
+  CloseTrace(h);
+  printf("done %lu\n", (unsigned long)rc);
+  return rc;
+}
+
 static int cmd_consume(char** argv) {
   WCHAR w[256];
   widen(argv[2], w, 256);
@@ -268,10 +278,7 @@ static int cmd_consume(char** argv) {
   }
   printf("open\n");
   fflush(stdout);
-  ULONG rc = ProcessTrace(&h, 1, NULL, NULL);
-  CloseTrace(h);
-  printf("done %lu\n", (unsigned long)rc);
-  return rc == 0 ? 0 : 1;
+  return process_and_close(h) == 0 ? 0 : 1;
 }
 
 static int cmd_readfile(char** argv) {
@@ -293,9 +300,7 @@ static int cmd_readfile(char** argv) {
   printf("header %s %lu %lu %lld %lld\n", name, (unsigned long)f.LogfileHeader.BuffersWritten,
          (unsigned long)f.LogfileHeader.EventsLost, (long long)f.LogfileHeader.StartTime.QuadPart,
          (long long)f.LogfileHeader.EndTime.QuadPart);
-  ULONG rc = ProcessTrace(&h, 1, NULL, NULL);
-  CloseTrace(h);
-  printf("done %lu\n", (unsigned long)rc);
+  (void)process_and_close(h);
   return 0;
 }
 
