@@ -304,7 +304,12 @@ Result<void> LogWriter::write_buffer() {
   auto w = write_all(fd_.get(), b, info_.buffer_size,
                      info_.data_offset + slot * uint64_t{info_.buffer_size});
   used_ = 0;
-  if (!w) return w;
+  if (!w) {  // a disk full or failing: this and every later buffer is lost, and counted
+    full_ = true;
+    info_.log_buffers_lost++;
+    info_.events_lost += events;
+    return w;
+  }
   sequence_++;
   info_.buffers_written++;
   info_.events_written += events;

@@ -79,7 +79,8 @@ class LogWriter {
 
   // Adds one event. When it does not fit the current buffer, that buffer is written
   // first. Returns false when the event is lost (larger than a buffer, or the sequential
-  // file is full); counted either way.
+  // file is full); counted either way. A failed write is returned once; from then on the
+  // file counts as full (every later buffer lost and counted), so the caller may go on.
   Result<bool> add(const EventRecord& header, const uint8_t* payload, const uint8_t* stack);
   // Writes the current buffer when it holds events (a flush timer, or STOP).
   Result<void> flush();
