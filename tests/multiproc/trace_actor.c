@@ -158,6 +158,7 @@ static int cmd_startfile(char** argv) {
   if (strcmp(mode, "seqrt") == 0) p.props.LogFileMode |= EVENT_TRACE_REAL_TIME_MODE;
   p.props.MaximumFileSize = (ULONG)atoi(argv[5]);
   p.props.BufferSize = (ULONG)atoi(argv[6]);
+  p.props.MaximumBuffers = 128; /* rings of 128 buffers: tests' bursts never overflow them */
   p.props.LogFileNameOffset = offsetof(Properties, file);
   widen(argv[3], p.file, 1024);
   WCHAR w[256];
