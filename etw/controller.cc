@@ -15,6 +15,7 @@
 #include "etw/file_session.h"
 #include "etw/filters.h"
 #include "etw/state.h"
+#include "trace/host.h"
 
 namespace pfc::etw {
 namespace {
@@ -22,6 +23,8 @@ namespace {
 constexpr size_t kMaxNameChars = 1023;
 // STOP waits this long for provider processes to stop writing before it counts and reaps.
 constexpr uint32_t kStopWaitMs = 2000;
+// FLUSH of a file session waits this long for the host to write its buffer.
+constexpr uint32_t kFlushWaitMs = 5000;
 
 // Copies `name` (with its terminator) to `offset` inside the caller's properties buffer,
 // when it fits.
@@ -318,7 +321,10 @@ ULONG ControlTraceW(TRACEHANDLE TraceHandle, LPCWSTR InstanceName,
       if (now == nullptr) return ERROR_WMI_INSTANCE_NOT_FOUND;
       fill_properties(*now, live_counters(rt, *now), Properties);
       return ERROR_SUCCESS;
-    } else {  // QUERY; FLUSH has nothing to do: committed events are already readable
+    } else {  // QUERY, FLUSH: committed events are readable in the rings at once; a file
+              // session's host writes its partly filled buffer (bounded wait)
+      if (ControlCode == EVENT_TRACE_CONTROL_FLUSH && !e.log_file.empty())
+        (void)pfc::trace::request_host_flush(rt.link.dir(), e.instance, kFlushWaitMs);
       fill_properties(e, live_counters(rt, e), Properties);
       return ERROR_SUCCESS;
     }

@@ -59,10 +59,12 @@ class Host {
         publish();
         continue;
       }
-      if (writer_.pending() && now - last_flush >= flush_ns_) {
+      const bool asked = flush_asked(now);
+      if ((writer_.pending() && now - last_flush >= flush_ns_) || asked) {
         (void)writer_.flush();
         last_flush = now;
         publish();
+        if (asked) answer_flush();
       }
       if (pick.view == nullptr && rings_.finished(now)) break;
       std::this_thread::sleep_for(kIdleSleep);
@@ -75,6 +77,23 @@ class Host {
   }
 
  private:
+  // A FLUSH request (a monotonic time in the marker) whose events are all taken: every
+  // record committed before it is older than the merge horizon by now, and no ready
+  // record is left (run() takes those first). Checked every kScanNs.
+  bool flush_asked(uint64_t now) {
+    if (now < next_flush_check_) return false;
+    next_flush_check_ = now + kScanNs;
+    uint64_t req = 0;
+    if (::pread(marker_fd_, &req, sizeof req, 32) != static_cast<ssize_t>(sizeof req)) return false;
+    if (req <= flush_done_ || now < req + kLagNs) return false;
+    flush_req_ = req;
+    return true;
+  }
+  void answer_flush() {
+    flush_done_ = flush_req_;
+    (void)!::pwrite(marker_fd_, &flush_done_, sizeof flush_done_, 40);
+  }
+
   // The live counters, into the marker (controllers' QUERY reads them).
   void publish() {
     const LogInfo& i = writer_.info();
@@ -91,6 +110,9 @@ class Host {
   uint64_t flush_ns_;
   int marker_fd_ = -1;
   uint64_t published_ = ~uint64_t{0};
+  uint64_t next_flush_check_ = 0;
+  uint64_t flush_req_ = 0;
+  uint64_t flush_done_ = 0;
 };
 
 // The spawned process forks the host and exits with the host's start-up status (0: the
@@ -169,6 +191,24 @@ std::optional<HostCounters> read_host_counters(const TraceDir& dir, const std::s
   uint64_t c[4] = {};
   if (::pread(fd->get(), c, sizeof c, 0) != static_cast<ssize_t>(sizeof c)) return HostCounters{};
   return HostCounters{c[0], c[1], c[2], c[3]};
+}
+
+bool request_host_flush(const TraceDir& dir, uint64_t instance, uint32_t timeout_ms) {
+  auto host = find_host(dir, instance);
+  if (!host || !process_alive(host->key)) return false;
+  auto fd = dir.open_file(host->marker, false);
+  if (!fd) return false;
+  const uint64_t req = mono_ns();
+  if (::pwrite(fd->get(), &req, sizeof req, 32) != static_cast<ssize_t>(sizeof req)) return false;
+  const uint64_t deadline = req + uint64_t{timeout_ms} * 1'000'000;
+  for (;;) {
+    uint64_t done = 0;
+    if (::pread(fd->get(), &done, sizeof done, 40) == static_cast<ssize_t>(sizeof done) &&
+        done >= req)
+      return true;
+    if (mono_ns() >= deadline || !process_alive(host->key)) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
 }
 
 int host_main(int argc, char** argv) {

@@ -5,7 +5,7 @@
 // them into the log file buffer by buffer (LogWriter) off the writers' path, flushes a
 // partly filled buffer every FlushTimer seconds, and after the session's STOP drains the
 // rings, closes the file (final header) and exits. Its marker `c-INSTANCE-PID-START-host`
-// tells controllers it is alive and holds its live counters.
+// tells controllers it is alive, holds its live counters and carries FLUSH requests.
 #pragma once
 
 #include <cstdint>
@@ -34,6 +34,12 @@ struct HostCounters {
   uint64_t events_written = 0;
 };
 std::optional<HostCounters> read_host_counters(const TraceDir& dir, const std::string& marker);
+
+// ControlTraceW(FLUSH) of a file session: asks the host to write its partly filled buffer
+// once every event committed before now is in it, and waits (at most timeout_ms) until it
+// did. False when there is no live host or it did not answer in time. The request and the
+// answer are CLOCK_MONOTONIC times in the marker (offsets 32 and 40).
+bool request_host_flush(const TraceDir& dir, uint64_t instance, uint32_t timeout_ms);
 
 // The host process: `pfc-trace-host --instance N` with the namespace in PFC_TRACE_DIR and
 // the log file on fd 3. Detaches (fork, setsid; the spawned process exits at once), then

@@ -239,6 +239,20 @@ TEST_F(FileSession, RealTimeConsumerOfAFileSessionFollowsTheFile) {
   EXPECT_EQ(p->wait(kWait), 0);
 }
 
+TEST_F(FileSession, FlushWritesThePartlyFilledBufferWhileTheSessionRuns) {
+  start("seq", 0, 64);
+  auto p = enabled_provider();
+  write_events(*p, 100);  // far less than a buffer
+  int rc = 0;
+  EXPECT_EQ(run_actor({"flush", "S"}, &rc), "flush 0\n");
+  const FileRead r = read_file(file_);  // the file is not closed: read to what is written
+  EXPECT_EQ(r.events.size(), 100u);
+  EXPECT_EQ(r.done, "done 0");
+  EXPECT_EQ(stop_file("S").rc, 0u);
+  p->send("quit");
+  EXPECT_EQ(p->wait(kWait), 0);
+}
+
 TEST_F(FileSession, KilledHostLeavesAFileReadableUpToItsLastCompleteBuffer) {
   start("seq", 0, 64);
   auto p = enabled_provider();

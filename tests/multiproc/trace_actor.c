@@ -13,6 +13,7 @@
  *   trace_actor startfile NAME PATH MODE MB KB       StartTraceW with LogFileName; MODE seq,
  *                                                    circ or seqrt (sequential + real time)
  *   trace_actor stopfile NAME                        STOP: "stop RC lost N written B loglost L"
+ *   trace_actor flush NAME                           ControlTraceW(FLUSH): "flush RC"
  *   trace_actor readfile PATH                        OpenTraceW(LogFileName): prints "header
  *                                                    NAME W L START END", events as consume,
  *                                                    then "done RC"
@@ -169,6 +170,16 @@ static int cmd_startfile(char** argv) {
   return rc == 0 ? 0 : 1;
 }
 
+static int cmd_flush(char** argv) {
+  WCHAR w[256];
+  widen(argv[2], w, 256);
+  Properties p;
+  init_properties(&p);
+  ULONG rc = ControlTraceW(0, w, &p.props, EVENT_TRACE_CONTROL_FLUSH);
+  printf("flush %lu\n", (unsigned long)rc);
+  return rc == 0 ? 0 : 1;
+}
+
 static int cmd_stopfile(char** argv) {
   Properties p;
   ULONG rc = stop_named(argv[2], &p);
@@ -318,6 +329,7 @@ int main(int argc, char** argv) {
   if (strcmp(cmd, "consume") == 0) return cmd_consume(argv);
   if (strcmp(cmd, "startfile") == 0 && argc >= 7) return cmd_startfile(argv);
   if (strcmp(cmd, "stopfile") == 0) return cmd_stopfile(argv);
+  if (strcmp(cmd, "flush") == 0) return cmd_flush(argv);
   if (strcmp(cmd, "readfile") == 0) return cmd_readfile(argv);
   return 2;
 }
