@@ -52,6 +52,7 @@ struct ShowState {
   std::atomic<bool> closed{false};  // the watcher closed the trace
   std::string line;
   bool file = false;  // reading a log file
+  bool follow = false;
 };
 
 bool is_log_file_argument(const std::string& name) {
@@ -127,7 +128,7 @@ void WINAPI on_event(PEVENT_RECORD r) {
   if (s->write_failed.load()) return;
   format_event(*s, *r);
   s->out->write(s->line.data(), static_cast<std::streamsize>(s->line.size()));
-  if (!s->file) s->out->flush();  // live events appear at once; a file is read in bulk
+  if (!s->file || s->follow) s->out->flush();  // live events at once; a whole file in bulk
   if (!s->out->good()) s->write_failed.store(true);
 }
 
@@ -169,6 +170,7 @@ int command_trace_show(const TraceOptions& o, std::ostream& out, std::ostream& e
   utf8_to_utf16(o.name, name);
   EVENT_TRACE_LOGFILEW f{};
   s.file = is_log_file_argument(o.name);
+  s.follow = o.follow;
   if (s.file) {  // PROCESS_TRACE_MODE_REAL_TIME with a file: follow it
     f.LogFileName = reinterpret_cast<LPWSTR>(name.data());
     f.ProcessTraceMode =

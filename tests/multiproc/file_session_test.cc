@@ -325,6 +325,24 @@ TEST_F(FileSession, PfcTraceRecordsAndShowPipedToRunEqualsRunOnTheFile) {
   EXPECT_EQ(p->wait(kWait), 0);
 }
 
+TEST_F(FileSession, ShowFollowReadsAGrowingFileUntilItIsClosed) {
+  start("seq", 0, 64);
+  Child show(Child::Program{PFC_BINARY}, {"trace", "show", file_, "--follow"});
+  auto p = enabled_provider();
+  write_events(*p, 300);
+  int rc = 0;
+  EXPECT_EQ(run_actor({"flush", "S"}, &rc), "flush 0\n");
+  for (int i = 0; i < 300; ++i) ASSERT_NE(show.read_line(kWait), "") << i;  // before the stop
+  write_events(*p, 200);
+  EXPECT_EQ(stop_file("S").rc, 0u);
+  int more = 0;
+  while (!show.read_line(kWait).empty()) ++more;  // until show exits at the file's close
+  EXPECT_EQ(more, 200);
+  EXPECT_EQ(show.wait(kWait), 0);
+  p->send("quit");
+  EXPECT_EQ(p->wait(kWait), 0);
+}
+
 TEST_F(FileSession, ErrorsNameTheFile) {
   const ProcessResult bad_dir =
       run_process(PFC_BINARY, {"trace", "start", "B", "--file", dir_ + "/no/such/x.etl"});
