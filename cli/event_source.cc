@@ -9,11 +9,12 @@
 #include "cli/term.h"
 #include "grammar/source.h"
 #include "pfc/capture.h"
+#include "trace/logfile.h"
 
 namespace pfc::cli {
 namespace {
 
-enum class Format : uint8_t { Capture, JsonLines, JsonArray };
+enum class Format : uint8_t { Capture, Log, JsonLines, JsonArray };
 
 // Looks at the first bytes (reading more only while they are white space).
 Result<Format> detect(ByteReader& reader) {
@@ -23,6 +24,7 @@ Result<Format> detect(ByteReader& reader) {
     return std::span(reinterpret_cast<const uint8_t*>(reader.data().data()), reader.data().size());
   };
   if (is_capture(bytes())) return Format::Capture;
+  if (trace::is_log_file(bytes().data(), bytes().size())) return Format::Log;
   for (size_t i = 0;; ++i) {
     if (i == reader.data().size()) {
       auto f = reader.fill(kMaxEventText);
@@ -50,6 +52,7 @@ std::expected<std::unique_ptr<EventSource>, SourceProblem> open_event_source(
   if (!format) return io_problem(format.error());
   switch (*format) {
     case Format::Capture: return make_capture_source(std::move(*reader), script);
+    case Format::Log: return make_log_source(std::move(*reader), path, script);
     case Format::JsonArray: return make_json_source(std::move(*reader), script, true);
     case Format::JsonLines: break;
   }

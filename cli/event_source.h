@@ -1,8 +1,8 @@
 // cli/event_source.h — a stream of events to route, read from any input one event at a
 // time with memory bounded independently of the input's size (docs/cli.md "Streaming").
-// Implementations: JSON events files (JSON Lines or one JSON array; cli/json_source.cc)
-// and binary captures (cli/capture_source.cc). Commands only see this interface, so a new
-// input format is a new EventSource.
+// Implementations: JSON events files (JSON Lines or one JSON array; cli/json_source.cc),
+// binary captures (cli/capture_source.cc) and trace log files (cli/log_source.cc). Commands only
+// see this interface, so a new input format is a new EventSource.
 #pragma once
 
 #include <cstdint>
@@ -60,9 +60,10 @@ class EventSource {
   virtual void set_before_read(std::function<void()> hook) = 0;
 };
 
-// Opens `path` ("-" = standard input) and tells the format apart: a binary capture by its
-// magic, a JSON array by a first non-blank '[', else JSON Lines. Fails when the file cannot
-// be read or a capture's header or tables are bad (or name providers the script lacks).
+// Opens `path` ("-" = standard input) and tells the format apart: a binary capture or a
+// trace log file (docs/logfile.md) by its magic, a JSON array by a first non-blank '[', else JSON
+// Lines. Fails when the file cannot be read or a capture's header or tables are bad (or name
+// providers the script lacks).
 std::expected<std::unique_ptr<EventSource>, SourceProblem> open_event_source(
     const std::string& path, const CheckedScript& script);
 

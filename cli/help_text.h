@@ -48,7 +48,7 @@ inline constexpr const char* kCompileExamples =
 
 inline constexpr const char* kTraceExamples =
     "Examples:\n"
-    "  pfc trace start MyTrace\n"
+    "  pfc trace start MyTrace [--file rec.etl]\n"
     "  pfc trace enable MyTrace Example-Provider --level verbose --any 0x10 --pid 4242\n"
     "  pfc trace show MyTrace --follow --schema trace.pfs | pfc run trace.pfs --events -\n"
     "  pfc trace query MyTrace\n"
@@ -59,8 +59,10 @@ inline constexpr const char* kTraceStartExamples =
     "Examples:\n"
     "  pfc trace start MyTrace                     a real-time session\n"
     "  pfc trace start Big --buffer-kb 256 --buffers 64\n"
-    "Prints the session as 'pfc trace query' does. Log-file sessions (--file, --circular)\n"
-    "are not supported yet (exit 2).";
+    "  pfc trace start Rec --file rec.etl           a sequential log file\n"
+    "  pfc trace start Ring --file ring.etl --circular 64   the newest 64 MB\n"
+    "  pfc trace start Both --file rec.etl --realtime       file and real-time\n"
+    "Prints the session as 'pfc trace query' does.";
 
 inline constexpr const char* kTraceEnableExamples =
     "Examples:\n"
@@ -93,6 +95,8 @@ inline constexpr const char* kTraceShowExamples =
     "  pfc trace show MyTrace                       what the session holds, then exit\n"
     "  pfc trace show MyTrace --follow              until the session stops or Ctrl-C\n"
     "  pfc trace show MyTrace --schema trace.pfs    decoded \"fields\" for known events\n"
-    "  pfc trace show MyTrace --follow | pfc run trace.pfs --events -";
+    "  pfc trace show MyTrace --follow | pfc run trace.pfs --events -\n"
+    "  pfc trace show rec.etl                       a log file (any existing file is one)\n"
+    "  pfc trace show rec.etl --follow              a log file still being written";
 
 }  // namespace pfc::cli

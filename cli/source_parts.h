@@ -17,4 +17,9 @@ std::unique_ptr<EventSource> make_json_source(ByteReader reader, const CheckedSc
 std::expected<std::unique_ptr<EventSource>, SourceProblem> make_capture_source(
     ByteReader reader, const CheckedScript& script);
 
+// A trace log file (docs/logfile.md) whose magic has been seen; `path` is reopened for
+// random access unless it is "-" (then sequential files only).
+std::expected<std::unique_ptr<EventSource>, SourceProblem> make_log_source(
+    ByteReader reader, const std::string& path, const CheckedScript& script);
+
 }  // namespace pfc::cli

@@ -43,18 +43,19 @@ void add_enable(CLI::App& trace, TraceOptions& o) {
 }  // namespace
 
 void add_trace(CLI::App& app, TraceOptions& o) {
-  CLI::App* trace = app.add_subcommand("trace",
-                                       "Control and read system-wide real-time sessions "
-                                       "(start, enable, show, stop ...)");
+  CLI::App* trace =
+      app.add_subcommand("trace",
+                         "Control and read system-wide real-time and log-file sessions "
+                         "(start, enable, show, stop ...)");
   trace->require_subcommand(1);
   trace->footer(kTraceExamples);
-  CLI::App* start =
-      sub(*trace, o, "start", "Start a real-time session (StartTraceW)", kTraceStartExamples);
+  CLI::App* start = sub(*trace, o, "start", "Start a real-time or log-file session (StartTraceW)",
+                        kTraceStartExamples);
   add_name(start, o);
-  start->add_flag("--realtime", o.realtime, "real-time delivery (the default; the only mode yet)");
-  start->add_option("--file", o.file, "log file (not supported yet)");
+  start->add_flag("--realtime", o.realtime, "real-time delivery too (the default without --file)");
+  start->add_option("--file", o.file, "write the events to this log file (docs/logfile.md)");
   start->add_option("--circular", o.circular,
-                    "circular log file of MB megabytes (not supported yet)");
+                    "with --file: a circular log file of MB megabytes (the newest events)");
   start->add_option("--buffer-kb", o.buffer_kb, "BufferSize in KB (default 64)");
   start->add_option("--buffers", o.buffers,
                     "MaximumBuffers (each writing process gets "
@@ -72,11 +73,13 @@ void add_trace(CLI::App& app, TraceOptions& o) {
       sub(*trace, o, "stop", "Stop a session; print its final counters (JSON)", kTraceStopExamples),
       o);
   CLI::App* show =
-      sub(*trace, o, "show", "Print a session's events as events-file lines", kTraceShowExamples);
+      sub(*trace, o, "show", "Print a session's or a log file's events as events-file lines",
+          kTraceShowExamples);
   add_name(show, o);
   show->add_option("--schema", o.schemas,
                    "filter script (.pfs) declaring providers: decoded \"fields\"");
-  show->add_flag("--follow", o.follow, "keep reading until the session stops or Ctrl-C");
+  show->add_flag("--follow", o.follow,
+                 "keep reading until the session stops (a file: is closed) or Ctrl-C");
 }
 
 }  // namespace pfc::cli

@@ -22,6 +22,7 @@ constexpr ULONG kEnableTimeoutMs = 10000;  // providers apply the change before 
 struct Properties {
   EVENT_TRACE_PROPERTIES props;
   WCHAR name[1024];
+  WCHAR file[4097];
 };
 
 std::unique_ptr<Properties> new_properties() {
@@ -75,15 +76,44 @@ int print_query(const std::string& name, std::ostream& out, std::ostream& err) {
   return kExitOk;
 }
 
+// --file, --circular, --realtime as LogFileMode, LogFileName and MaximumFileSize.
+std::string file_options(const TraceOptions& o, Properties& p) {
+  if (o.file.empty()) {
+    if (!o.circular.empty()) return "--circular needs --file";
+    p.props.LogFileMode = EVENT_TRACE_REAL_TIME_MODE;
+    return "";
+  }
+  const std::u16string path = wide(o.file);
+  if (path.size() >= std::size(p.file)) return "--file: the path is too long";
+  std::memcpy(p.file, path.c_str(), (path.size() + 1) * sizeof(WCHAR));
+  p.props.LogFileNameOffset = offsetof(Properties, file);
+  p.props.LogFileMode =
+      o.circular.empty() ? EVENT_TRACE_FILE_MODE_SEQUENTIAL : EVENT_TRACE_FILE_MODE_CIRCULAR;
+  if (o.realtime) p.props.LogFileMode |= EVENT_TRACE_REAL_TIME_MODE;
+  if (!o.circular.empty())
+    return parse_count("--circular", o.circular, 1024 * 1024, p.props.MaximumFileSize);
+  return "";
+}
+
+std::string start_error(const TraceOptions& o, ULONG rc) {
+  switch (rc) {
+    case ERROR_ALREADY_EXISTS: return "a session named '" + o.name + "' already exists";
+    case ERROR_NO_SYSTEM_RESOURCES:
+      return "cannot start '" + o.name + "': 64 sessions are live, the most a namespace holds";
+    case ERROR_PATH_NOT_FOUND: return "cannot create log file '" + o.file + "': no such directory";
+    case ERROR_ACCESS_DENIED: return "cannot create log file '" + o.file + "': permission denied";
+    case ERROR_BAD_PATHNAME: return "cannot create log file '" + o.file + "': bad path";
+    case ERROR_FILE_NOT_FOUND:
+      return "cannot start '" + o.name +
+             "': the session host pfc-trace-host was not found (set PFC_TRACE_HOST)";
+    default: return "cannot start '" + o.name + "': StartTraceW failed with " + std::to_string(rc);
+  }
+}
+
 int start(const TraceOptions& o, std::ostream& out, std::ostream& err) {
-  if (!o.file.empty() || !o.circular.empty())
-    return usage(err,
-                 "log-file sessions are not supported yet (--file, --circular); "
-                 "start a real-time session and read it with 'pfc trace show'");
   auto p = new_properties();
-  p->props.LogFileMode = EVENT_TRACE_REAL_TIME_MODE;
-  std::string bad;
-  if (!o.buffer_kb.empty())
+  std::string bad = file_options(o, *p);
+  if (bad.empty() && !o.buffer_kb.empty())
     bad = parse_count("--buffer-kb", o.buffer_kb, 1024 * 1024, p->props.BufferSize);
   if (bad.empty() && !o.buffers.empty())
     bad = parse_count("--buffers", o.buffers, 65536, p->props.MaximumBuffers);
@@ -92,14 +122,7 @@ int start(const TraceOptions& o, std::ostream& out, std::ostream& err) {
   if (w.empty() || w.size() >= 1024) return usage(err, "NAME: expected 1 to 1023 characters");
   TRACEHANDLE h = 0;
   const ULONG rc = StartTraceW(&h, reinterpret_cast<LPCWSTR>(w.c_str()), &p->props);
-  if (rc == ERROR_ALREADY_EXISTS)
-    return failure(err, "a session named '" + o.name + "' already exists");
-  if (rc == ERROR_NO_SYSTEM_RESOURCES)
-    return failure(
-        err, "cannot start '" + o.name + "': 64 sessions are live, the most a namespace holds");
-  if (rc != ERROR_SUCCESS)
-    return failure(err,
-                   "cannot start '" + o.name + "': StartTraceW failed with " + std::to_string(rc));
+  if (rc != ERROR_SUCCESS) return failure(err, start_error(o, rc));
   return print_query(o.name, out, err);
 }
 

@@ -17,8 +17,8 @@ struct TraceOptions {
   std::string action;  // start, enable, disable, list, query, stop, show
   std::string name;    // NAME
   std::string provider;
-  std::string file;      // start --file (not supported yet)
-  std::string circular;  // start --circular MB (not supported yet)
+  std::string file;      // start --file PATH
+  std::string circular;  // start --circular MB
   bool realtime = false;
   std::string buffer_kb;
   std::string buffers;

@@ -1,6 +1,8 @@
-// cli/trace_show.cc — `pfc trace show NAME [--schema FILE.pfs ...] [--follow]`: a real-time
-// consumer (OpenTraceW + ProcessTrace, the public C API) printing one events-file line per
-// event plus "ts" and "cpu" (docs/cli.md "pfc trace show").
+// cli/trace_show.cc — `pfc trace show NAME|FILE [--schema FILE.pfs ...] [--follow]`: a
+// real-time consumer or a log-file reader (OpenTraceW + ProcessTrace, the public C API)
+// printing one events-file line per event plus "ts" and "cpu" (docs/cli.md "pfc trace
+// show"). An argument that names an existing file, or holds a '/', is a log file: read to
+// its end, or with --follow until its writer closes it.
 //
 // Without --follow it prints what the session holds and returns once the session has been
 // quiet for kQuietMs (no event delivered for that long: every ring is drained, since the
@@ -13,6 +15,8 @@
 #include <optional>
 #include <thread>
 
+#include <sys/stat.h>
+
 #include "base/hex.h"
 #include "base/utf8.h"
 #include "cli/event_decode.h"
@@ -20,6 +24,7 @@
 #include "cli/output.h"
 #include "cli/script_loader.h"
 #include "cli/trace_options.h"
+#include "etw/consumer.h"
 #include "etw/util.h"
 #include "pfc/etw/evntcons.h"
 #include "pfc/etw/evntrace.h"
@@ -46,7 +51,26 @@ struct ShowState {
   std::atomic<bool> write_failed{false};
   std::atomic<bool> closed{false};  // the watcher closed the trace
   std::string line;
+  bool file = false;  // reading a log file
+  bool follow = false;
 };
+
+bool is_log_file_argument(const std::string& name) {
+  struct stat st;
+  return name.find('/') != std::string::npos || ::stat(name.c_str(), &st) == 0;
+}
+
+// OpenTraceW failed on the log file `path`: exit 1 with the reason.
+int file_open_error(const std::string& path, ULONG e, std::ostream& err) {
+  if (e == ERROR_FILE_NOT_FOUND) {
+    err << "pfc: error: cannot read " << path << ": no such file\n";
+  } else if (e == ERROR_BAD_FORMAT) {
+    err << "pfc: error: " << path << " is not a pfc trace log file (docs/logfile.md)\n";
+  } else {
+    err << "pfc: error: cannot read " << path << ": OpenTraceW failed with " << e << '\n';
+  }
+  return kExitInput;
+}
 
 // FILETIME (100 ns since 1601) as RFC 3339 UTC with 7 fraction digits.
 std::string rfc3339(int64_t filetime) {
@@ -104,13 +128,14 @@ void WINAPI on_event(PEVENT_RECORD r) {
   if (s->write_failed.load()) return;
   format_event(*s, *r);
   s->out->write(s->line.data(), static_cast<std::streamsize>(s->line.size()));
-  s->out->flush();
+  if (!s->file || s->follow) s->out->flush();  // live events at once; a whole file in bulk
   if (!s->out->good()) s->write_failed.store(true);
 }
 
 // Closes the trace (ProcessTrace then returns) on a signal, a failed write, or — without
 // --follow — once the session has been quiet for kQuietMs.
 void watch(TRACEHANDLE h, ShowState& s, bool follow, const std::atomic<bool>& done) {
+  if (s.file) follow = true;  // a file read ends by itself
   while (!done.load()) {
     std::this_thread::sleep_for(std::chrono::milliseconds(kPollMs));
     const bool quiet = !follow && now_ms() - s.last_ms.load() >= kQuietMs;
@@ -144,13 +169,22 @@ int command_trace_show(const TraceOptions& o, std::ostream& out, std::ostream& e
   std::u16string name;
   utf8_to_utf16(o.name, name);
   EVENT_TRACE_LOGFILEW f{};
-  f.LoggerName = reinterpret_cast<LPWSTR>(name.data());
-  f.ProcessTraceMode = PROCESS_TRACE_MODE_REAL_TIME | PROCESS_TRACE_MODE_EVENT_RECORD;
+  s.file = is_log_file_argument(o.name);
+  s.follow = o.follow;
+  if (s.file) {  // PROCESS_TRACE_MODE_REAL_TIME with a file: follow it
+    f.LogFileName = reinterpret_cast<LPWSTR>(name.data());
+    f.ProcessTraceMode =
+        PROCESS_TRACE_MODE_EVENT_RECORD | (o.follow ? PROCESS_TRACE_MODE_REAL_TIME : 0);
+  } else {
+    f.LoggerName = reinterpret_cast<LPWSTR>(name.data());
+    f.ProcessTraceMode = PROCESS_TRACE_MODE_REAL_TIME | PROCESS_TRACE_MODE_EVENT_RECORD;
+  }
   f.EventRecordCallback = on_event;
   f.Context = &s;
   TRACEHANDLE h = OpenTraceW(&f);
   if (h == INVALID_PROCESSTRACE_HANDLE) {
     const ULONG e = GetLastError();
+    if (s.file) return file_open_error(o.name, e, err);
     if (e == ERROR_WMI_INSTANCE_NOT_FOUND) {
       err << "pfc: error: no session named '" << o.name << "'\n";
     } else if (e == ERROR_BUSY) {
@@ -170,10 +204,15 @@ int command_trace_show(const TraceOptions& o, std::ostream& out, std::ostream& e
   const ULONG rc = ProcessTrace(&h, 1, nullptr, nullptr);
   done.store(true);
   watcher.join();
+  const etw::ConsumerProblem problem = etw::consumer_problem(h);
   if (!s.closed.load()) CloseTrace(h);  // the session stopped
+  if (!problem.text.empty())
+    err << (problem.damaged ? "pfc: error: " : "pfc: warning: ") << problem.text << '\n';
   std::signal(SIGINT, SIG_DFL);
   std::signal(SIGTERM, SIG_DFL);
-  if (s.write_failed.load()) return kExitInput;
+  out.flush();
+  if (s.write_failed.load() || !out.good()) return kExitInput;
+  if (problem.damaged) return kExitInput;
   if (rc != ERROR_SUCCESS && !s.closed.load()) {
     err << "pfc: error: ProcessTrace failed with " << rc << '\n';
     return kExitInput;

@@ -1,40 +1,61 @@
-// etw/consumer.cc — the real-time consumer side of the ETW-compatible API: OpenTraceW,
-// ProcessTrace and CloseTrace over a namespace session's rings (docs/namespace.md §4).
-// ProcessTrace merges the rings of every writing process (and of every handle) by
-// timestamp. A record is delivered once it is kLagNs old, so a writer that read its
-// timestamp but has not reserved its record yet cannot be overtaken; once the session has
-// stopped everything left is delivered at once. One consumer per session at a time.
+// etw/consumer.cc — the consumer side of the ETW-compatible API: OpenTraceW, ProcessTrace
+// and CloseTrace over a namespace session's rings (docs/namespace.md §4) or over a log
+// file (docs/logfile.md). ProcessTrace merges the rings of every writing process (and of
+// every handle) by timestamp through trace::SessionRings (the same merge the log-file host
+// uses): a record is delivered once it is kLagNs old, so a writer that read its timestamp
+// but has not reserved its record yet cannot be overtaken; once the session has stopped
+// everything left is delivered at once. One real-time consumer per ring session at a
+// time. A log file is read to its end (or, with PROCESS_TRACE_MODE_REAL_TIME, followed
+// until its writer closes it); a real-time consumer of a file session follows the
+// session's file until the session stops (docs/etw.md "Log-file sessions").
+#include "etw/consumer.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <map>
 #include <set>
 #include <thread>
 
+#include "base/utf8.h"
 #include "etw/counters.h"
 #include "etw/state.h"
+#include "trace/host.h"
+#include "trace/logfile.h"
+#include "trace/merge.h"
 #include "trace/testpoint.h"
 
 namespace pfc::etw {
 namespace {
 
 constexpr ULONG kMaxProcessHandles = 64;
-constexpr uint64_t kLagNs = 2'000'000;    // merge horizon
-constexpr uint64_t kScanNs = 10'000'000;  // new rings and session stop checked this often
-constexpr uint64_t kStopDrainNs =
-    2'000'000'000;  // after a stop, wait this long for in-flight writes
 constexpr auto kIdleSleep = std::chrono::microseconds(500);
+
+// How a log-file consumer treats the end of what is written so far.
+enum class Follow : uint8_t {
+  None,          // ProcessTrace returns (ETW's log-file reading)
+  UntilClosed,   // LogFileName + PROCESS_TRACE_MODE_REAL_TIME: until the writer closes it
+  WhileSession,  // a real-time consumer of a file session: until the session stopped
+};
 
 struct Consumer {
   uint64_t handle = 0;
   trace::SessionEntry entry;
   PEVENT_RECORD_CALLBACK callback = nullptr;
   void* context = nullptr;
-  std::string marker;
-  std::vector<std::unique_ptr<trace::RingReader>> rings;
-  std::set<std::string> known;
-  uint64_t next_scan_ns = 0;
-  uint64_t stopped_at_ns = 0;  // 0: the session is live
+  std::string marker;                          // ring sessions: the consumer marker
+  std::unique_ptr<trace::SessionRings> rings;  // ring sessions
+  std::unique_ptr<trace::LogReader> log;       // log files
+  Follow follow = Follow::None;
+  trace::RingReader::View view;  // log files: the next event, when has_view
+  bool has_view = false;
+  bool log_done = false;
+  uint64_t next_try_ns = 0;
+  ConsumerProblem problem;
+  std::u16string logger_name;  // log files: what LogfileHeader.LoggerName points to
   std::atomic<bool> closed{false};
   bool processing = false;  // guarded by table mutex
 };
@@ -64,24 +85,6 @@ void fill_header(const trace::SessionEntry& e, const SessionCounters& n, EVENT_T
   h.EventsLost = static_cast<ULONG>(n.events_lost);
   f->IsKernelTrace = 0;
   f->CurrentTime = e.start_time;
-}
-
-// Opens rings that appeared since the last scan; notices the session's stop.
-void scan(Runtime& rt, Consumer& c, uint64_t now) {
-  if (now < c.next_scan_ns) return;
-  c.next_scan_ns = now + kScanNs;
-  if (c.stopped_at_ns == 0) {
-    auto st = rt.link.store().read();
-    if (st && st->session_by_instance(c.entry.instance) == nullptr) c.stopped_at_ns = now;
-  }
-  const std::string prefix = "r-" + std::to_string(c.entry.instance) + "-";
-  for (const std::string& name : rt.link.dir().list(prefix)) {
-    if (c.known.contains(name)) continue;
-    auto ring = trace::RingReader::open(rt.link.dir(), name);
-    if (!ring) continue;  // still being created: next scan
-    c.known.insert(name);
-    c.rings.push_back(std::make_unique<trace::RingReader>(std::move(*ring)));
-  }
 }
 
 void deliver(const Consumer& c, const trace::RingReader::View& v) {
@@ -127,55 +130,201 @@ void deliver(const Consumer& c, const trace::RingReader::View& v) {
   c.callback(&r);
 }
 
-// True when the consumer will receive nothing more: closed, or its session stopped and
-// every ring is drained (or the in-flight grace period is over).
-bool finished(Consumer& c, uint64_t now) {
-  if (c.closed.load()) return true;
-  if (c.stopped_at_ns == 0 || now < c.stopped_at_ns + kScanNs)
-    return false;  // one scan after the stop
-  if (now >= c.stopped_at_ns + kStopDrainNs) return true;
-  for (auto& r : c.rings)
-    if (!r->finished() && !(r->peek() == nullptr && r->drained())) return false;
-  return true;
+// The session a follower of a file session waits for is gone and so is its host.
+bool session_over(Runtime& rt, const Consumer& c) {
+  auto st = rt.link.store().read();
+  if (st && st->session_by_instance(c.entry.instance) != nullptr) return false;
+  auto host = trace::find_host(rt.link.dir(), c.entry.instance);
+  return !host || !trace::process_alive(host->key);
+}
+
+// The next event of a log-file consumer (nullptr: none now).
+const trace::RingReader::View* file_peek(Runtime& rt, Consumer& c, uint64_t now) {
+  if (c.has_view) return &c.view;
+  if (c.log_done || now < c.next_try_ns) return nullptr;
+  switch (c.log->next(c.view)) {
+    case trace::LogReader::Step::Event: c.has_view = true; return &c.view;
+    case trace::LogReader::Step::End: c.log_done = true; return nullptr;
+    case trace::LogReader::Step::Damaged:
+      c.log_done = true;
+      c.problem = {c.log->problem(), true};
+      return nullptr;
+    case trace::LogReader::Step::Pending: break;
+  }
+  if (c.follow == Follow::None || (c.follow == Follow::WhileSession && session_over(rt, c))) {
+    c.log_done = true;
+    c.problem = {c.log->not_closed_warning(), false};
+    return nullptr;
+  }
+  c.next_try_ns = now + trace::kScanNs;
+  if (auto r = c.log->refresh(); !r) {
+    c.log_done = true;
+    c.problem = {r.error().message, true};
+  }
+  return nullptr;
+}
+
+struct Best {
+  Consumer* c = nullptr;
+  trace::RingReader* ring = nullptr;  // null for a log file
+  const trace::RingReader::View* view = nullptr;
+  uint64_t key = 0;
+};
+
+// Offers `c`'s next event to the merge; true when `c` is finished.
+bool offer(Runtime& rt, Consumer& c, uint64_t now, Best& best) {
+  if (c.log != nullptr) {
+    const auto* v = file_peek(rt, c, now);
+    // Files carry their writers' wall clock: they merge by it (a file may come from
+    // another boot, whose monotonic clock means nothing here).
+    if (v != nullptr && (best.view == nullptr || uint64_t(v->header.filetime) < best.key))
+      best = Best{&c, nullptr, v, uint64_t(v->header.filetime)};
+    return c.log_done && !c.has_view;
+  }
+  c.rings->scan(rt.link.dir(), rt.link.store(), now);
+  const auto pick = c.rings->oldest();
+  if (pick.view != nullptr && c.rings->ready(*pick.view, now) &&
+      (best.view == nullptr || pick.view->header.ts < best.key))
+    best = Best{&c, pick.ring, pick.view, pick.view->header.ts};
+  return pick.view == nullptr && c.rings->finished(now);
 }
 
 ULONG process(Runtime& rt, const std::vector<Consumer*>& list) {
   for (;;) {
     const uint64_t now = trace::mono_ns();
-    Consumer* best_c = nullptr;
-    trace::RingReader* best_r = nullptr;
-    const trace::RingReader::View* best = nullptr;
+    Best best;
     bool all_done = true;
     for (Consumer* c : list) {
       if (c->closed.load()) continue;
-      scan(rt, *c, now);
-      for (auto& r : c->rings) {
-        const auto* v = r->peek();
-        if (v != nullptr && (best == nullptr || v->header.ts < best->header.ts)) {
-          best = v;
-          best_r = r.get();
-          best_c = c;
-        }
-      }
-      if (!finished(*c, now)) all_done = false;
+      if (!offer(rt, *c, now, best)) all_done = false;
     }
-    if (best != nullptr && (best_c->stopped_at_ns != 0 || best->header.ts + kLagNs <= now)) {
-      deliver(*best_c, *best);
+    if (best.view != nullptr) {
+      deliver(*best.c, *best.view);
       trace::testpoint("consumer.delivered");
-      best_r->pop();
+      if (best.ring != nullptr) {
+        best.ring->pop();
+      } else {
+        best.c->has_view = false;
+      }
       continue;
     }
-    if (best == nullptr && all_done) return ERROR_SUCCESS;
+    if (all_done) {
+      for (Consumer* c : list)
+        if (c->problem.damaged) return ERROR_FILE_CORRUPT;
+      return ERROR_SUCCESS;
+    }
     std::this_thread::sleep_for(kIdleSleep);
   }
 }
 
 void release(Runtime& rt, Consumer& c) {
+  if (c.rings == nullptr) return;
   rt.link.dir().remove(c.marker);
-  if (c.stopped_at_ns != 0) reap_session(rt.link.dir(), c.entry.instance);
+  if (c.rings->stopped_at() != 0) reap_session(rt.link.dir(), c.entry.instance);
+}
+
+// Opens the log file `path` for reading; sets the ETW error on failure.
+std::unique_ptr<trace::LogReader> open_reader(const std::string& path) {
+  trace::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!fd) {
+    set_last_error(errno == ENOENT ? ERROR_FILE_NOT_FOUND : ERROR_ACCESS_DENIED);
+    return nullptr;
+  }
+  auto r = trace::LogReader::open(trace::fd_input(std::move(fd)), path);
+  if (!r) {
+    set_last_error(ERROR_BAD_FORMAT);
+    return nullptr;
+  }
+  return std::make_unique<trace::LogReader>(std::move(*r));
+}
+
+// LogfileHeader from a file's header. An unclosed file's counters are not final:
+// BuffersWritten is then what the file's size holds.
+void fill_file_header(Consumer& c, const std::string& path, EVENT_TRACE_LOGFILEW* f) {
+  const trace::LogInfo& i = c.log->info();
+  c.entry.name = i.session;
+  c.entry.start_time = i.start_time;
+  c.entry.buffer_kb = i.buffer_size / 1024;
+  c.entry.log_file_mode = i.log_file_mode;
+  SessionCounters n;
+  n.buffers_written = i.buffers_written;
+  n.events_lost = i.events_lost;
+  struct stat st;
+  if (!i.closed && ::stat(path.c_str(), &st) == 0 && uint64_t(st.st_size) > i.data_offset)
+    n.buffers_written = (uint64_t(st.st_size) - i.data_offset) / i.buffer_size;
+  fill_header(c.entry, n, f);
+  c.logger_name = i.session;
+  c.logger_name.push_back(u'\0');
+  TRACE_LOGFILE_HEADER& h = f->LogfileHeader;
+  h.LoggerName = reinterpret_cast<LPWSTR>(c.logger_name.data());
+  h.LogFileName = f->LogFileName;
+  h.EndTime.QuadPart = i.end_time;
+  h.BufferSize = i.buffer_size;
+  h.MaximumFileSize = static_cast<ULONG>(i.max_bytes >> 20);
+  h.PointerSize = i.pointer_size;
+  h.BuffersLost = static_cast<ULONG>(i.log_buffers_lost);
+  f->CurrentTime = i.end_time;
+}
+
+TRACEHANDLE add_file_consumer(ConsumerTable& t, std::unique_ptr<trace::LogReader> log,
+                              const std::string& path, Follow follow, EVENT_TRACE_LOGFILEW* f) {
+  auto c = std::make_shared<Consumer>();
+  c->handle = t.next++;
+  c->log = std::move(log);
+  c->follow = follow;
+  c->callback = f->EventRecordCallback;
+  c->context = f->Context;
+  fill_file_header(*c, path, f);
+  t.by_handle[c->handle] = c;
+  return c->handle;
+}
+
+std::string utf8(const WCHAR* s) {
+  std::string out;
+  utf16_to_utf8(std::u16string_view(s, u16_length(s, trace::kMaxPathUnits)), out,
+                Unpaired::Replace);
+  return out;
+}
+
+// OpenTraceW(LogFileName): read the file (PROCESS_TRACE_MODE_REAL_TIME: follow it).
+TRACEHANDLE open_log_file(EVENT_TRACE_LOGFILEW* f) {
+  const std::string path = utf8(f->LogFileName);
+  auto log = open_reader(path);
+  if (log == nullptr) return INVALID_PROCESSTRACE_HANDLE;
+  const bool follow = (f->ProcessTraceMode & PROCESS_TRACE_MODE_REAL_TIME) != 0;
+  ConsumerTable& t = consumers();
+  std::lock_guard<std::mutex> lock(t.mu);
+  return add_file_consumer(t, std::move(log), path, follow ? Follow::UntilClosed : Follow::None, f);
+}
+
+// OpenTraceW(LoggerName) of a file session: follow its (sequential) file. t.mu held.
+TRACEHANDLE follow_session_file(ConsumerTable& t, const trace::SessionEntry& e,
+                                EVENT_TRACE_LOGFILEW* f) {
+  std::string path;
+  utf16_to_utf8(e.log_file, path, Unpaired::Replace);
+  auto log = open_reader(path);
+  if (log == nullptr) return INVALID_PROCESSTRACE_HANDLE;
+  if (log->info().circular) {
+    set_last_error(ERROR_NOT_SUPPORTED);  // a circular file cannot be followed
+    return INVALID_PROCESSTRACE_HANDLE;
+  }
+  const TRACEHANDLE h = add_file_consumer(t, std::move(log), path, Follow::WhileSession, f);
+  t.by_handle[h]->entry = e;
+  return h;
 }
 
 }  // namespace
+}  // namespace pfc::etw
+
+namespace pfc::etw {
+
+ConsumerProblem consumer_problem(uint64_t handle) {
+  ConsumerTable& t = consumers();
+  std::lock_guard<std::mutex> lock(t.mu);
+  auto it = t.by_handle.find(handle);
+  return it == t.by_handle.end() ? ConsumerProblem{} : it->second->problem;
+}
+
 }  // namespace pfc::etw
 
 using namespace pfc::etw;
@@ -183,14 +332,23 @@ using namespace pfc::etw;
 extern "C" {
 
 TRACEHANDLE OpenTraceW(PEVENT_TRACE_LOGFILEW Logfile) {
-  if (Logfile == nullptr || Logfile->LoggerName == nullptr) {
+  if (Logfile == nullptr) {
     set_last_error(ERROR_INVALID_PARAMETER);
     return INVALID_PROCESSTRACE_HANDLE;
   }
   const ULONG mode = Logfile->ProcessTraceMode;
-  if ((Logfile->LogFileName != nullptr && Logfile->LogFileName[0] != 0) ||
-      (mode & PROCESS_TRACE_MODE_REAL_TIME) == 0 || (mode & PROCESS_TRACE_MODE_EVENT_RECORD) == 0) {
-    set_last_error(ERROR_NOT_SUPPORTED);  // log files and EVENT_TRACE callbacks
+  if ((mode & PROCESS_TRACE_MODE_EVENT_RECORD) == 0) {
+    set_last_error(ERROR_NOT_SUPPORTED);  // EVENT_TRACE callbacks
+    return INVALID_PROCESSTRACE_HANDLE;
+  }
+  if (Logfile->LogFileName != nullptr && Logfile->LogFileName[0] != 0)
+    return open_log_file(Logfile);
+  if (Logfile->LoggerName == nullptr) {
+    set_last_error(ERROR_INVALID_PARAMETER);
+    return INVALID_PROCESSTRACE_HANDLE;
+  }
+  if ((mode & PROCESS_TRACE_MODE_REAL_TIME) == 0) {
+    set_last_error(ERROR_NOT_SUPPORTED);  // a session read without real-time mode
     return INVALID_PROCESSTRACE_HANDLE;
   }
   Runtime& rt = Runtime::get();
@@ -207,6 +365,7 @@ TRACEHANDLE OpenTraceW(PEVENT_TRACE_LOGFILEW Logfile) {
     set_last_error(ERROR_WMI_INSTANCE_NOT_FOUND);
     return INVALID_PROCESSTRACE_HANDLE;
   }
+  if (!e->log_file.empty()) return follow_session_file(t, *e, Logfile);
   if (has_live_consumer(rt.link.dir(), e->instance)) {
     set_last_error(ERROR_BUSY);
     return INVALID_PROCESSTRACE_HANDLE;
@@ -214,6 +373,7 @@ TRACEHANDLE OpenTraceW(PEVENT_TRACE_LOGFILEW Logfile) {
   auto c = std::make_shared<Consumer>();
   c->handle = t.next++;
   c->entry = *e;
+  c->rings = std::make_unique<pfc::trace::SessionRings>(e->instance);
   c->callback = Logfile->EventRecordCallback;
   c->context = Logfile->Context;
   c->marker = consumer_marker(e->instance, rt.link.self()) + "-" + std::to_string(c->handle);

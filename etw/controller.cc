@@ -4,12 +4,18 @@
 // consumers", docs/semantics.md §1.9–§1.10). Every operation changes the namespace state
 // (docs/namespace.md §2) and then applies it to this process's router like any other
 // process does (etw/mirror.cc), so sessions are system-wide and outlive their controller.
+// File sessions (sequential, circular, either with real-time) get a session host that
+// writes the log file (etw/file_session.h, docs/logfile.md).
+#include <unistd.h>
+
 #include <cstring>
 
 #include "etw/counters.h"
 #include "etw/enable_wire.h"
+#include "etw/file_session.h"
 #include "etw/filters.h"
 #include "etw/state.h"
+#include "trace/host.h"
 
 namespace pfc::etw {
 namespace {
@@ -17,6 +23,8 @@ namespace {
 constexpr size_t kMaxNameChars = 1023;
 // STOP waits this long for provider processes to stop writing before it counts and reaps.
 constexpr uint32_t kStopWaitMs = 2000;
+// FLUSH of a file session waits this long for the host to write its buffer.
+constexpr uint32_t kFlushWaitMs = 5000;
 
 // Copies `name` (with its terminator) to `offset` inside the caller's properties buffer,
 // when it fits.
@@ -45,10 +53,18 @@ void fill_properties(const trace::SessionEntry& e, const SessionCounters& n,
   p->FreeBuffers = 0;
   p->EventsLost = static_cast<ULONG>(n.events_lost);
   p->BuffersWritten = static_cast<ULONG>(n.buffers_written);
-  p->LogBuffersLost = 0;
+  p->LogBuffersLost = static_cast<ULONG>(n.log_buffers_lost);
   p->RealTimeBuffersLost = static_cast<ULONG>(n.realtime_buffers_lost);
   p->LoggerThreadId = nullptr;
   write_name(p, p->LoggerNameOffset, e.name);
+  if (!e.log_file.empty()) write_name(p, p->LogFileNameOffset, e.log_file);
+}
+
+// The counters QUERY reports: the rings', and for a file session what its host wrote.
+SessionCounters live_counters(Runtime& rt, const trace::SessionEntry& e) {
+  SessionCounters n = count_session(rt.link.dir(), e);
+  if (!e.log_file.empty()) add_host_counters(rt.link.dir(), e.instance, n);
+  return n;
 }
 
 // StartTraceW's checks on the caller's properties; ERROR_SUCCESS when usable.
@@ -61,12 +77,17 @@ ULONG check_start(LPCWSTR name, const EVENT_TRACE_PROPERTIES* p) {
     if (off != 0 && (off < sizeof(EVENT_TRACE_PROPERTIES) || off >= p->Wnode.BufferSize))
       return ERROR_INVALID_PARAMETER;
   }
-  if (p->LogFileNameOffset != 0 && p->Wnode.BufferSize - p->LogFileNameOffset >= sizeof(WCHAR)) {
-    WCHAR first;
-    std::memcpy(&first, reinterpret_cast<const uint8_t*>(p) + p->LogFileNameOffset, sizeof first);
-    if (first != 0) return ERROR_NOT_SUPPORTED;  // log files: real-time sessions only
-  }
-  if ((p->LogFileMode & EVENT_TRACE_REAL_TIME_MODE) == 0) return ERROR_NOT_SUPPORTED;
+  std::u16string file;
+  if (!read_log_file_name(p, file)) return ERROR_BAD_PATHNAME;
+  const ULONG mode = p->LogFileMode;
+  constexpr ULONG kFileModes = EVENT_TRACE_FILE_MODE_SEQUENTIAL | EVENT_TRACE_FILE_MODE_CIRCULAR;
+  if ((mode & (EVENT_TRACE_FILE_MODE_APPEND | EVENT_TRACE_FILE_MODE_NEWFILE)) != 0)
+    return ERROR_NOT_SUPPORTED;
+  if ((mode & kFileModes) == kFileModes) return ERROR_INVALID_PARAMETER;
+  if ((mode & kFileModes) != 0 && file.empty()) return ERROR_BAD_PATHNAME;
+  if ((mode & EVENT_TRACE_FILE_MODE_CIRCULAR) != 0 && p->MaximumFileSize == 0)
+    return ERROR_INVALID_PARAMETER;
+  if (file.empty() && (mode & EVENT_TRACE_REAL_TIME_MODE) == 0) return ERROR_NOT_SUPPORTED;
   return ERROR_SUCCESS;
 }
 
@@ -83,6 +104,12 @@ trace::SessionEntry entry_from(LPCWSTR name, const EVENT_TRACE_PROPERTIES* p) {
   e.enable_flags = p->EnableFlags;
   e.age_limit = p->AgeLimit;
   e.start_time = filetime_now();
+  (void)read_log_file_name(p, e.log_file);  // checked by check_start
+  if (!e.log_file.empty()) {
+    e.max_file_mb = p->MaximumFileSize;
+    if ((e.log_file_mode & EVENT_TRACE_FILE_MODE_CIRCULAR) == 0)
+      e.log_file_mode |= EVENT_TRACE_FILE_MODE_SEQUENTIAL;  // ETW's default for a file
+  }
   return e;
 }
 
@@ -159,9 +186,44 @@ ULONG stop_locked(Runtime& rt, const trace::SessionEntry& e, EVENT_TRACE_PROPERT
       &gen);
   if (rc != ERROR_SUCCESS) return rc;
   (void)trace::wait_applied(rt.link.dir(), gen, kStopWaitMs, rt.link.self());
-  fill_properties(e, count_session(rt.link.dir(), e), p);
+  fill_properties(
+      e,
+      e.log_file.empty() ? count_session(rt.link.dir(), e) : finish_file_session(rt.link.dir(), e),
+      p);
   reap_session(rt.link.dir(), e.instance);
   return ERROR_SUCCESS;
+}
+
+// StartTraceW of a file session: the file first (a bad path fails before anything is
+// published), then the session, then its host; a host that cannot start undoes the
+// session.
+ULONG start_file_session(Runtime& rt, trace::SessionEntry entry, EVENT_TRACE_PROPERTIES* p,
+                         TRACEHANDLE* out) {
+  if (!rt.link.ensure()) return ERROR_ACCESS_DENIED;
+  int fd = -1;
+  if (const ULONG rc = create_log_file(entry.log_file, &fd); rc != ERROR_SUCCESS) return rc;
+  ULONG rc = start_locked(rt, entry, p, out);
+  if (rc != ERROR_SUCCESS) {
+    ::close(fd);
+    return rc;
+  }
+  const trace::SessionEntry* made = nullptr;
+  auto st = rt.link.store().read();
+  if (st) made = st->session_by_name(entry.name);
+  rc = made == nullptr ? ERROR_WMI_INSTANCE_NOT_FOUND
+                       : spawn_host(rt.link.dir(), made->instance, fd);
+  if (made == nullptr) ::close(fd);
+  if (rc == ERROR_SUCCESS) return rc;
+  if (made != nullptr) {
+    const trace::SessionEntry undo = *made;
+    update_namespace(rt, [&](trace::NamespaceState& s) -> ULONG {
+      std::erase_if(s.sessions, [&](const auto& x) { return x.instance == undo.instance; });
+      std::erase_if(s.enables, [&](const auto& x) { return x.slot == undo.slot; });
+      return ERROR_SUCCESS;
+    });
+  }
+  *out = 0;
+  return rc;
 }
 
 ULONG update_locked(Runtime& rt, const trace::SessionEntry& e, const EVENT_TRACE_PROPERTIES* p) {
@@ -223,7 +285,9 @@ ULONG StartTraceW(PTRACEHANDLE TraceHandle, LPCWSTR InstanceName,
   if (const ULONG rc = check_start(InstanceName, Properties); rc != ERROR_SUCCESS) return rc;
   Runtime& rt = Runtime::get();
   std::lock_guard<std::mutex> lock(rt.control_mu);
-  return start_locked(rt, entry_from(InstanceName, Properties), Properties, TraceHandle);
+  pfc::trace::SessionEntry entry = entry_from(InstanceName, Properties);
+  if (!entry.log_file.empty()) return start_file_session(rt, entry, Properties, TraceHandle);
+  return start_locked(rt, std::move(entry), Properties, TraceHandle);
 }
 
 ULONG ControlTraceW(TRACEHANDLE TraceHandle, LPCWSTR InstanceName,
@@ -255,10 +319,13 @@ ULONG ControlTraceW(TRACEHANDLE TraceHandle, LPCWSTR InstanceName,
       if (const ULONG rc = read_namespace(rt, &st); rc != ERROR_SUCCESS) return rc;
       const pfc::trace::SessionEntry* now = st.session_by_instance(e.instance);
       if (now == nullptr) return ERROR_WMI_INSTANCE_NOT_FOUND;
-      fill_properties(*now, count_session(rt.link.dir(), *now), Properties);
+      fill_properties(*now, live_counters(rt, *now), Properties);
       return ERROR_SUCCESS;
-    } else {  // QUERY; FLUSH has nothing to do: committed events are already readable
-      fill_properties(e, count_session(rt.link.dir(), e), Properties);
+    } else {  // QUERY, FLUSH: committed events are readable in the rings at once; a file
+              // session's host writes its partly filled buffer (bounded wait)
+      if (ControlCode == EVENT_TRACE_CONTROL_FLUSH && !e.log_file.empty())
+        (void)pfc::trace::request_host_flush(rt.link.dir(), e.instance, kFlushWaitMs);
+      fill_properties(e, live_counters(rt, e), Properties);
       return ERROR_SUCCESS;
     }
   }

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "base/utf8.h"
+#include "etw/file_session.h"
 #include "etw/state.h"
 #include "pfc/etw/evntrace.h"
 
@@ -32,6 +33,12 @@ SessionInfo describe(const trace::NamespaceState& st, const trace::SessionEntry&
   return info;
 }
 
+SessionCounters counters(const trace::SessionEntry& e) {
+  SessionCounters c = count_session(Runtime::get().link.dir(), e);
+  if (!e.log_file.empty()) add_host_counters(Runtime::get().link.dir(), e.instance, c);
+  return c;
+}
+
 struct StopProperties {
   EVENT_TRACE_PROPERTIES props;
   WCHAR name[1024];
@@ -46,7 +53,7 @@ Result<std::vector<SessionInfo>> list_sessions() {
   std::vector<SessionInfo> out;
   for (const trace::SessionEntry& e : st->sessions) {
     out.push_back(describe(*st, e));
-    out.back().counters = count_session(Runtime::get().link.dir(), e);
+    out.back().counters = counters(e);
   }
   return out;
 }
@@ -57,7 +64,7 @@ Result<std::optional<SessionInfo>> find_session_info(const std::u16string& name)
   const trace::SessionEntry* e = st->session_by_name(name);
   if (e == nullptr) return std::optional<SessionInfo>{};
   SessionInfo info = describe(*st, *e);
-  info.counters = count_session(Runtime::get().link.dir(), *e);
+  info.counters = counters(*e);
   return std::optional<SessionInfo>{std::move(info)};
 }
 
@@ -83,6 +90,11 @@ Result<std::optional<SessionInfo>> stop_session(const std::u16string& name) {
     return make_error("ControlTraceW(STOP) failed with " + std::to_string(rc));
   // A ring a provider created between the mapping above and the stop is not counted.
   info.counters = count_rings(rings, entry.buffer_kb);
+  if (!entry.log_file.empty()) {  // the file's final counters (etw/file_session.h)
+    info.counters.buffers_written = p->props.BuffersWritten;
+    info.counters.events_lost = p->props.EventsLost;
+    info.counters.log_buffers_lost = p->props.LogBuffersLost;
+  }
   return std::optional<SessionInfo>{std::move(info)};
 }
 

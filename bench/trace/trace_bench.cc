@@ -5,6 +5,10 @@
 //   Trace_EventWrite_Unwanted     EventWrite of an event no session wants
 //   Trace_EventEnabled_Disabled   EventEnabled of a disabled event
 //   Trace_EndToEnd_2Providers     events/s from two provider processes to one consumer
+//   Trace_File_2Providers         events/s from two provider processes into a sequential
+//                                 log-file session (docs/logfile.md), until STOP returned
+//                                 with the file closed; the file is kept at
+//                                 $PFC_BENCH_LOGFILE when set (scripts/bench-logfile)
 //   Trace_EnableToCallback        EnableTraceEx2 here → enable callback in another process
 // Children are this binary re-executed with a role argument (`--role=consumer NAME`,
 // `--role=writer TAG N`, `--role=callback TAG`), in a private PFC_TRACE_DIR.
@@ -36,6 +40,7 @@ std::string g_self;  // argv[0]
 struct Properties {
   EVENT_TRACE_PROPERTIES props;
   WCHAR name[64];
+  WCHAR file[512];
 };
 
 void widen(const char* s, WCHAR* out) {
@@ -264,6 +269,43 @@ void Trace_EndToEnd_2Providers(benchmark::State& state) {
   }
 }
 BENCHMARK(Trace_EndToEnd_2Providers)->Iterations(1)->UseManualTime()->Unit(benchmark::kMillisecond);
+
+void Trace_File_2Providers(benchmark::State& state) {
+  const uint64_t per_writer = 2'000'000;
+  const char* keep = std::getenv("PFC_BENCH_LOGFILE");
+  const std::string path =
+      keep != nullptr ? keep : std::string(std::getenv("PFC_TRACE_DIR")) + "/bench.etl";
+  for (auto _ : state) {
+    Properties p = properties(1024, 64);  // 64 MB rings, 1 MB file buffers
+    p.props.LogFileMode = EVENT_TRACE_FILE_MODE_SEQUENTIAL;
+    p.props.LogFileNameOffset = offsetof(Properties, file);
+    for (size_t i = 0; i < path.size() && i < 511; ++i) p.file[i] = static_cast<WCHAR>(path[i]);
+    WCHAR w[64];
+    widen("bench_file", w);
+    TRACEHANDLE s = 0;
+    if (StartTraceW(&s, w, &p.props) != 0) std::abort();
+    const pid_t a = spawn({"--role=writer", "2310", std::to_string(per_writer)});
+    const pid_t b = spawn({"--role=writer", "2310", std::to_string(per_writer)});
+    GUID g = guid_of(2310);
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));  // both registered
+    const auto t0 = std::chrono::steady_clock::now();
+    EnableTraceEx2(s, &g, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 5, 0, 0, 5000, nullptr);
+    ::waitpid(a, nullptr, 0);
+    ::waitpid(b, nullptr, 0);
+    Properties q = properties(0, 0);
+    (void)ControlTraceW(s, nullptr, &q.props, EVENT_TRACE_CONTROL_STOP);  // host closed the file
+    const auto t1 = std::chrono::steady_clock::now();
+    const double secs = std::chrono::duration<double>(t1 - t0).count();
+    const double kept = 2.0 * per_writer - q.props.EventsLost;
+    state.SetIterationTime(secs);
+    state.counters["events_per_s"] = kept / secs;
+    state.counters["lost"] = q.props.EventsLost;
+    state.counters["buffers_written"] = q.props.BuffersWritten;
+    state.counters["file_mb"] = static_cast<double>(std::filesystem::file_size(path)) / (1 << 20);
+  }
+  if (keep == nullptr) std::filesystem::remove(path);
+}
+BENCHMARK(Trace_File_2Providers)->Iterations(1)->UseManualTime()->Unit(benchmark::kMillisecond);
 
 void Trace_EnableToCallback(benchmark::State& state) {
   TRACEHANDLE s = start("bench_enable");

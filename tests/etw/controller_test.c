@@ -23,13 +23,24 @@ TEST(start_trace_errors_and_outputs) {
   p.props.Wnode.Flags = 0;
   CHECK_EQ(StartTraceW(&h, u"ct_start", &p.props), ERROR_INVALID_PARAMETER);
   init_properties(&p);
-  p.props.LogFileMode = EVENT_TRACE_FILE_MODE_SEQUENTIAL;
+  p.props.LogFileMode = EVENT_TRACE_FILE_MODE_SEQUENTIAL; /* no LogFileName */
+  CHECK_EQ(StartTraceW(&h, u"ct_start", &p.props), ERROR_BAD_PATHNAME);
+  init_properties(&p);
+  p.props.LogFileMode = 0; /* neither real time nor a file */
   CHECK_EQ(StartTraceW(&h, u"ct_start", &p.props), ERROR_NOT_SUPPORTED);
   init_properties(&p);
   p.props.LogFileNameOffset = offsetof(Properties, name);
   p.props.LoggerNameOffset = 0;
   memcpy(p.name, u"x.etl", sizeof u"x.etl");
+  p.props.LogFileMode = EVENT_TRACE_FILE_MODE_SEQUENTIAL | EVENT_TRACE_FILE_MODE_CIRCULAR;
+  CHECK_EQ(StartTraceW(&h, u"ct_start", &p.props), ERROR_INVALID_PARAMETER);
+  p.props.LogFileMode = EVENT_TRACE_FILE_MODE_CIRCULAR; /* needs MaximumFileSize */
+  CHECK_EQ(StartTraceW(&h, u"ct_start", &p.props), ERROR_INVALID_PARAMETER);
+  p.props.LogFileMode = EVENT_TRACE_FILE_MODE_SEQUENTIAL | EVENT_TRACE_FILE_MODE_APPEND;
   CHECK_EQ(StartTraceW(&h, u"ct_start", &p.props), ERROR_NOT_SUPPORTED);
+  memcpy(p.name, u"/no/such/dir/x.etl", sizeof u"/no/such/dir/x.etl");
+  p.props.LogFileMode = EVENT_TRACE_FILE_MODE_SEQUENTIAL;
+  CHECK_EQ(StartTraceW(&h, u"ct_start", &p.props), ERROR_PATH_NOT_FOUND);
   init_properties(&p);
   p.props.LoggerNameOffset = 8; /* inside the struct */
   CHECK_EQ(StartTraceW(&h, u"ct_start", &p.props), ERROR_INVALID_PARAMETER);

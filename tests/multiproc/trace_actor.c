@@ -10,6 +10,13 @@
  *                                                    "wrote C1 C2 C3 C4" (events per id)
  *   trace_actor consume NAME                         prints "open", then "event PID ID SEQ"
  *                                                    per event, then "done" when it stopped
+ *   trace_actor startfile NAME PATH MODE MB KB       StartTraceW with LogFileName; MODE seq,
+ *                                                    circ or seqrt (sequential + real time)
+ *   trace_actor stopfile NAME                        STOP: "stop RC lost N written B loglost L"
+ *   trace_actor flush NAME                           ControlTraceW(FLUSH): "flush RC"
+ *   trace_actor readfile PATH                        OpenTraceW(LogFileName): prints "header
+ *                                                    NAME W L START END", events as consume,
+ *                                                    then "done RC"
  * Provider GUIDs are {TAG-0000-4000-8000-000000000001}. Exit status 0 on success. */
 #include <pthread.h>
 #include <stdio.h>
@@ -24,6 +31,7 @@
 typedef struct {
   EVENT_TRACE_PROPERTIES props;
   WCHAR name[256];
+  WCHAR file[1024];
 } Properties;
 
 static GUID guid_of(const char* tag) {
@@ -127,13 +135,57 @@ static int cmd_toggle(char** argv) {
   return 0;
 }
 
+/* ControlTraceW(STOP) of the session named `name`; its final properties in *p. */
+static ULONG stop_named(const char* name, Properties* p) {
+  WCHAR w[256];
+  widen(name, w, 256);
+  init_properties(p);
+  return ControlTraceW(0, w, &p->props, EVENT_TRACE_CONTROL_STOP);
+}
+
 static int cmd_stop(char** argv) {
+  Properties p;
+  ULONG rc = stop_named(argv[2], &p);
+  printf("stop %lu lost %lu\n", (unsigned long)rc, (unsigned long)p.props.EventsLost);
+  return rc == 0 ? 0 : 1;
+}
+
+static int cmd_startfile(char** argv) {
+  Properties p;
+  init_properties(&p);
+  const char* mode = argv[4];
+  p.props.LogFileMode =
+      strcmp(mode, "circ") == 0 ? EVENT_TRACE_FILE_MODE_CIRCULAR : EVENT_TRACE_FILE_MODE_SEQUENTIAL;
+  if (strcmp(mode, "seqrt") == 0) p.props.LogFileMode |= EVENT_TRACE_REAL_TIME_MODE;
+  p.props.MaximumFileSize = (ULONG)atoi(argv[5]);
+  p.props.BufferSize = (ULONG)atoi(argv[6]);
+  p.props.MaximumBuffers = 128; /* rings of 128 buffers: tests' bursts never overflow them */
+  p.props.LogFileNameOffset = offsetof(Properties, file);
+  widen(argv[3], p.file, 1024);
+  WCHAR w[256];
+  widen(argv[2], w, 256);
+  TRACEHANDLE h;
+  ULONG rc = StartTraceW(&h, w, &p.props);
+  printf("start %lu\n", (unsigned long)rc);
+  return rc == 0 ? 0 : 1;
+}
+
+static int cmd_flush(char** argv) {
   WCHAR w[256];
   widen(argv[2], w, 256);
   Properties p;
   init_properties(&p);
-  ULONG rc = ControlTraceW(0, w, &p.props, EVENT_TRACE_CONTROL_STOP);
-  printf("stop %lu lost %lu\n", (unsigned long)rc, (unsigned long)p.props.EventsLost);
+  ULONG rc = ControlTraceW(0, w, &p.props, EVENT_TRACE_CONTROL_FLUSH);
+  printf("flush %lu\n", (unsigned long)rc);
+  return rc == 0 ? 0 : 1;
+}
+
+static int cmd_stopfile(char** argv) {
+  Properties p;
+  ULONG rc = stop_named(argv[2], &p);
+  printf("stop %lu lost %lu written %lu loglost %lu\n", (unsigned long)rc,
+         (unsigned long)p.props.EventsLost, (unsigned long)p.props.BuffersWritten,
+         (unsigned long)p.props.LogBuffersLost);
   return rc == 0 ? 0 : 1;
 }
 
@@ -215,6 +267,14 @@ static void WINAPI on_event(PEVENT_RECORD r) {
          r->EventHeader.EventDescriptor.Id, (unsigned long)seq);
 }
 
+/* ProcessTrace to the end, CloseTrace, "done RC"; returns RC. */
+static ULONG process_and_close(TRACEHANDLE h) {
+  ULONG rc = ProcessTrace(&h, 1, NULL, NULL);
+  CloseTrace(h);
+  printf("done %lu\n", (unsigned long)rc);
+  return rc;
+}
+
 static int cmd_consume(char** argv) {
   WCHAR w[256];
   widen(argv[2], w, 256);
@@ -230,10 +290,30 @@ static int cmd_consume(char** argv) {
   }
   printf("open\n");
   fflush(stdout);
-  ULONG rc = ProcessTrace(&h, 1, NULL, NULL);
-  CloseTrace(h);
-  printf("done %lu\n", (unsigned long)rc);
-  return rc == 0 ? 0 : 1;
+  return process_and_close(h) == 0 ? 0 : 1;
+}
+
+static int cmd_readfile(char** argv) {
+  WCHAR w[1024];
+  widen(argv[2], w, 1024);
+  EVENT_TRACE_LOGFILEW f;
+  memset(&f, 0, sizeof f);
+  f.LogFileName = w;
+  f.ProcessTraceMode = PROCESS_TRACE_MODE_EVENT_RECORD;
+  f.EventRecordCallback = on_event;
+  TRACEHANDLE h = OpenTraceW(&f);
+  if (h == INVALID_PROCESSTRACE_HANDLE) {
+    printf("open-failed %lu\n", (unsigned long)GetLastError());
+    return 1;
+  }
+  char name[256] = {0};
+  for (int i = 0; i < 255 && f.LogfileHeader.LoggerName && f.LogfileHeader.LoggerName[i]; ++i)
+    name[i] = (char)f.LogfileHeader.LoggerName[i];
+  printf("header %s %lu %lu %lld %lld\n", name, (unsigned long)f.LogfileHeader.BuffersWritten,
+         (unsigned long)f.LogfileHeader.EventsLost, (long long)f.LogfileHeader.StartTime.QuadPart,
+         (long long)f.LogfileHeader.EndTime.QuadPart);
+  (void)process_and_close(h);
+  return 0;
 }
 
 int main(int argc, char** argv) {
@@ -247,5 +327,9 @@ int main(int argc, char** argv) {
   if (strcmp(cmd, "stop") == 0) return cmd_stop(argv);
   if (strcmp(cmd, "provider") == 0) return cmd_provider(argv);
   if (strcmp(cmd, "consume") == 0) return cmd_consume(argv);
+  if (strcmp(cmd, "startfile") == 0 && argc >= 7) return cmd_startfile(argv);
+  if (strcmp(cmd, "stopfile") == 0) return cmd_stopfile(argv);
+  if (strcmp(cmd, "flush") == 0) return cmd_flush(argv);
+  if (strcmp(cmd, "readfile") == 0) return cmd_readfile(argv);
   return 2;
 }

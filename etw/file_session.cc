@@ -1,0 +1,174 @@
+// etw/file_session.cc — see file_session.h.
+#include "etw/file_session.h"
+
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <thread>
+
+#include "base/utf8.h"
+#include "etw/util.h"
+#include "trace/host.h"
+#include "trace/logfile.h"
+
+extern char** environ;
+
+namespace pfc::etw {
+namespace {
+
+// STOP waits this long for the host to drain the rings (≤ 2 s after the stop) and close.
+constexpr uint64_t kHostStopWaitNs = 15'000'000'000;
+
+std::string utf8(const std::u16string& s) {
+  std::string out;
+  utf16_to_utf8(s, out, Unpaired::Replace);
+  return out;
+}
+
+bool usable(const std::string& path) { return !path.empty() && ::access(path.c_str(), X_OK) == 0; }
+
+}  // namespace
+
+std::string host_executable() {
+  if (const char* env = std::getenv("PFC_TRACE_HOST"); env != nullptr && *env != '\0') return env;
+  Dl_info info{};
+  if (::dladdr(reinterpret_cast<void*>(&host_executable), &info) != 0 &&
+      info.dli_fname != nullptr) {
+    const auto beside = std::filesystem::path(info.dli_fname).parent_path() / "pfc-trace-host";
+    if (usable(beside.string())) return beside.string();
+  }
+#ifdef PFC_LIBEXEC_DIR
+  if (usable(PFC_LIBEXEC_DIR "/pfc-trace-host")) return PFC_LIBEXEC_DIR "/pfc-trace-host";
+#endif
+#ifdef PFC_BUILD_TRACE_HOST
+  if (usable(PFC_BUILD_TRACE_HOST)) return PFC_BUILD_TRACE_HOST;
+#endif
+  return "";
+}
+
+bool read_log_file_name(const EVENT_TRACE_PROPERTIES* p, std::u16string& out) {
+  out.clear();
+  const ULONG off = p->LogFileNameOffset;
+  if (off == 0) return true;
+  const auto* base = reinterpret_cast<const uint8_t*>(p);
+  const size_t units = (p->Wnode.BufferSize - off) / sizeof(WCHAR);
+  for (size_t i = 0; i < units && i <= trace::kMaxPathUnits; ++i) {
+    WCHAR c;
+    std::memcpy(&c, base + off + i * sizeof(WCHAR), sizeof c);
+    if (c == 0) {
+      if (out.empty() || out.front() == u'/') return true;
+      std::string cwd = std::filesystem::current_path().string() + "/";
+      std::u16string prefix;
+      utf8_to_utf16(cwd, prefix);
+      out = prefix + out;
+      return true;
+    }
+    out.push_back(static_cast<char16_t>(c));
+  }
+  return false;  // no terminator within the buffer (or too long)
+}
+
+ULONG create_log_file(const std::u16string& path, int* fd) {
+  *fd = ::open(utf8(path).c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+  if (*fd >= 0) return ERROR_SUCCESS;
+  if (errno == ENOENT || errno == ENOTDIR) return ERROR_PATH_NOT_FOUND;
+  if (errno == EISDIR || errno == ELOOP || errno == ENAMETOOLONG) return ERROR_BAD_PATHNAME;
+  return ERROR_ACCESS_DENIED;
+}
+
+ULONG spawn_host(const trace::TraceDir& dir, uint64_t instance, int fd) {
+  const std::string exe = host_executable();
+  if (exe.empty()) {
+    ::close(fd);
+    return ERROR_FILE_NOT_FOUND;
+  }
+  if (fd == 3) {  // dup2(3, 3) would keep close-on-exec
+    const int moved = ::fcntl(fd, F_DUPFD_CLOEXEC, 4);
+    ::close(fd);
+    if (moved < 0) return ERROR_NOT_ENOUGH_MEMORY;
+    fd = moved;
+  }
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, fd, 3);
+  posix_spawn_file_actions_addclosefrom_np(&actions, 4);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  sigset_t all, none;
+  sigfillset(&all);
+  sigemptyset(&none);
+  posix_spawnattr_setsigdefault(&attr, &all);
+  posix_spawnattr_setsigmask(&attr, &none);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+  // The host uses the same namespace whatever the environment says.
+  std::vector<std::string> env_text{"PFC_TRACE_DIR=" + dir.path()};
+  for (char** e = environ; e != nullptr && *e != nullptr; ++e)
+    if (std::strncmp(*e, "PFC_TRACE_DIR=", 14) != 0 &&
+        std::strncmp(*e, "PFC_TEST_CRASH_AT=", 18) != 0)
+      env_text.emplace_back(*e);
+  std::vector<char*> envp;
+  for (auto& e : env_text) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  std::string inst = std::to_string(instance);
+  char* argv[] = {const_cast<char*>(exe.c_str()), const_cast<char*>("--instance"), inst.data(),
+                  nullptr};
+  pid_t pid = 0;
+  const int rc = ::posix_spawn(&pid, exe.c_str(), &actions, &attr, argv, envp.data());
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
+  ::close(fd);
+  if (rc != 0) return ERROR_FILE_NOT_FOUND;
+  int status = 0;
+  pid_t got;
+  while ((got = ::waitpid(pid, &status, 0)) < 0 && errno == EINTR) {
+  }
+  if (got == pid && (!WIFEXITED(status) || WEXITSTATUS(status) != 0)) return ERROR_NOT_SUPPORTED;
+  return ERROR_SUCCESS;  // (ECHILD: SIGCHLD is ignored here; the marker tells the rest)
+}
+
+void add_host_counters(const trace::TraceDir& dir, uint64_t instance, SessionCounters& c) {
+  auto host = trace::find_host(dir, instance);
+  if (!host) return;
+  auto n = trace::read_host_counters(dir, host->marker);
+  if (!n) return;
+  c.buffers_written = n->buffers_written;
+  c.events_lost += n->events_lost;
+  c.log_buffers_lost = n->log_buffers_lost;
+}
+
+SessionCounters finish_file_session(const trace::TraceDir& dir, const trace::SessionEntry& e) {
+  const uint64_t deadline = trace::mono_ns() + kHostStopWaitNs;
+  for (;;) {
+    auto host = trace::find_host(dir, e.instance);
+    if (!host) break;
+    const bool dead = !trace::process_alive(host->key);
+    if (dead || trace::mono_ns() >= deadline) {
+      SessionCounters c = count_session(dir, e);
+      add_host_counters(dir, e.instance, c);
+      if (dead) dir.remove(host->marker);  // its file stays unclosed, and says so
+      return c;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  SessionCounters c = count_session(dir, e);
+  trace::UniqueFd fd(::open(utf8(e.log_file).c_str(), O_RDONLY | O_CLOEXEC));
+  if (!fd) return c;
+  auto r = trace::LogReader::open(trace::fd_input(std::move(fd)), utf8(e.log_file));
+  if (!r || !r->info().closed) return c;
+  c.buffers_written = r->info().buffers_written;
+  c.events_lost = r->info().events_lost;
+  c.log_buffers_lost = r->info().log_buffers_lost;
+  return c;
+}
+
+}  // namespace pfc::etw

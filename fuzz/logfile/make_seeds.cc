@@ -1,0 +1,86 @@
+// fuzz/logfile/make_seeds.cc — writes the log-file fuzzer's seeds into DIR (argv[1]) with
+// the real writer (trace::LogWriter): a closed sequential file, an unclosed one, a full one
+// (size limit), a circular one that wrapped, one with schemas, and a few damaged copies.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "trace/logfile.h"
+
+namespace {
+
+using namespace pfc;
+
+std::string g_dir;
+
+void add(trace::LogWriter& w, uint32_t i) {
+  trace::EventRecord h{};
+  h.id = static_cast<uint16_t>(i % 5);
+  h.pid = 100;
+  h.filetime = 133'000'000'000'000'000 + i;
+  h.payload_len = 4 + i % 13;
+  h.stack_count = i % 9 == 0 ? 1 : 0;
+  std::vector<uint8_t> payload(h.payload_len, static_cast<uint8_t>(i));
+  const uint64_t stack = i;
+  (void)w.add(h, payload.data(), reinterpret_cast<const uint8_t*>(&stack));
+}
+
+std::vector<uint8_t> make(bool circular, uint64_t max, uint32_t events, bool close, bool schemas) {
+  const std::string tmp = g_dir + "/.tmp";
+  trace::UniqueFd fd(::open(tmp.c_str(), O_RDWR | O_CREAT | O_TRUNC, 0600));
+  trace::LogInfo info;
+  info.session = u"Seed";
+  info.file_name = u"/tmp/seed.etl";
+  info.buffer_size = trace::kMinLogBuffer;
+  info.circular = circular;
+  info.max_bytes = max;
+  if (schemas) info.schemas.push_back({Guid{1, 2, 3, {4}}, trace::kSchemaPfcScript, "P", {'x'}});
+  auto w = trace::LogWriter::create(std::move(fd), info);
+  if (!w) std::abort();
+  for (uint32_t i = 0; i < events; ++i) add(*w, i);
+  if (close) {
+    (void)w->close(1, 0);
+  } else {
+    (void)w->flush();
+  }
+  std::vector<uint8_t> out;
+  FILE* f = std::fopen(tmp.c_str(), "rb");
+  int c;
+  while ((c = std::fgetc(f)) != EOF) out.push_back(static_cast<uint8_t>(c));
+  std::fclose(f);
+  std::remove(tmp.c_str());
+  return out;
+}
+
+void save(const std::string& name, const std::vector<uint8_t>& b) {
+  FILE* f = std::fopen((g_dir + "/" + name + ".bin").c_str(), "wb");
+  std::fwrite(b.data(), 1, b.size(), f);
+  std::fclose(f);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) return 2;
+  g_dir = argv[1];
+  const auto seq = make(false, 0, 120, true, false);
+  save("sequential_closed", seq);
+  save("sequential_unclosed", make(false, 0, 120, false, false));
+  save("sequential_full", make(false, 4096 + 2 * 4096, 300, true, false));
+  save("circular_wrapped", make(true, 4096 + 3 * 4096, 400, true, false));
+  save("with_schemas", make(false, 0, 10, true, true));
+  save("empty_closed", make(false, 0, 0, true, false));
+  auto bad = seq;
+  bad[4096 + 40] ^= 0xFF;  // a record inside buffer 0
+  save("damaged_record", bad);
+  bad = seq;
+  bad[4096 + 16] = 0xFF;  // buffer 0's used
+  save("damaged_used", bad);
+  save("cut_mid_buffer", std::vector<uint8_t>(seq.begin(), seq.begin() + 4096 + 5000));
+  save("schemas_only", trace::encode_schemas({{Guid{7}, 2, "Q", {1, 2, 3}}}));
+  return 0;
+}

@@ -1,0 +1,368 @@
+// tests/multiproc/file_session_test.cc — log-file sessions (docs/logfile.md) as separate
+// processes, each test in a private namespace (PFC_TRACE_DIR) and directory: a controller
+// (trace_actor startfile/stopfile) starts a file session whose host (pfc-trace-host)
+// writes the file while provider processes write events; a reader process
+// (OpenTraceW(LogFileName)) checks the exact event set, the size limit, circular mode, a
+// follower of a file + real-time session, a killed host, and `pfc trace` / `pfc run` on
+// the file. Every wait is bounded; every child is killed and reaped on failure.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "child.h"
+#include "process.h"
+
+namespace pfc::multiproc {
+namespace {
+
+using test::ProcessResult;
+using test::run_process;
+
+constexpr int kWait = 20000;
+constexpr const char* kTag = "0x15";  // provider {00000015-0000-4000-8000-000000000001}
+
+struct FileEvent {
+  unsigned pid = 0, id = 0, seq = 0;
+  bool operator<(const FileEvent& o) const {
+    return std::tie(pid, id, seq) < std::tie(o.pid, o.id, o.seq);
+  }
+  bool operator==(const FileEvent&) const = default;
+};
+
+struct FileRead {
+  std::string header;
+  std::vector<FileEvent> events;
+  std::string done;
+};
+
+// `trace_actor readfile PATH`: the header line, the events in file order, the done line.
+FileRead read_file(const std::string& path) {
+  int rc = 0;
+  const std::string out = run_actor({"readfile", path}, &rc);
+  FileRead r;
+  std::istringstream in(out);
+  std::string line;
+  while (std::getline(in, line)) {
+    FileEvent e;
+    if (std::sscanf(line.c_str(), "event %u %u %u", &e.pid, &e.id, &e.seq) == 3) {
+      r.events.push_back(e);
+    } else if (line.starts_with("header")) {
+      r.header = line;
+    } else if (line.starts_with("done") || line.starts_with("open-failed")) {
+      r.done = line;
+    }
+  }
+  return r;
+}
+
+struct Stop {
+  unsigned rc = 99, lost = 0, written = 0, loglost = 0;
+};
+Stop stop_file(const std::string& name) {
+  int rc = 0;
+  const std::string out = run_actor({"stopfile", name}, &rc);
+  Stop s;
+  std::sscanf(out.c_str(), "stop %u lost %u written %u loglost %u", &s.rc, &s.lost, &s.written,
+              &s.loglost);
+  return s;
+}
+
+// A provider process registered for kTag (already enabled: its callback runs inside
+// EventRegister, before "registered").
+std::unique_ptr<Child> enabled_provider() {
+  auto p = std::make_unique<Child>(std::vector<std::string>{"provider", kTag});
+  EXPECT_NE(p->expect("callback 1", kWait), "");
+  EXPECT_EQ(p->expect("registered", kWait), "registered");
+  return p;
+}
+
+// Writes `n` events on one thread (ids 1 + i % 4, Seq i); the count per id.
+std::vector<unsigned> write_events(Child& provider, int n) {
+  provider.send("write " + std::to_string(n) + " 1");
+  const std::string line = provider.expect("wrote", kWait);
+  std::vector<unsigned> per(5, 0);
+  std::sscanf(line.c_str(), "wrote %u %u %u %u", &per[1], &per[2], &per[3], &per[4]);
+  return per;
+}
+
+class FileSession : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char tmpl[] = "/tmp/pfc-fs-XXXXXX";
+    dir_ = ::mkdtemp(tmpl);
+    ::setenv("PFC_TRACE_DIR", (dir_ + "/ns").c_str(), 1);
+    file_ = dir_ + "/rec.etl";
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  void start(const std::string& mode, int max_mb, int buffer_kb, const char* ids = nullptr) {
+    int rc = 0;
+    EXPECT_EQ(run_actor({"startfile", "S", file_, mode, std::to_string(max_mb),
+                         std::to_string(buffer_kb)},
+                        &rc),
+              "start 0\n");
+    std::vector<std::string> args{"enable", "S", kTag, "5", "0"};
+    if (ids != nullptr) args.push_back(ids);
+    EXPECT_EQ(run_actor(args, &rc), "enable 0\n");
+  }
+
+  // The pid of the session's host, from its marker in the namespace.
+  int host_pid() const {
+    for (const auto& e : std::filesystem::directory_iterator(dir_ + "/ns")) {
+      unsigned long long inst = 0, start = 0;
+      unsigned pid = 0;
+      const std::string name = e.path().filename().string();
+      if (name.ends_with("-host") &&
+          std::sscanf(name.c_str(), "c-%llu-%u-%llu", &inst, &pid, &start) == 3)
+        return static_cast<int>(pid);
+    }
+    return -1;
+  }
+
+  std::string dir_;
+  std::string file_;
+};
+
+TEST_F(FileSession, TwoProvidersLeaveExactlyTheEventsTheFiltersPass) {
+  start("seq", 0, 64, "1,2");
+  auto a = enabled_provider();
+  auto b = enabled_provider();
+  write_events(*a, 3000);
+  write_events(*b, 2000);
+  const Stop s = stop_file("S");
+  EXPECT_EQ(s.rc, 0u);
+  EXPECT_EQ(s.lost, 0u);
+  EXPECT_GT(s.written, 0u);
+  const FileRead r = read_file(file_);
+  EXPECT_EQ(r.done, "done 0");
+  unsigned hw = 0, hl = 0;
+  long long start = 0, end = 0;
+  char name[64] = {};
+  ASSERT_EQ(
+      std::sscanf(r.header.c_str(), "header %63s %u %u %lld %lld", name, &hw, &hl, &start, &end), 5)
+      << r.header;
+  EXPECT_STREQ(name, "S");
+  EXPECT_EQ(hw, s.written);
+  EXPECT_EQ(hl, 0u);
+  EXPECT_GT(end, start);
+  std::set<FileEvent> want;
+  for (const auto& [child, n] : {std::pair{a.get(), 3000u}, std::pair{b.get(), 2000u}})
+    for (unsigned i = 0; i < n; ++i)
+      if (1 + i % 4 <= 2) want.insert({static_cast<unsigned>(child->pid()), 1 + i % 4, i});
+  const std::set<FileEvent> got(r.events.begin(), r.events.end());
+  EXPECT_EQ(r.events.size(), want.size());
+  EXPECT_EQ(got, want);
+  a->send("quit");
+  b->send("quit");
+  EXPECT_EQ(a->wait(kWait), 0);
+  EXPECT_EQ(b->wait(kWait), 0);
+}
+
+// Batches of 1000 events (120 bytes each) with pauses, so the rings never overflow and every
+// loss is the file's.
+void write_batches(Child& p, int batches) {
+  for (int i = 0; i < batches; ++i) {
+    write_events(p, 1000);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+}
+
+TEST_F(FileSession, MaximumFileSizeKeepsTheFirstEventsAndCountsTheLosses) {
+  start("seq", 1, 64);
+  auto p = enabled_provider();
+  write_batches(*p, 20);
+  const Stop s = stop_file("S");
+  EXPECT_EQ(s.rc, 0u);
+  EXPECT_EQ(s.written, 15u);  // (1 MB - the 4 KB header page) / 64 KB
+  EXPECT_GT(s.loglost, 0u);
+  EXPECT_LE(std::filesystem::file_size(file_), 1u << 20);
+  const FileRead r = read_file(file_);
+  ASSERT_FALSE(r.events.empty());
+  EXPECT_LT(r.events.size(), 20000u);
+  for (size_t k = 0; k < r.events.size(); ++k) {
+    ASSERT_EQ(r.events[k].seq, k % 1000) << k;  // the first events, in order, none missing
+  }
+  EXPECT_EQ(s.lost, 20000u - r.events.size());
+  p->send("quit");
+  EXPECT_EQ(p->wait(kWait), 0);
+}
+
+TEST_F(FileSession, CircularKeepsTheNewestEvents) {
+  start("circ", 1, 64);
+  auto p = enabled_provider();
+  write_batches(*p, 20);
+  const Stop s = stop_file("S");
+  EXPECT_EQ(s.rc, 0u);
+  EXPECT_GT(s.written, 15u);
+  const FileRead r = read_file(file_);
+  ASSERT_FALSE(r.events.empty());
+  EXPECT_LT(r.events.size(), 20000u);
+  const size_t n = r.events.size();
+  for (size_t k = 0; k < n; ++k) {
+    ASSERT_EQ(r.events[k].seq, (20000 - n + k) % 1000) << k;  // the newest, in order
+  }
+  p->send("quit");
+  EXPECT_EQ(p->wait(kWait), 0);
+}
+
+TEST_F(FileSession, RealTimeConsumerOfAFileSessionFollowsTheFile) {
+  start("seqrt", 0, 64);
+  Child consumer({"consume", "S"});
+  ASSERT_EQ(consumer.expect("open", kWait), "open");
+  auto p = enabled_provider();
+  write_events(*p, 2000);
+  EXPECT_EQ(stop_file("S").rc, 0u);
+  unsigned events = 0;
+  for (;;) {
+    const std::string line = consumer.read_line(kWait);
+    if (line.starts_with("event")) {
+      ++events;
+      continue;
+    }
+    EXPECT_EQ(line, "done 0");
+    break;
+  }
+  EXPECT_EQ(events, 2000u);
+  EXPECT_EQ(consumer.wait(kWait), 0);
+  p->send("quit");
+  EXPECT_EQ(p->wait(kWait), 0);
+}
+
+TEST_F(FileSession, FlushWritesThePartlyFilledBufferWhileTheSessionRuns) {
+  start("seq", 0, 64);
+  auto p = enabled_provider();
+  write_events(*p, 100);  // far less than a buffer
+  int rc = 0;
+  EXPECT_EQ(run_actor({"flush", "S"}, &rc), "flush 0\n");
+  const FileRead r = read_file(file_);  // the file is not closed: read to what is written
+  EXPECT_EQ(r.events.size(), 100u);
+  EXPECT_EQ(r.done, "done 0");
+  EXPECT_EQ(stop_file("S").rc, 0u);
+  p->send("quit");
+  EXPECT_EQ(p->wait(kWait), 0);
+}
+
+TEST_F(FileSession, KilledHostLeavesAFileReadableUpToItsLastCompleteBuffer) {
+  start("seq", 0, 64);
+  auto p = enabled_provider();
+  write_events(*p, 5000);  // about 9 buffers
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (std::filesystem::file_size(file_) < 4096 + 4 * 65536 &&
+         std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  const int host = host_pid();
+  ASSERT_GT(host, 0);
+  ASSERT_EQ(::kill(host, SIGKILL), 0);
+  const ProcessResult show = run_process(PFC_BINARY, {"trace", "show", file_});
+  EXPECT_EQ(show.exit_code, 0) << show.err;
+  EXPECT_NE(show.err.find("file not closed: writer died or still writing"), std::string::npos)
+      << show.err;
+  const FileRead r = read_file(file_);
+  EXPECT_GE(r.events.size(), 4u * 500);
+  for (size_t k = 0; k < r.events.size(); ++k) ASSERT_EQ(r.events[k].seq, k) << k;
+  EXPECT_EQ(std::count(show.out.begin(), show.out.end(), '\n'), static_cast<long>(r.events.size()));
+  // The namespace is not wedged: STOP succeeds, and a new file session works.
+  EXPECT_EQ(stop_file("S").rc, 0u);
+  int rc = 0;
+  EXPECT_EQ(run_actor({"startfile", "S2", dir_ + "/2.etl", "seq", "0", "64"}, &rc), "start 0\n");
+  EXPECT_EQ(stop_file("S2").rc, 0u);
+  p->send("quit");
+  EXPECT_EQ(p->wait(kWait), 0);
+}
+
+constexpr const char* kScript = R"(provider Actor {00000015-0000-4000-8000-000000000001} {
+    event One (id=1, level=4) { Seq: uint32; }
+    event Two (id=2, level=4) { Seq: uint32; }
+    event Three (id=3, level=4) { Seq: uint32; }
+    event Four (id=4, level=4) { Seq: uint32; }
+}
+session Low {
+    enable Actor level=verbose { payload One all { Seq lt 100 } }
+}
+session Twos {
+    enable Actor { event_id in 2; }
+}
+)";
+
+TEST_F(FileSession, PfcTraceRecordsAndShowPipedToRunEqualsRunOnTheFile) {
+  const std::string script = dir_ + "/s.pfs";
+  std::ofstream(script) << kScript;
+  const ProcessResult st = run_process(PFC_BINARY, {"trace", "start", "R", "--file", file_});
+  ASSERT_EQ(st.exit_code, 0) << st.err;
+  EXPECT_NE(st.out.find("\"file\":\"" + file_ + "\""), std::string::npos) << st.out;
+  EXPECT_NE(st.out.find("\"realtime\":false"), std::string::npos) << st.out;
+  ASSERT_EQ(
+      run_process(PFC_BINARY, {"trace", "enable", "R", "{00000015-0000-4000-8000-000000000001}"})
+          .exit_code,
+      0);
+  auto p = enabled_provider();
+  write_events(*p, 1000);
+  const ProcessResult stop = run_process(PFC_BINARY, {"trace", "stop", "R"});
+  ASSERT_EQ(stop.exit_code, 0) << stop.err;
+  EXPECT_NE(stop.out.find("\"events\":1000,\"events_lost\":0,\"buffers_written\":"),
+            std::string::npos)
+      << stop.out;
+  const ProcessResult direct = run_process(PFC_BINARY, {"run", script, "--events", file_});
+  ASSERT_EQ(direct.exit_code, 0) << direct.err;
+  EXPECT_EQ(std::count(direct.out.begin(), direct.out.end(), '\n'), 1000);
+  const ProcessResult piped =
+      run_process("/bin/sh", {"-c", std::string(PFC_BINARY) + " trace show '" + file_ + "' | " +
+                                        PFC_BINARY + " run '" + script + "' --events -"});
+  ASSERT_EQ(piped.exit_code, 0) << piped.err;
+  EXPECT_EQ(piped.out, direct.out);
+  p->send("quit");
+  EXPECT_EQ(p->wait(kWait), 0);
+}
+
+TEST_F(FileSession, ShowFollowReadsAGrowingFileUntilItIsClosed) {
+  start("seq", 0, 64);
+  Child show(Child::Program{PFC_BINARY}, {"trace", "show", file_, "--follow"});
+  auto p = enabled_provider();
+  write_events(*p, 300);
+  int rc = 0;
+  EXPECT_EQ(run_actor({"flush", "S"}, &rc), "flush 0\n");
+  for (int i = 0; i < 300; ++i) ASSERT_NE(show.read_line(kWait), "") << i;  // before the stop
+  write_events(*p, 200);
+  EXPECT_EQ(stop_file("S").rc, 0u);
+  int more = 0;
+  while (!show.read_line(kWait).empty()) ++more;  // until show exits at the file's close
+  EXPECT_EQ(more, 200);
+  EXPECT_EQ(show.wait(kWait), 0);
+  p->send("quit");
+  EXPECT_EQ(p->wait(kWait), 0);
+}
+
+TEST_F(FileSession, ErrorsNameTheFile) {
+  const ProcessResult bad_dir =
+      run_process(PFC_BINARY, {"trace", "start", "B", "--file", dir_ + "/no/such/x.etl"});
+  EXPECT_EQ(bad_dir.exit_code, 1);
+  EXPECT_NE(bad_dir.err.find("no such directory"), std::string::npos) << bad_dir.err;
+  const std::string text = dir_ + "/not-a-trace.etl";
+  std::ofstream(text) << "hello\n";
+  const ProcessResult show = run_process(PFC_BINARY, {"trace", "show", text});
+  EXPECT_EQ(show.exit_code, 1);
+  EXPECT_NE(show.err.find(text + " is not a pfc trace log file"), std::string::npos) << show.err;
+  // A file with the magic and a damaged header: clear error from both readers.
+  const std::string damaged = dir_ + "/damaged.etl";
+  std::ofstream(damaged) << std::string("PFC-LOG\n") + std::string(200, 'x');
+  const std::string script = dir_ + "/s.pfs";
+  std::ofstream(script) << kScript;
+  const ProcessResult run = run_process(PFC_BINARY, {"run", script, "--events", damaged});
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_NE(run.err.find(damaged + ": damaged log file header"), std::string::npos) << run.err;
+  EXPECT_EQ(run_process(PFC_BINARY, {"trace", "start", "C", "--circular", "4"}).exit_code, 2);
+}
+
+}  // namespace
+}  // namespace pfc::multiproc

@@ -1,0 +1,327 @@
+// tests/trace/logfile_test.cc — the log file format (docs/logfile.md): header and sections
+// round trip, events read back exactly, a file whose writer never closed it (readable up
+// to its last complete buffer, and said so), following a growing file, the sequential
+// size limit (first events kept, losses counted), circular files (newest kept, oldest
+// first), and cut or damaged files (the events before the damage, or an error; never a
+// crash).
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <filesystem>
+#include <random>
+#include <vector>
+
+#include "trace/logfile.h"
+
+namespace pfc::trace {
+namespace {
+
+class TempFile {
+ public:
+  TempFile() {
+    char tmpl[] = "/tmp/pfc-logfile-test-XXXXXX";
+    const int fd = ::mkstemp(tmpl);
+    ::close(fd);
+    path_ = tmpl;
+  }
+  ~TempFile() { std::filesystem::remove(path_); }
+  const std::string& path() const { return path_; }
+  UniqueFd open_rw() const { return UniqueFd(::open(path_.c_str(), O_RDWR | O_CLOEXEC)); }
+  std::vector<uint8_t> bytes() const {
+    std::vector<uint8_t> out(std::filesystem::file_size(path_));
+    const int fd = ::open(path_.c_str(), O_RDONLY);
+    EXPECT_EQ(::read(fd, out.data(), out.size()), static_cast<ssize_t>(out.size()));
+    ::close(fd);
+    return out;
+  }
+  void write(const std::vector<uint8_t>& b) const {
+    const int fd = ::open(path_.c_str(), O_WRONLY | O_TRUNC);
+    EXPECT_EQ(::write(fd, b.data(), b.size()), static_cast<ssize_t>(b.size()));
+    ::close(fd);
+  }
+
+ private:
+  std::string path_;
+};
+
+LogInfo settings(uint32_t buffer = kMinLogBuffer) {
+  LogInfo info;
+  info.session = u"Example-Session";
+  info.file_name = u"/tmp/x.etl";
+  info.buffer_size = buffer;
+  info.start_time = 133'000'000'000'000'000;
+  info.log_file_mode = 8;
+  return info;
+}
+
+// Event i: id i, pid 1000 + i % 2, payload of i % 50 bytes holding i, a stack when i % 7 == 0.
+void add_event(LogWriter& w, uint32_t i) {
+  EventRecord h{};
+  h.id = static_cast<uint16_t>(i);
+  h.pid = 1000 + i % 2;
+  h.tid = 7;
+  h.filetime = 133'000'000'000'000'000 + i;
+  h.ts = i;
+  h.payload_len = 4 + i % 50;
+  h.stack_count = i % 7 == 0 ? 2 : 0;
+  std::vector<uint8_t> payload(h.payload_len, 0xAB);
+  std::memcpy(payload.data(), &i, 4);
+  const uint64_t stack[2] = {i, ~uint64_t{i}};
+  auto ok = w.add(h, payload.data(), reinterpret_cast<const uint8_t*>(stack));
+  ASSERT_TRUE(ok.has_value());
+}
+
+struct ReadResult {
+  std::vector<uint32_t> values;
+  LogReader::Step last = LogReader::Step::End;
+  std::string problem;
+};
+
+// Checks every event is event i as add_event made it.
+ReadResult read_all(LogReader& r) {
+  ReadResult out;
+  RingReader::View v;
+  for (;;) {
+    out.last = r.next(v);
+    if (out.last != LogReader::Step::Event) break;
+    uint32_t i = 0;
+    std::memcpy(&i, v.payload, 4);
+    EXPECT_EQ(v.header.id, static_cast<uint16_t>(i));
+    EXPECT_EQ(v.header.payload_len, 4 + i % 50);
+    EXPECT_EQ(v.header.pid, 1000 + i % 2);
+    EXPECT_EQ(v.header.filetime, 133'000'000'000'000'000 + i);
+    EXPECT_EQ(v.header.stack_count, i % 7 == 0 ? 2 : 0);
+    if (v.header.stack_count == 2) {
+      uint64_t s[2];
+      std::memcpy(s, v.stack, sizeof s);
+      EXPECT_EQ(s[0], i);
+    }
+    out.values.push_back(i);
+  }
+  out.problem = r.problem();
+  return out;
+}
+
+Result<LogReader> open_reader(const TempFile& f) {
+  return LogReader::open(fd_input(UniqueFd(::open(f.path().c_str(), O_RDONLY))), f.path());
+}
+
+std::vector<uint32_t> iota(uint32_t from, uint32_t to) {
+  std::vector<uint32_t> v;
+  for (uint32_t i = from; i < to; ++i) v.push_back(i);
+  return v;
+}
+
+TEST(LogFile, HeaderAndSchemasRoundTrip) {
+  LogInfo info = settings();
+  info.schemas.push_back(
+      {Guid{0x1111, 2, 3, {1, 2, 3, 4, 5, 6, 7, 8}}, kSchemaPfcScript, "A", {1, 2, 3}});
+  info.schemas.push_back({Guid{0x2222, 2, 3, {1, 2, 3, 4, 5, 6, 7, 9}}, kSchemaManifest, "B", {}});
+  TempFile f;
+  auto w = LogWriter::create(f.open_rw(), info);
+  ASSERT_TRUE(w) << w.error().message;
+  ASSERT_TRUE(w->close(133'000'000'100'000'000, 3));
+  auto r = open_reader(f);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->info().session, u"Example-Session");
+  EXPECT_EQ(r->info().file_name, u"/tmp/x.etl");
+  EXPECT_EQ(r->info().schemas, info.schemas);
+  EXPECT_TRUE(r->info().closed);
+  EXPECT_EQ(r->info().end_time, 133'000'000'100'000'000);
+  EXPECT_EQ(r->info().start_time, info.start_time);
+  EXPECT_EQ(r->info().events_lost, 3u);
+  EXPECT_EQ(r->info().pointer_size, sizeof(void*));
+  EXPECT_EQ(r->info().log_file_mode, 8u);
+  EXPECT_EQ(read_all(*r).values, std::vector<uint32_t>{});
+}
+
+TEST(LogFile, SchemaSectionDecodeChecksLengths) {
+  std::vector<ProviderSchema> s{
+      {Guid{0x1111, 2, 3, {1, 2, 3, 4, 5, 6, 7, 8}}, kSchemaPfcScript, "A", {9}}};
+  auto bytes = encode_schemas(s);
+  EXPECT_EQ(*decode_schemas(bytes.data(), bytes.size()), s);
+  for (size_t n = 0; n < bytes.size(); ++n) EXPECT_FALSE(decode_schemas(bytes.data(), n));
+}
+
+TEST(LogFile, EventsComeBackExactlyAcrossBuffers) {
+  TempFile f;
+  auto w = LogWriter::create(f.open_rw(), settings());
+  ASSERT_TRUE(w);
+  for (uint32_t i = 0; i < 1000; ++i) add_event(*w, i);
+  ASSERT_TRUE(w->close(1, 0));
+  EXPECT_GT(w->info().buffers_written, 10u);
+  auto r = open_reader(f);
+  ASSERT_TRUE(r);
+  const ReadResult got = read_all(*r);
+  EXPECT_EQ(got.values, iota(0, 1000));
+  EXPECT_EQ(got.last, LogReader::Step::End);
+  EXPECT_EQ(r->info().events_written, 1000u);
+  EXPECT_EQ(r->buffers_read(), r->info().buffers_written);
+}
+
+TEST(LogFile, UnclosedFileReadsUpToItsLastCompleteBufferAndCanBeFollowed) {
+  TempFile f;
+  auto w = LogWriter::create(f.open_rw(), settings());
+  ASSERT_TRUE(w);
+  for (uint32_t i = 0; i < 100; ++i) add_event(*w, i);
+  ASSERT_TRUE(w->flush());
+  for (uint32_t i = 100; i < 110; ++i) add_event(*w, i);  // buffered, not written
+  auto r = open_reader(f);
+  ASSERT_TRUE(r);
+  ReadResult got = read_all(*r);
+  EXPECT_EQ(got.values, iota(0, 100));
+  EXPECT_EQ(got.last, LogReader::Step::Pending);
+  EXPECT_NE(r->not_closed_warning().find("file not closed: writer died or still writing"),
+            std::string::npos);
+  ASSERT_TRUE(w->close(2, 0));
+  ASSERT_TRUE(r->refresh());
+  got = read_all(*r);
+  EXPECT_EQ(got.values, iota(100, 110));
+  EXPECT_EQ(got.last, LogReader::Step::End);
+}
+
+TEST(LogFile, SequentialLimitKeepsTheFirstEventsAndCountsLosses) {
+  TempFile f;
+  LogInfo info = settings();
+  info.max_bytes = 4096 + 4 * uint64_t{kMinLogBuffer};  // the header page and 4 buffers
+  auto w = LogWriter::create(f.open_rw(), info);
+  ASSERT_TRUE(w);
+  for (uint32_t i = 0; i < 2000; ++i) add_event(*w, i);
+  ASSERT_TRUE(w->close(1, 5));
+  EXPECT_EQ(w->info().buffers_written, 4u);
+  EXPECT_GT(w->info().log_buffers_lost, 0u);
+  EXPECT_LE(std::filesystem::file_size(f.path()), info.max_bytes);
+  auto r = open_reader(f);
+  ASSERT_TRUE(r);
+  const ReadResult got = read_all(*r);
+  ASSERT_FALSE(got.values.empty());
+  EXPECT_EQ(got.values, iota(0, static_cast<uint32_t>(got.values.size())));
+  EXPECT_EQ(r->info().events_written, got.values.size());
+  EXPECT_EQ(r->info().events_lost, 2000 - got.values.size() + 5);
+}
+
+TEST(LogFile, CircularKeepsTheNewestOldestFirst) {
+  TempFile f;
+  LogInfo info = settings();
+  info.circular = true;
+  info.max_bytes = 4096 + 3 * uint64_t{kMinLogBuffer};
+  auto w = LogWriter::create(f.open_rw(), info);
+  ASSERT_TRUE(w);
+  for (uint32_t i = 0; i < 2000; ++i) add_event(*w, i);
+  ASSERT_TRUE(w->close(1, 0));
+  EXPECT_GT(w->info().buffers_written, 3u);
+  auto r = open_reader(f);
+  ASSERT_TRUE(r);
+  const ReadResult got = read_all(*r);
+  EXPECT_EQ(got.last, LogReader::Step::End);
+  ASSERT_FALSE(got.values.empty());
+  const uint32_t first = got.values.front();
+  EXPECT_GT(first, 0u);
+  EXPECT_EQ(got.values, iota(first, 2000));
+  EXPECT_EQ(r->buffers_read(), 3u);
+}
+
+// A closed file of 300 events over several buffers.
+std::vector<uint8_t> sample_file(TempFile& f, uint64_t* data_offset) {
+  auto w = LogWriter::create(f.open_rw(), settings());
+  EXPECT_TRUE(w);
+  for (uint32_t i = 0; i < 300; ++i) add_event(*w, i);
+  EXPECT_TRUE(w->close(1, 0));
+  *data_offset = w->info().data_offset;
+  return f.bytes();
+}
+
+// Reads the file as damaged: never a crash, the events are a prefix of 0..299, and the end
+// is a clear problem (or Pending/End).
+ReadResult read_damaged(const TempFile& f) {
+  ReadResult out;
+  auto r = open_reader(f);
+  if (!r) {
+    out.problem = r.error().message;
+    EXPECT_NE(out.problem.find(f.path()), std::string::npos) << out.problem;
+    out.last = LogReader::Step::Damaged;
+    return out;
+  }
+  out = read_all(*r);
+  EXPECT_EQ(out.values, iota(0, static_cast<uint32_t>(out.values.size())));
+  if (out.last == LogReader::Step::Damaged) {
+    EXPECT_NE(out.problem.find(f.path()), std::string::npos) << out.problem;
+  }
+  return out;
+}
+
+TEST(LogFile, CutAtEveryBufferBoundaryGivesTheEventsBeforeTheCut) {
+  TempFile f;
+  uint64_t data = 0;
+  const auto whole = sample_file(f, &data);
+  size_t previous = 0;
+  for (uint64_t cut = data; cut <= whole.size(); cut += kMinLogBuffer) {
+    f.write(std::vector<uint8_t>(whole.begin(), whole.begin() + static_cast<long>(cut)));
+    const ReadResult got = read_damaged(f);
+    EXPECT_GE(got.values.size(), previous);
+    previous = got.values.size();
+    if (cut < whole.size()) {
+      EXPECT_EQ(got.last, LogReader::Step::Damaged);
+      EXPECT_NE(got.problem.find("truncated"), std::string::npos) << got.problem;
+    } else {
+      EXPECT_EQ(got.values.size(), 300u);
+    }
+  }
+}
+
+TEST(LogFile, CutAtRandomBytesNeverCrashes) {
+  TempFile f;
+  uint64_t data = 0;
+  const auto whole = sample_file(f, &data);
+  std::mt19937 rng(15);
+  for (int round = 0; round < 200; ++round) {
+    const size_t cut = rng() % whole.size();
+    f.write(std::vector<uint8_t>(whole.begin(), whole.begin() + static_cast<long>(cut)));
+    const ReadResult got = read_damaged(f);
+    EXPECT_LT(got.values.size(), 300u);
+  }
+}
+
+TEST(LogFile, CorruptedBytesGiveAClearErrorOrTheEventsBefore) {
+  TempFile f;
+  uint64_t data = 0;
+  const auto whole = sample_file(f, &data);
+  std::mt19937 rng(16);
+  for (int round = 0; round < 300; ++round) {
+    auto bad = whole;
+    const size_t at = round < 128 ? static_cast<size_t>(round) : rng() % whole.size();
+    bad[at] ^= static_cast<uint8_t>(1 + rng() % 255);
+    f.write(bad);
+    const ReadResult got = read_damaged(f);
+    if (got.last == LogReader::Step::End) {
+      EXPECT_EQ(got.values.size(), 300u);
+    }
+  }
+}
+
+TEST(LogFile, DamagedBufferEndsTheEventsWithItsOffset) {
+  TempFile f;
+  uint64_t data = 0;
+  auto bytes = sample_file(f, &data);
+  bytes[data + kMinLogBuffer + 100] ^= 0xFF;  // inside the second buffer's records
+  f.write(bytes);
+  const ReadResult got = read_damaged(f);
+  EXPECT_EQ(got.last, LogReader::Step::Damaged);
+  EXPECT_NE(got.problem.find("CRC"), std::string::npos) << got.problem;
+  EXPECT_NE(got.problem.find(std::to_string(data + kMinLogBuffer)), std::string::npos);
+  EXPECT_FALSE(got.values.empty());
+}
+
+TEST(LogFile, NotALogFileIsRefusedByName) {
+  TempFile f;
+  f.write({'{', '"', 'a', '"', '}', '\n'});
+  auto r = open_reader(f);
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("not a pfc log file"), std::string::npos);
+  EXPECT_NE(r.error().message.find(f.path()), std::string::npos);
+}
+
+}  // namespace
+}  // namespace pfc::trace

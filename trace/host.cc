@@ -1,0 +1,231 @@
+// trace/host.cc — see host.h.
+#include "trace/host.h"
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <thread>
+
+#include "trace/logfile.h"
+#include "trace/merge.h"
+#include "trace/state.h"
+
+namespace pfc::trace {
+namespace {
+
+constexpr uint32_t kModeCircular = 0x2;  // EVENT_TRACE_FILE_MODE_CIRCULAR
+constexpr int kLogFd = 3;
+constexpr auto kIdleSleep = std::chrono::microseconds(500);
+
+LogInfo log_info(const SessionEntry& e) {
+  LogInfo info;
+  info.session = e.name;
+  info.file_name = e.log_file;
+  info.buffer_size =
+      static_cast<uint32_t>(std::min<uint64_t>(uint64_t{e.buffer_kb} * 1024, kMaxLogBuffer));
+  info.circular = (e.log_file_mode & kModeCircular) != 0;
+  info.max_bytes = uint64_t{e.max_file_mb} << 20;
+  info.start_time = e.start_time;
+  info.log_file_mode = e.log_file_mode;
+  return info;
+}
+
+class Host {
+ public:
+  Host(const TraceDir& dir, StateStore store, const SessionEntry& e, LogWriter writer)
+      : dir_(dir), store_(std::move(store)), rings_(e.instance), writer_(std::move(writer)) {
+    flush_ns_ = uint64_t{e.flush_timer != 0 ? e.flush_timer : 1} * 1'000'000'000;
+  }
+
+  Result<void> run(int marker_fd) {
+    marker_fd_ = marker_fd;
+    uint64_t last_flush = mono_ns();
+    for (;;) {
+      const uint64_t now = mono_ns();
+      rings_.scan(dir_, store_, now);
+      const auto pick = rings_.oldest();
+      if (pick.view != nullptr && rings_.ready(*pick.view, now)) {
+        const auto& v = *pick.view;
+        // A failed write makes the writer count everything as lost from then on: the host
+        // keeps draining the rings, so writers and STOP behave as with a full file.
+        (void)writer_.add(v.header, v.payload, v.stack);
+        pick.ring->pop();
+        publish();
+        continue;
+      }
+      const bool asked = flush_asked(now);
+      if ((writer_.pending() && now - last_flush >= flush_ns_) || asked) {
+        (void)writer_.flush();
+        last_flush = now;
+        publish();
+        if (asked) answer_flush();
+      }
+      if (pick.view == nullptr && rings_.finished(now)) break;
+      std::this_thread::sleep_for(kIdleSleep);
+    }
+    uint64_t ring_lost = 0;
+    for (const auto& r : rings_.rings()) ring_lost += r->lost();
+    auto closed = writer_.close(filetime_now(), ring_lost);
+    publish();
+    return closed;
+  }
+
+ private:
+  // A FLUSH request (a monotonic time in the marker) whose events are all taken: every
+  // record committed before it is older than the merge horizon by now, and no ready
+  // record is left (run() takes those first). Checked every kScanNs.
+  bool flush_asked(uint64_t now) {
+    if (now < next_flush_check_) return false;
+    next_flush_check_ = now + kScanNs;
+    uint64_t req = 0;
+    if (::pread(marker_fd_, &req, sizeof req, 32) != static_cast<ssize_t>(sizeof req)) return false;
+    if (req <= flush_done_ || now < req + kLagNs) return false;
+    flush_req_ = req;
+    return true;
+  }
+  void answer_flush() {
+    flush_done_ = flush_req_;
+    (void)!::pwrite(marker_fd_, &flush_done_, sizeof flush_done_, 40);
+  }
+
+  // The live counters, into the marker (controllers' QUERY reads them).
+  void publish() {
+    const LogInfo& i = writer_.info();
+    if (i.buffers_written == published_) return;
+    published_ = i.buffers_written;
+    const uint64_t c[4] = {i.buffers_written, i.events_lost, i.log_buffers_lost, i.events_written};
+    (void)!::pwrite(marker_fd_, c, sizeof c, 0);
+  }
+
+  const TraceDir& dir_;
+  StateStore store_;
+  SessionRings rings_;
+  LogWriter writer_;
+  uint64_t flush_ns_;
+  int marker_fd_ = -1;
+  uint64_t published_ = ~uint64_t{0};
+  uint64_t next_flush_check_ = 0;
+  uint64_t flush_req_ = 0;
+  uint64_t flush_done_ = 0;
+};
+
+// The spawned process forks the host and exits with the host's start-up status (0: the
+// file header is written and the marker exists), so the controller learns the outcome by
+// reaping it, and the host is nobody's child and, after setsid, has no terminal. Returns
+// the pipe's write end in the host; -1 when the fork failed.
+int detach() {
+  int fds[2];
+  if (::pipe(fds) != 0) return -1;
+  const pid_t pid = ::fork();
+  if (pid < 0) return -1;
+  if (pid > 0) {
+    ::close(fds[1]);
+    unsigned char status = 7;  // the host died before it reported
+    while (::read(fds[0], &status, 1) < 0 && errno == EINTR) {
+    }
+    ::_exit(status);
+  }
+  ::close(fds[0]);
+  ::setsid();
+  return fds[1];
+}
+
+void report(int& pipe_fd, unsigned char status) {
+  if (pipe_fd < 0) return;
+  (void)!::write(pipe_fd, &status, 1);
+  ::close(pipe_fd);
+  pipe_fd = -1;
+}
+
+int serve(uint64_t instance, int ready) {
+  auto dir = TraceDir::open();
+  if (!dir) return 3;
+  auto store = StateStore::open(*dir);
+  if (!store) return 3;
+  auto st = store->read();
+  if (!st) return 3;
+  const SessionEntry* e = st->session_by_instance(instance);
+  if (e == nullptr) return 4;
+  auto writer = LogWriter::create(UniqueFd(kLogFd), log_info(*e));
+  if (!writer) return 5;
+  const std::string marker = host_marker(instance, self_process());
+  auto marker_fd = dir->open_file(marker, true);
+  if (!marker_fd) return 3;
+  Host host(*dir, std::move(*store), *e, std::move(*writer));
+  report(ready, 0);
+  const auto done = host.run(marker_fd->get());
+  dir->remove(marker);
+  return done ? 0 : 6;
+}
+
+}  // namespace
+
+std::string host_marker(uint64_t instance, const ProcessKey& host) {
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "c-%" PRIu64 "-%u-%" PRIu64 "-host", instance, host.pid,
+                host.start);
+  return buf;
+}
+
+std::optional<HostRef> find_host(const TraceDir& dir, uint64_t instance) {
+  for (const std::string& name : dir.list("c-" + std::to_string(instance) + "-")) {
+    unsigned long long inst = 0, start = 0;
+    unsigned pid = 0;
+    int used = 0;
+    if (std::sscanf(name.c_str(), "c-%llu-%u-%llu-host%n", &inst, &pid, &start, &used) == 3 &&
+        static_cast<size_t>(used) == name.size() && inst == instance)
+      return HostRef{ProcessKey{pid, start}, name};
+  }
+  return std::nullopt;
+}
+
+std::optional<HostCounters> read_host_counters(const TraceDir& dir, const std::string& marker) {
+  auto fd = dir.open_file(marker, false);
+  if (!fd) return std::nullopt;
+  uint64_t c[4] = {};
+  if (::pread(fd->get(), c, sizeof c, 0) != static_cast<ssize_t>(sizeof c)) return HostCounters{};
+  return HostCounters{c[0], c[1], c[2], c[3]};
+}
+
+bool request_host_flush(const TraceDir& dir, uint64_t instance, uint32_t timeout_ms) {
+  auto host = find_host(dir, instance);
+  if (!host || !process_alive(host->key)) return false;
+  auto fd = dir.open_file(host->marker, false);
+  if (!fd) return false;
+  const uint64_t req = mono_ns();
+  if (::pwrite(fd->get(), &req, sizeof req, 32) != static_cast<ssize_t>(sizeof req)) return false;
+  const uint64_t deadline = req + uint64_t{timeout_ms} * 1'000'000;
+  for (;;) {
+    uint64_t done = 0;
+    if (::pread(fd->get(), &done, sizeof done, 40) == static_cast<ssize_t>(sizeof done) &&
+        done >= req)
+      return true;
+    if (mono_ns() >= deadline || !process_alive(host->key)) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
+int host_main(int argc, char** argv) {
+  uint64_t instance = 0;
+  for (int i = 1; i + 1 < argc; ++i)
+    if (std::strcmp(argv[i], "--instance") == 0) instance = std::strtoull(argv[i + 1], nullptr, 10);
+  if (instance == 0) {
+    std::fprintf(stderr, "usage: pfc-trace-host --instance N (started by StartTraceW)\n");
+    return 2;
+  }
+  ::signal(SIGPIPE, SIG_IGN);
+  ::signal(SIGHUP, SIG_IGN);
+  int ready = detach();
+  if (ready < 0) return 3;
+  const int rc = serve(instance, ready);
+  report(ready, static_cast<unsigned char>(rc));
+  return rc;
+}
+
+}  // namespace pfc::trace

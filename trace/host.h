@@ -1,0 +1,49 @@
+// trace/host.h — the session host of a file session (docs/logfile.md "The session host",
+// docs/namespace.md §4): a detached process, `pfc-trace-host`, that StartTraceW spawns with
+// the log file already open on descriptor 3. It is the session's consumer: it merges the
+// session's rings by timestamp (trace/merge.h, as the real-time consumer does), writes
+// them into the log file buffer by buffer (LogWriter) off the writers' path, flushes a
+// partly filled buffer every FlushTimer seconds, and after the session's STOP drains the
+// rings, closes the file (final header) and exits. Its marker `c-INSTANCE-PID-START-host`
+// tells controllers it is alive, holds its live counters and carries FLUSH requests.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "trace/dir.h"
+#include "trace/sys.h"
+
+namespace pfc::trace {
+
+// The host's marker name, and the host a marker name denotes.
+std::string host_marker(uint64_t instance, const ProcessKey& host);
+// The host of `instance` named by a marker in `dir` (alive or not), if any.
+struct HostRef {
+  ProcessKey key;
+  std::string marker;
+};
+std::optional<HostRef> find_host(const TraceDir& dir, uint64_t instance);
+
+// What the host has written so far (its marker's content).
+struct HostCounters {
+  uint64_t buffers_written = 0;
+  uint64_t events_lost = 0;  // events the file could not take (not those the rings dropped)
+  uint64_t log_buffers_lost = 0;
+  uint64_t events_written = 0;
+};
+std::optional<HostCounters> read_host_counters(const TraceDir& dir, const std::string& marker);
+
+// ControlTraceW(FLUSH) of a file session: asks the host to write its partly filled buffer
+// once every event committed before now is in it, and waits (at most timeout_ms) until it
+// did. False when there is no live host or it did not answer in time. The request and the
+// answer are CLOCK_MONOTONIC times in the marker (offsets 32 and 40).
+bool request_host_flush(const TraceDir& dir, uint64_t instance, uint32_t timeout_ms);
+
+// The host process: `pfc-trace-host --instance N` with the namespace in PFC_TRACE_DIR and
+// the log file on fd 3. Detaches (fork, setsid; the spawned process exits at once), then
+// runs until the session stops. Returns the exit status.
+int host_main(int argc, char** argv);
+
+}  // namespace pfc::trace

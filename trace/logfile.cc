@@ -1,0 +1,483 @@
+// trace/logfile.cc — see logfile.h; the layout is docs/logfile.md.
+#include "trace/logfile.h"
+
+#include <unistd.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "trace/wire.h"
+
+namespace pfc::trace {
+namespace {
+
+constexpr uint32_t kBufferMagic = 0x46554250;  // "PBUF"
+constexpr uint32_t kSectionSession = 1;
+constexpr uint32_t kSectionSchemas = 2;
+constexpr uint32_t kSectionVersion = 1;
+constexpr uint32_t kMaxSchemas = 4096;
+constexpr uint64_t kMaxCircularSlots = 1u << 20;
+
+uint32_t crc(const uint8_t* p, size_t n, uint32_t seed = 0) {
+  uLong c = seed == 0 ? ::crc32(0L, Z_NULL, 0) : seed;
+  while (n > 0) {
+    const auto chunk = static_cast<uInt>(std::min<size_t>(n, 1u << 30));
+    c = ::crc32(c, p, chunk);
+    p += chunk;
+    n -= chunk;
+  }
+  return static_cast<uint32_t>(c);
+}
+
+template <typename T>
+void store(uint8_t* p, T v) {
+  std::memcpy(p, &v, sizeof v);
+}
+template <typename T>
+T load(const uint8_t* p) {
+  T v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+uint64_t round8(uint64_t n) { return (n + 7) & ~uint64_t{7}; }
+
+void put_section(ByteWriter& w, uint32_t type, const std::vector<uint8_t>& body) {
+  w.put<uint32_t>(type);
+  w.put<uint32_t>(kSectionVersion);
+  w.put<uint32_t>(static_cast<uint32_t>(body.size()));
+  w.put<uint32_t>(0);
+  w.data().insert(w.data().end(), body.begin(), body.end());
+  w.data().resize(round8(w.data().size()), 0);
+}
+
+Result<void> write_all(int fd, const uint8_t* p, size_t n, uint64_t offset) {
+  while (n > 0) {
+    const ssize_t got = ::pwrite(fd, p, n, static_cast<off_t>(offset));
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) return make_error(errno_text("cannot write the log file", errno));
+    p += got;
+    n -= static_cast<size_t>(got);
+    offset += static_cast<uint64_t>(got);
+  }
+  return {};
+}
+
+class FdInput final : public LogInput {
+ public:
+  explicit FdInput(UniqueFd fd) : fd_(std::move(fd)) {}
+  Result<size_t> read_at(uint64_t offset, uint8_t* out, size_t n) override {
+    size_t done = 0;
+    while (done < n) {
+      const ssize_t got =
+          ::pread(fd_.get(), out + done, n - done, static_cast<off_t>(offset + done));
+      if (got < 0 && errno == EINTR) continue;
+      if (got < 0) return make_error(errno_text("cannot read", errno));
+      if (got == 0) break;
+      done += static_cast<size_t>(got);
+    }
+    return done;
+  }
+  bool seekable() const override { return true; }
+
+ private:
+  UniqueFd fd_;
+};
+
+}  // namespace
+
+bool is_log_file(const uint8_t* data, size_t size) {
+  return size >= sizeof kLogMagic && std::memcmp(data, kLogMagic, sizeof kLogMagic) == 0;
+}
+
+std::unique_ptr<LogInput> fd_input(UniqueFd fd) { return std::make_unique<FdInput>(std::move(fd)); }
+
+// ---- schemas --------------------------------------------------------------------------
+
+std::vector<uint8_t> encode_schemas(const std::vector<ProviderSchema>& schemas) {
+  ByteWriter w;
+  w.put<uint32_t>(static_cast<uint32_t>(schemas.size()));
+  for (const ProviderSchema& s : schemas) {
+    w.put(s.provider);
+    w.put<uint32_t>(s.kind);
+    w.bytes(std::vector<uint8_t>(s.name.begin(), s.name.end()));
+    w.bytes(s.data);
+  }
+  return std::move(w.data());
+}
+
+Result<std::vector<ProviderSchema>> decode_schemas(const uint8_t* data, size_t size) {
+  ByteReader r(data, size);
+  const uint32_t count = r.get<uint32_t>();
+  if (!r.ok() || count > kMaxSchemas) return make_error("bad schema section (count)");
+  std::vector<ProviderSchema> out;
+  for (uint32_t i = 0; i < count && r.ok(); ++i) {
+    ProviderSchema s;
+    s.provider = r.get<Guid>();
+    s.kind = r.get<uint32_t>();
+    const auto name = r.bytes(1024);
+    s.name.assign(name.begin(), name.end());
+    s.data = r.bytes(kMaxLogSections);
+    out.push_back(std::move(s));
+  }
+  if (!r.ok() || !r.at_end()) return make_error("bad schema section (lengths)");
+  return out;
+}
+
+// ---- header ---------------------------------------------------------------------------
+
+std::vector<uint8_t> encode_log_header(const LogInfo& info) {
+  ByteWriter sections;
+  ByteWriter session;
+  session.u16string(info.session);
+  session.u16string(info.file_name);
+  put_section(sections, kSectionSession, session.data());
+  put_section(sections, kSectionSchemas, encode_schemas(info.schemas));
+  std::vector<uint8_t> out(kLogHeaderSize, 0);
+  uint8_t* h = out.data();
+  std::memcpy(h, kLogMagic, sizeof kLogMagic);
+  store<uint32_t>(h + 8, info.version);
+  store<uint32_t>(h + 12, kLogHeaderSize);
+  store<uint32_t>(h + 16, info.buffer_size);
+  store<uint32_t>(h + 20, info.data_offset);
+  store<uint32_t>(h + 24, info.circular ? kLogModeCircular : 0);
+  store<uint32_t>(h + 28, info.pointer_size);
+  store<uint32_t>(h + 32, info.clock);
+  store<uint32_t>(h + 36, static_cast<uint32_t>(sections.data().size()));
+  store<int64_t>(h + 40, info.start_time);
+  store<int64_t>(h + 48, info.end_time);
+  store<uint64_t>(h + 56, info.max_bytes);
+  store<uint32_t>(h + 64, info.closed ? 1 : 0);
+  store<uint32_t>(h + 68, info.log_file_mode);
+  store<uint64_t>(h + 72, info.buffers_written);
+  store<uint64_t>(h + 80, info.events_written);
+  store<uint64_t>(h + 88, info.events_lost);
+  store<uint64_t>(h + 96, info.log_buffers_lost);
+  store<uint32_t>(h + 108, crc(sections.data().data(), sections.data().size()));
+  store<uint32_t>(h + 104, crc(h, 104));
+  out.insert(out.end(), sections.data().begin(), sections.data().end());
+  return out;
+}
+
+Result<LogInfo> decode_log_header(const uint8_t* h, size_t size, uint32_t* sections_bytes) {
+  if (size < kLogHeaderSize || !is_log_file(h, size)) return make_error("not a pfc log file");
+  if (load<uint32_t>(h + 104) != crc(h, 104)) return make_error("damaged log file header (CRC)");
+  LogInfo info;
+  info.version = load<uint32_t>(h + 8);
+  if (info.version != kLogVersion)
+    return make_error("log file version " + std::to_string(info.version) +
+                      " is not supported (this pfc reads version 1)");
+  info.buffer_size = load<uint32_t>(h + 16);
+  info.data_offset = load<uint32_t>(h + 20);
+  const uint32_t mode = load<uint32_t>(h + 24);
+  info.pointer_size = load<uint32_t>(h + 28);
+  info.clock = load<uint32_t>(h + 32);
+  *sections_bytes = load<uint32_t>(h + 36);
+  info.start_time = load<int64_t>(h + 40);
+  info.end_time = load<int64_t>(h + 48);
+  info.max_bytes = load<uint64_t>(h + 56);
+  const uint32_t closed = load<uint32_t>(h + 64);
+  info.log_file_mode = load<uint32_t>(h + 68);
+  info.buffers_written = load<uint64_t>(h + 72);
+  info.events_written = load<uint64_t>(h + 80);
+  info.events_lost = load<uint64_t>(h + 88);
+  info.log_buffers_lost = load<uint64_t>(h + 96);
+  info.circular = (mode & kLogModeCircular) != 0;
+  info.closed = closed == 1;
+  if (load<uint32_t>(h + 12) != kLogHeaderSize || (mode & ~kLogModeCircular) != 0 || closed > 1 ||
+      info.buffer_size < kMinLogBuffer || info.buffer_size > kMaxLogBuffer ||
+      info.buffer_size % 8 != 0 || *sections_bytes > kMaxLogSections ||
+      info.data_offset < kLogHeaderSize + uint64_t{*sections_bytes} || info.data_offset % 8 != 0 ||
+      (info.pointer_size != 4 && info.pointer_size != 8) || info.clock != kLogClockFiletime)
+    return make_error("inconsistent log file header");
+  if (info.circular && (info.max_bytes < info.data_offset + 2ull * info.buffer_size ||
+                        (info.max_bytes - info.data_offset) / info.buffer_size > kMaxCircularSlots))
+    return make_error("inconsistent log file header (circular size)");
+  return info;
+}
+
+Result<void> decode_log_sections(const uint8_t* data, size_t size, LogInfo& info) {
+  size_t at = 0;
+  while (at < size) {
+    ByteReader head(data + at, size - at);
+    const uint32_t type = head.get<uint32_t>();
+    const uint32_t version = head.get<uint32_t>();
+    const uint32_t length = head.get<uint32_t>();
+    (void)head.get<uint32_t>();
+    if (!head.ok() || length > size - at - 16) return make_error("bad section length");
+    const uint8_t* body = data + at + 16;
+    if (type == kSectionSession && version == kSectionVersion) {
+      ByteReader s(body, length);
+      info.session = s.u16string(kMaxLogSections / 2);
+      info.file_name = s.u16string(kMaxLogSections / 2);
+      if (!s.ok()) return make_error("bad session section");
+    } else if (type == kSectionSchemas && version == kSectionVersion) {
+      auto schemas = decode_schemas(body, length);
+      if (!schemas) return std::unexpected(schemas.error());
+      info.schemas = std::move(*schemas);
+    }  // other types and versions: skipped (written by a newer pfc)
+    at += 16 + round8(length);
+  }
+  return {};
+}
+
+// ---- writer ---------------------------------------------------------------------------
+
+Result<LogWriter> LogWriter::create(UniqueFd fd, LogInfo info) {
+  info.buffer_size = std::clamp(info.buffer_size & ~7u, kMinLogBuffer, kMaxLogBuffer);
+  info.version = kLogVersion;
+  info.clock = kLogClockFiletime;
+  info.pointer_size = sizeof(void*);
+  info.closed = false;
+  info.data_offset = 0;
+  const size_t head = encode_log_header(info).size();
+  if (head - kLogHeaderSize > kMaxLogSections) return make_error("log file sections too large");
+  info.data_offset = static_cast<uint32_t>((head + 4095) & ~size_t{4095});
+  if (info.circular && info.max_bytes < info.data_offset + 2ull * info.buffer_size)
+    return make_error("a circular log file needs a maximum size of at least two buffers");
+  if (info.circular && (info.max_bytes - info.data_offset) / info.buffer_size > kMaxCircularSlots)
+    return make_error("the circular log file is too large for its buffer size");
+  const std::vector<uint8_t> bytes = encode_log_header(info);
+  if (::ftruncate(fd.get(), 0) != 0)
+    return make_error(errno_text("cannot truncate the log file", errno));
+  if (auto w = write_all(fd.get(), bytes.data(), bytes.size(), 0); !w)
+    return std::unexpected(w.error());
+  LogWriter out;
+  out.fd_ = std::move(fd);
+  out.info_ = std::move(info);
+  out.buffer_.assign(out.info_.buffer_size, 0);
+  return out;
+}
+
+uint64_t LogWriter::slots() const {
+  return (info_.max_bytes - info_.data_offset) / info_.buffer_size;
+}
+
+Result<bool> LogWriter::add(const EventRecord& h, const uint8_t* payload, const uint8_t* stack) {
+  const uint32_t size = record_bytes(h.payload_len, h.stack_count);
+  if (uint64_t{size} > info_.buffer_size - kLogBufferHeaderSize) {
+    info_.events_lost++;
+    return false;
+  }
+  if (kLogBufferHeaderSize + used_ + size > info_.buffer_size) {
+    if (auto w = write_buffer(); !w) return std::unexpected(w.error());
+  }
+  uint8_t* p = buffer_.data() + kLogBufferHeaderSize + used_;
+  std::memcpy(p, &h, sizeof h);
+  store<uint32_t>(p + offsetof(EventRecord, size), size);
+  store<uint32_t>(p + offsetof(EventRecord, state), kRecordEvent);
+  std::memcpy(p + sizeof h, payload, h.payload_len);
+  std::memset(p + sizeof h + h.payload_len, 0, ((h.payload_len + 7u) & ~7u) - h.payload_len);
+  std::memcpy(p + sizeof h + ((h.payload_len + 7u) & ~7u), stack, 8u * h.stack_count);
+  used_ += size;
+  events_++;
+  return true;
+}
+
+Result<void> LogWriter::write_buffer() {
+  if (events_ == 0) return {};
+  const uint32_t events = events_;
+  events_ = 0;
+  const bool fits = info_.circular || info_.max_bytes == 0 ||
+                    info_.data_offset + (sequence_ + 1) * info_.buffer_size <= info_.max_bytes;
+  if (full_ || !fits) {  // sequential and full: the buffer is lost, as ETW does
+    full_ = true;
+    info_.log_buffers_lost++;
+    info_.events_lost += events;
+    used_ = 0;
+    return {};
+  }
+  uint8_t* b = buffer_.data();
+  std::memset(b + kLogBufferHeaderSize + used_, 0,
+              info_.buffer_size - kLogBufferHeaderSize - used_);
+  store<uint32_t>(b, kBufferMagic);
+  store<uint32_t>(b + 4, 0);
+  store<uint64_t>(b + 8, sequence_);
+  store<uint32_t>(b + 16, used_);
+  store<uint32_t>(b + 20, events);
+  store<uint32_t>(b + 24, 0);
+  store<uint32_t>(b + 28, 0);
+  store<uint32_t>(b + 24, crc(b, kLogBufferHeaderSize + used_));
+  const uint64_t slot = info_.circular ? sequence_ % slots() : sequence_;
+  auto w = write_all(fd_.get(), b, info_.buffer_size,
+                     info_.data_offset + slot * uint64_t{info_.buffer_size});
+  used_ = 0;
+  if (!w) {  // a disk full or failing: this and every later buffer is lost, and counted
+    full_ = true;
+    info_.log_buffers_lost++;
+    info_.events_lost += events;
+    return w;
+  }
+  sequence_++;
+  info_.buffers_written++;
+  info_.events_written += events;
+  return {};
+}
+
+Result<void> LogWriter::flush() { return write_buffer(); }
+
+Result<void> LogWriter::close(int64_t end_time, uint64_t ring_lost) {
+  auto w = write_buffer();
+  info_.end_time = end_time;
+  info_.events_lost += ring_lost;
+  info_.closed = true;
+  const std::vector<uint8_t> bytes = encode_log_header(info_);
+  if (auto h = write_all(fd_.get(), bytes.data(), kLogHeaderSize, 0); !h) return h;
+  if (::fsync(fd_.get()) != 0) return make_error(errno_text("cannot sync the log file", errno));
+  return w;
+}
+
+// ---- reader ---------------------------------------------------------------------------
+
+Result<LogReader> LogReader::open(std::unique_ptr<LogInput> input, std::string display) {
+  LogReader r;
+  r.input_ = std::move(input);
+  r.display_ = std::move(display);
+  if (auto h = r.refresh(); !h) return std::unexpected(h.error());
+  r.buffer_.assign(r.info_.buffer_size, 0);
+  return r;
+}
+
+Result<void> LogReader::refresh() {
+  uint8_t head[kLogHeaderSize];
+  auto got = input_->read_at(0, head, sizeof head);
+  if (!got) return make_error(display_ + ": " + got.error().message);
+  uint32_t sections = 0;
+  auto info = decode_log_header(head, *got, &sections);
+  if (!info) return make_error(display_ + ": " + info.error().message);
+  if (buffer_.empty()) {  // the first time: the sections (written once, at creation)
+    std::vector<uint8_t> body(sections);
+    auto s = input_->read_at(kLogHeaderSize, body.data(), body.size());
+    if (!s) return make_error(display_ + ": " + s.error().message);
+    if (*s != body.size() || load<uint32_t>(head + 108) != crc(body.data(), body.size()))
+      return make_error(display_ + ": damaged log file header (sections)");
+    if (auto d = decode_log_sections(body.data(), body.size(), *info); !d)
+      return make_error(display_ + ": " + d.error().message);
+  } else {
+    if (info->buffer_size != info_.buffer_size || info->data_offset != info_.data_offset ||
+        info->circular != info_.circular)
+      return make_error(display_ + ": the log file header changed while it was read");
+    info->session = std::move(info_.session);
+    info->file_name = std::move(info_.file_name);
+    info->schemas = std::move(info_.schemas);
+  }
+  info_ = std::move(*info);
+  return {};
+}
+
+std::string LogReader::not_closed_warning() const {
+  return display_ + ": file not closed: writer died or still writing (read " +
+         std::to_string(buffers_read_) + " complete buffers)";
+}
+
+LogReader::Step LogReader::damaged(std::string what) {
+  problem_ = display_ + ": " + what;
+  done_ = true;
+  return Step::Damaged;
+}
+
+Result<void> LogReader::order_circular() {
+  const uint64_t slots = (info_.max_bytes - info_.data_offset) / info_.buffer_size;
+  std::vector<std::pair<uint64_t, uint64_t>> found;  // (sequence, slot)
+  for (uint64_t slot = 0; slot < slots; ++slot) {
+    uint8_t h[kLogBufferHeaderSize];
+    auto got = input_->read_at(info_.data_offset + slot * info_.buffer_size, h, sizeof h);
+    if (!got) return std::unexpected(got.error());
+    if (*got < sizeof h) break;
+    if (load<uint32_t>(h) != kBufferMagic) continue;  // never written
+    const uint64_t seq = load<uint64_t>(h + 8);
+    if (seq % slots == slot) found.emplace_back(seq, slot);
+  }
+  std::sort(found.begin(), found.end());
+  for (const auto& f : found) order_.push_back(f.second);
+  ordered_ = true;
+  return {};
+}
+
+LogReader::Step LogReader::check_buffer(uint64_t offset, size_t got) {
+  const uint8_t* b = buffer_.data();
+  const bool pending = !info_.closed;
+  const auto fail = [&](std::string what) {
+    if (pending) return Step::Pending;  // being written (or its writer died mid-write)
+    return damaged(std::move(what) + " at offset " + std::to_string(offset));
+  };
+  if (got < info_.buffer_size) return fail("truncated buffer");
+  const uint32_t used = load<uint32_t>(b + 16), events = load<uint32_t>(b + 20);
+  if (load<uint32_t>(b) != kBufferMagic || used > info_.buffer_size - kLogBufferHeaderSize ||
+      used % 8 != 0 || events > used / sizeof(EventRecord))
+    return fail("damaged buffer header");
+  uint8_t copy[kLogBufferHeaderSize];
+  std::memcpy(copy, b, sizeof copy);
+  store<uint32_t>(copy + 24, 0);
+  if (crc(b + kLogBufferHeaderSize, used, crc(copy, sizeof copy)) != load<uint32_t>(b + 24))
+    return fail("damaged buffer (CRC mismatch)");
+  const uint64_t seq = load<uint64_t>(b + 8);
+  if (!info_.circular && seq != expected_sequence_)
+    return fail("buffer out of sequence (" + std::to_string(seq) + ", expected " +
+                std::to_string(expected_sequence_) + ")");
+  expected_sequence_ = seq + 1;
+  pos_ = kLogBufferHeaderSize;
+  used_end_ = kLogBufferHeaderSize + used;
+  remaining_ = events;
+  buffers_read_++;
+  return Step::Event;
+}
+
+LogReader::Step LogReader::load_next_buffer() {
+  uint64_t slot = next_index_;
+  if (info_.circular) {
+    if (!input_->seekable()) return damaged("a circular log file must be read from a file");
+    if (!ordered_) {
+      if (auto o = order_circular(); !o) return damaged(o.error().message);
+    }
+    if (next_index_ >= order_.size()) return info_.closed ? Step::End : Step::Pending;
+    slot = order_[next_index_];
+  } else if (info_.closed && next_index_ >= info_.buffers_written) {
+    return Step::End;
+  }
+  const uint64_t offset = info_.data_offset + slot * uint64_t{info_.buffer_size};
+  auto got = input_->read_at(offset, buffer_.data(), buffer_.size());
+  if (!got) return damaged(got.error().message);
+  if (*got == 0 && !info_.closed) return Step::Pending;
+  if (*got == 0)
+    return damaged("truncated: " + std::to_string(buffers_read_) + " of " +
+                   std::to_string(info_.buffers_written) + " buffers present");
+  const Step s = check_buffer(offset, *got);
+  if (s == Step::Event) next_index_++;
+  return s;
+}
+
+bool LogReader::decode_record(RingReader::View& out) {
+  const uint8_t* p = buffer_.data() + pos_;
+  if (used_end_ - pos_ < sizeof(EventRecord)) return false;
+  std::memcpy(&out.header, p, sizeof(EventRecord));
+  const EventRecord& e = out.header;
+  if (e.state != kRecordEvent || e.size > used_end_ - pos_ || e.payload_len > e.size ||
+      e.stack_count > e.size / 8 || record_bytes(e.payload_len, e.stack_count) != e.size)
+    return false;
+  out.payload = p + sizeof(EventRecord);
+  out.stack = out.payload + ((e.payload_len + 7u) & ~7u);
+  pos_ += e.size;
+  return true;
+}
+
+LogReader::Step LogReader::next(RingReader::View& out) {
+  for (;;) {
+    if (done_) return problem_.empty() ? Step::End : Step::Damaged;
+    if (remaining_ > 0) {
+      remaining_--;
+      if (!decode_record(out)) return damaged("damaged event record in a buffer");
+      events_read_++;
+      return Step::Event;
+    }
+    if (pos_ != used_end_) return damaged("buffer holds more bytes than its events");
+    const Step s = load_next_buffer();
+    if (s == Step::Event) continue;
+    if (s == Step::End) done_ = true;
+    return s;
+  }
+}
+
+}  // namespace pfc::trace

@@ -1,0 +1,175 @@
+// trace/logfile.h — the log file of a file session (docs/logfile.md): a versioned,
+// self-describing header (session, clock, start/end time, pointer size, buffer size,
+// counters, typed sections such as provider schemas), then fixed-size buffers, each with a
+// header (sequence number, used bytes, event count, CRC-32) holding whole event records in
+// the ring's record layout (trace/ring.h). LogWriter is used by the session host (one
+// process owns the file); LogReader is used by every reader and never trusts the file:
+// every length, count and CRC is checked, and damage ends the events with a problem text.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pfc/error.h"
+#include "pfc/guid.h"
+#include "trace/ring.h"
+#include "trace/sys.h"
+
+namespace pfc::trace {
+
+inline constexpr uint32_t kLogVersion = 1;
+inline constexpr uint32_t kLogHeaderSize = 128;
+inline constexpr uint32_t kLogBufferHeaderSize = 32;
+inline constexpr uint32_t kMinLogBuffer = 4u << 10;
+inline constexpr uint32_t kMaxLogBuffer = 16u << 20;
+inline constexpr uint32_t kMaxLogSections = 16u << 20;  // bytes of the section area
+inline constexpr uint32_t kLogClockFiletime = 1;        // TimeStamp: FILETIME (CLOCK_REALTIME)
+inline constexpr uint32_t kLogModeCircular = 1;         // header flag
+
+// The first bytes of every log file (also what format detection looks for).
+inline constexpr char kLogMagic[8] = {'P', 'F', 'C', '-', 'L', 'O', 'G', '\n'};
+bool is_log_file(const uint8_t* data, size_t size);
+
+// A provider's schema as a section of the file: opaque bytes of a known kind.
+inline constexpr uint32_t kSchemaPfcScript = 1;  // a filter script's text (.pfs)
+inline constexpr uint32_t kSchemaManifest = 2;   // an instrumentation manifest (XML)
+struct ProviderSchema {
+  Guid provider;
+  uint32_t kind = 0;
+  std::string name;           // UTF-8, the provider's name when known
+  std::vector<uint8_t> data;  // at most kMaxLogSections bytes in all
+  bool operator==(const ProviderSchema&) const = default;
+};
+std::vector<uint8_t> encode_schemas(const std::vector<ProviderSchema>& schemas);
+Result<std::vector<ProviderSchema>> decode_schemas(const uint8_t* data, size_t size);
+
+// What the header says (the counters and end time are final only when `closed`).
+struct LogInfo {
+  uint32_t version = kLogVersion;
+  std::u16string session;
+  std::u16string file_name;  // as the controller gave it
+  uint32_t buffer_size = 64u << 10;
+  uint32_t data_offset = 0;  // where buffer 0 begins
+  bool circular = false;
+  uint64_t max_bytes = 0;  // 0: no limit (sequential)
+  uint32_t pointer_size = sizeof(void*);
+  uint32_t clock = kLogClockFiletime;
+  uint32_t log_file_mode = 0;  // the session's EVENT_TRACE_PROPERTIES.LogFileMode
+  int64_t start_time = 0;      // FILETIME
+  int64_t end_time = 0;        // FILETIME, set at close
+  bool closed = false;
+  uint64_t buffers_written = 0;
+  uint64_t events_written = 0;
+  uint64_t events_lost = 0;       // dropped in the rings, plus those a full file could not take
+  uint64_t log_buffers_lost = 0;  // buffers a full file could not take
+  std::vector<ProviderSchema> schemas;
+};
+
+// ---- writing (the session host) -------------------------------------------------------
+
+class LogWriter {
+ public:
+  // Writes the header (not closed) into `fd` (an empty, writable file) and owns the fd.
+  // buffer_size is clamped to [kMinLogBuffer, kMaxLogBuffer]; a circular file needs room
+  // for 2 buffers within max_bytes.
+  static Result<LogWriter> create(UniqueFd fd, LogInfo info);
+
+  // Adds one event. When it does not fit the current buffer, that buffer is written
+  // first. Returns false when the event is lost (larger than a buffer, or the sequential
+  // file is full); counted either way. A failed write is returned once; from then on the
+  // file counts as full (every later buffer lost and counted), so the caller may go on.
+  Result<bool> add(const EventRecord& header, const uint8_t* payload, const uint8_t* stack);
+  // Writes the current buffer when it holds events (a flush timer, or STOP).
+  Result<void> flush();
+  // Flushes and writes the final header: closed, end_time, counters. `ring_lost` adds the
+  // events the session's rings dropped.
+  Result<void> close(int64_t end_time, uint64_t ring_lost);
+  const LogInfo& info() const { return info_; }
+  bool pending() const { return events_ != 0; }
+
+ private:
+  Result<void> write_buffer();
+  uint64_t slots() const;  // circular: buffers that fit in max_bytes
+
+  UniqueFd fd_;
+  LogInfo info_;
+  std::vector<uint8_t> buffer_;
+  uint32_t used_ = 0;  // record bytes in buffer_ after its header
+  uint32_t events_ = 0;
+  uint64_t sequence_ = 0;
+  bool full_ = false;
+};
+
+// The header bytes (fixed part + sections) of `info`, and their parse (used by the writer,
+// the reader and the fuzzer).
+std::vector<uint8_t> encode_log_header(const LogInfo& info);
+// Parses and checks the fixed header; `size` may be larger. sections_bytes() tells how
+// many bytes after the fixed header hold the sections.
+Result<LogInfo> decode_log_header(const uint8_t* data, size_t size, uint32_t* sections_bytes);
+Result<void> decode_log_sections(const uint8_t* data, size_t size, LogInfo& info);
+
+// ---- reading --------------------------------------------------------------------------
+
+// Where a reader gets the bytes from: a file (pread, any offset) or a stream that can only
+// go forward (a pipe: sequential files only).
+class LogInput {
+ public:
+  virtual ~LogInput() = default;
+  // Reads up to n bytes at `offset`; fewer only at the end of the input.
+  virtual Result<size_t> read_at(uint64_t offset, uint8_t* out, size_t n) = 0;
+  virtual bool seekable() const = 0;
+};
+// A file descriptor read with pread (owned).
+std::unique_ptr<LogInput> fd_input(UniqueFd fd);
+
+class LogReader {
+ public:
+  // Reads and checks the header; the error names `display` ("FILE: not a pfc log file ...").
+  static Result<LogReader> open(std::unique_ptr<LogInput> input, std::string display);
+
+  enum class Step : uint8_t {
+    Event,    // `next` filled the view (valid until the next call)
+    Pending,  // nothing more now: the file is not closed (being written, or its writer died)
+    End,      // the file is closed and every event was read
+    Damaged,  // the rest of the file is unreadable: problem() says why
+  };
+  Step next(RingReader::View& out);
+  // After Pending: re-reads the header (a writer may have closed the file meanwhile) so
+  // next() can go on.
+  Result<void> refresh();
+
+  const LogInfo& info() const { return info_; }
+  const std::string& problem() const { return problem_; }
+  uint64_t buffers_read() const { return buffers_read_; }
+  uint64_t events_read() const { return events_read_; }
+  // The warning a reader prints after Pending when it does not follow the file.
+  std::string not_closed_warning() const;
+
+ private:
+  Step load_next_buffer();
+  Step check_buffer(uint64_t offset, size_t got);
+  Step damaged(std::string what);
+  Result<void> order_circular();
+  bool decode_record(RingReader::View& out);
+
+  std::unique_ptr<LogInput> input_;
+  std::string display_;
+  LogInfo info_;
+  std::vector<uint8_t> buffer_;
+  uint32_t pos_ = 0;                // next record in buffer_ (after its header)
+  uint32_t used_end_ = 0;           // end of the records in buffer_
+  uint32_t remaining_ = 0;          // events of the current buffer not yet returned
+  uint64_t next_index_ = 0;         // the next buffer slot (sequential) / order entry
+  uint64_t expected_sequence_ = 0;  // sequential: slot i holds sequence i
+  std::vector<uint64_t> order_;     // circular: slots by sequence
+  bool ordered_ = false;
+  bool done_ = false;
+  std::string problem_;
+  uint64_t buffers_read_ = 0;
+  uint64_t events_read_ = 0;
+};
+
+}  // namespace pfc::trace

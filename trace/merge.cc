@@ -1,0 +1,43 @@
+// trace/merge.cc — see merge.h.
+#include "trace/merge.h"
+
+namespace pfc::trace {
+
+void SessionRings::scan(const TraceDir& dir, const StateStore& store, uint64_t now) {
+  if (now < next_scan_ns_) return;
+  next_scan_ns_ = now + kScanNs;
+  if (stopped_at_ == 0) {
+    auto st = store.read();
+    if (st && st->session_by_instance(instance_) == nullptr) stopped_at_ = now;
+  }
+  const std::string prefix = "r-" + std::to_string(instance_) + "-";
+  for (const std::string& name : dir.list(prefix)) {
+    if (known_.contains(name)) continue;
+    auto ring = RingReader::open(dir, name);
+    if (!ring) continue;  // still being created: next scan
+    known_.insert(name);
+    rings_.push_back(std::make_unique<RingReader>(std::move(*ring)));
+  }
+}
+
+SessionRings::Pick SessionRings::oldest() {
+  Pick best;
+  for (auto& r : rings_) {
+    const auto* v = r->peek();
+    if (v != nullptr && (best.view == nullptr || v->header.ts < best.view->header.ts)) {
+      best.view = v;
+      best.ring = r.get();
+    }
+  }
+  return best;
+}
+
+bool SessionRings::finished(uint64_t now) {
+  if (stopped_at_ == 0 || now < stopped_at_ + kScanNs) return false;  // one scan after the stop
+  if (now >= stopped_at_ + kStopDrainNs) return true;
+  for (auto& r : rings_)
+    if (!r->finished() && !(r->peek() == nullptr && r->drained())) return false;
+  return true;
+}
+
+}  // namespace pfc::trace
