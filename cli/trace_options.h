@@ -46,6 +46,12 @@ struct EnableRequest {
   std::u16string exe;         // EXECUTABLE_NAME: names joined by ';' (empty: none)
   std::vector<uint16_t> ids;  // EVENT_ID (empty: none)
   bool ids_in = true;         // false: "not:" (all events but the listed ids)
+  // From scripts only (enable --script):
+  std::u16string package_ids;       // PACKAGE_ID: ';'-joined (empty: none)
+  std::u16string app_ids;           // PACKAGE_APP_ID
+  std::vector<uint16_t> stack_ids;  // STACKWALK (empty: none)
+  bool stack_in = true;
+  std::vector<uint8_t> extension;  // the pfc enable extension's data (etw/enable_ext.h)
 };
 
 // PROVIDER: "{GUID}", else a name turned into its EventSource GUID.

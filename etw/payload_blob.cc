@@ -56,12 +56,30 @@ void predicate_words(const BlobPredicate& p, std::string& strings, uint64_t& a, 
   }
 }
 
+}  // namespace
+
+void put_blob_predicate(std::vector<uint8_t>& out, size_t at, const BlobPredicate& p,
+                        std::string& strings) {
+  uint64_t a = 0, b = 0;
+  predicate_words(p, strings, a, b);
+  store<uint16_t>(out, at, p.field);
+  store<uint16_t>(out, at + 2, static_cast<uint16_t>(p.op));
+  store<uint16_t>(out, at + 4, static_cast<uint16_t>(p.type));
+  store<uint64_t>(out, at + 8, a);
+  store<uint64_t>(out, at + 16, b);
+}
+
 void append_layout(std::vector<uint8_t>& out, const std::vector<FieldDef>& layout) {
-  size_t at = out.size();
-  out.resize(at + 4 + kBlobLayoutFieldSize * layout.size());
+  const size_t at = out.size();
+  out.resize(at + 4);
   store<uint16_t>(out, at, static_cast<uint16_t>(layout.size()));
-  at += 4;
-  for (const FieldDef& f : layout) {
+  append_fields(out, layout);
+}
+
+void append_fields(std::vector<uint8_t>& out, const std::vector<FieldDef>& fields) {
+  size_t at = out.size();
+  out.resize(at + kBlobLayoutFieldSize * fields.size());
+  for (const FieldDef& f : fields) {
     store<uint16_t>(out, at, static_cast<uint16_t>(f.type));
     out[at + 2] = static_cast<uint8_t>(f.count.kind);
     out[at + 3] = static_cast<uint8_t>(f.length.kind);
@@ -70,8 +88,6 @@ void append_layout(std::vector<uint8_t>& out, const std::vector<FieldDef>& layou
     at += kBlobLayoutFieldSize;
   }
 }
-
-}  // namespace
 
 std::vector<FieldDef> blob_layout(const EventDef& event, const std::vector<BlobPredicate>& preds) {
   size_t n = 0;
@@ -121,13 +137,7 @@ std::vector<uint8_t> encode_blob(const BlobContents& c) {
     first = static_cast<uint16_t>(first + f.preds.size());
     f_at += kBlobFilterSize;
     for (const BlobPredicate& p : f.preds) {
-      uint64_t a = 0, b = 0;
-      predicate_words(p, strings, a, b);
-      store<uint16_t>(out, p_at, p.field);
-      store<uint16_t>(out, p_at + 2, static_cast<uint16_t>(p.op));
-      store<uint16_t>(out, p_at + 4, static_cast<uint16_t>(p.type));
-      store<uint64_t>(out, p_at + 8, a);
-      store<uint64_t>(out, p_at + 16, b);
+      put_blob_predicate(out, p_at, p, strings);
       p_at += kBlobPredicateSize;
     }
   }
@@ -149,15 +159,14 @@ std::vector<uint8_t> encode_blob(const BlobContents& c) {
 
 // --- decoding ------------------------------------------------------------------------
 
-namespace {
-
-bool same_extent(const Extent& a, const Extent& b) {
-  return a.kind == b.kind && a.value == b.value;
-}
-
 bool same_field(const FieldDef& a, const FieldDef& b) {
-  return a.type == b.type && same_extent(a.count, b.count) && same_extent(a.length, b.length);
+  const auto same = [](const Extent& x, const Extent& y) {
+    return x.kind == y.kind && x.value == y.value;
+  };
+  return a.type == b.type && same(a.count, b.count) && same(a.length, b.length);
 }
+
+namespace {
 
 bool known_type(uint16_t t) {
   return t >= static_cast<uint16_t>(InType::UnicodeString) &&
@@ -190,6 +199,8 @@ bool decode_header(const uint8_t* d, size_t size, Header& h) {
          uint64_t{h.strings_at} + h.strings_size == size;
 }
 
+}  // namespace
+
 bool decode_predicate(const uint8_t* p, const uint8_t* strings, uint32_t strings_size,
                       BlobPredicate& out) {
   const uint16_t op = load<uint16_t>(p + 2);
@@ -215,6 +226,8 @@ bool decode_predicate(const uint8_t* p, const uint8_t* strings, uint32_t strings
   }
   return true;
 }
+
+namespace {
 
 // A count or length of the field after `earlier`. Taken from a field, it must name an
 // earlier scalar Int8..UInt64 field, as in a manifest (runtime/manifest_events.cc).
@@ -244,20 +257,25 @@ bool decode_field(const uint8_t* p, const std::vector<FieldDef>& earlier, FieldD
   return takes_length ? f.length.present() || f.type != InType::Binary : !f.length.present();
 }
 
-// One filter's layout at `at` (advanced past it), ending before `end`. The layout must
-// cover every field the filter's predicates test, each of them scalar and of the type the
-// predicate recorded.
+}  // namespace
+
+bool decode_fields(const uint8_t* d, size_t end, size_t& at, uint32_t count,
+                   std::vector<FieldDef>& out) {
+  if (at > end || (end - at) / kBlobLayoutFieldSize < count) return false;
+  for (uint32_t i = 0; i < count; ++i, at += kBlobLayoutFieldSize) {
+    FieldDef f;
+    if (!decode_field(d + at, out, f)) return false;
+    out.push_back(std::move(f));
+  }
+  return true;
+}
+
 bool decode_layout(const uint8_t* d, size_t end, size_t& at, BlobFilter& bf) {
-  if (end - at < 4) return false;
+  if (at > end || end - at < 4) return false;
   const uint16_t count = load<uint16_t>(d + at);
   if (count == 0 || count > kBlobMaxLayoutFields || load<uint16_t>(d + at + 2) != 0) return false;
   at += 4;
-  if ((end - at) / kBlobLayoutFieldSize < count) return false;
-  for (uint32_t i = 0; i < count; ++i, at += kBlobLayoutFieldSize) {
-    FieldDef f;
-    if (!decode_field(d + at, bf.layout, f)) return false;
-    bf.layout.push_back(std::move(f));
-  }
+  if (!decode_fields(d, end, at, count, bf.layout)) return false;
   for (const BlobPredicate& p : bf.preds) {
     if (p.field >= bf.layout.size()) return false;
     const FieldDef& f = bf.layout[p.field];
@@ -269,7 +287,7 @@ bool decode_layout(const uint8_t* d, size_t end, size_t& at, BlobFilter& bf) {
 // Filters on the same event describe it alike as far as both layouts reach (each is the
 // event's fields up to its highest tested field): a routing program lays the event out by
 // the longest one (compiler/lower.cc).
-bool layouts_agree(const std::vector<BlobFilter>& filters) {
+bool blob_layouts_agree(const std::vector<BlobFilter>& filters) {
   std::map<std::pair<uint16_t, uint8_t>, const std::vector<FieldDef>*> longest;
   for (const BlobFilter& f : filters) {
     const std::vector<FieldDef>*& l = longest[{f.event_id, f.event_version}];
@@ -281,8 +299,6 @@ bool layouts_agree(const std::vector<BlobFilter>& filters) {
   }
   return true;
 }
-
-}  // namespace
 
 std::optional<BlobContents> decode_blob(const uint8_t* d, size_t size) {
   Header h;
@@ -317,7 +333,7 @@ std::optional<BlobContents> decode_blob(const uint8_t* d, size_t size) {
   size_t at = h.layout_at;
   for (BlobFilter& bf : out.filters)
     if (!decode_layout(d, h.strings_at, at, bf)) return std::nullopt;
-  if (at != h.strings_at || !layouts_agree(out.filters)) return std::nullopt;
+  if (at != h.strings_at || !blob_layouts_agree(out.filters)) return std::nullopt;
   return out;
 }
 
@@ -386,26 +402,32 @@ std::shared_ptr<const EventDef> layout_event(const BlobFilter& bf, const Provide
 
 }  // namespace
 
+bool resolve_blob_filter(const BlobFilter& bf, const ProviderDef* schema,
+                         std::vector<PayloadPredicate>& preds, PayloadFilter& out) {
+  std::shared_ptr<const EventDef> ev = layout_event(bf, schema);
+  if (!ev) return false;
+  for (const BlobPredicate& p : bf.preds) {
+    if (p.field >= ev->fields.size()) return false;
+    const FieldDef& f = ev->fields[p.field];
+    if (f.type != p.type || f.count.present() || !value_fits(f, p)) return false;
+    preds.push_back(PayloadPredicate{p.field, p.op, p.value});
+  }
+  out.event_id = bf.event_id;
+  out.event_version = bf.event_version;
+  out.group_all = bf.group_all;
+  out.layout = std::move(ev);
+  return true;
+}
+
 std::optional<std::vector<PayloadFilter>> resolve_blob(const BlobContents& c,
                                                        const ProviderDef* schema) {
   if (schema != nullptr && !(c.provider == schema->guid)) return std::nullopt;
   std::vector<PayloadFilter> out;
   for (const BlobFilter& bf : c.filters) {
-    std::shared_ptr<const EventDef> ev = layout_event(bf, schema);
-    if (!ev) return std::nullopt;
     std::vector<PayloadPredicate> preds;
-    for (const BlobPredicate& p : bf.preds) {
-      if (p.field >= ev->fields.size()) return std::nullopt;
-      const FieldDef& f = ev->fields[p.field];
-      if (f.type != p.type || f.count.present() || !value_fits(f, p)) return std::nullopt;
-      preds.push_back(PayloadPredicate{p.field, p.op, p.value});
-    }
     PayloadFilter pf;
-    pf.event_id = bf.event_id;
-    pf.event_version = bf.event_version;
-    pf.group_all = bf.group_all;
+    if (!resolve_blob_filter(bf, schema, preds, pf)) return std::nullopt;
     pf.expr = make_flat_expr(std::move(preds), bf.match_any);
-    pf.layout = std::move(ev);
     out.push_back(std::move(pf));
   }
   return out;
