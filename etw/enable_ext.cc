@@ -63,8 +63,9 @@ void put_tables(const ExtContents& c, std::vector<uint8_t>& out, std::string& st
     store<uint16_t>(out, f_at, f.event_id);
     out[f_at + 2] = f.event_version;
     out[f_at + 3] = f.group_all ? 2 : 0;
-    const uint32_t words[6] = {first_pred, uint32_t(e.preds.size()), first_node,
-                               uint32_t(e.nodes.size()), first_kid, uint32_t(e.kids.size())};
+    const uint32_t words[6] = {first_pred, uint32_t(e.preds.size()),
+                               first_node, uint32_t(e.nodes.size()),
+                               first_kid,  uint32_t(e.kids.size())};
     std::memcpy(out.data() + f_at + 4, words, sizeof words);
     f_at += kExtFilterSize;
     first_pred += words[1], first_node += words[3], first_kid += words[5];

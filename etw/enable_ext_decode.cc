@@ -77,7 +77,8 @@ bool decode_ranges(const uint8_t* f, const Header& h, Ranges& next, Ranges& r) {
 // root is the last node, every other node a child exactly once.
 bool decode_nodes(const uint8_t* d, const Header& h, const Ranges& r, PayloadExpr& e) {
   std::vector<uint32_t> uses(r.nnode, 0);
-  for (uint32_t k = 0; k < r.nkid; ++k) e.kids.push_back(load<uint32_t>(d + h.kids_at() + 4 * (size_t{r.kid} + k)));
+  for (uint32_t k = 0; k < r.nkid; ++k)
+    e.kids.push_back(load<uint32_t>(d + h.kids_at() + 4 * (size_t{r.kid} + k)));
   for (uint32_t i = 0; i < r.nnode; ++i) {
     const uint8_t* n = d + h.nodes_at() + size_t{kExtNodeSize} * (r.node + i);
     if (n[0] > static_cast<uint8_t>(PayloadExpr::Node::Kind::Not) || n[1] != 0 ||

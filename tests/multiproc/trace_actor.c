@@ -7,7 +7,11 @@
  *   trace_actor toggle NAME TAG ROUNDS               enables ids {2}, ids {3}, disables, in turn
  *   trace_actor provider TAG                         EventRegister; prints "callback E L ANY";
  *                                                    reads "write N THREADS" / "quit"; prints
- *                                                    "wrote C1 C2 C3 C4" (events per id)
+ *                                                    "wrote C1 C2 C3 C4" (events per id);
+ *                                                    "named N" writes N events id 5 with
+ *                                                    payload {wstring Name, uint32 Seq}:
+ *                                                    Name = named_text(Seq), Seq = 0..N-1;
+ *                                                    prints "named C"
  *   trace_actor consume NAME                         prints "open", then "event PID ID SEQ"
  *                                                    per event, then "done" when it stopped
  * Provider GUIDs are {TAG-0000-4000-8000-000000000001}. Exit status 0 on success. */
@@ -170,6 +174,32 @@ static void* writer(void* arg) {
   return NULL;
 }
 
+/* Event 5's Name for `seq`: "item-K", "ITEM-K" or "Item-K" with K = seq % 5. */
+static void named_text(unsigned seq, char* out, size_t cap) {
+  static const char* const kSpell[3] = {"item-", "ITEM-", "Item-"};
+  snprintf(out, cap, "%s%u", kSpell[seq % 3], seq % 5);
+}
+
+static unsigned write_named(int n) {
+  unsigned written = 0;
+  for (int i = 0; i < n; ++i) {
+    char text[32];
+    named_text((unsigned)i, text, sizeof text);
+    WCHAR name[32];
+    widen(text, name, 32);
+    size_t units = 0;
+    while (name[units] != 0) ++units;
+    ULONG seq = (ULONG)i;
+    EVENT_DESCRIPTOR d;
+    EventDescCreate(&d, 5, 0, 0, 4, 0, 0, 0);
+    EVENT_DATA_DESCRIPTOR data[2];
+    EventDataDescCreate(&data[0], name, (ULONG)((units + 1) * sizeof(WCHAR)));
+    EventDataDescCreate(&data[1], &seq, sizeof seq);
+    if (EventWrite(g_reg, &d, 2, data) == 0) ++written;
+  }
+  return written;
+}
+
 static int cmd_provider(char** argv) {
   GUID g = guid_of(argv[2]);
   if (EventRegister(&g, on_enable, NULL, &g_reg) != 0) return 1;
@@ -196,6 +226,12 @@ static int cmd_provider(char** argv) {
       }
       pthread_mutex_lock(&g_out);
       printf("wrote %u %u %u %u\n", total[1], total[2], total[3], total[4]);
+      fflush(stdout);
+      pthread_mutex_unlock(&g_out);
+    } else if (sscanf(line, "named %d", &n) == 1) {
+      const unsigned written = write_named(n);
+      pthread_mutex_lock(&g_out);
+      printf("named %u\n", written);
       fflush(stdout);
       pthread_mutex_unlock(&g_out);
     } else if (strncmp(line, "quit", 4) == 0) {
