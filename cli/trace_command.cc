@@ -9,6 +9,7 @@
 #include "cli/exit_code.h"
 #include "cli/output.h"
 #include "cli/trace_options.h"
+#include "cli/trace_schemas.h"
 #include "etw/enable_ext.h"
 #include "etw/private_enable.h"
 #include "etw/session_info.h"
@@ -189,12 +190,16 @@ namespace {
 int enable(const TraceOptions& o, bool on, std::ostream& out, std::ostream& err) {
   if (!o.script.empty()) {
     if (!o.provider.empty()) return usage(err, "give PROVIDER or --script, not both");
+    if (!o.schemas.empty())
+      return usage(err, "--schema is for PROVIDER names; --script has its own");
     const int rc = enable_script(o, err);
     return rc != kExitOk ? rc : print_query(o.name, out, err);
   }
   if (o.provider.empty()) return usage(err, "PROVIDER is required");
+  std::vector<ProviderDef> schemas;
+  if (auto rc = load_trace_schemas(o.schemas, schemas, err)) return *rc;
   EnableRequest r;
-  if (const std::string bad = build_enable(o, r); !bad.empty()) return usage(err, bad);
+  if (const std::string bad = build_enable(o, schemas, r); !bad.empty()) return usage(err, bad);
   const int rc = apply_enable(o.name, r, on, err);
   return rc != kExitOk ? rc : print_query(o.name, out, err);
 }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "pfc/guid.h"
+#include "pfc/schema.h"
 
 namespace pfc::cli {
 
@@ -31,7 +32,7 @@ struct TraceOptions {
   std::vector<std::string> properties;  // --property
   std::string script;                   // enable --script (not supported yet)
   std::string session;
-  std::vector<std::string> schemas;  // show --schema FILE.pfs
+  std::vector<std::string> schemas;  // show / enable / disable --schema FILE.pfs|FILE.man
   bool follow = false;
 };
 
@@ -54,10 +55,13 @@ struct EnableRequest {
   std::vector<uint8_t> extension;  // the pfc enable extension's data (etw/enable_ext.h)
 };
 
-// PROVIDER: "{GUID}", else a name turned into its EventSource GUID.
-Guid provider_guid(const std::string& text);
-// Fills `out` from the options; returns "" or the usage error's text.
-std::string build_enable(const TraceOptions& o, EnableRequest& out);
+// PROVIDER: "{GUID}"; else the GUID of the provider of that name in `schemas` (--schema
+// files); else the name's EventSource GUID (SHA-1 name hash, Guid::from_provider_name).
+Guid provider_guid(const std::string& text, const std::vector<ProviderDef>& schemas = {});
+// Fills `out` from the options (PROVIDER resolved with `schemas`); returns "" or the usage
+// error's text.
+std::string build_enable(const TraceOptions& o, const std::vector<ProviderDef>& schemas,
+                         EnableRequest& out);
 // A decimal number from 1 to `max` (--buffer-kb, --buffers); "" or the error text.
 std::string parse_count(const std::string& option, const std::string& text, uint32_t max,
                         uint32_t& out);

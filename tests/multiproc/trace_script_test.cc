@@ -152,5 +152,108 @@ TEST_F(TraceScript, ProviderProcessFiltersAsPfcRunDoes) {
   EXPECT_EQ(provider.wait(kWait), 0);
 }
 
+// A manifest declaring trace_actor's provider as "ManActor": event 1 "First" { Seq }.
+constexpr const char* kManifest = R"(<?xml version="1.0" encoding="UTF-8"?>
+<instrumentationManifest xmlns="http://schemas.microsoft.com/win/2004/08/events"
+    xmlns:win="http://manifests.microsoft.com/win/2004/08/windows/events">
+  <instrumentation><events>
+    <provider name="ManActor" guid="{00000009-0000-4000-8000-000000000001}" symbol="M"
+              resourceFileName="m" messageFileName="m">
+      <events><event value="1" version="0" level="win:Informational" template="T"
+                     symbol="First"/></events>
+      <templates><template tid="T">
+        <data name="Seq" inType="win:UInt32"/>
+      </template></templates>
+    </provider>
+  </events></instrumentation>
+</instrumentationManifest>
+)";
+
+TEST_F(TraceScript, ScriptErrorsAndMissingSessions) {
+  ASSERT_EQ(pfc({"start", "S"}).exit_code, 0);
+  const std::string bad = write_file("bad.pfs",
+                                     "provider A { event E (id=1) { X: uint32; } }\n"
+                                     "session S { enable A { payload E where X gt \"abc\"; } }\n");
+  const ProcessResult r = pfc({"enable", "S", "--script", bad});
+  EXPECT_EQ(r.exit_code, 1);  // errors in the script: language.md §3
+  EXPECT_NE(r.err.find(bad + ":2:45: error: invalid integer 'abc'"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(pfc({"query", "S"}).out.find("\"providers\":[]"), std::string::npos);
+  const ProcessResult missing = pfc({"enable", "S", "--script", dir_ + "/none.pfs"});
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_EQ(missing.err.rfind("pfc: error: cannot read ", 0), 0u) << missing.err;
+  const ProcessResult no_decl = pfc({"enable", "S", "--script", script_, "--session", "Nope"});
+  EXPECT_EQ(no_decl.exit_code, 1);
+  EXPECT_NE(no_decl.err.find("no session named 'Nope' in the script"), std::string::npos);
+  const ProcessResult no_live = pfc({"enable", "Nope", "--script", script_, "--session", "W1"});
+  EXPECT_EQ(no_live.exit_code, 1);
+  EXPECT_EQ(no_live.err, "pfc: error: no session named 'Nope'\n");
+  for (const std::vector<std::string>& usage : std::vector<std::vector<std::string>>{
+           {"enable", "S", kGuid, "--script", script_},
+           {"enable", "S", "--script", script_, "--schema", script_},
+           {"enable", "S", "Actor", "--schema", dir_ + "/x.txt"},
+           {"show", "S", "--schema", dir_ + "/x.txt"}}) {
+    const ProcessResult u = pfc(usage);
+    EXPECT_EQ(u.exit_code, 2) << usage.back() << ": " << u.err;
+    EXPECT_EQ(u.err.rfind("pfc: error: ", 0), 0u) << u.err;
+  }
+  EXPECT_NE(pfc({"query", "S"}).out.find("\"providers\":[]"), std::string::npos);
+}
+
+TEST_F(TraceScript, ProviderNamesResolveThroughSchemasElseTheirNameHash) {
+  const std::string man = write_file("actor.man", kManifest);
+  ASSERT_EQ(pfc({"start", "S"}).exit_code, 0);
+  const std::string guid = std::string("\"") + kGuid + "\"";
+  EXPECT_NE(pfc({"enable", "S", "Actor", "--schema", script_}).out.find("[" + guid + "]"),
+            std::string::npos);
+  EXPECT_EQ(pfc({"disable", "S", "ManActor", "--schema", man}).exit_code, 0);
+  EXPECT_NE(pfc({"query", "S"}).out.find("\"providers\":[]"), std::string::npos);
+  // Without a schema the name is its EventSource GUID, not the manifest's.
+  const ProcessResult hashed = pfc({"enable", "S", "ManActor"});
+  EXPECT_EQ(hashed.exit_code, 0);
+  EXPECT_EQ(hashed.out.find(kGuid), std::string::npos) << hashed.out;
+  EXPECT_NE(hashed.out.find("\"providers\":[\"{"), std::string::npos) << hashed.out;
+}
+
+// `show --schema FILE.man` decodes a provider enabled without a script; without it the
+// payload stays hex.
+TEST_F(TraceScript, ShowDecodesWithAManifestSchema) {
+  const std::string man = write_file("actor.man", kManifest);
+  ASSERT_EQ(pfc({"start", "S"}).exit_code, 0);
+  ASSERT_EQ(pfc({"enable", "S", kGuid, "--event-id", "1"}).exit_code, 0);
+  Child provider({"provider", "9"});
+  ASSERT_NE(provider.expect("callback 1", kWait), "");
+  provider.send("write 8 1");
+  ASSERT_NE(provider.expect("wrote 2 2 2 2", kWait), "");
+  const ProcessResult shown = pfc({"show", "S", "--schema", man});
+  ASSERT_EQ(shown.exit_code, 0) << shown.err;
+  const std::string first = shown.out.substr(0, shown.out.find('\n'));
+  const Json e = Json::parse(first);
+  EXPECT_EQ(e["provider"], "ManActor");
+  EXPECT_EQ(e["event"], "First");
+  EXPECT_EQ(e["fields"]["Seq"], 0);
+  EXPECT_FALSE(e.contains("payload_hex"));
+  provider.send("write 4 1");
+  ASSERT_NE(provider.expect("wrote 1 1 1 1", kWait), "");
+  const std::vector<Json> plain = show("S");
+  ASSERT_EQ(plain.size(), 1u);
+  EXPECT_EQ(plain[0]["provider"], kGuid);
+  EXPECT_EQ(plain[0]["payload_hex"], "00000000");
+  provider.send("quit");
+  EXPECT_EQ(provider.wait(kWait), 0);
+}
+
+TEST_F(TraceScript, EverySubcommandHasHelpWithExamples) {
+  for (const char* sub : {"start", "enable", "disable", "list", "query", "stop", "show"}) {
+    const ProcessResult r = pfc({sub, "--help"});
+    EXPECT_EQ(r.exit_code, 0) << sub;
+    EXPECT_NE(r.out.find("Examples:\n  pfc trace " + std::string(sub)), std::string::npos)
+        << sub << ": " << r.out;
+  }
+  const ProcessResult top = pfc({"--help"});
+  EXPECT_EQ(top.exit_code, 0);
+  EXPECT_NE(top.out.find("Examples:"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace pfc::multiproc

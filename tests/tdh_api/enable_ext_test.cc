@@ -49,8 +49,8 @@ std::vector<PayloadFilter> filters() {
   between.lo = 7;
   between.hi = 16;
   three.lo = 3;
-  f.expr.preds = {{0, PayloadOp::Contains, s}, {1, PayloadOp::Between, between},
-                  {1, PayloadOp::Eq, three}};
+  f.expr.preds = {
+      {0, PayloadOp::Contains, s}, {1, PayloadOp::Between, between}, {1, PayloadOp::Eq, three}};
   f.expr.nodes = {{Kind::Pred, 0, 0}, {Kind::Pred, 1, 0}, {Kind::Not, 0, 1},
                   {Kind::And, 1, 2},  {Kind::Pred, 2, 0}, {Kind::Or, 3, 2}};
   f.expr.kids = {1, 0, 2, 3, 4};
@@ -154,11 +154,11 @@ TEST(EnableExt, MalformedTreesAreRefused) {
     size_t at;
     uint32_t value;
   };
-  for (const Patch p : {Patch{kids, 5},                    // a child after its parent
-                        Patch{kids + 4, 1},                // node 1 used twice, node 0 never
+  for (const Patch p : {Patch{kids, 5},                          // a child after its parent
+                        Patch{kids + 4, 1},                      // node 1 used twice, node 0 never
                         Patch{nodes + 2 * kExtNodeSize + 8, 2},  // Not with two children
-                        Patch{nodes + 4, 9},               // Pred index past the predicates
-                        Patch{nodes, 7}}) {                // unknown node kind
+                        Patch{nodes + 4, 9},                     // Pred index past the predicates
+                        Patch{nodes, 7}}) {                      // unknown node kind
     std::vector<uint8_t> bad = b;
     std::memcpy(bad.data() + p.at, &p.value, p.at == nodes ? 1 : 4);
     rechecksum(bad);
