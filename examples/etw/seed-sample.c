@@ -8,8 +8,8 @@
  * (EVENT_TRACE_FILE_MODE_SEQUENTIAL, MaximumFileSize 100 MB), enables Example-Provider,
  * sleeps 30 s while providers in other processes write, and stops.
  * tests/multiproc/seed_sample_test.cc runs it against provider processes. */
-#include <stdlib.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include "pfc/etw/evntrace.h"
 #include "pfc/etw/tdh.h"
 #include "seed_port.h" /* windows.h and strsafe.h: the names the sample uses */
@@ -20,256 +20,207 @@
 // message compiler from the manifest file.
 //
 // Provider Example-Provider Event Count 2
-EXTERN_C __declspec(selectany) const GUID EXAMPLE_PROVIDER = {0x37a59b93, 0xbb25, 0x4cee, {0x97, 0xaa, 0x8b, 0x6a, 0xcd, 0xc, 0x4d, 0xf8}};
+EXTERN_C __declspec(selectany) const GUID EXAMPLE_PROVIDER = {
+    0x37a59b93, 0xbb25, 0x4cee, {0x97, 0xaa, 0x8b, 0x6a, 0xcd, 0xc, 0x4d, 0xf8}};
 //
 // Event Descriptors
 //
-EXTERN_C __declspec(selectany) const EVENT_DESCRIPTOR Example_Event_1 = { 0x1, 0x0, 0x0, 0x1, 0x0, 0x0, 0x0 };
+EXTERN_C __declspec(selectany) const EVENT_DESCRIPTOR Example_Event_1 = {0x1, 0x0, 0x0, 0x1,
+                                                                         0x0, 0x0, 0x0};
 #define Example_Event_1_value 0x1
-EXTERN_C __declspec(selectany) const EVENT_DESCRIPTOR Example_Event_2 = { 0x2, 0x0, 0x0, 0x1, 0x0, 0x0, 0x0 };
+EXTERN_C __declspec(selectany) const EVENT_DESCRIPTOR Example_Event_2 = {0x2, 0x0, 0x0, 0x1,
+                                                                         0x0, 0x0, 0x0};
 #define Example_Event_2_value 0x2
 //
 // (End of snippet from include file)
 //
 // Allocate an EVENT_TRACE_PROPERTIES structure and set the needed logging session properties
-PEVENT_TRACE_PROPERTIES AllocateTraceProperties(
-_In_opt_ PCWSTR LoggerName,
-_In_opt_ PCWSTR LogFileName
-)
-{
-PEVENT_TRACE_PROPERTIES TraceProperties = NULL;
-ULONG BufferSize;
-BufferSize = sizeof(EVENT_TRACE_PROPERTIES) +
-(MAXIMUM_SESSION_NAME + MAX_PATH) * sizeof(WCHAR);
-TraceProperties = (PEVENT_TRACE_PROPERTIES)malloc(BufferSize);
-if (TraceProperties == NULL) {
-printf("Unable to allocate %d bytes for properties structure.\n", BufferSize);
-goto Exit;
-}
-//
-// Set the session properties.
-//
-ZeroMemory(TraceProperties, BufferSize);
-TraceProperties->Wnode.BufferSize = BufferSize;
-TraceProperties->Wnode.Flags = WNODE_FLAG_TRACED_GUID;
-TraceProperties->LoggerNameOffset = sizeof(EVENT_TRACE_PROPERTIES);
-TraceProperties->LogFileNameOffset = sizeof(EVENT_TRACE_PROPERTIES) +
-(MAXIMUM_SESSION_NAME * sizeof(WCHAR));
-if (LoggerName != NULL) {
-StringCchCopyW((LPWSTR)((PCHAR)TraceProperties + TraceProperties->LoggerNameOffset),
-MAXIMUM_SESSION_NAME,
-LoggerName);
-}
-if (LogFileName != NULL) {
-StringCchCopyW((LPWSTR)((PCHAR)TraceProperties + TraceProperties->LogFileNameOffset),
-MAX_PATH,
-LogFileName);
-}
+PEVENT_TRACE_PROPERTIES AllocateTraceProperties(_In_opt_ PCWSTR LoggerName,
+                                                _In_opt_ PCWSTR LogFileName) {
+  PEVENT_TRACE_PROPERTIES TraceProperties = NULL;
+  ULONG BufferSize;
+  BufferSize = sizeof(EVENT_TRACE_PROPERTIES) + (MAXIMUM_SESSION_NAME + MAX_PATH) * sizeof(WCHAR);
+  TraceProperties = (PEVENT_TRACE_PROPERTIES)malloc(BufferSize);
+  if (TraceProperties == NULL) {
+    printf("Unable to allocate %d bytes for properties structure.\n", BufferSize);
+    goto Exit;
+  }
+  //
+  // Set the session properties.
+  //
+  ZeroMemory(TraceProperties, BufferSize);
+  TraceProperties->Wnode.BufferSize = BufferSize;
+  TraceProperties->Wnode.Flags = WNODE_FLAG_TRACED_GUID;
+  TraceProperties->LoggerNameOffset = sizeof(EVENT_TRACE_PROPERTIES);
+  TraceProperties->LogFileNameOffset =
+      sizeof(EVENT_TRACE_PROPERTIES) + (MAXIMUM_SESSION_NAME * sizeof(WCHAR));
+  if (LoggerName != NULL) {
+    StringCchCopyW((LPWSTR)((PCHAR)TraceProperties + TraceProperties->LoggerNameOffset),
+                   MAXIMUM_SESSION_NAME, LoggerName);
+  }
+  if (LogFileName != NULL) {
+    StringCchCopyW((LPWSTR)((PCHAR)TraceProperties + TraceProperties->LogFileNameOffset), MAX_PATH,
+                   LogFileName);
+  }
 Exit:
-return TraceProperties;
+  return TraceProperties;
 }
 // Free the EVENT_TRACE_PROPERTIES structure previously allocated
-VOID FreeTraceProperties(
-_In_ PEVENT_TRACE_PROPERTIES TraceProperties
-)
-{
-free(TraceProperties);
-return;
+VOID FreeTraceProperties(_In_ PEVENT_TRACE_PROPERTIES TraceProperties) {
+  free(TraceProperties);
+  return;
 }
 // Set the values needed in a PAYLOAD_FILTER_PREDICATE for a single payload filter
-FORCEINLINE VOID PayloadPredicateCreate(
-_Out_ PAYLOAD_FILTER_PREDICATE* Predicate,
-_In_ PCWSTR FieldName,
-USHORT CompareOp,
-PCWSTR Value
-)
-{
-Predicate->FieldName = (PWSTR)FieldName;
-Predicate->CompareOp = CompareOp;
-Predicate->Value = (PWSTR)Value;
-return;
+FORCEINLINE VOID PayloadPredicateCreate(_Out_ PAYLOAD_FILTER_PREDICATE* Predicate,
+                                        _In_ PCWSTR FieldName, USHORT CompareOp, PCWSTR Value) {
+  Predicate->FieldName = (PWSTR)FieldName;
+  Predicate->CompareOp = CompareOp;
+  Predicate->Value = (PWSTR)Value;
+  return;
 }
-int __cdecl wmain()
-{
-UINT i;
-PVOID EventFilters[2];
-EVENT_FILTER_DESCRIPTOR FilterDescriptor;
-UINT PredicateCount;
-PAYLOAD_FILTER_PREDICATE Predicates[3];
-ULONG FilterCount;
-ULONG Status = ERROR_SUCCESS;
-TRACEHANDLE SessionHandle = 0;
-PEVENT_TRACE_PROPERTIES TraceProperties;
-BOOLEAN TraceStarted = FALSE;
-PCWSTR LoggerName = u"MyTrace";
-ENABLE_TRACE_PARAMETERS EnableParameters;
-ZeroMemory(EventFilters, sizeof(EventFilters));
-ZeroMemory(Predicates, sizeof(Predicates));
-TraceProperties = NULL;
-FilterCount = 0;
-//
-// Load the manifest for the provider
-//
-Status = TdhLoadManifest((PWSTR)PATH_TO_MANIFEST_FILE);
-if (Status != ERROR_SUCCESS) {
-printf("TdhCreatePayloadFilter() failed with %lu\n", Status);
-goto Exit;
-}
-//
-// Create predicates that match the following high-level expression:
-//
-// INCLUDE Example_Event_1 IF
-// Example_Event_1.Initiator == "User" AND
-// 7 <= Example_Event_1.Level <= 16
-//
-PredicateCount = 0;
-PayloadPredicateCreate(
-&Predicates[PredicateCount++],
-(PWSTR)u"Initiator",
-PAYLOADFIELD_IS,
-(PWSTR)u"User");
-PayloadPredicateCreate(
-&Predicates[PredicateCount++],
-u"Level",
-PAYLOADFIELD_BETWEEN,
-u"7,16");
-Status = TdhCreatePayloadFilter(
-&EXAMPLE_PROVIDER,
-&Example_Event_1,
-FALSE, // Match all predicates (AND)
-PredicateCount,
-Predicates,
-&EventFilters[FilterCount++]);
-if (Status != ERROR_SUCCESS) {
-printf("TdhCreatePayloadFilter() failed with %lu\n", Status);
-goto Exit;
-}
-//
-// Create predicates that match the following high-level expression:
-// INCLUDE Example_Event_2 IF
-// Example_Event_2.Title CONTAINS "UNI" OR
-// Example_Event_2.InstanceId == {0E95CFBC-58D4-44BA-BE40-E63A853536DF} OR
-// Example_Event_2.ErrorCode != 0 //
-PredicateCount = 0;
-PayloadPredicateCreate(
-&Predicates[PredicateCount++],
-u"Title",
-PAYLOADFIELD_CONTAINS,
-u"UNI");
-PayloadPredicateCreate(
-&Predicates[PredicateCount++],
-u"InstanceId",
-PAYLOADFIELD_IS,
-u" {0E95CFBC-58D4-44BA-BE40-E63A853536DF}");
-PayloadPredicateCreate(
-&Predicates[PredicateCount++],
-u"ErrorCode",
-PAYLOADFIELD_NE,
-u"0");
-Status = TdhCreatePayloadFilter(
-&EXAMPLE_PROVIDER,
-&Example_Event_2,
-FALSE, // Match any predicates (OR)
-PredicateCount,
-Predicates,
-&EventFilters[FilterCount++]);
-if (Status != ERROR_SUCCESS) {
-printf("TdhCreatePayloadFilter() failed with %lu\n", Status);
-goto Exit;
-}
-//
-// Combine the interim filters into a final filter descriptor.
-//
-Status = TdhAggregatePayloadFilters(
-FilterCount,
-EventFilters,
-NULL,
-&FilterDescriptor);
-if (Status != ERROR_SUCCESS) {
-printf("TdhAggregatePayloadFilters() failed with %lu\n", Status);
-goto Exit;
-}
-//
-// Clean up the interim filters
-//
-for (i = 0; i < FilterCount; i++) {
-Status = TdhDeletePayloadFilter(&EventFilters[i]);
-if (Status != ERROR_SUCCESS) {
-printf("TdhDeletePayloadFilter() failed with %lu\n", Status);
-goto Exit;
-}
-}
-//
-// Create a new trace session
-//
-//
-// Allocate EVENT_TRACE_PROPERTIES structure and perform some
-// basic initialization.
-//
-// N.B. LoggerName will be populated during StartTrace call.
-//
-TraceProperties = AllocateTraceProperties(NULL, u"SystemTrace.etl");
-if (TraceProperties == NULL) {
-Status = ERROR_OUTOFMEMORY;
-goto Exit;
-}
-TraceProperties->LogFileMode = EVENT_TRACE_FILE_MODE_SEQUENTIAL | EVENT_TRACE_SYSTEM_LOGGER_MODE;
-TraceProperties->MaximumFileSize = 100; // Limit file size to 100MB max
-TraceProperties->BufferSize = 512; // Use 512KB trace buffers
-TraceProperties->MinimumBuffers = 8;
-TraceProperties->MaximumBuffers = 64;
-Status = StartTraceW(&SessionHandle, LoggerName, TraceProperties);
-if (Status != ERROR_SUCCESS) {
-printf("StartTrace() failed with %lu\n", Status);
-goto Exit;
-}
-TraceStarted = TRUE;
-//
-// Enable the provider to a trace session with filtering enabled on the
-// provider
-//
-ZeroMemory(&EnableParameters, sizeof(EnableParameters));
-EnableParameters.Version = ENABLE_TRACE_PARAMETERS_VERSION_2;
-EnableParameters.EnableFilterDesc = &FilterDescriptor;
-EnableParameters.FilterDescCount = 1;
-Status = EnableTraceEx2(
-SessionHandle,
-&EXAMPLE_PROVIDER,
-EVENT_CONTROL_CODE_ENABLE_PROVIDER,
-TRACE_LEVEL_VERBOSE,
-0,
-0,
-0,
-&EnableParameters);
-if (Status != ERROR_SUCCESS) {
-printf("EnableTraceEx2() failed with %lu\n", Status);
-goto Exit;
-}
-//
-// Clean up the payload descriptor
-//
-Status = TdhCleanupPayloadEventFilterDescriptor(&FilterDescriptor);
-if (Status != ERROR_SUCCESS) {
-printf("TdhCleanupPayloadEventFilterDescriptor() failed with %lu\n", Status);
-goto Exit;
-}
-//
-// Collect trace for 30 seconds
-//
-Sleep(30 * 1000);
+int __cdecl wmain() {
+  UINT i;
+  PVOID EventFilters[2];
+  EVENT_FILTER_DESCRIPTOR FilterDescriptor;
+  UINT PredicateCount;
+  PAYLOAD_FILTER_PREDICATE Predicates[3];
+  ULONG FilterCount;
+  ULONG Status = ERROR_SUCCESS;
+  TRACEHANDLE SessionHandle = 0;
+  PEVENT_TRACE_PROPERTIES TraceProperties;
+  BOOLEAN TraceStarted = FALSE;
+  PCWSTR LoggerName = u"MyTrace";
+  ENABLE_TRACE_PARAMETERS EnableParameters;
+  ZeroMemory(EventFilters, sizeof(EventFilters));
+  ZeroMemory(Predicates, sizeof(Predicates));
+  TraceProperties = NULL;
+  FilterCount = 0;
+  //
+  // Load the manifest for the provider
+  //
+  Status = TdhLoadManifest((PWSTR)PATH_TO_MANIFEST_FILE);
+  if (Status != ERROR_SUCCESS) {
+    printf("TdhCreatePayloadFilter() failed with %lu\n", Status);
+    goto Exit;
+  }
+  //
+  // Create predicates that match the following high-level expression:
+  //
+  // INCLUDE Example_Event_1 IF
+  // Example_Event_1.Initiator == "User" AND
+  // 7 <= Example_Event_1.Level <= 16
+  //
+  PredicateCount = 0;
+  PayloadPredicateCreate(&Predicates[PredicateCount++], (PWSTR)u"Initiator", PAYLOADFIELD_IS,
+                         (PWSTR)u"User");
+  PayloadPredicateCreate(&Predicates[PredicateCount++], u"Level", PAYLOADFIELD_BETWEEN, u"7,16");
+  Status = TdhCreatePayloadFilter(&EXAMPLE_PROVIDER, &Example_Event_1,
+                                  FALSE,  // Match all predicates (AND)
+                                  PredicateCount, Predicates, &EventFilters[FilterCount++]);
+  if (Status != ERROR_SUCCESS) {
+    printf("TdhCreatePayloadFilter() failed with %lu\n", Status);
+    goto Exit;
+  }
+  //
+  // Create predicates that match the following high-level expression:
+  // INCLUDE Example_Event_2 IF
+  // Example_Event_2.Title CONTAINS "UNI" OR
+  // Example_Event_2.InstanceId == {0E95CFBC-58D4-44BA-BE40-E63A853536DF} OR
+  // Example_Event_2.ErrorCode != 0 //
+  PredicateCount = 0;
+  PayloadPredicateCreate(&Predicates[PredicateCount++], u"Title", PAYLOADFIELD_CONTAINS, u"UNI");
+  PayloadPredicateCreate(&Predicates[PredicateCount++], u"InstanceId", PAYLOADFIELD_IS,
+                         u" {0E95CFBC-58D4-44BA-BE40-E63A853536DF}");
+  PayloadPredicateCreate(&Predicates[PredicateCount++], u"ErrorCode", PAYLOADFIELD_NE, u"0");
+  Status = TdhCreatePayloadFilter(&EXAMPLE_PROVIDER, &Example_Event_2,
+                                  FALSE,  // Match any predicates (OR)
+                                  PredicateCount, Predicates, &EventFilters[FilterCount++]);
+  if (Status != ERROR_SUCCESS) {
+    printf("TdhCreatePayloadFilter() failed with %lu\n", Status);
+    goto Exit;
+  }
+  //
+  // Combine the interim filters into a final filter descriptor.
+  //
+  Status = TdhAggregatePayloadFilters(FilterCount, EventFilters, NULL, &FilterDescriptor);
+  if (Status != ERROR_SUCCESS) {
+    printf("TdhAggregatePayloadFilters() failed with %lu\n", Status);
+    goto Exit;
+  }
+  //
+  // Clean up the interim filters
+  //
+  for (i = 0; i < FilterCount; i++) {
+    Status = TdhDeletePayloadFilter(&EventFilters[i]);
+    if (Status != ERROR_SUCCESS) {
+      printf("TdhDeletePayloadFilter() failed with %lu\n", Status);
+      goto Exit;
+    }
+  }
+  //
+  // Create a new trace session
+  //
+  //
+  // Allocate EVENT_TRACE_PROPERTIES structure and perform some
+  // basic initialization.
+  //
+  // N.B. LoggerName will be populated during StartTrace call.
+  //
+  TraceProperties = AllocateTraceProperties(NULL, u"SystemTrace.etl");
+  if (TraceProperties == NULL) {
+    Status = ERROR_OUTOFMEMORY;
+    goto Exit;
+  }
+  TraceProperties->LogFileMode = EVENT_TRACE_FILE_MODE_SEQUENTIAL | EVENT_TRACE_SYSTEM_LOGGER_MODE;
+  TraceProperties->MaximumFileSize = 100;  // Limit file size to 100MB max
+  TraceProperties->BufferSize = 512;       // Use 512KB trace buffers
+  TraceProperties->MinimumBuffers = 8;
+  TraceProperties->MaximumBuffers = 64;
+  Status = StartTraceW(&SessionHandle, LoggerName, TraceProperties);
+  if (Status != ERROR_SUCCESS) {
+    printf("StartTrace() failed with %lu\n", Status);
+    goto Exit;
+  }
+  TraceStarted = TRUE;
+  //
+  // Enable the provider to a trace session with filtering enabled on the
+  // provider
+  //
+  ZeroMemory(&EnableParameters, sizeof(EnableParameters));
+  EnableParameters.Version = ENABLE_TRACE_PARAMETERS_VERSION_2;
+  EnableParameters.EnableFilterDesc = &FilterDescriptor;
+  EnableParameters.FilterDescCount = 1;
+  Status = EnableTraceEx2(SessionHandle, &EXAMPLE_PROVIDER, EVENT_CONTROL_CODE_ENABLE_PROVIDER,
+                          TRACE_LEVEL_VERBOSE, 0, 0, 0, &EnableParameters);
+  if (Status != ERROR_SUCCESS) {
+    printf("EnableTraceEx2() failed with %lu\n", Status);
+    goto Exit;
+  }
+  //
+  // Clean up the payload descriptor
+  //
+  Status = TdhCleanupPayloadEventFilterDescriptor(&FilterDescriptor);
+  if (Status != ERROR_SUCCESS) {
+    printf("TdhCleanupPayloadEventFilterDescriptor() failed with %lu\n", Status);
+    goto Exit;
+  }
+  //
+  // Collect trace for 30 seconds
+  //
+  Sleep(30 * 1000);
 Exit:
-//
-// Stop tracing.
-//
-if (TraceStarted != FALSE) {
-Status = ControlTraceW(SessionHandle, NULL, TraceProperties, EVENT_TRACE_CONTROL_STOP);
-if (Status != ERROR_SUCCESS) {
-printf("StopTrace() failed with %lu\n", Status);
-}
-}
-if (TraceProperties != NULL) {
-FreeTraceProperties(TraceProperties);
-}
-TdhUnloadManifest((PWSTR)PATH_TO_MANIFEST_FILE);
-return Status;
+  //
+  // Stop tracing.
+  //
+  if (TraceStarted != FALSE) {
+    Status = ControlTraceW(SessionHandle, NULL, TraceProperties, EVENT_TRACE_CONTROL_STOP);
+    if (Status != ERROR_SUCCESS) {
+      printf("StopTrace() failed with %lu\n", Status);
+    }
+  }
+  if (TraceProperties != NULL) {
+    FreeTraceProperties(TraceProperties);
+  }
+  TdhUnloadManifest((PWSTR)PATH_TO_MANIFEST_FILE);
+  return Status;
 }

@@ -40,10 +40,10 @@ struct Written {
   unsigned value;    // Level or ErrorCode
 };
 const std::vector<Written> kMix = {
-    {1, "User", nullptr, 8},      {1, "user", nullptr, 10},   {1, "User", nullptr, 6},
-    {1, "Admin", nullptr, 8},     {1, "User", nullptr, 16},   {1, "User", nullptr, 17},
-    {1, "USER", nullptr, 7},      {2, "UNIX box", kInstance, 5}, {2, "unicorn", kInstance, 1},
-    {2, "UNI", kOther, 3},        {2, "UNI-0", kInstance, 0}, {2, "Plain", kInstance, 9},
+    {1, "User", nullptr, 8},    {1, "user", nullptr, 10},      {1, "User", nullptr, 6},
+    {1, "Admin", nullptr, 8},   {1, "User", nullptr, 16},      {1, "User", nullptr, 17},
+    {1, "USER", nullptr, 7},    {2, "UNIX box", kInstance, 5}, {2, "unicorn", kInstance, 1},
+    {2, "UNI", kOther, 3},      {2, "UNI-0", kInstance, 0},    {2, "Plain", kInstance, 9},
     {2, "UNIQUE", kInstance, 2}};
 
 using Key = std::tuple<int, std::string, unsigned>;  // (id, text, value): unique in kMix
@@ -134,7 +134,8 @@ TEST_F(SeedSample, ControllerProvidersAndFileConsumerAsProcesses) {
   Child consumer({"consume-file", dir_ + "/SystemTrace.etl"});
   std::multiset<Key> got;
   std::string line;
-  for (line = consumer.read_line(kWait); line.starts_with("event "); line = consumer.read_line(kWait)) {
+  for (line = consumer.read_line(kWait); line.starts_with("event ");
+       line = consumer.read_line(kWait)) {
     unsigned pid = 0, id = 0;
     char hex[512] = {};
     ASSERT_EQ(std::sscanf(line.c_str(), "event %u %u %511s", &pid, &id, hex), 3) << line;
