@@ -13,22 +13,10 @@
 namespace pfc::etw {
 namespace {
 
-template <typename T>
-T load(const uint8_t* p) {
-  T v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-
-template <typename T>
-void store(std::vector<uint8_t>& out, size_t at, T v) {
-  std::memcpy(out.data() + at, &v, sizeof v);
-}
-
 // A string reference (u32 offset, u32 length) into the string table being built.
 void put_string(std::vector<uint8_t>& out, size_t at, const std::string& s, std::string& strings) {
-  store<uint32_t>(out, at, static_cast<uint32_t>(strings.size()));
-  store<uint32_t>(out, at + 4, static_cast<uint32_t>(s.size()));
+  store_le<uint32_t>(out, at, static_cast<uint32_t>(strings.size()));
+  store_le<uint32_t>(out, at + 4, static_cast<uint32_t>(s.size()));
   strings += s;
 }
 
@@ -60,7 +48,7 @@ void put_tables(const ExtContents& c, std::vector<uint8_t>& out, std::string& st
   uint32_t first_pred = 0, first_node = 0, first_kid = 0;
   for (const PayloadFilter& f : c.payload) {
     const PayloadExpr& e = f.expr;
-    store<uint16_t>(out, f_at, f.event_id);
+    store_le<uint16_t>(out, f_at, f.event_id);
     out[f_at + 2] = f.event_version;
     out[f_at + 3] = f.group_all ? 2 : 0;
     const uint32_t words[6] = {first_pred, uint32_t(e.preds.size()),
@@ -75,12 +63,12 @@ void put_tables(const ExtContents& c, std::vector<uint8_t>& out, std::string& st
     }
     for (const PayloadExpr::Node& n : e.nodes) {
       out[n_at] = static_cast<uint8_t>(n.kind);
-      store<uint32_t>(out, n_at + 4, n.index);
-      store<uint32_t>(out, n_at + 8, n.count);
+      store_le<uint32_t>(out, n_at + 4, n.index);
+      store_le<uint32_t>(out, n_at + 8, n.count);
       n_at += kExtNodeSize;
     }
     for (uint32_t k : e.kids) {
-      store<uint32_t>(out, k_at, k);
+      store_le<uint32_t>(out, k_at, k);
       k_at += 4;
     }
   }
@@ -90,19 +78,19 @@ void put_schema(const ProviderDef& p, std::vector<uint8_t>& out, std::string& st
   size_t at = out.size();
   out.resize(at + 16 + kExtEventSize * p.events.size());
   put_string(out, at, p.name, strings);
-  store<uint32_t>(out, at + 8, static_cast<uint32_t>(p.events.size()));
-  store<uint32_t>(out, at + 12, p.legacy ? 1 : 0);
+  store_le<uint32_t>(out, at + 8, static_cast<uint32_t>(p.events.size()));
+  store_le<uint32_t>(out, at + 12, p.legacy ? 1 : 0);
   at += 16;
   for (const EventDef& e : p.events) {
     put_string(out, at, e.name, strings);
-    store<uint16_t>(out, at + 8, e.desc.id);
+    store_le<uint16_t>(out, at + 8, e.desc.id);
     out[at + 10] = e.desc.version;
     out[at + 11] = e.desc.level;
     out[at + 12] = e.desc.opcode;
     out[at + 13] = e.desc.channel;
-    store<uint16_t>(out, at + 14, e.desc.task);
-    store<uint64_t>(out, at + 16, e.desc.keyword);
-    store<uint32_t>(out, at + 24, static_cast<uint32_t>(e.fields.size()));
+    store_le<uint16_t>(out, at + 14, e.desc.task);
+    store_le<uint64_t>(out, at + 16, e.desc.keyword);
+    store_le<uint32_t>(out, at + 24, static_cast<uint32_t>(e.fields.size()));
     at += kExtEventSize;
   }
   for (const EventDef& e : p.events) {
@@ -152,17 +140,17 @@ std::optional<std::vector<uint8_t>> encode_ext(const ExtContents& c) {
   const size_t strings_at = out.size();
   out.insert(out.end(), strings.begin(), strings.end());
   if (out.size() > kExtMaxBytes) return std::nullopt;
-  store<uint32_t>(out, 0, kExtMagic);
-  store<uint16_t>(out, 4, kExtVersion);
-  store<uint16_t>(out, 6, static_cast<uint16_t>(kExtHeaderSize));
-  store<uint32_t>(out, 8, static_cast<uint32_t>(out.size()));
+  store_le<uint32_t>(out, 0, kExtMagic);
+  store_le<uint16_t>(out, 4, kExtVersion);
+  store_le<uint16_t>(out, 6, static_cast<uint16_t>(kExtHeaderSize));
+  store_le<uint32_t>(out, 8, static_cast<uint32_t>(out.size()));
   std::memcpy(out.data() + 16, c.provider.to_bytes().data(), 16);
   const uint32_t words[8] = {uint32_t(c.payload.size()), count_of(c, preds_of),
                              count_of(c, nodes_of),      count_of(c, kids_of),
                              uint32_t(tables),           uint32_t(schema_at),
                              uint32_t(strings_at),       uint32_t(strings.size())};
   std::memcpy(out.data() + 32, words, sizeof words);
-  store<uint32_t>(out, 12, blob_checksum(out.data(), out.size()));
+  store_le<uint32_t>(out, 12, blob_checksum(out.data(), out.size()));
   return out;
 }
 

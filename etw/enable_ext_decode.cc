@@ -11,13 +11,6 @@
 namespace pfc::etw {
 namespace {
 
-template <typename T>
-T load(const uint8_t* p) {
-  T v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-
 struct Header {
   uint32_t filters = 0, preds = 0, nodes = 0, kids = 0;
   uint32_t layout_at = 0, schema_at = 0, strings_at = 0, strings_size = 0;
@@ -30,9 +23,9 @@ struct Header {
 
 bool decode_header(const uint8_t* d, size_t size, Header& h) {
   if (size < kExtHeaderSize || size > kExtMaxBytes) return false;
-  if (load<uint32_t>(d) != kExtMagic || load<uint16_t>(d + 4) != kExtVersion ||
-      load<uint16_t>(d + 6) != kExtHeaderSize || load<uint32_t>(d + 8) != size ||
-      load<uint32_t>(d + 12) != blob_checksum(d, size))
+  if (load_le<uint32_t>(d) != kExtMagic || load_le<uint16_t>(d + 4) != kExtVersion ||
+      load_le<uint16_t>(d + 6) != kExtHeaderSize || load_le<uint32_t>(d + 8) != size ||
+      load_le<uint32_t>(d + 12) != blob_checksum(d, size))
     return false;
   uint32_t w[8];
   std::memcpy(w, d + 32, sizeof w);
@@ -50,7 +43,7 @@ struct Strings {
   uint32_t size;
   // The string at (offset, length) in `at`: inside the table, non-empty UTF-8.
   bool get(const uint8_t* at, std::string& out) const {
-    const uint32_t off = load<uint32_t>(at), len = load<uint32_t>(at + 4);
+    const uint32_t off = load_le<uint32_t>(at), len = load_le<uint32_t>(at + 4);
     if (len == 0 || off > size || len > size - off) return false;
     out.assign(reinterpret_cast<const char*>(data + off), len);
     return is_valid_utf8(out);
@@ -78,14 +71,14 @@ bool decode_ranges(const uint8_t* f, const Header& h, Ranges& next, Ranges& r) {
 bool decode_nodes(const uint8_t* d, const Header& h, const Ranges& r, PayloadExpr& e) {
   std::vector<uint32_t> uses(r.nnode, 0);
   for (uint32_t k = 0; k < r.nkid; ++k)
-    e.kids.push_back(load<uint32_t>(d + h.kids_at() + 4 * (size_t{r.kid} + k)));
+    e.kids.push_back(load_le<uint32_t>(d + h.kids_at() + 4 * (size_t{r.kid} + k)));
   for (uint32_t i = 0; i < r.nnode; ++i) {
     const uint8_t* n = d + h.nodes_at() + size_t{kExtNodeSize} * (r.node + i);
     if (n[0] > static_cast<uint8_t>(PayloadExpr::Node::Kind::Not) || n[1] != 0 ||
-        load<uint16_t>(n + 2) != 0)
+        load_le<uint16_t>(n + 2) != 0)
       return false;
-    PayloadExpr::Node node{static_cast<PayloadExpr::Node::Kind>(n[0]), load<uint32_t>(n + 4),
-                           load<uint32_t>(n + 8)};
+    PayloadExpr::Node node{static_cast<PayloadExpr::Node::Kind>(n[0]), load_le<uint32_t>(n + 4),
+                           load_le<uint32_t>(n + 8)};
     if (node.kind == PayloadExpr::Node::Kind::Pred) {
       if (node.index >= r.npred || node.count != 0) return false;
     } else {
@@ -117,7 +110,7 @@ bool decode_filters(const uint8_t* d, const Header& h, std::vector<Decoded>& out
     Ranges r;
     if (!decode_ranges(f, h, next, r)) return false;
     Decoded x;
-    x.blob.event_id = load<uint16_t>(f);
+    x.blob.event_id = load_le<uint16_t>(f);
     x.blob.event_version = f[2];
     x.blob.group_all = (f[3] & 2) != 0;
     for (uint32_t k = 0; k < r.npred; ++k) {
@@ -149,7 +142,7 @@ bool decode_schema(const uint8_t* d, const Header& h, const Guid& guid, Provider
   size_t at = h.schema_at;
   if (h.strings_at - at < 16) return false;
   const Strings s{d + h.strings_at, h.strings_size};
-  const uint32_t events = load<uint32_t>(d + at + 8), flags = load<uint32_t>(d + at + 12);
+  const uint32_t events = load_le<uint32_t>(d + at + 8), flags = load_le<uint32_t>(d + at + 12);
   if (!s.get(d + at, p.name) || flags > 1) return false;
   p.guid = guid;
   p.legacy = flags == 1;
@@ -161,17 +154,17 @@ bool decode_schema(const uint8_t* d, const Header& h, const Guid& guid, Provider
   for (uint32_t i = 0; i < events; ++i, at += kExtEventSize) {
     const uint8_t* e = d + at;
     EventDef ev;
-    if (!s.get(e, ev.name) || load<uint32_t>(e + 28) != 0) return false;
-    ev.desc.id = load<uint16_t>(e + 8);
+    if (!s.get(e, ev.name) || load_le<uint32_t>(e + 28) != 0) return false;
+    ev.desc.id = load_le<uint16_t>(e + 8);
     ev.desc.version = e[10];
     ev.desc.level = e[11];
     ev.desc.opcode = e[12];
     ev.desc.channel = e[13];
-    ev.desc.task = load<uint16_t>(e + 14);
-    ev.desc.keyword = load<uint64_t>(e + 16);
+    ev.desc.task = load_le<uint16_t>(e + 14);
+    ev.desc.keyword = load_le<uint64_t>(e + 16);
     if (!names.insert(ev.name).second || !keys.insert({ev.desc.id, ev.desc.version}).second)
       return false;
-    counts.push_back(load<uint32_t>(e + 24));
+    counts.push_back(load_le<uint32_t>(e + 24));
     p.events.push_back(std::move(ev));
   }
   for (uint32_t i = 0; i < events; ++i)
