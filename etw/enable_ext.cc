@@ -3,11 +3,10 @@
 // schema section and the container around them.
 #include "etw/enable_ext.h"
 
+#include <algorithm>
 #include <cstring>
-#include <set>
 #include <string>
 
-#include "base/utf8.h"
 #include "etw/payload_blob.h"
 
 namespace pfc::etw {
