@@ -70,11 +70,17 @@ inline constexpr const char* kTraceEnableExamples =
     "  pfc trace enable MyTrace {0E95CFBC-58D4-44BA-BE40-E63A853536DF} --any 0x3 --all 0x1\n"
     "  pfc trace enable MyTrace Example-Provider --pid 100,200 --exe app.exe,svc.exe\n"
     "  pfc trace enable MyTrace Example-Provider --event-id not:7,8 --property stack_trace\n"
+    "  pfc trace enable MyTrace Example-Provider --schema Example.man   the manifest's GUID\n"
+    "  pfc trace enable MyTrace --script trace.pfs                 session MyTrace's enables\n"
+    "  pfc trace enable Live --script trace.pfs --session MyTrace  ... applied to Live\n"
+    "With --script, every filter of the enable (payload 'where' expressions included) is\n"
+    "applied by the provider processes, and the script's schemas are published for 'show'.\n"
     "Prints the session as 'pfc trace query' does.";
 
 inline constexpr const char* kTraceDisableExamples =
     "Examples:\n"
-    "  pfc trace disable MyTrace Example-Provider";
+    "  pfc trace disable MyTrace Example-Provider\n"
+    "  pfc trace disable MyTrace {37A59B93-BB25-4CEE-97AA-8B6ACD0C4DF8}";
 
 inline constexpr const char* kTraceListExamples =
     "Examples:\n"
@@ -95,8 +101,10 @@ inline constexpr const char* kTraceShowExamples =
     "  pfc trace show MyTrace                       what the session holds, then exit\n"
     "  pfc trace show MyTrace --follow              until the session stops or Ctrl-C\n"
     "  pfc trace show MyTrace --schema trace.pfs    decoded \"fields\" for known events\n"
+    "  pfc trace show MyTrace --schema Example.man  ... from a manifest\n"
     "  pfc trace show MyTrace --follow | pfc run trace.pfs --events -\n"
     "  pfc trace show rec.etl                       a log file (any existing file is one)\n"
-    "  pfc trace show rec.etl --follow              a log file still being written";
+    "  pfc trace show rec.etl --follow              a log file still being written\n"
+    "Schemas published by 'pfc trace enable --script' decode without --schema.";
 
 }  // namespace pfc::cli

@@ -23,7 +23,8 @@ void add_enable(CLI::App& trace, TraceOptions& o) {
   CLI::App* s = sub(trace, o, "enable", "Enable a provider for a session (EnableTraceEx2)",
                     kTraceEnableExamples);
   add_name(s, o);
-  s->add_option("PROVIDER", o.provider, "{GUID}, or a name (its EventSource GUID)");
+  s->add_option("PROVIDER", o.provider,
+                "{GUID}, or a name: looked up in --schema files, else its EventSource GUID");
   s->add_option("--level", o.level,
                 "0-255 or critical, error, warning, info, verbose (default verbose)");
   s->add_option("--any", o.any, "MatchAnyKeyword (decimal or 0x…; default 0)");
@@ -36,8 +37,10 @@ void add_enable(CLI::App& trace, TraceOptions& o) {
                 "EnableProperty flags: stack_trace, sid, ts_id, "
                 "ignore_keyword_0, ... or a number");
   s->add_option("--script", o.script,
-                "enable what the script's session enables (filters: pid, exe, event_id)");
+                "enable what the script's session enables, every filter kind included");
   s->add_option("--session", o.session, "with --script: the script's session (default NAME)");
+  s->add_option("--schema", o.schemas,
+                "filter script (.pfs) or manifest (.man) naming PROVIDER (repeatable)");
 }
 
 }  // namespace
@@ -64,7 +67,9 @@ void add_trace(CLI::App& app, TraceOptions& o) {
   CLI::App* disable =
       sub(*trace, o, "disable", "Disable a provider for a session", kTraceDisableExamples);
   add_name(disable, o);
-  disable->add_option("PROVIDER", o.provider, "{GUID} or name")->required();
+  disable->add_option("PROVIDER", o.provider, "{GUID} or name (as for enable)")->required();
+  disable->add_option("--schema", o.schemas,
+                      "filter script (.pfs) or manifest (.man) naming PROVIDER (repeatable)");
   sub(*trace, o, "list", "Print every live session (one JSON object each)", kTraceListExamples);
   add_name(sub(*trace, o, "query", "Print a session's settings and counters (JSON)",
                kTraceQueryExamples),
@@ -77,7 +82,8 @@ void add_trace(CLI::App& app, TraceOptions& o) {
           kTraceShowExamples);
   add_name(show, o);
   show->add_option("--schema", o.schemas,
-                   "filter script (.pfs) declaring providers: decoded \"fields\"");
+                   "filter script (.pfs) or manifest (.man) declaring providers: decoded "
+                   "\"fields\" (adds to the schemas published with the enables; repeatable)");
   show->add_flag("--follow", o.follow,
                  "keep reading until the session stops (a file: is closed) or Ctrl-C");
 }

@@ -9,6 +9,9 @@
 #include "cli/exit_code.h"
 #include "cli/output.h"
 #include "cli/trace_options.h"
+#include "cli/trace_schemas.h"
+#include "etw/enable_ext.h"
+#include "etw/private_enable.h"
 #include "etw/session_info.h"
 #include "etw/util.h"
 #include "pfc/etw/evntprov.h"
@@ -136,26 +139,42 @@ TRACEHANDLE session_handle(const std::string& name) {
   return p->props.Wnode.HistoricalContext;
 }
 
-// The filter descriptors of `r`, pointing into `r` (which must outlive them).
+// EVENT_FILTER_EVENT_ID data (EVENT_ID and STACKWALK).
+std::vector<uint8_t> id_body(const std::vector<uint16_t>& ids, bool in) {
+  std::vector<uint8_t> body(offsetof(EVENT_FILTER_EVENT_ID, Events) + ids.size() * sizeof(USHORT));
+  auto* head = reinterpret_cast<EVENT_FILTER_EVENT_ID*>(body.data());
+  head->FilterIn = in ? 1 : 0;
+  head->Count = static_cast<USHORT>(ids.size());
+  std::memcpy(body.data() + offsetof(EVENT_FILTER_EVENT_ID, Events), ids.data(),
+              ids.size() * sizeof(USHORT));
+  return body;
+}
+
+// The filter descriptors of `r`, pointing into `r` and `bodies` (which must outlive them).
 std::vector<EVENT_FILTER_DESCRIPTOR> filters(const EnableRequest& r,
-                                             std::vector<uint8_t>& ids_body) {
+                                             std::vector<std::vector<uint8_t>>& bodies) {
   std::vector<EVENT_FILTER_DESCRIPTOR> f;
-  if (!r.pids.empty())
-    f.push_back({reinterpret_cast<ULONGLONG>(r.pids.data()),
-                 ULONG(r.pids.size() * sizeof(uint32_t)), EVENT_FILTER_TYPE_PID});
-  if (!r.exe.empty())
-    f.push_back({reinterpret_cast<ULONGLONG>(r.exe.c_str()),
-                 ULONG((r.exe.size() + 1) * sizeof(char16_t)), EVENT_FILTER_TYPE_EXECUTABLE_NAME});
+  const auto add = [&f](const void* data, size_t size, ULONG type) {
+    f.push_back({reinterpret_cast<ULONGLONG>(data), ULONG(size), type});
+  };
+  const auto add_names = [&add](const std::u16string& names, ULONG type) {
+    if (!names.empty()) add(names.c_str(), (names.size() + 1) * sizeof(char16_t), type);
+  };
+  if (!r.pids.empty()) add(r.pids.data(), r.pids.size() * sizeof(uint32_t), EVENT_FILTER_TYPE_PID);
+  add_names(r.exe, EVENT_FILTER_TYPE_EXECUTABLE_NAME);
+  add_names(r.package_ids, EVENT_FILTER_TYPE_PACKAGE_ID);
+  add_names(r.app_ids, EVENT_FILTER_TYPE_PACKAGE_APP_ID);
+  bodies.reserve(2);
   if (!r.ids.empty()) {
-    ids_body.assign(offsetof(EVENT_FILTER_EVENT_ID, Events) + r.ids.size() * sizeof(USHORT), 0);
-    auto* body = reinterpret_cast<EVENT_FILTER_EVENT_ID*>(ids_body.data());
-    body->FilterIn = r.ids_in ? 1 : 0;
-    body->Count = static_cast<USHORT>(r.ids.size());
-    std::memcpy(ids_body.data() + offsetof(EVENT_FILTER_EVENT_ID, Events), r.ids.data(),
-                r.ids.size() * sizeof(USHORT));
-    f.push_back({reinterpret_cast<ULONGLONG>(ids_body.data()), ULONG(ids_body.size()),
-                 EVENT_FILTER_TYPE_EVENT_ID});
+    bodies.push_back(id_body(r.ids, r.ids_in));
+    add(bodies.back().data(), bodies.back().size(), EVENT_FILTER_TYPE_EVENT_ID);
   }
+  if (!r.stack_ids.empty()) {
+    bodies.push_back(id_body(r.stack_ids, r.stack_in));
+    add(bodies.back().data(), bodies.back().size(), EVENT_FILTER_TYPE_STACKWALK);
+  }
+  if (!r.extension.empty())
+    add(r.extension.data(), r.extension.size(), etw::kFilterTypePfcExtension);
   return f;
 }
 
@@ -170,17 +189,18 @@ std::string enable_error(ULONG rc) {
 int apply_enable(const std::string& name, const EnableRequest& r, bool on, std::ostream& err) {
   const TRACEHANDLE h = session_handle(name);
   if (h == 0) return no_session(err, name);
-  std::vector<uint8_t> ids_body;
-  std::vector<EVENT_FILTER_DESCRIPTOR> f = filters(r, ids_body);
+  std::vector<std::vector<uint8_t>> bodies;
+  std::vector<EVENT_FILTER_DESCRIPTOR> f = filters(r, bodies);
   ENABLE_TRACE_PARAMETERS params{};
   params.Version = ENABLE_TRACE_PARAMETERS_VERSION_2;
   params.EnableProperty = r.properties;
   params.EnableFilterDesc = f.empty() ? nullptr : f.data();
   params.FilterDescCount = static_cast<ULONG>(f.size());
   const GUID g = etw::to_win(r.provider);
-  const ULONG rc = EnableTraceEx2(
+  // The private entry: the same EnableTraceEx2, also taking the pfc enable extension.
+  const ULONG rc = etw::enable_trace(
       h, &g, on ? EVENT_CONTROL_CODE_ENABLE_PROVIDER : EVENT_CONTROL_CODE_DISABLE_PROVIDER, r.level,
-      r.any, r.all, kEnableTimeoutMs, on ? &params : nullptr);
+      r.any, r.all, kEnableTimeoutMs, on ? &params : nullptr, true);
   if (rc == ERROR_WMI_INSTANCE_NOT_FOUND) return no_session(err, name);
   if (rc == ERROR_TIMEOUT)
     err << "pfc: warning: some provider processes did not apply the change within 10 s\n";
@@ -193,12 +213,16 @@ namespace {
 int enable(const TraceOptions& o, bool on, std::ostream& out, std::ostream& err) {
   if (!o.script.empty()) {
     if (!o.provider.empty()) return usage(err, "give PROVIDER or --script, not both");
+    if (!o.schemas.empty())
+      return usage(err, "--schema is for PROVIDER names; --script has its own");
     const int rc = enable_script(o, err);
     return rc != kExitOk ? rc : print_query(o.name, out, err);
   }
   if (o.provider.empty()) return usage(err, "PROVIDER is required");
+  std::vector<ProviderDef> schemas;
+  if (auto rc = load_trace_schemas(o.schemas, schemas, err)) return *rc;
   EnableRequest r;
-  if (const std::string bad = build_enable(o, r); !bad.empty()) return usage(err, bad);
+  if (const std::string bad = build_enable(o, schemas, r); !bad.empty()) return usage(err, bad);
   const int rc = apply_enable(o.name, r, on, err);
   return rc != kExitOk ? rc : print_query(o.name, out, err);
 }

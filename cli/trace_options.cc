@@ -134,15 +134,18 @@ std::string parse_ids(const TraceOptions& o, EnableRequest& out) {
 
 }  // namespace
 
-Guid provider_guid(const std::string& text) {
+Guid provider_guid(const std::string& text, const std::vector<ProviderDef>& schemas) {
   if (auto g = Guid::parse(text)) return *g;
+  for (const ProviderDef& p : schemas)
+    if (p.name == text) return p.guid;
   return Guid::from_provider_name(text);
 }
 
-std::string build_enable(const TraceOptions& o, EnableRequest& out) {
+std::string build_enable(const TraceOptions& o, const std::vector<ProviderDef>& schemas,
+                         EnableRequest& out) {
   if (o.provider.starts_with("{") && !Guid::parse(o.provider))
     return "PROVIDER " + o.provider + ": not a GUID ({XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX})";
-  out.provider = provider_guid(o.provider);
+  out.provider = provider_guid(o.provider, schemas);
   std::string bad;
   if (!o.level.empty()) bad = parse_level(o.level, out.level);
   if (bad.empty() && !o.any.empty()) bad = parse_keyword("--any", o.any, out.any);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "pfc/guid.h"
+#include "pfc/schema.h"
 
 namespace pfc::cli {
 
@@ -31,7 +32,7 @@ struct TraceOptions {
   std::vector<std::string> properties;  // --property
   std::string script;                   // enable --script (not supported yet)
   std::string session;
-  std::vector<std::string> schemas;  // show --schema FILE.pfs
+  std::vector<std::string> schemas;  // show / enable / disable --schema FILE.pfs|FILE.man
   bool follow = false;
 };
 
@@ -46,12 +47,21 @@ struct EnableRequest {
   std::u16string exe;         // EXECUTABLE_NAME: names joined by ';' (empty: none)
   std::vector<uint16_t> ids;  // EVENT_ID (empty: none)
   bool ids_in = true;         // false: "not:" (all events but the listed ids)
+  // From scripts only (enable --script):
+  std::u16string package_ids;       // PACKAGE_ID: ';'-joined (empty: none)
+  std::u16string app_ids;           // PACKAGE_APP_ID
+  std::vector<uint16_t> stack_ids;  // STACKWALK (empty: none)
+  bool stack_in = true;
+  std::vector<uint8_t> extension;  // the pfc enable extension's data (etw/enable_ext.h)
 };
 
-// PROVIDER: "{GUID}", else a name turned into its EventSource GUID.
-Guid provider_guid(const std::string& text);
-// Fills `out` from the options; returns "" or the usage error's text.
-std::string build_enable(const TraceOptions& o, EnableRequest& out);
+// PROVIDER: "{GUID}"; else the GUID of the provider of that name in `schemas` (--schema
+// files); else the name's EventSource GUID (SHA-1 name hash, Guid::from_provider_name).
+Guid provider_guid(const std::string& text, const std::vector<ProviderDef>& schemas = {});
+// Fills `out` from the options (PROVIDER resolved with `schemas`); returns "" or the usage
+// error's text.
+std::string build_enable(const TraceOptions& o, const std::vector<ProviderDef>& schemas,
+                         EnableRequest& out);
 // A decimal number from 1 to `max` (--buffer-kb, --buffers); "" or the error text.
 std::string parse_count(const std::string& option, const std::string& text, uint32_t max,
                         uint32_t& out);

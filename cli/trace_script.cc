@@ -1,26 +1,29 @@
 // cli/trace_script.cc — `pfc trace enable NAME --script FILE.pfs [--session S]`: for every
-// provider session S of the script enables, the same EnableTraceEx2 call `pfc trace
-// enable NAME PROVIDER ...` would make with the enable's level, keywords, properties and
-// PID / executable-name / event-id filters. Filters the command line cannot express yet
-// (payload `where` expressions, event names, package and app ids, stack filters) are
-// refused with a usage error before anything is enabled.
+// provider session S of the script enables, one EnableTraceEx2-equivalent change with the
+// enable's level, keywords, properties and every filter kind of the language: PID,
+// executable-name, package/app-id, event-id and stack-id filters as the ETW descriptor
+// types, payload filters (`all` / `any` / `where` expressions alike) and the provider's
+// schema in the pfc enable extension (etw/enable_ext.h). Each provider process compiles
+// the same EnableParams from them that `pfc run` routes with (docs/etw.md "The pfc enable
+// extension").
 #include "base/utf8.h"
 #include "cli/exit_code.h"
 #include "cli/script_loader.h"
 #include "cli/trace_options.h"
+#include "etw/enable_ext.h"
 
 namespace pfc::cli {
 namespace {
 
-// The first filter kind of `p` that cannot be sent yet, or "".
-std::string unsupported(const EnableParams& p) {
-  if (!p.payload.empty()) return "payload filters (where expressions)";
-  if (p.event_names) return "event-name filters";
-  if (p.package_ids || p.app_ids) return "package/app id filters";
-  if (p.stack_ids || p.stack_names || p.stack_level_kw) return "stack filters";
-  return "";
+std::u16string joined(const std::vector<std::string>& names) {
+  std::string text;
+  for (const std::string& n : names) text += (text.empty() ? "" : ";") + n;
+  std::u16string out;
+  utf8_to_utf16(text, out);
+  return out;
 }
 
+// The descriptors of one enable; "" or why it cannot be sent (a limit of the descriptors).
 std::string to_request(const ProviderDef& provider, const EnableParams& p, EnableRequest& r) {
   r.provider = provider.guid;
   r.level = p.level;
@@ -28,18 +31,22 @@ std::string to_request(const ProviderDef& provider, const EnableParams& p, Enabl
   r.all = p.all;
   r.properties = p.properties;
   if (p.pids) r.pids = *p.pids;
-  if (p.exe_names) {
-    std::string joined;
-    for (const std::string& e : *p.exe_names) joined += (joined.empty() ? "" : ";") + e;
-    utf8_to_utf16(joined, r.exe);
-    if (p.exe_names->empty()) return "an empty executable-name filter";
-  }
+  if (p.exe_names) r.exe = joined(*p.exe_names);
+  if (p.package_ids) r.package_ids = joined(*p.package_ids);
+  if (p.app_ids) r.app_ids = joined(*p.app_ids);
   if (p.event_ids) {
     r.ids = p.event_ids->ids;
     r.ids_in = p.event_ids->filter_in;
-    if (r.ids.empty()) return "an empty event-id filter";
   }
-  if (p.pids && p.pids->empty()) return "an empty process-id filter";
+  if (p.stack_ids) {
+    r.stack_ids = p.stack_ids->ids;
+    r.stack_in = p.stack_ids->filter_in;
+  }
+  if (p.event_names || p.stack_names || p.stack_level_kw)
+    return "event-name or stack level/keyword filters (the ETW API's only)";
+  auto ext = etw::encode_ext(etw::ext_from_script(provider, p.payload));
+  if (!ext) return "payload filters and schema larger than 256 KiB";
+  r.extension = std::move(*ext);
   return "";
 }
 
@@ -60,12 +67,10 @@ int enable_script(const TraceOptions& o, std::ostream& err) {
   std::vector<EnableRequest> requests;
   for (const SessionDecl::Enable& e : session->enables) {
     const ProviderDef& provider = checked.schema.providers[e.provider];
-    std::string bad = unsupported(e.params);
     EnableRequest r;
-    if (bad.empty()) bad = to_request(provider, e.params, r);
-    if (!bad.empty()) {
+    if (const std::string bad = to_request(provider, e.params, r); !bad.empty()) {
       err << "pfc: error: session '" << wanted << "' enables '" << provider.name << "' with " << bad
-          << ": not supported by 'pfc trace enable --script' yet\n";
+          << ": not supported by 'pfc trace enable --script'\n";
       return kExitUsage;
     }
     requests.push_back(std::move(r));

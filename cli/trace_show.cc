@@ -1,13 +1,15 @@
-// cli/trace_show.cc — `pfc trace show NAME|FILE [--schema FILE.pfs ...] [--follow]`: a
-// real-time consumer or a log-file reader (OpenTraceW + ProcessTrace, the public C API)
+// cli/trace_show.cc — `pfc trace show NAME|FILE [--schema FILE.pfs|FILE.man ...] [--follow]`:
+// a real-time consumer or a log-file reader (OpenTraceW + ProcessTrace, the public C API)
 // printing one events-file line per event plus "ts" and "cpu" (docs/cli.md "pfc trace
-// show"). An argument that names an existing file, or holds a '/', is a log file: read to
-// its end, or with --follow until its writer closes it.
+// show"), fields decoded with the --schema files or the schemas published with the
+// session's enables. An argument that names an existing file, or holds a '/', is a log
+// file: read to its end, or with --follow until its writer closes it.
 //
 // Without --follow it prints what the session holds and returns once the session has been
 // quiet for kQuietMs (no event delivered for that long: every ring is drained, since the
 // consumer delivers a committed record at most ~12 ms after its commit). With --follow it
 // returns when the session stops, on SIGINT/SIGTERM, or when standard output fails.
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <csignal>
@@ -22,8 +24,8 @@
 #include "cli/event_decode.h"
 #include "cli/exit_code.h"
 #include "cli/output.h"
-#include "cli/script_loader.h"
 #include "cli/trace_options.h"
+#include "cli/trace_schemas.h"
 #include "etw/consumer.h"
 #include "etw/util.h"
 #include "pfc/etw/evntcons.h"
@@ -46,7 +48,10 @@ uint64_t now_ms() {
 
 struct ShowState {
   std::ostream* out = nullptr;
-  std::vector<LoadedScript> schemas;
+  std::string session;
+  std::vector<ProviderDef> schemas;    // --schema files: looked up first
+  std::vector<ProviderDef> published;  // published with the session's enables
+  std::vector<Guid> refreshed;         // GUIDs `published` was re-read for
   std::atomic<uint64_t> last_ms{0};
   std::atomic<bool> write_failed{false};
   std::atomic<bool> closed{false};  // the watcher closed the trace
@@ -88,14 +93,25 @@ std::string rfc3339(int64_t filetime) {
   return buf;
 }
 
-// The schema's provider and event for the record, when a --schema declares them.
-std::pair<const ProviderDef*, const EventDef*> lookup(const ShowState& s, const Guid& g,
+const ProviderDef* find_guid(const std::vector<ProviderDef>& providers, const Guid& g) {
+  for (const ProviderDef& p : providers)
+    if (p.guid == g) return &p;
+  return nullptr;
+}
+
+// The provider and event for the record: from a --schema, else from the schemas published
+// with the session's enables (re-read once per GUID not found, for providers enabled
+// after `show` started).
+std::pair<const ProviderDef*, const EventDef*> lookup(ShowState& s, const Guid& g,
                                                       const EventDescriptor& d) {
-  for (const LoadedScript& script : s.schemas) {
-    if (const ProviderDef* p = script.checked().schema.find_provider(g))
-      return {p, p->find_event(d.id, d.version)};
+  const ProviderDef* p = find_guid(s.schemas, g);
+  if (p == nullptr) p = find_guid(s.published, g);
+  if (p == nullptr && std::find(s.refreshed.begin(), s.refreshed.end(), g) == s.refreshed.end()) {
+    s.refreshed.push_back(g);
+    s.published = published_schemas(s.session);
+    p = find_guid(s.published, g);
   }
-  return {nullptr, nullptr};
+  return {p, p != nullptr ? p->find_event(d.id, d.version) : nullptr};
 }
 
 void format_event(ShowState& s, const EVENT_RECORD& r) {
@@ -147,25 +163,14 @@ void watch(TRACEHANDLE h, ShowState& s, bool follow, const std::atomic<bool>& do
   }
 }
 
-std::optional<int> load_schemas(const TraceOptions& o, ShowState& s, std::ostream& err) {
-  for (const std::string& path : o.schemas) {
-    if (!path.ends_with(".pfs")) {
-      err << "pfc: error: --schema " << path << ": only filter scripts (.pfs) are supported yet\n";
-      return kExitUsage;
-    }
-    auto script = load_script(path, err);
-    if (!script) return script.error();
-    s.schemas.push_back(std::move(*script));
-  }
-  return std::nullopt;
-}
-
 }  // namespace
 
 int command_trace_show(const TraceOptions& o, std::ostream& out, std::ostream& err) {
   ShowState s;
   s.out = &out;
-  if (auto rc = load_schemas(o, s, err)) return *rc;
+  s.session = o.name;
+  if (auto rc = load_trace_schemas(o.schemas, s.schemas, err)) return *rc;
+  s.published = published_schemas(o.name);
   std::u16string name;
   utf8_to_utf16(o.name, name);
   EVENT_TRACE_LOGFILEW f{};

@@ -14,6 +14,7 @@
 #include "etw/enable_wire.h"
 #include "etw/file_session.h"
 #include "etw/filters.h"
+#include "etw/private_enable.h"
 #include "etw/state.h"
 #include "trace/host.h"
 
@@ -271,6 +272,41 @@ ULONG enable_locked(Runtime& rt, TRACEHANDLE handle, const Guid& guid, ULONG cod
 }
 
 }  // namespace
+
+// EnableTraceEx2, and its private form (etw/private_enable.h) when allow_private.
+ULONG enable_trace(TRACEHANDLE TraceId, LPCGUID ProviderId, ULONG ControlCode, UCHAR Level,
+                   ULONGLONG MatchAnyKeyword, ULONGLONG MatchAllKeyword, ULONG Timeout,
+                   PENABLE_TRACE_PARAMETERS EnableParameters, bool allow_private) {
+  if (TraceId == 0 || ProviderId == nullptr || ControlCode > EVENT_CONTROL_CODE_CAPTURE_STATE)
+    return ERROR_INVALID_PARAMETER;
+  EnableRequest req;
+  if (const ULONG rc = convert_enable(Level, MatchAnyKeyword, MatchAllKeyword, EnableParameters,
+                                      &req, allow_private);
+      rc != ERROR_SUCCESS)
+    return rc;
+  if (req.payload_provider && !(*req.payload_provider == to_pfc(*ProviderId)))
+    return ERROR_INVALID_PARAMETER;  // a payload blob built for another provider
+  auto wire = encode_enable_parameters(EnableParameters);
+  if (!wire) return ERROR_INVALID_PARAMETER;
+  trace::EnableEntry wanted;
+  wanted.level = Level;
+  wanted.any = MatchAnyKeyword;
+  wanted.all = MatchAllKeyword;
+  wanted.properties = req.params.properties;
+  wanted.filters = std::move(*wire);
+  Runtime& rt = Runtime::get();
+  uint64_t seq = 0, gen = 0;
+  {
+    std::lock_guard<std::mutex> lock(rt.control_mu);
+    const ULONG rc = enable_locked(rt, TraceId, to_pfc(*ProviderId), ControlCode, wanted, &gen);
+    if (rc != ERROR_SUCCESS) return rc;
+    seq = rt.dispatcher.posted();
+  }
+  if (Timeout == 0) return ERROR_SUCCESS;
+  if (!trace::wait_applied(rt.link.dir(), gen, Timeout, rt.link.self())) return ERROR_TIMEOUT;
+  if (!rt.dispatcher.wait(seq, Timeout)) return ERROR_TIMEOUT;
+  return ERROR_SUCCESS;
+}
 }  // namespace pfc::etw
 
 using namespace pfc::etw;
@@ -346,35 +382,8 @@ ULONG QueryTraceW(TRACEHANDLE TraceHandle, LPCWSTR InstanceName,
 ULONG EnableTraceEx2(TRACEHANDLE TraceId, LPCGUID ProviderId, ULONG ControlCode, UCHAR Level,
                      ULONGLONG MatchAnyKeyword, ULONGLONG MatchAllKeyword, ULONG Timeout,
                      PENABLE_TRACE_PARAMETERS EnableParameters) {
-  if (TraceId == 0 || ProviderId == nullptr || ControlCode > EVENT_CONTROL_CODE_CAPTURE_STATE)
-    return ERROR_INVALID_PARAMETER;
-  EnableRequest req;
-  if (const ULONG rc =
-          convert_enable(Level, MatchAnyKeyword, MatchAllKeyword, EnableParameters, &req);
-      rc != ERROR_SUCCESS)
-    return rc;
-  if (req.payload_provider && !(*req.payload_provider == to_pfc(*ProviderId)))
-    return ERROR_INVALID_PARAMETER;  // a payload blob built for another provider
-  auto wire = encode_enable_parameters(EnableParameters);
-  if (!wire) return ERROR_INVALID_PARAMETER;
-  pfc::trace::EnableEntry wanted;
-  wanted.level = Level;
-  wanted.any = MatchAnyKeyword;
-  wanted.all = MatchAllKeyword;
-  wanted.properties = req.params.properties;
-  wanted.filters = std::move(*wire);
-  Runtime& rt = Runtime::get();
-  uint64_t seq = 0, gen = 0;
-  {
-    std::lock_guard<std::mutex> lock(rt.control_mu);
-    const ULONG rc = enable_locked(rt, TraceId, to_pfc(*ProviderId), ControlCode, wanted, &gen);
-    if (rc != ERROR_SUCCESS) return rc;
-    seq = rt.dispatcher.posted();
-  }
-  if (Timeout == 0) return ERROR_SUCCESS;
-  if (!pfc::trace::wait_applied(rt.link.dir(), gen, Timeout, rt.link.self())) return ERROR_TIMEOUT;
-  if (!rt.dispatcher.wait(seq, Timeout)) return ERROR_TIMEOUT;
-  return ERROR_SUCCESS;
+  return pfc::etw::enable_trace(TraceId, ProviderId, ControlCode, Level, MatchAnyKeyword,
+                                MatchAllKeyword, Timeout, EnableParameters, false);
 }
 
 }  // extern "C"

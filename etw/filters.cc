@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "base/utf8.h"
+#include "etw/enable_ext.h"
 #include "etw/payload_blob.h"
 #include "etw/tdh_store.h"
 #include "etw/util.h"
@@ -119,8 +120,25 @@ uint32_t convert_payload(const EVENT_FILTER_DESCRIPTOR& d, EnableRequest& out) {
   std::shared_ptr<const ProviderDef> schema = TdhStore::get().find_loaded(blob->provider);
   std::optional<std::vector<PayloadFilter>> filters = resolve_blob(*blob, schema.get());
   if (!filters) return ERROR_INVALID_PARAMETER;
-  out.params.payload = std::move(*filters);
+  if (out.payload_provider && !(*out.payload_provider == blob->provider))
+    return ERROR_INVALID_PARAMETER;
+  out.params.payload.insert(out.params.payload.end(), filters->begin(), filters->end());
   out.payload_provider = blob->provider;
+  return ERROR_SUCCESS;
+}
+
+// The pfc enable extension (etw/enable_ext.h): payload expressions with their layouts and
+// the provider's schema.
+uint32_t convert_extension(const EVENT_FILTER_DESCRIPTOR& d, EnableRequest& out) {
+  if (d.Size < kExtHeaderSize || d.Size > kExtMaxBytes) return ERROR_INVALID_PARAMETER;
+  const Guid provider = Guid::from_bytes(bytes_of(d) + 16);
+  std::shared_ptr<const ProviderDef> loaded = TdhStore::get().find_loaded(provider);
+  std::optional<ExtContents> ext = decode_ext(bytes_of(d), d.Size, loaded.get());
+  if (!ext || (out.payload_provider && !(*out.payload_provider == provider)))
+    return ERROR_INVALID_PARAMETER;
+  out.params.payload.insert(out.params.payload.end(), ext->payload.begin(), ext->payload.end());
+  out.payload_provider = provider;
+  out.schema = std::move(ext->schema);
   return ERROR_SUCCESS;
 }
 
@@ -146,9 +164,10 @@ bool split_name_list(const uint8_t* data, uint32_t size, bool final_component,
   return !out.empty();
 }
 
-uint32_t convert_filter(const EVENT_FILTER_DESCRIPTOR& d, EnableRequest& out) {
+uint32_t convert_filter(const EVENT_FILTER_DESCRIPTOR& d, EnableRequest& out, bool allow_private) {
   if (d.Type == EVENT_FILTER_TYPE_NONE) return ERROR_SUCCESS;
   if (d.Ptr == 0) return ERROR_INVALID_PARAMETER;
+  if (d.Type == kFilterTypePfcExtension && allow_private) return convert_extension(d, out);
   EnableParams& p = out.params;
   switch (d.Type) {
     case EVENT_FILTER_TYPE_PID: return convert_pids(d, p);
@@ -170,7 +189,8 @@ uint32_t convert_filter(const EVENT_FILTER_DESCRIPTOR& d, EnableRequest& out) {
 }
 
 uint32_t convert_enable(uint8_t level, uint64_t match_any, uint64_t match_all,
-                        const ENABLE_TRACE_PARAMETERS* params, EnableRequest* out) {
+                        const ENABLE_TRACE_PARAMETERS* params, EnableRequest* out,
+                        bool allow_private) {
   EnableRequest req;
   req.params.level = level;
   req.params.any = match_any;
@@ -199,7 +219,8 @@ uint32_t convert_enable(uint8_t level, uint64_t match_any, uint64_t match_all,
     for (uint32_t j = 0; j < i; ++j)
       if (filters[j].Type == filters[i].Type && filters[i].Type != EVENT_FILTER_TYPE_NONE)
         return ERROR_INVALID_PARAMETER;  // each type at most once
-    if (const uint32_t rc = convert_filter(filters[i], req); rc != ERROR_SUCCESS) return rc;
+    if (const uint32_t rc = convert_filter(filters[i], req, allow_private); rc != ERROR_SUCCESS)
+      return rc;
   }
   *out = std::move(req);
   return ERROR_SUCCESS;

@@ -22,15 +22,21 @@ struct EnableRequest {
   // The provider GUID inside an EVENT_FILTER_TYPE_PAYLOAD blob (EnableTraceEx2 requires it
   // to be the enabled provider's); nullopt without a payload filter.
   std::optional<Guid> payload_provider;
+  // The provider schema a pfc enable extension carried (etw/enable_ext.h), or nullopt.
+  std::optional<ProviderDef> schema;
 };
 
 // Validates and converts the arguments of one EnableTraceEx2(ENABLE) call. `params` may be
 // NULL. Returns ERROR_SUCCESS, or ERROR_INVALID_PARAMETER for: a Version other than 1 or
 // 2; more than MAX_EVENT_FILTERS_COUNT descriptors or a count without an array; a filter
 // type given twice; a descriptor violating its type's limits (see convert_filter); and
-// ERROR_NOT_SUPPORTED for EVENT_ENABLE_PROPERTY_PROVIDER_GROUP.
+// ERROR_NOT_SUPPORTED for EVENT_ENABLE_PROPERTY_PROVIDER_GROUP. `allow_private` admits the
+// pfc-private types (kFilterTypePfcExtension): true only for pfc's own controllers
+// (etw/private_enable.h) and for the published state every provider process converts
+// (etw/mirror.cc); the public EnableTraceEx2 passes false.
 uint32_t convert_enable(uint8_t level, uint64_t match_any, uint64_t match_all,
-                        const ENABLE_TRACE_PARAMETERS* params, EnableRequest* out);
+                        const ENABLE_TRACE_PARAMETERS* params, EnableRequest* out,
+                        bool allow_private = false);
 
 // Converts one descriptor into `out`. ERROR_INVALID_PARAMETER when Ptr is 0 with a size,
 // or: PID — size not a non-zero multiple of 4 or more than MAX_EVENT_FILTER_PID_COUNT;
@@ -43,9 +49,13 @@ uint32_t convert_enable(uint8_t level, uint64_t match_any, uint64_t match_all,
 // PAYLOAD — over MAX_EVENT_FILTER_PAYLOAD_SIZE, a blob that does not decode
 // (etw/payload_blob.h), no loaded manifest for its provider, or filters that do not fit
 // that manifest's schema (tdh.h);
+// the pfc enable extension (allow_private only) — data that decode_ext refuses, or a
+// provider other than a PAYLOAD blob's; payload filters of PAYLOAD and of the extension
+// aggregate (TdhAggregatePayloadFilters' rule);
 // TRACEHANDLE, SYSTEM_FLAGS, CONTAINER and provider-defined types — always.
 // EVENT_FILTER_TYPE_NONE is ignored.
-uint32_t convert_filter(const EVENT_FILTER_DESCRIPTOR& desc, EnableRequest& out);
+uint32_t convert_filter(const EVENT_FILTER_DESCRIPTOR& desc, EnableRequest& out,
+                        bool allow_private = false);
 
 // Splits a ';'-separated, NUL-terminated UTF-16 list (`size` bytes at `data`) into UTF-8
 // names, dropping empty entries. For executable names only the final path component is

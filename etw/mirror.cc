@@ -12,13 +12,14 @@
 namespace pfc::etw {
 namespace {
 
-// What the controller asked, converted as EnableTraceEx2 would in this process; false
+// What the controller asked, converted as EnableTraceEx2 would in this process (pfc-private
+// descriptor types included: only pfc's controllers publish them); false
 // when the published arguments do not convert here (the enable is then not applied).
 bool convert_entry(const trace::EnableEntry& e, EnableRequest* req) {
   auto params = decode_enable_parameters(e.filters);
   if (!params) return false;
-  return convert_enable(e.level, e.any, e.all, params->has ? &params->params : nullptr, req) ==
-         ERROR_SUCCESS;
+  return convert_enable(e.level, e.any, e.all, params->has ? &params->params : nullptr, req,
+                        true) == ERROR_SUCCESS;
 }
 
 }  // namespace

@@ -19,18 +19,6 @@ namespace {
 using internal::find_payload_op;
 using internal::payload_op_takes_pair;
 
-template <typename T>
-T load(const uint8_t* p) {
-  T v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-
-template <typename T>
-void store(std::vector<uint8_t>& out, size_t at, T v) {
-  std::memcpy(out.data() + at, &v, sizeof v);
-}
-
 bool is_string(InType t) { return internal::payload_value_kind(t) == internal::ValueKind::String; }
 bool is_guid(InType t) { return internal::payload_value_kind(t) == internal::ValueKind::Guid; }
 
@@ -56,22 +44,38 @@ void predicate_words(const BlobPredicate& p, std::string& strings, uint64_t& a, 
   }
 }
 
+}  // namespace
+
+void put_blob_predicate(std::vector<uint8_t>& out, size_t at, const BlobPredicate& p,
+                        std::string& strings) {
+  uint64_t a = 0, b = 0;
+  predicate_words(p, strings, a, b);
+  store_le<uint16_t>(out, at, p.field);
+  store_le<uint16_t>(out, at + 2, static_cast<uint16_t>(p.op));
+  store_le<uint16_t>(out, at + 4, static_cast<uint16_t>(p.type));
+  store_le<uint64_t>(out, at + 8, a);
+  store_le<uint64_t>(out, at + 16, b);
+}
+
 void append_layout(std::vector<uint8_t>& out, const std::vector<FieldDef>& layout) {
+  const size_t at = out.size();
+  out.resize(at + 4);
+  store_le<uint16_t>(out, at, static_cast<uint16_t>(layout.size()));
+  append_fields(out, layout);
+}
+
+void append_fields(std::vector<uint8_t>& out, const std::vector<FieldDef>& fields) {
   size_t at = out.size();
-  out.resize(at + 4 + kBlobLayoutFieldSize * layout.size());
-  store<uint16_t>(out, at, static_cast<uint16_t>(layout.size()));
-  at += 4;
-  for (const FieldDef& f : layout) {
-    store<uint16_t>(out, at, static_cast<uint16_t>(f.type));
+  out.resize(at + kBlobLayoutFieldSize * fields.size());
+  for (const FieldDef& f : fields) {
+    store_le<uint16_t>(out, at, static_cast<uint16_t>(f.type));
     out[at + 2] = static_cast<uint8_t>(f.count.kind);
     out[at + 3] = static_cast<uint8_t>(f.length.kind);
-    store<uint32_t>(out, at + 4, f.count.value);
-    store<uint32_t>(out, at + 8, f.length.value);
+    store_le<uint32_t>(out, at + 4, f.count.value);
+    store_le<uint32_t>(out, at + 8, f.length.value);
     at += kBlobLayoutFieldSize;
   }
 }
-
-}  // namespace
 
 std::vector<FieldDef> blob_layout(const EventDef& event, const std::vector<BlobPredicate>& preds) {
   size_t n = 0;
@@ -113,51 +117,44 @@ std::vector<uint8_t> encode_blob(const BlobContents& c) {
   size_t p_at = kBlobHeaderSize + kBlobFilterSize * c.filters.size();
   uint16_t first = 0;
   for (const BlobFilter& f : c.filters) {
-    store<uint16_t>(out, f_at, f.event_id);
+    store_le<uint16_t>(out, f_at, f.event_id);
     out[f_at + 2] = f.event_version;
     out[f_at + 3] = static_cast<uint8_t>((f.match_any ? 1 : 0) | (f.group_all ? 2 : 0));
-    store<uint16_t>(out, f_at + 4, first);
-    store<uint16_t>(out, f_at + 6, static_cast<uint16_t>(f.preds.size()));
+    store_le<uint16_t>(out, f_at + 4, first);
+    store_le<uint16_t>(out, f_at + 6, static_cast<uint16_t>(f.preds.size()));
     first = static_cast<uint16_t>(first + f.preds.size());
     f_at += kBlobFilterSize;
     for (const BlobPredicate& p : f.preds) {
-      uint64_t a = 0, b = 0;
-      predicate_words(p, strings, a, b);
-      store<uint16_t>(out, p_at, p.field);
-      store<uint16_t>(out, p_at + 2, static_cast<uint16_t>(p.op));
-      store<uint16_t>(out, p_at + 4, static_cast<uint16_t>(p.type));
-      store<uint64_t>(out, p_at + 8, a);
-      store<uint64_t>(out, p_at + 16, b);
+      put_blob_predicate(out, p_at, p, strings);
       p_at += kBlobPredicateSize;
     }
   }
   out.insert(out.end(), strings.begin(), strings.end());
-  store<uint32_t>(out, 0, kBlobMagic);
-  store<uint16_t>(out, 4, kBlobVersion);
-  store<uint16_t>(out, 6, static_cast<uint16_t>(kBlobHeaderSize));
-  store<uint32_t>(out, 8, static_cast<uint32_t>(out.size()));
+  store_le<uint32_t>(out, 0, kBlobMagic);
+  store_le<uint16_t>(out, 4, kBlobVersion);
+  store_le<uint16_t>(out, 6, static_cast<uint16_t>(kBlobHeaderSize));
+  store_le<uint32_t>(out, 8, static_cast<uint32_t>(out.size()));
   const std::array<uint8_t, 16> guid = c.provider.to_bytes();
   std::memcpy(out.data() + 16, guid.data(), 16);
-  store<uint16_t>(out, 32, static_cast<uint16_t>(c.filters.size()));
-  store<uint16_t>(out, 34, static_cast<uint16_t>(preds));
-  store<uint32_t>(out, 36, static_cast<uint32_t>(strings_at));
-  store<uint32_t>(out, 40, static_cast<uint32_t>(strings.size()));
-  store<uint32_t>(out, 44, static_cast<uint32_t>(layout_at));
-  store<uint32_t>(out, kBlobChecksumOffset, blob_checksum(out.data(), out.size()));
+  store_le<uint16_t>(out, 32, static_cast<uint16_t>(c.filters.size()));
+  store_le<uint16_t>(out, 34, static_cast<uint16_t>(preds));
+  store_le<uint32_t>(out, 36, static_cast<uint32_t>(strings_at));
+  store_le<uint32_t>(out, 40, static_cast<uint32_t>(strings.size()));
+  store_le<uint32_t>(out, 44, static_cast<uint32_t>(layout_at));
+  store_le<uint32_t>(out, kBlobChecksumOffset, blob_checksum(out.data(), out.size()));
   return out;
 }
 
 // --- decoding ------------------------------------------------------------------------
 
-namespace {
-
-bool same_extent(const Extent& a, const Extent& b) {
-  return a.kind == b.kind && a.value == b.value;
-}
-
 bool same_field(const FieldDef& a, const FieldDef& b) {
-  return a.type == b.type && same_extent(a.count, b.count) && same_extent(a.length, b.length);
+  const auto same = [](const Extent& x, const Extent& y) {
+    return x.kind == y.kind && x.value == y.value;
+  };
+  return a.type == b.type && same(a.count, b.count) && same(a.length, b.length);
 }
+
+namespace {
 
 bool known_type(uint16_t t) {
   return t >= static_cast<uint16_t>(InType::UnicodeString) &&
@@ -175,32 +172,34 @@ struct Header {
 
 bool decode_header(const uint8_t* d, size_t size, Header& h) {
   if (size < kBlobHeaderSize) return false;
-  if (load<uint32_t>(d) != kBlobMagic || load<uint16_t>(d + 4) != kBlobVersion ||
-      load<uint16_t>(d + 6) != kBlobHeaderSize || load<uint32_t>(d + 8) != size)
+  if (load_le<uint32_t>(d) != kBlobMagic || load_le<uint16_t>(d + 4) != kBlobVersion ||
+      load_le<uint16_t>(d + 6) != kBlobHeaderSize || load_le<uint32_t>(d + 8) != size)
     return false;
-  if (load<uint32_t>(d + kBlobChecksumOffset) != blob_checksum(d, size)) return false;
-  h.filters = load<uint16_t>(d + 32);
-  h.preds = load<uint16_t>(d + 34);
-  h.strings_at = load<uint32_t>(d + 36);
-  h.strings_size = load<uint32_t>(d + 40);
-  h.layout_at = load<uint32_t>(d + 44);
+  if (load_le<uint32_t>(d + kBlobChecksumOffset) != blob_checksum(d, size)) return false;
+  h.filters = load_le<uint16_t>(d + 32);
+  h.preds = load_le<uint16_t>(d + 34);
+  h.strings_at = load_le<uint32_t>(d + 36);
+  h.strings_size = load_le<uint32_t>(d + 40);
+  h.layout_at = load_le<uint32_t>(d + 44);
   const uint64_t tables = uint64_t{kBlobHeaderSize} + uint64_t{kBlobFilterSize} * h.filters +
                           uint64_t{kBlobPredicateSize} * h.preds;
   return h.filters != 0 && h.layout_at == tables && h.strings_at >= h.layout_at &&
          uint64_t{h.strings_at} + h.strings_size == size;
 }
 
+}  // namespace
+
 bool decode_predicate(const uint8_t* p, const uint8_t* strings, uint32_t strings_size,
                       BlobPredicate& out) {
-  const uint16_t op = load<uint16_t>(p + 2);
-  const uint16_t type = load<uint16_t>(p + 4);
-  if (find_payload_op(op) == nullptr || !known_type(type) || load<uint16_t>(p + 6) != 0)
+  const uint16_t op = load_le<uint16_t>(p + 2);
+  const uint16_t type = load_le<uint16_t>(p + 4);
+  if (find_payload_op(op) == nullptr || !known_type(type) || load_le<uint16_t>(p + 6) != 0)
     return false;
-  out.field = load<uint16_t>(p);
+  out.field = load_le<uint16_t>(p);
   out.op = static_cast<PayloadOp>(op);
   out.type = static_cast<InType>(type);
-  const uint64_t a = load<uint64_t>(p + 8);
-  const uint64_t b = load<uint64_t>(p + 16);
+  const uint64_t a = load_le<uint64_t>(p + 8);
+  const uint64_t b = load_le<uint64_t>(p + 16);
   if (is_string(out.type)) {
     if (a > strings_size || b > strings_size - a) return false;
     out.value.text.assign(reinterpret_cast<const char*>(strings + a), b);
@@ -215,6 +214,8 @@ bool decode_predicate(const uint8_t* p, const uint8_t* strings, uint32_t strings
   }
   return true;
 }
+
+namespace {
 
 // A count or length of the field after `earlier`. Taken from a field, it must name an
 // earlier scalar Int8..UInt64 field, as in a manifest (runtime/manifest_events.cc).
@@ -233,31 +234,37 @@ bool decode_extent(uint8_t kind, uint32_t value, const std::vector<FieldDef>& ea
 // One layout field at `p` after `earlier`: a known in-type, its extents, and the rules of
 // manifests: lengths apply to strings and binary only, and binary data has one.
 bool decode_field(const uint8_t* p, const std::vector<FieldDef>& earlier, FieldDef& f) {
-  const uint16_t type = load<uint16_t>(p);
+  const uint16_t type = load_le<uint16_t>(p);
   if (!known_type(type)) return false;
   f.type = static_cast<InType>(type);
   f.name = "field" + std::to_string(earlier.size());
-  if (!decode_extent(p[2], load<uint32_t>(p + 4), earlier, f.count) ||
-      !decode_extent(p[3], load<uint32_t>(p + 8), earlier, f.length))
+  if (!decode_extent(p[2], load_le<uint32_t>(p + 4), earlier, f.count) ||
+      !decode_extent(p[3], load_le<uint32_t>(p + 8), earlier, f.length))
     return false;
   const bool takes_length = is_string(f.type) || f.type == InType::Binary;
   return takes_length ? f.length.present() || f.type != InType::Binary : !f.length.present();
 }
 
-// One filter's layout at `at` (advanced past it), ending before `end`. The layout must
-// cover every field the filter's predicates test, each of them scalar and of the type the
-// predicate recorded.
-bool decode_layout(const uint8_t* d, size_t end, size_t& at, BlobFilter& bf) {
-  if (end - at < 4) return false;
-  const uint16_t count = load<uint16_t>(d + at);
-  if (count == 0 || count > kBlobMaxLayoutFields || load<uint16_t>(d + at + 2) != 0) return false;
-  at += 4;
-  if ((end - at) / kBlobLayoutFieldSize < count) return false;
+}  // namespace
+
+bool decode_fields(const uint8_t* d, size_t end, size_t& at, uint32_t count,
+                   std::vector<FieldDef>& out) {
+  if (at > end || (end - at) / kBlobLayoutFieldSize < count) return false;
   for (uint32_t i = 0; i < count; ++i, at += kBlobLayoutFieldSize) {
     FieldDef f;
-    if (!decode_field(d + at, bf.layout, f)) return false;
-    bf.layout.push_back(std::move(f));
+    if (!decode_field(d + at, out, f)) return false;
+    out.push_back(std::move(f));
   }
+  return true;
+}
+
+bool decode_layout(const uint8_t* d, size_t end, size_t& at, BlobFilter& bf) {
+  if (at > end || end - at < 4) return false;
+  const uint16_t count = load_le<uint16_t>(d + at);
+  if (count == 0 || count > kBlobMaxLayoutFields || load_le<uint16_t>(d + at + 2) != 0)
+    return false;
+  at += 4;
+  if (!decode_fields(d, end, at, count, bf.layout)) return false;
   for (const BlobPredicate& p : bf.preds) {
     if (p.field >= bf.layout.size()) return false;
     const FieldDef& f = bf.layout[p.field];
@@ -269,7 +276,7 @@ bool decode_layout(const uint8_t* d, size_t end, size_t& at, BlobFilter& bf) {
 // Filters on the same event describe it alike as far as both layouts reach (each is the
 // event's fields up to its highest tested field): a routing program lays the event out by
 // the longest one (compiler/lower.cc).
-bool layouts_agree(const std::vector<BlobFilter>& filters) {
+bool blob_layouts_agree(const std::vector<BlobFilter>& filters) {
   std::map<std::pair<uint16_t, uint8_t>, const std::vector<FieldDef>*> longest;
   for (const BlobFilter& f : filters) {
     const std::vector<FieldDef>*& l = longest[{f.event_id, f.event_version}];
@@ -282,8 +289,6 @@ bool layouts_agree(const std::vector<BlobFilter>& filters) {
   return true;
 }
 
-}  // namespace
-
 std::optional<BlobContents> decode_blob(const uint8_t* d, size_t size) {
   Header h;
   if (d == nullptr || !decode_header(d, size, h)) return std::nullopt;
@@ -294,13 +299,13 @@ std::optional<BlobContents> decode_blob(const uint8_t* d, size_t size) {
   for (uint32_t i = 0; i < h.filters; ++i) {
     const uint8_t* f = d + kBlobHeaderSize + size_t{kBlobFilterSize} * i;
     BlobFilter bf;
-    bf.event_id = load<uint16_t>(f);
+    bf.event_id = load_le<uint16_t>(f);
     bf.event_version = f[2];
     if ((f[3] & ~3u) != 0) return std::nullopt;
     bf.match_any = (f[3] & 1) != 0;
     bf.group_all = (f[3] & 2) != 0;
-    const uint16_t first = load<uint16_t>(f + 4);
-    const uint16_t count = load<uint16_t>(f + 6);
+    const uint16_t first = load_le<uint16_t>(f + 4);
+    const uint16_t count = load_le<uint16_t>(f + 6);
     if (first != next || count == 0 || count > kBlobMaxPredicates || count > h.preds - next)
       return std::nullopt;
     for (uint32_t k = 0; k < count; ++k) {
@@ -317,7 +322,7 @@ std::optional<BlobContents> decode_blob(const uint8_t* d, size_t size) {
   size_t at = h.layout_at;
   for (BlobFilter& bf : out.filters)
     if (!decode_layout(d, h.strings_at, at, bf)) return std::nullopt;
-  if (at != h.strings_at || !layouts_agree(out.filters)) return std::nullopt;
+  if (at != h.strings_at || !blob_layouts_agree(out.filters)) return std::nullopt;
   return out;
 }
 
@@ -386,26 +391,32 @@ std::shared_ptr<const EventDef> layout_event(const BlobFilter& bf, const Provide
 
 }  // namespace
 
+bool resolve_blob_filter(const BlobFilter& bf, const ProviderDef* schema,
+                         std::vector<PayloadPredicate>& preds, PayloadFilter& out) {
+  std::shared_ptr<const EventDef> ev = layout_event(bf, schema);
+  if (!ev) return false;
+  for (const BlobPredicate& p : bf.preds) {
+    if (p.field >= ev->fields.size()) return false;
+    const FieldDef& f = ev->fields[p.field];
+    if (f.type != p.type || f.count.present() || !value_fits(f, p)) return false;
+    preds.push_back(PayloadPredicate{p.field, p.op, p.value});
+  }
+  out.event_id = bf.event_id;
+  out.event_version = bf.event_version;
+  out.group_all = bf.group_all;
+  out.layout = std::move(ev);
+  return true;
+}
+
 std::optional<std::vector<PayloadFilter>> resolve_blob(const BlobContents& c,
                                                        const ProviderDef* schema) {
   if (schema != nullptr && !(c.provider == schema->guid)) return std::nullopt;
   std::vector<PayloadFilter> out;
   for (const BlobFilter& bf : c.filters) {
-    std::shared_ptr<const EventDef> ev = layout_event(bf, schema);
-    if (!ev) return std::nullopt;
     std::vector<PayloadPredicate> preds;
-    for (const BlobPredicate& p : bf.preds) {
-      if (p.field >= ev->fields.size()) return std::nullopt;
-      const FieldDef& f = ev->fields[p.field];
-      if (f.type != p.type || f.count.present() || !value_fits(f, p)) return std::nullopt;
-      preds.push_back(PayloadPredicate{p.field, p.op, p.value});
-    }
     PayloadFilter pf;
-    pf.event_id = bf.event_id;
-    pf.event_version = bf.event_version;
-    pf.group_all = bf.group_all;
+    if (!resolve_blob_filter(bf, schema, preds, pf)) return std::nullopt;
     pf.expr = make_flat_expr(std::move(preds), bf.match_any);
-    pf.layout = std::move(ev);
     out.push_back(std::move(pf));
   }
   return out;

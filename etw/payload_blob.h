@@ -7,8 +7,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "pfc/enable.h"
@@ -105,6 +107,47 @@ std::vector<FieldDef> blob_layout(const EventDef& event, const std::vector<BlobP
 // refused). nullopt when anything does not fit.
 std::optional<std::vector<PayloadFilter>> resolve_blob(const BlobContents& contents,
                                                        const ProviderDef* schema);
+
+// --- parts shared with the pfc enable extension (etw/enable_ext.h) ---------------------
+// Unaligned reads and writes of little-endian values (pfc's hosts are little-endian).
+template <typename T>
+T load_le(const uint8_t* p) {
+  T v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+template <typename T>
+void store_le(std::vector<uint8_t>& out, size_t at, T v) {
+  std::memcpy(out.data() + at, &v, sizeof v);
+}
+
+// One 24-byte predicate record at `out[at]` (the predicate table's layout above); string
+// values are appended to `strings` and referenced by offset into it.
+void put_blob_predicate(std::vector<uint8_t>& out, size_t at, const BlobPredicate& p,
+                        std::string& strings);
+// Decodes one predicate record (known operator and in-type, reserved 0, string inside the
+// `strings_size` bytes at `strings`, no hi word unless the operator takes a pair).
+bool decode_predicate(const uint8_t* p, const uint8_t* strings, uint32_t strings_size,
+                      BlobPredicate& out);
+// A layout: u16 field count, u16 0, then append_fields.
+void append_layout(std::vector<uint8_t>& out, const std::vector<FieldDef>& layout);
+// 12 bytes per field (the layout table's field record above).
+void append_fields(std::vector<uint8_t>& out, const std::vector<FieldDef>& fields);
+// `count` field records at `at` (advanced), before `end`, appended to `out` (whose fields
+// are the earlier ones count/length references may name); names are "field<N>".
+bool decode_fields(const uint8_t* d, size_t end, size_t& at, uint32_t count,
+                   std::vector<FieldDef>& out);
+// One layout at `at` (advanced) into bf.layout: 1..kBlobMaxLayoutFields fields covering
+// every field bf.preds tests, each scalar and of the recorded type.
+bool decode_layout(const uint8_t* d, size_t end, size_t& at, BlobFilter& bf);
+// Filters on one event carry layouts that agree as far as both go.
+bool blob_layouts_agree(const std::vector<BlobFilter>& filters);
+// Same in-type, count and length (names aside).
+bool same_field(const FieldDef& a, const FieldDef& b);
+// Resolves one filter's predicates against its layout (and `schema`, as resolve_blob):
+// fills `preds` in order and out's event id, version, group_all and layout (not expr).
+bool resolve_blob_filter(const BlobFilter& bf, const ProviderDef* schema,
+                         std::vector<PayloadPredicate>& preds, PayloadFilter& out);
 
 // One filter's predicates as a PayloadExpr: n Pred nodes, then one And (or Or) node over
 // them — the shape the script checker produces for `payload E all|any { … }`.

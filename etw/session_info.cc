@@ -4,6 +4,8 @@
 #include <cstring>
 
 #include "base/utf8.h"
+#include "etw/enable_ext.h"
+#include "etw/enable_wire.h"
 #include "etw/file_session.h"
 #include "etw/state.h"
 #include "pfc/etw/evntrace.h"
@@ -96,6 +98,26 @@ Result<std::optional<SessionInfo>> stop_session(const std::u16string& name) {
     info.counters.log_buffers_lost = p->props.LogBuffersLost;
   }
   return std::optional<SessionInfo>{std::move(info)};
+}
+
+Result<std::vector<ProviderDef>> session_schemas(const std::u16string& name) {
+  auto st = read_state();
+  if (!st) return std::unexpected(st.error());
+  std::vector<ProviderDef> out;
+  const trace::SessionEntry* e = st->session_by_name(name);
+  if (e == nullptr) return out;
+  for (const trace::EnableEntry& en : st->enables) {
+    if (en.slot != e->slot) continue;
+    const auto params = decode_enable_parameters(en.filters);
+    if (!params) continue;
+    for (size_t i = 0; i < params->descriptors.size(); ++i) {
+      if (params->descriptors[i].Type != kFilterTypePfcExtension) continue;
+      const std::vector<uint8_t>& data = params->data[i];
+      auto ext = decode_ext(data.data(), data.size(), nullptr);
+      if (ext && ext->schema) out.push_back(std::move(*ext->schema));
+    }
+  }
+  return out;
 }
 
 }  // namespace pfc::etw

@@ -11,6 +11,7 @@
 #include "etw/counters.h"
 #include "pfc/error.h"
 #include "pfc/guid.h"
+#include "pfc/schema.h"
 
 namespace pfc::etw {
 
@@ -32,5 +33,9 @@ Result<std::optional<SessionInfo>> find_session_info(const std::u16string& name)
 // of their files does not lose them). nullopt when no such session exists; an error with
 // the ETW code's text when STOP fails.
 Result<std::optional<SessionInfo>> stop_session(const std::u16string& name);
+// The provider schemas published with the enables of the session named `name` (pfc enable
+// extensions, etw/enable_ext.h), in enable order; empty when there are none or no such
+// session. Extensions that do not decode are skipped.
+Result<std::vector<ProviderDef>> session_schemas(const std::u16string& name);
 
 }  // namespace pfc::etw

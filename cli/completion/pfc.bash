@@ -23,7 +23,8 @@ _pfc() {
     -o|--output-file) _filedir; return ;;
     --count|--seed|--match-rate|--session) return ;;
     --level) COMPREPLY=($(compgen -W "critical error warning info verbose" -- "$cur")); return ;;
-    --schema|--script) _filedir pfs; return ;;
+    --schema) _filedir '@(pfs|man)'; return ;;
+    --script) _filedir pfs; return ;;
     --file) _filedir; return ;;
     --any|--all|--pid|--exe|--event-id|--property|--buffer-kb|--buffers|--circular) return ;;
   esac
@@ -47,7 +48,8 @@ _pfc() {
       case "$sub" in
         "") COMPREPLY=($(compgen -W "start enable disable list query stop show --help" -- "$cur")); return ;;
         start) opts+=" --realtime --buffer-kb --buffers --file --circular" ;;
-        enable) opts+=" --level --any --all --pid --exe --event-id --property --script --session" ;;
+        enable) opts+=" --level --any --all --pid --exe --event-id --property --script --session --schema" ;;
+        disable) opts+=" --schema" ;;
         show) opts+=" --schema --follow" ;;
       esac
       COMPREPLY=($(compgen -W "$opts" -- "$cur")); return ;;

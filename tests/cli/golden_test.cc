@@ -5,6 +5,7 @@
 // output must not change, and with --explain pfc cross-checks the engine against
 // cli/explain on every event (exit 3 on disagreement).
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -206,7 +207,9 @@ TEST_P(GoldenRoundTrip, EventsOutputRoutesTheSame) {
   const std::vector<std::string> names = session_names(read_text(dir + "/script.pfs"));
   for (size_t i = 0; i < names.size(); ++i)
     if (i < 3 || i + 1 == names.size()) selections.push_back({names[i]});
-  const std::string tmp = fs::temp_directory_path() / ("pfc_roundtrip_" + GetParam() + ".jsonl");
+  // The pid keeps concurrent test runs (other build trees) off each other's file.
+  const std::string tmp = fs::temp_directory_path() / ("pfc_roundtrip_" + GetParam() + "_" +
+                                                       std::to_string(::getpid()) + ".jsonl");
   for (const auto& selection : selections) {
     std::vector<std::string> args = base;
     args.insert(args.end(), {"--output", "events", "-o", tmp});

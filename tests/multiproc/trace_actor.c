@@ -7,7 +7,11 @@
  *   trace_actor toggle NAME TAG ROUNDS               enables ids {2}, ids {3}, disables, in turn
  *   trace_actor provider TAG                         EventRegister; prints "callback E L ANY";
  *                                                    reads "write N THREADS" / "quit"; prints
- *                                                    "wrote C1 C2 C3 C4" (events per id)
+ *                                                    "wrote C1 C2 C3 C4" (events per id);
+ *                                                    "named N" writes N events id 5 with
+ *                                                    payload {wstring Name, uint32 Seq}:
+ *                                                    Name = named_text(Seq), Seq = 0..N-1;
+ *                                                    prints "named C"
  *   trace_actor consume NAME                         prints "open", then "event PID ID SEQ"
  *                                                    per event, then "done" when it stopped
  *   trace_actor startfile NAME PATH MODE MB KB       StartTraceW with LogFileName; MODE seq,
@@ -17,6 +21,14 @@
  *   trace_actor readfile PATH                        OpenTraceW(LogFileName): prints "header
  *                                                    NAME W L START END", events as consume,
  *                                                    then "done RC"
+ *   trace_actor consume-file PATH                    OpenTraceW(LogFileName): prints
+ *                                                    "event PID ID HEX" (payload in hex) per
+ *                                                    event, then "done RC"
+ *   trace_actor example PART                         Example-Provider (the EnableTraceEx2
+ *                                                    sample's): once enabled, writes its
+ *                                                    events of part 1 (Example_Event_1) or 2
+ *                                                    (Example_Event_2), prints "example N",
+ *                                                    then waits for "quit"
  * Provider GUIDs are {TAG-0000-4000-8000-000000000001}. Exit status 0 on success. */
 #include <pthread.h>
 #include <stdio.h>
@@ -222,6 +234,32 @@ static void* writer(void* arg) {
   return NULL;
 }
 
+/* Event 5's Name for `seq`: "item-K", "ITEM-K" or "Item-K" with K = seq % 5. */
+static void named_text(unsigned seq, char* out, size_t cap) {
+  static const char* const kSpell[3] = {"item-", "ITEM-", "Item-"};
+  snprintf(out, cap, "%s%u", kSpell[seq % 3], seq % 5);
+}
+
+static unsigned write_named(int n) {
+  unsigned written = 0;
+  for (int i = 0; i < n; ++i) {
+    char text[32];
+    named_text((unsigned)i, text, sizeof text);
+    WCHAR name[32];
+    widen(text, name, 32);
+    size_t units = 0;
+    while (name[units] != 0) ++units;
+    ULONG seq = (ULONG)i;
+    EVENT_DESCRIPTOR d;
+    EventDescCreate(&d, 5, 0, 0, 4, 0, 0, 0);
+    EVENT_DATA_DESCRIPTOR data[2];
+    EventDataDescCreate(&data[0], name, (ULONG)((units + 1) * sizeof(WCHAR)));
+    EventDataDescCreate(&data[1], &seq, sizeof seq);
+    if (EventWrite(g_reg, &d, 2, data) == 0) ++written;
+  }
+  return written;
+}
+
 static int cmd_provider(char** argv) {
   GUID g = guid_of(argv[2]);
   if (EventRegister(&g, on_enable, NULL, &g_reg) != 0) return 1;
@@ -248,6 +286,12 @@ static int cmd_provider(char** argv) {
       }
       pthread_mutex_lock(&g_out);
       printf("wrote %u %u %u %u\n", total[1], total[2], total[3], total[4]);
+      fflush(stdout);
+      pthread_mutex_unlock(&g_out);
+    } else if (sscanf(line, "named %d", &n) == 1) {
+      const unsigned written = write_named(n);
+      pthread_mutex_lock(&g_out);
+      printf("named %u\n", written);
       fflush(stdout);
       pthread_mutex_unlock(&g_out);
     } else if (strncmp(line, "quit", 4) == 0) {
@@ -316,6 +360,108 @@ static int cmd_readfile(char** argv) {
   return 0;
 }
 
+static void WINAPI on_file_event(PEVENT_RECORD r) {
+  printf("event %lu %u ", (unsigned long)r->EventHeader.ProcessId,
+         r->EventHeader.EventDescriptor.Id);
+  const UCHAR* p = (const UCHAR*)r->UserData;
+  for (USHORT i = 0; i < r->UserDataLength; ++i) printf("%02x", p[i]);
+  printf("\n");
+}
+
+static int cmd_consume_file(char** argv) {
+  WCHAR w[1024];
+  widen(argv[2], w, 1024);
+  EVENT_TRACE_LOGFILEW f;
+  memset(&f, 0, sizeof f);
+  f.LogFileName = w;
+  f.ProcessTraceMode = PROCESS_TRACE_MODE_EVENT_RECORD;
+  f.EventRecordCallback = on_file_event;
+  TRACEHANDLE h = OpenTraceW(&f);
+  if (h == INVALID_PROCESSTRACE_HANDLE) {
+    printf("open-failed %lu\n", (unsigned long)GetLastError());
+    return 1;
+  }
+  ULONG rc = ProcessTrace(&h, 1, NULL, NULL);
+  CloseTrace(h);
+  printf("done %lu\n", (unsigned long)rc);
+  return rc == 0 ? 0 : 1;
+}
+
+/* ---- Example-Provider (the EnableTraceEx2 documentation's sample) ---- */
+
+static volatile int g_example_enabled;
+
+static void NTAPI on_example(LPCGUID source, ULONG is_enabled, UCHAR level, ULONGLONG any,
+                             ULONGLONG all, PEVENT_FILTER_DESCRIPTOR filter, PVOID context) {
+  (void)source, (void)level, (void)any, (void)all, (void)filter, (void)context;
+  __atomic_store_n(&g_example_enabled, is_enabled != 0, __ATOMIC_SEQ_CST);
+}
+
+static ULONG write_example(REGHANDLE reg, USHORT id, const char* text, const GUID* g, ULONG value) {
+  WCHAR w[64];
+  widen(text, w, 64);
+  size_t n = 0;
+  while (w[n] != 0) ++n;
+  EVENT_DESCRIPTOR d;
+  EventDescCreate(&d, id, 0, 0, 1, 0, 0, 0);
+  EVENT_DATA_DESCRIPTOR data[3];
+  ULONG count = 0;
+  EventDataDescCreate(&data[count++], w, (ULONG)((n + 1) * sizeof(WCHAR)));
+  if (g != NULL) EventDataDescCreate(&data[count++], g, sizeof *g);
+  EventDataDescCreate(&data[count++], &value, sizeof value);
+  return EventWrite(reg, &d, count, data);
+}
+
+/* The events of tests/multiproc/seed_sample_test.cc's kMix, part 1 or 2. */
+static int write_example_part(REGHANDLE reg, int part) {
+  static const GUID kInstance = {
+      0x0e95cfbc, 0x58d4, 0x44ba, {0xbe, 0x40, 0xe6, 0x3a, 0x85, 0x35, 0x36, 0xdf}};
+  static const GUID kOther = {
+      0x12345678, 0x58d4, 0x44ba, {0xbe, 0x40, 0xe6, 0x3a, 0x85, 0x35, 0x36, 0xdf}};
+  static const struct {
+    const char* text;
+    ULONG value;
+  } e1[] = {{"User", 8},  {"user", 10}, {"User", 6}, {"Admin", 8},
+            {"User", 16}, {"User", 17}, {"USER", 7}};
+  static const struct {
+    const char* text;
+    int other;
+    ULONG value;
+  } e2[] = {{"UNIX box", 0, 5}, {"unicorn", 0, 1}, {"UNI", 1, 3},
+            {"UNI-0", 0, 0},    {"Plain", 0, 9},   {"UNIQUE", 0, 2}};
+  int written = 0;
+  if (part == 1) {
+    for (size_t i = 0; i < sizeof e1 / sizeof e1[0]; ++i)
+      written += write_example(reg, 1, e1[i].text, NULL, e1[i].value) == 0;
+  } else {
+    for (size_t i = 0; i < sizeof e2 / sizeof e2[0]; ++i)
+      written +=
+          write_example(reg, 2, e2[i].text, e2[i].other ? &kOther : &kInstance, e2[i].value) == 0;
+  }
+  return written;
+}
+
+static int cmd_example(char** argv) {
+  static const GUID kExample = {
+      0x37a59b93, 0xbb25, 0x4cee, {0x97, 0xaa, 0x8b, 0x6a, 0xcd, 0x0c, 0x4d, 0xf8}};
+  REGHANDLE reg;
+  if (EventRegister(&kExample, on_example, NULL, &reg) != 0) return 1;
+  for (int i = 0; i < 2000 && !__atomic_load_n(&g_example_enabled, __ATOMIC_SEQ_CST); ++i)
+    usleep(10000);
+  if (!__atomic_load_n(&g_example_enabled, __ATOMIC_SEQ_CST)) {
+    printf("never-enabled\n");
+    EventUnregister(reg);
+    return 1;
+  }
+  printf("example %d\n", write_example_part(reg, atoi(argv[2])));
+  fflush(stdout);
+  char line[64];
+  while (fgets(line, sizeof line, stdin) != NULL && strncmp(line, "quit", 4) != 0) {
+  }
+  EventUnregister(reg);
+  return 0;
+}
+
 int main(int argc, char** argv) {
   setvbuf(stdout, NULL, _IOLBF, 0);
   if (argc < 3) return 2;
@@ -331,5 +477,7 @@ int main(int argc, char** argv) {
   if (strcmp(cmd, "stopfile") == 0) return cmd_stopfile(argv);
   if (strcmp(cmd, "flush") == 0) return cmd_flush(argv);
   if (strcmp(cmd, "readfile") == 0) return cmd_readfile(argv);
+  if (strcmp(cmd, "consume-file") == 0) return cmd_consume_file(argv);
+  if (strcmp(cmd, "example") == 0) return cmd_example(argv);
   return 2;
 }

@@ -15,6 +15,7 @@
 
 #include "child.h"
 #include "process.h"
+#include "trace_cli_fixture.h"
 
 namespace pfc::multiproc {
 namespace {
@@ -59,20 +60,11 @@ Written write_events(Child& provider, int n) {
   return w;
 }
 
-class TraceCli : public ::testing::Test {
+class TraceCli : public TraceCliFixture {
  protected:
   void SetUp() override {
-    char tmpl[] = "/tmp/pfc-tc-XXXXXX";
-    dir_ = ::mkdtemp(tmpl);
-    ::setenv("PFC_TRACE_DIR", (dir_ + "/ns").c_str(), 1);
-    script_ = dir_ + "/actor.pfs";
-    std::ofstream(script_) << kScript;
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
-  static ProcessResult pfc(std::vector<std::string> args) {
-    args.insert(args.begin(), "trace");
-    return run_process(PFC_BINARY, args);
+    TraceCliFixture::SetUp();
+    script_ = write_file("actor.pfs", kScript);
   }
   static std::string session_json(const std::string& name, const std::string& providers,
                                   int events) {
@@ -81,7 +73,6 @@ class TraceCli : public ::testing::Test {
            ",\"events_lost\":0,\"buffers_written\":0}\n";
   }
 
-  std::string dir_;
   std::string script_;
 };
 
@@ -138,7 +129,7 @@ TEST_F(TraceCli, UsageErrorsAndRefusals) {
                                              {"enable", "T", kGuid, "--property", "nonsense"},
                                              {"enable", "T", "{not-a-guid}"},
                                              {"start", "B", "--buffer-kb", "0"},
-                                             {"show", "T", "--schema", "x.man"},
+                                             {"show", "T", "--schema", "x.txt"},
                                              {"frobnicate"}}) {
     const ProcessResult r = pfc(bad);
     EXPECT_EQ(r.exit_code, 2) << bad.back() << ": " << r.err;
@@ -151,12 +142,11 @@ TEST_F(TraceCli, EnableScriptAppliesTheScriptsSession) {
   const ProcessResult r = pfc({"enable", "Two", "--script", script_});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, session_json("Two", std::string("\"") + kGuid + "\"", 0));
-  // Payload filters cannot be sent yet: a usage error, nothing enabled.
+  // Payload filters travel in the pfc enable extension.
   ASSERT_EQ(pfc({"start", "L"}).exit_code, 0);
   const ProcessResult late = pfc({"enable", "L", "--script", script_, "--session", "Late"});
-  EXPECT_EQ(late.exit_code, 2);
-  EXPECT_NE(late.err.find("payload filters"), std::string::npos) << late.err;
-  EXPECT_EQ(pfc({"query", "L"}).out, session_json("L", "", 0));
+  EXPECT_EQ(late.exit_code, 0) << late.err;
+  EXPECT_EQ(late.out, session_json("L", std::string("\"") + kGuid + "\"", 0));
   const ProcessResult none = pfc({"enable", "L", "--script", script_, "--session", "Nope"});
   EXPECT_EQ(none.exit_code, 1);
 }

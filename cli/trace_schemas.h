@@ -1,0 +1,26 @@
+// cli/trace_schemas.h — provider schemas for `pfc trace`: from --schema files (filter
+// scripts .pfs, instrumentation manifests .man), and published with a session's enables
+// (the pfc enable extension, etw/enable_ext.h). `show` decodes fields with them; `enable`
+// and `disable` resolve PROVIDER names with them (docs/cli.md "pfc trace").
+#pragma once
+
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "pfc/schema.h"
+
+namespace pfc::cli {
+
+// Loads every file: FILE.pfs through the checker (its diagnostics printed), FILE.man
+// through the manifest parser. Returns nullopt, or the exit code of the first failure
+// (1: the file cannot be read or has errors; 2: neither .pfs nor .man).
+std::optional<int> load_trace_schemas(const std::vector<std::string>& paths,
+                                      std::vector<ProviderDef>& out, std::ostream& err);
+
+// The providers whose schemas the enables of session `name` published, in enable order
+// (empty when none, or when the namespace cannot be read).
+std::vector<ProviderDef> published_schemas(const std::string& name);
+
+}  // namespace pfc::cli

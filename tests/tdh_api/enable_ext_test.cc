@@ -1,0 +1,214 @@
+// tests/tdh_api/enable_ext_test.cc — etw/enable_ext.h: round trip of payload expressions,
+// layouts and schema; decode_ext refusing every truncation and structural corruption
+// (re-checksummed) without crashing; convert_enable taking the type only from pfc's own
+// controllers, and the public EnableTraceEx2 refusing it.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <random>
+
+#include "etw/enable_ext.h"
+#include "etw/filters.h"
+#include "etw/payload_blob.h"
+#include "pfc/etw/evntrace.h"
+
+namespace pfc::etw {
+namespace {
+
+using Kind = PayloadExpr::Node::Kind;
+
+ProviderDef schema() {
+  ProviderDef p;
+  p.name = "Example-Provider";
+  p.guid = *Guid::parse("{37A59B93-BB25-4CEE-97AA-8B6ACD0C4DF8}");
+  EventDef e;
+  e.name = "Example_Event_1";
+  e.desc.id = 1;
+  e.desc.level = 4;
+  e.desc.keyword = 0x10;
+  e.fields = {{"Initiator", InType::UnicodeString, {}, {}},
+              {"Level", InType::UInt32, {}, {}},
+              {"Count", InType::UInt16, {}, {}},
+              {"Items", InType::UInt32, {Extent::Kind::Field, 2}, {}}};
+  p.events.push_back(e);
+  EventDef empty;
+  empty.name = "Empty";
+  empty.desc.id = 2;
+  empty.desc.version = 1;
+  p.events.push_back(empty);
+  return p;
+}
+
+// (Initiator contains "Us" and not Level between 7,16) or Level eq 3, then a flat `all`.
+std::vector<PayloadFilter> filters() {
+  PayloadFilter f;
+  f.event_id = 1;
+  f.group_all = true;
+  PayloadValue s, between, three;
+  s.text = "Us";
+  between.lo = 7;
+  between.hi = 16;
+  three.lo = 3;
+  f.expr.preds = {
+      {0, PayloadOp::Contains, s}, {1, PayloadOp::Between, between}, {1, PayloadOp::Eq, three}};
+  f.expr.nodes = {{Kind::Pred, 0, 0}, {Kind::Pred, 1, 0}, {Kind::Not, 0, 1},
+                  {Kind::And, 1, 2},  {Kind::Pred, 2, 0}, {Kind::Or, 3, 2}};
+  f.expr.kids = {1, 0, 2, 3, 4};
+  PayloadFilter flat;
+  flat.event_id = 1;
+  flat.expr = make_flat_expr({{1, PayloadOp::Ne, three}}, false);
+  return {f, flat};
+}
+
+std::vector<uint8_t> sample() {
+  auto b = encode_ext(ext_from_script(schema(), filters()));
+  EXPECT_TRUE(b.has_value());
+  return b.value_or(std::vector<uint8_t>{});
+}
+
+void rechecksum(std::vector<uint8_t>& b) {
+  const uint32_t sum = blob_checksum(b.data(), b.size());
+  std::memcpy(b.data() + 12, &sum, 4);
+}
+
+bool same_expr(const PayloadExpr& a, const PayloadExpr& b) {
+  if (a.preds.size() != b.preds.size() || a.nodes.size() != b.nodes.size() || a.kids != b.kids)
+    return false;
+  for (size_t i = 0; i < a.nodes.size(); ++i)
+    if (a.nodes[i].kind != b.nodes[i].kind || a.nodes[i].index != b.nodes[i].index ||
+        a.nodes[i].count != b.nodes[i].count)
+      return false;
+  for (size_t i = 0; i < a.preds.size(); ++i)
+    if (a.preds[i].field != b.preds[i].field || a.preds[i].op != b.preds[i].op ||
+        a.preds[i].value.lo != b.preds[i].value.lo || a.preds[i].value.hi != b.preds[i].value.hi ||
+        a.preds[i].value.text != b.preds[i].value.text)
+      return false;
+  return true;
+}
+
+TEST(EnableExt, RoundTripKeepsExpressionsLayoutsAndSchema) {
+  const std::vector<uint8_t> b = sample();
+  const auto d = decode_ext(b.data(), b.size(), nullptr);
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(d->provider, schema().guid);
+  ASSERT_EQ(d->payload.size(), 2u);
+  const std::vector<PayloadFilter> want = filters();
+  for (size_t i = 0; i < 2; ++i) {
+    EXPECT_TRUE(same_expr(d->payload[i].expr, want[i].expr)) << i;
+    EXPECT_EQ(d->payload[i].event_id, 1);
+    EXPECT_EQ(d->payload[i].group_all, want[i].group_all);
+    ASSERT_TRUE(d->payload[i].layout);
+    EXPECT_EQ(d->payload[i].layout->fields.size(), 2u);  // up to Level, the highest tested
+  }
+  ASSERT_TRUE(d->schema.has_value());
+  const ProviderDef s = schema();
+  EXPECT_EQ(d->schema->name, s.name);
+  ASSERT_EQ(d->schema->events.size(), 2u);
+  for (size_t e = 0; e < 2; ++e) {
+    EXPECT_EQ(d->schema->events[e].name, s.events[e].name);
+    EXPECT_EQ(d->schema->events[e].desc, s.events[e].desc);
+    ASSERT_EQ(d->schema->events[e].fields.size(), s.events[e].fields.size());
+    for (size_t f = 0; f < s.events[e].fields.size(); ++f) {
+      EXPECT_EQ(d->schema->events[e].fields[f].name, s.events[e].fields[f].name);
+      EXPECT_TRUE(same_field(d->schema->events[e].fields[f], s.events[e].fields[f]));
+    }
+  }
+  // A loaded manifest that agrees is accepted; one whose layout differs is not.
+  EXPECT_TRUE(decode_ext(b.data(), b.size(), &s).has_value());
+  ProviderDef other = s;
+  other.events[0].fields[1].type = InType::Int32;
+  EXPECT_FALSE(decode_ext(b.data(), b.size(), &other).has_value());
+}
+
+TEST(EnableExt, SchemaOnlyAndLimits) {
+  auto b = encode_ext(ext_from_script(schema(), {}));
+  ASSERT_TRUE(b.has_value());
+  const auto d = decode_ext(b->data(), b->size(), nullptr);
+  ASSERT_TRUE(d.has_value());
+  EXPECT_TRUE(d->payload.empty());
+  EXPECT_TRUE(d->schema.has_value());
+  ProviderDef huge = schema();
+  huge.events[0].name.assign(kExtMaxBytes, 'x');
+  EXPECT_FALSE(encode_ext(ext_from_script(huge, {})).has_value());
+}
+
+TEST(EnableExt, EveryTruncationIsRefused) {
+  const std::vector<uint8_t> b = sample();
+  for (size_t n = 0; n < b.size(); ++n) {
+    std::vector<uint8_t> cut(b.begin(), b.begin() + static_cast<ptrdiff_t>(n));
+    if (n >= 16) {  // a consistent size and checksum: only the structure can refuse it
+      const auto size = static_cast<uint32_t>(n);
+      std::memcpy(cut.data() + 8, &size, 4);
+      rechecksum(cut);
+    }
+    EXPECT_FALSE(decode_ext(cut.data(), cut.size(), nullptr).has_value()) << n;
+  }
+}
+
+TEST(EnableExt, MalformedTreesAreRefused) {
+  const std::vector<uint8_t> b = sample();
+  // Node table: after the header, 2 filter records and 4 predicate records.
+  const size_t nodes = kExtHeaderSize + 2 * kExtFilterSize + 4 * kBlobPredicateSize;
+  const size_t kids = nodes + 8 * kExtNodeSize;
+  struct Patch {
+    size_t at;
+    uint32_t value;
+  };
+  for (const Patch p : {Patch{kids, 5},                          // a child after its parent
+                        Patch{kids + 4, 1},                      // node 1 used twice, node 0 never
+                        Patch{nodes + 2 * kExtNodeSize + 8, 2},  // Not with two children
+                        Patch{nodes + 4, 9},                     // Pred index past the predicates
+                        Patch{nodes, 7}}) {                      // unknown node kind
+    std::vector<uint8_t> bad = b;
+    std::memcpy(bad.data() + p.at, &p.value, p.at == nodes ? 1 : 4);
+    rechecksum(bad);
+    EXPECT_FALSE(decode_ext(bad.data(), bad.size(), nullptr).has_value()) << p.at;
+  }
+}
+
+TEST(EnableExt, RandomCorruptionNeverCrashes) {
+  const std::vector<uint8_t> b = sample();
+  std::mt19937 rng(15);
+  int decoded = 0;
+  for (int i = 0; i < 20000; ++i) {
+    std::vector<uint8_t> bad = b;
+    for (int k = 0; k < 1 + i % 3; ++k) bad[rng() % bad.size()] = static_cast<uint8_t>(rng());
+    rechecksum(bad);
+    if (auto d = decode_ext(bad.data(), bad.size(), nullptr)) {
+      ++decoded;  // then every reference is in range
+      for (const PayloadFilter& f : d->payload) {
+        for (const auto& n : f.expr.nodes) {
+          if (n.kind == Kind::Pred) {
+            EXPECT_LT(n.index, f.expr.preds.size());
+          }
+        }
+        for (const PayloadPredicate& p : f.expr.preds) EXPECT_LT(p.field, f.layout->fields.size());
+      }
+    }
+  }
+  EXPECT_LT(decoded, 20000);
+}
+
+TEST(EnableExt, OnlyPfcControllersMayPassTheType) {
+  std::vector<uint8_t> b = sample();
+  EVENT_FILTER_DESCRIPTOR d{reinterpret_cast<uintptr_t>(b.data()), ULONG(b.size()),
+                            kFilterTypePfcExtension};
+  ENABLE_TRACE_PARAMETERS p{};
+  p.Version = ENABLE_TRACE_PARAMETERS_VERSION_2;
+  p.EnableFilterDesc = &d;
+  p.FilterDescCount = 1;
+  EnableRequest req;
+  EXPECT_EQ(convert_enable(5, 0, 0, &p, &req), ERROR_INVALID_PARAMETER);
+  ASSERT_EQ(convert_enable(5, 0, 0, &p, &req, true), ERROR_SUCCESS);
+  EXPECT_EQ(req.params.payload.size(), 2u);
+  EXPECT_EQ(req.payload_provider, schema().guid);
+  EXPECT_TRUE(req.schema.has_value());
+  const GUID g{0x37a59b93, 0xbb25, 0x4cee, {0x97, 0xaa, 0x8b, 0x6a, 0xcd, 0x0c, 0x4d, 0xf8}};
+  EXPECT_EQ(EnableTraceEx2(1, &g, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 5, 0, 0, 0, &p),
+            ERROR_INVALID_PARAMETER);
+  b[b.size() - 1] ^= 1;  // checksum mismatch
+  EXPECT_EQ(convert_enable(5, 0, 0, &p, &req, true), ERROR_INVALID_PARAMETER);
+}
+
+}  // namespace
+}  // namespace pfc::etw
