@@ -14,10 +14,9 @@
 
 #include "base/hex.h"
 #include "cli/commands/commands.h"
-#include "cli/engine.h"
 #include "cli/event_source.h"
 #include "cli/exit_code.h"
-#include "cli/explain.h"
+#include "api/explain.h"
 #include "cli/limits.h"
 #include "cli/output.h"
 #include "cli/progress.h"

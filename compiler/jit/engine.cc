@@ -39,6 +39,8 @@ std::optional<Engine> engine_from_name(std::string_view name) {
   return std::nullopt;
 }
 
+bool jit_available() { return true; }
+
 std::shared_ptr<ProgramCompiler> make_program_compiler(Engine engine, EngineOptions options) {
   switch (engine) {
     case Engine::Interp: return std::make_shared<InterpCompiler>();
