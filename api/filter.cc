@@ -143,9 +143,10 @@ CompileResult Filter::compile(std::string_view text, const FilterOptions& option
   CompileResult out;
   const SourceFile source(std::move(name), std::string(text));
   FrontendOutput front = compile_script(source);
+  const bool checked = front.ok();
   out.diagnostics = std::move(front.diagnostics);
   for (const Diagnostic& d : out.diagnostics) out.report += source.render(d);
-  if (!front.ok()) return out;
+  if (!checked) return out;
   std::unique_ptr<Filter> filter;
   out.status = make(options, &filter);
   if (!out.status) return out;

@@ -24,7 +24,7 @@ const char* kScript = R"(provider App {6B0D5E3C-8F1A-4B6E-9C2D-3A4F5B6C7D8E} {
 }
 session all { enable App level=verbose; }
 session some {
-    enable App level=information { payload Tick all { counter gt 5 } }
+    enable App level=4 { payload Tick all { counter gt 5 } }
 }
 )";
 pfc::Event tick(uint8_t level, uint32_t counter) {
