@@ -40,8 +40,9 @@ Status to_status(const Error& e) { return Status::error(e.message); }
 
 }  // namespace
 
-// The state behind a Filter. Providers live in fixed chunks published with release stores, so route() can index them
-// without a lock while add_provider appends (kChunks * kChunkSize providers at most).
+// The state behind a Filter. Providers live in fixed chunks published with release stores, so
+// route() can index them without a lock while add_provider appends (kChunks * kChunkSize providers
+// at most).
 struct detail::FilterState {
   static constexpr size_t kChunkSize = 256;
   static constexpr size_t kChunks = 256;
@@ -60,7 +61,7 @@ struct detail::FilterState {
   std::array<std::atomic<const Chunk*>, kChunks> chunks{};
   std::atomic<size_t> provider_count{0};
   std::map<std::string, SessionId, std::less<>> sessions;  // live sessions by name
-  std::atomic<uint64_t> live{0};                            // bit s = slot s in use
+  std::atomic<uint64_t> live{0};                           // bit s = slot s in use
 
   const Provider* find(size_t index) const {
     if (index >= provider_count.load(std::memory_order_acquire)) return nullptr;
@@ -248,7 +249,8 @@ bool Filter::enabled(size_t provider, uint8_t level, uint64_t keyword) const noe
   return p && p->handle->enabled(level, keyword);
 }
 
-RouteResult Filter::route(size_t provider, const EventView& event, uint64_t exclude) const noexcept {
+RouteResult Filter::route(size_t provider, const EventView& event,
+                          uint64_t exclude) const noexcept {
   const detail::FilterState::Provider* p = impl_->find(provider);
   return p ? impl_->router->route(p->handle, event, exclude) : RouteResult{};
 }

@@ -4,11 +4,14 @@
  * controller starts a session and enables the provider; the provider sees the enable and
  * writes an event. Exits 0 when every step succeeds. Run in its own PFC_TRACE_DIR. */
 #include <windows.h>
+
+/* As on Windows: after initguid.h, DEFINE_GUID defines the GUID it names. */
 #include <initguid.h>
-#include <strsafe.h>
+
 #include <evntprov.h>
 #include <evntrace.h>
 #include <stdio.h>
+#include <strsafe.h>
 
 /* {6B0D5E3C-8F1A-4B6E-9C2D-3A4F5B6C7D8F} */
 DEFINE_GUID(ProviderGuid, 0x6B0D5E3C, 0x8F1A, 0x4B6E, 0x9C, 0x2D, 0x3A, 0x4F, 0x5B, 0x6C, 0x7D,

@@ -91,7 +91,7 @@ int main(int argc, char** argv) {
   expect(filter.route(1, e.view()).deliver == 0b100, "Other routes to 'mine'");
   expect(!filter.add_session("mine", nullptr).ok(), "a second session 'mine' is refused");
 
-  std::printf("filter_demo: engine %s, %s\n", std::string(pfc::engine_name(filter.engine())).c_str(),
-              failures ? "FAILED" : "ok");
+  std::printf("filter_demo: engine %s, %s\n",
+              std::string(pfc::engine_name(filter.engine())).c_str(), failures ? "FAILED" : "ok");
   return failures ? 1 : 0;
 }
