@@ -10,6 +10,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <stdexcept>
 
 #include "api/engine_choice.h"
 #include "api/explain.h"

@@ -138,7 +138,8 @@ class Filter {
   // route() plus FilterOptions::on_event for every receiving session, in slot order.
   RouteResult write(size_t provider, const EventView& event, uint64_t exclude = 0);
   // The decision with reasons. Slower than route() (runs the reference interpreter on the
-  // installed program): for debugging. Fails only when the program cannot be lowered.
+  // installed program): for debugging. Fails for an unknown provider index or when the
+  // program cannot be lowered (an internal error).
   Status explain(size_t provider, const EventView& event, uint64_t exclude, Decision* out) const;
 
   // The first native-compilation failure so far (empty: none). The engine kept serving

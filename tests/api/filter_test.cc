@@ -96,7 +96,9 @@ TEST_P(FilterTest, RoutesWritesAndExplainsTheScript) {
   EXPECT_EQ(d.rejected[0].reason, "excluded");
   EXPECT_EQ(d.rejected[1].reason, "level");
   EXPECT_FALSE(f.explain(3, tick(4, 3).view(), 0, &d).ok());
-  if (GetParam() != Engine::Crosscheck) EXPECT_EQ(f.jit_error(), "");
+  if (GetParam() != Engine::Crosscheck) {
+    EXPECT_EQ(f.jit_error(), "");
+  }
 }
 
 TEST_P(FilterTest, ProvidersAndSessionsByHand) {

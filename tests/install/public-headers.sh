@@ -37,6 +37,23 @@ for h in $(cd "$inc" && find pfc -name '*.h' | sort); do
       { echo "FAIL: $h does not compile alone as C11:"; cat "$tmp/err"; fail=1; } ;;
   esac
 done
+# The porting macros in C++ as well (tests/install/consumer/etw_demo.c uses them from C).
+cat > "$tmp/port.cc" <<'CC'
+#include <windows.h>
+#include <initguid.h>
+#include <strsafe.h>
+DEFINE_GUID(TestGuid, 0x6B0D5E3C, 0x8F1A, 0x4B6E, 0x9C, 0x2D, 0x3A, 0x4F, 0x5B, 0x6C, 0x7D, 0x8F);
+int port(LPVOID p, LPCSTR s, PCHAR c) {
+  WCHAR w[4];
+  ZeroMemory(p, 4);
+  HRESULT hr = StringCchCopyW(w, ARRAYSIZE(w), u"too long");
+  return (hr == STRSAFE_E_INSUFFICIENT_BUFFER && w[3] == 0 && IsEqualGUID(&TestGuid, &TestGuid)) + s[0] + c[0];
+}
+CC
+"${PFC_CXX:-c++}" -std=c++20 -c -Wall -Wextra -Werror -I"$inc/pfc/etw" "$tmp/port.cc" -o "$tmp/port.o" 2>"$tmp/err" ||
+  { echo "FAIL: the porting macros do not compile as C++20:"; cat "$tmp/err"; fail=1; }
+nm "$tmp/port.o" | grep -q ' [VW] TestGuid$' ||
+  { echo "FAIL: DEFINE_GUID after initguid.h does not define a weak TestGuid:"; nm "$tmp/port.o"; fail=1; }
 [ "$count" -ge 10 ] || { echo "FAIL: only $count headers installed"; fail=1; }
 [ $fail -eq 0 ] && echo "public headers: $count installed headers checked"
 exit $fail

@@ -193,13 +193,15 @@ typedef const GUID* REFGUID;
  * translation units (DECLSPEC_SELECTANY). */
 #ifdef __cplusplus
 #define PFC_ETW_EXTERN_C extern "C"
+#define PFC_ETW_DEFINE_LINKAGE extern "C" /* a definition: it has an initializer */
 #else
 #define PFC_ETW_EXTERN_C extern
+#define PFC_ETW_DEFINE_LINKAGE /* const objects at file scope are external in C */
 #endif
 #define DECLSPEC_SELECTANY __attribute__((weak))
 #define PFC_ETW_DEFINE_GUID_VALUE(name, l, w1, w2, b1, b2, b3, b4, b5, b6, b7, b8) \
-  PFC_ETW_EXTERN_C const GUID DECLSPEC_SELECTANY name;                             \
-  const GUID DECLSPEC_SELECTANY name = {l, w1, w2, {b1, b2, b3, b4, b5, b6, b7, b8}}
+  PFC_ETW_DEFINE_LINKAGE const GUID DECLSPEC_SELECTANY name = {                    \
+      l, w1, w2, {b1, b2, b3, b4, b5, b6, b7, b8}}
 #define PFC_ETW_DECLARE_GUID(name, l, w1, w2, b1, b2, b3, b4, b5, b6, b7, b8) \
   PFC_ETW_EXTERN_C const GUID name
 #ifndef DEFINE_GUID
