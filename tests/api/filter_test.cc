@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,9 @@ Event tick(uint8_t level, uint32_t counter) {
   std::memcpy(e.payload.data(), &counter, 4);
   return e;
 }
+
+// ctest shows the engine's name, not its byte.
+void PrintTo(Engine engine, std::ostream* os) { *os << engine_name(engine); }
 
 class FilterTest : public ::testing::TestWithParam<Engine> {
  protected:
