@@ -15,6 +15,11 @@
 #include "pfc/filter.h"
 
 namespace pfc {
+
+// ctest shows the engine's name, not its byte (found by argument-dependent lookup).
+void PrintTo(Engine engine, std::ostream* os);
+void PrintTo(Engine engine, std::ostream* os) { *os << engine_name(engine); }
+
 namespace {
 
 constexpr const char* kScript = R"(provider App {6B0D5E3C-8F1A-4B6E-9C2D-3A4F5B6C7D8E} {
@@ -34,9 +39,6 @@ Event tick(uint8_t level, uint32_t counter) {
   std::memcpy(e.payload.data(), &counter, 4);
   return e;
 }
-
-// ctest shows the engine's name, not its byte.
-void PrintTo(Engine engine, std::ostream* os) { *os << engine_name(engine); }
 
 class FilterTest : public ::testing::TestWithParam<Engine> {
  protected:
