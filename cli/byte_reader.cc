@@ -80,7 +80,7 @@ Result<void> ByteReader::grow(size_t capacity) {
                       "-byte buffer");
   const size_t kept = end_ - begin_;
   if (kept != 0) std::memcpy(bigger.get(), buffer_.get() + begin_, kept);
-  std::memset(bigger.get() + kept, 0, capacity + kPadding - kept);
+  std::memset(bigger.get() + kept, 0, kPadding);  // bytes past end_ are never read before a fill
   buffer_ = std::move(bigger);
   capacity_ = capacity;
   begin_ = 0;

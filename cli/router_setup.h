@@ -2,7 +2,7 @@
 // build_router (api/script_router.h), for the commands that route events.
 #pragma once
 
-#include <optional>
+#include <expected>
 #include <ostream>
 #include <string_view>
 
@@ -12,13 +12,17 @@
 
 namespace pfc::cli {
 
-// The engine called `engine_name` (api/engine_choice.h) and a router built with it; on
-// failure prints "pfc: internal error: …" to `err` and returns nullopt (exit code 3).
+// The engine called `engine_name` (api/engine_choice.h) and a router built with it. On
+// failure prints the error to `err` and returns the exit code: kExitInput when a program
+// the engine must compile natively (crosscheck) is over the JIT's size limit
+// (docs/limits.md), a property of the script; otherwise "pfc: internal error: …" and
+// kExitInternal.
 struct EngineRouter {
   EngineChoice engine;
   ScriptRouter routed;
 };
-std::optional<EngineRouter> make_engine_router(const CheckedScript& script,
-                                               std::string_view engine_name, std::ostream& err);
+std::expected<EngineRouter, int> make_engine_router(const CheckedScript& script,
+                                                    std::string_view engine_name,
+                                                    std::ostream& err);
 
 }  // namespace pfc::cli

@@ -38,7 +38,7 @@ int main(int argc, char** argv) {
     providers.push_back(uint32_t(p - script.schema.providers.data()));
   }
   auto setup = cli::make_engine_router(script, argc > 3 ? argv[3] : "auto", std::cerr);
-  if (!setup) return 3;
+  if (!setup) return setup.error();
   const ScriptRouter& routed = setup->routed;
   CaptureRecord rec;
   uint64_t events = 0, delivered = 0;

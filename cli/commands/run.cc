@@ -175,7 +175,7 @@ int command_run(const RunOptions& options, std::ostream& err) {
   if (!loaded) return loaded.error();
   auto setup = make_engine_router(loaded->checked(),
                                   options.debug_crosscheck ? "crosscheck" : options.engine, err);
-  if (!setup) return kExitInternal;
+  if (!setup) return setup.error();
   const EngineChoice& engine = setup->engine;
   // The jit engine compiles while enabling; a failure would silently route with the
   // interpreter, which must not pass for a JIT result.

@@ -13,7 +13,7 @@ int command_state(const std::string& script, std::ostream& err) {
   auto loaded = load_script(script, err);
   if (!loaded) return loaded.error();
   const auto setup = make_engine_router(loaded->checked(), "interp", err);
-  if (!setup) return kExitInternal;
+  if (!setup) return setup.error();
   const ScriptRouter& routed = setup->routed;
   const auto& providers = loaded->checked().schema.providers;
   auto out = OutputFile::open("-");

@@ -42,8 +42,9 @@ Error jit_limit_error(size_t instructions) {
 }
 
 bool is_jit_limit_error(const Error& error) {
-  return error.message.starts_with(kLimitStart) &&
-         error.message.find(kLimitMiddle) != std::string::npos;
+  const size_t start = error.message.find(kLimitStart);
+  return start != std::string::npos &&
+         error.message.find(kLimitMiddle, start + kLimitStart.size()) != std::string::npos;
 }
 
 struct Jit::Impl {

@@ -77,6 +77,7 @@ class NativeCode {
 // (docs/limits.md).
 inline constexpr size_t kMaxJitInstructions = size_t{1} << 18;
 Error jit_limit_error(size_t instructions);
+// True for jit_limit_error()'s message, also behind a prefix ("provider 'P': …").
 bool is_jit_limit_error(const Error& error);
 
 // Asked between compilation stages; true = stop (the result is no longer wanted).

@@ -169,9 +169,9 @@ TEST_F(Limits, AutoEngineDoesNotWaitForTheCompileAtExit) {
             "{\"seq\":99,\"sessions\":[\"S\"],\"stack\":[]}\n");
 }
 
-// Programs over the JIT's limit (2^18 IR instructions): --engine jit and --emit llvm say
-// so and exit 1 (no multi-GB compile, no exit 3); auto and interp route with the
-// interpreter.
+// Programs over the JIT's limit (2^18 IR instructions): --engine jit, --debug-crosscheck
+// and --emit llvm say so and exit 1 (no multi-GB compile, no exit 3); auto and interp route with
+// the interpreter.
 TEST_F(Limits, ProgramsOverTheJitLimitAreAnErrorOnlyWhereTheJitIsRequired) {
   std::string preds;
   for (int i = 0; i < 150000; ++i) preds += (i ? " or A eq " : "A eq ") + std::to_string(i);
@@ -190,6 +190,14 @@ TEST_F(Limits, ProgramsOverTheJitLimitAreAnErrorOnlyWhereTheJitIsRequired) {
   EXPECT_NE(r.err.find("pfc: error: --emit llvm: provider 'P': the routing program has"),
             std::string::npos)
       << r.err;
+  // --debug-crosscheck needs the JIT as much as --engine jit: the same error, exit 1.
+  r = run_capped({"run", "s.pfs", "--events", "e.jsonl", "--debug-crosscheck"}, dir(), 2048, 120);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("pfc: error: --debug-crosscheck: cannot compile the routing program of "
+                       "provider 'P': the routing program has "),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.out, "");
   for (const char* engine : {"auto", "interp"}) {
     r = run_capped({"run", "s.pfs", "--events", "e.jsonl", "--engine", engine}, dir(), 2048, 120);
     EXPECT_EQ(r.exit_code, 0) << engine << r.err;
