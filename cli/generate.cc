@@ -8,7 +8,6 @@
 #include <string>
 
 #include "base/ascii.h"
-#include "cli/engine.h"
 #include "cli/gen_values.h"
 #include "cli/router_setup.h"
 #include "runtime/encode.h"

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "api/explain.h"
 #include "pfc/event.h"
 #include "pfc/router.h"
 
@@ -18,12 +19,6 @@ std::string json_quote(std::string_view s);
 // Appends ["A","B"] (JSON strings) for the slots set in `mask`, in slot (= declaration)
 // order; `names` maps slot → name.
 void append_names(std::string& out, uint64_t mask, const std::vector<std::string>& names);
-
-// Why a session did not receive an event (for --explain): slot + reason word.
-struct Rejection {
-  uint32_t slot = 0;
-  std::string_view reason;
-};
 
 // {"seq":N,"sessions":[...],"stack":[...]} plus ,"why":{...} when `why` is non-null.
 // `names` maps session slot → session name. Ends with '\n'.

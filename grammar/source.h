@@ -8,23 +8,9 @@
 #include <utility>
 #include <vector>
 
+#include "pfc/diagnostic.h"
+
 namespace pfc {
-
-// A position in a source file. Lines and columns count from 1; columns count Unicode code
-// points (a byte that is not valid UTF-8 counts as one column). `offset` is in bytes.
-struct SourcePos {
-  uint32_t line = 1;
-  uint32_t column = 1;
-  uint32_t offset = 0;
-};
-
-enum class Severity : uint8_t { Error, Warning, Note };
-
-struct Diagnostic {
-  Severity severity = Severity::Error;
-  SourcePos pos;
-  std::string message;  // one line, no trailing period needed, no newline
-};
 
 // The UTF-8 byte-order mark. A source text starting with it is read from just after it
 // (docs/language.md §1); columns on line 1 do not count it.

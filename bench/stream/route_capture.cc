@@ -39,7 +39,7 @@ int main(int argc, char** argv) {
   }
   auto setup = cli::make_engine_router(script, argc > 3 ? argv[3] : "auto", std::cerr);
   if (!setup) return setup.error();
-  const cli::ScriptRouter& routed = setup->routed;
+  const ScriptRouter& routed = setup->routed;
   CaptureRecord rec;
   uint64_t events = 0, delivered = 0;
   const auto start = std::chrono::steady_clock::now();

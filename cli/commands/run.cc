@@ -12,12 +12,11 @@
 #include <string>
 #include <vector>
 
+#include "api/explain.h"
 #include "base/hex.h"
 #include "cli/commands/commands.h"
-#include "cli/engine.h"
 #include "cli/event_source.h"
 #include "cli/exit_code.h"
-#include "cli/explain.h"
 #include "cli/limits.h"
 #include "cli/output.h"
 #include "cli/progress.h"

@@ -1,7 +1,6 @@
 // cli/commands/state.cc — `pfc state SCRIPT`: the composite enable state (docs/runtime.md §2)
 // of every provider, in declaration order, as the router computes it.
 #include "cli/commands/commands.h"
-#include "cli/engine.h"
 #include "cli/exit_code.h"
 #include "cli/output.h"
 #include "cli/output_file.h"

@@ -1,5 +1,7 @@
 // compiler/jit/engine.cc — engine names, make_program_compiler (engine.h: the one place
-// where the engine is chosen, docs/style.md §8) and the crosscheck debug engine.
+// where the engine is chosen, docs/style.md §8) and the crosscheck debug engine. Built
+// with PFC_NO_JIT (PFC_ENABLE_JIT=OFF) it is the whole of pfc_jit: every engine runs the
+// interpreter, jit reports that it has no native code, crosscheck fails.
 #include <utility>
 
 #include "compiler/jit/engine.h"
@@ -11,6 +13,32 @@ namespace pfc {
 namespace {
 
 constexpr std::string_view kEngineNames[] = {"interp", "jit", "auto", "crosscheck"};
+
+#ifdef PFC_NO_JIT
+constexpr const char* kNoJit = "this pfc was built without the JIT (PFC_ENABLE_JIT=OFF)";
+
+// The jit engine of a build without the JIT: the interpreter, and on_jit_error told so
+// for every program (as when the JIT fails; docs/embedding.md).
+class NoJitCompiler final : public ProgramCompiler {
+ public:
+  explicit NoJitCompiler(EngineOptions options) : options_(std::move(options)) {}
+  Result<std::shared_ptr<const RoutingProgram>> compile(const ProgramSpec& spec) override {
+    if (options_.on_jit_error) options_.on_jit_error(Error{kNoJit});
+    return interp_.compile(spec);
+  }
+
+ private:
+  EngineOptions options_;
+  InterpCompiler interp_;
+};
+
+class FailingCompiler final : public ProgramCompiler {
+ public:
+  Result<std::shared_ptr<const RoutingProgram>> compile(const ProgramSpec&) override {
+    return make_error(kNoJit);
+  }
+};
+#else
 
 // lower → verify → CrosscheckProgram; JIT failures are errors (the mode exists to test it).
 class CrosscheckCompiler final : public ProgramCompiler {
@@ -28,6 +56,7 @@ class CrosscheckCompiler final : public ProgramCompiler {
  private:
   EngineOptions options_;
 };
+#endif
 
 }  // namespace
 
@@ -38,6 +67,21 @@ std::optional<Engine> engine_from_name(std::string_view name) {
     if (name == kEngineNames[i]) return static_cast<Engine>(i);
   return std::nullopt;
 }
+
+#ifdef PFC_NO_JIT
+bool jit_available() { return false; }
+
+std::shared_ptr<ProgramCompiler> make_program_compiler(Engine engine, EngineOptions options) {
+  switch (engine) {
+    case Engine::Interp:
+    case Engine::Auto: return std::make_shared<InterpCompiler>();
+    case Engine::Jit: return std::make_shared<NoJitCompiler>(std::move(options));
+    case Engine::Crosscheck: return std::make_shared<FailingCompiler>();
+  }
+  return std::make_shared<InterpCompiler>();
+}
+#else
+bool jit_available() { return true; }
 
 std::shared_ptr<ProgramCompiler> make_program_compiler(Engine engine, EngineOptions options) {
   switch (engine) {
@@ -80,5 +124,6 @@ std::optional<Mismatch> CrosscheckProgram::first_mismatch() const {
   std::lock_guard lock(mu_);
   return first_;
 }
+#endif
 
 }  // namespace pfc

@@ -12,18 +12,12 @@
 #include "compiler/jit/jit.h"
 #include "pfc/error.h"
 #include "pfc/event.h"
+#include "pfc/filter.h"
 #include "pfc/routing_program.h"
 
 namespace pfc {
 
-enum class Engine : uint8_t {
-  Interp,      // never compiles
-  Jit,         // waits for native code; interpreter fallback if the JIT fails
-  Auto,        // tiered: interpreter at once, native code from a background thread
-  Crosscheck,  // debug: interpreter and JIT on every event, disagreements reported
-};
-std::string_view engine_name(Engine engine);  // "interp", "jit", "auto", "crosscheck"
-std::optional<Engine> engine_from_name(std::string_view name);
+// Engine, engine_name and engine_from_name are public: pfc/filter.h.
 
 // One disagreement seen in crosscheck mode (no strings: recorded on the routing thread).
 struct Mismatch {

@@ -35,7 +35,7 @@ TEST(EmitIr, EqualsTheProgramsTheRouterInstalls) {
   auto loaded = cli::load_script(script, err);
   ASSERT_TRUE(loaded.has_value()) << err.str();
   auto recorder = std::make_shared<RecordingCompiler>();
-  auto routed = cli::build_router(loaded->checked(), recorder);
+  auto routed = build_router(loaded->checked(), recorder);
   ASSERT_TRUE(routed.has_value()) << routed.error().message;
 
   // The legacy provider's program serves only B (slot 1), the last enabler.

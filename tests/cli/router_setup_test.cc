@@ -1,4 +1,4 @@
-// tests/cli/router_setup_test.cc — build_router (cli/router_setup.h) compiles each enabled
+// tests/cli/router_setup_test.cc — build_router (api/script_router.h) compiles each enabled
 // provider once, for the script's final state (issue B4: 64 sessions recompiled the
 // provider 64 times), and gives the same router state as registering the providers first
 // and then applying the enables one by one.

@@ -63,6 +63,76 @@ typedef WCHAR* PWSTR;
 typedef const WCHAR* LPCWSTR;
 typedef const WCHAR* PCWSTR;
 typedef uint64_t TRACEHANDLE;
+
+/* The other base types and pointer aliases of windef.h / winnt.h / basetsd.h a provider or
+ * controller ported from Windows uses (docs/porting.md). LONG and ULONG are 32 bits, as on
+ * Windows (not C's long); CHAR strings are bytes (UTF-8 here, the ANSI code page there). */
+typedef char CHAR;
+typedef CHAR* PCHAR;
+typedef CHAR* LPCH;
+typedef CHAR* PSTR;
+typedef CHAR* LPSTR;
+typedef const CHAR* PCSTR;
+typedef const CHAR* LPCSTR;
+typedef const CHAR* LPCCH;
+typedef WCHAR* PWCHAR;
+typedef WCHAR* LPWCH;
+typedef const WCHAR* LPCWCH;
+typedef const WCHAR* PCWCH;
+typedef void* LPVOID;
+typedef const void* LPCVOID;
+typedef const void* PCVOID;
+typedef HANDLE* PHANDLE;
+typedef HANDLE* LPHANDLE;
+typedef int8_t INT8;
+typedef uint8_t UINT8;
+typedef int16_t INT16;
+typedef uint16_t UINT16;
+typedef int32_t INT32;
+typedef uint32_t UINT32;
+typedef int64_t INT64;
+typedef uint64_t UINT64;
+typedef int64_t LONG64;
+typedef uint32_t DWORD32;
+typedef uint64_t DWORD64;
+typedef uint64_t DWORDLONG;
+typedef int16_t SHORT;
+typedef int32_t INT;
+typedef uint32_t UINT;
+typedef float FLOAT;
+typedef double DOUBLE;
+typedef UCHAR* PUCHAR;
+typedef BYTE* LPBYTE;
+typedef SHORT* PSHORT;
+typedef USHORT* PUSHORT;
+typedef WORD* PWORD;
+typedef WORD* LPWORD;
+typedef INT* PINT;
+typedef INT* LPINT;
+typedef UINT* PUINT;
+typedef LONG* PLONG;
+typedef LONG* LPLONG;
+typedef DWORD* PDWORD;
+typedef DWORD* LPDWORD;
+typedef BOOL* PBOOL;
+typedef BOOL* LPBOOL;
+typedef LONGLONG* PLONGLONG;
+typedef ULONGLONG* PULONGLONG;
+typedef INT64* PINT64;
+typedef UINT64* PUINT64;
+typedef LONG64* PLONG64;
+typedef DWORD64* PDWORD64;
+typedef FLOAT* PFLOAT;
+typedef intptr_t INT_PTR;
+typedef uintptr_t UINT_PTR;
+typedef intptr_t LONG_PTR;
+typedef uintptr_t ULONG_PTR;
+typedef uintptr_t DWORD_PTR;
+typedef ULONG_PTR SIZE_T;
+typedef LONG_PTR SSIZE_T;
+typedef SIZE_T* PSIZE_T;
+typedef ULONG_PTR* PULONG_PTR;
+typedef LONG HRESULT;
 typedef TRACEHANDLE* PTRACEHANDLE;
 
 typedef union _LARGE_INTEGER {
@@ -116,6 +186,31 @@ typedef struct _GUID {
 typedef GUID* LPGUID;
 typedef const GUID* LPCGUID;
 typedef const GUID* REFGUID;
+
+/* DEFINE_GUID(name, l, w1, w2, b1, ..., b8) as in guiddef.h: declares `name` (extern
+ * const GUID); after #include "initguid.h" (or with INITGUID defined before this header)
+ * it defines it, as a weak symbol so a header of DEFINE_GUIDs may define them in several
+ * translation units (DECLSPEC_SELECTANY). */
+#ifdef __cplusplus
+#define PFC_ETW_EXTERN_C extern "C"
+#define PFC_ETW_DEFINE_LINKAGE extern "C" /* a definition: it has an initializer */
+#else
+#define PFC_ETW_EXTERN_C extern
+#define PFC_ETW_DEFINE_LINKAGE /* const objects at file scope are external in C */
+#endif
+#define DECLSPEC_SELECTANY __attribute__((weak))
+#define PFC_ETW_DEFINE_GUID_VALUE(name, l, w1, w2, b1, b2, b3, b4, b5, b6, b7, b8) \
+  PFC_ETW_DEFINE_LINKAGE const GUID DECLSPEC_SELECTANY name = {                    \
+      l, w1, w2, {b1, b2, b3, b4, b5, b6, b7, b8}}
+#define PFC_ETW_DECLARE_GUID(name, l, w1, w2, b1, b2, b3, b4, b5, b6, b7, b8) \
+  PFC_ETW_EXTERN_C const GUID name
+#ifndef DEFINE_GUID
+#ifdef INITGUID
+#define DEFINE_GUID PFC_ETW_DEFINE_GUID_VALUE
+#else
+#define DEFINE_GUID PFC_ETW_DECLARE_GUID
+#endif
+#endif
 
 static inline int IsEqualGUID(REFGUID a, REFGUID b) {
   const UCHAR* x = (const UCHAR*)a;

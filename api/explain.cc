@@ -1,10 +1,10 @@
-// cli/explain.cc — --explain from the interpreter's check notes (explain.h). There is no
+// api/explain.cc — --explain from the interpreter's check notes (explain.h). There is no
 // second evaluator of the rules here: what is explained is the program the router runs.
-#include "cli/explain.h"
+#include "api/explain.h"
 
 #include "compiler/lower.h"
 
-namespace pfc::cli {
+namespace pfc {
 
 Result<Explainer> Explainer::create(const Router& router,
                                     const std::vector<ProviderHandle>& providers,
@@ -55,4 +55,4 @@ ExplainedRoute Explainer::explain(uint32_t provider, const EventView& event,
   return out;
 }
 
-}  // namespace pfc::cli
+}  // namespace pfc

@@ -1,13 +1,13 @@
-// cli/engine.cc — --engine name → ProgramCompiler via make_program_compiler
-// (compiler/jit/engine.h).
-#include "cli/engine.h"
+// api/engine_choice.cc — engine → ProgramCompiler via make_program_compiler
+// (compiler/jit/engine.h), recording the JIT failures and crosscheck disagreements.
+#include "api/engine_choice.h"
 
 #include <string>
 
 #include "base/hex.h"
 #include "compiler/jit/engine.h"
 
-namespace pfc::cli {
+namespace pfc {
 
 void EngineErrors::record(const Error& e) {
   std::lock_guard lock(mu_);
@@ -49,16 +49,23 @@ std::string describe(const Mismatch& m) {
 Result<EngineChoice> make_engine(std::string_view name) {
   const std::optional<Engine> engine = engine_from_name(name);
   if (!engine) return make_error("unknown engine '" + std::string(name) + "'");
+  return make_engine(*engine);
+}
+
+EngineChoice make_engine(Engine engine, std::function<void(const Error&)> on_jit_error) {
   EngineChoice choice;
   choice.errors = std::make_shared<EngineErrors>();
-  choice.strict = *engine == Engine::Jit;
+  choice.strict = engine == Engine::Jit;
   EngineOptions options;
-  options.on_jit_error = [errors = choice.errors](const Error& e) { errors->record(e); };
+  options.on_jit_error = [errors = choice.errors, also = std::move(on_jit_error)](const Error& e) {
+    errors->record(e);
+    if (also) also(e);
+  };
   options.on_mismatch = [errors = choice.errors](const Mismatch& m) {
     errors->record_mismatch(describe(m));
   };
-  choice.compiler = make_program_compiler(*engine, std::move(options));
+  choice.compiler = make_program_compiler(engine, std::move(options));
   return choice;
 }
 
-}  // namespace pfc::cli
+}  // namespace pfc

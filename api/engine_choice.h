@@ -1,7 +1,10 @@
-// cli/engine.h — maps an --engine name to the ProgramCompiler that builds routing programs,
-// through the project's one engine-choice function (make_program_compiler, compiler/jit/engine.h).
+// api/engine_choice.h — an engine (by name or value) and the ProgramCompiler that builds
+// routing programs with it, through the project's one engine-choice function
+// (make_program_compiler, compiler/jit/engine.h), with the JIT failures it reports kept.
+// Used by the public API (pfc/filter.h) and the CLI (--engine).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -9,9 +12,10 @@
 #include <string_view>
 
 #include "pfc/error.h"
+#include "pfc/filter.h"
 #include "pfc/routing_program.h"
 
-namespace pfc::cli {
+namespace pfc {
 
 // JIT failures the engine reported while compiling (the jit engine then falls back to the
 // interpreter; the CLI turns a recorded failure into an internal error instead, so that
@@ -42,5 +46,8 @@ struct EngineChoice {
 // rejects others as usage errors), or "crosscheck" (--debug-crosscheck: disagreements are
 // recorded in `errors`). Fails for a name make_program_compiler does not know.
 Result<EngineChoice> make_engine(std::string_view name);
+// The same for `engine`; `on_jit_error`, when given, is also told of every JIT failure
+// (on the compiling thread; must be thread-safe).
+EngineChoice make_engine(Engine engine, std::function<void(const Error&)> on_jit_error = {});
 
-}  // namespace pfc::cli
+}  // namespace pfc

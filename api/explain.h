@@ -1,4 +1,5 @@
-// cli/explain.h — `pfc run --explain`: why each session did or did not receive an event.
+// api/explain.h — why each session did or did not receive an event (`pfc run --explain`,
+// Filter::explain of pfc/filter.h).
 // The explanation is derived from the engine, not re-evaluated (docs/cli.md "--explain"):
 // each provider's program is the IR the router installed (Router::program_spec, lowered),
 // run on the reference interpreter, whose check notes name the first check that rejected
@@ -11,17 +12,22 @@
 #include <string_view>
 #include <vector>
 
-#include "cli/output.h"
 #include "compiler/interp.h"
 #include "pfc/error.h"
 #include "pfc/router.h"
 
-namespace pfc::cli {
+namespace pfc {
 
 // Reason words besides the checks' own (ir::kCheckNames: level, keyword, pid, exe,
 // package_id, app_id, event_id, event_name, payload).
 inline constexpr std::string_view kWhyNotEnabled = "not enabled";
 inline constexpr std::string_view kWhyExcluded = "excluded";
+
+// Why a session did not receive an event: slot + reason word.
+struct Rejection {
+  uint32_t slot = 0;
+  std::string_view reason;
+};
 
 struct ExplainedRoute {
   RouteResult result;          // deliver / stack as the explanation sees them
@@ -46,4 +52,4 @@ class Explainer {
   uint32_t num_sessions_ = 0;
 };
 
-}  // namespace pfc::cli
+}  // namespace pfc

@@ -1,0 +1,39 @@
+#!/bin/sh
+# tests/install/consumers.sh BUILD_DIR SRC_DIR — `cmake --install` into a temporary prefix,
+# then the project consumer/ configured and built against it twice: with find_package(pfc)
+# (shared and static libraries) and with pkg-config. Every program it builds runs: the C++
+# filter_demo with each engine, the C etw_demo in its own trace namespace (tests/isolate.sh).
+set -u
+build=$1
+src=$2
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+prefix=$tmp/prefix
+cmake --install "$build" --prefix "$prefix" >/dev/null || { echo "FAIL: cmake --install"; exit 1; }
+libdir=$(cd "$prefix" && ls -d lib*/pkgconfig | head -1 | xargs dirname)
+fail=0
+run() {  # run NAME COMMAND... — runs one built program, reports its output on failure
+  name=$1; shift
+  if ! "$@" >"$tmp/out" 2>&1; then echo "FAIL: $name:"; cat "$tmp/out"; fail=1; fi
+}
+engines="interp jit auto"  # without the JIT, jit and auto run the interpreter
+for use in cmake pkg-config; do
+  b=$tmp/build-$use
+  PKG_CONFIG_PATH=$prefix/$libdir/pkgconfig cmake -S "$src/consumer" -B "$b" -G Ninja \
+    -DCMAKE_PREFIX_PATH="$prefix" -DPFC_USE=$use -DCMAKE_C_COMPILER="${PFC_CC:-cc}" \
+    -DCMAKE_CXX_COMPILER="${PFC_CXX:-c++}" >"$tmp/log" 2>&1 &&
+    cmake --build "$b" >>"$tmp/log" 2>&1 || { echo "FAIL: consumer ($use) does not build:"; cat "$tmp/log"; fail=1; continue; }
+  programs="filter_demo etw_demo"
+  [ $use = cmake ] && programs="$programs filter_demo_static etw_demo_static"
+  for p in $programs; do
+    case $p in
+      filter_demo*) for e in $engines; do run "$use $p $e" "$b/$p" $e; done ;;
+      etw_demo*) run "$use $p" "$PFC_ISOLATE" "$b/$p" ;;
+    esac
+  done
+  # The shared programs use the installed libraries, not the build tree's.
+  ldd "$b/filter_demo" | grep -q "$prefix/$libdir/libpfc.so.0" ||
+    { echo "FAIL: $use filter_demo does not use the installed libpfc.so.0:"; ldd "$b/filter_demo"; fail=1; }
+done
+[ $fail -eq 0 ] && echo "consumers: find_package (shared, static) and pkg-config projects built and ran"
+exit $fail
