@@ -152,6 +152,10 @@ class Verifier {
       case Op::Cmp:
         if (in.b >= kNumConds) return fail("unknown condition");
         return use(in.a, "a");
+      case Op::CmpReg:
+        if (in.b >= kNumConds) return fail("unknown condition");
+        if (auto r = use(in.a, "a"); !r) return r;
+        return use(in.c, "c");
       case Op::InSet:
         if (in.b >= p_.int_sets.size()) return fail("int set index out of range");
         return use(in.a, "a");
