@@ -70,6 +70,15 @@ bool compile_class(Reader& r, bool fold, GlobResult& out) {
 
 }  // namespace
 
+bool glob_code_ok(std::u32string_view code) {
+  for (size_t i = 0; i < code.size(); ++i) {
+    if (code[i] != kGlobClass && code[i] != kGlobNotClass) continue;
+    if (i + 1 >= code.size() || code[i + 1] > (code.size() - i - 2) / 2) return false;
+    i += 1 + 2 * size_t{code[i + 1]};
+  }
+  return true;
+}
+
 GlobResult compile_glob(std::string_view pattern, bool fold) {
   GlobResult out;
   Reader r = read_pattern(pattern);

@@ -31,4 +31,8 @@ struct GlobResult {
 // `fold`: case-insensitive (literals and range endpoints simple-case-folded).
 GlobResult compile_glob(std::string_view pattern, bool fold);
 
+// Whether `code` is well-formed compiled glob (every class token has its count and pairs
+// inside `code`): what the matcher relies on, for the IR verifier.
+bool glob_code_ok(std::u32string_view code);
+
 }  // namespace pfc
