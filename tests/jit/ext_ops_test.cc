@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/lower.h"
 #include "tests/jit/jit_test_util.h"
 
 namespace pfc::testing {
@@ -106,30 +107,50 @@ bool ascii_or_latin1(const std::u16string& s) {
 TEST(ExtOps, StringOperatorsOnWideAndAnsiFields) {
   for (const StrRow& r : kStrRows) {
     EXPECT_EQ(routes("S: wstring;", r.expr, wstr(r.text)), r.want) << "wstring: " << r.expr;
-    if (ascii_or_latin1(r.text))
+    if (ascii_or_latin1(r.text)) {
       EXPECT_EQ(routes("S: string;", r.expr, astr(std::string(r.text.begin(), r.text.end()))),
                 r.want)
           << "string: " << r.expr;
+    }
   }
 }
 
 TEST(ExtOps, AnsiUtf8Folding) {
-  EXPECT_TRUE(routes("S: string;", "S startswith \"\u00e9\"", astr("\xC3\x89" "cole")));
-  EXPECT_TRUE(routes("S: string;", "S matches \"[\u00e0-\u00ea]*\"", astr("\xC3\x89" "cole")));
-  EXPECT_FALSE(routes("S: string;", "S matches.cs \"[\u00e0-\u00ea]*\"", astr("\xC3\x89" "cole")));
-  EXPECT_TRUE(routes("S: string;", "S regex \"^\u00e9\"", astr("\xC3\x89" "cole")));
+  EXPECT_TRUE(routes("S: string;", "S startswith \"\u00e9\"",
+                     astr("\xC3\x89"
+                          "cole")));
+  EXPECT_TRUE(routes("S: string;", "S matches \"[\u00e0-\u00ea]*\"",
+                     astr("\xC3\x89"
+                          "cole")));
+  EXPECT_FALSE(routes("S: string;", "S matches.cs \"[\u00e0-\u00ea]*\"",
+                      astr("\xC3\x89"
+                           "cole")));
+  EXPECT_TRUE(routes("S: string;", "S regex \"^\u00e9\"",
+                     astr("\xC3\x89"
+                          "cole")));
 }
 
 // A truncated string (no terminator) is undecodable: every operator is false, `not` true.
 TEST(ExtOps, TruncatedStringsAreFalseForEveryOperator) {
-  const char* ops[] = {"startswith", "endswith", "matches", "regex", "is.cs", "isnot.cs",
-                       "contains.cs", "doesntcontain.cs", "startswith.cs", "endswith.cs",
-                       "matches.cs", "regex.cs", "in", "not in"};
+  const char* ops[] = {"startswith",
+                       "endswith",
+                       "matches",
+                       "regex",
+                       "is.cs",
+                       "isnot.cs",
+                       "contains.cs",
+                       "doesntcontain.cs",
+                       "startswith.cs",
+                       "endswith.cs",
+                       "matches.cs",
+                       "regex.cs",
+                       "in",
+                       "not in"};
   for (const char* op : ops) {
     const std::string expr = std::string("S ") + op + " \"zz\"";
-    for (const auto& [decl, payload] :
-         {std::pair{"S: wstring;", wstr(u"abc", false)}, std::pair{"S: string;", astr("abc", false)},
-          std::pair{"S: wstring;", std::vector<uint8_t>{'a'}}}) {
+    for (const auto& [decl, payload] : {std::pair{"S: wstring;", wstr(u"abc", false)},
+                                        std::pair{"S: string;", astr("abc", false)},
+                                        std::pair{"S: wstring;", std::vector<uint8_t>{'a'}}}) {
       EXPECT_FALSE(routes(decl, expr, payload)) << decl << " " << expr;
       EXPECT_TRUE(routes(decl, "not " + expr, payload)) << decl << " not " << expr;
     }
