@@ -4,10 +4,10 @@
 #include <algorithm>
 
 #include "base/quote.h"
+#include "base/suggest.h"
 #include "compiler/check_context.h"
 #include "compiler/convert.h"
 #include "compiler/regex_pred.h"
-#include "compiler/suggest.h"
 #include "runtime/glob.h"
 
 namespace pfc::internal {
@@ -161,9 +161,15 @@ bool check_predicate(const ast::Predicate& ap, const EventDef& ev, const EventIn
     return false;
   }
   if (!payload_op_applies(field->type, op->op)) {
+    // `==` / `!=` on a string or GUID: the word operators are `is` / `isnot`.
+    const bool text = payload_value_kind(field->type) != ValueKind::Integer;
+    const std::string hint = !text                     ? ""
+                             : op->op == PayloadOp::Eq ? "; use 'is'"
+                             : op->op == PayloadOp::Ne ? "; use 'isnot'"
+                                                       : "";
     cx.error(ap.op_pos, "operator '" + std::string(payload_op_name(op->op)) +
                             "' cannot be applied to field " + quote_text(field->name) +
-                            " of type '" + std::string(in_type_name(field->type)) + "'");
+                            " of type '" + std::string(in_type_name(field->type)) + "'" + hint);
     return false;
   }
   if ((op->flags & kListOp) == 0) {

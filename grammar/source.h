@@ -24,6 +24,7 @@ struct Diagnostic {
   Severity severity = Severity::Error;
   SourcePos pos;
   std::string message;  // one line, no trailing period needed, no newline
+  std::string fixit;    // text to insert at pos (shown under the caret, as clang does), or ""
 };
 
 // The UTF-8 byte-order mark. A source text starting with it is read from just after it

@@ -225,7 +225,8 @@ TEST(PayloadOps, CheckerDiagnostics) {
     std::string_view pred, want;
   };
   const Row rows[] = {
-      {"G eq 1", "2:42: error: operator 'eq' cannot be applied to field 'G' of type 'guid'"},
+      {"G eq 1",
+       "2:42: error: operator 'eq' cannot be applied to field 'G' of type 'guid'; use 'is'"},
       {"D is \"1\"", "2:42: error: operator 'is' cannot be applied to field 'D' of type 'double'"},
       {"A eq 1", "2:40: error: field 'A' is an array; payload predicates need a scalar field"},
   };
