@@ -21,7 +21,7 @@ TEST(OraclePattern, Glob) {
   EXPECT_TRUE(glob_match("", U"", true));
   EXPECT_TRUE(glob_match("*", U"", true));
   EXPECT_TRUE(glob_match("*a*b*c", U"xxaxxbxxcxc", true));
-  EXPECT_FALSE(glob_match("[a", U"[a", true));  // rejected by the checker
+  EXPECT_FALSE(glob_match("[a", U"[a", true));                  // rejected by the checker
   EXPECT_TRUE(glob_match("\xCF\x83*", U"\u03A3\u03BF", true));  // σ* on Σο
 }
 
@@ -35,7 +35,8 @@ TEST(OraclePattern, RegexSubset) {
   EXPECT_EQ(regex_match("[a-f]z", U"Dz", false, false), false);
   EXPECT_EQ(regex_match("k", U"\u212A", true, false), true);  // KELVIN SIGN folds to k
   EXPECT_EQ(regex_match("a.b", U"a\nb", true, false), false);
-  EXPECT_EQ(regex_match("a.b", std::u32string{U'a', char32_t{0xDCFF}, U'b'}, true, true), false);  // invalid byte
+  EXPECT_EQ(regex_match("a.b", std::u32string{U'a', char32_t{0xDCFF}, U'b'}, true, true),
+            false);  // invalid byte
   EXPECT_EQ(regex_match("a\\-b", U"a-b", true, false), true);
   EXPECT_EQ(regex_match("(a|b)", U"a", true, false), std::nullopt);  // outside the subset
 }
