@@ -4,9 +4,11 @@
 #include <algorithm>
 
 #include "base/quote.h"
+#include "base/suggest.h"
 #include "compiler/check_context.h"
 #include "compiler/convert.h"
-#include "compiler/suggest.h"
+#include "compiler/regex_pred.h"
+#include "runtime/glob.h"
 
 namespace pfc::internal {
 namespace {
@@ -48,63 +50,185 @@ std::optional<uint32_t> resolve_event(const ast::EventRef& ref, uint32_t provide
   return std::nullopt;
 }
 
-// Resolves one predicate; false when it was reported (or its field's type was).
-bool check_predicate(const ast::Predicate& ap, const EventDef& ev, const EventIndex& ix,
-                     PayloadPredicate& out, CheckContext& cx) {
-  auto it = ix.fields.find(ap.field.text);
+// The field a predicate names, or null (reported). `what` is the role, for the message.
+const FieldDef* resolve_field(const ast::Name& name, const EventDef& ev, const EventIndex& ix,
+                              uint32_t& index, CheckContext& cx) {
+  auto it = ix.fields.find(name.text);
   if (it == ix.fields.end()) {
     auto names = names_of(ev.fields, [](const FieldDef& f) { return std::string_view(f.name); });
-    cx.error(ap.field.pos, "unknown field " + quote_text(ap.field.text) + " in event " +
-                               quote_text(ev.name) + did_you_mean(ap.field.text, names));
-    return false;
+    cx.error(name.pos, "unknown field " + quote_text(name.text) + " in event " +
+                           quote_text(ev.name) + did_you_mean(name.text, names));
+    return nullptr;
   }
-  if (!ix.field_ok[it->second]) return false;  // unknown type, already reported
+  if (!ix.field_ok[it->second]) return nullptr;  // unknown type, already reported
   const FieldDef& field = ev.fields[it->second];
   if (field.count.present()) {
-    cx.error(ap.field.pos, "field " + quote_text(field.name) +
-                               " is an array; payload predicates need a scalar field");
-    return false;
+    cx.error(name.pos, "field " + quote_text(field.name) +
+                           " is an array; payload predicates need a scalar field");
+    return nullptr;
   }
-  out.field = it->second;
-  const PayloadOpInfo* op = find_payload_op(static_cast<uint16_t>(ap.op));
-  if (op == nullptr) {
-    cx.error(ap.op_pos, "internal error: unknown payload operator");
-    return false;
-  }
-  out.op = op->op;
-  if (!payload_op_applies(field.type, out.op)) {
+  index = it->second;
+  return &field;
+}
+
+bool is_signed_int(InType t) { return in_type_is_integer(t) && in_type_is_signed(t); }
+bool is_wide_unsigned(InType t) {
+  return in_type_is_integer(t) && !in_type_is_signed(t) && in_type_fixed_size(t) == 8;
+}
+
+// `A gt B` with B a field name: both scalar integers of the event; signed against 64-bit
+// unsigned has no common 64-bit comparison and is rejected.
+bool check_field_value(const ast::Predicate& ap, const FieldDef& field, const EventDef& ev,
+                       const EventIndex& ix, PayloadPredicate& out, CheckContext& cx) {
+  if (static_cast<uint16_t>(out.op) > static_cast<uint16_t>(PayloadOp::Ge)) {
     cx.error(ap.op_pos, "operator '" + std::string(payload_op_name(out.op)) +
-                            "' cannot be applied to field " + quote_text(field.name) +
-                            " of type '" + std::string(in_type_name(field.type)) + "'");
+                            "' cannot compare two fields; eq, ne, le, gt, lt and ge can");
     return false;
   }
-  ConvertResult value = convert_value(field.name, field.type, out.op, ap.value);
+  uint32_t other = 0;
+  const FieldDef* f2 = resolve_field(ap.value.field, ev, ix, other, cx);
+  if (f2 == nullptr) return false;
+  for (const FieldDef* f : {&field, f2}) {
+    if (payload_value_kind(f->type) != ValueKind::Integer) {
+      cx.error(f == &field ? ap.field.pos : ap.value.pos,
+               "field " + quote_text(f->name) + " of type '" + std::string(in_type_name(f->type)) +
+                   "' cannot be compared with another field; only integer fields can");
+      return false;
+    }
+  }
+  if ((is_signed_int(field.type) && is_wide_unsigned(f2->type)) ||
+      (is_wide_unsigned(field.type) && is_signed_int(f2->type))) {
+    cx.error(ap.op_pos, "cannot compare signed and 64-bit unsigned fields " +
+                            quote_text(field.name) + " and " + quote_text(f2->name));
+    return false;
+  }
+  out.op = field_op_of(out.op);
+  out.value.lo = other;
+  return true;
+}
+
+// `matches` / `regex` patterns are checked here so a bad one is reported at its position.
+bool check_pattern(const ast::Predicate& ap, PayloadOp op, CheckContext& cx) {
+  const std::string& text = ap.value.str.value;
+  const bool cs = payload_op_has(op, kCaseSensitive);
+  if (op == PayloadOp::Matches || op == PayloadOp::MatchesCs) {
+    GlobResult g = compile_glob(text, !cs);
+    if (g.error.empty()) return true;
+    cx.error(ap.value.pos, g.error);
+    return false;
+  }
+  RegexResult re = compile_regex(text, cs);
+  if (re.re) return true;
+  cx.error(ap.value.pos, "invalid regex: " + re.error);
+  return false;
+}
+
+// Converts one literal (the predicate's value or an `in` list item) into `out`.
+bool convert_one(const ast::Predicate& ap, const ast::Value& v, const FieldDef& field,
+                 PayloadPredicate& out, CheckContext& cx) {
+  if (v.kind == ast::Value::Kind::Field) {
+    cx.error(v.pos, "a field name cannot be a value here");
+    return false;
+  }
+  if (payload_op_has(out.op, kPatternOp)) {
+    if (v.kind != ast::Value::Kind::String) {
+      cx.error(v.pos,
+               "operator '" + std::string(payload_op_name(out.op)) + "' needs a string pattern");
+      return false;
+    }
+    if (!check_pattern(ap, out.op, cx)) return false;
+  }
+  ConvertResult value = convert_value(field.name, field.type, out.op, v);
   if (!value) {
-    cx.error(ap.value.pos, std::move(value.error()));
+    cx.error(v.pos, std::move(value.error()));
     return false;
   }
   out.value = std::move(*value);
   return true;
 }
 
-// Copies the post-order node list, checking the invariants PayloadExpr promises.
-bool copy_nodes(const ast::Expr& in, PayloadExpr& out) {
-  out.kids = in.kids;
-  out.nodes.reserve(in.nodes.size());
+// Resolves one predicate into `out`: one PayloadPredicate, or one per item of an `in` /
+// `not in` list (Eq/Is resp. Ne/IsNot, combined by the caller with or / and). False when
+// it was reported (or its field's type was).
+bool check_predicate(const ast::Predicate& ap, const EventDef& ev, const EventIndex& ix,
+                     std::vector<PayloadPredicate>& out, CheckContext& cx) {
+  uint32_t index = 0;
+  const FieldDef* field = resolve_field(ap.field, ev, ix, index, cx);
+  if (field == nullptr) return false;
+  const PayloadOpInfo* op = find_payload_op(static_cast<uint16_t>(ap.op));
+  if (op == nullptr) {
+    cx.error(ap.op_pos, "internal error: unknown payload operator");
+    return false;
+  }
+  if (!payload_op_applies(field->type, op->op)) {
+    // `==` / `!=` on a string or GUID: the word operators are `is` / `isnot`.
+    const bool text = payload_value_kind(field->type) != ValueKind::Integer;
+    const std::string hint = !text                     ? ""
+                             : op->op == PayloadOp::Eq ? "; use 'is'"
+                             : op->op == PayloadOp::Ne ? "; use 'isnot'"
+                                                       : "";
+    cx.error(ap.op_pos, "operator '" + std::string(payload_op_name(op->op)) +
+                            "' cannot be applied to field " + quote_text(field->name) +
+                            " of type '" + std::string(in_type_name(field->type)) + "'" + hint);
+    return false;
+  }
+  if ((op->flags & kListOp) == 0) {
+    PayloadPredicate& p = out.emplace_back();
+    p.field = index;
+    p.op = op->op;
+    if (ap.value.kind == ast::Value::Kind::Field)
+      return check_field_value(ap, *field, ev, ix, p, cx);
+    return convert_one(ap, ap.value, *field, p, cx);
+  }
+  const bool integer = payload_value_kind(field->type) == ValueKind::Integer;
+  const bool in = op->op == PayloadOp::In;
+  const PayloadOp each =
+      integer ? (in ? PayloadOp::Eq : PayloadOp::Ne) : (in ? PayloadOp::Is : PayloadOp::IsNot);
+  bool ok = true;
+  for (const ast::Value& v : ap.list) {
+    PayloadPredicate& p = out.emplace_back();
+    p.field = index;
+    p.op = each;
+    ok = convert_one(ap, v, *field, p, cx) && ok;
+  }
+  return ok;
+}
+
+// Copies the post-order node list, checking the invariants PayloadExpr promises, and
+// replaces each predicate with its expansion (`preds[i]`: one predicate, or the items of an
+// `in` list under one Or — `not in`: And — node).
+bool copy_nodes(const ast::Expr& in, const std::vector<std::vector<PayloadPredicate>>& preds,
+                PayloadExpr& out) {
+  using K = ast::ExprNode::Kind;
+  std::vector<uint32_t> at(in.nodes.size());  // new index of each node
   for (size_t i = 0; i < in.nodes.size(); ++i) {
     const ast::ExprNode& n = in.nodes[i];
-    using K = ast::ExprNode::Kind;
     if (n.kind == K::Pred) {
-      if (n.index >= in.preds.size()) return false;
+      if (n.index >= in.preds.size() || preds[n.index].empty()) return false;
+      const std::vector<PayloadPredicate>& ps = preds[n.index];
+      const uint32_t first_kid = static_cast<uint32_t>(out.kids.size());
+      for (const PayloadPredicate& p : ps) {
+        if (ps.size() > 1) out.kids.push_back(static_cast<uint32_t>(out.nodes.size()));
+        out.nodes.push_back(
+            {PayloadExpr::Node::Kind::Pred, static_cast<uint32_t>(out.preds.size()), 0});
+        out.preds.push_back(p);
+      }
+      if (ps.size() > 1) {
+        const bool any = in.preds[n.index].op == ast::PredOp::In;
+        out.nodes.push_back({any ? PayloadExpr::Node::Kind::Or : PayloadExpr::Node::Kind::And,
+                             first_kid, static_cast<uint32_t>(ps.size())});
+      }
     } else {
       if (n.count == 0 || (n.kind == K::Not && n.count != 1)) return false;
       if (n.index > in.kids.size() || n.count > in.kids.size() - n.index) return false;
+      const uint32_t first_kid = static_cast<uint32_t>(out.kids.size());
       for (uint32_t k = 0; k < n.count; ++k) {
         if (in.kids[n.index + k] >= i) return false;
+        out.kids.push_back(at[in.kids[n.index + k]]);
       }
+      out.nodes.push_back({static_cast<PayloadExpr::Node::Kind>(n.kind), first_kid, n.count});
     }
-    out.nodes.push_back(
-        {static_cast<PayloadExpr::Node::Kind>(n.kind), n.index, n.kind == K::Pred ? 0 : n.count});
+    at[i] = static_cast<uint32_t>(out.nodes.size() - 1);
   }
   return !out.nodes.empty();
 }
@@ -122,11 +246,12 @@ void check_payload_filter(const ast::Filter& filter, uint32_t provider, EnablePa
   out.event_version = ev.desc.version;
   out.group_all = filter.group == ast::Group::All;
   bool ok = true;
-  out.expr.preds.resize(filter.expr.preds.size());
+  std::vector<std::vector<PayloadPredicate>> preds(filter.expr.preds.size());
   for (size_t i = 0; i < filter.expr.preds.size(); ++i) {
-    ok = check_predicate(filter.expr.preds[i], ev, ix, out.expr.preds[i], cx) && ok;
+    ok = check_predicate(filter.expr.preds[i], ev, ix, preds[i], cx) && ok;
   }
-  if (!copy_nodes(filter.expr, out.expr)) {
+  if (!ok) return;
+  if (!copy_nodes(filter.expr, preds, out.expr)) {
     cx.error(filter.pos, "internal error: malformed payload expression");
     return;
   }

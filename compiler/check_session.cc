@@ -7,9 +7,9 @@
 
 #include "base/ascii.h"
 #include "base/quote.h"
+#include "base/suggest.h"
 #include "compiler/check_context.h"
 #include "compiler/convert.h"
-#include "compiler/suggest.h"
 
 namespace pfc::internal {
 namespace {

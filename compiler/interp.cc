@@ -11,6 +11,7 @@
 
 #include "base/ascii.h"
 #include "compiler/lower.h"
+#include "compiler/regex_pred.h"
 #include "compiler/verify.h"
 #include "runtime/tdh.h"
 
@@ -127,6 +128,11 @@ int pfc_ir_pred_int(const EventView* e, uint64_t off, const FieldDesc* f,
 
 int pfc_ir_pred_str(const EventView* e, uint64_t off, const FieldDesc* f, const pfc::ir::StrPred* p,
                     uint64_t length) {
+  if (p->regex) {
+    uint64_t next = 0;
+    return pfc_ir_pred_regex_next(e->payload, e->payload_size, off, uint32_t(f->type),
+                                  length_value(f->length, length), p->regex.get(), &next);
+  }
   return pfc_tdh_str_pred(e->payload, e->payload_size, off, uint32_t(f->type),
                           length_value(f->length, length), uint32_t(p->op), p->folded.data(),
                           p->folded.size(), p->links.data());
@@ -251,6 +257,7 @@ RouteResult Interpreter::run(const EventView& ev, uint64_t* r) const noexcept {
       case Op::PredGuid:
         r[in.dst] = uint64_t(pfc_ir_pred_guid(&ev, r[in.a], &prog_.guid_preds[in.c]));
         break;
+      case Op::CmpReg: r[in.dst] = compare_cond(r[in.a], in.b, r[in.c]) ? 1 : 0; break;
       case Op::Return: return RouteResult{deliver, stack & deliver};
     }
   }

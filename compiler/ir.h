@@ -16,6 +16,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -25,6 +26,10 @@
 #include "pfc/guid.h"
 #include "pfc/schema.h"
 #include "runtime/str_search.h"
+
+namespace re2 {
+class RE2;
+}
 
 namespace pfc::ir {
 
@@ -81,6 +86,7 @@ enum class Op : uint8_t {
   PredStr,     // dst = str_preds[c] holds for scalar string field fields[b] at offset r[a];
                //       imm = register holding its length (kNoReg if fields[b].length is not Field)
   PredGuid,    // dst = guid_preds[c] holds for GUID field fields[b] at offset r[a]
+  CmpReg,      // dst = (r[a] <cond b> r[c]) ? 1 : 0; b is a Cond (field-to-field comparisons)
   Return,      // stop; result = {deliver, stack & deliver}
 };
 inline constexpr size_t kNumOps = static_cast<size_t>(Op::Return) + 1;
@@ -89,7 +95,7 @@ inline constexpr size_t kNumOps = static_cast<size_t>(Op::Return) + 1;
 inline constexpr std::array<std::string_view, kNumOps> kOpNames = {
     "const",      "load.hdr", "and",      "or",        "not",     "and.imm", "cmp",
     "in.set",     "str.in",   "jz",       "jmp",       "deliver", "stack",   "skip",
-    "load.field", "pred.int", "pred.str", "pred.guid", "ret",
+    "load.field", "pred.int", "pred.str", "pred.guid", "cmp.reg", "ret",
 };
 static_assert(kOpNames.size() == kNumOps && kOpNames.back() == "ret");
 
@@ -130,19 +136,25 @@ struct IntPred {
   uint64_t hi = 0;
 };
 
-// String predicate (CONTAINS DOESNTCONTAIN IS ISNOT), compared after simple Unicode case
-// folding. `folded` is the needle already folded, as UTF-32; `links` its KMP failure
-// links (runtime/str_search.h), which the constructor computes from `folded` and both
-// engines pass to pfc_tdh_str_pred. Change `folded` only through the constructor.
+// String predicate (every string operator of runtime/payload_ops.h but In/NotIn), compared
+// after simple Unicode case folding (`.cs` operators: without). `folded` is the needle as
+// UTF-32, folded unless `.cs` (MATCHES: the compiled glob, runtime/glob.h; REGEX: unused);
+// `links` its KMP failure links (runtime/str_search.h), which the constructor computes from
+// `folded` and both engines pass to pfc_tdh_str_pred. Change `folded` only through the
+// constructor. REGEX / REGEX.CS: `regex` is the compiled pattern (compiler/regex_pred.h),
+// which both engines pass to pfc_ir_pred_regex_next; null for every other operator.
 struct StrPred {
   PayloadOp op = PayloadOp::Is;
   std::string text;
   std::u32string folded;
   std::vector<uint32_t> links;
+  std::shared_ptr<const re2::RE2> regex;
 
   StrPred() = default;
-  StrPred(PayloadOp o, std::string t, std::u32string f)
-      : op(o), text(std::move(t)), folded(std::move(f)), links(needle_links(folded)) {}
+  StrPred(PayloadOp o, std::string t, std::u32string f,
+          std::shared_ptr<const re2::RE2> re = nullptr)
+      : op(o), text(std::move(t)), folded(std::move(f)), links(needle_links(folded)),
+        regex(std::move(re)) {}
 };
 
 struct GuidPred {

@@ -97,6 +97,7 @@ std::string operands(const Inst& in) {
     case Op::PredStr:
       return cat(reg(in.a), ", field#", in.b, ", spred#", in.c, extent_regs(in, false));
     case Op::PredGuid: return cat(reg(in.a), ", field#", in.b, ", gpred#", in.c);
+    case Op::CmpReg: return cat(reg(in.a), ", ", reg(in.c));
     case Op::Return: return "";
   }
   return "?";
@@ -109,7 +110,7 @@ std::string inst_line(size_t i, const Inst& in) {
   if (size_t(in.op) >= ir::kNumOps) return cat(line, "? op ", int(in.op));
   if (in.dst != kNoReg) line += cat(reg(in.dst), " = ");
   line += ir::kOpNames[size_t(in.op)];
-  if (in.op == Op::Cmp) line += cat(".", name_of(kCondNames, in.b));
+  if (in.op == Op::Cmp || in.op == Op::CmpReg) line += cat(".", name_of(kCondNames, in.b));
   std::string ops = operands(in);
   if (!ops.empty()) line += cat(" ", ops);
   return line;

@@ -5,7 +5,10 @@
 
 #include <string>
 
+#include "base/utf8.h"
+#include "compiler/regex_pred.h"
 #include "runtime/casefold.h"
+#include "runtime/glob.h"
 #include "runtime/payload_ops.h"
 
 namespace pfc::internal {
@@ -102,7 +105,7 @@ Result<Reg> PayloadLowering::predicate(const PayloadPredicate& p) {
   auto desc = desc_of(p.field);
   if (!desc) return std::unexpected(desc.error());
   const std::optional<ValueKind> kind = payload_value_kind(f.type);
-  if (!kind || !payload_op_applies(*kind, p.op)) {
+  if (!kind || !payload_op_applies(*kind, p.op) || payload_op_has(p.op, kListOp)) {
     return make_error(field_error(event_, p.field, "operator not allowed on the field's type"));
   }
   if (find_payload_op(p.op)->nonzero && p.value.lo == 0 && *kind == ValueKind::Integer) {
@@ -111,14 +114,17 @@ Result<Reg> PayloadLowering::predicate(const PayloadPredicate& p) {
   }
   switch (*kind) {
     case ValueKind::Integer: {
+      if (payload_op_has(p.op, kFieldOp)) return field_compare(p);
       uint32_t pred = b_.int_pred(ir::IntPred{p.op, p.value.lo, p.value.hi});
       return b_.emit_inst(Inst{Op::PredInt, kNoReg, *off, *desc, pred, 0});
     }
     case ValueKind::String: {
       auto length = extent_reg(f.length, p.field);
       if (!length) return length;
-      uint32_t pred = b_.str_pred(ir::StrPred{p.op, p.value.text, fold_utf8(p.value.text)});
-      return b_.emit_inst(Inst{Op::PredStr, kNoReg, *off, *desc, pred, *length});
+      auto pred = str_pred(p);
+      if (!pred) return std::unexpected(pred.error());
+      return b_.emit_inst(
+          Inst{Op::PredStr, kNoReg, *off, *desc, b_.str_pred(std::move(*pred)), *length});
     }
     case ValueKind::Guid: {
       uint32_t pred = b_.guid_pred(ir::GuidPred{p.op, p.value.guid});
@@ -128,13 +134,132 @@ Result<Reg> PayloadLowering::predicate(const PayloadPredicate& p) {
   return make_error(field_error(event_, p.field, "operator not allowed on the field's type"));
 }
 
-// Post-order nodes: every child's value is known before its parent (no recursion).
+// The needle of a string predicate: folded, plain (`.cs`), a compiled glob or an RE2 object.
+Result<ir::StrPred> PayloadLowering::str_pred(const PayloadPredicate& p) {
+  const bool fold = !payload_op_has(p.op, kCaseSensitive);
+  const std::string& text = p.value.text;
+  if (p.op == PayloadOp::Regex || p.op == PayloadOp::RegexCs) {
+    RegexResult re = compile_regex(text, !fold);
+    if (!re.re) return make_error(field_error(event_, p.field, "invalid regex: " + re.error));
+    return ir::StrPred{p.op, text, {}, std::move(re.re)};
+  }
+  if (p.op == PayloadOp::Matches || p.op == PayloadOp::MatchesCs) {
+    GlobResult g = compile_glob(text, fold);
+    if (!g.error.empty()) return make_error(field_error(event_, p.field, g.error));
+    return ir::StrPred{p.op, text, std::move(g.code)};
+  }
+  return ir::StrPred{p.op, text, fold ? fold_utf8(text) : utf8_to_utf32(text)};
+}
+
+// True (PredInt over the type's whole range) iff the integer field decodes: LoadField reads
+// an undecodable field as 0, and predicates on it must be false (docs/semantics.md §2.1).
+Result<Reg> PayloadLowering::decodable(uint32_t field) {
+  auto off = offset_of(field);
+  if (!off) return off;
+  auto desc = desc_of(field);
+  if (!desc) return std::unexpected(desc.error());
+  const bool is_signed = in_type_is_signed(event_.fields[field].type);
+  const uint64_t lo = is_signed ? uint64_t{1} << 63 : 0;
+  const uint64_t hi = is_signed ? lo - 1 : ~uint64_t{0};
+  uint32_t pred = b_.int_pred(ir::IntPred{PayloadOp::Between, lo, hi});
+  return b_.emit_inst(Inst{Op::PredInt, kNoReg, *off, *desc, pred, 0});
+}
+
+// Field-to-field (FieldEq..FieldGe, other field in value.lo): both decode and compare, signed
+// when either is signed (the checker rejects signed against 64-bit unsigned).
+Result<Reg> PayloadLowering::field_compare(const PayloadPredicate& p) {
+  const uint32_t other = static_cast<uint32_t>(p.value.lo);
+  if (other >= event_.fields.size() || !in_type_is_integer(event_.fields[other].type) ||
+      event_.fields[other].count.present()) {
+    return make_error(field_error(event_, p.field, "compared field is not a scalar integer"));
+  }
+  const bool is_signed = in_type_is_signed(event_.fields[p.field].type) ||
+                         in_type_is_signed(event_.fields[other].type);
+  static constexpr ir::Cond kUnsigned[] = {ir::Cond::Eq,  ir::Cond::Ne,  ir::Cond::ULe,
+                                           ir::Cond::UGt, ir::Cond::ULt, ir::Cond::UGe};
+  static constexpr ir::Cond kSigned[] = {ir::Cond::Eq,  ir::Cond::Ne,  ir::Cond::SLe,
+                                         ir::Cond::SGt, ir::Cond::SLt, ir::Cond::SGe};
+  const auto base = static_cast<size_t>(field_op_base(p.op));  // Eq..Ge = 0..5
+  Reg ok = kTrue;
+  for (uint32_t f : {p.field, other}) {
+    auto d = decodable(f);
+    if (!d) return d;
+    ok = b_.bool_and(ok, *d);
+  }
+  auto a = value_of(p.field);
+  if (!a) return a;
+  auto b = value_of(other);
+  if (!b) return b;
+  const ir::Cond cond = is_signed ? kSigned[base] : kUnsigned[base];
+  return b_.bool_and(ok, b_.emit_inst(Inst{Op::CmpReg, kNoReg, *a, uint32_t(cond), *b, 0}));
+}
+
+// The integer field whose set an Or of Eq (`in`) or an And of Ne (`not in`) predicates tests,
+// or nullopt: every kid is such a predicate on the same scalar integer field.
+std::optional<uint32_t> PayloadLowering::set_field(const PayloadExpr& e,
+                                                   const PayloadExpr::Node& n) {
+  using K = PayloadExpr::Node::Kind;
+  if ((n.kind != K::Or && n.kind != K::And) || n.count < 2) return std::nullopt;
+  const PayloadOp want = n.kind == K::Or ? PayloadOp::Eq : PayloadOp::Ne;
+  std::optional<uint32_t> field;
+  for (uint32_t k = 0; k < n.count; ++k) {
+    const uint32_t kid = e.kids[n.index + k];
+    if (kid >= e.nodes.size() || e.nodes[kid].kind != K::Pred) return std::nullopt;
+    if (e.nodes[kid].index >= e.preds.size()) return std::nullopt;
+    const PayloadPredicate& q = e.preds[e.nodes[kid].index];
+    if (q.op != want || (field && *field != q.field) || q.field >= event_.fields.size())
+      return std::nullopt;
+    field = q.field;
+  }
+  const FieldDef& f = event_.fields[*field];
+  if (!in_type_is_integer(f.type) || f.count.present()) return std::nullopt;
+  return field;
+}
+
+// `in` / `not in` on an integer field: decodable && (not) in.set.
+Result<Reg> PayloadLowering::set_test(const PayloadExpr& e, const PayloadExpr::Node& n,
+                                      uint32_t field) {
+  std::vector<uint64_t> values;
+  for (uint32_t k = 0; k < n.count; ++k)
+    values.push_back(e.preds[e.nodes[e.kids[n.index + k]].index].value.lo);
+  auto ok = decodable(field);
+  if (!ok) return ok;
+  auto v = value_of(field);
+  if (!v) return v;
+  Reg hit = b_.emit_inst(Inst{Op::InSet, kNoReg, *v, b_.int_set(std::move(values)), 0, 0});
+  if (n.kind == PayloadExpr::Node::Kind::And) hit = b_.bool_not(hit);
+  return b_.bool_and(*ok, hit);
+}
+
+// Post-order nodes: every child's value is known before its parent (no recursion). An Or of
+// Eq / And of Ne on one integer field (the checker's expansion of `in` / `not in`, or
+// written out) becomes one in.set test; its predicates are then not emitted.
 Result<Reg> PayloadLowering::expr(const PayloadExpr& e) {
   if (e.empty()) return kTrue;
   std::vector<Reg> vals(e.nodes.size(), kNoReg);
+  std::vector<bool> absorbed(e.nodes.size(), false);
+  std::vector<std::optional<uint32_t>> sets(e.nodes.size());
   for (size_t i = 0; i < e.nodes.size(); ++i) {
     const PayloadExpr::Node& n = e.nodes[i];
+    if (n.kind == PayloadExpr::Node::Kind::Pred) continue;
+    if (uint64_t(n.index) + n.count > e.kids.size())
+      return make_error("payload expression: bad child list");
+    sets[i] = set_field(e, n);
+    for (uint32_t k = 0; sets[i] && k < n.count; ++k) absorbed[e.kids[n.index + k]] = true;
+  }
+  for (size_t i = 0; i < e.nodes.size(); ++i) {
+    const PayloadExpr::Node& n = e.nodes[i];
+    if (sets[i]) {
+      for (uint32_t k = 0; k < n.count; ++k)
+        if (e.kids[n.index + k] >= i)
+          return make_error("payload expression: child after its parent");
+      auto r = set_test(e, n, *sets[i]);
+      if (!r) return r;
+      vals[i] = *r;
+      continue;
+    }
     if (n.kind == PayloadExpr::Node::Kind::Pred) {
+      if (absorbed[i]) continue;
       if (n.index >= e.preds.size()) return make_error("payload expression: bad predicate index");
       auto r = predicate(e.preds[n.index]);
       if (!r) return r;

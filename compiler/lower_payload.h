@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "compiler/lower_builder.h"
@@ -29,6 +30,11 @@ class PayloadLowering {
  private:
   Result<ir::Reg> expr(const PayloadExpr& e);
   Result<ir::Reg> predicate(const PayloadPredicate& p);
+  Result<ir::StrPred> str_pred(const PayloadPredicate& p);
+  Result<ir::Reg> decodable(uint32_t field);
+  Result<ir::Reg> field_compare(const PayloadPredicate& p);
+  std::optional<uint32_t> set_field(const PayloadExpr& e, const PayloadExpr::Node& n);
+  Result<ir::Reg> set_test(const PayloadExpr& e, const PayloadExpr::Node& n, uint32_t field);
   Result<ir::Reg> offset_of(uint32_t field);
   Result<ir::Reg> value_of(uint32_t field);
   Result<ir::Reg> extent_reg(const Extent& e, uint32_t field);

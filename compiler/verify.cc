@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "base/ascii.h"
+#include "runtime/glob.h"
 #include "runtime/payload_ops.h"
 
 namespace pfc {
@@ -152,6 +153,10 @@ class Verifier {
       case Op::Cmp:
         if (in.b >= kNumConds) return fail("unknown condition");
         return use(in.a, "a");
+      case Op::CmpReg:
+        if (in.b >= kNumConds) return fail("unknown condition");
+        if (auto r = use(in.a, "a"); !r) return r;
+        return use(in.c, "c");
       case Op::InSet:
         if (in.b >= p_.int_sets.size()) return fail("int set index out of range");
         return use(in.a, "a");
@@ -196,18 +201,30 @@ class Verifier {
     }
     for (size_t k = 0; k < p_.int_preds.size(); ++k) {
       const ir::IntPred& q = p_.int_preds[k];
-      if (!internal::payload_op_applies(internal::ValueKind::Integer, q.op))
+      if (!internal::payload_op_applies(internal::ValueKind::Integer, q.op) ||
+          internal::payload_op_has(q.op, internal::OpFlags(internal::kListOp | internal::kFieldOp)))
         return fail_pool("int predicate " + std::to_string(k) + " has a non-integer operator");
       if (internal::find_payload_op(q.op)->nonzero && q.lo == 0)
         return fail_pool("int predicate " + std::to_string(k) + " is " +
                          std::string(internal::payload_op_name(q.op)) + " 0");
     }
     for (size_t k = 0; k < p_.str_preds.size(); ++k) {
-      if (!internal::payload_op_applies(internal::ValueKind::String, p_.str_preds[k].op))
+      const ir::StrPred& q = p_.str_preds[k];
+      if (!internal::payload_op_applies(internal::ValueKind::String, q.op) ||
+          internal::payload_op_has(q.op, internal::kListOp))
         return fail_pool("string predicate " + std::to_string(k) + " has a non-string operator");
+      const bool glob = q.op == PayloadOp::Matches || q.op == PayloadOp::MatchesCs;
+      if (glob && !glob_code_ok(q.folded))
+        return fail_pool("string predicate " + std::to_string(k) + " has a malformed glob");
+      const bool regex = q.op == PayloadOp::Regex || q.op == PayloadOp::RegexCs;
+      if (regex != (q.regex != nullptr))
+        return fail_pool(
+            "string predicate " + std::to_string(k) +
+            (regex ? " has no compiled regex" : " has a regex but is no regex operator"));
     }
     for (size_t k = 0; k < p_.guid_preds.size(); ++k) {
-      if (!internal::payload_op_applies(internal::ValueKind::Guid, p_.guid_preds[k].op))
+      if (!internal::payload_op_applies(internal::ValueKind::Guid, p_.guid_preds[k].op) ||
+          internal::payload_op_has(p_.guid_preds[k].op, internal::kListOp))
         return fail_pool("GUID predicate " + std::to_string(k) + " has a non-GUID operator");
     }
     return {};

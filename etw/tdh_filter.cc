@@ -76,7 +76,7 @@ uint32_t build_predicate(const PAYLOAD_FILTER_PREDICATE& in, const EventDef& ev,
   const FieldDef& f = ev.fields[*field];
   if (f.count.present())
     return tdh_result(ERROR_INVALID_PARAMETER, at + "field " + quote_text(name) + " is an array");
-  if (internal::find_payload_op(in.CompareOp) == nullptr)
+  if (internal::find_etw_payload_op(in.CompareOp) == nullptr)
     return tdh_result(ERROR_INVALID_PARAMETER,
                       at + "unknown operator " + std::to_string(in.CompareOp));
   switch (utf8_of(in.Value, value)) {

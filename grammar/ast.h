@@ -100,16 +100,31 @@ enum class PredOp : uint16_t {
   Contains = 20,
   DoesntContain = 21,
   Is = 30,
-  IsNot = 31
+  IsNot = 31,
+  In = 64,  // pfc extensions (pfc/enable.h PayloadOp)
+  NotIn = 65,
+  StartsWith = 66,
+  EndsWith = 67,
+  Matches = 68,
+  Regex = 69,
+  IsCs = 80,
+  IsNotCs = 81,
+  ContainsCs = 82,
+  DoesntContainCs = 83,
+  StartsWithCs = 84,
+  EndsWithCs = 85,
+  MatchesCs = 86,
+  RegexCs = 87
 };
 
 struct Value {
-  enum class Kind : uint8_t { Int, IntPair, String, Guid };
+  enum class Kind : uint8_t { Int, IntPair, String, Guid, Field };
   Kind kind = Kind::Int;
   Int lo;        // Int, IntPair
   Int hi;        // IntPair
   String str;    // String
   GuidLit guid;  // Guid
+  Name field;    // Field: another field of the event (a bare name), `BytesOut gt BytesIn`
   SourcePos pos;
 };
 
@@ -117,7 +132,8 @@ struct Predicate {
   Name field;
   PredOp op;
   SourcePos op_pos;
-  Value value;
+  Value value;              // In / NotIn: the last list item (list holds them all)
+  std::vector<Value> list;  // In / NotIn: every value, in order (≥ 1); otherwise empty
   SourcePos pos;
 };
 

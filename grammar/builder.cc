@@ -325,6 +325,15 @@ void Builder::value_guid(std::string_view tok) {
   v.pos = v.guid.pos;
 }
 
+void Builder::value_field(std::string_view tok) {
+  ast::Value& v = predicate().value;
+  v.kind = ast::Value::Kind::Field;
+  v.field = make_name(tok);
+  v.pos = v.field.pos;
+}
+
+void Builder::list_value() { predicate().list.push_back(predicate().value); }
+
 // --- expression nodes -------------------------------------------------------------------
 
 uint32_t Builder::emit(ast::ExprNode::Kind kind, uint32_t index, SourcePos at) {

@@ -86,6 +86,8 @@ class Builder {
   void value_hi(std::string_view tok);
   void value_string(std::string_view tok);
   void value_guid(std::string_view tok);
+  void value_field(std::string_view tok);
+  void list_value();  // appends the value just parsed to the `in` list
 
   // `where` expressions (flat; see rules.h): operands, prefixes and operators in order.
   void begin_where(const char* at);

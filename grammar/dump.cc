@@ -84,6 +84,20 @@ const char* op_name(ast::PredOp op) {
     case ast::PredOp::DoesntContain: return "doesntcontain";
     case ast::PredOp::Is: return "is";
     case ast::PredOp::IsNot: return "isnot";
+    case ast::PredOp::In: return "in";
+    case ast::PredOp::NotIn: return "notin";
+    case ast::PredOp::StartsWith: return "startswith";
+    case ast::PredOp::EndsWith: return "endswith";
+    case ast::PredOp::Matches: return "matches";
+    case ast::PredOp::Regex: return "regex";
+    case ast::PredOp::IsCs: return "is.cs";
+    case ast::PredOp::IsNotCs: return "isnot.cs";
+    case ast::PredOp::ContainsCs: return "contains.cs";
+    case ast::PredOp::DoesntContainCs: return "doesntcontain.cs";
+    case ast::PredOp::StartsWithCs: return "startswith.cs";
+    case ast::PredOp::EndsWithCs: return "endswith.cs";
+    case ast::PredOp::MatchesCs: return "matches.cs";
+    case ast::PredOp::RegexCs: return "regex.cs";
   }
   return "?";
 }
@@ -123,18 +137,27 @@ void put_provider(std::string& out, const ast::Provider& p) {
   out += ")\n";
 }
 
+void put_value(std::string& out, const ast::Value& v) {
+  switch (v.kind) {
+    case ast::Value::Kind::Int: put_int(out, v.lo); break;
+    case ast::Value::Kind::IntPair:
+      put_int(out, v.lo), out.push_back(' '), put_int(out, v.hi);
+      break;
+    case ast::Value::Kind::String: put_quoted(out, v.str.value); break;
+    case ast::Value::Kind::Guid: put_guid(out, v.guid); break;
+    case ast::Value::Kind::Field:
+      out += "(field ";
+      put_name(out, v.field);
+      out.push_back(')');
+      break;
+  }
+}
+
 void put_predicate(std::string& out, const ast::Predicate& p) {
   out += std::string("(") + op_name(p.op) + " ";
   put_name(out, p.field);
-  out.push_back(' ');
-  switch (p.value.kind) {
-    case ast::Value::Kind::Int: put_int(out, p.value.lo); break;
-    case ast::Value::Kind::IntPair:
-      put_int(out, p.value.lo), out.push_back(' '), put_int(out, p.value.hi);
-      break;
-    case ast::Value::Kind::String: put_quoted(out, p.value.str.value); break;
-    case ast::Value::Kind::Guid: put_guid(out, p.value.guid); break;
-  }
+  if (p.list.empty()) out.push_back(' '), put_value(out, p.value);
+  for (const ast::Value& v : p.list) out.push_back(' '), put_value(out, v);
   out.push_back(')');
 }
 

@@ -78,6 +78,8 @@ namespace pfc::internal {
   X(pred_op, "expected an operator after field name '{name}'")                                  \
   X(pred_value, "expected a value (integer, string or GUID) after the operator")                \
   X(value_hi_tok, "expected an integer after ','")                                              \
+  X(list_value, "expected a value (integer, string or GUID) after 'in'")                        \
+  X(list_item, "expected a value (integer, string or GUID) after ','")                          \
   X(string_terminated, "unterminated string")                                                   \
   X(escape_check, "invalid escape sequence (expected \\\", \\\\, \\n, \\t, \\xHH or \\u{H...})")
 

@@ -9,7 +9,9 @@
 #include <optional>
 #include <tao/pegtl.hpp>
 
+#include "base/ascii.h"
 #include "base/hex.h"
+#include "base/suggest.h"
 #include "base/utf8.h"
 
 #include "grammar/actions.h"
@@ -53,6 +55,82 @@ std::optional<Diagnostic> validate_source(const SourceFile& source, const ParseL
   return std::nullopt;
 }
 
+// The end of the token before `offset`: back over whitespace and `#` comments (a `#` outside
+// a string on the line), where clang reports a missing terminator.
+size_t end_of_previous_token(std::string_view text, size_t offset, size_t floor) {
+  size_t at = offset;
+  while (true) {
+    while (at > floor && is_ascii_space(static_cast<unsigned char>(text[at - 1]))) --at;
+    const size_t line = text.rfind('\n', at == 0 ? 0 : at - 1);
+    const size_t start = line == std::string_view::npos || at == 0 ? floor : line + 1;
+    bool quoted = false;
+    size_t hash = std::string_view::npos;
+    for (size_t i = start; i < at && hash == std::string_view::npos; ++i) {
+      if (text[i] == '"' && (i == start || text[i - 1] != '\\')) quoted = !quoted;
+      if (text[i] == '#' && !quoted) hash = i;
+    }
+    if (hash == std::string_view::npos) return at;
+    at = hash;
+  }
+}
+
+// Words the parser knows, for "did you mean" on a misspelt one (docs/language.md §4).
+constexpr std::string_view kKeywords[] = {
+    "import",     "provider", "legacy",     "event",      "session",       "enable", "payload",
+    "where",      "group",    "level",      "properties", "pid",           "exe",    "package_id",
+    "app_id",     "event_id", "stack_id",   "contains",   "doesntcontain", "isnot",  "between",
+    "notbetween", "modulo",   "startswith", "endswith",   "matches",       "regex",  "version",
+    "keyword",    "opcode",   "channel"};
+constexpr std::string_view kLevelNames[] = {"log_always", "critical", "error",
+                                            "warning",    "info",     "verbose"};
+
+// A hint for the text at a parse error: C operators, single quotes, a misspelt keyword or
+// level name. "" when there is none.
+std::string parse_hint(std::string_view text, size_t offset, std::string_view message) {
+  const std::string_view at = text.substr(std::min(offset, text.size()));
+  if (at.starts_with("&&")) return "; use 'and' instead of '&&'";
+  if (at.starts_with("||")) return "; use 'or' instead of '||'";
+  if (at.starts_with("!") && !at.starts_with("!=")) return "; use 'not' instead of '!'";
+  if (at.starts_with("'")) return "; strings are written in double quotes (\"...\")";
+  size_t n = 0;
+  while (n < at.size() && (is_ascii_alnum(static_cast<unsigned char>(at[n])) || at[n] == '_')) ++n;
+  const std::string_view word = at.substr(0, n);
+  if (word.size() < 3 || is_ascii_digit(static_cast<unsigned char>(word[0]))) return "";
+  if (message.find("level name") != std::string_view::npos) {
+    for (std::string_view l : kLevelNames) {
+      if (l.size() > word.size() && iequals_ascii(l.substr(0, word.size()), word))
+        return "; did you mean '" + std::string(l) + "'?";
+    }
+    return internal::did_you_mean(word, kLevelNames);
+  }
+  std::optional<size_t> best;
+  size_t best_d = 3;
+  for (std::string_view k : kKeywords) {
+    if (iequals_ascii(k, word)) return "";  // a keyword out of place: no misspelling
+  }
+  for (size_t k = 0; k < std::size(kKeywords); ++k) {
+    const size_t d = internal::edit_distance(word, kKeywords[k], 2);
+    if (d > 0 && d < best_d) best = k, best_d = d;
+  }
+  if (!best || best_d > word.size() / 2) return "";
+  return "; did you mean '" + std::string(kKeywords[*best]) + "'?";
+}
+
+// A parse error as clang reports it: a missing `;` at the end of the previous token with a
+// fix-it, and a hint for what is at the error.
+Diagnostic parse_diagnostic(const SourceFile& source, size_t offset, std::string message) {
+  const std::string_view text = source.text();
+  std::string fixit;
+  std::string hint = parse_hint(text, offset, message);
+  if (message.starts_with("expected ';'") && message.find(" or ") == std::string::npos) {
+    offset = end_of_previous_token(text, offset, source.bom_size());
+    fixit = ";";
+  }
+  Diagnostic d = make_diagnostic(source, offset, std::move(message) + hint);
+  d.fixit = std::move(fixit);
+  return d;
+}
+
 }  // namespace
 
 ParseOutput parse_script(const SourceFile& source, const ParseLimits& limits) {
@@ -72,7 +150,7 @@ ParseOutput parse_script(const SourceFile& source, const ParseLimits& limits) {
     out.script = builder.take_script();
   } catch (const pegtl::parse_error& e) {
     const size_t offset = bom + (e.positions().empty() ? 0 : e.positions().front().byte);
-    out.diagnostics.push_back(make_diagnostic(source, offset, std::string(e.message())));
+    out.diagnostics.push_back(parse_diagnostic(source, offset, std::string(e.message())));
   } catch (const internal::BuildError& e) {
     out.diagnostics.push_back(make_diagnostic(source, e.offset, e.message));
   } catch (const std::bad_alloc&) {

@@ -142,7 +142,21 @@ struct op_contains : kw<TAO_PEGTL_ISTRING("contains")> {};
 struct op_doesntcontain : kw<TAO_PEGTL_ISTRING("doesntcontain")> {};
 struct op_is : kw<TAO_PEGTL_ISTRING("is")> {};
 struct op_isnot : kw<TAO_PEGTL_ISTRING("isnot")> {};
-struct pred_op : p::sor<op_eq, op_ne, op_le, op_ge, op_lt, op_gt, op_between, op_notbetween, op_modulo, op_contains, op_doesntcontain, op_is, op_isnot> {};
+// pfc extensions (docs/language.md §3.1). `.cs` forms are single tokens: `.` is a name
+// character, so `is.cs` never matches `is`, and no valid script had a `.cs` operator.
+struct op_startswith : kw<TAO_PEGTL_ISTRING("startswith")> {};
+struct op_endswith : kw<TAO_PEGTL_ISTRING("endswith")> {};
+struct op_matches : kw<TAO_PEGTL_ISTRING("matches")> {};
+struct op_regex : kw<TAO_PEGTL_ISTRING("regex")> {};
+struct op_is_cs : kw<TAO_PEGTL_ISTRING("is.cs")> {};
+struct op_isnot_cs : kw<TAO_PEGTL_ISTRING("isnot.cs")> {};
+struct op_contains_cs : kw<TAO_PEGTL_ISTRING("contains.cs")> {};
+struct op_doesntcontain_cs : kw<TAO_PEGTL_ISTRING("doesntcontain.cs")> {};
+struct op_startswith_cs : kw<TAO_PEGTL_ISTRING("startswith.cs")> {};
+struct op_endswith_cs : kw<TAO_PEGTL_ISTRING("endswith.cs")> {};
+struct op_matches_cs : kw<TAO_PEGTL_ISTRING("matches.cs")> {};
+struct op_regex_cs : kw<TAO_PEGTL_ISTRING("regex.cs")> {};
+struct pred_op : p::sor<op_eq, op_ne, op_le, op_ge, op_lt, op_gt, op_between, op_notbetween, op_modulo, op_contains, op_doesntcontain, op_is, op_isnot, op_startswith, op_endswith, op_matches, op_regex, op_is_cs, op_isnot_cs, op_contains_cs, op_doesntcontain_cs, op_startswith_cs, op_endswith_cs, op_matches_cs, op_regex_cs> {};
 
 struct value_int : int_lit {};
 struct value_hi : int_lit {};
@@ -151,15 +165,23 @@ struct value_pair : p::seq<value_int, skip, p::opt<list_sep, p::must<value_hi_to
 struct value_string : quoted {};
 struct value_guid_lit : guid_lit {};
 struct value_guid : p::seq<p::at<p::one<'{'>>, p::must<guid_check>, value_guid_lit, skip> {};
-struct pred_value : p::sor<value_guid, p::seq<value_string, skip>, value_pair> {};
+struct value_field : ident {};  // field-to-field comparison: a bare name only ("x" is a string)
+struct pred_value : p::sor<value_guid, p::seq<value_string, skip>, value_pair, p::seq<value_field, skip>> {};
 struct value_start : p::sor<p::digit, p::one<'-', '"', '{'>> {};
+// `in` / `not in` lists: one or more literals (no pairs, no field names).
+struct op_in : kw<TAO_PEGTL_ISTRING("in")> {};
+struct op_notin : p::seq<not_word, kw<TAO_PEGTL_ISTRING("in")>> {};
+struct list_value_int : int_lit {};
+struct list_value : p::sor<value_guid, p::seq<value_string, skip>, p::seq<list_value_int, skip>> {};
+struct list_item : list_value {};
+struct in_tail : p::seq<p::sor<op_in, op_notin>, p::must<list_value>, p::star<list_sep, p::must<list_item>>> {};
 struct pred_field : name {};
-struct pred : p::seq<pred_field, skip, p::must<pred_op>, p::must<pred_value>> {};
+struct pred : p::seq<pred_field, skip, p::sor<in_tail, p::seq<p::must<pred_op>, p::must<pred_value>>>> {};
 
 // --- `where` expressions: operand { ("and" | "or") operand } ----------------------------
 
 // `not` followed by an operator and the start of a value is a field called `not`.
-struct not_is_field : p::seq<not_word, pred_op, value_start> {};
+struct not_is_field : p::seq<not_word, p::sor<pred_op, op_in, op_notin>, value_start> {};
 struct prefix_not : p::seq<p::not_at<not_is_field>, not_word> {};
 struct prefix_open : sym<'('> {};
 struct prefix : p::seq<p::at<p::sor<p::one<'('>, prefix_not>>, p::must<nesting_ok>, p::sor<prefix_open, prefix_not>> {};

@@ -108,6 +108,7 @@ std::string SourceFile::render(const Diagnostic& d) const {
   }
   for (; column < d.pos.column; ++column) caret.push_back(' ');
   out += "\n" + caret + "^\n";
+  if (!d.fixit.empty()) out += caret + d.fixit + "\n";  // clang's fix-it line
   return out;
 }
 

@@ -25,6 +25,7 @@
 #include "pfc/enable.h"
 #include "pfc/schema.h"
 #include "runtime/casefold.h"
+#include "runtime/glob.h"
 #include "runtime/str_search.h"
 
 namespace pfc {
@@ -163,9 +164,11 @@ AsciiStarts ascii_starts(char32_t c) {
   return a;
 }
 
-// Folded code points of a string field's bytes [p, end). skip_to() moves by code units, for
-// contains().
-struct Utf8Source {
+// Folded (kFold) or plain code points of a string field's bytes [p, end). skip_to() moves by
+// code units, for contains(); its candidates are those of the folded text, a superset of
+// the plain text's.
+template <bool kFold>
+struct Utf8SourceT {
   const uint8_t* p;
   const uint8_t* end;
   bool done() const { return p >= end; }
@@ -173,9 +176,10 @@ struct Utf8Source {
     const uint8_t b = *p;
     if (b < 0x80) {
       ++p;
-      return ascii_lower(char32_t{b});
+      return kFold ? ascii_lower(char32_t{b}) : char32_t{b};
     }
-    return fold_case(decode_utf8_step(p, end));
+    const char32_t c = decode_utf8_step(p, end);
+    return kFold ? fold_case(c) : c;
   }
   // Advances to the next byte in `a` (true), or to the end (false); 8 bytes at a time.
   bool skip_to(const AsciiStarts& a) {
@@ -196,7 +200,8 @@ struct Utf8Source {
   }
 };
 
-struct Utf16Source {
+template <bool kFold>
+struct Utf16SourceT {
   const uint8_t* p;
   const uint8_t* end;  // end - p is even
   bool done() const { return p >= end; }
@@ -204,9 +209,10 @@ struct Utf16Source {
     if (p[1] == 0 && p[0] < 0x80) {
       const uint8_t b = p[0];
       p += 2;
-      return ascii_lower(char32_t{b});
+      return kFold ? ascii_lower(char32_t{b}) : char32_t{b};
     }
-    return fold_case(decode_utf16le_step(p, end));
+    const char32_t c = decode_utf16le_step(p, end);
+    return kFold ? fold_case(c) : c;
   }
   // Advances to the next unit in `a` (true), or to the end (false); 4 units at a time.
   bool skip_to(const AsciiStarts& a) { return seek<false>(a) == Stop::Candidate; }
@@ -235,6 +241,9 @@ struct Utf16Source {
     return Stop::End;
   }
 };
+
+using Utf8Source = Utf8SourceT<true>;
+using Utf16Source = Utf16SourceT<true>;
 
 template <typename Source>
 bool equals(Source s, const char32_t* needle, uint64_t needle_len) {
@@ -270,15 +279,94 @@ bool contains(Source s, const char32_t* needle, const uint32_t* links, uint64_t 
 }
 
 template <typename Source>
+bool starts_with(Source s, const char32_t* needle, uint64_t needle_len) {
+  for (uint64_t i = 0; i < needle_len; ++i) {
+    if (s.done() || s.next() != needle[i]) return false;
+  }
+  return true;
+}
+
+// KMP over the whole text: the final state is the longest needle prefix that is a suffix of
+// the text, so the text ends with the needle iff it is the whole needle. O(field + needle).
+template <typename Source>
+bool ends_with(Source s, const char32_t* needle, const uint32_t* links, uint64_t needle_len) {
+  if (needle_len == 0) return true;
+  uint64_t matched = 0;
+  while (!s.done()) {
+    if (matched == needle_len) matched = links[needle_len - 1];
+    matched = kmp_step(needle, links, matched, s.next());
+  }
+  return matched == needle_len;
+}
+
+// Code points taken by the glob token at pat[i] (runtime/glob.h).
+uint64_t glob_token_size(const char32_t* pat, uint64_t i) {
+  return pat[i] == kGlobClass || pat[i] == kGlobNotClass ? 2 + 2 * uint64_t{pat[i + 1]} : 1;
+}
+
+bool glob_token_matches(const char32_t* pat, uint64_t i, char32_t c) {
+  if (pat[i] == kGlobAny) return true;
+  if (pat[i] != kGlobClass && pat[i] != kGlobNotClass) return pat[i] == c;
+  bool in = false;
+  for (uint64_t k = 0; k < pat[i + 1]; ++k)
+    in = in || (pat[i + 2 + 2 * k] <= c && c <= pat[i + 3 + 2 * k]);
+  return in != (pat[i] == kGlobNotClass);
+}
+
+// Glob match of the whole text: the classic greedy algorithm that remembers only the last
+// `*` (a later star subsumes an earlier one), O(field × pattern), never exponential.
+// Sources are plain cursors, so a copy is a restart point.
+template <typename Source>
+bool glob(Source s, const char32_t* pat, uint64_t n) {
+  constexpr uint64_t kNone = ~uint64_t{0};
+  uint64_t p = 0;
+  uint64_t star = kNone;
+  Source star_s = s;
+  while (!s.done()) {
+    if (p < n && pat[p] == kGlobStar) {
+      star = ++p;
+      star_s = s;
+      continue;
+    }
+    const char32_t c = s.next();
+    if (p < n && glob_token_matches(pat, p, c)) {
+      p += glob_token_size(pat, p);
+      continue;
+    }
+    if (star == kNone) return false;
+    s = star_s;
+    s.next();
+    star_s = s;
+    p = star;
+  }
+  while (p < n && pat[p] == kGlobStar) ++p;
+  return p == n;
+}
+
+template <typename Source>
 int string_op(uint32_t op, Source s, const char32_t* needle, uint64_t needle_len,
               const uint32_t* links) {
   switch (static_cast<PayloadOp>(op)) {
-    case PayloadOp::Is: return equals(s, needle, needle_len);
-    case PayloadOp::IsNot: return !equals(s, needle, needle_len);
-    case PayloadOp::Contains: return contains(s, needle, links, needle_len);
-    case PayloadOp::DoesntContain: return !contains(s, needle, links, needle_len);
+    case PayloadOp::Is:
+    case PayloadOp::IsCs: return equals(s, needle, needle_len);
+    case PayloadOp::IsNot:
+    case PayloadOp::IsNotCs: return !equals(s, needle, needle_len);
+    case PayloadOp::Contains:
+    case PayloadOp::ContainsCs: return contains(s, needle, links, needle_len);
+    case PayloadOp::DoesntContain:
+    case PayloadOp::DoesntContainCs: return !contains(s, needle, links, needle_len);
+    case PayloadOp::StartsWith:
+    case PayloadOp::StartsWithCs: return starts_with(s, needle, needle_len);
+    case PayloadOp::EndsWith:
+    case PayloadOp::EndsWithCs: return ends_with(s, needle, links, needle_len);
+    case PayloadOp::Matches:
+    case PayloadOp::MatchesCs: return glob(s, needle, needle_len);
     default: return 0;
   }
+}
+
+bool case_sensitive(uint32_t op) {
+  return op >= uint32_t(PayloadOp::IsCs) && op <= uint32_t(PayloadOp::RegexCs);
 }
 
 // True when CONTAINS on a NUL-terminated UTF-16 field can take the single pass below.
@@ -422,9 +510,27 @@ int pfc_tdh_str_pred_next(const uint8_t* payload, uint64_t size, uint64_t off, u
     *next = kBad;
     return 0;
   }
-  if (unit == 2)
-    return string_op(op, Utf16Source{payload + off, payload + end}, needle, needle_len, links);
-  return string_op(op, Utf8Source{payload + off, payload + end}, needle, needle_len, links);
+  const uint8_t* b = payload + off;
+  const uint8_t* e = payload + end;
+  if (case_sensitive(op)) {
+    if (unit == 2) return string_op(op, Utf16SourceT<false>{b, e}, needle, needle_len, links);
+    return string_op(op, Utf8SourceT<false>{b, e}, needle, needle_len, links);
+  }
+  if (unit == 2) return string_op(op, Utf16Source{b, e}, needle, needle_len, links);
+  return string_op(op, Utf8Source{b, e}, needle, needle_len, links);
+}
+
+int pfc_tdh_string_bounds(const uint8_t* payload, uint64_t size, uint64_t off, uint32_t in_type,
+                          uint64_t length, uint64_t* end, uint64_t* next) {
+  if (in_type != 1 && in_type != 2) {
+    *next = pfc_tdh_skip(payload, size, off, in_type, 1, length);
+    return 0;
+  }
+  if (!string_field(payload, size, off, in_type == 1 ? 2 : 1, length, end, next)) {
+    *next = kBad;
+    return 0;
+  }
+  return 1;
 }
 
 int pfc_tdh_str_pred(const uint8_t* payload, uint64_t size, uint64_t off, uint32_t in_type,

@@ -36,13 +36,15 @@ uint64_t pfc_tdh_load_int(const uint8_t* payload, uint64_t size, uint64_t off, u
 // already-loaded value; `is_signed` selects signed comparison.
 int pfc_tdh_int_pred(uint32_t op, int is_signed, uint64_t value, uint64_t lo, uint64_t hi);
 
-// String predicate (CONTAINS, DOESNTCONTAIN, IS, ISNOT) on the scalar string field at
-// `off` (in_type 1 = UTF-16LE, 2 = 8-bit/UTF-8), compared after simple Unicode case
-// folding against `needle` (already folded, UTF-32, `needle_len` code points). `links`
-// are the needle's KMP failure links (runtime/str_search.h needle_links, `needle_len`
-// entries); CONTAINS / DOESNTCONTAIN need them (linear time in field + needle), IS / ISNOT
-// ignore them (may be null). Returns 0 when the field cannot be decoded, whatever the
-// operator.
+// String predicate (CONTAINS, DOESNTCONTAIN, IS, ISNOT, STARTSWITH, ENDSWITH, MATCHES and
+// their case-sensitive `.cs` forms; not REGEX, which is compiler/regex_pred.h's) on the
+// scalar string field at `off` (in_type 1 = UTF-16LE, 2 = 8-bit/UTF-8), compared after
+// simple Unicode case folding (`.cs` forms: without) against `needle` (already folded
+// unless `.cs`, UTF-32, `needle_len` code points; MATCHES: a compiled glob, runtime/glob.h).
+// `links` are the needle's KMP failure links (runtime/str_search.h needle_links,
+// `needle_len` entries); CONTAINS / DOESNTCONTAIN / ENDSWITH need them (linear time in
+// field + needle), the others ignore them (may be null). MATCHES is O(field × needle).
+// Returns 0 when the field cannot be decoded, whatever the operator.
 int pfc_tdh_str_pred(const uint8_t* payload, uint64_t size, uint64_t off, uint32_t in_type,
                      uint64_t length, uint32_t op, const char32_t* needle, uint64_t needle_len,
                      const uint32_t* links);
@@ -55,6 +57,14 @@ int pfc_tdh_str_pred(const uint8_t* payload, uint64_t size, uint64_t off, uint32
 int pfc_tdh_str_pred_next(const uint8_t* payload, uint64_t size, uint64_t off, uint32_t in_type,
                           uint64_t length, uint32_t op, const char32_t* needle, uint64_t needle_len,
                           const uint32_t* links, uint64_t* next);
+
+// The characters of the string field at `off` (in_type 1 or 2), as pfc_tdh_str_pred sees
+// them: returns 1 and stores the end of its characters in *end ([off, *end): terminator and
+// anything from an embedded NUL on excluded); stores in *next what pfc_tdh_skip returns for
+// the field. Returns 0 (only *next stored) when the field cannot be decoded. For helpers
+// that need the field's bytes (the regex predicate, compiler/regex_pred.h).
+int pfc_tdh_string_bounds(const uint8_t* payload, uint64_t size, uint64_t off, uint32_t in_type,
+                          uint64_t length, uint64_t* end, uint64_t* next);
 
 // GUID predicate (IS / ISNOT) on the 16-byte field at `off` against `value16` (payload
 // byte order). Returns 0 when the field does not fit.

@@ -21,6 +21,7 @@
 
 #include "compiler/interp.h"
 #include "compiler/jit/ssa.h"
+#include "compiler/regex_pred.h"
 #include "compiler/verify.h"
 #include "pfc/event.h"
 #include "runtime/tdh.h"
@@ -35,6 +36,7 @@ std::span<const HelperSymbol> helper_symbols() {
       {"pfc_tdh_guid_pred", reinterpret_cast<void*>(&pfc_tdh_guid_pred)},
       {"pfc_ir_in_set", reinterpret_cast<void*>(&pfc_ir_in_set)},
       {"pfc_ir_str_in", reinterpret_cast<void*>(&pfc_ir_str_in)},
+      {"pfc_ir_pred_regex_next", reinterpret_cast<void*>(&pfc_ir_pred_regex_next)},
   };
   return kHelpers;
 }
@@ -62,6 +64,13 @@ constexpr HeaderSlot kHeaderSlots[] = {
     {offsetof(EventView, tid), 32},
     {offsetof(EventView, payload_size), 64},
 };
+// LLVM predicates of ir::Cond, indexed by Cond.
+constexpr llvm::CmpInst::Predicate kCondPreds[] = {
+    llvm::CmpInst::ICMP_EQ,  llvm::CmpInst::ICMP_NE,  llvm::CmpInst::ICMP_ULT,
+    llvm::CmpInst::ICMP_ULE, llvm::CmpInst::ICMP_UGT, llvm::CmpInst::ICMP_UGE,
+    llvm::CmpInst::ICMP_SLT, llvm::CmpInst::ICMP_SLE, llvm::CmpInst::ICMP_SGT,
+    llvm::CmpInst::ICMP_SGE};
+
 static_assert(std::size(kHeaderSlots) == static_cast<size_t>(ir::HeaderField::PayloadSize) + 1);
 
 class Codegen {
@@ -91,6 +100,7 @@ class Codegen {
   Value* pred_int(const ir::Inst& in);
   Value* pred_str(const ir::Inst& in);
   Value* pred_guid(const ir::Inst& in);
+  Value* pred_regex(const ir::Inst& in);
   Value* int_compare(Value* v, const ir::IntPred& pred, bool is_signed);
   Value* in_range(Value* v, uint64_t lo, uint64_t hi, bool is_signed);
   struct FieldValue {
@@ -236,14 +246,10 @@ void Codegen::emit(const ir::Inst& in) {
     case ir::Op::Or: return set(in.dst, logic(llvm::Instruction::Or, reg(in.a), reg(in.b)));
     case ir::Op::Not: return set(in.dst, bool64(is_zero(reg(in.a))));
     case ir::Op::AndImm: return set(in.dst, b_.CreateAnd(reg(in.a), c64(in.imm)));
-    case ir::Op::Cmp: {
-      static constexpr llvm::CmpInst::Predicate kPreds[] = {
-          llvm::CmpInst::ICMP_EQ,  llvm::CmpInst::ICMP_NE,  llvm::CmpInst::ICMP_ULT,
-          llvm::CmpInst::ICMP_ULE, llvm::CmpInst::ICMP_UGT, llvm::CmpInst::ICMP_UGE,
-          llvm::CmpInst::ICMP_SLT, llvm::CmpInst::ICMP_SLE, llvm::CmpInst::ICMP_SGT,
-          llvm::CmpInst::ICMP_SGE};
-      return set(in.dst, bool64(b_.CreateICmp(kPreds[in.b], reg(in.a), c64(in.imm))));
-    }
+    case ir::Op::Cmp:
+      return set(in.dst, bool64(b_.CreateICmp(kCondPreds[in.b], reg(in.a), c64(in.imm))));
+    case ir::Op::CmpReg:
+      return set(in.dst, bool64(b_.CreateICmp(kCondPreds[in.b], reg(in.a), reg(in.c))));
     case ir::Op::InSet: return set(in.dst, in_set(reg(in.a), p_.int_sets[in.b]));
     case ir::Op::StrIn: return set(in.dst, str_in(in));
     case ir::Op::Deliver: return accumulate(deliver_, in);
@@ -487,6 +493,7 @@ Value* Codegen::in_range(Value* v, uint64_t lo, uint64_t hi, bool is_signed) {
 Value* Codegen::pred_str(const ir::Inst& in) {
   const ir::FieldDesc& f = p_.fields[in.b];
   const ir::StrPred& pred = p_.str_preds[in.c];
+  if (pred.regex) return pred_regex(in);
   std::vector<uint32_t> needle(pred.folded.begin(), pred.folded.end());
   needle.push_back(0);  // never empty; the helper reads only needle_len code points
   llvm::Constant* data = constant_array(
@@ -503,6 +510,21 @@ Value* Codegen::pred_str(const ir::Inst& in) {
       b_.CreateCall(fn, {payload_, psize_, off, c32(static_cast<uint32_t>(f.type)),
                          length_extent(f.length, in.imm), c32(static_cast<uint32_t>(pred.op)), data,
                          c64(pred.folded.size()), link_data, next_slot});
+  string_next_[{off, in.b, length_key(f, in.imm)}] = b_.CreateLoad(i64_, next_slot);
+  return bool64(b_.CreateICmpNE(hit, c32(0)));
+}
+
+// REGEX / REGEX.CS: the compiled RE2 object is passed by address (the program owns it).
+Value* Codegen::pred_regex(const ir::Inst& in) {
+  const ir::FieldDesc& f = p_.fields[in.b];
+  const ir::StrPred& pred = p_.str_preds[in.c];
+  llvm::FunctionCallee fn =
+      helper("pfc_ir_pred_regex_next", i32_, {ptr_, i64_, i64_, i32_, i64_, ptr_, ptr_});
+  llvm::AllocaInst* next_slot = entry_slot(next_slot_, i64_, "next");
+  Value* off = reg(in.a);
+  Value* hit = b_.CreateCall(
+      fn, {payload_, psize_, off, c32(static_cast<uint32_t>(f.type)),
+           length_extent(f.length, in.imm), pool_address(pred.regex.get()), next_slot});
   string_next_[{off, in.b, length_key(f, in.imm)}] = b_.CreateLoad(i64_, next_slot);
   return bool64(b_.CreateICmpNE(hit, c32(0)));
 }

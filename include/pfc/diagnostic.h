@@ -22,6 +22,7 @@ struct Diagnostic {
   Severity severity = Severity::Error;
   SourcePos pos;
   std::string message;  // one line, no trailing period needed, no newline
+  std::string fixit;    // text to insert at pos (shown under the caret, as clang does), or ""
 };
 
 }  // namespace pfc

@@ -27,7 +27,11 @@ inline constexpr uint32_t kEventKey = 0x100;
 inline constexpr uint32_t kExcludeInPrivate = 0x200;
 }  // namespace enable_property
 
-// PAYLOAD_OPERATOR values (Windows SDK tdh.h; docs/semantics.md §2.2).
+// PAYLOAD_OPERATOR values (Windows SDK tdh.h; docs/semantics.md §2.2), then pfc's script-only
+// extensions (codes ≥ 64, docs/language.md §3): the ETW-compatible API accepts only ETW's
+// codes (runtime/payload_ops.h kEtwOp). In / NotIn never appear in a PayloadExpr (the
+// checker expands them into Eq/Is or Ne/IsNot predicates); the Field* operators compare two
+// integer fields of one event and keep the other field's index in PayloadValue::lo.
 enum class PayloadOp : uint16_t {
   Eq = 0,
   Ne = 1,
@@ -42,6 +46,27 @@ enum class PayloadOp : uint16_t {
   DoesntContain = 21,
   Is = 30,
   IsNot = 31,
+  // pfc extensions (scripts only).
+  In = 64,
+  NotIn = 65,
+  StartsWith = 66,
+  EndsWith = 67,
+  Matches = 68,  // glob: * ? [...]
+  Regex = 69,    // RE2 syntax
+  IsCs = 80,     // case-sensitive forms of the string operators
+  IsNotCs = 81,
+  ContainsCs = 82,
+  DoesntContainCs = 83,
+  StartsWithCs = 84,
+  EndsWithCs = 85,
+  MatchesCs = 86,
+  RegexCs = 87,
+  FieldEq = 96,  // field-to-field integer comparisons
+  FieldNe = 97,
+  FieldLe = 98,
+  FieldGt = 99,
+  FieldLt = 100,
+  FieldGe = 101,
 };
 
 // A predicate value converted to its field's type (docs/semantics.md §2.3).

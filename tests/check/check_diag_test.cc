@@ -253,7 +253,7 @@ TEST(CheckDiagnostics, PayloadPredicates) {
       {"integer op on a string", pay("Ev2", "Title gt 3"),
        "6:27: error: operator 'gt' cannot be applied to field 'Title' of type 'string'"},
       {"eq on a guid", pay("Ev2", "Id eq 3"),
-       "6:24: error: operator 'eq' cannot be applied to field 'Id' of type 'guid'"},
+       "6:24: error: operator 'eq' cannot be applied to field 'Id' of type 'guid'; use 'is'"},
       {"double", pay("Ev2", "Ratio is \"1.5\""),
        "6:27: error: operator 'is' cannot be applied to field 'Ratio' of type 'double'"},
       {"out of range", pay("Ev1", "Small eq 200"),

@@ -21,28 +21,22 @@ struct TypeRow {
   InType type;
   std::string_view accepted;
 };
-constexpr std::string_view kIntOps = "eq ne le gt lt ge between notbetween modulo";
+// `not in` is listed as not_in; the Field* rows share their literal form's spelling.
+constexpr std::string_view kIntOps = "eq ne le gt lt ge between notbetween modulo in not_in";
+constexpr std::string_view kStrOps =
+    "contains doesntcontain is isnot in not_in startswith endswith matches regex is.cs isnot.cs "
+    "contains.cs doesntcontain.cs startswith.cs endswith.cs matches.cs regex.cs";
 const TypeRow kTypes[] = {
-    {InType::Int8, kIntOps},
-    {InType::UInt8, kIntOps},
-    {InType::Int16, kIntOps},
-    {InType::UInt16, kIntOps},
-    {InType::Int32, kIntOps},
-    {InType::UInt32, kIntOps},
-    {InType::Int64, kIntOps},
-    {InType::UInt64, kIntOps},
-    {InType::Boolean, kIntOps},
-    {InType::HexInt32, kIntOps},
-    {InType::HexInt64, kIntOps},
-    {InType::FileTime, kIntOps},
-    {InType::Pointer, kIntOps},
-    {InType::UnicodeString, "contains doesntcontain is isnot"},
-    {InType::AnsiString, "contains doesntcontain is isnot"},
-    {InType::Guid, "is isnot"},
-    {InType::Float, ""},
-    {InType::Double, ""},
-    {InType::Binary, ""},
-    {InType::Sid, ""},
+    {InType::Int8, kIntOps},       {InType::UInt8, kIntOps},
+    {InType::Int16, kIntOps},      {InType::UInt16, kIntOps},
+    {InType::Int32, kIntOps},      {InType::UInt32, kIntOps},
+    {InType::Int64, kIntOps},      {InType::UInt64, kIntOps},
+    {InType::Boolean, kIntOps},    {InType::HexInt32, kIntOps},
+    {InType::HexInt64, kIntOps},   {InType::FileTime, kIntOps},
+    {InType::Pointer, kIntOps},    {InType::UnicodeString, kStrOps},
+    {InType::AnsiString, kStrOps}, {InType::Guid, "is isnot in not_in"},
+    {InType::Float, ""},           {InType::Double, ""},
+    {InType::Binary, ""},          {InType::Sid, ""},
     {InType::SystemTime, ""},
 };
 
@@ -67,6 +61,32 @@ const OpRow kOps[] = {
     {PAYLOADFIELD_ISNOT, "isnot"},
 };
 
+// pfc's script-only operators (docs/language.md §3.1): code and spelling.
+const OpRow kExtOps[] = {
+    {64, "in"},
+    {65, "not in"},
+    {66, "startswith"},
+    {67, "endswith"},
+    {68, "matches"},
+    {69, "regex"},
+    {80, "is.cs"},
+    {81, "isnot.cs"},
+    {82, "contains.cs"},
+    {83, "doesntcontain.cs"},
+    {84, "startswith.cs"},
+    {85, "endswith.cs"},
+    {86, "matches.cs"},
+    {87, "regex.cs"},
+    {96, "eq"},
+    {97, "ne"},
+    {98, "le"},
+    {99, "gt"},
+    {100, "lt"},
+    {101, "ge"},
+};
+
+std::string token(std::string_view name) { return name == "not in" ? "not_in" : std::string(name); }
+
 bool listed(std::string_view list, std::string_view name) {
   size_t at = 0;
   while (at <= list.size()) {
@@ -86,10 +106,18 @@ std::string good_value(InType type, std::string_view op) {
 }
 
 TEST(PayloadOps, CodesAndNamesMatchTheCApi) {
-  ASSERT_EQ(std::size(kPayloadOps), std::size(kOps));
+  ASSERT_EQ(std::size(kPayloadOps), std::size(kOps) + std::size(kExtOps));
+  for (const OpRow& o : kExtOps) {
+    const PayloadOpInfo* row = find_payload_op(o.code);
+    ASSERT_NE(row, nullptr) << o.name;
+    EXPECT_EQ(row->name, o.name);
+    EXPECT_EQ(find_etw_payload_op(o.code), nullptr) << o.name;  // the ETW API's subset
+    EXPECT_FALSE(payload_op_takes_pair(row->op));
+  }
   for (const OpRow& o : kOps) {
     const PayloadOpInfo* row = find_payload_op(o.code);
     ASSERT_NE(row, nullptr) << o.name;
+    EXPECT_EQ(find_etw_payload_op(o.code), row) << o.name;
     EXPECT_EQ(row->name, o.name);
     EXPECT_EQ(payload_op_name(row->op), o.name);
     EXPECT_EQ(payload_op_takes_pair(row->op), o.name == "between" || o.name == "notbetween")
@@ -105,12 +133,14 @@ TEST(PayloadOps, CodesAndNamesMatchTheCApi) {
 // path): accepted, or exactly "operator 'OP' cannot be applied to field 'F' of type 'T'".
 TEST(PayloadOps, EveryOperatorTimesEveryType) {
   ASSERT_EQ(std::size(kTypes), 21u);  // every InType
+  std::vector<OpRow> all(std::begin(kOps), std::end(kOps));
+  all.insert(all.end(), std::begin(kExtOps), std::end(kExtOps));
   for (const TypeRow& t : kTypes) {
-    for (const OpRow& o : kOps) {
+    for (const OpRow& o : all) {
       const auto op = static_cast<PayloadOp>(o.code);
       const std::string type_name(in_type_name(t.type));
       SCOPED_TRACE(type_name + " " + std::string(o.name));
-      const bool ok = listed(t.accepted, o.name);
+      const bool ok = listed(t.accepted, token(o.name));
       EXPECT_EQ(payload_op_applies(t.type, op), ok);
       const ConvertResult got = convert_value_text("F", t.type, op, good_value(t.type, o.name));
       if (ok) {
@@ -169,16 +199,20 @@ TEST(PayloadOps, ScriptSpellingOfEveryRow) {
     SCOPED_TRACE(std::string(row.name));
     const bool for_ints = (row.kinds & kIntegerKind) != 0;
     const std::string field = for_ints ? "N" : "S";
-    const std::string value = for_ints ? (row.values == 2 ? "1,2" : "3") : "\"x\"";
+    std::string value = for_ints ? (row.values == 2 ? "1,2" : "3") : "\"x\"";
+    if ((row.flags & kFieldOp) != 0) value = "M";  // a field name: field-to-field
     const std::string script =
-        "provider P { event E (id=1) { N: uint32; S: wstring; } }\n"
+        "provider P { event E (id=1) { N: uint32; S: wstring; M: uint16; } }\n"
         "session T { enable P { payload E where " +
         field + " " + std::string(row.name) + " " + value + "; } }\n";
     const FrontendOutput out = test::compile_text(script);
     ASSERT_TRUE(out.ok()) << test::render_diagnostics(out);
     const EnableParams& params = out.checked.script.sessions.at(0).enables.at(0).params;
     ASSERT_EQ(params.payload.size(), 1u);
-    EXPECT_EQ(params.payload[0].expr.preds.at(0).op, row.op);
+    PayloadOp want = row.op;  // `in` / `not in` of one value: expanded to one eq / ne
+    if (row.op == PayloadOp::In) want = PayloadOp::Eq;
+    if (row.op == PayloadOp::NotIn) want = PayloadOp::Ne;
+    EXPECT_EQ(params.payload[0].expr.preds.at(0).op, want);
   }
 }
 
@@ -191,7 +225,8 @@ TEST(PayloadOps, CheckerDiagnostics) {
     std::string_view pred, want;
   };
   const Row rows[] = {
-      {"G eq 1", "2:42: error: operator 'eq' cannot be applied to field 'G' of type 'guid'"},
+      {"G eq 1",
+       "2:42: error: operator 'eq' cannot be applied to field 'G' of type 'guid'; use 'is'"},
       {"D is \"1\"", "2:42: error: operator 'is' cannot be applied to field 'D' of type 'double'"},
       {"A eq 1", "2:40: error: field 'A' is an array; payload predicates need a scalar field"},
   };

@@ -1,5 +1,5 @@
-// tests/check/suggest_test.cc — closest-name suggestions (compiler/suggest.h).
-#include "compiler/suggest.h"
+// tests/check/suggest_test.cc — closest-name suggestions (base/suggest.h).
+#include "base/suggest.h"
 
 #include <gtest/gtest.h>
 

@@ -24,7 +24,7 @@ const std::vector<DiagCase>& diag_cases() {
       {"hello", "1:1: expected 'import', 'provider' or 'session'"},
       {"import a.man;", "1:8: expected a quoted manifest path after 'import'"},
       {"import \"a.man\"", "1:15: expected ';' after the import path"},
-      {"providerP {}", "1:1: expected 'import', 'provider' or 'session'"},
+      {"providerP {}", "1:1: expected 'import', 'provider' or 'session'; did you mean 'provider'?"},
       {"provider P {} }", "1:15: expected 'import', 'provider' or 'session'"},
       {"provider {", "1:10: expected a provider name after 'provider'"},
       {"provider", "1:9: expected a provider name after 'provider'"},
@@ -64,7 +64,7 @@ const std::vector<DiagCase>& diag_cases() {
       {"provider P { event E (id=1) { a: binary length=; } }",
        "1:48: expected an integer or a field name after 'length='"},
       {"provider P { event E (id=1) { a: uint8 b: uint8; } }",
-       "1:40: expected ';' to end the declaration of field 'a'"},
+       "1:39: expected ';' to end the declaration of field 'a'"},  // after `uint8`
       {"provider P {\n  event E (id=1) {\n    a uint8;\n  }\n}",
        "3:7: expected ':' after field name 'a'"},
       {"provider P { event E (id=1) { \"a\\nb\x01\" uint8; } }",
@@ -86,18 +86,40 @@ const std::vector<DiagCase>& diag_cases() {
       {"session S { enable P properties=(); }", "1:34: expected a property name"},
       {"session S { enable P properties=(sid ts_id); }",
        "1:38: expected ',' or ')' after property name"},
+      {"session S { enable P { 7 } }",
+       "1:24: expected a filter (pid, exe, package_id, app_id, event_id, stack_id, payload) or "
+       "'}'"},
       {"session S { enable P }",
        "1:22: expected an option (level, any, all, properties), ';' or '{' after 'enable'"},
       {"session S { enable P { payloads } }",
        "1:24: expected a filter (pid, exe, package_id, app_id, event_id, stack_id, payload) or "
-       "'}'"},
+       "'}'; did you mean 'payload'?"},
       // scope and id filters
       {"session S { enable P { pid x; } }", "1:28: expected a process id (integer)"},
       {"session S { enable P { pid 1, ; } }", "1:31: expected a process id (integer)"},
       {"session S { enable P { pid 1 2; } }", "1:30: expected ',' or ';' after process id"},
       {"session S { enable P { exe a.exe; } }", "1:28: expected a string after the filter keyword"},
       {"session S { enable P { app_id \"a\" \"b\"; } }",
-       "1:35: expected ';' after the filter string"},
+       "1:34: expected ';' after the filter string"},
+      // hints (docs/language.md §4): C operators, single quotes, misspelt words and levels
+      {"sesion S {}", "1:1: expected 'import', 'provider' or 'session'; did you mean 'session'?"},
+      {"session S { enable P level=warn; }",
+       "1:28: expected an integer or a level name after 'level='; did you mean 'warning'?"},
+      {"session S { enable P level=verbos; }",
+       "1:28: expected an integer or a level name after 'level='; did you mean 'verbose'?"},
+      {"session S { enable P { payload E where a eq 1 && b eq 2; } }",
+       "1:47: expected 'and', 'or' or ';'; use 'and' instead of '&&'"},
+      {"session S { enable P { payload E where a eq 1 || b eq 2; } }",
+       "1:47: expected 'and', 'or' or ';'; use 'or' instead of '||'"},
+      {"session S { enable P { payload E where !a eq 1; } }",
+       "1:40: expected a predicate, 'not' or '('; use 'not' instead of '!'"},
+      {"session S { enable P { payload E all { a is 'x' } } }",
+       "1:45: expected a value (integer, string or GUID) after the operator; strings are "
+       "written in double quotes (\"...\")"},
+      {"session S { enable P { payload E wher a eq 1; } }",
+       "1:34: expected 'all', 'any' or 'where' after the payload event; did you mean 'where'?"},
+      {"provider P { event E (id=1 version=2) {} }",
+       "1:28: expected ',' or ')' after event attribute"},  // a keyword: no suggestion
       {"session S { enable P { event_id 1; } }", "1:33: expected 'in' or 'not in'"},
       {"session S { enable P { event_id not 1; } }", "1:37: expected 'in' or 'not in'"},
       {"session S { enable P { event_id in; } }", "1:35: expected an id (integer)"},
@@ -131,8 +153,20 @@ const std::vector<DiagCase>& diag_cases() {
        "1:46: expected an operator after field name 'Level'"},
       {"session S { enable P { payload E all { a = 5 } } }",
        "1:42: expected an operator after field name 'a'"},
-      {"session S { enable P { payload E all { a eq b } } }",
+      {"session S { enable P { payload E all { a eq } } }",
        "1:45: expected a value (integer, string or GUID) after the operator"},
+      {"session S { enable P { payload E all { a in } } }",
+       "1:45: expected a value (integer, string or GUID) after 'in'"},
+      {"session S { enable P { payload E all { a not in b } } }",
+       "1:49: expected a value (integer, string or GUID) after 'in'"},
+      {"session S { enable P { payload E all { a in 1, 2, } } }",
+       "1:51: expected a value (integer, string or GUID) after ','"},
+      {"session S { enable P { payload E all { a in 1,2 3 } } }",
+       "1:49: expected ';' or '}' after predicate"},
+      {"session S { enable P { payload E all { a is.cs } } }",
+       "1:48: expected a value (integer, string or GUID) after the operator"},
+      {"session S { enable P { payload E all { a is.ci \"x\" } } }",
+       "1:42: expected an operator after field name 'a'"},
       {"session S { enable P { payload E all { a eq 0x } } }",
        "1:45: expected a value (integer, string or GUID) after the operator"},
       {"session S { enable P { payload E all { a eq 12abc } } }",
@@ -293,6 +327,32 @@ TEST(DiagTest, RenderFormat) {
             "dir/x.pfs:3:10: error: expected ':' after field name 'Level'\n"
             "\t  Level uint32; }\n"
             "\t        ^\n");
+}
+
+// A missing `;` is reported where clang reports it: at the end of the previous token (past
+// whitespace, comments and line breaks), with a fix-it line under the caret.
+TEST(DiagTest, MissingTerminatorFixIt) {
+  const SourceFile source("x.pfs", "provider P {\n\tevent E (id=1) { N: uint32  # count\n} }\n");
+  const ParseOutput out = parse_script(source);
+  ASSERT_EQ(out.diagnostics.size(), 1u);
+  EXPECT_EQ(out.diagnostics[0].fixit, ";");
+  EXPECT_EQ(source.render(out.diagnostics[0]),
+            "x.pfs:2:28: error: expected ';' to end the declaration of field 'N'\n"
+            "\tevent E (id=1) { N: uint32  # count\n"
+            "\t                          ^\n"
+            "\t                          ;\n");
+  // No fix-it where `;` is one choice among several.
+  const SourceFile other("y.pfs", "session S { enable P { payload E all { a eq 1 b eq 2 } } }");
+  const ParseOutput o = parse_script(other);
+  ASSERT_EQ(o.diagnostics.size(), 1u);
+  EXPECT_EQ(o.diagnostics[0].fixit, "");
+  EXPECT_EQ(o.diagnostics[0].pos.column, 47u);
+  // A `#` inside a string on the line is no comment.
+  const SourceFile quoted("z.pfs", "session S { enable P { exe \"a#b\"\n } }");
+  const ParseOutput q = parse_script(quoted);
+  ASSERT_EQ(q.diagnostics.size(), 1u);
+  EXPECT_EQ(q.diagnostics[0].pos.line, 1u);
+  EXPECT_EQ(q.diagnostics[0].pos.column, 33u);
 }
 
 TEST(DiagTest, ScriptIsEmptyAfterError) {

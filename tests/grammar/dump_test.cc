@@ -164,6 +164,24 @@ const DumpCase kOperatorCases[] = {
      " a IsNot 1; a==1;a<=-1;a>=2;a<3;a>4;a!=5 } } }",
      "(session s (enable p (payload E all (and (eq a 1) (between a 1 2) (notbetween a 1 2)"
      " (isnot a 1) (eq a 1) (le a -1) (ge a 2) (lt a 3) (gt a 4) (ne a 5)))))\n"},
+    // docs/language.md §3.1: script-only operators, lists and field values.
+    {"session s { enable p { payload E all { a startswith \"x\"; a EndsWith \"y\";"
+     " a matches \"*\"; a REGEX \"^b\" } } }",
+     "(session s (enable p (payload E all (and (startswith a \"x\") (endswith a \"y\")"
+     " (matches a \"*\") (regex a \"^b\")))))\n"},
+    {"session s { enable p { payload E all { a is.cs \"x\"; a IsNot.CS \"x\"; a contains.cs \"x\";"
+     " a doesntcontain.cs \"x\"; a startswith.cs \"x\"; a endswith.cs \"x\";"
+     " a matches.cs \"x\"; a regex.cs \"x\" } } }",
+     "(session s (enable p (payload E all (and (is.cs a \"x\") (isnot.cs a \"x\")"
+     " (contains.cs a \"x\") (doesntcontain.cs a \"x\") (startswith.cs a \"x\")"
+     " (endswith.cs a \"x\") (matches.cs a \"x\") (regex.cs a \"x\")))))\n"},
+    {"session s { enable p { payload E all { a in 1; a in 1, -2 ,0x3; a not in \"x\", \"y\";"
+     " a IN {0e95cfbc-58d4-44ba-be40-e63a853536df}; a NOT IN 4 } } }",
+     "(session s (enable p (payload E all (and (in a 1) (in a 1 -2 3) (notin a \"x\" \"y\")"
+     " (in a {0E95CFBC-58D4-44BA-BE40-E63A853536DF}) (notin a 4)))))\n"},
+    {"session s { enable p { payload E all { a gt b; a == b.c-d; a != and } } }",
+     "(session s (enable p (payload E all (and (gt a (field b)) (eq a (field b.c-d))"
+     " (ne a (field and))))))\n"},
 };
 
 // Every value form.
@@ -240,6 +258,13 @@ TEST(DumpTest, WhereExpressions) {
       {"where eq 1 and Level between 7,16", "(and (eq where 1) (between Level 7 16))"},
       {"\"a b\" eq 1 and \"not\" eq 2", "(and (eq \"a b\" 1) (eq not 2))"},
       {"a eq 1 # comment\n and b eq 2", "(and (eq a 1) (eq b 2))"},
+      // §3.1: `in` lists end at and/or; `not in` after a field; `not` as a field before `in`.
+      {"a in 1, 2 and b not in 3 or c eq d", "(or (and (in a 1 2) (notin b 3)) (eq c (field d)))"},
+      {"not in 1, 2", "(in not 1 2)"},
+      {"not not in 1", "(notin not 1)"},
+      {"not in in 1", "(not (in in 1))"},
+      {"in in 1 and matches matches \"x\"", "(and (in in 1) (matches matches \"x\"))"},
+      {"not a gt b", "(not (gt a (field b)))"},
       {"(a eq 1 or b eq 2) and not (c eq 3 or d eq 4) or e eq 5",
        "(or (and (or (eq a 1) (eq b 2)) (not (or (eq c 3) (eq d 4)))) (eq e 5))"},
   };

@@ -42,7 +42,8 @@ bool check_invariants(const std::string& text) {
     EXPECT_FALSE(d.message.empty());
     EXPECT_EQ(d.message.find('\n'), std::string::npos);
     const std::string rendered = source.render(d);
-    EXPECT_EQ(std::count(rendered.begin(), rendered.end(), '\n'), 3);
+    // Message, source line, caret line, and a fix-it line when there is a fix-it.
+    EXPECT_EQ(std::count(rendered.begin(), rendered.end(), '\n'), d.fixit.empty() ? 3 : 4);
   }
   if (out.ok()) {
     for_each_pos(out.script, [&](const SourcePos& p) {

@@ -103,6 +103,16 @@ std::vector<Case> cmp_cases() {
                     0);
          },
          {truth(header_event(), row.expected)}});
+  for (const Row& row : rows)  // cmp.reg: the same rows with imm in a register
+    cases.push_back(
+        {"cmp.reg." + std::to_string(static_cast<int>(row.cond)) + "." + std::to_string(row.a),
+         [row](ProgramBuilder& b) {
+           b.effect(Op::Deliver,
+                    b.emit(Op::CmpReg, b.constant(row.a), static_cast<uint32_t>(row.cond),
+                           b.constant(row.imm)),
+                    0);
+         },
+         {truth(header_event(), row.expected)}});
   return cases;
 }
 

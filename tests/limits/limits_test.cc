@@ -149,12 +149,19 @@ TEST_F(Limits, GenRespectsTheWholePayloadBound) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
 }
 
+// Item i of `A eq 0 or A between 1,1 or A eq 2 …`: one IR predicate per item (an or of
+// `eq` alone would become a single in.set, docs/ir.md §4).
+std::string or_chain_item(int i) {
+  const std::string v = std::to_string(i);
+  return std::string(i ? " or " : "") + (i % 2 ? "A between " + v + "," + v : "A eq " + v);
+}
+
 // B4: with --engine auto the interpreter routes at once and pfc exits without waiting for
 // the background compilation of a large program (it ends with quick_exit); the output is
 // complete all the same.
 TEST_F(Limits, AutoEngineDoesNotWaitForTheCompileAtExit) {
   std::string preds;
-  for (int i = 0; i < 40000; ++i) preds += (i ? " or A eq " : "A eq ") + std::to_string(i);
+  for (int i = 0; i < 40000; ++i) preds += or_chain_item(i);
   write("s.pfs",
         std::string(kProvider) + "session S { enable P { payload E where " + preds + "; } }\n");
   std::string events;
@@ -174,7 +181,7 @@ TEST_F(Limits, AutoEngineDoesNotWaitForTheCompileAtExit) {
 // the interpreter.
 TEST_F(Limits, ProgramsOverTheJitLimitAreAnErrorOnlyWhereTheJitIsRequired) {
   std::string preds;
-  for (int i = 0; i < 150000; ++i) preds += (i ? " or A eq " : "A eq ") + std::to_string(i);
+  for (int i = 0; i < 150000; ++i) preds += or_chain_item(i);
   write("s.pfs",
         std::string(kProvider) + "session S { enable P { payload E where " + preds + "; } }\n");
   write("e.jsonl", "{\"provider\":\"P\",\"event\":\"E\",\"fields\":{\"A\":149999}}\n");

@@ -207,9 +207,51 @@ ProviderDef gen_schema(Entropy& in, const Limits& lim) {
 
 // ---- sessions ----------------------------------------------------------------------
 
+// A glob over the word alphabet: words with `*`, `?` and small sets spliced in.
+std::u32string gen_glob(Entropy& in) {
+  static const std::vector<std::u32string> kParts = {U"*",         U"?",   U"[a-k]", U"[!a]",
+                                                     U"[\u00E9s]", U"\\*", U"[]x]",  U"[x-]"};
+  std::u32string s;
+  const uint64_t n = 1 + in.next(4);
+  for (uint64_t i = 0; i < n; ++i) {
+    if (in.chance(50)) s += in.pick(kParts);
+    else s += in.pick(kWords);
+  }
+  return s;
+}
+
+// A regex of the subset the oracle matches (oracle_pattern.cc): letters of the word
+// alphabet (no U+0130: RE2 and simple folding agree on every other), `.`, lower-case sets,
+// quantifiers, optional anchors. Punctuation in words is escaped.
+std::u32string gen_regex(Entropy& in) {
+  static const std::vector<std::u32string> kAtoms = {U".", U"[a-f]", U"[s-z0-9]", U"\\-", U"\\ "};
+  std::u32string s = in.chance(30) ? U"^" : U"";
+  const uint64_t n = 1 + in.next(4);
+  for (uint64_t i = 0; i < n; ++i) {
+    if (in.chance(40)) {
+      s += in.pick(kAtoms);
+    } else {
+      for (char32_t c : in.pick(kWords)) {
+        if (c == 0x0130) continue;
+        if (c == U' ' || c == U'-') s += U'\\';
+        s += c;
+      }
+    }
+    const bool after_atom =
+        !s.empty() && s.back() != U'^' && s.back() != U'*' && s.back() != U'+' && s.back() != U'?';
+    if (after_atom && in.chance(30)) s += in.pick(std::vector<std::u32string>{U"*", U"+", U"?"});
+  }
+  if (in.chance(30)) s += U"$";
+  return s;
+}
+
 PayloadValue gen_value(Entropy& in, InType t, PayloadOp op) {
   PayloadValue v;
-  if (is_string(t)) {
+  if (op == PayloadOp::Matches || op == PayloadOp::MatchesCs) {
+    v.text = utf8(gen_glob(in));
+  } else if (op == PayloadOp::Regex || op == PayloadOp::RegexCs) {
+    v.text = utf8(gen_regex(in));
+  } else if (is_string(t)) {
     v.text = utf8(gen_text(in));
   } else if (t == InType::Guid) {
     v.guid = in.pick(kGuids);
@@ -232,10 +274,38 @@ PayloadOp gen_op(Entropy& in, InType t) {
       PayloadOp::Ge, PayloadOp::Between, PayloadOp::NotBetween, PayloadOp::Modulo};
   static const std::vector<PayloadOp> kStrOps = {PayloadOp::Contains, PayloadOp::DoesntContain,
                                                  PayloadOp::Is, PayloadOp::IsNot};
+  // pfc's script-only string operators (docs/language.md §3.1).
+  static const std::vector<PayloadOp> kStrExtOps = {
+      PayloadOp::StartsWith,   PayloadOp::EndsWith,
+      PayloadOp::Matches,      PayloadOp::Regex,
+      PayloadOp::IsCs,         PayloadOp::IsNotCs,
+      PayloadOp::ContainsCs,   PayloadOp::DoesntContainCs,
+      PayloadOp::StartsWithCs, PayloadOp::EndsWithCs,
+      PayloadOp::MatchesCs,    PayloadOp::RegexCs};
   static const std::vector<PayloadOp> kGuidOps = {PayloadOp::Is, PayloadOp::IsNot};
   if (is_int(t)) return in.pick(kIntOps);
-  if (is_string(t)) return in.pick(kStrOps);
+  if (is_string(t)) return in.chance(40) ? in.pick(kStrExtOps) : in.pick(kStrOps);
   return in.pick(kGuidOps);
+}
+
+// Integer fields that `field` may be compared with (the checker's rule: not signed against
+// 64-bit unsigned), when `field` is an integer field.
+std::vector<uint32_t> comparable_fields(const EventDef& e, const std::vector<uint32_t>& fields,
+                                        uint32_t field) {
+  std::vector<uint32_t> out;
+  const InType a = e.fields[field].type;
+  if (!is_int(a)) return out;
+  auto wide_unsigned = [](InType t) {
+    return t == InType::UInt64 || t == InType::HexInt64 || t == InType::FileTime ||
+           t == InType::Pointer;
+  };
+  for (uint32_t f : fields) {
+    const InType b = e.fields[f].type;
+    if (!is_int(b)) continue;
+    if ((is_signed(a) && wide_unsigned(b)) || (wide_unsigned(a) && is_signed(b))) continue;
+    out.push_back(f);
+  }
+  return out;
 }
 
 // A post-order expression over predicates on the scalar predicate fields of `e`, built
@@ -264,11 +334,33 @@ PayloadExpr gen_expr(Entropy& in, const EventDef& e, const Limits& lim, bool fla
     const uint64_t choice = in.next(4);
     if (left > 0 && (stack.empty() || choice < 2 || flat)) {
       const uint32_t field = in.pick(fields);
-      const PayloadOp op = gen_op(in, e.fields[field].type);
-      x.preds.push_back({field, op, gen_value(in, e.fields[field].type, op)});
-      stack.push_back(static_cast<uint32_t>(x.nodes.size()));
-      x.nodes.push_back(
-          {PayloadExpr::Node::Kind::Pred, static_cast<uint32_t>(x.preds.size() - 1), 0});
+      const InType t = e.fields[field].type;
+      auto push_pred = [&](PayloadPredicate p) {
+        x.preds.push_back(std::move(p));
+        stack.push_back(static_cast<uint32_t>(x.nodes.size()));
+        x.nodes.push_back(
+            {PayloadExpr::Node::Kind::Pred, static_cast<uint32_t>(x.preds.size() - 1), 0});
+      };
+      const std::vector<uint32_t> others = comparable_fields(e, fields, field);
+      if (!flat && is_int(t) && in.chance(15)) {  // `in` / `not in`, as the checker expands them
+        const bool any = in.chance(50);
+        const uint32_t k = static_cast<uint32_t>(2 + in.next(4));
+        for (uint32_t i = 0; i < k; ++i) {
+          const PayloadOp op = any ? PayloadOp::Eq : PayloadOp::Ne;
+          push_pred({field, op, gen_value(in, t, op)});
+        }
+        combine(any ? PayloadExpr::Node::Kind::Or : PayloadExpr::Node::Kind::And, k);
+      } else if (!others.empty() && in.chance(15)) {  // field-to-field
+        static const std::vector<PayloadOp> kFieldOps = {PayloadOp::FieldEq, PayloadOp::FieldNe,
+                                                         PayloadOp::FieldLe, PayloadOp::FieldGt,
+                                                         PayloadOp::FieldLt, PayloadOp::FieldGe};
+        PayloadPredicate p{field, in.pick(kFieldOps), {}};
+        p.value.lo = in.pick(others);
+        push_pred(std::move(p));
+      } else {
+        const PayloadOp op = gen_op(in, t);
+        push_pred({field, op, gen_value(in, t, op)});
+      }
       --left;
     } else if (flat) {  // TdhCreatePayloadFilter shape: one and/or over every predicate
       combine(choice == 2 ? PayloadExpr::Node::Kind::And : PayloadExpr::Node::Kind::Or,

@@ -80,7 +80,11 @@ bool eval_filter(const PayloadFilter& f, const EventDef& def, const std::vector<
     if (n.kind == PayloadExpr::Node::Kind::Pred) {
       const PayloadPredicate& p = x.preds.at(n.index);
       if (p.field >= def.fields.size()) return false;
-      v[i] = oracle_internal::eval_predicate(def.fields[p.field], values[p.field], p);
+      const auto code = static_cast<uint16_t>(p.op);
+      const bool field_op =
+          code >= uint16_t(PayloadOp::FieldEq) && code <= uint16_t(PayloadOp::FieldGe);
+      v[i] = field_op ? oracle_internal::eval_field_predicate(def, values, p)
+                      : oracle_internal::eval_predicate(def.fields[p.field], values[p.field], p);
       continue;
     }
     bool any = false;

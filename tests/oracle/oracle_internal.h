@@ -47,6 +47,20 @@ std::vector<Decoded> decode_payload(const EventDef& event, const uint8_t* payloa
 // docs/semantics.md §2.1–§2.2 for one predicate on a decoded field.
 bool eval_predicate(const FieldDef& field, const Decoded& value, const PayloadPredicate& pred);
 
+// Glob match of the whole text (docs/semantics.md §2.2 `matches`); false for a pattern the
+// checker would reject. `fold_case`: compare simple case foldings.
+bool glob_match(const std::string& pattern, const std::u32string& text, bool fold_case);
+
+// RE2-style unanchored search for patterns of the subset the generator writes (oracle_pattern.cc);
+// nullopt for a pattern outside it. `eight_bit`: the text is an 8-bit field (invalid bytes
+// match nothing, as in RE2's UTF-8 mode).
+std::optional<bool> regex_match(const std::string& pattern, const std::u32string& text,
+                                bool fold_case, bool eight_bit);
+
+// Field-to-field comparisons (FieldEq … FieldGe; the other field's index in value.lo).
+bool eval_field_predicate(const EventDef& event, const std::vector<Decoded>& values,
+                          const PayloadPredicate& pred);
+
 // TDH type facts, restated from docs/semantics.md §6 (not runtime/schema.cc).
 uint32_t type_size(InType t);  // 0 for variable-size types
 bool type_is_integer(InType t);

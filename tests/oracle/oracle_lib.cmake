@@ -7,6 +7,7 @@ if(NOT TARGET pfc_oracle)
   add_library(pfc_oracle STATIC
     ${_oracle_dir}/oracle.cc
     ${_oracle_dir}/oracle_payload.cc
+    ${_oracle_dir}/oracle_pattern.cc
     ${_oracle_dir}/oracle_text.cc
   )
   target_include_directories(pfc_oracle PUBLIC ${PROJECT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/include)

@@ -158,14 +158,44 @@ std::u32string folded(std::u32string s) {
   return s;
 }
 
-bool string_predicate(PayloadOp op, const std::u32string& field, const std::string& value) {
-  const std::u32string hay = folded(field);
-  const std::u32string needle = folded(decode_utf8(value));
+bool case_sensitive(PayloadOp op) {
   switch (op) {
-    case PayloadOp::Is: return hay == needle;
-    case PayloadOp::IsNot: return hay != needle;
-    case PayloadOp::Contains: return hay.find(needle) != std::u32string::npos;
-    case PayloadOp::DoesntContain: return hay.find(needle) == std::u32string::npos;
+    case PayloadOp::IsCs:
+    case PayloadOp::IsNotCs:
+    case PayloadOp::ContainsCs:
+    case PayloadOp::DoesntContainCs:
+    case PayloadOp::StartsWithCs:
+    case PayloadOp::EndsWithCs:
+    case PayloadOp::MatchesCs:
+    case PayloadOp::RegexCs: return true;
+    default: return false;
+  }
+}
+
+bool string_predicate(PayloadOp op, const std::u32string& field, const std::string& value,
+                      bool eight_bit) {
+  const bool cs = case_sensitive(op);
+  const std::u32string hay = cs ? field : folded(field);
+  const std::u32string needle = cs ? decode_utf8(value) : folded(decode_utf8(value));
+  const bool found = hay.find(needle) != std::u32string::npos;
+  switch (op) {
+    case PayloadOp::Is:
+    case PayloadOp::IsCs: return hay == needle;
+    case PayloadOp::IsNot:
+    case PayloadOp::IsNotCs: return hay != needle;
+    case PayloadOp::Contains:
+    case PayloadOp::ContainsCs: return found;
+    case PayloadOp::DoesntContain:
+    case PayloadOp::DoesntContainCs: return !found;
+    case PayloadOp::StartsWith:
+    case PayloadOp::StartsWithCs: return hay.substr(0, needle.size()) == needle;
+    case PayloadOp::EndsWith:
+    case PayloadOp::EndsWithCs:
+      return hay.size() >= needle.size() && hay.substr(hay.size() - needle.size()) == needle;
+    case PayloadOp::Matches:
+    case PayloadOp::MatchesCs: return glob_match(value, field, !cs);
+    case PayloadOp::Regex:
+    case PayloadOp::RegexCs: return regex_match(value, field, !cs, eight_bit).value_or(false);
     default: return false;
   }
 }
@@ -186,6 +216,38 @@ std::vector<Decoded> decode_payload(const EventDef& event, const uint8_t* payloa
   return out;
 }
 
+bool eval_field_predicate(const EventDef& event, const std::vector<Decoded>& values,
+                          const PayloadPredicate& pred) {
+  const uint64_t other = pred.value.lo;
+  if (pred.field >= values.size() || other >= values.size()) return false;
+  const Decoded& a = values[pred.field];
+  const Decoded& b = values[other];
+  const FieldDef& fa = event.fields[pred.field];
+  const FieldDef& fb = event.fields[other];
+  if (!a.ok || !b.ok || fa.count.present() || fb.count.present()) return false;
+  if (!type_is_integer(fa.type) || !type_is_integer(fb.type)) return false;
+  // Mathematical comparison of the two values (the checker rules out the pairs where a
+  // 64-bit comparison could not give it).
+  const bool sa = type_is_signed(fa.type) && static_cast<int64_t>(a.int_value) < 0;
+  const bool sb = type_is_signed(fb.type) && static_cast<int64_t>(b.int_value) < 0;
+  int cmp = 0;
+  if (sa != sb) cmp = sa ? -1 : 1;
+  else if (sa)
+    cmp = static_cast<int64_t>(a.int_value) < static_cast<int64_t>(b.int_value)
+              ? -1
+              : a.int_value != b.int_value;
+  else cmp = a.int_value < b.int_value ? -1 : a.int_value != b.int_value;
+  switch (pred.op) {
+    case PayloadOp::FieldEq: return cmp == 0;
+    case PayloadOp::FieldNe: return cmp != 0;
+    case PayloadOp::FieldLe: return cmp <= 0;
+    case PayloadOp::FieldGt: return cmp > 0;
+    case PayloadOp::FieldLt: return cmp < 0;
+    case PayloadOp::FieldGe: return cmp >= 0;
+    default: return false;
+  }
+}
+
 bool eval_predicate(const FieldDef& field, const Decoded& value, const PayloadPredicate& pred) {
   if (!value.ok || field.count.present()) return false;  // §2.1: undecodable → false
   if (type_is_integer(field.type)) {
@@ -196,7 +258,8 @@ bool eval_predicate(const FieldDef& field, const Decoded& value, const PayloadPr
     }
     return compare_unsigned(pred.op, value.int_value, pred.value.lo, pred.value.hi);
   }
-  if (type_is_string(field.type)) return string_predicate(pred.op, value.text, pred.value.text);
+  if (type_is_string(field.type))
+    return string_predicate(pred.op, value.text, pred.value.text, field.type == InType::AnsiString);
   if (field.type == InType::Guid) {
     if (pred.op != PayloadOp::Is && pred.op != PayloadOp::IsNot) return false;
     return (value.bytes == guid_bytes(pred.value.guid)) == (pred.op == PayloadOp::Is);

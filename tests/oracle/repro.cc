@@ -93,6 +93,26 @@ const char* op_name(PayloadOp op) {
     case PayloadOp::DoesntContain: return "doesntcontain";
     case PayloadOp::Is: return "is";
     case PayloadOp::IsNot: return "isnot";
+    case PayloadOp::In: return "in";
+    case PayloadOp::NotIn: return "not in";
+    case PayloadOp::StartsWith: return "startswith";
+    case PayloadOp::EndsWith: return "endswith";
+    case PayloadOp::Matches: return "matches";
+    case PayloadOp::Regex: return "regex";
+    case PayloadOp::IsCs: return "is.cs";
+    case PayloadOp::IsNotCs: return "isnot.cs";
+    case PayloadOp::ContainsCs: return "contains.cs";
+    case PayloadOp::DoesntContainCs: return "doesntcontain.cs";
+    case PayloadOp::StartsWithCs: return "startswith.cs";
+    case PayloadOp::EndsWithCs: return "endswith.cs";
+    case PayloadOp::MatchesCs: return "matches.cs";
+    case PayloadOp::RegexCs: return "regex.cs";
+    case PayloadOp::FieldEq: return "eq";
+    case PayloadOp::FieldNe: return "ne";
+    case PayloadOp::FieldLe: return "le";
+    case PayloadOp::FieldGt: return "gt";
+    case PayloadOp::FieldLt: return "lt";
+    case PayloadOp::FieldGe: return "ge";
   }
   return "?";
 }
@@ -101,7 +121,10 @@ std::string predicate(const PayloadPredicate& p, const EventDef& ev) {
   if (p.field >= ev.fields.size()) return "?";
   const FieldDef& f = ev.fields[p.field];
   std::string v;
-  if (f.type == InType::UnicodeString || f.type == InType::AnsiString) {
+  const auto code = static_cast<uint16_t>(p.op);
+  if (code >= uint16_t(PayloadOp::FieldEq) && code <= uint16_t(PayloadOp::FieldGe)) {
+    v = p.value.lo < ev.fields.size() ? ev.fields[p.value.lo].name : "?";
+  } else if (f.type == InType::UnicodeString || f.type == InType::AnsiString) {
     v = quoted(p.value.text);
   } else if (f.type == InType::Guid) {
     v = guid_text(p.value.guid);

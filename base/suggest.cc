@@ -1,5 +1,5 @@
-// compiler/suggest.cc — closest-name suggestions for diagnostics (see suggest.h).
-#include "compiler/suggest.h"
+// base/suggest.cc — closest-name suggestions for diagnostics (see suggest.h).
+#include "base/suggest.h"
 
 #include <algorithm>
 #include <vector>

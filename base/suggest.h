@@ -1,6 +1,7 @@
-// compiler/suggest.h — "did you mean ...?" suggestions for misspelt names in scripts: the
+// base/suggest.h — "did you mean ...?" suggestions for misspelt names in scripts: the
 // closest candidate by case-insensitive Damerau-Levenshtein distance (optimal string
-// alignment). Used by compiler/check for unknown types, fields, events, providers, properties.
+// alignment). Used by compiler/check and the parser (grammar/parse.cc) for unknown types, fields,
+// events, providers, properties.
 #pragma once
 
 #include <cstddef>
