@@ -8,12 +8,13 @@ set(PFC_CORE_OBJECTS
   $<TARGET_OBJECTS:pfc_base> $<TARGET_OBJECTS:pfc_grammar> $<TARGET_OBJECTS:pfc_runtime>
   $<TARGET_OBJECTS:pfc_compiler> $<TARGET_OBJECTS:pfc_jit>)
 # What users of the static archives link besides them (pfcConfig.cmake finds the same).
-set(PFC_CORE_DEPS Threads::Threads pugixml::pugixml ZLIB::ZLIB)
+# (re2 by name: the compiler's `regex` predicates; Debian libre2-dev.)
+set(PFC_CORE_DEPS Threads::Threads pugixml::pugixml ZLIB::ZLIB re2)
 if(PFC_ENABLE_JIT)
   list(APPEND PFC_CORE_DEPS LLVM)
 endif()
 # The same for pkg-config (Libs.private of pfc.pc and pfc-etw.pc).
-set(PFC_CORE_PC_LIBS "-lpugixml -lz -pthread")
+set(PFC_CORE_PC_LIBS "-lpugixml -lre2 -lz -pthread")
 if(PFC_ENABLE_JIT)
   string(PREPEND PFC_CORE_PC_LIBS "-L${LLVM_LIBRARY_DIR} -lLLVM-${LLVM_VERSION_MAJOR} ")
 endif()

@@ -41,8 +41,12 @@ std::string host_executable() {
   Dl_info info{};
   if (::dladdr(reinterpret_cast<void*>(&host_executable), &info) != 0 &&
       info.dli_fname != nullptr) {
-    const auto beside = std::filesystem::path(info.dli_fname).parent_path() / "pfc-trace-host";
-    if (usable(beside.string())) return beside.string();
+    // Beside the library or program, or in an installed tree's libexec (bin/ or lib/ →
+    // ../libexec, lib/ARCH/ → ../../libexec), so an unpacked or relocated install works.
+    const auto dir = std::filesystem::path(info.dli_fname).parent_path();
+    for (const auto& candidate : {dir / "pfc-trace-host", dir / "../libexec/pfc-trace-host",
+                                  dir / "../../libexec/pfc-trace-host"})
+      if (usable(candidate.string())) return candidate.lexically_normal().string();
   }
 #ifdef PFC_LIBEXEC_DIR
   if (usable(PFC_LIBEXEC_DIR "/pfc-trace-host")) return PFC_LIBEXEC_DIR "/pfc-trace-host";

@@ -16,7 +16,7 @@
 namespace pfc::etw {
 namespace {
 
-using internal::find_payload_op;
+using internal::find_etw_payload_op;
 using internal::payload_op_takes_pair;
 
 bool is_string(InType t) { return internal::payload_value_kind(t) == internal::ValueKind::String; }
@@ -193,7 +193,7 @@ bool decode_predicate(const uint8_t* p, const uint8_t* strings, uint32_t strings
                       BlobPredicate& out) {
   const uint16_t op = load_le<uint16_t>(p + 2);
   const uint16_t type = load_le<uint16_t>(p + 4);
-  if (find_payload_op(op) == nullptr || !known_type(type) || load_le<uint16_t>(p + 6) != 0)
+  if (find_etw_payload_op(op) == nullptr || !known_type(type) || load_le<uint16_t>(p + 6) != 0)
     return false;
   out.field = load_le<uint16_t>(p);
   out.op = static_cast<PayloadOp>(op);

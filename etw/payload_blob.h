@@ -125,7 +125,8 @@ void store_le(std::vector<uint8_t>& out, size_t at, T v) {
 // values are appended to `strings` and referenced by offset into it.
 void put_blob_predicate(std::vector<uint8_t>& out, size_t at, const BlobPredicate& p,
                         std::string& strings);
-// Decodes one predicate record (known operator and in-type, reserved 0, string inside the
+// Decodes one predicate record (an ETW operator — the ETW API and the pfc enable extension
+// carry no others — a known in-type, reserved 0, string inside the
 // `strings_size` bytes at `strings`, no hi word unless the operator takes a pair).
 bool decode_predicate(const uint8_t* p, const uint8_t* strings, uint32_t strings_size,
                       BlobPredicate& out);

@@ -3,7 +3,8 @@
 # the pfc and libpfc-dev packages exist, name their dependencies (shared libraries from
 # dpkg-shlibdeps, libpfc-dev → pfc of the same version), every dependency is a package
 # this system has installed, and both unpack (dpkg -x, no chroot) into an empty root whose
-# `pfc --version` runs with the root's libraries.
+# `pfc --version` runs with the root's libraries, and a log-file session works with the
+# packaged session host (found relative to the unpacked pfc).
 set -u
 build=$1
 tmp=$(mktemp -d) || exit 1
@@ -40,4 +41,17 @@ dpkg-deb -c "$pfc_deb" | grep -q '\.a$' && { echo "FAIL: static archives in the 
 out=$(LD_LIBRARY_PATH=$(dirname "$so") "$root/usr/bin/pfc" --version 2>&1) ||
   { echo "FAIL: the unpacked pfc --version: $out"; fail=1; }
 echo "unpacked: $out"
+# A log-file session through the unpacked pfc: its session host comes from the package.
+[ -n "$(find "$root" -name pfc-trace-host -type f)" ] || { echo "FAIL: no pfc-trace-host in pfc"; fail=1; }
+export PFC_TRACE_DIR=$tmp/ns
+unset PFC_TRACE_HOST
+run_pfc() { LD_LIBRARY_PATH=$(dirname "$so") timeout 60 "$root/usr/bin/pfc" "$@"; }
+if run_pfc trace start DebFile --file "$tmp/deb.etl" >/dev/null &&
+   run_pfc trace stop DebFile >/dev/null &&
+   run_pfc trace show "$tmp/deb.etl" >/dev/null; then
+  echo "unpacked: a log-file session started, stopped and read"
+else
+  echo "FAIL: a log-file session with the unpacked pfc"; fail=1
+  run_pfc trace stop DebFile >/dev/null 2>&1 || true
+fi
 exit $fail

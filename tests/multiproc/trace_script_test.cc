@@ -198,6 +198,24 @@ TEST_F(TraceScript, ScriptErrorsAndMissingSessions) {
     EXPECT_EQ(u.err.rfind("pfc: error: ", 0), 0u) << u.err;
   }
   EXPECT_NE(pfc({"query", "S"}).out.find("\"providers\":[]"), std::string::npos);
+  // The language's own operators do not reach provider processes yet: refused before
+  // anything is enabled; `in` lists become ETW comparisons and are sent.
+  const std::string ext = write_file("ext.pfs",
+                                     "provider A { event E (id=1) { N: wstring; X: uint32; } }\n"
+                                     "session S { enable A { payload E where N startswith \"ab\";"
+                                     " } }\n");
+  const ProcessResult refused = pfc({"enable", "S", "--script", ext});
+  EXPECT_EQ(refused.exit_code, 2) << refused.err;
+  EXPECT_NE(refused.err.find("with the payload operator 'startswith' (provider processes receive "
+                             "ETW's operators only, for now): not supported"),
+            std::string::npos)
+      << refused.err;
+  EXPECT_NE(pfc({"query", "S"}).out.find("\"providers\":[]"), std::string::npos);
+  const std::string in = write_file("in.pfs",
+                                    "provider A { event E (id=1) { N: wstring; X: uint32; } }\n"
+                                    "session S { enable A { payload E where X in 1, 5; } }\n");
+  const ProcessResult sent = pfc({"enable", "S", "--script", in});
+  EXPECT_EQ(sent.exit_code, 0) << sent.err;
 }
 
 TEST_F(TraceScript, ProviderNamesResolveThroughSchemasElseTheirNameHash) {
