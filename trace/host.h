@@ -17,6 +17,10 @@
 
 namespace pfc::trace {
 
+// The descriptor type whose bytes the host records as provider schemas (kind
+// kSchemaPfcExtension): etw::kFilterTypePfcExtension, asserted equal in etw/file_session.cc.
+inline constexpr uint32_t kHostSchemaFilterType = 0x80FC0001u;
+
 // The host's marker name, and the host a marker name denotes.
 std::string host_marker(uint64_t instance, const ProcessKey& host);
 // The host of `instance` named by a marker in `dir` (alive or not), if any.
