@@ -406,7 +406,7 @@ Result<LogInfo> LogReader::read_header() {
       return info;
     }
     if (info->closed) return make_error(display_ + ": " + d.error().message);
-    if (attempt < kSectionReadTries) continue;
+    if (attempt < kSectionReadTries && input_->seekable()) continue;
     sections_lost_ = true;  // keeps what an earlier read found
     keep_sections(*info);
     return info;
