@@ -23,6 +23,7 @@ namespace {
 constexpr uint32_t kModeCircular = 0x2;  // EVENT_TRACE_FILE_MODE_CIRCULAR
 constexpr int kLogFd = 3;
 constexpr auto kIdleSleep = std::chrono::microseconds(500);
+
 // The pfc enable extensions among an enable's descriptors (EnableEntry::filters: the
 // layout of etw/enable_wire.h), appended to `out` as schemas of `provider`. Malformed
 // bytes add nothing; readers validate what they decode.

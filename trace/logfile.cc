@@ -343,9 +343,16 @@ Result<void> LogWriter::set_schemas(std::vector<ProviderSchema> schemas) {
     }
   }
   const std::vector<uint8_t> bytes = encode_log_header(next);
+  if (auto w = write_all(fd_.get(), bytes.data(), bytes.size(), 0); !w) {
+    // Partly written, perhaps: the old sections back (best effort), which the final
+    // header's CRC will describe.
+    const std::vector<uint8_t> old = encode_log_header(info_);
+    (void)write_all(fd_.get(), old.data(), old.size(), 0);
+    return w;
+  }
   info_.schemas = std::move(next.schemas);
   info_.schemas_left_out = next.schemas_left_out;
-  return write_all(fd_.get(), bytes.data(), bytes.size(), 0);
+  return {};
 }
 
 Result<void> LogWriter::close(int64_t end_time, uint64_t ring_lost) {

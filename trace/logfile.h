@@ -96,6 +96,7 @@ class LogWriter {
   // offset 0; readers re-read the sections when their CRC changed). The section area
   // cannot grow past data_offset: schemas are taken in order and one that does not fit is
   // left out (counted in schemas_left_out, section 3) while later ones that fit are kept.
+  // A failed write keeps the schemas as they were (and tries to write them back).
   Result<void> set_schemas(std::vector<ProviderSchema> schemas);
   // Writes the current buffer when it holds events (a flush timer, or STOP).
   Result<void> flush();
