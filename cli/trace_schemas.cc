@@ -1,12 +1,16 @@
 // cli/trace_schemas.cc — see trace_schemas.h.
 #include "cli/trace_schemas.h"
 
+#include <fcntl.h>
+
 #include "base/utf8.h"
 #include "cli/exit_code.h"
 #include "cli/files.h"
 #include "cli/script_loader.h"
+#include "etw/enable_ext.h"
 #include "etw/session_info.h"
 #include "runtime/manifest.h"
+#include "trace/logfile.h"
 
 namespace pfc::cli {
 namespace {
@@ -25,6 +29,19 @@ std::optional<int> load_manifest(const std::string& path, std::vector<ProviderDe
   }
   out.insert(out.end(), parsed->begin(), parsed->end());
   return std::nullopt;
+}
+
+// One schema of a log file as providers (none when it does not decode).
+std::vector<ProviderDef> decode_file_schema(const trace::ProviderSchema& s) {
+  if (s.kind == trace::kSchemaPfcExtension) {
+    auto ext = etw::decode_ext(s.data.data(), s.data.size(), nullptr);
+    if (ext && ext->schema && ext->schema->guid == s.provider) return {std::move(*ext->schema)};
+  } else if (s.kind == trace::kSchemaManifest) {
+    auto parsed = parse_manifest(
+        std::string_view(reinterpret_cast<const char*>(s.data.data()), s.data.size()));
+    if (parsed) return std::move(*parsed);
+  }
+  return {};
 }
 
 }  // namespace
@@ -54,6 +71,26 @@ std::vector<ProviderDef> published_schemas(const std::string& name) {
   utf8_to_utf16(name, wide);
   auto found = etw::session_schemas(wide);
   return found ? std::move(*found) : std::vector<ProviderDef>{};
+}
+
+std::vector<ProviderDef> log_file_schemas(const std::string& path, std::ostream& err) {
+  std::vector<ProviderDef> out;
+  trace::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!fd) return out;
+  auto reader = trace::LogReader::open(trace::fd_input(std::move(fd)), path);
+  if (!reader) return out;
+  for (const trace::ProviderSchema& s : reader->info().schemas) {
+    std::vector<ProviderDef> found = decode_file_schema(s);
+    if (found.empty())
+      err << "pfc: warning: " << path << ": the schema of provider " << s.provider.to_string()
+          << " (kind " << s.kind << ") cannot be decoded; its fields are shown raw\n";
+    out.insert(out.end(), std::make_move_iterator(found.begin()),
+               std::make_move_iterator(found.end()));
+  }
+  if (const uint32_t n = reader->info().schemas_left_out; n != 0)
+    err << "pfc: warning: " << path << ": " << n
+        << " provider schema(s) did not fit in the log file; give them with --schema\n";
+  return out;
 }
 
 }  // namespace pfc::cli

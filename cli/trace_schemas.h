@@ -23,4 +23,11 @@ std::optional<int> load_trace_schemas(const std::vector<std::string>& paths,
 // (empty when none, or when the namespace cannot be read).
 std::vector<ProviderDef> published_schemas(const std::string& name);
 
+// The provider schemas a log file records (docs/logfile.md, section 2), in its order:
+// manifests (kind 2) and pfc enable extensions (kind 3) are decoded; other kinds, and
+// schemas that do not decode, are skipped with a warning to `err`, as are schemas the
+// writer had to leave out. Empty when `path` is not a readable log file (its reader says
+// why).
+std::vector<ProviderDef> log_file_schemas(const std::string& path, std::ostream& err);
+
 }  // namespace pfc::cli

@@ -1,9 +1,10 @@
 // cli/trace_show.cc — `pfc trace show NAME|FILE [--schema FILE.pfs|FILE.man ...] [--follow]`:
 // a real-time consumer or a log-file reader (OpenTraceW + ProcessTrace, the public C API)
 // printing one events-file line per event plus "ts" and "cpu" (docs/cli.md "pfc trace
-// show"), fields decoded with the --schema files or the schemas published with the
-// session's enables. An argument that names an existing file, or holds a '/', is a log
-// file: read to its end, or with --follow until its writer closes it.
+// show"), fields decoded with the --schema files (first) or the schemas published with the
+// session's enables or recorded in the log file (docs/logfile.md, section 2). An argument that
+// names an existing file, or holds a '/', is a log file: read to its end, or with --follow until
+// its writer closes it.
 //
 // Without --follow it prints what the session holds and returns once the session has been
 // quiet for kQuietMs (no event delivered for that long: every ring is drained, since the
@@ -15,6 +16,7 @@
 #include <csignal>
 #include <ctime>
 #include <optional>
+#include <sstream>
 #include <thread>
 
 #include <sys/stat.h>
@@ -50,7 +52,7 @@ struct ShowState {
   std::ostream* out = nullptr;
   std::string session;
   std::vector<ProviderDef> schemas;    // --schema files: looked up first
-  std::vector<ProviderDef> published;  // published with the session's enables
+  std::vector<ProviderDef> published;  // published with the session's enables, or the file's
   std::vector<Guid> refreshed;         // GUIDs `published` was re-read for
   std::atomic<uint64_t> last_ms{0};
   std::atomic<bool> write_failed{false};
@@ -100,15 +102,17 @@ const ProviderDef* find_guid(const std::vector<ProviderDef>& providers, const Gu
 }
 
 // The provider and event for the record: from a --schema, else from the schemas published
-// with the session's enables (re-read once per GUID not found, for providers enabled
-// after `show` started).
+// with the session's enables or recorded in the log file (re-read once per GUID not found,
+// for providers enabled after `show` started).
 std::pair<const ProviderDef*, const EventDef*> lookup(ShowState& s, const Guid& g,
                                                       const EventDescriptor& d) {
   const ProviderDef* p = find_guid(s.schemas, g);
   if (p == nullptr) p = find_guid(s.published, g);
   if (p == nullptr && std::find(s.refreshed.begin(), s.refreshed.end(), g) == s.refreshed.end()) {
     s.refreshed.push_back(g);
-    s.published = published_schemas(s.session);
+    std::ostringstream warned_before;
+    s.published =
+        s.file ? log_file_schemas(s.session, warned_before) : published_schemas(s.session);
     p = find_guid(s.published, g);
   }
   return {p, p != nullptr ? p->find_event(d.id, d.version) : nullptr};
@@ -170,11 +174,11 @@ int command_trace_show(const TraceOptions& o, std::ostream& out, std::ostream& e
   s.out = &out;
   s.session = o.name;
   if (auto rc = load_trace_schemas(o.schemas, s.schemas, err)) return *rc;
-  s.published = published_schemas(o.name);
+  s.file = is_log_file_argument(o.name);
+  s.published = s.file ? log_file_schemas(o.name, err) : published_schemas(o.name);
   std::u16string name;
   utf8_to_utf16(o.name, name);
   EVENT_TRACE_LOGFILEW f{};
-  s.file = is_log_file_argument(o.name);
   s.follow = o.follow;
   if (s.file) {  // PROCESS_TRACE_MODE_REAL_TIME with a file: follow it
     f.LogFileName = reinterpret_cast<LPWSTR>(name.data());

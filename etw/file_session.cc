@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "base/utf8.h"
+#include "etw/enable_ext.h"
 #include "etw/util.h"
 #include "trace/host.h"
 #include "trace/logfile.h"
@@ -22,6 +23,9 @@ extern char** environ;
 
 namespace pfc::etw {
 namespace {
+
+// The host (pfc_trace, which does not link etw) records these descriptors as schemas.
+static_assert(trace::kHostSchemaFilterType == kFilterTypePfcExtension);
 
 // STOP waits this long for the host to drain the rings (≤ 2 s after the stop) and close.
 constexpr uint64_t kHostStopWaitNs = 15'000'000'000;

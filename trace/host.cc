@@ -15,6 +15,7 @@
 #include "trace/logfile.h"
 #include "trace/merge.h"
 #include "trace/state.h"
+#include "trace/wire.h"
 
 namespace pfc::trace {
 namespace {
@@ -22,6 +23,36 @@ namespace {
 constexpr uint32_t kModeCircular = 0x2;  // EVENT_TRACE_FILE_MODE_CIRCULAR
 constexpr int kLogFd = 3;
 constexpr auto kIdleSleep = std::chrono::microseconds(500);
+
+// The pfc enable extensions among an enable's descriptors (EnableEntry::filters: the
+// layout of etw/enable_wire.h), appended to `out` as schemas of `provider`. Malformed
+// bytes add nothing; readers validate what they decode.
+void add_ext_schemas(const Guid& provider, const std::vector<uint8_t>& filters,
+                     std::vector<ProviderSchema>& out) {
+  ByteReader r(filters.data(), filters.size());
+  for (int i = 0; i < 3; ++i) (void)r.get<uint32_t>();  // version, EnableProperty, ControlFlags
+  (void)r.get<Guid>();                                  // SourceId
+  const uint32_t count = r.get<uint32_t>();
+  for (uint32_t i = 0; r.ok() && i < count; ++i) {
+    const uint32_t type = r.get<uint32_t>();
+    std::vector<uint8_t> data = r.bytes(kMaxFilterBytes);
+    if (r.ok() && type == kHostSchemaFilterType)
+      out.push_back(ProviderSchema{provider, kSchemaPfcExtension, {}, std::move(data)});
+  }
+}
+
+// `next` replaces the schema of the same provider in `known` or is appended (a provider
+// disabled later keeps its schema: its events are in the file). True when `known` changed.
+bool merge_schema(std::vector<ProviderSchema>& known, ProviderSchema next) {
+  for (ProviderSchema& k : known) {
+    if (k.provider != next.provider) continue;
+    if (k == next) return false;
+    k = std::move(next);
+    return true;
+  }
+  known.push_back(std::move(next));
+  return true;
+}
 
 LogInfo log_info(const SessionEntry& e) {
   LogInfo info;
@@ -33,13 +64,15 @@ LogInfo log_info(const SessionEntry& e) {
   info.max_bytes = uint64_t{e.max_file_mb} << 20;
   info.start_time = e.start_time;
   info.log_file_mode = e.log_file_mode;
+  info.schema_room = kLogSchemaRoom;
   return info;
 }
 
 class Host {
  public:
   Host(const TraceDir& dir, StateStore store, const SessionEntry& e, LogWriter writer)
-      : dir_(dir), store_(std::move(store)), rings_(e.instance), writer_(std::move(writer)) {
+      : dir_(dir), store_(std::move(store)), rings_(e.instance), writer_(std::move(writer)),
+        instance_(e.instance) {
     flush_ns_ = uint64_t{e.flush_timer != 0 ? e.flush_timer : 1} * 1'000'000'000;
   }
 
@@ -59,6 +92,7 @@ class Host {
         publish();
         continue;
       }
+      note_schemas(now);
       const bool asked = flush_asked(now);
       if ((writer_.pending() && now - last_flush >= flush_ns_) || asked) {
         (void)writer_.flush();
@@ -69,6 +103,7 @@ class Host {
       if (pick.view == nullptr && rings_.finished(now)) break;
       std::this_thread::sleep_for(kIdleSleep);
     }
+    note_schemas(~uint64_t{0});
     uint64_t ring_lost = 0;
     for (const auto& r : rings_.rings()) ring_lost += r->lost();
     auto closed = writer_.close(filetime_now(), ring_lost);
@@ -94,6 +129,26 @@ class Host {
     (void)!::pwrite(marker_fd_, &flush_done_, sizeof flush_done_, 40);
   }
 
+  // The schemas published with the session's enables (pfc enable extensions), read from
+  // the state every kScanNs and at the end, into the file's schema section when they
+  // changed. An enable the host never saw (enabled and stopped within one scan) is missed.
+  void note_schemas(uint64_t now) {
+    if (now < next_schema_check_) return;
+    next_schema_check_ = now + kScanNs;
+    if (store_.generation() == schema_generation_) return;
+    auto st = store_.read();
+    if (!st) return;
+    schema_generation_ = st->generation;
+    const SessionEntry* e = st->session_by_instance(instance_);
+    if (e == nullptr) return;
+    std::vector<ProviderSchema> found;
+    for (const EnableEntry& en : st->enables)
+      if (en.slot == e->slot) add_ext_schemas(en.provider, en.filters, found);
+    bool changed = false;
+    for (ProviderSchema& f : found) changed |= merge_schema(schemas_, std::move(f));
+    if (changed) (void)writer_.set_schemas(schemas_);  // a failed write: the file keeps the old
+  }
+
   // The live counters, into the marker (controllers' QUERY reads them).
   void publish() {
     const LogInfo& i = writer_.info();
@@ -113,6 +168,10 @@ class Host {
   uint64_t next_flush_check_ = 0;
   uint64_t flush_req_ = 0;
   uint64_t flush_done_ = 0;
+  uint64_t instance_;
+  uint64_t next_schema_check_ = 0;
+  uint64_t schema_generation_ = 0;
+  std::vector<ProviderSchema> schemas_;  // every provider's latest, in first-enable order
 };
 
 // The spawned process forks the host and exits with the host's start-up status (0: the

@@ -3,9 +3,11 @@
 // the log file already open on descriptor 3. It is the session's consumer: it merges the
 // session's rings by timestamp (trace/merge.h, as the real-time consumer does), writes
 // them into the log file buffer by buffer (LogWriter) off the writers' path, flushes a
-// partly filled buffer every FlushTimer seconds, and after the session's STOP drains the
-// rings, closes the file (final header) and exits. Its marker `c-INSTANCE-PID-START-host`
-// tells controllers it is alive, holds its live counters and carries FLUSH requests.
+// partly filled buffer every FlushTimer seconds, records the provider schemas published
+// with the session's enables in the file's sections (docs/logfile.md "Provider schemas"),
+// and after the session's STOP drains the rings, closes the file (final header) and exits. Its
+// marker `c-INSTANCE-PID-START-host` tells controllers it is alive, holds its live counters and
+// carries FLUSH requests.
 #pragma once
 
 #include <cstdint>
@@ -16,6 +18,10 @@
 #include "trace/sys.h"
 
 namespace pfc::trace {
+
+// The descriptor type whose bytes the host records as provider schemas (kind
+// kSchemaPfcExtension): etw::kFilterTypePfcExtension, asserted equal in etw/file_session.cc.
+inline constexpr uint32_t kHostSchemaFilterType = 0x80FC0001u;
 
 // The host's marker name, and the host a marker name denotes.
 std::string host_marker(uint64_t instance, const ProcessKey& host);

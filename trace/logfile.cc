@@ -16,6 +16,9 @@ namespace {
 constexpr uint32_t kBufferMagic = 0x46554250;  // "PBUF"
 constexpr uint32_t kSectionSession = 1;
 constexpr uint32_t kSectionSchemas = 2;
+constexpr uint32_t kSectionLeftOut = 3;
+constexpr uint32_t kLeftOutSectionBytes = 16 + 8;  // section 3 as encoded
+constexpr int kSectionReadTries = 3;  // a reader racing the host's rewrite of the sections
 constexpr uint32_t kSectionVersion = 1;
 constexpr uint32_t kMaxSchemas = 4096;
 constexpr uint64_t kMaxCircularSlots = 1u << 20;
@@ -135,6 +138,11 @@ std::vector<uint8_t> encode_log_header(const LogInfo& info) {
   session.u16string(info.file_name);
   put_section(sections, kSectionSession, session.data());
   put_section(sections, kSectionSchemas, encode_schemas(info.schemas));
+  if (info.schemas_left_out != 0) {
+    ByteWriter left;
+    left.put<uint32_t>(info.schemas_left_out);
+    put_section(sections, kSectionLeftOut, left.data());
+  }
   std::vector<uint8_t> out(kLogHeaderSize, 0);
   uint8_t* h = out.data();
   std::memcpy(h, kLogMagic, sizeof kLogMagic);
@@ -217,6 +225,10 @@ Result<void> decode_log_sections(const uint8_t* data, size_t size, LogInfo& info
       auto schemas = decode_schemas(body, length);
       if (!schemas) return std::unexpected(schemas.error());
       info.schemas = std::move(*schemas);
+    } else if (type == kSectionLeftOut && version == kSectionVersion) {
+      ByteReader l(body, length);
+      info.schemas_left_out = l.get<uint32_t>();
+      if (!l.ok() || !l.at_end()) return make_error("bad section (schemas left out)");
     }  // other types and versions: skipped (written by a newer pfc)
     at += 16 + round8(length);
   }
@@ -232,7 +244,7 @@ Result<LogWriter> LogWriter::create(UniqueFd fd, LogInfo info) {
   info.pointer_size = sizeof(void*);
   info.closed = false;
   info.data_offset = 0;
-  const size_t head = encode_log_header(info).size();
+  const size_t head = encode_log_header(info).size() + info.schema_room;
   if (head - kLogHeaderSize > kMaxLogSections) return make_error("log file sections too large");
   info.data_offset = static_cast<uint32_t>((head + 4095) & ~size_t{4095});
   if (info.circular && info.max_bytes < info.data_offset + 2ull * info.buffer_size)
@@ -318,6 +330,31 @@ Result<void> LogWriter::write_buffer() {
 
 Result<void> LogWriter::flush() { return write_buffer(); }
 
+Result<void> LogWriter::set_schemas(std::vector<ProviderSchema> schemas) {
+  LogInfo next = info_;
+  next.schemas.clear();
+  next.schemas_left_out = 0;
+  for (ProviderSchema& s : schemas) {
+    next.schemas.push_back(std::move(s));
+    // Counting section 3 always keeps room for it should a later schema be left out.
+    if (encode_log_header(next).size() + kLeftOutSectionBytes > info_.data_offset) {
+      next.schemas.pop_back();
+      next.schemas_left_out++;
+    }
+  }
+  const std::vector<uint8_t> bytes = encode_log_header(next);
+  if (auto w = write_all(fd_.get(), bytes.data(), bytes.size(), 0); !w) {
+    // Partly written, perhaps: the old sections back (best effort), which the final
+    // header's CRC will describe.
+    const std::vector<uint8_t> old = encode_log_header(info_);
+    (void)write_all(fd_.get(), old.data(), old.size(), 0);
+    return w;
+  }
+  info_.schemas = std::move(next.schemas);
+  info_.schemas_left_out = next.schemas_left_out;
+  return {};
+}
+
 Result<void> LogWriter::close(int64_t end_time, uint64_t ring_lost) {
   auto w = write_buffer();
   info_.end_time = end_time;
@@ -340,36 +377,64 @@ Result<LogReader> LogReader::open(std::unique_ptr<LogInput> input, std::string d
   return r;
 }
 
-Result<void> LogReader::refresh() {
-  uint8_t head[kLogHeaderSize];
-  auto got = input_->read_at(0, head, sizeof head);
-  if (!got) return make_error(display_ + ": " + got.error().message);
-  uint32_t sections = 0;
-  auto info = decode_log_header(head, *got, &sections);
-  if (!info) return make_error(display_ + ": " + info.error().message);
-  if (buffer_.empty()) {  // the first time: the sections (written once, at creation)
+// The fixed header and, when their CRC differs from the last read, the sections. A file
+// not closed may be rewritten meanwhile (LogWriter::set_schemas): a mismatch is read again a
+// few times, then the sections are given up (sections_lost) and the events still read.
+void LogReader::keep_sections(LogInfo& info) const {
+  info.session = info_.session;
+  info.file_name = info_.file_name;
+  info.schemas = info_.schemas;
+  info.schemas_left_out = info_.schemas_left_out;
+}
+
+Result<LogInfo> LogReader::read_header() {
+  for (int attempt = 1;; ++attempt) {
+    uint8_t head[kLogHeaderSize];
+    auto got = input_->read_at(0, head, sizeof head);
+    if (!got) return make_error(display_ + ": " + got.error().message);
+    uint32_t sections = 0;
+    auto info = decode_log_header(head, *got, &sections);
+    if (!info) return make_error(display_ + ": " + info.error().message);
+    const uint32_t want = load<uint32_t>(head + 108);
+    if (have_sections_ && want == sections_crc_) {
+      keep_sections(*info);
+      return info;
+    }
     std::vector<uint8_t> body(sections);
     auto s = input_->read_at(kLogHeaderSize, body.data(), body.size());
     if (!s) return make_error(display_ + ": " + s.error().message);
-    if (*s != body.size() || load<uint32_t>(head + 108) != crc(body.data(), body.size()))
-      return make_error(display_ + ": damaged log file header (sections)");
-    if (auto d = decode_log_sections(body.data(), body.size(), *info); !d)
-      return make_error(display_ + ": " + d.error().message);
-  } else {
-    if (info->buffer_size != info_.buffer_size || info->data_offset != info_.data_offset ||
-        info->circular != info_.circular)
-      return make_error(display_ + ": the log file header changed while it was read");
-    info->session = std::move(info_.session);
-    info->file_name = std::move(info_.file_name);
-    info->schemas = std::move(info_.schemas);
+    Result<void> d = make_error("damaged log file header (sections)");
+    if (*s == body.size() && want == crc(body.data(), body.size()))
+      d = decode_log_sections(body.data(), body.size(), *info);
+    if (d) {
+      have_sections_ = true;
+      sections_crc_ = want;
+      sections_lost_ = false;
+      return info;
+    }
+    if (info->closed) return make_error(display_ + ": " + d.error().message);
+    if (attempt < kSectionReadTries && input_->seekable()) continue;
+    sections_lost_ = true;  // keeps what an earlier read found
+    keep_sections(*info);
+    return info;
   }
+}
+
+Result<void> LogReader::refresh() {
+  auto info = read_header();
+  if (!info) return std::unexpected(info.error());
+  if (!buffer_.empty() &&
+      (info->buffer_size != info_.buffer_size || info->data_offset != info_.data_offset ||
+       info->circular != info_.circular))
+    return make_error(display_ + ": the log file header changed while it was read");
   info_ = std::move(*info);
   return {};
 }
 
 std::string LogReader::not_closed_warning() const {
   return display_ + ": file not closed: writer died or still writing (read " +
-         std::to_string(buffers_read_) + " complete buffers)";
+         std::to_string(buffers_read_) + " complete buffers" +
+         (sections_lost_ ? "; its sections (session, provider schemas) are unreadable)" : ")");
 }
 
 LogReader::Step LogReader::damaged(std::string what) {

@@ -36,6 +36,13 @@ bool is_log_file(const uint8_t* data, size_t size);
 // A provider's schema as a section of the file: opaque bytes of a known kind.
 inline constexpr uint32_t kSchemaPfcScript = 1;  // a filter script's text (.pfs)
 inline constexpr uint32_t kSchemaManifest = 2;   // an instrumentation manifest (XML)
+// The pfc enable extension's bytes as published with an enable (docs/etw.md "The pfc enable
+// extension"): its schema part names the provider's events and fields. What the session
+// host records for `pfc trace enable --script`.
+inline constexpr uint32_t kSchemaPfcExtension = 3;
+// The session host reserves this much room after the sections it writes at creation, for
+// the schemas of the enables it sees later (LogWriter::set_schemas).
+inline constexpr uint32_t kLogSchemaRoom = 56u << 10;
 struct ProviderSchema {
   Guid provider;
   uint32_t kind = 0;
@@ -66,6 +73,9 @@ struct LogInfo {
   uint64_t events_lost = 0;       // dropped in the rings, plus those a full file could not take
   uint64_t log_buffers_lost = 0;  // buffers a full file could not take
   std::vector<ProviderSchema> schemas;
+  uint32_t schemas_left_out = 0;  // schemas that did not fit the section area (section 3)
+  // Writer only, not stored: bytes reserved before data_offset for set_schemas.
+  uint32_t schema_room = 0;
 };
 
 // ---- writing (the session host) -------------------------------------------------------
@@ -82,6 +92,12 @@ class LogWriter {
   // file is full); counted either way. A failed write is returned once; from then on the
   // file counts as full (every later buffer lost and counted), so the caller may go on.
   Result<bool> add(const EventRecord& header, const uint8_t* payload, const uint8_t* stack);
+  // Replaces the provider schemas and rewrites the header and sections (one pwrite at
+  // offset 0; readers re-read the sections when their CRC changed). The section area
+  // cannot grow past data_offset: schemas are taken in order and one that does not fit is
+  // left out (counted in schemas_left_out, section 3) while later ones that fit are kept.
+  // A failed write keeps the schemas as they were (and tries to write them back).
+  Result<void> set_schemas(std::vector<ProviderSchema> schemas);
   // Writes the current buffer when it holds events (a flush timer, or STOP).
   Result<void> flush();
   // Flushes and writes the final header: closed, end_time, counters. `ring_lost` adds the
@@ -147,12 +163,17 @@ class LogReader {
   uint64_t events_read() const { return events_read_; }
   // The warning a reader prints after Pending when it does not follow the file.
   std::string not_closed_warning() const;
+  // True when the sections of a file not closed failed their checks (its writer died while
+  // rewriting them): the events are read without the session name and schemas.
+  bool sections_lost() const { return sections_lost_; }
 
  private:
   Step load_next_buffer();
   Step check_buffer(uint64_t offset, size_t got);
   Step damaged(std::string what);
   Result<void> order_circular();
+  Result<LogInfo> read_header();
+  void keep_sections(LogInfo& info) const;  // the sections read before, into `info`
   bool decode_record(RingReader::View& out);
 
   std::unique_ptr<LogInput> input_;
@@ -167,6 +188,9 @@ class LogReader {
   std::vector<uint64_t> order_;     // circular: slots by sequence
   bool ordered_ = false;
   bool done_ = false;
+  bool sections_lost_ = false;
+  bool have_sections_ = false;
+  uint32_t sections_crc_ = 0;  // of the sections last read
   std::string problem_;
   uint64_t buffers_read_ = 0;
   uint64_t events_read_ = 0;

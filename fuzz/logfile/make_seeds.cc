@@ -1,6 +1,8 @@
 // fuzz/logfile/make_seeds.cc — writes the log-file fuzzer's seeds into DIR (argv[1]) with
 // the real writer (trace::LogWriter): a closed sequential file, an unclosed one, a full one
-// (size limit), a circular one that wrapped, one with schemas, and a few damaged copies.
+// (size limit), a circular one that wrapped, one with schemas, files whose schemas were
+// rewritten into the reserved room (closed, unclosed, one schema left out), and a few
+// damaged copies.
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -29,7 +31,10 @@ void add(trace::LogWriter& w, uint32_t i) {
   (void)w.add(h, payload.data(), reinterpret_cast<const uint8_t*>(&stack));
 }
 
-std::vector<uint8_t> make(bool circular, uint64_t max, uint32_t events, bool close, bool schemas) {
+// With `rewrite`: 8 KB of schema room, and set_schemas after the events (one schema too
+// large for the room: left out, section 3).
+std::vector<uint8_t> make(bool circular, uint64_t max, uint32_t events, bool close, bool schemas,
+                          bool rewrite = false) {
   const std::string tmp = g_dir + "/.tmp";
   trace::UniqueFd fd(::open(tmp.c_str(), O_RDWR | O_CREAT | O_TRUNC, 0600));
   trace::LogInfo info;
@@ -39,9 +44,14 @@ std::vector<uint8_t> make(bool circular, uint64_t max, uint32_t events, bool clo
   info.circular = circular;
   info.max_bytes = max;
   if (schemas) info.schemas.push_back({Guid{1, 2, 3, {4}}, trace::kSchemaPfcScript, "P", {'x'}});
+  if (rewrite) info.schema_room = 8192;
   auto w = trace::LogWriter::create(std::move(fd), info);
   if (!w) std::abort();
   for (uint32_t i = 0; i < events; ++i) add(*w, i);
+  if (rewrite)
+    (void)w->set_schemas({{Guid{5}, trace::kSchemaPfcExtension, {}, {'P', 'F', 'C', 'X'}},
+                          {Guid{6}, trace::kSchemaManifest, "M", std::vector<uint8_t>(9000, 'm')},
+                          {Guid{7}, trace::kSchemaPfcScript, "S", {'p'}}});
   if (close) {
     (void)w->close(1, 0);
   } else {
@@ -73,6 +83,8 @@ int main(int argc, char** argv) {
   save("sequential_full", make(false, 4096 + 2 * 4096, 300, true, false));
   save("circular_wrapped", make(true, 4096 + 3 * 4096, 400, true, false));
   save("with_schemas", make(false, 0, 10, true, true));
+  save("rewritten_closed", make(false, 0, 50, true, false, true));
+  save("rewritten_unclosed", make(false, 0, 50, false, false, true));
   save("empty_closed", make(false, 0, 0, true, false));
   auto bad = seq;
   bad[4096 + 40] ^= 0xFF;  // a record inside buffer 0

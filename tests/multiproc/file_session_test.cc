@@ -184,7 +184,7 @@ TEST_F(FileSession, MaximumFileSizeKeepsTheFirstEventsAndCountsTheLosses) {
   write_batches(*p, 20);
   const Stop s = stop_file("S");
   EXPECT_EQ(s.rc, 0u);
-  EXPECT_EQ(s.written, 15u);  // (1 MB - the 4 KB header page) / 64 KB
+  EXPECT_EQ(s.written, 15u);  // (1 MB - the header and schema room, 60 KB) / 64 KB
   EXPECT_GT(s.loglost, 0u);
   EXPECT_LE(std::filesystem::file_size(file_), 1u << 20);
   const FileRead r = read_file(file_);
@@ -258,7 +258,7 @@ TEST_F(FileSession, KilledHostLeavesAFileReadableUpToItsLastCompleteBuffer) {
   auto p = enabled_provider();
   write_events(*p, 5000);  // about 9 buffers
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  while (std::filesystem::file_size(file_) < 4096 + 4 * 65536 &&
+  while (std::filesystem::file_size(file_) < 65536 + 4 * 65536 &&  // ≥ 4 buffers
          std::chrono::steady_clock::now() < deadline)
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   const int host = host_pid();
@@ -323,6 +323,95 @@ TEST_F(FileSession, PfcTraceRecordsAndShowPipedToRunEqualsRunOnTheFile) {
   EXPECT_EQ(piped.out, direct.out);
   p->send("quit");
   EXPECT_EQ(p->wait(kWait), 0);
+}
+
+// Session Low of kScript with a `where` expression: One passes when Seq < 100 or > 900.
+constexpr const char* kWhereScript = R"(provider Actor {00000015-0000-4000-8000-000000000001} {
+    event One (id=1, level=4) { Seq: uint32; }
+    event Two (id=2, level=4) { Seq: uint32; }
+    event Three (id=3, level=4) { Seq: uint32; }
+    event Four (id=4, level=4) { Seq: uint32; }
+}
+session Low {
+    enable Actor level=verbose { payload One where Seq lt 100 or Seq gt 900; }
+}
+)";
+
+// A manifest naming the same provider "ManActor" (a --schema given to show wins).
+constexpr const char* kManifest = R"(<?xml version="1.0" encoding="UTF-8"?>
+<instrumentationManifest xmlns="http://schemas.microsoft.com/win/2004/08/events"
+    xmlns:win="http://manifests.microsoft.com/win/2004/08/windows/events">
+  <instrumentation><events>
+    <provider name="ManActor" guid="{00000015-0000-4000-8000-000000000001}" symbol="M"
+              resourceFileName="m" messageFileName="m">
+      <events><event value="1" version="0" level="win:Informational" template="T"
+                     symbol="First"/></events>
+      <templates><template tid="T"><data name="Seq" inType="win:UInt32"/></template></templates>
+    </provider>
+  </events></instrumentation>
+</instrumentationManifest>
+)";
+
+// The file records the schema `enable --script` published (docs/logfile.md, section 2):
+// `show FILE` decodes every field without --schema, and its output routed through the
+// script equals `pfc run` on the file.
+TEST_F(FileSession, ScriptEnableRecordsItsSchemaAndShowDecodesTheFileAlone) {
+  const std::string script = dir_ + "/s.pfs";
+  std::ofstream(script) << kWhereScript;
+  ASSERT_EQ(run_process(PFC_BINARY, {"trace", "start", "R", "--file", file_}).exit_code, 0);
+  const ProcessResult en =
+      run_process(PFC_BINARY, {"trace", "enable", "R", "--script", script, "--session", "Low"});
+  ASSERT_EQ(en.exit_code, 0) << en.err;
+  auto p = enabled_provider();
+  write_events(*p, 1000);
+  const ProcessResult stop = run_process(PFC_BINARY, {"trace", "stop", "R"});
+  ASSERT_EQ(stop.exit_code, 0) << stop.err;
+  p->send("quit");
+  EXPECT_EQ(p->wait(kWait), 0);
+
+  const ProcessResult show = run_process(PFC_BINARY, {"trace", "show", file_});
+  ASSERT_EQ(show.exit_code, 0) << show.err;
+  EXPECT_EQ(show.err, "");
+  std::istringstream in(show.out);
+  std::string line;
+  unsigned events = 0, ones = 0;
+  const std::string names[] = {"", "One", "Two", "Three", "Four"};
+  while (std::getline(in, line)) {
+    ++events;
+    unsigned id = 0, seq = 0;
+    ASSERT_EQ(line.rfind("{\"provider\":\"Actor\",\"event\":\"", 0), 0u) << line;
+    const size_t at = line.find("\"id\":");
+    ASSERT_NE(at, std::string::npos) << line;
+    id = static_cast<unsigned>(std::stoul(line.substr(at + 5)));
+    ASSERT_TRUE(id >= 1 && id <= 4) << line;
+    EXPECT_NE(line.find("\"event\":\"" + names[id] + "\""), std::string::npos) << line;
+    const size_t f = line.find("\"fields\":{\"Seq\":");
+    ASSERT_NE(f, std::string::npos) << line;
+    seq = static_cast<unsigned>(std::stoul(line.substr(f + 16)));
+    EXPECT_EQ(line.find("payload_hex"), std::string::npos) << line;
+    if (id == 1) {
+      ++ones;
+      EXPECT_TRUE(seq < 100 || seq > 900) << line;  // the where expression, in the provider
+    }
+  }
+  EXPECT_EQ(ones, 25u + 24u);  // Seq 0, 4, ..., 96 and 904, ..., 996
+  EXPECT_EQ(events, 750u + ones);
+
+  const ProcessResult direct = run_process(PFC_BINARY, {"run", script, "--events", file_});
+  ASSERT_EQ(direct.exit_code, 0) << direct.err;
+  const ProcessResult piped =
+      run_process("/bin/sh", {"-c", std::string(PFC_BINARY) + " trace show '" + file_ + "' | " +
+                                        PFC_BINARY + " run '" + script + "' --events -"});
+  ASSERT_EQ(piped.exit_code, 0) << piped.err;
+  EXPECT_EQ(std::count(direct.out.begin(), direct.out.end(), '\n'), static_cast<long>(events));
+  EXPECT_EQ(piped.out, direct.out);
+
+  const std::string man = dir_ + "/actor.man";
+  std::ofstream(man) << kManifest;
+  const ProcessResult with_man = run_process(PFC_BINARY, {"trace", "show", file_, "--schema", man});
+  ASSERT_EQ(with_man.exit_code, 0) << with_man.err;
+  EXPECT_EQ(with_man.out.rfind("{\"provider\":\"ManActor\",\"event\":\"First\"", 0), 0u)
+      << with_man.out.substr(0, 200);
 }
 
 TEST_F(FileSession, ShowFollowReadsAGrowingFileUntilItIsClosed) {

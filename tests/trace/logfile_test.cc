@@ -182,6 +182,96 @@ TEST(LogFile, UnclosedFileReadsUpToItsLastCompleteBufferAndCanBeFollowed) {
   EXPECT_EQ(got.last, LogReader::Step::End);
 }
 
+ProviderSchema schema_of(uint32_t tag, size_t bytes) {
+  return {Guid{tag, 0, 0x4000, {0x80, 0, 0, 0, 0, 0, 0, 1}},
+          kSchemaPfcExtension,
+          {},
+          std::vector<uint8_t>(bytes, static_cast<uint8_t>(tag))};
+}
+
+// The host's rewrite of the sections (set_schemas): events already written stay, a reader
+// that opened the file before sees the new schemas after refresh(), the closed file keeps
+// them, and a schema that does not fit the reserved room is left out (and counted) while a
+// later one that fits is kept.
+TEST(LogFile, SetSchemasRewritesTheSectionsInTheReservedRoom) {
+  TempFile f;
+  LogInfo info = settings();
+  info.schema_room = 8192;
+  auto w = LogWriter::create(f.open_rw(), info);
+  ASSERT_TRUE(w);
+  EXPECT_EQ(w->info().data_offset, 12288u);  // header + sections + 8 KB, rounded to 4 KB
+  for (uint32_t i = 0; i < 100; ++i) add_event(*w, i);
+  ASSERT_TRUE(w->flush());
+  auto r = open_reader(f);
+  ASSERT_TRUE(r);
+  EXPECT_TRUE(r->info().schemas.empty());
+  EXPECT_EQ(read_all(*r).values, iota(0, 100));
+
+  const std::vector<ProviderSchema> first{schema_of(1, 100), schema_of(2, 3000)};
+  ASSERT_TRUE(w->set_schemas(first));
+  for (uint32_t i = 100; i < 200; ++i) add_event(*w, i);
+  ASSERT_TRUE(w->flush());
+  ASSERT_TRUE(r->refresh());
+  EXPECT_EQ(r->info().schemas, first);
+  EXPECT_EQ(r->info().session, u"Example-Session");
+  EXPECT_EQ(read_all(*r).values, iota(100, 200));
+
+  // Provider 3's schema is too large for what is left; provider 4's still fits.
+  const std::vector<ProviderSchema> second{schema_of(1, 100), schema_of(2, 3000),
+                                           schema_of(3, 9000), schema_of(4, 2000)};
+  ASSERT_TRUE(w->set_schemas(second));
+  EXPECT_EQ(w->info().schemas_left_out, 1u);
+  ASSERT_TRUE(w->close(3, 0));
+  auto closed = open_reader(f);
+  ASSERT_TRUE(closed);
+  const std::vector<ProviderSchema> kept{second[0], second[1], second[3]};
+  EXPECT_EQ(closed->info().schemas, kept);
+  EXPECT_EQ(closed->info().schemas_left_out, 1u);
+  EXPECT_TRUE(closed->info().closed);
+  EXPECT_EQ(read_all(*closed).values, iota(0, 200));
+}
+
+// The writer died before it learnt any schema: the file reads as any unclosed file, with
+// no schemas. It died in the middle of a rewrite (sections no longer matching their CRC):
+// the events are still read, without the sections, and the warning says so; the same
+// damage in a closed file is an error.
+TEST(LogFile, WriterThatDiedBeforeOrDuringTheSchemaRewriteLeavesItsEvents) {
+  TempFile f;
+  LogInfo info = settings();
+  info.schema_room = 4096;
+  auto w = LogWriter::create(f.open_rw(), info);
+  ASSERT_TRUE(w);
+  for (uint32_t i = 0; i < 50; ++i) add_event(*w, i);
+  ASSERT_TRUE(w->flush());
+  {
+    auto r = open_reader(f);
+    ASSERT_TRUE(r);
+    EXPECT_TRUE(r->info().schemas.empty());
+    EXPECT_FALSE(r->sections_lost());
+    const ReadResult got = read_all(*r);
+    EXPECT_EQ(got.values, iota(0, 50));
+    EXPECT_EQ(got.last, LogReader::Step::Pending);
+  }
+  ASSERT_TRUE(w->set_schemas({schema_of(1, 64)}));
+  std::vector<uint8_t> bytes = f.bytes();
+  bytes[kLogHeaderSize + 20] ^= 0xFF;  // inside the session section
+  f.write(bytes);
+  {
+    auto r = open_reader(f);
+    ASSERT_TRUE(r) << r.error().message;
+    EXPECT_TRUE(r->sections_lost());
+    EXPECT_TRUE(r->info().schemas.empty());
+    EXPECT_EQ(read_all(*r).values, iota(0, 50));
+    EXPECT_NE(r->not_closed_warning().find("sections (session, provider schemas) are unreadable"),
+              std::string::npos)
+        << r->not_closed_warning();
+  }
+  ASSERT_TRUE(w->close(4, 0));  // rewrites only the fixed header: the damage stays
+  auto r = open_reader(f);
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("damaged log file header (sections)"), std::string::npos);
+}
+
 TEST(LogFile, SequentialLimitKeepsTheFirstEventsAndCountsLosses) {
   TempFile f;
   LogInfo info = settings();
