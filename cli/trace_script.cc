@@ -11,7 +11,6 @@
 #include "cli/script_loader.h"
 #include "cli/trace_options.h"
 #include "etw/enable_ext.h"
-#include "runtime/payload_ops.h"
 
 namespace pfc::cli {
 namespace {
@@ -22,16 +21,6 @@ std::u16string joined(const std::vector<std::string>& names) {
   std::u16string out;
   utf8_to_utf16(text, out);
   return out;
-}
-
-// The first payload operator of `filters` that the pfc enable extension cannot carry (the
-// language's extensions: lists, prefixes, globs, regexes, case-sensitive forms,
-// field-to-field; docs/etw.md "The pfc enable extension"), or nullopt.
-std::optional<PayloadOp> first_non_etw_op(const std::vector<PayloadFilter>& filters) {
-  for (const PayloadFilter& f : filters)
-    for (const PayloadPredicate& pred : f.expr.preds)
-      if (internal::find_etw_payload_op(uint16_t(pred.op)) == nullptr) return pred.op;
-  return std::nullopt;
 }
 
 // The descriptors of one enable; "" or why it cannot be sent (a limit of the descriptors).
@@ -55,9 +44,6 @@ std::string to_request(const ProviderDef& provider, const EnableParams& p, Enabl
   }
   if (p.event_names || p.stack_names || p.stack_level_kw)
     return "event-name or stack level/keyword filters (the ETW API's only)";
-  if (const auto op = first_non_etw_op(p.payload))
-    return "the payload operator '" + std::string(internal::payload_op_name(*op)) +
-           "' (provider processes receive ETW's operators only, for now)";
   auto ext = etw::encode_ext(etw::ext_from_script(provider, p.payload));
   if (!ext) return "payload filters and schema larger than 256 KiB";
   r.extension = std::move(*ext);

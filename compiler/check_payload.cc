@@ -71,11 +71,6 @@ const FieldDef* resolve_field(const ast::Name& name, const EventDef& ev, const E
   return &field;
 }
 
-bool is_signed_int(InType t) { return in_type_is_integer(t) && in_type_is_signed(t); }
-bool is_wide_unsigned(InType t) {
-  return in_type_is_integer(t) && !in_type_is_signed(t) && in_type_fixed_size(t) == 8;
-}
-
 // `A gt B` with B a field name: both scalar integers of the event; signed against 64-bit
 // unsigned has no common 64-bit comparison and is rejected.
 bool check_field_value(const ast::Predicate& ap, const FieldDef& field, const EventDef& ev,
@@ -88,19 +83,21 @@ bool check_field_value(const ast::Predicate& ap, const FieldDef& field, const Ev
   uint32_t other = 0;
   const FieldDef* f2 = resolve_field(ap.value.field, ev, ix, other, cx);
   if (f2 == nullptr) return false;
-  for (const FieldDef* f : {&field, f2}) {
-    if (payload_value_kind(f->type) != ValueKind::Integer) {
-      cx.error(f == &field ? ap.field.pos : ap.value.pos,
-               "field " + quote_text(f->name) + " of type '" + std::string(in_type_name(f->type)) +
+  switch (field_pair_issue(field, *f2)) {
+    case FieldPairIssue::None: break;
+    case FieldPairIssue::FirstNotInteger:
+    case FieldPairIssue::SecondNotInteger: {
+      const bool first = field_pair_issue(field, *f2) == FieldPairIssue::FirstNotInteger;
+      const FieldDef& f = first ? field : *f2;
+      cx.error(first ? ap.field.pos : ap.value.pos,
+               "field " + quote_text(f.name) + " of type '" + std::string(in_type_name(f.type)) +
                    "' cannot be compared with another field; only integer fields can");
       return false;
     }
-  }
-  if ((is_signed_int(field.type) && is_wide_unsigned(f2->type)) ||
-      (is_wide_unsigned(field.type) && is_signed_int(f2->type))) {
-    cx.error(ap.op_pos, "cannot compare signed and 64-bit unsigned fields " +
-                            quote_text(field.name) + " and " + quote_text(f2->name));
-    return false;
+    case FieldPairIssue::SignedWide:
+      cx.error(ap.op_pos, "cannot compare signed and 64-bit unsigned fields " +
+                              quote_text(field.name) + " and " + quote_text(f2->name));
+      return false;
   }
   out.op = field_op_of(out.op);
   out.value.lo = other;

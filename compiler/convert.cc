@@ -174,4 +174,20 @@ ConvertResult convert_value(std::string_view field, InType type, PayloadOp op,
                      pair ? std::optional<IntText>(as_text(value.hi)) : std::nullopt);
 }
 
+FieldPairIssue field_pair_issue(const FieldDef& a, const FieldDef& b) {
+  const auto scalar_int = [](const FieldDef& f) {
+    return payload_value_kind(f.type) == ValueKind::Integer && !f.count.present();
+  };
+  if (!scalar_int(a)) return FieldPairIssue::FirstNotInteger;
+  if (!scalar_int(b)) return FieldPairIssue::SecondNotInteger;
+  const auto is_signed = [](InType t) { return in_type_is_signed(t); };
+  const auto is_wide_unsigned = [](InType t) {
+    return !in_type_is_signed(t) && in_type_fixed_size(t) == 8;
+  };
+  if ((is_signed(a.type) && is_wide_unsigned(b.type)) ||
+      (is_wide_unsigned(a.type) && is_signed(b.type)))
+    return FieldPairIssue::SignedWide;
+  return FieldPairIssue::None;
+}
+
 }  // namespace pfc::internal

@@ -42,4 +42,10 @@ ConvertResult convert_value_text(std::string_view field, InType type, PayloadOp 
 ConvertResult convert_value(std::string_view field, InType type, PayloadOp op,
                             const ast::Value& value);
 
+// Whether two fields can be compared with each other (field-to-field operators, FieldEq..FieldGe;
+// docs/language.md §3.1): both scalar integers, and not a signed one against a 64-bit unsigned
+// one (no common 64-bit comparison). The first offending field and what is wrong with it.
+enum class FieldPairIssue : uint8_t { None, FirstNotInteger, SecondNotInteger, SignedWide };
+FieldPairIssue field_pair_issue(const FieldDef& a, const FieldDef& b);
+
 }  // namespace pfc::internal

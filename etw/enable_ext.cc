@@ -8,6 +8,7 @@
 #include <string>
 
 #include "etw/payload_blob.h"
+#include "runtime/payload_ops.h"
 
 namespace pfc::etw {
 namespace {
@@ -113,7 +114,11 @@ ExtContents ext_from_script(const ProviderDef& schema, const std::vector<Payload
     const EventDef* ev = schema.find_event(f.event_id, f.event_version);
     if (ev != nullptr && !f.layout) {
       uint32_t n = 0;
-      for (const PayloadPredicate& p : f.expr.preds) n = std::max(n, p.field + 1);
+      for (const PayloadPredicate& p : f.expr.preds) {
+        n = std::max(n, p.field + 1);
+        if (internal::payload_op_has(p.op, internal::kFieldOp))
+          n = std::max(n, static_cast<uint32_t>(std::min<uint64_t>(p.value.lo + 1, UINT32_MAX)));
+      }
       auto layout = std::make_shared<EventDef>(*ev);
       layout->fields.resize(std::min<size_t>(n, ev->fields.size()));
       f.layout = std::move(layout);

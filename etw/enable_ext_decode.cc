@@ -116,7 +116,7 @@ bool decode_filters(const uint8_t* d, const Header& h, std::vector<Decoded>& out
     for (uint32_t k = 0; k < r.npred; ++k) {
       BlobPredicate p;
       const uint8_t* at = d + h.preds_at() + size_t{kBlobPredicateSize} * (r.pred + k);
-      if (!decode_predicate(at, s.data, s.size, p)) return false;
+      if (!decode_predicate(at, s.data, s.size, BlobOps::Script, p)) return false;
       x.blob.preds.push_back(std::move(p));
     }
     if (!decode_nodes(d, h, r, x.expr)) return false;

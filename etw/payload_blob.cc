@@ -11,6 +11,8 @@
 #include <string>
 
 #include "compiler/convert.h"
+#include "compiler/regex_pred.h"
+#include "runtime/glob.h"
 #include "runtime/payload_ops.h"
 
 namespace pfc::etw {
@@ -156,6 +158,12 @@ bool same_field(const FieldDef& a, const FieldDef& b) {
 
 namespace {
 
+bool known_op(uint16_t op, BlobOps ops) {
+  if (ops == BlobOps::Etw) return find_etw_payload_op(op) != nullptr;
+  const internal::PayloadOpInfo* row = internal::find_payload_op(op);
+  return row != nullptr && (row->flags & internal::kListOp) == 0;
+}
+
 bool known_type(uint16_t t) {
   return t >= static_cast<uint16_t>(InType::UnicodeString) &&
          t <= static_cast<uint16_t>(InType::HexInt64);
@@ -189,12 +197,11 @@ bool decode_header(const uint8_t* d, size_t size, Header& h) {
 
 }  // namespace
 
-bool decode_predicate(const uint8_t* p, const uint8_t* strings, uint32_t strings_size,
+bool decode_predicate(const uint8_t* p, const uint8_t* strings, uint32_t strings_size, BlobOps ops,
                       BlobPredicate& out) {
   const uint16_t op = load_le<uint16_t>(p + 2);
   const uint16_t type = load_le<uint16_t>(p + 4);
-  if (find_etw_payload_op(op) == nullptr || !known_type(type) || load_le<uint16_t>(p + 6) != 0)
-    return false;
+  if (!known_op(op, ops) || !known_type(type) || load_le<uint16_t>(p + 6) != 0) return false;
   out.field = load_le<uint16_t>(p);
   out.op = static_cast<PayloadOp>(op);
   out.type = static_cast<InType>(type);
@@ -311,7 +318,7 @@ std::optional<BlobContents> decode_blob(const uint8_t* d, size_t size) {
     for (uint32_t k = 0; k < count; ++k) {
       BlobPredicate p;
       if (!decode_predicate(preds + size_t{kBlobPredicateSize} * (first + k), d + h.strings_at,
-                            h.strings_size, p))
+                            h.strings_size, BlobOps::Etw, p))
         return std::nullopt;
       bf.preds.push_back(std::move(p));
     }
@@ -349,6 +356,26 @@ bool value_fits(const FieldDef& f, const BlobPredicate& p) {
   if (!r) return false;
   if (is_string(f.type) || is_guid(f.type)) return true;
   return r->lo == p.value.lo && (!payload_op_takes_pair(p.op) || r->hi == p.value.hi);
+}
+
+// A pattern operator's pattern compiles (the checker's test, compiler/check_payload.cc).
+bool pattern_compiles(const BlobPredicate& p) {
+  const bool cs = internal::payload_op_has(p.op, internal::kCaseSensitive);
+  if (p.op == PayloadOp::Matches || p.op == PayloadOp::MatchesCs)
+    return compile_glob(p.value.text, !cs).error.empty();
+  return internal::compile_regex(p.value.text, cs).re != nullptr;
+}
+
+// `p` on field `f` of an event laid out as `fields`: its value as value_fits, a pattern
+// that compiles, or for a field-to-field operator a comparable field of the layout.
+bool predicate_fits(const std::vector<FieldDef>& fields, const FieldDef& f,
+                    const BlobPredicate& p) {
+  if (internal::payload_op_has(p.op, internal::kFieldOp)) {
+    return p.value.lo < fields.size() &&
+           internal::field_pair_issue(f, fields[p.value.lo]) == internal::FieldPairIssue::None;
+  }
+  if (!value_fits(f, p)) return false;
+  return !internal::payload_op_has(p.op, internal::kPatternOp) || pattern_compiles(p);
 }
 
 }  // namespace
@@ -398,7 +425,7 @@ bool resolve_blob_filter(const BlobFilter& bf, const ProviderDef* schema,
   for (const BlobPredicate& p : bf.preds) {
     if (p.field >= ev->fields.size()) return false;
     const FieldDef& f = ev->fields[p.field];
-    if (f.type != p.type || f.count.present() || !value_fits(f, p)) return false;
+    if (f.type != p.type || f.count.present() || !predicate_fits(ev->fields, f, p)) return false;
     preds.push_back(PayloadPredicate{p.field, p.op, p.value});
   }
   out.event_id = bf.event_id;

@@ -125,10 +125,14 @@ void store_le(std::vector<uint8_t>& out, size_t at, T v) {
 // values are appended to `strings` and referenced by offset into it.
 void put_blob_predicate(std::vector<uint8_t>& out, size_t at, const BlobPredicate& p,
                         std::string& strings);
-// Decodes one predicate record (an ETW operator — the ETW API and the pfc enable extension
-// carry no others — a known in-type, reserved 0, string inside the
-// `strings_size` bytes at `strings`, no hi word unless the operator takes a pair).
-bool decode_predicate(const uint8_t* p, const uint8_t* strings, uint32_t strings_size,
+// Which operators a predicate record may carry: ETW's (the payload blob, the ETW API), or
+// every operator of a checked script's EnableParams (the pfc enable extension: ETW's and the
+// language's extensions; `in` / `not in` arrive expanded, so never as list operators).
+// Field-to-field operators (FieldEq..FieldGe) carry the other field's index as value `a`.
+enum class BlobOps : uint8_t { Etw, Script };
+// Decodes one predicate record (an operator of `ops`, a known in-type, reserved 0, string
+// inside the `strings_size` bytes at `strings`, no hi word unless the operator takes a pair).
+bool decode_predicate(const uint8_t* p, const uint8_t* strings, uint32_t strings_size, BlobOps ops,
                       BlobPredicate& out);
 // A layout: u16 field count, u16 0, then append_fields.
 void append_layout(std::vector<uint8_t>& out, const std::vector<FieldDef>& layout);
@@ -147,6 +151,9 @@ bool blob_layouts_agree(const std::vector<BlobFilter>& filters);
 bool same_field(const FieldDef& a, const FieldDef& b);
 // Resolves one filter's predicates against its layout (and `schema`, as resolve_blob):
 // fills `preds` in order and out's event id, version, group_all and layout (not expr).
+// Beyond resolve_blob's checks: a field-to-field operator's other field must be in the layout
+// and comparable (compiler/convert.h field_pair_issue); a `matches` / `regex` pattern must
+// compile.
 bool resolve_blob_filter(const BlobFilter& bf, const ProviderDef* schema,
                          std::vector<PayloadPredicate>& preds, PayloadFilter& out);
 

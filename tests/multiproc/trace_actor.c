@@ -234,7 +234,8 @@ static void* writer(void* arg) {
   return NULL;
 }
 
-/* Event 5's Name for `seq`: "item-K", "ITEM-K" or "Item-K" with K = seq % 5. */
+/* Event 5's Name for `seq`: "item-K", "ITEM-K" or "Item-K" with K = seq % 5. Event 5 is
+   (Name, Seq, Mod = Seq % 7). */
 static void named_text(unsigned seq, char* out, size_t cap) {
   static const char* const kSpell[3] = {"item-", "ITEM-", "Item-"};
   snprintf(out, cap, "%s%u", kSpell[seq % 3], seq % 5);
@@ -250,12 +251,14 @@ static unsigned write_named(int n) {
     size_t units = 0;
     while (name[units] != 0) ++units;
     ULONG seq = (ULONG)i;
+    ULONG mod = seq % 7;
     EVENT_DESCRIPTOR d;
     EventDescCreate(&d, 5, 0, 0, 4, 0, 0, 0);
-    EVENT_DATA_DESCRIPTOR data[2];
+    EVENT_DATA_DESCRIPTOR data[3];
     EventDataDescCreate(&data[0], name, (ULONG)((units + 1) * sizeof(WCHAR)));
     EventDataDescCreate(&data[1], &seq, sizeof seq);
-    if (EventWrite(g_reg, &d, 2, data) == 0) ++written;
+    EventDataDescCreate(&data[2], &mod, sizeof mod);
+    if (EventWrite(g_reg, &d, 3, data) == 0) ++written;
   }
   return written;
 }

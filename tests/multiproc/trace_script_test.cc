@@ -26,12 +26,14 @@ using Json = nlohmann::json;
 constexpr int kWait = 20000;
 constexpr const char* kGuid = "{00000009-0000-4000-8000-000000000001}";
 
-// Sessions All (everything) and W1..W6: each a different mix of filters. W6's stack_id
-// filter selects stacks only, so its delivered set is what the other filters say.
+// Sessions All (everything) and W1..W7: each a different mix of filters. W6's stack_id
+// filter selects stacks only, so its delivered set is what the other filters say. W7 uses
+// the language's own operators (prefix, suffix, glob, regex, `.cs` forms, `in` / `not in`,
+// field-to-field).
 constexpr const char* kScript = R"(provider Actor {00000009-0000-4000-8000-000000000001} {
     event One (id=1, level=4) { Seq: uint32; }
     event Two (id=2, level=4) { Seq: uint32; }
-    event Named (id=5, level=4) { Name: wstring; Seq: uint32; }
+    event Named (id=5, level=4) { Name: wstring; Seq: uint32; Mod: uint32; }
 }
 session All { enable Actor level=verbose; }
 session W1 {
@@ -59,8 +61,16 @@ session W6 {
         payload Named where not not Seq ge 7;
     }
 }
+session W7 {
+    enable Actor {
+        payload Named where (Name startswith "item" and (Name endswith.cs "-2" or Name matches "*-[34]"))
+            or (Name regex.cs "^It.m-1$" and Seq gt Mod) or Name contains.cs "M-0";
+        payload Two where Seq not in 6, 10, 14;
+        payload One where Seq in 4, 8, 33;
+    }
+}
 )";
-const std::vector<std::string> kFiltered = {"W1", "W2", "W3", "W4", "W5", "W6"};
+const std::vector<std::string> kFiltered = {"W1", "W2", "W3", "W4", "W5", "W6", "W7"};
 
 using Key = std::pair<int, unsigned>;  // (event id, Seq)
 
@@ -95,7 +105,8 @@ class TraceScript : public TraceCliFixture {
 };
 
 TEST_F(TraceScript, ProviderProcessFiltersAsPfcRunDoes) {
-  for (const std::string& s : std::vector<std::string>{"All", "W1", "W2", "W3", "W4", "W5", "W6"}) {
+  for (const std::string& s :
+       std::vector<std::string>{"All", "W1", "W2", "W3", "W4", "W5", "W6", "W7"}) {
     ASSERT_EQ(pfc({"start", s}).exit_code, 0) << s;
     const ProcessResult en = pfc({"enable", s, "--script", script_});
     ASSERT_EQ(en.exit_code, 0) << s << ": " << en.err;
@@ -144,7 +155,7 @@ TEST_F(TraceScript, ProviderProcessFiltersAsPfcRunDoes) {
   // Not vacuous: the filters keep some events and drop others.
   EXPECT_EQ(expected["W4"].size(), 0u);
   EXPECT_EQ(expected["W5"].size(), 0u);
-  for (const char* s : {"W1", "W2", "W3", "W6"}) {
+  for (const char* s : {"W1", "W2", "W3", "W6", "W7"}) {
     EXPECT_GT(expected[s].size(), 3u) << s;
     EXPECT_LT(expected[s].size(), 60u) << s;
   }
@@ -198,19 +209,14 @@ TEST_F(TraceScript, ScriptErrorsAndMissingSessions) {
     EXPECT_EQ(u.err.rfind("pfc: error: ", 0), 0u) << u.err;
   }
   EXPECT_NE(pfc({"query", "S"}).out.find("\"providers\":[]"), std::string::npos);
-  // The language's own operators do not reach provider processes yet: refused before
-  // anything is enabled; `in` lists become ETW comparisons and are sent.
+  // The language's own operators reach provider processes in the pfc enable extension.
   const std::string ext = write_file("ext.pfs",
                                      "provider A { event E (id=1) { N: wstring; X: uint32; } }\n"
-                                     "session S { enable A { payload E where N startswith \"ab\";"
-                                     " } }\n");
-  const ProcessResult refused = pfc({"enable", "S", "--script", ext});
-  EXPECT_EQ(refused.exit_code, 2) << refused.err;
-  EXPECT_NE(refused.err.find("with the payload operator 'startswith' (provider processes receive "
-                             "ETW's operators only, for now): not supported"),
-            std::string::npos)
-      << refused.err;
-  EXPECT_NE(pfc({"query", "S"}).out.find("\"providers\":[]"), std::string::npos);
+                                     "session S { enable A { payload E where N startswith \"ab\""
+                                     " or N regex \"a+b\" or X gt X; } }\n");
+  const ProcessResult sent_ext = pfc({"enable", "S", "--script", ext});
+  EXPECT_EQ(sent_ext.exit_code, 0) << sent_ext.err;
+  EXPECT_NE(pfc({"query", "S"}).out.find("\"providers\":[\"{"), std::string::npos);
   const std::string in = write_file("in.pfs",
                                     "provider A { event E (id=1) { N: wstring; X: uint32; } }\n"
                                     "session S { enable A { payload E where X in 1, 5; } }\n");

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <random>
 
 #include "etw/enable_ext.h"
@@ -130,6 +132,90 @@ TEST(EnableExt, SchemaOnlyAndLimits) {
   ProviderDef huge = schema();
   huge.events[0].name.assign(kExtMaxBytes, 'x');
   EXPECT_FALSE(encode_ext(ext_from_script(huge, {})).has_value());
+}
+
+// One flat `all` filter on event 1 over `preds`, encoded.
+std::vector<uint8_t> encoded(std::vector<PayloadPredicate> preds) {
+  PayloadFilter f;
+  f.event_id = 1;
+  f.expr = make_flat_expr(std::move(preds), false);
+  return encode_ext(ext_from_script(schema(), {f})).value_or(std::vector<uint8_t>{});
+}
+
+PayloadPredicate text_pred(uint32_t field, PayloadOp op, const char* text) {
+  PayloadValue v;
+  v.text = text;
+  return {field, op, v};
+}
+
+PayloadPredicate field_pred(uint32_t field, PayloadOp op, uint64_t other) {
+  PayloadValue v;
+  v.lo = other;
+  return {field, op, v};
+}
+
+TEST(EnableExt, LanguageOperatorsRoundTrip) {
+  PayloadFilter f;
+  f.event_id = 1;
+  f.expr = make_flat_expr(
+      {text_pred(0, PayloadOp::StartsWith, "Us"), text_pred(0, PayloadOp::EndsWithCs, "er"),
+       text_pred(0, PayloadOp::Matches, "*s[a-f]?"), text_pred(0, PayloadOp::RegexCs, "^U.*r$"),
+       text_pred(0, PayloadOp::IsNotCs, "x"), field_pred(1, PayloadOp::FieldGt, 2)},
+      false);
+  const auto b = encode_ext(ext_from_script(schema(), {f}));
+  ASSERT_TRUE(b.has_value());
+  const auto d = decode_ext(b->data(), b->size(), nullptr);
+  ASSERT_TRUE(d.has_value());
+  ASSERT_EQ(d->payload.size(), 1u);
+  EXPECT_TRUE(same_expr(d->payload[0].expr, f.expr));
+  ASSERT_TRUE(d->payload[0].layout);
+  EXPECT_EQ(d->payload[0].layout->fields.size(), 3u);  // up to Count, the compared field
+  // ETW's own payload blob still carries ETW's operators only.
+  BlobFilter bf;
+  bf.event_id = 1;
+  bf.preds = {{0, PayloadOp::StartsWith, InType::UnicodeString, text_pred(0, {}, "Us").value}};
+  bf.layout = {schema().events[0].fields[0]};
+  BlobContents blob{schema().guid, {bf}};
+  const std::vector<uint8_t> bytes = encode_blob(blob);
+  EXPECT_FALSE(decode_blob(bytes.data(), bytes.size()).has_value());
+}
+
+TEST(EnableExt, BadPatternsAndFieldReferencesAreRefused) {
+  const std::vector<std::vector<PayloadPredicate>> bad = {
+      {text_pred(0, PayloadOp::Regex, "a(")},      // does not compile
+      {text_pred(0, PayloadOp::MatchesCs, "[a")},  // unterminated class
+      {text_pred(1, PayloadOp::StartsWith, "1")},  // string operator on an integer
+      {field_pred(1, PayloadOp::FieldGt, 3)},      // the other field is an array
+      {field_pred(1, PayloadOp::FieldLe, 0)},      // ... a string
+      {field_pred(0, PayloadOp::FieldEq, 1)},      // the first field is a string
+      {text_pred(0, PayloadOp::In, "Us")},         // lists arrive expanded, never as such
+  };
+  for (size_t i = 0; i < bad.size(); ++i) {
+    const std::vector<uint8_t> b = encoded(bad[i]);
+    ASSERT_FALSE(b.empty()) << i;
+    EXPECT_FALSE(decode_ext(b.data(), b.size(), nullptr).has_value()) << i;
+  }
+  // The other field beyond the layout the filter carries.
+  std::vector<uint8_t> b = encoded({field_pred(1, PayloadOp::FieldGt, 2)});
+  const auto ok = decode_ext(b.data(), b.size(), nullptr);
+  ASSERT_TRUE(ok.has_value());
+  const size_t layout_at = load_le<uint32_t>(b.data() + 48);
+  EXPECT_EQ(load_le<uint16_t>(b.data() + layout_at), 3u);
+  b[kExtHeaderSize + kExtFilterSize + 8] = 7;  // the predicate's value: field 7
+  rechecksum(b);
+  EXPECT_FALSE(decode_ext(b.data(), b.size(), nullptr).has_value());
+}
+
+// The fuzzer's seeds stay valid extensions of the current format version (they are meant to
+// reach past the header checks; fuzz/corpus/etw_ext/).
+TEST(EnableExt, FuzzSeedsDecode) {
+  for (const char* name : {"expressions", "field-compare", "schema-only"}) {
+    std::ifstream in(std::string(PFC_SOURCE_DIR) + "/fuzz/corpus/etw_ext/" + name + ".ext",
+                     std::ios::binary);
+    const std::vector<uint8_t> b{std::istreambuf_iterator<char>(in), {}};
+    ASSERT_FALSE(b.empty()) << name;
+    EXPECT_TRUE(decode_ext(b.data(), b.size(), nullptr).has_value()) << name;
+  }
 }
 
 TEST(EnableExt, EveryTruncationIsRefused) {
