@@ -132,6 +132,9 @@ std::vector<Workload> all_workloads() {
   for (uint32_t n : {1u, 8u}) out.push_back(example_workload(n));
   out.push_back(string_workload());
   out.push_back(var_layout_workload());
+  out.push_back(in_set_workload());
+  out.push_back(glob_workload());
+  out.push_back(regex_workload());
   return out;
 }
 

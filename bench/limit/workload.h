@@ -35,6 +35,11 @@ Workload example_workload(uint32_t sessions);
 Workload string_workload();
 // An integer predicate on a field that follows three strings and a counted array.
 Workload var_layout_workload();
+// The language's operators, 1 session each: `in` with 1,000 values, `matches` and `regex` on
+// 256-character UTF-16 strings (operator_workloads.cc).
+Workload in_set_workload();
+Workload glob_workload();
+Workload regex_workload();
 
 // Deterministic PRNG (splitmix64) for the event mixes.
 class BenchRng {
