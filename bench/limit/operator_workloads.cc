@@ -3,8 +3,8 @@
 // and binary search), `matches` (a glob compiled by runtime/glob.h, matched by a plain
 // backtracking loop) and `regex` (RE2, called directly on the UTF-8 form), each on one
 // session; the strings are 256 UTF-16 units.
-#include <algorithm>
 #include <re2/re2.h>
+#include <algorithm>
 #include <span>
 
 #include "base/ascii.h"
@@ -88,9 +88,7 @@ class InSetHand final : public RoutingProgram {
 
 constexpr char kGlob[] = "*time*out?[0-9]*";
 
-inline char32_t fold_unit(char16_t u) {
-  return u < 0x80 ? ascii_lower(char32_t{u}) : fold_case(u);
-}
+inline char32_t fold_unit(char16_t u) { return u < 0x80 ? ascii_lower(char32_t{u}) : fold_case(u); }
 
 class GlobHand final : public RoutingProgram {
  public:
@@ -166,7 +164,8 @@ class RegexHand final : public RoutingProgram {
 
 // 256 units of text from `pieces` and random letters; some events cut short.
 std::u16string random_text(BenchRng& rng, std::span<const char16_t* const> pieces) {
-  static constexpr char kPlain[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/.:";
+  static constexpr char kPlain[] =
+      "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/.:";
   std::u16string s;
   while (s.size() < 256) {
     if (rng.chance(6)) s += pieces[rng.below(pieces.size())];
@@ -209,7 +208,8 @@ Workload in_set_workload() {
   for (size_t i = 0; i < kEventsPerWorkload; ++i) {
     Event e;
     e.desc.id = 40;
-    const uint32_t v = rng.chance(50) ? values[rng.below(values.size())] : uint32_t(rng.below(200000));
+    const uint32_t v =
+        rng.chance(50) ? values[rng.below(values.size())] : uint32_t(rng.below(200000));
     e.payload = PayloadWriter().le(v, 4).bytes;
     if (rng.chance(3)) e.payload.resize(rng.below(5));
     w.events.push_back(std::move(e));
@@ -222,8 +222,8 @@ Workload glob_workload() {
   PayloadPredicate p{0, PayloadOp::Matches, {0, 0, kGlob, {}}};
   Workload w =
       one_event("Glob1", 41, {field("Message", InType::UnicodeString)}, one_pred(41, std::move(p)));
-  static constexpr const char16_t* kPieces[] = {u"time", u"TIME", u"out", u"OuT7", u"out",
-                                                u"\u00C9t\u00E9", u"\u212Aelvin"};
+  static constexpr const char16_t* kPieces[] = {u"time", u"TIME",          u"out",        u"OuT7",
+                                                u"out",  u"\u00C9t\u00E9", u"\u212Aelvin"};
   static constexpr const char16_t* kPrefixes[] = {u""};
   add_text_events(w, 41, 42, kPrefixes, kPieces);
   w.hand = std::make_unique<GlobHand>();
