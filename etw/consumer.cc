@@ -144,7 +144,10 @@ const trace::RingReader::View* file_peek(Runtime& rt, Consumer& c, uint64_t now)
   if (c.log_done || now < c.next_try_ns) return nullptr;
   switch (c.log->next(c.view)) {
     case trace::LogReader::Step::Event: c.has_view = true; return &c.view;
-    case trace::LogReader::Step::End: c.log_done = true; return nullptr;
+    case trace::LogReader::Step::End:
+      c.log_done = true;
+      if (c.log->buffers_overwritten() != 0) c.problem = {c.log->overwritten_warning(), false};
+      return nullptr;
     case trace::LogReader::Step::Damaged:
       c.log_done = true;
       c.problem = {c.log->problem(), true};
@@ -297,17 +300,15 @@ TRACEHANDLE open_log_file(EVENT_TRACE_LOGFILEW* f) {
   return add_file_consumer(t, std::move(log), path, follow ? Follow::UntilClosed : Follow::None, f);
 }
 
-// OpenTraceW(LoggerName) of a file session: follow its (sequential) file. t.mu held.
+// OpenTraceW(LoggerName) of a file session: follow its file (a circular one from its oldest
+// surviving buffer; buffers the host overwrites before they are read are skipped and
+// reported, docs/logfile.md). t.mu held.
 TRACEHANDLE follow_session_file(ConsumerTable& t, const trace::SessionEntry& e,
                                 EVENT_TRACE_LOGFILEW* f) {
   std::string path;
   utf16_to_utf8(e.log_file, path, Unpaired::Replace);
   auto log = open_reader(path);
   if (log == nullptr) return INVALID_PROCESSTRACE_HANDLE;
-  if (log->info().circular) {
-    set_last_error(ERROR_NOT_SUPPORTED);  // a circular file cannot be followed
-    return INVALID_PROCESSTRACE_HANDLE;
-  }
   const TRACEHANDLE h = add_file_consumer(t, std::move(log), path, Follow::WhileSession, f);
   t.by_handle[h]->entry = e;
   return h;

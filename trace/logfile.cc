@@ -434,6 +434,9 @@ Result<void> LogReader::refresh() {
 std::string LogReader::not_closed_warning() const {
   return display_ + ": file not closed: writer died or still writing (read " +
          std::to_string(buffers_read_) + " complete buffers" +
+         (buffers_overwritten_ != 0
+              ? "; " + std::to_string(buffers_overwritten_) + " overwritten before they were read"
+              : std::string()) +
          (sections_lost_ ? "; its sections (session, provider schemas) are unreadable)" : ")");
 }
 
@@ -443,9 +446,17 @@ LogReader::Step LogReader::damaged(std::string what) {
   return Step::Damaged;
 }
 
+std::string LogReader::overwritten_warning() const {
+  return display_ + ": " + std::to_string(buffers_overwritten_) +
+         " buffers were overwritten before they were read (circular file)";
+}
+
+// Scans every slot's header for the buffers not yet read: right magic, `sequence mod slots`
+// equal to the slot, sequence ≥ expected_sequence_. Their CRCs are checked when read.
 Result<void> LogReader::order_circular() {
   const uint64_t slots = (info_.max_bytes - info_.data_offset) / info_.buffer_size;
-  std::vector<std::pair<uint64_t, uint64_t>> found;  // (sequence, slot)
+  order_.clear();
+  next_index_ = 0;
   for (uint64_t slot = 0; slot < slots; ++slot) {
     uint8_t h[kLogBufferHeaderSize];
     auto got = input_->read_at(info_.data_offset + slot * info_.buffer_size, h, sizeof h);
@@ -453,10 +464,9 @@ Result<void> LogReader::order_circular() {
     if (*got < sizeof h) break;
     if (load<uint32_t>(h) != kBufferMagic) continue;  // never written
     const uint64_t seq = load<uint64_t>(h + 8);
-    if (seq % slots == slot) found.emplace_back(seq, slot);
+    if (seq % slots == slot && seq >= expected_sequence_) order_.emplace_back(seq, slot);
   }
-  std::sort(found.begin(), found.end());
-  for (const auto& f : found) order_.push_back(f.second);
+  std::sort(order_.begin(), order_.end());
   ordered_ = true;
   return {};
 }
@@ -479,9 +489,10 @@ LogReader::Step LogReader::check_buffer(uint64_t offset, size_t got) {
   if (crc(b + kLogBufferHeaderSize, used, crc(copy, sizeof copy)) != load<uint32_t>(b + 24))
     return fail("damaged buffer (CRC mismatch)");
   const uint64_t seq = load<uint64_t>(b + 8);
-  if (!info_.circular && seq != expected_sequence_)
+  const uint64_t want = info_.circular ? order_[next_index_].first : expected_sequence_;
+  if (seq != want)
     return fail("buffer out of sequence (" + std::to_string(seq) + ", expected " +
-                std::to_string(expected_sequence_) + ")");
+                std::to_string(want) + ")");
   expected_sequence_ = seq + 1;
   pos_ = kLogBufferHeaderSize;
   used_end_ = kLogBufferHeaderSize + used;
@@ -490,18 +501,37 @@ LogReader::Step LogReader::check_buffer(uint64_t offset, size_t got) {
   return Step::Event;
 }
 
-LogReader::Step LogReader::load_next_buffer() {
-  uint64_t slot = next_index_;
-  if (info_.circular) {
-    if (!input_->seekable()) return damaged("a circular log file must be read from a file");
-    if (!ordered_) {
+// Circular files: the buffers of the last scan in sequence order; once they are read, a new
+// scan for what was written since (a closed file ends when it finds none). A slot that no
+// longer holds the sequence the scan found was overwritten by a writer that lapped this
+// reader (the file is being written): scan again and count the sequences skipped.
+LogReader::Step LogReader::load_circular_buffer() {
+  if (!input_->seekable()) return damaged("a circular log file must be read from a file");
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    if (!ordered_ || next_index_ >= order_.size()) {
       if (auto o = order_circular(); !o) return damaged(o.error().message);
+      if (order_.empty()) return info_.closed ? Step::End : Step::Pending;
+      if (buffers_read_ > 0) buffers_overwritten_ += order_.front().first - expected_sequence_;
     }
-    if (next_index_ >= order_.size()) return info_.closed ? Step::End : Step::Pending;
-    slot = order_[next_index_];
-  } else if (info_.closed && next_index_ >= info_.buffers_written) {
-    return Step::End;
+    const uint64_t offset = info_.data_offset + order_[next_index_].second * info_.buffer_size;
+    auto got = input_->read_at(offset, buffer_.data(), buffer_.size());
+    if (!got) return damaged(got.error().message);
+    const Step s = check_buffer(offset, *got);
+    if (s == Step::Event) {
+      next_index_++;
+      return s;
+    }
+    if (s != Step::Pending || load<uint64_t>(buffer_.data() + 8) <= order_[next_index_].first)
+      return s;        // damaged, or being written (a follower retries)
+    ordered_ = false;  // lapped: the slot holds a newer buffer
   }
+  return Step::Pending;
+}
+
+LogReader::Step LogReader::load_next_buffer() {
+  if (info_.circular) return load_circular_buffer();
+  const uint64_t slot = next_index_;
+  if (info_.closed && next_index_ >= info_.buffers_written) return Step::End;
   const uint64_t offset = info_.data_offset + slot * uint64_t{info_.buffer_size};
   auto got = input_->read_at(offset, buffer_.data(), buffer_.size());
   if (!got) return damaged(got.error().message);

@@ -166,9 +166,15 @@ class LogReader {
   // True when the sections of a file not closed failed their checks (its writer died while
   // rewriting them): the events are read without the session name and schemas.
   bool sections_lost() const { return sections_lost_; }
+  // Circular files read while being written: buffers the writer overwrote before this
+  // reader got to them (their sequence numbers were skipped).
+  uint64_t buffers_overwritten() const { return buffers_overwritten_; }
+  // The warning a follower prints when buffers_overwritten() is not 0.
+  std::string overwritten_warning() const;
 
  private:
   Step load_next_buffer();
+  Step load_circular_buffer();
   Step check_buffer(uint64_t offset, size_t got);
   Step damaged(std::string what);
   Result<void> order_circular();
@@ -184,9 +190,12 @@ class LogReader {
   uint32_t used_end_ = 0;           // end of the records in buffer_
   uint32_t remaining_ = 0;          // events of the current buffer not yet returned
   uint64_t next_index_ = 0;         // the next buffer slot (sequential) / order entry
-  uint64_t expected_sequence_ = 0;  // sequential: slot i holds sequence i
-  std::vector<uint64_t> order_;     // circular: slots by sequence
+  uint64_t expected_sequence_ = 0;  // the next buffer's sequence (sequential: slot i holds i)
+  // Circular: (sequence, slot) of the buffers not yet read, by sequence, from the last scan
+  // of the slot headers (every sequence ≥ expected_sequence_ found then).
+  std::vector<std::pair<uint64_t, uint64_t>> order_;
   bool ordered_ = false;
+  uint64_t buffers_overwritten_ = 0;
   bool done_ = false;
   bool sections_lost_ = false;
   bool have_sections_ = false;

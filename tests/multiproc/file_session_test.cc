@@ -216,6 +216,29 @@ TEST_F(FileSession, CircularKeepsTheNewestEvents) {
   EXPECT_EQ(p->wait(kWait), 0);
 }
 
+TEST_F(FileSession, RealTimeConsumerOfACircularFileSessionFollowsTheFile) {
+  start("circrt", 1, 64);
+  Child consumer({"consume", "S"});
+  ASSERT_EQ(consumer.expect("open", kWait), "open");
+  auto p = enabled_provider();
+  write_events(*p, 2000);
+  EXPECT_EQ(stop_file("S").rc, 0u);
+  unsigned events = 0;
+  for (;;) {
+    const std::string line = consumer.read_line(kWait);
+    if (line.starts_with("event")) {
+      ++events;
+      continue;
+    }
+    EXPECT_EQ(line, "done 0");
+    break;
+  }
+  EXPECT_EQ(events, 2000u);  // 1 MB holds them all: nothing overwritten
+  EXPECT_EQ(consumer.wait(kWait), 0);
+  p->send("quit");
+  EXPECT_EQ(p->wait(kWait), 0);
+}
+
 TEST_F(FileSession, RealTimeConsumerOfAFileSessionFollowsTheFile) {
   start("seqrt", 0, 64);
   Child consumer({"consume", "S"});

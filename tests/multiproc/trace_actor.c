@@ -166,9 +166,10 @@ static int cmd_startfile(char** argv) {
   Properties p;
   init_properties(&p);
   const char* mode = argv[4];
-  p.props.LogFileMode =
-      strcmp(mode, "circ") == 0 ? EVENT_TRACE_FILE_MODE_CIRCULAR : EVENT_TRACE_FILE_MODE_SEQUENTIAL;
-  if (strcmp(mode, "seqrt") == 0) p.props.LogFileMode |= EVENT_TRACE_REAL_TIME_MODE;
+  /* seq, circ, and with real-time: seqrt, circrt */
+  p.props.LogFileMode = strncmp(mode, "circ", 4) == 0 ? EVENT_TRACE_FILE_MODE_CIRCULAR
+                                                      : EVENT_TRACE_FILE_MODE_SEQUENTIAL;
+  if (strcmp(mode + strlen(mode) - 2, "rt") == 0) p.props.LogFileMode |= EVENT_TRACE_REAL_TIME_MODE;
   p.props.MaximumFileSize = (ULONG)atoi(argv[5]);
   p.props.BufferSize = (ULONG)atoi(argv[6]);
   p.props.MaximumBuffers = 128; /* rings of 128 buffers: tests' bursts never overflow them */

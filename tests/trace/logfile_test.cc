@@ -313,6 +313,61 @@ TEST(LogFile, CircularKeepsTheNewestOldestFirst) {
   EXPECT_EQ(r->buffers_read(), 3u);
 }
 
+// A circular file read while it is written: the follower gets every buffer in order, then
+// what the writer added since; when the writer laps it, the overwritten buffers are skipped
+// and counted, and reading goes on from the oldest surviving one.
+TEST(LogFile, CircularFileCanBeFollowedAndCountsOverwrittenBuffers) {
+  TempFile f;
+  LogInfo info = settings();
+  info.circular = true;
+  info.max_bytes = 4096 + 4 * uint64_t{kMinLogBuffer};  // 4 slots
+  auto w = LogWriter::create(f.open_rw(), info);
+  ASSERT_TRUE(w);
+  uint32_t next = 0;
+  const auto write_buffer = [&] {  // events until one more buffer is written
+    const uint64_t before = w->info().buffers_written;
+    while (w->info().buffers_written == before) add_event(*w, next++);
+  };
+  write_buffer();
+  write_buffer();
+  auto r = open_reader(f);
+  ASSERT_TRUE(r);
+  ReadResult got = read_all(*r);
+  EXPECT_EQ(got.last, LogReader::Step::Pending);
+  ASSERT_FALSE(got.values.empty());
+  EXPECT_EQ(got.values, iota(0, got.values.back() + 1));
+  uint32_t seen = got.values.back() + 1;
+  // Two more buffers (no lap): read next, in order.
+  write_buffer();
+  write_buffer();
+  ASSERT_TRUE(r->refresh());
+  got = read_all(*r);
+  EXPECT_EQ(got.last, LogReader::Step::Pending);
+  ASSERT_FALSE(got.values.empty());
+  EXPECT_EQ(got.values, iota(seen, got.values.back() + 1));
+  seen = got.values.back() + 1;
+  EXPECT_EQ(r->buffers_overwritten(), 0u);
+  // Six more buffers into 4 slots: the reader was lapped; 2 buffers are gone.
+  for (int i = 0; i < 6; ++i) write_buffer();
+  ASSERT_TRUE(r->refresh());
+  got = read_all(*r);
+  ASSERT_FALSE(got.values.empty());
+  EXPECT_GT(got.values.front(), seen);
+  EXPECT_EQ(got.values, iota(got.values.front(), got.values.back() + 1));
+  EXPECT_EQ(r->buffers_overwritten(), 2u);
+  EXPECT_NE(r->not_closed_warning().find("2 overwritten before they were read"), std::string::npos);
+  seen = got.values.back() + 1;
+  // Closed: the events buffered at the end, then End.
+  for (uint32_t i = 0; i < 5; ++i) add_event(*w, next++);
+  ASSERT_TRUE(w->close(2, 0));
+  ASSERT_TRUE(r->refresh());
+  got = read_all(*r);
+  EXPECT_EQ(got.last, LogReader::Step::End);
+  EXPECT_EQ(got.values, iota(seen, next));
+  EXPECT_NE(r->overwritten_warning().find(": 2 buffers were overwritten before they were read"),
+            std::string::npos);
+}
+
 // A closed file of 300 events over several buffers.
 std::vector<uint8_t> sample_file(TempFile& f, uint64_t* data_offset) {
   auto w = LogWriter::create(f.open_rw(), settings());
