@@ -106,6 +106,8 @@ class FileSession : public ::testing::Test {
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
 
+  void expect_consumer_follows(const char* mode, int max_mb);
+
   void start(const std::string& mode, int max_mb, int buffer_kb, const char* ids = nullptr) {
     int rc = 0;
     EXPECT_EQ(run_actor({"startfile", "S", file_, mode, std::to_string(max_mb),
@@ -216,31 +218,10 @@ TEST_F(FileSession, CircularKeepsTheNewestEvents) {
   EXPECT_EQ(p->wait(kWait), 0);
 }
 
-TEST_F(FileSession, RealTimeConsumerOfACircularFileSessionFollowsTheFile) {
-  start("circrt", 1, 64);
-  Child consumer({"consume", "S"});
-  ASSERT_EQ(consumer.expect("open", kWait), "open");
-  auto p = enabled_provider();
-  write_events(*p, 2000);
-  EXPECT_EQ(stop_file("S").rc, 0u);
-  unsigned events = 0;
-  for (;;) {
-    const std::string line = consumer.read_line(kWait);
-    if (line.starts_with("event")) {
-      ++events;
-      continue;
-    }
-    EXPECT_EQ(line, "done 0");
-    break;
-  }
-  EXPECT_EQ(events, 2000u);  // 1 MB holds them all: nothing overwritten
-  EXPECT_EQ(consumer.wait(kWait), 0);
-  p->send("quit");
-  EXPECT_EQ(p->wait(kWait), 0);
-}
-
-TEST_F(FileSession, RealTimeConsumerOfAFileSessionFollowsTheFile) {
-  start("seqrt", 0, 64);
+// A real-time consumer of a file session in `mode` ("seqrt", "circrt": max_mb large enough
+// that nothing is overwritten) follows its file: all 2000 events, then ProcessTrace returns 0.
+void FileSession::expect_consumer_follows(const char* mode, int max_mb) {
+  start(mode, max_mb, 64);
   Child consumer({"consume", "S"});
   ASSERT_EQ(consumer.expect("open", kWait), "open");
   auto p = enabled_provider();
@@ -260,6 +241,14 @@ TEST_F(FileSession, RealTimeConsumerOfAFileSessionFollowsTheFile) {
   EXPECT_EQ(consumer.wait(kWait), 0);
   p->send("quit");
   EXPECT_EQ(p->wait(kWait), 0);
+}
+
+TEST_F(FileSession, RealTimeConsumerOfAFileSessionFollowsTheFile) {
+  expect_consumer_follows("seqrt", 0);
+}
+
+TEST_F(FileSession, RealTimeConsumerOfACircularFileSessionFollowsTheFile) {
+  expect_consumer_follows("circrt", 1);
 }
 
 TEST_F(FileSession, FlushWritesThePartlyFilledBufferWhileTheSessionRuns) {
