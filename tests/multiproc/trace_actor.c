@@ -341,19 +341,24 @@ static int cmd_consume(char** argv) {
   return process_and_close(h) == 0 ? 0 : 1;
 }
 
+/* OpenTraceW(LogFileName = path) with `callback` into *f; prints "open-failed ERR" on failure. */
+static TRACEHANDLE open_file_trace(const char* path, PEVENT_RECORD_CALLBACK callback,
+                                   EVENT_TRACE_LOGFILEW* f, WCHAR* name, size_t cap) {
+  widen(path, name, cap);
+  memset(f, 0, sizeof *f);
+  f->LogFileName = name;
+  f->ProcessTraceMode = PROCESS_TRACE_MODE_EVENT_RECORD;
+  f->EventRecordCallback = callback;
+  TRACEHANDLE h = OpenTraceW(f);
+  if (h == INVALID_PROCESSTRACE_HANDLE) printf("open-failed %lu\n", (unsigned long)GetLastError());
+  return h;
+}
+
 static int cmd_readfile(char** argv) {
   WCHAR w[1024];
-  widen(argv[2], w, 1024);
   EVENT_TRACE_LOGFILEW f;
-  memset(&f, 0, sizeof f);
-  f.LogFileName = w;
-  f.ProcessTraceMode = PROCESS_TRACE_MODE_EVENT_RECORD;
-  f.EventRecordCallback = on_event;
-  TRACEHANDLE h = OpenTraceW(&f);
-  if (h == INVALID_PROCESSTRACE_HANDLE) {
-    printf("open-failed %lu\n", (unsigned long)GetLastError());
-    return 1;
-  }
+  TRACEHANDLE h = open_file_trace(argv[2], on_event, &f, w, 1024);
+  if (h == INVALID_PROCESSTRACE_HANDLE) return 1;
   char name[256] = {0};
   for (int i = 0; i < 255 && f.LogfileHeader.LoggerName && f.LogfileHeader.LoggerName[i]; ++i)
     name[i] = (char)f.LogfileHeader.LoggerName[i];
@@ -374,17 +379,9 @@ static void WINAPI on_file_event(PEVENT_RECORD r) {
 
 static int cmd_consume_file(char** argv) {
   WCHAR w[1024];
-  widen(argv[2], w, 1024);
   EVENT_TRACE_LOGFILEW f;
-  memset(&f, 0, sizeof f);
-  f.LogFileName = w;
-  f.ProcessTraceMode = PROCESS_TRACE_MODE_EVENT_RECORD;
-  f.EventRecordCallback = on_file_event;
-  TRACEHANDLE h = OpenTraceW(&f);
-  if (h == INVALID_PROCESSTRACE_HANDLE) {
-    printf("open-failed %lu\n", (unsigned long)GetLastError());
-    return 1;
-  }
+  TRACEHANDLE h = open_file_trace(argv[2], on_file_event, &f, w, 1024);
+  if (h == INVALID_PROCESSTRACE_HANDLE) return 1;
   ULONG rc = ProcessTrace(&h, 1, NULL, NULL);
   CloseTrace(h);
   printf("done %lu\n", (unsigned long)rc);
