@@ -74,6 +74,8 @@ int pfc_ir_in_set(const pfc::ir::IntSet* set, uint64_t value) {
   return std::binary_search(set->values.begin(), set->values.end(), value) ? 1 : 0;
 }
 
+uint64_t pfc_ir_mask_map(const pfc::ir::MaskMap* map, uint64_t key) { return map->lookup(key); }
+
 int pfc_ir_str_in(const pfc::ir::StrSet* set, const EventView* event, uint32_t which) {
   std::string_view cand = header_string(*event, which);
   size_t lo = 0;
@@ -147,6 +149,11 @@ int pfc_ir_pred_guid(const EventView* e, uint64_t off, const pfc::ir::GuidPred* 
 
 namespace pfc {
 
+uint64_t ir::MaskMap::lookup(uint64_t key) const {
+  auto it = std::lower_bound(keys.begin(), keys.end(), key);
+  return it != keys.end() && *it == key ? masks[size_t(it - keys.begin())] : other;
+}
+
 using ir::Cond;
 using ir::Inst;
 using ir::Op;
@@ -204,7 +211,7 @@ Explanation Interpreter::explain(const EventView& event) const {
   for (const ir::CheckNote& n : prog_.checks) {  // verified: slot < 64, register written
     std::optional<SessionExplanation>& s = by_slot[n.slot];
     if (!s) s = SessionExplanation{n.slot, std::nullopt};
-    const bool passed = n.reg == ir::kNoReg ? n.constant : regs[n.reg] != 0;
+    const bool passed = n.reg == ir::kNoReg ? n.constant : ((regs[n.reg] >> n.bit) & 1) != 0;
     if (!passed && !s->failed) s->failed = n.check;
   }
   for (const auto& s : by_slot)
@@ -258,6 +265,13 @@ RouteResult Interpreter::run(const EventView& ev, uint64_t* r) const noexcept {
         r[in.dst] = uint64_t(pfc_ir_pred_guid(&ev, r[in.a], &prog_.guid_preds[in.c]));
         break;
       case Op::CmpReg: r[in.dst] = compare_cond(r[in.a], in.b, r[in.c]) ? 1 : 0; break;
+      case Op::MaskMap: r[in.dst] = prog_.mask_maps[in.b].lookup(r[in.a]); break;
+      case Op::MaskByte:
+        r[in.dst] = prog_.mask_maps[in.c].lookup((r[in.a] >> (8 * in.b)) & 0xFF);
+        break;
+      case Op::MaskIf: r[in.dst] = r[in.a] != 0 ? in.imm : 0; break;
+      case Op::Select: r[in.dst] = r[in.a] != 0 ? r[in.b] : r[in.c]; break;
+      case Op::DeliverMask: deliver |= r[in.a]; break;
       case Op::Return: return RouteResult{deliver, stack & deliver};
     }
   }

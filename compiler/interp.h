@@ -18,6 +18,9 @@ extern "C" {
 // 1 if `value` is in `set` (sorted values: binary search), else 0.
 int pfc_ir_in_set(const pfc::ir::IntSet* set, uint64_t value);
 
+// Op::MaskMap / MaskByte: the mask `map` holds for `key` (binary search).
+uint64_t pfc_ir_mask_map(const pfc::ir::MaskMap* map, uint64_t key);
+
 // 1 if header string `which` (pfc::ir::HeaderString) of `event` is in `set`, else 0. ExeName
 // is the final path component of event->exe (after the last '/' or '\\'). For
 // case-insensitive sets the candidate is ASCII-lower-cased on the fly (no allocation).

@@ -87,6 +87,11 @@ enum class Op : uint8_t {
                //       imm = register holding its length (kNoReg if fields[b].length is not Field)
   PredGuid,    // dst = guid_preds[c] holds for GUID field fields[b] at offset r[a]
   CmpReg,      // dst = (r[a] <cond b> r[c]) ? 1 : 0; b is a Cond (field-to-field comparisons)
+  MaskMap,     // dst = mask_maps[b] looked up with key r[a] (a session mask)
+  MaskByte,    // dst = mask_maps[c] looked up with key (r[a] >> 8*b) & 0xFF (b < 8)
+  MaskIf,      // dst = r[a] != 0 ? imm : 0 (a boolean turned into a session mask)
+  Select,      // dst = r[a] != 0 ? r[b] : r[c]
+  DeliverMask, // deliver |= r[a] (every session bit at once)
   Return,      // stop; result = {deliver, stack & deliver}
 };
 inline constexpr size_t kNumOps = static_cast<size_t>(Op::Return) + 1;
@@ -95,7 +100,8 @@ inline constexpr size_t kNumOps = static_cast<size_t>(Op::Return) + 1;
 inline constexpr std::array<std::string_view, kNumOps> kOpNames = {
     "const",      "load.hdr", "and",      "or",        "not",     "and.imm", "cmp",
     "in.set",     "str.in",   "jz",       "jmp",       "deliver", "stack",   "skip",
-    "load.field", "pred.int", "pred.str", "pred.guid", "cmp.reg", "ret",
+    "load.field", "pred.int", "pred.str", "pred.guid", "cmp.reg", "mask.map", "mask.byte",
+    "mask.if",    "select",   "deliver.mask", "ret",
 };
 static_assert(kOpNames.size() == kNumOps && kOpNames.back() == "ret");
 
@@ -119,6 +125,16 @@ struct IntSet {
 struct StrSet {
   std::vector<std::string> values;
   bool case_insensitive = true;
+};
+
+// A key → session-mask table (MaskMap / MaskByte): masks[i] for keys[i], `other` for every
+// key not listed. Keys sorted and duplicate-free, as many masks as keys (MaskByte: keys
+// below 256). Lowering builds one per header field over all sessions (docs/ir.md §4).
+struct MaskMap {
+  std::vector<uint64_t> keys;
+  std::vector<uint64_t> masks;
+  uint64_t other = 0;
+  uint64_t lookup(uint64_t key) const;  // binary search (compiler/interp.cc)
 };
 
 // A field's decoding recipe (the schema's FieldDef without its name).
@@ -182,7 +198,8 @@ inline constexpr std::array<std::string_view, kNumChecks> kCheckNames = {
 };
 
 // An annotation, not an instruction: after a run, check `check` of session `slot` passed
-// iff register `reg` is non-zero (reg == kNoReg: iff `constant`). Lowering writes one note
+// iff bit `bit` of register `reg` is set (reg == kNoReg: iff `constant`); boolean registers
+// use bit 0, session masks the session's slot. Lowering writes one note
 // per check a session has, in Check order, and delivers to the session (before the
 // router's exclusion) iff all of its notes pass, so the first failing note explains a
 // rejection (Interpreter::explain). Engines do not read notes; the verifier checks them.
@@ -191,6 +208,7 @@ struct CheckNote {
   Check check = Check::Level;
   Reg reg = kNoReg;
   bool constant = true;
+  uint8_t bit = 0;
 };
 
 struct Program {
@@ -202,6 +220,7 @@ struct Program {
   std::vector<IntPred> int_preds;
   std::vector<StrPred> str_preds;
   std::vector<GuidPred> guid_preds;
+  std::vector<MaskMap> mask_maps;
   std::vector<CheckNote> checks;  // by slot, then Check order
 };
 

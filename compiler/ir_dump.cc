@@ -98,6 +98,11 @@ std::string operands(const Inst& in) {
       return cat(reg(in.a), ", field#", in.b, ", spred#", in.c, extent_regs(in, false));
     case Op::PredGuid: return cat(reg(in.a), ", field#", in.b, ", gpred#", in.c);
     case Op::CmpReg: return cat(reg(in.a), ", ", reg(in.c));
+    case Op::MaskMap: return cat(reg(in.a), ", mmap#", in.b);
+    case Op::MaskByte: return cat(reg(in.a), ", byte ", in.b, ", mmap#", in.c);
+    case Op::MaskIf: return cat(reg(in.a), ", ", to_hex(in.imm));
+    case Op::Select: return cat(reg(in.a), ", ", reg(in.b), ", ", reg(in.c));
+    case Op::DeliverMask: return reg(in.a);
     case Op::Return: return "";
   }
   return "?";
@@ -160,6 +165,14 @@ void dump_pools(const ir::Program& p, std::string& out) {
   for (size_t k = 0; k < p.guid_preds.size(); ++k) {
     out += cat("  gpred#", k, " = ", internal::payload_op_name(p.guid_preds[k].op), " ",
                p.guid_preds[k].value.to_string(), "\n");
+  }
+  if (!p.mask_maps.empty()) out += "mask_maps:\n";
+  for (size_t k = 0; k < p.mask_maps.size(); ++k) {
+    const ir::MaskMap& m = p.mask_maps[k];
+    out += cat("  mmap#", k, " = {");
+    for (size_t j = 0; j < m.keys.size(); ++j)
+      out += cat(j ? ", " : "", num(m.keys[j]), ": ", to_hex(m.masks[j]));
+    out += cat("} else ", to_hex(m.other), "\n");
   }
 }
 

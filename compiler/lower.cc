@@ -8,6 +8,7 @@
 #include <map>
 #include <utility>
 
+#include "compiler/lower_mask.h"
 #include "compiler/lower_payload.h"
 
 namespace pfc {
@@ -16,6 +17,8 @@ namespace {
 using internal::IrBuilder;
 using internal::kFalse;
 using internal::kTrue;
+using internal::MaskLowering;
+using internal::MaskVal;
 using ir::Cond;
 using ir::HeaderField;
 using ir::Op;
@@ -45,22 +48,6 @@ Reg level_keyword(IrBuilder& b, uint8_t level, uint64_t any, uint64_t all, bool 
   return b.bool_and(ok, keyword_check(b, any, all, ignore_kw0));
 }
 
-// The AND of one session's checks, each recorded as a CheckNote as it is added.
-class SessionChecks {
- public:
-  SessionChecks(IrBuilder& b, uint32_t slot) : b_(b), slot_(slot) {}
-  void add(ir::Check check, Reg value) {
-    b_.note(slot_, check, value);
-    all_ = b_.bool_and(all_, value);
-  }
-  Reg all() const { return all_; }
-
- private:
-  IrBuilder& b_;
-  uint32_t slot_;
-  Reg all_ = kTrue;
-};
-
 Reg id_filter(IrBuilder& b, const EventIdFilter& f) {
   std::vector<uint64_t> ids(f.ids.begin(), f.ids.end());
   Reg in = b.emit(Op::InSet, b.header(HeaderField::Id), b.int_set(std::move(ids)));
@@ -80,27 +67,26 @@ Reg str_scope(IrBuilder& b, ir::HeaderString which, const std::vector<std::strin
   return b.emit(Op::StrIn, uint32_t(which), b.str_set(values, true));
 }
 
-// Every check of docs/semantics.md §1.1–§1.4 and §1.7 for session `slot` (legacy
-// providers: level and keyword only), noted in ir::Check order; returns their AND.
-Reg header_pass(IrBuilder& b, const EnableParams& params, bool legacy, uint32_t slot) {
-  const EnableParams& p = legacy ? legacy_effective_params(params) : params;
-  const bool ignore_kw0 = !legacy && (p.properties & enable_property::kIgnoreKeyword0) != 0;
-  SessionChecks h(b, slot);
-  h.add(ir::Check::Level, level_check(b, p.level));
-  h.add(ir::Check::Keyword, keyword_check(b, p.any, p.all, ignore_kw0));
-  if (legacy) return h.all();
-  if (p.pids) {
-    std::vector<uint64_t> pids(p.pids->begin(), p.pids->end());
-    h.add(ir::Check::Pid,
-          b.emit(Op::InSet, b.header(HeaderField::Pid), b.int_set(std::move(pids))));
-  }
-  if (p.exe_names) h.add(ir::Check::Exe, str_scope(b, ir::HeaderString::ExeName, *p.exe_names));
+// The checks that stay one boolean per session (docs/semantics.md §1.3 exe / package /
+// app lists, §1.7), each noted; returns their AND.
+Reg scope_checks(IrBuilder& b, const EnableParams& p, uint32_t slot) {
+  Reg all = kTrue;
+  auto add = [&](ir::Check check, Reg v) {
+    b.note(slot, check, v);
+    all = b.bool_and(all, v);
+  };
+  if (p.exe_names) add(ir::Check::Exe, str_scope(b, ir::HeaderString::ExeName, *p.exe_names));
   if (p.package_ids)
-    h.add(ir::Check::PackageId, str_scope(b, ir::HeaderString::PackageId, *p.package_ids));
-  if (p.app_ids) h.add(ir::Check::AppId, str_scope(b, ir::HeaderString::AppId, *p.app_ids));
-  if (p.event_ids) h.add(ir::Check::EventId, id_filter(b, *p.event_ids));
-  if (p.event_names) h.add(ir::Check::EventName, name_filter(b, *p.event_names));
-  return h.all();
+    add(ir::Check::PackageId, str_scope(b, ir::HeaderString::PackageId, *p.package_ids));
+  if (p.app_ids) add(ir::Check::AppId, str_scope(b, ir::HeaderString::AppId, *p.app_ids));
+  if (p.event_names) add(ir::Check::EventName, name_filter(b, *p.event_names));
+  return all;
+}
+
+// Notes check `check` of session `slot` as bit `slot` of mask `m`.
+void note_mask(IrBuilder& b, uint32_t slot, ir::Check check, MaskVal m) {
+  if (m.is_const()) b.note(slot, check, (m.bits >> slot) & 1 ? kTrue : kFalse);
+  else b.note_bit(slot, check, m.reg, slot);
 }
 
 // docs/semantics.md §1.6: whether a delivered event gets a stack.
@@ -122,7 +108,6 @@ using EventKey = std::pair<uint16_t, uint8_t>;
 
 struct SessionState {
   const SessionEntry* entry = nullptr;
-  Reg header = kTrue;     // §1.1–§1.4 and §1.7 passed
   Reg filtered = kFalse;  // the event's key is one s has payload filters for
   Reg passed = kFalse;    // ... and those filters passed
 };
@@ -162,8 +147,9 @@ const EventDef* carried_layout(EventKey key, const std::vector<size_t>& users,
 
 // One guarded region per payload-filtered event key (docs/semantics.md §2.1): skipped unless the
 // event has that key and some session filtering it passed its header checks.
-Result<void> lower_key(IrBuilder& b, const ProviderDef& provider, EventKey key,
-                       const std::vector<size_t>& users, std::vector<SessionState>& ss) {
+Result<void> lower_key(IrBuilder& b, MaskLowering& ml, MaskVal header, const ProviderDef& provider,
+                       EventKey key, const std::vector<size_t>& users,
+                       std::vector<SessionState>& ss) {
   const EventDef* event = provider.find_event(key.first, key.second);
   if (event == nullptr) event = carried_layout(key, users, ss);
   if (event == nullptr) {
@@ -175,9 +161,9 @@ Result<void> lower_key(IrBuilder& b, const ProviderDef& provider, EventKey key,
   const Reg id_is = b.cmp(b.header(HeaderField::Id), Cond::Eq, key.first);
   const Reg version_is = b.cmp(b.header(HeaderField::Version), Cond::Eq, key.second);
   Reg is_key = b.bool_and(id_is, version_is);
-  Reg gate = kFalse;
-  for (size_t i : users) gate = b.bool_or(gate, ss[i].header);
-  gate = b.bool_and(is_key, gate);
+  uint64_t user_bits = 0;
+  for (size_t i : users) user_bits |= uint64_t{1} << ss[i].entry->slot;
+  const Reg gate = b.bool_and(is_key, ml.any_of(header, user_bits));
   std::vector<Reg> results;
   b.begin_region(gate);
   uint32_t first_reg = b.num_regs();
@@ -206,6 +192,43 @@ Result<void> lower_key(IrBuilder& b, const ProviderDef& provider, EventKey key,
   return {};
 }
 
+// Every session's checks of docs/semantics.md §1.1–§1.4 and §1.7 (legacy providers: level
+// and keyword only, on legacy_effective_params), as one session mask; each check noted.
+MaskVal header_masks(IrBuilder& b, MaskLowering& ml, const std::vector<SessionState>& ss,
+                     bool legacy) {
+  std::vector<std::pair<uint32_t, uint8_t>> levels;
+  std::vector<internal::KeywordRule> keywords;
+  std::vector<internal::ListRule> pids, ids;
+  std::vector<std::pair<uint32_t, Reg>> scopes;
+  for (const SessionState& s : ss) {
+    const uint32_t slot = s.entry->slot;
+    const EnableParams& p = legacy ? legacy_effective_params(s.entry->params) : s.entry->params;
+    const bool ignore_kw0 = !legacy && (p.properties & enable_property::kIgnoreKeyword0) != 0;
+    levels.push_back({slot, p.level});
+    keywords.push_back({slot, p.any, p.all, ignore_kw0});
+    if (legacy) continue;
+    if (p.pids) pids.push_back({slot, {p.pids->begin(), p.pids->end()}, true});
+    if (p.event_ids)
+      ids.push_back({slot, {p.event_ids->ids.begin(), p.event_ids->ids.end()}, p.event_ids->filter_in});
+    scopes.push_back({slot, scope_checks(b, p, slot)});
+  }
+  for (auto* rules : {&pids, &ids})
+    for (internal::ListRule& r : *rules) std::sort(r.values.begin(), r.values.end());
+  const MaskVal level = ml.level(levels);
+  const MaskVal keyword = ml.keyword(keywords);
+  const MaskVal pid = ml.list(HeaderField::Pid, pids);
+  const MaskVal id = ml.list(HeaderField::Id, ids);
+  for (const SessionState& s : ss) {
+    const uint32_t slot = s.entry->slot;
+    note_mask(b, slot, ir::Check::Level, level);
+    note_mask(b, slot, ir::Check::Keyword, keyword);
+  }
+  for (const internal::ListRule& r : pids) note_mask(b, r.slot, ir::Check::Pid, pid);
+  for (const internal::ListRule& r : ids) note_mask(b, r.slot, ir::Check::EventId, id);
+  MaskVal out = ml.bit_and(ml.bit_and(level, keyword), ml.bit_and(pid, id));
+  return ml.bit_and(out, ml.from_bools(scopes));
+}
+
 Result<std::vector<SessionState>> sorted_sessions(const ProgramSpec& spec) {
   std::vector<SessionState> ss;
   uint64_t used = 0;
@@ -232,7 +255,10 @@ Result<ir::Program> lower(const ProgramSpec& spec) {
   std::vector<SessionState>& ss = *sessions;
   bool legacy = spec.provider.legacy;
   IrBuilder b;
-  for (SessionState& s : ss) s.header = header_pass(b, s.entry->params, legacy, s.entry->slot);
+  uint64_t slots = 0;
+  for (const SessionState& s : ss) slots |= uint64_t{1} << s.entry->slot;
+  MaskLowering ml(b, slots);
+  const MaskVal header = header_masks(b, ml, ss, legacy);
 
   std::map<EventKey, std::vector<size_t>> keys;  // key → sessions filtering it, by slot
   for (size_t i = 0; i < ss.size() && !legacy; ++i) {
@@ -242,14 +268,17 @@ Result<ir::Program> lower(const ProgramSpec& spec) {
     }
   }
   for (const auto& [key, users] : keys) {
-    auto r = lower_key(b, spec.provider, key, users, ss);
+    auto r = lower_key(b, ml, header, spec.provider, key, users, ss);
     if (!r) return std::unexpected(r.error());
   }
+  std::vector<std::pair<uint32_t, Reg>> payload_ok;
   for (SessionState& s : ss) {
     Reg ok = b.bool_or(b.bool_not(s.filtered), s.passed);
     if (s.filtered != kFalse) b.note(s.entry->slot, ir::Check::Payload, ok);
-    b.deliver(b.bool_and(s.header, ok), s.entry->slot);
+    payload_ok.push_back({s.entry->slot, ok});
   }
+  const MaskVal deliver = ml.bit_and(header, ml.from_bools(payload_ok));
+  if (!deliver.is_const() || deliver.bits != 0) b.deliver_mask(ml.reg(deliver));
   for (SessionState& s : ss) b.stack(stack_select(b, s.entry->params, legacy), s.entry->slot);
   return b.finish();
 }

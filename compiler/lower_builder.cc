@@ -137,6 +137,13 @@ uint32_t IrBuilder::int_set(std::vector<uint64_t> values) {
   return it->second;
 }
 
+uint32_t IrBuilder::mask_map(ir::MaskMap m) {
+  auto [it, added] = mask_map_ids_.emplace(std::tuple{m.keys, m.masks, m.other},
+                                           uint32_t(prog_.mask_maps.size()));
+  if (added) prog_.mask_maps.push_back(std::move(m));
+  return it->second;
+}
+
 uint32_t IrBuilder::str_set(std::vector<std::string> values, bool case_insensitive) {
   if (case_insensitive) {
     for (std::string& v : values) v = to_ascii_lower(v);
@@ -181,8 +188,20 @@ void IrBuilder::note(uint32_t slot, ir::Check check, ir::Reg v) {
   prog_.checks.push_back(ir::CheckNote{slot, check, is_const ? ir::kNoReg : v, v == kTrue});
 }
 
+void IrBuilder::note_bit(uint32_t slot, ir::Check check, ir::Reg mask, uint32_t bit) {
+  prog_.checks.push_back(ir::CheckNote{slot, check, mask, false, uint8_t(bit)});
+}
+
+void IrBuilder::deliver_mask(Reg mask) {
+  prog_.code.push_back(Inst{Op::DeliverMask, ir::kNoReg, mask, 0, 0, 0});
+}
+
 ir::Program IrBuilder::finish() {
   prog_.code.push_back(Inst{Op::Return, ir::kNoReg, 0, 0, 0, 0});
+  std::stable_sort(prog_.checks.begin(), prog_.checks.end(),
+                   [](const ir::CheckNote& x, const ir::CheckNote& y) {
+                     return x.slot != y.slot ? x.slot < y.slot : x.check < y.check;
+                   });
   return std::move(prog_);
 }
 

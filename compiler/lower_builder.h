@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -49,10 +50,14 @@ class IrBuilder {
   // Records that check `check` of session `slot` has value `v` (a register or kTrue /
   // kFalse): an ir::CheckNote, which emits nothing.
   void note(uint32_t slot, ir::Check check, ir::Reg v);
+  // Records that check `check` of session `slot` passed iff bit `bit` of register `mask`
+  // is set (a session mask).
+  void note_bit(uint32_t slot, ir::Check check, ir::Reg mask, uint32_t bit);
 
   // Effects.
   void deliver(ir::Reg v, uint32_t bit);
   void stack(ir::Reg v, uint32_t bit);
+  void deliver_mask(ir::Reg mask);
   // Impure instructions emitted as-is (Skip, LoadField, Pred*): hash-consed like emit() but
   // with the operands spelled out, since c/imm may be registers or kNoReg.
   ir::Reg emit_inst(ir::Inst inst);
@@ -64,8 +69,9 @@ class IrBuilder {
   uint32_t int_pred(const ir::IntPred& p);
   uint32_t str_pred(ir::StrPred p);
   uint32_t guid_pred(const ir::GuidPred& p);
+  uint32_t mask_map(ir::MaskMap m);
 
-  // Appends Return and hands out the program.
+  // Appends Return, orders the check notes by slot (then check) and hands out the program.
   ir::Program finish();
 
  private:
@@ -105,6 +111,8 @@ class IrBuilder {
   PoolIndex<ir::IntPred, IntPredKey> int_pred_ids_;
   PoolIndex<ir::StrPred, StrPredKey> str_pred_ids_;
   PoolIndex<ir::GuidPred, GuidPredKey> guid_pred_ids_;
+  std::map<std::tuple<std::vector<uint64_t>, std::vector<uint64_t>, uint64_t>, uint32_t>
+      mask_map_ids_;
 };
 
 }  // namespace pfc::internal

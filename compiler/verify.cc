@@ -57,7 +57,7 @@ class Verifier {
 
   static bool has_dst(Op op) {
     return op != Op::Jz && op != Op::Jmp && op != Op::Deliver && op != Op::Stack &&
-           op != Op::Return;
+           op != Op::DeliverMask && op != Op::Return;
   }
 
   Result<void> use(uint64_t r, const char* what) const {
@@ -177,6 +177,21 @@ class Verifier {
       case Op::PredInt:
       case Op::PredStr:
       case Op::PredGuid: return payload(in);
+      case Op::MaskMap:
+        if (in.b >= p_.mask_maps.size()) return fail("mask map index out of range");
+        return use(in.a, "a");
+      case Op::MaskByte:
+        if (in.b >= 8) return fail("byte " + std::to_string(in.b) + " not below 8");
+        if (in.c >= p_.mask_maps.size()) return fail("mask map index out of range");
+        if (!p_.mask_maps[in.c].keys.empty() && p_.mask_maps[in.c].keys.back() > 0xFF)
+          return fail("mask map has a key above 255");
+        return use(in.a, "a");
+      case Op::MaskIf:
+      case Op::DeliverMask: return use(in.a, "a");
+      case Op::Select:
+        if (auto r = use(in.a, "a"); !r) return r;
+        if (auto r = use(in.b, "b"); !r) return r;
+        return use(in.c, "c");
       case Op::Return: return {};
     }
     return fail("unknown opcode");
@@ -198,6 +213,13 @@ class Verifier {
           return fail_pool("case-insensitive string set " + std::to_string(k) +
                            " has an upper-case value");
       }
+    }
+    for (size_t k = 0; k < p_.mask_maps.size(); ++k) {
+      const ir::MaskMap& m = p_.mask_maps[k];
+      if (std::adjacent_find(m.keys.begin(), m.keys.end(), std::greater_equal<>()) != m.keys.end())
+        return fail_pool("mask map " + std::to_string(k) + " keys not sorted and duplicate-free");
+      if (m.masks.size() != m.keys.size())
+        return fail_pool("mask map " + std::to_string(k) + " has not one mask per key");
     }
     for (size_t k = 0; k < p_.int_preds.size(); ++k) {
       const ir::IntPred& q = p_.int_preds[k];
@@ -230,7 +252,7 @@ class Verifier {
     return {};
   }
 
-  // Check notes: slot < 64, a known check, a register some instruction writes, and per
+  // Check notes: slot < 64, bit < 64, a known check, a register some instruction writes, and per
   // slot strictly increasing checks.
   Result<void> notes() const {
     std::array<int, 64> last;
@@ -239,6 +261,7 @@ class Verifier {
       const ir::CheckNote& n = p_.checks[k];
       const std::string at = "check note " + std::to_string(k);
       if (n.slot >= 64) return fail_pool(at + ": session bit not below 64");
+      if (n.bit >= 64) return fail_pool(at + ": register bit not below 64");
       if (size_t(n.check) >= ir::kNumChecks) return fail_pool(at + ": unknown check");
       if (n.reg != kNoReg && (n.reg >= p_.num_regs || !written_[n.reg]))
         return fail_pool(at + ": register %" + std::to_string(n.reg) + " is never written");

@@ -35,6 +35,7 @@ std::span<const HelperSymbol> helper_symbols() {
       {"pfc_tdh_str_pred_next", reinterpret_cast<void*>(&pfc_tdh_str_pred_next)},
       {"pfc_tdh_guid_pred", reinterpret_cast<void*>(&pfc_tdh_guid_pred)},
       {"pfc_ir_in_set", reinterpret_cast<void*>(&pfc_ir_in_set)},
+      {"pfc_ir_mask_map", reinterpret_cast<void*>(&pfc_ir_mask_map)},
       {"pfc_ir_str_in", reinterpret_cast<void*>(&pfc_ir_str_in)},
       {"pfc_ir_pred_regex_next", reinterpret_cast<void*>(&pfc_ir_pred_regex_next)},
   };
@@ -94,6 +95,7 @@ class Codegen {
   Value* pool_address(const void* object);  // an ir::Program pool entry, by address
   Value* in_set(Value* v, const ir::IntSet& set);
   Value* in_window(Value* v, uint64_t base, uint64_t mask);
+  Value* mask_lookup(Value* key, const ir::MaskMap& map, bool byte);
   Value* str_in(const ir::Inst& in);
   Value* skip(const ir::Inst& in);
   Value* load_field(const ir::Inst& in);
@@ -259,6 +261,15 @@ void Codegen::emit(const ir::Inst& in) {
     case ir::Op::PredInt: return set(in.dst, pred_int(in));
     case ir::Op::PredStr: return set(in.dst, pred_str(in));
     case ir::Op::PredGuid: return set(in.dst, pred_guid(in));
+    case ir::Op::MaskMap: return set(in.dst, mask_lookup(reg(in.a), p_.mask_maps[in.b], false));
+    case ir::Op::MaskByte: {
+      Value* byte = b_.CreateAnd(b_.CreateLShr(reg(in.a), c64(8 * in.b)), c64(0xFF));
+      return set(in.dst, mask_lookup(byte, p_.mask_maps[in.c], true));
+    }
+    case ir::Op::MaskIf: return set(in.dst, b_.CreateSelect(is_zero(reg(in.a)), c64(0), c64(in.imm)));
+    case ir::Op::Select:
+      return set(in.dst, b_.CreateSelect(is_zero(reg(in.a)), reg(in.c), reg(in.b)));
+    case ir::Op::DeliverMask: return set(deliver_, b_.CreateOr(reg(deliver_), reg(in.a)));
     case ir::Op::Return: return emit_return();
     case ir::Op::Jz:
     case ir::Op::Jmp: return;
@@ -353,6 +364,34 @@ Value* Codegen::in_window(Value* v, uint64_t base, uint64_t mask) {
   Value* delta = b_.CreateSub(v, c64(base));
   Value* bit = b_.CreateTrunc(b_.CreateLShr(c64(mask), b_.CreateAnd(delta, c64(63))), i1_);
   return b_.CreateAnd(b_.CreateICmpULT(delta, c64(64)), bit);
+}
+
+// A session-mask lookup, straight-line: a constant table indexed by the key when the keys
+// span at most kDenseMaskSpan values (MaskByte: always, 256 entries, no bounds check), a
+// select chain for a few sparse keys, else the shared binary search.
+Value* Codegen::mask_lookup(Value* key, const ir::MaskMap& map, bool byte) {
+  if (map.keys.empty()) return c64(map.other);
+  const uint64_t lo = byte ? 0 : map.keys.front();
+  const uint64_t hi = byte ? 255 : map.keys.back();
+  if (hi - lo < kDenseMaskSpan) {
+    std::vector<uint64_t> table(hi - lo + 1, map.other);
+    for (size_t k = 0; k < map.keys.size(); ++k) table[map.keys[k] - lo] = map.masks[k];
+    llvm::Constant* data = constant_array(
+        llvm::ConstantDataArray::get(ctx_, llvm::ArrayRef<uint64_t>(table)), "masks");
+    if (byte) return b_.CreateAlignedLoad(i64_, b_.CreateGEP(i64_, data, key), llvm::Align(8));
+    Value* index = b_.CreateSub(key, c64(lo));
+    Value* inside = b_.CreateICmpULT(index, c64(table.size()));
+    Value* at = b_.CreateGEP(i64_, data, b_.CreateSelect(inside, index, c64(0)));
+    return b_.CreateSelect(inside, b_.CreateAlignedLoad(i64_, at, llvm::Align(8)), c64(map.other));
+  }
+  if (map.keys.size() <= kInlineMaskKeys) {
+    Value* out = c64(map.other);
+    for (size_t k = 0; k < map.keys.size(); ++k)
+      out = b_.CreateSelect(b_.CreateICmpEQ(key, c64(map.keys[k])), c64(map.masks[k]), out);
+    return out;
+  }
+  llvm::FunctionCallee f = helper("pfc_ir_mask_map", i64_, {ptr_, i64_});
+  return b_.CreateCall(f, {pool_address(&map), key});
 }
 
 Value* Codegen::str_in(const ir::Inst& in) {

@@ -35,6 +35,11 @@ std::span<const HelperSymbol> helper_symbols();
 // Int sets whose sorted values fit in at most this many windows of 64 consecutive values
 // are tested inline (one bit test per window, no branch); others call the shared helper.
 inline constexpr size_t kInlineSetWindows = 8;
+// Mask maps whose keys span fewer values than this become a constant table indexed by the
+// key; sparse maps of at most kInlineMaskKeys keys a select chain; others call
+// pfc_ir_mask_map (with the address of `program`'s MaskMap).
+inline constexpr uint64_t kDenseMaskSpan = 1024;
+inline constexpr size_t kInlineMaskKeys = 16;
 
 // Builds a module holding one function called `fn_name` that implements `program`. The
 // module's small pool data (folded needles, GUID bytes) are private constant globals; the

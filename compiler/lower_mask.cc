@@ -1,0 +1,168 @@
+// compiler/lower_mask.cc — session masks for the header checks of all sessions at once
+// (lower_mask.h, docs/ir.md §4 "Session masks").
+#include "compiler/lower_mask.h"
+
+#include <algorithm>
+#include <map>
+
+namespace pfc::internal {
+
+using ir::Op;
+using ir::Reg;
+
+namespace {
+
+uint64_t bit(uint32_t slot) { return uint64_t{1} << slot; }
+
+// The map of a dense 256-entry table: its most frequent mask is `other`, the rest are keys.
+ir::MaskMap compress(const std::vector<uint64_t>& table) {
+  std::map<uint64_t, uint32_t> counts;
+  for (uint64_t m : table) ++counts[m];
+  ir::MaskMap out;
+  out.other = std::max_element(counts.begin(), counts.end(), [](const auto& x, const auto& y) {
+                return x.second < y.second;
+              })->first;
+  for (size_t k = 0; k < table.size(); ++k) {
+    if (table[k] == out.other) continue;
+    out.keys.push_back(k);
+    out.masks.push_back(table[k]);
+  }
+  return out;
+}
+
+}  // namespace
+
+MaskVal MaskLowering::bit_and(MaskVal x, MaskVal y) {
+  if (x.is_const() && y.is_const()) return MaskVal{ir::kNoReg, x.bits & y.bits};
+  if (y.is_const()) std::swap(x, y);
+  if (x.is_const()) {
+    if ((x.bits & sessions_) == sessions_) return y;
+    if (x.bits == 0) return MaskVal{};
+    return MaskVal{b_.and_imm(y.reg, x.bits)};
+  }
+  if (x.reg == y.reg) return x;
+  return MaskVal{b_.emit(Op::And, std::min(x.reg, y.reg), std::max(x.reg, y.reg))};
+}
+
+MaskVal MaskLowering::bit_or(MaskVal x, MaskVal y) {
+  if (x.is_const() && y.is_const()) return MaskVal{ir::kNoReg, x.bits | y.bits};
+  if (y.is_const()) std::swap(x, y);
+  if (x.is_const()) {
+    if (x.bits == 0) return y;
+    if ((x.bits & sessions_) == sessions_) return all();
+  }
+  const Reg a = reg(x), c = reg(y);
+  if (a == c) return x;
+  return MaskVal{b_.emit(Op::Or, std::min(a, c), std::max(a, c))};
+}
+
+Reg MaskLowering::reg(MaskVal m) { return m.is_const() ? b_.constant(m.bits) : m.reg; }
+
+MaskVal MaskLowering::from_bools(const std::vector<std::pair<uint32_t, Reg>>& per_slot) {
+  uint64_t always = 0;
+  std::vector<std::pair<Reg, uint64_t>> groups;  // in order of first use: deterministic
+  for (const auto& [slot, v] : per_slot) {
+    if (v == kTrue) always |= bit(slot);
+    if (v == kTrue || v == kFalse) continue;
+    auto it = std::find_if(groups.begin(), groups.end(), [v](const auto& g) { return g.first == v; });
+    if (it == groups.end()) groups.push_back({v, bit(slot)});
+    else it->second |= bit(slot);
+  }
+  MaskVal out{ir::kNoReg, always};
+  for (const auto& [r, bits] : groups)
+    out = bit_or(out, MaskVal{b_.emit(Op::MaskIf, r, 0, 0, bits)});
+  return out;
+}
+
+Reg MaskLowering::any_of(MaskVal m, uint64_t bits) {
+  if (m.is_const()) return (m.bits & bits) != 0 ? kTrue : kFalse;
+  const Reg v = (bits & sessions_) == sessions_ ? m.reg : b_.and_imm(m.reg, bits);
+  return b_.cmp(v, ir::Cond::Ne, 0);
+}
+
+MaskVal MaskLowering::level(const std::vector<std::pair<uint32_t, uint8_t>>& levels) {
+  uint8_t top = 0;
+  for (const auto& [slot, l] : levels) top = std::max(top, l);
+  if (top == 0) return all();
+  ir::MaskMap m;
+  for (uint32_t e = 0; e <= top; ++e) {
+    uint64_t mask = 0;
+    for (const auto& [slot, l] : levels)
+      if (e == 0 || l == 0 || e <= l) mask |= bit(slot);
+    m.keys.push_back(e);
+    m.masks.push_back(mask);
+  }
+  for (const auto& [slot, l] : levels)
+    if (l == 0) m.other |= bit(slot);
+  return MaskVal{b_.emit(Op::MaskMap, b_.header(ir::HeaderField::Level), b_.mask_map(m))};
+}
+
+Reg MaskLowering::byte_lookup(Reg value, uint32_t byte, const std::vector<uint64_t>& table) {
+  return b_.emit(Op::MaskByte, value, byte, b_.mask_map(compress(table)));
+}
+
+// For a non-zero keyword: (OR_j any_j[byte j] | always) & AND_j all_j[byte j] over the
+// bytes j some rule names (one combined table when there is one such byte); keyword 0:
+// the sessions without IGNORE_KEYWORD_0.
+MaskVal MaskLowering::keyword(const std::vector<KeywordRule>& rules) {
+  uint64_t always = 0, zero = 0, used = 0;
+  for (const KeywordRule& r : rules) {
+    if (r.any == 0) always |= bit(r.slot);
+    if (!r.ignore_kw0) zero |= bit(r.slot);
+    if (r.any != 0) used |= r.any | r.all;
+  }
+  if ((always & zero) == sessions_) return all();
+  std::vector<uint32_t> bytes;
+  for (uint32_t j = 0; j < 8; ++j)
+    if ((used >> (8 * j)) & 0xFF) bytes.push_back(j);
+  const Reg kw = b_.header(ir::HeaderField::Keyword);
+  MaskVal any{ir::kNoReg, always}, all_of = all();
+  for (uint32_t j : bytes) {
+    std::vector<uint64_t> a(256, 0), l(256, 0);
+    for (uint64_t v = 0; v < 256; ++v) {
+      const uint64_t k = v << (8 * j), in_byte = uint64_t{0xFF} << (8 * j);
+      for (const KeywordRule& r : rules) {
+        if (r.any != 0 && (k & r.any) != 0) a[v] |= bit(r.slot);
+        if (r.any == 0 || (k & r.all) == (r.all & in_byte)) l[v] |= bit(r.slot);
+      }
+      if (bytes.size() == 1) a[v] = (a[v] | always) & l[v];
+    }
+    if (bytes.size() == 1) {
+      any = MaskVal{byte_lookup(kw, j, a)};
+      break;
+    }
+    any = bit_or(any, MaskVal{byte_lookup(kw, j, a)});
+    if (std::any_of(l.begin(), l.end(), [&](uint64_t m) { return m != sessions_; }))
+      all_of = bit_and(all_of, MaskVal{byte_lookup(kw, j, l)});
+  }
+  const MaskVal nonzero = bit_and(any, all_of);
+  if (nonzero.is_const() && nonzero.bits == zero) return nonzero;
+  const Reg is_zero = b_.cmp(kw, ir::Cond::Eq, 0);
+  return MaskVal{b_.emit(Op::Select, is_zero, reg(MaskVal{ir::kNoReg, zero}), reg(nonzero))};
+}
+
+MaskVal MaskLowering::list(ir::HeaderField field, const std::vector<ListRule>& rules) {
+  if (rules.empty()) return all();
+  uint64_t without = sessions_;
+  std::vector<uint64_t> keys;
+  for (const ListRule& r : rules) {
+    without &= ~bit(r.slot);
+    keys.insert(keys.end(), r.values.begin(), r.values.end());
+  }
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  ir::MaskMap m;
+  m.keys = keys;
+  m.masks.assign(keys.size(), without);
+  m.other = without;
+  for (const ListRule& r : rules) {
+    if (!r.filter_in) m.other |= bit(r.slot);
+    for (size_t k = 0; k < keys.size(); ++k) {
+      const bool listed = std::binary_search(r.values.begin(), r.values.end(), keys[k]);
+      if (listed == r.filter_in) m.masks[k] |= bit(r.slot);
+    }
+  }
+  return MaskVal{b_.emit(Op::MaskMap, b_.header(field), b_.mask_map(std::move(m)))};
+}
+
+}  // namespace pfc::internal

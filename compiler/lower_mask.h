@@ -1,0 +1,67 @@
+// compiler/lower_mask.h — internal to the lowering: session-mask values and the header
+// checks of all sessions at once (docs/ir.md §4 "Session masks"): level, keyword, PID and
+// event-ID checks become a few table lookups whatever the number of sessions.
+#pragma once
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "compiler/lower_builder.h"
+
+namespace pfc::internal {
+
+// A session mask during lowering: a register holding the mask, or the constant `bits`
+// when reg == kNoReg. Every mask the lowering builds only has bits of existing sessions.
+struct MaskVal {
+  ir::Reg reg = ir::kNoReg;
+  uint64_t bits = 0;
+  bool is_const() const { return reg == ir::kNoReg; }
+};
+
+// One session's keyword rule (docs/semantics.md §1.2).
+struct KeywordRule {
+  uint32_t slot = 0;
+  uint64_t any = 0;
+  uint64_t all = 0;
+  bool ignore_kw0 = false;
+};
+
+// One session's list check on an integer header field (sessions without the check have no
+// rule): it passes iff (value ∈ values) == filter_in.
+struct ListRule {
+  uint32_t slot = 0;
+  std::vector<uint64_t> values;
+  bool filter_in = true;
+};
+
+class MaskLowering {
+ public:
+  // `sessions`: the bits of every session slot of the program.
+  MaskLowering(IrBuilder& b, uint64_t sessions) : b_(b), sessions_(sessions) {}
+
+  MaskVal all() const { return MaskVal{ir::kNoReg, sessions_}; }
+  MaskVal bit_and(MaskVal x, MaskVal y);
+  MaskVal bit_or(MaskVal x, MaskVal y);
+  ir::Reg reg(MaskVal m);  // a register holding m
+  // Bit `slot` set iff the session's boolean (a register or kTrue / kFalse) is non-zero;
+  // sessions sharing a register share one mask.if.
+  MaskVal from_bools(const std::vector<std::pair<uint32_t, ir::Reg>>& per_slot);
+  // Boolean (register or kTrue / kFalse): m & bits != 0.
+  ir::Reg any_of(MaskVal m, uint64_t bits);
+
+  // docs/semantics.md §1.1: the sessions whose level (by slot) accepts the event's level.
+  MaskVal level(const std::vector<std::pair<uint32_t, uint8_t>>& levels);
+  // §1.2: the sessions whose keyword rule accepts the event's keyword.
+  MaskVal keyword(const std::vector<KeywordRule>& rules);
+  // §1.3 / §1.4: sessions without a rule pass; the others per their list.
+  MaskVal list(ir::HeaderField field, const std::vector<ListRule>& rules);
+
+ private:
+  ir::Reg byte_lookup(ir::Reg value, uint32_t byte, const std::vector<uint64_t>& table);
+
+  IrBuilder& b_;
+  uint64_t sessions_;
+};
+
+}  // namespace pfc::internal
