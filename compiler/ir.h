@@ -91,16 +91,16 @@ enum class Op : uint8_t {
   MaskByte,    // dst = mask_maps[c] looked up with key (r[a] >> 8*b) & 0xFF (b < 8)
   MaskIf,      // dst = r[a] != 0 ? imm : 0 (a boolean turned into a session mask)
   Select,      // dst = r[a] != 0 ? r[b] : r[c]
-  DeliverMask, // deliver |= r[a] (every session bit at once)
-  Return,      // stop; result = {deliver, stack & deliver}
+  DeliverMask,  // deliver |= r[a] (every session bit at once)
+  Return,       // stop; result = {deliver, stack & deliver}
 };
 inline constexpr size_t kNumOps = static_cast<size_t>(Op::Return) + 1;
 
 // Opcode mnemonics for dumps, indexed by Op.
 inline constexpr std::array<std::string_view, kNumOps> kOpNames = {
-    "const",      "load.hdr", "and",      "or",        "not",     "and.imm", "cmp",
-    "in.set",     "str.in",   "jz",       "jmp",       "deliver", "stack",   "skip",
-    "load.field", "pred.int", "pred.str", "pred.guid", "cmp.reg", "mask.map", "mask.byte",
+    "const",      "load.hdr", "and",          "or",        "not",     "and.imm",  "cmp",
+    "in.set",     "str.in",   "jz",           "jmp",       "deliver", "stack",    "skip",
+    "load.field", "pred.int", "pred.str",     "pred.guid", "cmp.reg", "mask.map", "mask.byte",
     "mask.if",    "select",   "deliver.mask", "ret",
 };
 static_assert(kOpNames.size() == kNumOps && kOpNames.back() == "ret");

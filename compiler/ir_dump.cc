@@ -170,8 +170,16 @@ void dump_pools(const ir::Program& p, std::string& out) {
   for (size_t k = 0; k < p.mask_maps.size(); ++k) {
     const ir::MaskMap& m = p.mask_maps[k];
     out += cat("  mmap#", k, " = {");
-    for (size_t j = 0; j < m.keys.size(); ++j)
-      out += cat(j ? ", " : "", num(m.keys[j]), ": ", to_hex(m.masks[j]));
+    for (size_t j = 0, end = 0; j < m.keys.size(); j = end) {
+      // A run of consecutive keys with one mask prints as `first..last: mask`.
+      for (end = j + 1;
+           end < m.keys.size() && m.keys[end] == m.keys[end - 1] + 1 && m.masks[end] == m.masks[j];
+           ++end) {
+      }
+      out += cat(j ? ", " : "", num(m.keys[j]));
+      if (end - j > 1) out += cat("..", num(m.keys[end - 1]));
+      out += cat(": ", to_hex(m.masks[j]));
+    }
     out += cat("} else ", to_hex(m.other), "\n");
   }
 }

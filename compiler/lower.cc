@@ -5,6 +5,7 @@
 #include "compiler/lower.h"
 
 #include <algorithm>
+#include <bit>
 #include <map>
 #include <utility>
 
@@ -15,31 +16,16 @@ namespace pfc {
 namespace {
 
 using internal::IrBuilder;
+using internal::keyword_check;
 using internal::kFalse;
 using internal::kTrue;
+using internal::level_check;
 using internal::MaskLowering;
 using internal::MaskVal;
 using ir::Cond;
 using ir::HeaderField;
 using ir::Op;
 using ir::Reg;
-
-// docs/semantics.md §1.1 for one level.
-Reg level_check(IrBuilder& b, uint8_t level) {
-  return level == 0 ? kTrue : b.cmp(b.header(HeaderField::Level), Cond::ULe, level);
-}
-
-// docs/semantics.md §1.2 for one (any, all).
-Reg keyword_check(IrBuilder& b, uint64_t any, uint64_t all, bool ignore_kw0) {
-  if (any == 0 && !ignore_kw0) return kTrue;
-  Reg kw = b.header(HeaderField::Keyword);
-  if (any == 0) return b.cmp(kw, Cond::Ne, 0);  // IGNORE_KEYWORD_0; MatchAll ignored
-  Reg masked = any == ~uint64_t{0} ? kw : b.and_imm(kw, any);
-  Reg pass = b.cmp(masked, Cond::Ne, 0);
-  if (all != 0) pass = b.bool_and(pass, b.cmp(b.and_imm(kw, all), Cond::Eq, all));
-  if (!ignore_kw0) pass = b.bool_or(b.cmp(kw, Cond::Eq, 0), pass);
-  return pass;
-}
 
 // docs/semantics.md §1.1–§1.2 for one (level, any, all); also the applicability test of
 // event-name and level/keyword stack filters (with ignore_kw0 = false: "0 = any").
@@ -85,7 +71,9 @@ Reg scope_checks(IrBuilder& b, const EnableParams& p, uint32_t slot) {
 
 // Notes check `check` of session `slot` as bit `slot` of mask `m`.
 void note_mask(IrBuilder& b, uint32_t slot, ir::Check check, MaskVal m) {
-  if (m.is_const()) b.note(slot, check, (m.bits >> slot) & 1 ? kTrue : kFalse);
+  const bool has = (m.bits >> slot) & 1;
+  if (m.is_const()) b.note(slot, check, has ? kTrue : kFalse);
+  else if (m.is_cond()) b.note(slot, check, has ? m.cond : kFalse);
   else b.note_bit(slot, check, m.reg, slot);
 }
 
@@ -209,7 +197,8 @@ MaskVal header_masks(IrBuilder& b, MaskLowering& ml, const std::vector<SessionSt
     if (legacy) continue;
     if (p.pids) pids.push_back({slot, {p.pids->begin(), p.pids->end()}, true});
     if (p.event_ids)
-      ids.push_back({slot, {p.event_ids->ids.begin(), p.event_ids->ids.end()}, p.event_ids->filter_in});
+      ids.push_back(
+          {slot, {p.event_ids->ids.begin(), p.event_ids->ids.end()}, p.event_ids->filter_in});
     scopes.push_back({slot, scope_checks(b, p, slot)});
   }
   for (auto* rules : {&pids, &ids})
@@ -278,7 +267,9 @@ Result<ir::Program> lower(const ProgramSpec& spec) {
     payload_ok.push_back({s.entry->slot, ok});
   }
   const MaskVal deliver = ml.bit_and(header, ml.from_bools(payload_ok));
-  if (!deliver.is_const() || deliver.bits != 0) b.deliver_mask(ml.reg(deliver));
+  if (deliver.is_cond() && std::has_single_bit(deliver.bits))  // one session: one bit
+    b.deliver(deliver.cond, uint32_t(std::countr_zero(deliver.bits)));
+  else if (!deliver.is_const() || deliver.bits != 0) b.deliver_mask(ml.reg(deliver));
   for (SessionState& s : ss) b.stack(stack_select(b, s.entry->params, legacy), s.entry->slot);
   return b.finish();
 }

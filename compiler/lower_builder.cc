@@ -138,8 +138,8 @@ uint32_t IrBuilder::int_set(std::vector<uint64_t> values) {
 }
 
 uint32_t IrBuilder::mask_map(ir::MaskMap m) {
-  auto [it, added] = mask_map_ids_.emplace(std::tuple{m.keys, m.masks, m.other},
-                                           uint32_t(prog_.mask_maps.size()));
+  auto [it, added] =
+      mask_map_ids_.emplace(std::tuple{m.keys, m.masks, m.other}, uint32_t(prog_.mask_maps.size()));
   if (added) prog_.mask_maps.push_back(std::move(m));
   return it->second;
 }

@@ -14,6 +14,9 @@ namespace {
 
 uint64_t bit(uint32_t slot) { return uint64_t{1} << slot; }
 
+// Keyword rules tested one by one up to this many distinct (any, all, ignore_kw0).
+constexpr size_t kBooleanKeywordRules = 2;
+
 // The map of a dense 256-entry table: its most frequent mask is `other`, the rest are keys.
 ir::MaskMap compress(const std::vector<uint64_t>& table) {
   std::map<uint64_t, uint32_t> counts;
@@ -32,50 +35,87 @@ ir::MaskMap compress(const std::vector<uint64_t>& table) {
 
 }  // namespace
 
+Reg level_check(IrBuilder& b, uint8_t level) {
+  return level == 0 ? kTrue : b.cmp(b.header(ir::HeaderField::Level), ir::Cond::ULe, level);
+}
+
+Reg keyword_check(IrBuilder& b, uint64_t any, uint64_t all, bool ignore_kw0) {
+  if (any == 0 && !ignore_kw0) return kTrue;
+  Reg kw = b.header(ir::HeaderField::Keyword);
+  if (any == 0) return b.cmp(kw, ir::Cond::Ne, 0);  // IGNORE_KEYWORD_0; MatchAll ignored
+  Reg masked = any == ~uint64_t{0} ? kw : b.and_imm(kw, any);
+  Reg pass = b.cmp(masked, ir::Cond::Ne, 0);
+  if (all != 0) pass = b.bool_and(pass, b.cmp(b.and_imm(kw, all), ir::Cond::Eq, all));
+  if (!ignore_kw0) pass = b.bool_or(b.cmp(kw, ir::Cond::Eq, 0), pass);
+  return pass;
+}
+
+MaskVal MaskVal::when(Reg v, uint64_t bits) {
+  if (v == kFalse || bits == 0) return constant(0);
+  if (v == kTrue) return constant(bits);
+  return MaskVal{ir::kNoReg, v, bits};
+}
+
+MaskVal MaskLowering::shared_bool(Reg v, uint64_t bits, uint64_t always) {
+  return bit_or(MaskVal::when(v, bits), MaskVal::constant(always));
+}
+
 MaskVal MaskLowering::bit_and(MaskVal x, MaskVal y) {
-  if (x.is_const() && y.is_const()) return MaskVal{ir::kNoReg, x.bits & y.bits};
+  if (x.is_const() && y.is_const()) return MaskVal::constant(x.bits & y.bits);
   if (y.is_const()) std::swap(x, y);
   if (x.is_const()) {
     if ((x.bits & sessions_) == sessions_) return y;
-    if (x.bits == 0) return MaskVal{};
-    return MaskVal{b_.and_imm(y.reg, x.bits)};
+    if (y.is_cond()) return MaskVal::when(y.cond, y.bits & x.bits);
+    if (x.bits == 0) return MaskVal::constant(0);
+    return MaskVal::of(b_.and_imm(y.reg, x.bits));
   }
-  if (x.reg == y.reg) return x;
-  return MaskVal{b_.emit(Op::And, std::min(x.reg, y.reg), std::max(x.reg, y.reg))};
+  if (x.is_cond() && y.is_cond() && x.bits == y.bits)
+    return MaskVal::when(b_.bool_and(x.cond, y.cond), x.bits);
+  const Reg a = reg(x), c = reg(y);
+  if (a == c) return x;
+  return MaskVal::of(b_.emit(Op::And, std::min(a, c), std::max(a, c)));
 }
 
 MaskVal MaskLowering::bit_or(MaskVal x, MaskVal y) {
-  if (x.is_const() && y.is_const()) return MaskVal{ir::kNoReg, x.bits | y.bits};
+  if (x.is_const() && y.is_const()) return MaskVal::constant(x.bits | y.bits);
   if (y.is_const()) std::swap(x, y);
   if (x.is_const()) {
     if (x.bits == 0) return y;
     if ((x.bits & sessions_) == sessions_) return all();
   }
+  if (x.is_cond() && y.is_cond() && x.bits == y.bits)
+    return MaskVal::when(b_.bool_or(x.cond, y.cond), x.bits);
   const Reg a = reg(x), c = reg(y);
   if (a == c) return x;
-  return MaskVal{b_.emit(Op::Or, std::min(a, c), std::max(a, c))};
+  return MaskVal::of(b_.emit(Op::Or, std::min(a, c), std::max(a, c)));
 }
 
-Reg MaskLowering::reg(MaskVal m) { return m.is_const() ? b_.constant(m.bits) : m.reg; }
+Reg MaskLowering::reg(MaskVal m) {
+  if (m.is_const()) return b_.constant(m.bits);
+  if (m.is_cond()) return b_.emit(Op::MaskIf, m.cond, 0, 0, m.bits);
+  return m.reg;
+}
 
 MaskVal MaskLowering::from_bools(const std::vector<std::pair<uint32_t, Reg>>& per_slot) {
-  uint64_t always = 0;
+  uint64_t always = sessions_;  // sessions not listed pass
+  for (const auto& [slot, v] : per_slot) always &= ~bit(slot);
   std::vector<std::pair<Reg, uint64_t>> groups;  // in order of first use: deterministic
   for (const auto& [slot, v] : per_slot) {
     if (v == kTrue) always |= bit(slot);
     if (v == kTrue || v == kFalse) continue;
-    auto it = std::find_if(groups.begin(), groups.end(), [v](const auto& g) { return g.first == v; });
+    auto it =
+        std::find_if(groups.begin(), groups.end(), [v](const auto& g) { return g.first == v; });
     if (it == groups.end()) groups.push_back({v, bit(slot)});
     else it->second |= bit(slot);
   }
-  MaskVal out{ir::kNoReg, always};
-  for (const auto& [r, bits] : groups)
-    out = bit_or(out, MaskVal{b_.emit(Op::MaskIf, r, 0, 0, bits)});
+  MaskVal out = MaskVal::constant(always);
+  for (const auto& [r, bits] : groups) out = bit_or(out, MaskVal::when(r, bits));
   return out;
 }
 
 Reg MaskLowering::any_of(MaskVal m, uint64_t bits) {
   if (m.is_const()) return (m.bits & bits) != 0 ? kTrue : kFalse;
+  if (m.is_cond()) return (m.bits & bits) != 0 ? m.cond : kFalse;
   const Reg v = (bits & sessions_) == sessions_ ? m.reg : b_.and_imm(m.reg, bits);
   return b_.cmp(v, ir::Cond::Ne, 0);
 }
@@ -84,6 +124,13 @@ MaskVal MaskLowering::level(const std::vector<std::pair<uint32_t, uint8_t>>& lev
   uint8_t top = 0;
   for (const auto& [slot, l] : levels) top = std::max(top, l);
   if (top == 0) return all();
+  uint64_t zero = 0, top_bits = 0;  // sessions of level 0 / of the highest level
+  for (const auto& [slot, l] : levels) {
+    if (l == 0) zero |= bit(slot);
+    if (l == top) top_bits |= bit(slot);
+  }
+  if ((zero | top_bits) == sessions_)  // one level besides 0: one compare
+    return shared_bool(level_check(b_, top), top_bits, zero);
   ir::MaskMap m;
   for (uint32_t e = 0; e <= top; ++e) {
     uint64_t mask = 0;
@@ -94,7 +141,7 @@ MaskVal MaskLowering::level(const std::vector<std::pair<uint32_t, uint8_t>>& lev
   }
   for (const auto& [slot, l] : levels)
     if (l == 0) m.other |= bit(slot);
-  return MaskVal{b_.emit(Op::MaskMap, b_.header(ir::HeaderField::Level), b_.mask_map(m))};
+  return MaskVal::of(b_.emit(Op::MaskMap, b_.header(ir::HeaderField::Level), b_.mask_map(m)));
 }
 
 Reg MaskLowering::byte_lookup(Reg value, uint32_t byte, const std::vector<uint64_t>& table) {
@@ -112,11 +159,27 @@ MaskVal MaskLowering::keyword(const std::vector<KeywordRule>& rules) {
     if (r.any != 0) used |= r.any | r.all;
   }
   if ((always & zero) == sessions_) return all();
+  // Up to kBooleanKeywordRules distinct rules besides those that always pass: each rule's
+  // own test, shared by its sessions (cheaper than a table lookup).
+  std::vector<const KeywordRule*> distinct;
+  for (const KeywordRule& r : rules) {
+    auto same = [&r](const KeywordRule* d) {
+      return d->any == r.any && d->all == r.all && d->ignore_kw0 == r.ignore_kw0;
+    };
+    if ((r.any != 0 || r.ignore_kw0) && std::none_of(distinct.begin(), distinct.end(), same))
+      distinct.push_back(&r);
+  }
+  if (distinct.size() <= kBooleanKeywordRules) {
+    std::vector<std::pair<uint32_t, Reg>> tests;
+    for (const KeywordRule& r : rules)
+      tests.push_back({r.slot, keyword_check(b_, r.any, r.all, r.ignore_kw0)});
+    return from_bools(tests);
+  }
   std::vector<uint32_t> bytes;
   for (uint32_t j = 0; j < 8; ++j)
     if ((used >> (8 * j)) & 0xFF) bytes.push_back(j);
   const Reg kw = b_.header(ir::HeaderField::Keyword);
-  MaskVal any{ir::kNoReg, always}, all_of = all();
+  MaskVal any = MaskVal::constant(always), all_of = all();
   for (uint32_t j : bytes) {
     std::vector<uint64_t> a(256, 0), l(256, 0);
     for (uint64_t v = 0; v < 256; ++v) {
@@ -128,21 +191,27 @@ MaskVal MaskLowering::keyword(const std::vector<KeywordRule>& rules) {
       if (bytes.size() == 1) a[v] = (a[v] | always) & l[v];
     }
     if (bytes.size() == 1) {
-      any = MaskVal{byte_lookup(kw, j, a)};
+      any = MaskVal::of(byte_lookup(kw, j, a));
       break;
     }
-    any = bit_or(any, MaskVal{byte_lookup(kw, j, a)});
+    any = bit_or(any, MaskVal::of(byte_lookup(kw, j, a)));
     if (std::any_of(l.begin(), l.end(), [&](uint64_t m) { return m != sessions_; }))
-      all_of = bit_and(all_of, MaskVal{byte_lookup(kw, j, l)});
+      all_of = bit_and(all_of, MaskVal::of(byte_lookup(kw, j, l)));
   }
   const MaskVal nonzero = bit_and(any, all_of);
   if (nonzero.is_const() && nonzero.bits == zero) return nonzero;
   const Reg is_zero = b_.cmp(kw, ir::Cond::Eq, 0);
-  return MaskVal{b_.emit(Op::Select, is_zero, reg(MaskVal{ir::kNoReg, zero}), reg(nonzero))};
+  return MaskVal::of(b_.emit(Op::Select, is_zero, reg(MaskVal::constant(zero)), reg(nonzero)));
 }
 
 MaskVal MaskLowering::list(ir::HeaderField field, const std::vector<ListRule>& rules) {
   if (rules.empty()) return all();
+  if (rules.size() == 1) {  // one session: the set test itself
+    std::vector<uint64_t> v = rules[0].values;
+    Reg in = b_.emit(Op::InSet, b_.header(field), b_.int_set(std::move(v)));
+    return shared_bool(rules[0].filter_in ? in : b_.bool_not(in), bit(rules[0].slot),
+                       sessions_ & ~bit(rules[0].slot));
+  }
   uint64_t without = sessions_;
   std::vector<uint64_t> keys;
   for (const ListRule& r : rules) {
@@ -162,7 +231,7 @@ MaskVal MaskLowering::list(ir::HeaderField field, const std::vector<ListRule>& r
       if (listed == r.filter_in) m.masks[k] |= bit(r.slot);
     }
   }
-  return MaskVal{b_.emit(Op::MaskMap, b_.header(field), b_.mask_map(std::move(m)))};
+  return MaskVal::of(b_.emit(Op::MaskMap, b_.header(field), b_.mask_map(std::move(m))));
 }
 
 }  // namespace pfc::internal

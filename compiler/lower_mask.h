@@ -11,13 +11,26 @@
 
 namespace pfc::internal {
 
-// A session mask during lowering: a register holding the mask, or the constant `bits`
-// when reg == kNoReg. Every mask the lowering builds only has bits of existing sessions.
+// A session mask during lowering, one of: a register holding the mask (`reg`); a boolean
+// register `cond` standing for `cond ? bits : 0`, not yet turned into a mask.if (so one
+// session's checks stay booleans); or the constant `bits` (both kNoReg). Every mask the
+// lowering builds only has bits of existing sessions.
 struct MaskVal {
   ir::Reg reg = ir::kNoReg;
+  ir::Reg cond = ir::kNoReg;
   uint64_t bits = 0;
-  bool is_const() const { return reg == ir::kNoReg; }
+  bool is_const() const { return reg == ir::kNoReg && cond == ir::kNoReg; }
+  bool is_cond() const { return reg == ir::kNoReg && cond != ir::kNoReg; }
+  static MaskVal constant(uint64_t bits) { return MaskVal{ir::kNoReg, ir::kNoReg, bits}; }
+  static MaskVal of(ir::Reg r) { return MaskVal{r, ir::kNoReg, 0}; }
+  // `v ? bits : 0` for a boolean v (a register or kTrue / kFalse).
+  static MaskVal when(ir::Reg v, uint64_t bits);
 };
+
+// docs/semantics.md §1.1 for one level, as a boolean (kTrue when level is 0).
+ir::Reg level_check(IrBuilder& b, uint8_t level);
+// docs/semantics.md §1.2 for one (any, all), as a boolean (kTrue when it always passes).
+ir::Reg keyword_check(IrBuilder& b, uint64_t any, uint64_t all, bool ignore_kw0);
 
 // One session's keyword rule (docs/semantics.md §1.2).
 struct KeywordRule {
@@ -40,12 +53,12 @@ class MaskLowering {
   // `sessions`: the bits of every session slot of the program.
   MaskLowering(IrBuilder& b, uint64_t sessions) : b_(b), sessions_(sessions) {}
 
-  MaskVal all() const { return MaskVal{ir::kNoReg, sessions_}; }
+  MaskVal all() const { return MaskVal::constant(sessions_); }
   MaskVal bit_and(MaskVal x, MaskVal y);
   MaskVal bit_or(MaskVal x, MaskVal y);
   ir::Reg reg(MaskVal m);  // a register holding m
   // Bit `slot` set iff the session's boolean (a register or kTrue / kFalse) is non-zero;
-  // sessions sharing a register share one mask.if.
+  // sessions sharing a register share one mask.if; sessions not listed are set.
   MaskVal from_bools(const std::vector<std::pair<uint32_t, ir::Reg>>& per_slot);
   // Boolean (register or kTrue / kFalse): m & bits != 0.
   ir::Reg any_of(MaskVal m, uint64_t bits);
@@ -58,6 +71,8 @@ class MaskLowering {
   MaskVal list(ir::HeaderField field, const std::vector<ListRule>& rules);
 
  private:
+  // One boolean shared by the sessions `bits` (others: `always`), as a mask.
+  MaskVal shared_bool(ir::Reg v, uint64_t bits, uint64_t always);
   ir::Reg byte_lookup(ir::Reg value, uint32_t byte, const std::vector<uint64_t>& table);
 
   IrBuilder& b_;

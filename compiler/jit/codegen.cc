@@ -266,7 +266,8 @@ void Codegen::emit(const ir::Inst& in) {
       Value* byte = b_.CreateAnd(b_.CreateLShr(reg(in.a), c64(8 * in.b)), c64(0xFF));
       return set(in.dst, mask_lookup(byte, p_.mask_maps[in.c], true));
     }
-    case ir::Op::MaskIf: return set(in.dst, b_.CreateSelect(is_zero(reg(in.a)), c64(0), c64(in.imm)));
+    case ir::Op::MaskIf:
+      return set(in.dst, b_.CreateSelect(is_zero(reg(in.a)), c64(0), c64(in.imm)));
     case ir::Op::Select:
       return set(in.dst, b_.CreateSelect(is_zero(reg(in.a)), reg(in.c), reg(in.b)));
     case ir::Op::DeliverMask: return set(deliver_, b_.CreateOr(reg(deliver_), reg(in.a)));

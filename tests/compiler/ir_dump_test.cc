@@ -50,6 +50,23 @@ ProgramSpec header_spec() {
   return spec;
 }
 
+// Four sessions with three distinct levels, keyword rules, PID lists and event-ID filters:
+// the header checks become session-mask lookups (docs/ir.md §4 "Session masks").
+ProgramSpec masks_spec() {
+  ProgramSpec spec;
+  spec.provider = plain_provider({1, 2, 3});
+  for (uint32_t s = 0; s < 4; ++s) {
+    EnableParams p;
+    p.level = uint8_t(s % 3 + 1);
+    p.any = uint64_t{0x20} << (s % 3);
+    if (s == 3) p.properties = enable_property::kIgnoreKeyword0;
+    if (s != 1) p.pids = std::vector<uint32_t>{100 + s, 7};
+    if (s != 2) p.event_ids = EventIdFilter{s != 3, {uint16_t(s + 1), 3}};
+    spec.sessions.push_back(SessionEntry{s, p});
+  }
+  return spec;
+}
+
 ProgramSpec layout_spec() {
   ProviderDef prov;
   prov.name = "L";
@@ -126,39 +143,51 @@ str_preds:
 guid_preds:
   gpred#0 = is {0E95CFBC-58D4-44BA-BE40-E63A853536DF}
 )"},
-    {"header", header_spec, R"(code: 32 instructions, 28 registers
-   0: %0 = load.hdr level
-   1: %1 = cmp.ule %0, 4
-   2: %2 = load.hdr keyword
-   3: %3 = and.imm %2, 0x30
-   4: %4 = cmp.ne %3, 0
-   5: %5 = and.imm %2, 0x10
-   6: %6 = cmp.eq %5, 16
-   7: %7 = and %4, %6
-   8: %8 = cmp.eq %2, 0
-   9: %9 = or %7, %8
-  10: %10 = and %1, %9
-  11: %11 = load.hdr pid
-  12: %12 = in.set %11, iset#0
-  13: %13 = and %10, %12
-  14: %14 = cmp.ne %2, 0
-  15: %15 = str.in exe, sset#0
-  16: %16 = and %14, %15
-  17: %17 = load.hdr id
-  18: %18 = in.set %17, iset#1
-  19: %19 = and %16, %18
-  20: %20 = cmp.ule %0, 2
-  21: %21 = str.in event_name, sset#1
-  22: %22 = not %21
-  23: %23 = not %20
-  24: %24 = or %22, %23
-  25: %25 = and %19, %24
-  26: deliver %13, bit 1
-  27: deliver %25, bit 7
-  28: %26 = in.set %17, iset#2
-  29: %27 = not %26
-  30: stack %27, bit 1
-  31: ret
+    {"header", header_spec, R"(code: 44 instructions, 41 registers
+   0: %0 = str.in exe, sset#0
+   1: %1 = load.hdr level
+   2: %2 = cmp.ule %1, 2
+   3: %3 = str.in event_name, sset#1
+   4: %4 = not %3
+   5: %5 = not %2
+   6: %6 = or %4, %5
+   7: %7 = and %0, %6
+   8: %8 = cmp.ule %1, 4
+   9: %9 = const 128
+  10: %10 = mask.if %8, 0x2
+  11: %11 = or %9, %10
+  12: %12 = load.hdr keyword
+  13: %13 = and.imm %12, 0x30
+  14: %14 = cmp.ne %13, 0
+  15: %15 = and.imm %12, 0x10
+  16: %16 = cmp.eq %15, 16
+  17: %17 = and %14, %16
+  18: %18 = cmp.eq %12, 0
+  19: %19 = or %17, %18
+  20: %20 = cmp.ne %12, 0
+  21: %21 = mask.if %19, 0x2
+  22: %22 = mask.if %20, 0x80
+  23: %23 = or %21, %22
+  24: %24 = load.hdr pid
+  25: %25 = in.set %24, iset#0
+  26: %26 = mask.if %25, 0x2
+  27: %27 = or %9, %26
+  28: %28 = load.hdr id
+  29: %29 = in.set %28, iset#1
+  30: %30 = const 2
+  31: %31 = mask.if %29, 0x80
+  32: %32 = or %30, %31
+  33: %33 = and %27, %32
+  34: %34 = and %11, %23
+  35: %35 = and %33, %34
+  36: %36 = mask.if %7, 0x80
+  37: %37 = or %30, %36
+  38: %38 = and %35, %37
+  39: deliver.mask %38
+  40: %39 = in.set %28, iset#2
+  41: %40 = not %39
+  42: stack %40, bit 1
+  43: ret
 int_sets:
   iset#0 = {3, 9}
   iset#1 = {1, 3}
@@ -167,7 +196,30 @@ str_sets:
   sset#0 = nocase {"tool.exe"}
   sset#1 = exact {"Noisy"}
 )"},
-    {"layout", layout_spec, R"(code: 24 instructions, 20 registers
+    {"masks", masks_spec, R"(code: 16 instructions, 14 registers
+   0: %0 = load.hdr level
+   1: %1 = mask.map %0, mmap#0
+   2: %2 = load.hdr keyword
+   3: %3 = mask.byte %2, byte 0, mmap#1
+   4: %4 = cmp.eq %2, 0
+   5: %5 = const 7
+   6: %6 = select %4, %5, %3
+   7: %7 = load.hdr pid
+   8: %8 = mask.map %7, mmap#2
+   9: %9 = load.hdr id
+  10: %10 = mask.map %9, mmap#3
+  11: %11 = and %8, %10
+  12: %12 = and %1, %6
+  13: %13 = and %11, %12
+  14: deliver.mask %13
+  15: ret
+mask_maps:
+  mmap#0 = {0..1: 0xf, 2: 0x6, 3: 0x4} else 0x0
+  mmap#1 = {32..63: 0x9, 64..95: 0x2, 96..127: 0xb, 128..159: 0x4, 160..191: 0xd, 192..223: 0x6, 224..255: 0xf} else 0x0
+  mmap#2 = {7: 0xf, 100: 0x3, 102: 0x6, 103: 0xa} else 0x2
+  mmap#3 = {1: 0xd, 2: 0xe, 3: 0x7, 4: 0x4} else 0xc
+)"},
+    {"layout", layout_spec, R"(code: 26 instructions, 23 registers
    0: %0 = load.hdr id
    1: %1 = cmp.eq %0, 5
    2: %2 = load.hdr version
@@ -188,10 +240,12 @@ str_sets:
   17: %16 = and %12, %15
   18: %17 = not %4
   19: %18 = or %12, %17
-  20: deliver %18, bit 0
-  21: %19 = or %16, %17
-  22: deliver %19, bit 1
-  23: ret
+  20: %19 = or %16, %17
+  21: %20 = mask.if %18, 0x1
+  22: %21 = mask.if %19, 0x2
+  23: %22 = or %20, %21
+  24: deliver.mask %22
+  25: ret
 fields:
   field#0 = uint8
   field#1 = string length=f2

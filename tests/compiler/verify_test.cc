@@ -158,6 +158,55 @@ TEST(Verify, EachViolationIsReported) {
   }
 }
 
+// The session-mask ops, and a note on a mask bit.
+ir::Program mask_program() {
+  ir::Program p;
+  p.code = {
+      I(Op::LoadHeader, 0, uint32_t(HeaderField::Level)),
+      I(Op::MaskMap, 1, 0, 0),
+      I(Op::MaskByte, 2, 0, 7, 1),
+      I(Op::MaskIf, 3, 0, 0, 0, 0x3),
+      I(Op::Select, 4, 0, 1, 2),
+      I(Op::DeliverMask, kNoReg, 4),
+      I(Op::Return, kNoReg),
+  };
+  p.num_regs = 5;
+  p.mask_maps = {ir::MaskMap{{1, 7}, {0x1, 0x3}, 0}, ir::MaskMap{{0, 255}, {0x1, 0x2}, 0x4}};
+  p.checks = {ir::CheckNote{5, ir::Check::Level, 1, false, 5}};
+  return p;
+}
+
+TEST(Verify, MaskOps) {
+  auto ok = verify(mask_program());
+  EXPECT_TRUE(ok.has_value()) << ok.error().message;
+  const Case cases[] = {
+      {"map index", [](ir::Program& p) { p.code[1].b = 2; }, "inst 1 (mask.map): mask map index"},
+      {"byte index", [](ir::Program& p) { p.code[2].c = 2; }, "inst 2 (mask.byte): mask map index"},
+      {"byte", [](ir::Program& p) { p.code[2].b = 8; }, "byte 8 not below 8"},
+      {"byte key", [](ir::Program& p) { p.mask_maps[1].keys[1] = 256; },
+       "mask map has a key above 255"},
+      {"select operand", [](ir::Program& p) { p.code[4].c = 4; }, "read before any write"},
+      {"deliver.mask dst", [](ir::Program& p) { p.code[5].dst = 4; }, "dst given"},
+      {"keys sorted",
+       [](ir::Program& p) {
+         p.mask_maps[0].keys = {7, 1};
+       },
+       "mask map 0 keys not sorted"},
+      {"masks per key", [](ir::Program& p) { p.mask_maps[0].masks.pop_back(); },
+       "mask map 0 has not one mask per key"},
+      {"note bit", [](ir::Program& p) { p.checks[0].bit = 64; },
+       "check note 0: register bit not below 64"},
+  };
+  for (const Case& c : cases) {
+    ir::Program p = mask_program();
+    c.mutate(p);
+    auto r = verify(p);
+    ASSERT_FALSE(r.has_value()) << c.name;
+    EXPECT_NE(r.error().message.find(c.message), std::string::npos)
+        << c.name << ": " << r.error().message;
+  }
+}
+
 TEST(Verify, JumpTargetsStayInsideTheProgram) {
   ir::Program p;
   p.code = {I(Op::Const, 0, 0, 0, 0, 1), I(Op::Jz, kNoReg, 0, 3), I(Op::Jmp, kNoReg, 0, 3),

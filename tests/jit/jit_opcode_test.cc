@@ -448,10 +448,84 @@ std::vector<Case> pred_other_cases() {
   };
 }
 
+// Session-mask ops. The three maps exercise codegen's three lookups (codegen.h): a dense
+// table (keys spanning < kDenseMaskSpan), a select chain (<= kInlineMaskKeys sparse keys)
+// and the pfc_ir_mask_map call.
+std::vector<Case> mask_cases() {
+  auto by_pid = [](ir::MaskMap m) {
+    return [m](ProgramBuilder& b) {
+      b.program().mask_maps.push_back(m);
+      ir::Reg v = b.emit(Op::LoadHeader, static_cast<uint32_t>(ir::HeaderField::Pid));
+      b.effect(Op::DeliverMask, b.emit(Op::MaskMap, v, 0));
+    };
+  };
+  auto pid = [](uint32_t p) {
+    Event e = header_event();
+    e.pid = p;
+    return e;
+  };
+  auto keyword = [](uint64_t k) {
+    Event e = header_event();
+    e.desc.keyword = k;
+    return e;
+  };
+  ir::MaskMap dense{{3, 4, 9}, {0x30, 0x40, 0x90}, 0x7};
+  ir::MaskMap sparse{{5, 70000, 0xDEADBEEF}, {0x5, 0x70000, 0xDEAD}, 0x1};
+  ir::MaskMap large;
+  for (uint64_t k = 0; k < 40; ++k) {
+    large.keys.push_back(k * 5000);
+    large.masks.push_back(k + 100);
+  }
+  large.other = 0xFF;
+  ir::MaskMap bytes{{0, 0x12, 0xFF}, {0xA, 0xB, 0xC}, 0xD};
+  return {
+      {"mask.map.dense",
+       by_pid(dense),
+       {value(pid(3), 0x30), value(pid(9), 0x90), value(pid(5), 0x7), value(pid(2), 0x7),
+        value(pid(10), 0x7), value(pid(0xFFFFFFFF), 0x7)}},
+      {"mask.map.sparse",
+       by_pid(sparse),
+       {value(pid(5), 0x5), value(pid(70000), 0x70000), value(pid(0xDEADBEEF), 0xDEAD),
+        value(pid(6), 0x1)}},
+      {"mask.map.large",
+       by_pid(large),
+       {value(pid(0), 100), value(pid(195000), 139), value(pid(5000), 101), value(pid(5001), 0xFF),
+        value(pid(0xDEADBEEF), 0xFF)}},
+      {"mask.byte",
+       [bytes](ProgramBuilder& b) {
+         b.program().mask_maps.push_back(bytes);
+         ir::Reg kw = b.emit(Op::LoadHeader, static_cast<uint32_t>(ir::HeaderField::Keyword));
+         ir::Reg low = b.emit(Op::MaskByte, kw, 0, 0);
+         ir::Reg high = b.emit(Op::MaskByte, kw, 7, 0);
+         b.effect(Op::DeliverMask, low);
+         ir::Reg is_c = b.emit(Op::Cmp, high, static_cast<uint32_t>(ir::Cond::Eq), 0, 0xC);
+         b.effect(Op::DeliverMask, b.emit(Op::MaskIf, is_c, 0, 0, uint64_t{1} << 63));
+       },
+       {value(keyword(0), 0xA), value(keyword(0x12), 0xB),
+        value(keyword(0xFF000000000000FFull), 0xC | uint64_t{1} << 63),
+        value(keyword(0x1200000000000034ull), 0xD)}},
+      {"mask.if.select",
+       [](ProgramBuilder& b) {
+         ir::Reg l = b.emit(Op::LoadHeader, static_cast<uint32_t>(ir::HeaderField::Level));
+         ir::Reg m = b.emit(Op::MaskIf, l, 0, 0, 0xF0);
+         b.effect(Op::DeliverMask, b.emit(Op::Select, l, m, b.constant(0x3)));
+         b.effect(Op::DeliverMask, b.constant(0x100));
+       },
+       {value(header_event(), 0x1F0), value(
+                                          [] {
+                                            Event e = header_event();
+                                            e.desc.level = 0;
+                                            return e;
+                                          }(),
+                                          0x103)}},
+  };
+}
+
 std::vector<Case> all_cases() {
   std::vector<Case> all;
-  for (auto&& part : {header_cases(), cmp_cases(), logic_cases(), set_cases(), control_cases(),
-                      skip_cases(), load_cases(), pred_int_cases(), pred_other_cases()})
+  for (auto&& part :
+       {header_cases(), cmp_cases(), logic_cases(), set_cases(), control_cases(), skip_cases(),
+        load_cases(), pred_int_cases(), pred_other_cases(), mask_cases()})
     all.insert(all.end(), part.begin(), part.end());
   return all;
 }
