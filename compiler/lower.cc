@@ -214,8 +214,10 @@ MaskVal header_masks(IrBuilder& b, MaskLowering& ml, const std::vector<SessionSt
   }
   for (const internal::ListRule& r : pids) note_mask(b, r.slot, ir::Check::Pid, pid);
   for (const internal::ListRule& r : ids) note_mask(b, r.slot, ir::Check::EventId, id);
-  MaskVal out = ml.bit_and(ml.bit_and(level, keyword), ml.bit_and(pid, id));
-  return ml.bit_and(out, ml.from_bools(scopes));
+  const MaskVal level_keyword = ml.bit_and(level, keyword);  // sequenced: deterministic
+  const MaskVal pid_id = ml.bit_and(pid, id);
+  const MaskVal scope = ml.from_bools(scopes);
+  return ml.bit_and(ml.bit_and(level_keyword, pid_id), scope);
 }
 
 Result<std::vector<SessionState>> sorted_sessions(const ProgramSpec& spec) {
@@ -260,13 +262,19 @@ Result<ir::Program> lower(const ProgramSpec& spec) {
     auto r = lower_key(b, ml, header, spec.provider, key, users, ss);
     if (!r) return std::unexpected(r.error());
   }
-  std::vector<std::pair<uint32_t, Reg>> payload_ok;
+  // Payload check of session s: !filtered_s | passed_s, as one mask: the sessions whose
+  // filtered keys the event does not have (one mask.if per distinct key test), or each
+  // session's filter result.
+  std::vector<std::pair<uint32_t, Reg>> unfiltered, passed;
   for (SessionState& s : ss) {
-    Reg ok = b.bool_or(b.bool_not(s.filtered), s.passed);
-    if (s.filtered != kFalse) b.note(s.entry->slot, ir::Check::Payload, ok);
-    payload_ok.push_back({s.entry->slot, ok});
+    unfiltered.push_back({s.entry->slot, b.bool_not(s.filtered)});
+    passed.push_back({s.entry->slot, s.passed});
   }
-  const MaskVal deliver = ml.bit_and(header, ml.from_bools(payload_ok));
+  const MaskVal not_filtered = ml.from_bools(unfiltered);  // sequenced: deterministic output
+  const MaskVal payload_ok = ml.bit_or(not_filtered, ml.from_bools(passed));
+  for (SessionState& s : ss)
+    if (s.filtered != kFalse) note_mask(b, s.entry->slot, ir::Check::Payload, payload_ok);
+  const MaskVal deliver = ml.bit_and(header, payload_ok);
   if (deliver.is_cond() && std::has_single_bit(deliver.bits))  // one session: one bit
     b.deliver(deliver.cond, uint32_t(std::countr_zero(deliver.bits)));
   else if (!deliver.is_const() || deliver.bits != 0) b.deliver_mask(ml.reg(deliver));
