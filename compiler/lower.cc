@@ -97,7 +97,6 @@ using EventKey = std::pair<uint16_t, uint8_t>;
 struct SessionState {
   const SessionEntry* entry = nullptr;
   Reg filtered = kFalse;  // the event's key is one s has payload filters for
-  Reg passed = kFalse;    // ... and those filters passed
 };
 
 bool same_layout(const EventDef& a, const EventDef& b) {
@@ -135,9 +134,10 @@ const EventDef* carried_layout(EventKey key, const std::vector<size_t>& users,
 
 // One guarded region per payload-filtered event key (docs/semantics.md §2.1): skipped unless the
 // event has that key and some session filtering it passed its header checks.
+// `passed` accumulates the sessions whose filters for the event's key passed.
 Result<void> lower_key(IrBuilder& b, MaskLowering& ml, MaskVal header, const ProviderDef& provider,
                        EventKey key, const std::vector<size_t>& users,
-                       std::vector<SessionState>& ss) {
+                       std::vector<SessionState>& ss, MaskVal& passed) {
   const EventDef* event = provider.find_event(key.first, key.second);
   if (event == nullptr) event = carried_layout(key, users, ss);
   if (event == nullptr) {
@@ -165,18 +165,21 @@ Result<void> lower_key(IrBuilder& b, MaskLowering& ml, MaskVal header, const Pro
     if (!r) return std::unexpected(r.error());
     results.push_back(*r);
   }
-  b.end_region();
+  // Region registers read 0 for other keys, so their results become the region's mask
+  // inside it (one value leaves the region); anything else must be tied to the key.
+  std::vector<std::pair<uint32_t, Reg>> inside, outside;
   for (size_t k = 0; k < users.size(); ++k) {
-    SessionState& s = ss[users[k]];
-    Reg r = results[k];
-    // Region registers read 0 for other keys; anything else must be tied to the key.
-    if (r >= first_reg && r != kTrue && r != kFalse) {
-      s.passed = b.bool_or(s.passed, r);
-    } else {
-      s.passed = b.bool_or(s.passed, b.bool_and(is_key, r));
-    }
-    s.filtered = b.bool_or(s.filtered, is_key);
+    const Reg r = results[k];
+    const bool in_region = r >= first_reg && r != kTrue && r != kFalse;
+    (in_region ? inside : outside).push_back({ss[users[k]].entry->slot, r});
   }
+  MaskVal region = ml.from_bools(inside, /*unlisted_pass=*/false);
+  if (!region.is_const() && !region.is_cond()) region = MaskVal::of(ml.reg(region));
+  b.end_region();
+  passed = ml.bit_or(passed, region);
+  for (const auto& [slot, r] : outside)
+    passed = ml.bit_or(passed, MaskVal::when(b.bool_and(is_key, r), uint64_t{1} << slot));
+  for (size_t i : users) ss[i].filtered = b.bool_or(ss[i].filtered, is_key);
   return {};
 }
 
@@ -258,20 +261,17 @@ Result<ir::Program> lower(const ProgramSpec& spec) {
       if (users.empty() || users.back() != i) users.push_back(i);
     }
   }
+  MaskVal passed = MaskVal::constant(0);
   for (const auto& [key, users] : keys) {
-    auto r = lower_key(b, ml, header, spec.provider, key, users, ss);
+    auto r = lower_key(b, ml, header, spec.provider, key, users, ss, passed);
     if (!r) return std::unexpected(r.error());
   }
   // Payload check of session s: !filtered_s | passed_s, as one mask: the sessions whose
   // filtered keys the event does not have (one mask.if per distinct key test), or each
   // session's filter result.
-  std::vector<std::pair<uint32_t, Reg>> unfiltered, passed;
-  for (SessionState& s : ss) {
-    unfiltered.push_back({s.entry->slot, b.bool_not(s.filtered)});
-    passed.push_back({s.entry->slot, s.passed});
-  }
-  const MaskVal not_filtered = ml.from_bools(unfiltered);  // sequenced: deterministic output
-  const MaskVal payload_ok = ml.bit_or(not_filtered, ml.from_bools(passed));
+  std::vector<std::pair<uint32_t, Reg>> unfiltered;
+  for (SessionState& s : ss) unfiltered.push_back({s.entry->slot, b.bool_not(s.filtered)});
+  const MaskVal payload_ok = ml.bit_or(ml.from_bools(unfiltered), passed);
   for (SessionState& s : ss)
     if (s.filtered != kFalse) note_mask(b, s.entry->slot, ir::Check::Payload, payload_ok);
   const MaskVal deliver = ml.bit_and(header, payload_ok);

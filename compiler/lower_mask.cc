@@ -96,8 +96,9 @@ Reg MaskLowering::reg(MaskVal m) {
   return m.reg;
 }
 
-MaskVal MaskLowering::from_bools(const std::vector<std::pair<uint32_t, Reg>>& per_slot) {
-  uint64_t always = sessions_;  // sessions not listed pass
+MaskVal MaskLowering::from_bools(const std::vector<std::pair<uint32_t, Reg>>& per_slot,
+                                 bool unlisted_pass) {
+  uint64_t always = unlisted_pass ? sessions_ : 0;
   for (const auto& [slot, v] : per_slot) always &= ~bit(slot);
   std::vector<std::pair<Reg, uint64_t>> groups;  // in order of first use: deterministic
   for (const auto& [slot, v] : per_slot) {

@@ -58,8 +58,10 @@ class MaskLowering {
   MaskVal bit_or(MaskVal x, MaskVal y);
   ir::Reg reg(MaskVal m);  // a register holding m
   // Bit `slot` set iff the session's boolean (a register or kTrue / kFalse) is non-zero;
-  // sessions sharing a register share one mask.if; sessions not listed are set.
-  MaskVal from_bools(const std::vector<std::pair<uint32_t, ir::Reg>>& per_slot);
+  // sessions sharing a register share one mask.if; sessions not listed are set iff
+  // `unlisted_pass`.
+  MaskVal from_bools(const std::vector<std::pair<uint32_t, ir::Reg>>& per_slot,
+                     bool unlisted_pass = true);
   // Boolean (register or kTrue / kFalse): m & bits != 0.
   ir::Reg any_of(MaskVal m, uint64_t bits);
 

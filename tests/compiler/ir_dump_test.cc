@@ -225,7 +225,7 @@ mask_maps:
    2: %2 = load.hdr version
    3: %3 = cmp.eq %2, 2
    4: %4 = and %1, %3
-   5: jz %4, @18
+   5: jz %4, @21
    6: %5 = const 18
    7: %6 = load.field %5, field#0
    8: %7 = const 19
@@ -238,12 +238,12 @@ mask_maps:
   15: %14 = pred.int %13, field#4, ipred#1
   16: %15 = not %14
   17: %16 = and %12, %15
-  18: %17 = not %4
-  19: %18 = mask.if %12, 0x1
-  20: %19 = mask.if %16, 0x2
-  21: %20 = or %18, %19
-  22: %21 = mask.if %17, 0x3
-  23: %22 = or %20, %21
+  18: %17 = mask.if %12, 0x1
+  19: %18 = mask.if %16, 0x2
+  20: %19 = or %17, %18
+  21: %20 = not %4
+  22: %21 = mask.if %20, 0x3
+  23: %22 = or %19, %21
   24: deliver.mask %22
   25: ret
 fields:
