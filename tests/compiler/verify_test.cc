@@ -61,6 +61,19 @@ struct Case {
   const char* message;
 };
 
+// Each case spoils a fresh copy of `base()`; the verifier must reject it with the message.
+template <size_t N>
+void expect_violations(ir::Program (*base)(), const Case (&cases)[N]) {
+  for (const Case& c : cases) {
+    ir::Program p = base();
+    c.mutate(p);
+    auto r = verify(p);
+    ASSERT_FALSE(r.has_value()) << c.name;
+    EXPECT_NE(r.error().message.find(c.message), std::string::npos)
+        << c.name << ": " << r.error().message;
+  }
+}
+
 TEST(Verify, ValidProgramPasses) {
   auto r = verify(valid_program());
   EXPECT_TRUE(r.has_value()) << r.error().message;
@@ -148,14 +161,7 @@ TEST(Verify, EachViolationIsReported) {
       {"too many regs", [](ir::Program& p) { p.num_regs = (1u << 24) + 1; },
        "more than 2^24 registers"},
   };
-  for (const Case& c : cases) {
-    ir::Program p = valid_program();
-    c.mutate(p);
-    auto r = verify(p);
-    ASSERT_FALSE(r.has_value()) << c.name;
-    EXPECT_NE(r.error().message.find(c.message), std::string::npos)
-        << c.name << ": " << r.error().message;
-  }
+  expect_violations(valid_program, cases);
 }
 
 // The session-mask ops, and a note on a mask bit.
@@ -197,14 +203,7 @@ TEST(Verify, MaskOps) {
       {"note bit", [](ir::Program& p) { p.checks[0].bit = 64; },
        "check note 0: register bit not below 64"},
   };
-  for (const Case& c : cases) {
-    ir::Program p = mask_program();
-    c.mutate(p);
-    auto r = verify(p);
-    ASSERT_FALSE(r.has_value()) << c.name;
-    EXPECT_NE(r.error().message.find(c.message), std::string::npos)
-        << c.name << ": " << r.error().message;
-  }
+  expect_violations(mask_program, cases);
 }
 
 TEST(Verify, JumpTargetsStayInsideTheProgram) {
