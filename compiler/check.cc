@@ -67,6 +67,7 @@ CheckOutput check_script(const ast::Script& script, const std::vector<ManifestIm
   internal::check_providers(script.providers, cx);
   internal::add_imported_providers(imports, cx);
   internal::check_sessions(script.sessions, cx);
+  if (out.ok()) internal::warn_dead_filters(cx);
   internal::sort_by_position(out.diagnostics);
   return out;
 }

@@ -18,6 +18,7 @@ struct SessionDecl {
     uint32_t provider = 0;  // index into CheckedScript::schema.providers
     EnableParams params;
     SourcePos pos;
+    std::vector<SourcePos> payload_pos;  // the `payload` keyword of each params.payload[i]
   };
   std::string name;
   SourcePos pos;

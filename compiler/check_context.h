@@ -58,6 +58,8 @@ void check_providers(const std::vector<ast::Provider>& providers, CheckContext& 
 void add_imported_providers(const std::vector<ManifestImport>& imports, CheckContext& cx);
 // Builds the sessions' EnableParams; reports every session, option and filter error.
 void check_sessions(const std::vector<ast::Session>& sessions, CheckContext& cx);
+// The dead-filter warnings (check_dead.cc), for a script without errors.
+void warn_dead_filters(CheckContext& cx);
 // Resolves one `payload` filter of an enable of provider `provider` into params.payload.
 void check_payload_filter(const ast::Filter& filter, uint32_t provider, EnableParams& params,
                           CheckContext& cx);

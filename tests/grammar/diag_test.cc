@@ -374,28 +374,31 @@ TEST(DiagTest, UnclosedDelimiterNote) {
     std::string script, diag, note;
   };
   const std::vector<Case> cases = {
-      {"provider P {", "1:13: expected 'event' or '}' in provider body",
-       "1:12: to match this '{'"},
+      {"provider P {", "1:13: expected 'event' or '}' in provider body", "1:12: to match this '{'"},
       {"provider P {\n  event E (id=1) {\n    A: uint32;\n",
        "4:1: expected a field declaration or '}' in event body", "2:18: to match this '{'"},
       {"provider P { event E (id=1 version=2) {} }",
        "1:28: expected ',' or ')' after event attribute", "1:22: to match this '('"},
       {"provider P { event E (id=1) {} event F (id=2) {} ",
        "1:50: expected 'event' or '}' in provider body", "1:12: to match this '{'"},
-      {"session S {\n  enable P level=4", "2:19: expected an option (level, any, all, "
-       "properties), ';' or '{' after 'enable'", ""},
+      {"session S {\n  enable P level=4",
+       "2:19: expected an option (level, any, all, "
+       "properties), ';' or '{' after 'enable'",
+       ""},
       {"session S {\n  enable P;\n", "3:1: expected 'enable' or '}' in session body",
        "1:11: to match this '{'"},
-      {"session S { enable P { pid 4;\n", "2:1: expected a filter (pid, exe, package_id, "
-       "app_id, event_id, stack_id, payload) or '}'", "1:22: to match this '{'"},
+      {"session S { enable P { pid 4;\n",
+       "2:1: expected a filter (pid, exe, package_id, "
+       "app_id, event_id, stack_id, payload) or '}'",
+       "1:22: to match this '{'"},
       {"session S { enable P properties=(sid stack_trace) ; }",
        "1:38: expected ',' or ')' after property name", "1:33: to match this '('"},
       {"session S { enable P { payload E all { a eq 1 b eq 2 } } }",
        "1:47: expected ';' or '}' after predicate", "1:38: to match this '{'"},
       {"session S { enable P { payload E where (a eq 1 and (b eq 2 or c eq 3); } }",
        "1:70: expected ')'", "1:40: to match this '('"},
-      {"session S { enable P { payload E where ((a eq 1) and (b eq 2); } }",
-       "1:62: expected ')'", "1:40: to match this '('"},
+      {"session S { enable P { payload E where ((a eq 1) and (b eq 2); } }", "1:62: expected ')'",
+       "1:40: to match this '('"},
       // Errors that are not about a closer: no note.
       {"provider P { event E (id=1) { N: uint32 } }",
        "1:40: expected ';' to end the declaration of field 'N'", ""},
