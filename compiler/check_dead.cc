@@ -2,7 +2,8 @@
 // "Warnings"), decided on the lowered IR (compiler/lower.h) by abstract evaluation
 // (check_absint.h) with the header of each declared event known: a payload filter on an
 // event the enable's level, keywords or event-ID filter already exclude; a payload filter
-// that can never pass or always passes; an enable that no declared event can pass.
+// that can never pass or always passes; an enable that no declared event can pass; a session
+// without enables.
 #include <string>
 #include <vector>
 
@@ -46,6 +47,8 @@ class DeadFilterWarnings {
 
   void run() {
     for (const SessionDecl& s : cx_.out.script.sessions) {
+      if (s.enables.empty())
+        cx_.warning(s.pos, "session " + quote_text(s.name) + " enables nothing");
       for (const SessionDecl::Enable& e : s.enables) enable(e);
     }
   }

@@ -280,8 +280,6 @@ void check_sessions(const std::vector<ast::Session>& sessions, CheckContext& cx)
     decl.name = as.name.text;
     decl.pos = as.pos;
     std::unordered_map<uint32_t, SourcePos> enabled;  // provider → first enable
-    if (as.enables.empty())
-      cx.warning(as.name.pos, "session " + quote_text(as.name.text) + " enables nothing");
     for (const ast::Enable& e : as.enables) check_enable(e, index, decl, enabled, legacy, cx);
     script.sessions.push_back(std::move(decl));
   }
