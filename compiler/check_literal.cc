@@ -15,14 +15,16 @@ std::pair<size_t, size_t> escape_size(std::string_view text, size_t raw) {
   const char kind = raw + 1 < text.size() ? text[raw + 1] : '\0';
   std::string utf8;
   if (kind == 'x' && raw + 3 < text.size()) {
-    append_utf8(utf8, static_cast<char32_t>(hex_digit_value(text[raw + 2]) * 16 + hex_digit_value(text[raw + 3])));
+    append_utf8(utf8, static_cast<char32_t>(hex_digit_value(text[raw + 2]) * 16 +
+                                            hex_digit_value(text[raw + 3])));
     return {utf8.size(), 4};
   }
   if (kind == 'u') {
     const size_t close = text.find('}', raw);
     if (close == std::string_view::npos) return {1, 2};
     char32_t cp = 0;
-    for (size_t i = raw + 3; i < close && cp <= 0x10FFFF; ++i) cp = cp * 16 + static_cast<char32_t>(hex_digit_value(text[i]));
+    for (size_t i = raw + 3; i < close && cp <= 0x10FFFF; ++i)
+      cp = cp * 16 + static_cast<char32_t>(hex_digit_value(text[i]));
     append_utf8(utf8, cp);
     return {utf8.size(), close + 1 - raw};
   }

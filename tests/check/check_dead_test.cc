@@ -69,7 +69,8 @@ TEST(DeadFilters, NeverOrAlways) {
        "session S { enable P { payload E where (B le 255 and X between 3, 4) and X gt 4; } }",
        never},
       {"second filter, own position",
-       "session S { enable P {\n  payload E where X eq 1;\n  payload F where Y lt 1 and Y gt 1; } }",
+       "session S { enable P {\n  payload E where X eq 1;\n  payload F where Y lt 1 and Y gt 1; } "
+       "}",
        "4:3: warning: payload filter on event 'F' can never pass: no values of its fields "
        "satisfy it"},
   });
@@ -112,8 +113,10 @@ TEST(DeadFilters, Silent) {
   run_rows({
       {"ordinary filter", "session S { enable P { payload E where X gt 5 and X lt 9; } }", ""},
       {"two fields", "session S { enable P { payload E where X gt 5 or B lt 3; } }", ""},
-      {"strings are not analysed", "session S { enable P { payload E where S is \"a\" and S is "
-                                   "\"b\"; } }", ""},
+      {"strings are not analysed",
+       "session S { enable P { payload E where S is \"a\" and S is "
+       "\"b\"; } }",
+       ""},
       {"modulo is not analysed", "session S { enable P { payload E where X modulo 2; } }", ""},
       {"field to field", "session S { enable P { payload E where X gt X; } }", ""},
       {"keyword 0 passes any keyword", "session S { enable P any=0x2 { payload F where Y eq 1; } }",
@@ -124,6 +127,24 @@ TEST(DeadFilters, Silent) {
       {"a script with errors gets no dead-filter analysis",
        "session S { enable P { payload E where X gt 5 and X lt 3; payload E where Nope eq 1; } }",
        "2:75: error: unknown field 'Nope' in event 'E'"},
+  });
+}
+
+// Pattern errors point at the offending character inside the literal, counting escapes in
+// the source (a `\u{e9}` is six columns but two bytes of the pattern).
+TEST(PatternPositions, GlobAndRegex) {
+  run_rows({
+      {"unterminated class", "session S { enable P { payload E where S matches \"ab[cd\"; } }",
+       "2:53: error: unterminated '[' in glob pattern"},
+      {"after escapes",
+       "session S { enable P { payload E where S matches \"\\x41\\u{e9}[z-a]\"; } }",
+       "2:61: error: empty range in glob pattern class"},
+      {"regex: the offending escape",
+       "session S { enable P { payload E where S regex \"ab\\\\x**\"; } }",
+       "2:51: error: invalid regex: invalid escape sequence: \\x**"},
+      {"regex: missing ')' is the whole pattern",
+       "session S { enable P { payload E where S regex \"a\\u{e9}b(c\"; } }",
+       "2:49: error: invalid regex: missing ): a\u00e9b(c"},
   });
 }
 
