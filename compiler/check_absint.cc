@@ -14,24 +14,6 @@ using Kind = AbstractValue::Kind;
 AbstractValue constant(uint64_t v) { return {Kind::Const, v, ir::kNoReg, 0, {}}; }
 AbstractValue unknown() { return {}; }
 
-bool fold_cond(Cond c, uint64_t a, uint64_t b) {
-  const auto sa = static_cast<int64_t>(a);
-  const auto sb = static_cast<int64_t>(b);
-  switch (c) {
-    case Cond::Eq: return a == b;
-    case Cond::Ne: return a != b;
-    case Cond::ULt: return a < b;
-    case Cond::ULe: return a <= b;
-    case Cond::UGt: return a > b;
-    case Cond::UGe: return a >= b;
-    case Cond::SLt: return sa < sb;
-    case Cond::SLe: return sa <= sb;
-    case Cond::SGt: return sa > sb;
-    case Cond::SGe: return sa >= sb;
-  }
-  return false;
-}
-
 // The interval form of `field <cond> imm`.
 IntervalSet cond_set(Cond c, uint64_t imm) {
   static constexpr PayloadOp kOps[] = {PayloadOp::Eq, PayloadOp::Ne, PayloadOp::Lt, PayloadOp::Le,
@@ -135,7 +117,9 @@ class Evaluator {
       case Op::Cmp: {
         const AbstractValue& a = reg(in.a);
         const auto c = static_cast<Cond>(in.b);
-        if (a.kind == Kind::Const) return constant(fold_cond(c, a.value, in.imm) ? 1 : 0);
+        // One definition of the comparison: a constant is folded through its interval form.
+        if (a.kind == Kind::Const)
+          return constant(cond_set(c, in.imm).contains(IntervalSet::point(a.value)) ? 1 : 0);
         if (a.kind == Kind::FieldValue) return field_bool(a.offset, a.desc, cond_set(c, in.imm));
         return unknown();
       }
