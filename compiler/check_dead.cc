@@ -62,14 +62,18 @@ class DeadFilterWarnings {
   void enable(const SessionDecl::Enable& e) {
     const ProviderDef& provider = cx_.schema().providers[e.provider];
     ProgramSpec spec{provider, {SessionEntry{0, e.params}}};
-    if (!provider.events.empty() && no_event_passes(spec)) {
-      cx_.warning(e.pos, "enable of provider " + quote_text(provider.name) +
-                             " has no effect: none of the events it declares can pass its filters");
-      return;  // its payload filters are dead too; one warning says so
-    }
+    const size_t before = cx_.out.diagnostics.size();
     for (size_t i = 0; i < e.params.payload.size() && i < e.payload_pos.size(); ++i) {
       spec.sessions[0].params.payload = {e.params.payload[i]};
       payload_filter(spec, e.payload_pos[i]);
+    }
+    // A payload filter's own warning is the more precise explanation; without one, say that
+    // the enable as a whole lets nothing through.
+    if (cx_.out.diagnostics.size() != before || provider.events.empty()) return;
+    spec.sessions[0].params.payload = e.params.payload;
+    if (no_event_passes(spec)) {
+      cx_.warning(e.pos, "enable of provider " + quote_text(provider.name) +
+                             " has no effect: none of the events it declares can pass its filters");
     }
   }
 

@@ -101,10 +101,15 @@ TEST(DeadFilters, EnablesAndSessions) {
       {"level below every event", "session S { enable P level=1; }",
        "2:13: warning: enable of provider 'P' has no effect: none of the events it declares can "
        "pass its filters"},
-      {"every payload filter dead (one warning, at the enable)",
+      {"a dead payload filter explains it: no enable warning",
        "session S { enable P { event_id in 1; payload E where B gt 255; } }",
-       "2:13: warning: enable of provider 'P' has no effect: none of the events it declares can "
-       "pass its filters"},
+       "2:39: warning: payload filter on event 'E' can never pass: no values of its fields "
+       "satisfy it"},
+      {"level excludes the only filtered event: the filter's warning",
+       "provider W { event R (id=1, level=4) { S: uint16; } }\n"
+       "session T { enable W level=3 { payload R where S in 500, 503; } }",
+       "3:32: warning: payload filter on event 'R' has no effect: the enable's level=3 excludes "
+       "the event (level 4)"},
       {"empty session", "session S { }", "2:1: warning: session 'S' enables nothing"},
   });
 }
