@@ -1,6 +1,8 @@
 // cli/script_loader.cc — script reading and diagnostic printing.
 #include "cli/script_loader.h"
 
+#include <string>
+
 #include "cli/byte_reader.h"
 #include "cli/exit_code.h"
 #include "cli/files.h"
@@ -24,15 +26,30 @@ std::expected<std::unique_ptr<SourceFile>, int> read_source(const std::string& p
   return std::make_unique<SourceFile>(input_display_name(path), std::move(*text));
 }
 
+std::string diagnostic_summary(const DiagnosticCounts& counts) {
+  auto part = [](uint64_t n, std::string_view word) {
+    return std::to_string(n) + " " + std::string(word) + (n == 1 ? "" : "s");
+  };
+  std::string out;
+  if (counts.errors != 0) out = part(counts.errors, "error");
+  if (counts.warnings != 0) out += (out.empty() ? "" : ", ") + part(counts.warnings, "warning");
+  return out.empty() ? out : out + " generated.\n";
+}
+
 std::expected<LoadedScript, int> load_script(const std::string& path, std::ostream& err,
-                                             ShowDiagnostics show) {
+                                             ShowDiagnostics show, DiagnosticCounts* counts) {
   auto source = read_source(path, err);
   if (!source) return std::unexpected(source.error());
   LoadedScript loaded{std::move(*source), {}};
   loaded.front = compile_script(*loaded.source);
-  for (const Diagnostic& d : loaded.front.diagnostics)
-    if (show == ShowDiagnostics::All || d.severity == Severity::Error)
-      err << paint_diagnostic(loaded.source->render(d), stderr_color());
+  for (const Diagnostic& d : loaded.front.diagnostics) {
+    if (show != ShowDiagnostics::All && d.severity != Severity::Error) continue;
+    err << paint_diagnostic(loaded.source->render(d), stderr_color());
+    if (counts != nullptr) {
+      counts->errors += d.severity == Severity::Error;
+      counts->warnings += d.severity == Severity::Warning;
+    }
+  }
   err.flush();
   if (!loaded.front.ok()) return std::unexpected(kExitInput);
   // No command reads the AST after checking; for a large script it is the largest

@@ -29,11 +29,22 @@ enum class ShowDiagnostics : uint8_t {
   ErrorsOnly,  // run / state / compile: warnings are `pfc check`'s business
 };
 
-// Reads SCRIPT and compiles it, printing its diagnostics to `err`. On success returns the
-// script; otherwise returns the exit code to use (kExitInput: unreadable file or an error
-// diagnostic).
+// Errors and warnings printed (notes are not counted, as in clang).
+struct DiagnosticCounts {
+  uint64_t errors = 0;
+  uint64_t warnings = 0;
+};
+
+// clang's summary line: "1 error generated.", "2 warnings generated.", "2 errors, 1 warning
+// generated." (docs/cli.md "Diagnostics"); "" when both counts are 0.
+std::string diagnostic_summary(const DiagnosticCounts& counts);
+
+// Reads SCRIPT and compiles it, printing its diagnostics to `err` (and counting those
+// printed into `counts` when non-null). On success returns the script; otherwise returns the
+// exit code to use (kExitInput: unreadable file or an error diagnostic).
 std::expected<LoadedScript, int> load_script(const std::string& path, std::ostream& err,
-                                             ShowDiagnostics show = ShowDiagnostics::ErrorsOnly);
+                                             ShowDiagnostics show = ShowDiagnostics::ErrorsOnly,
+                                             DiagnosticCounts* counts = nullptr);
 
 // Reads SCRIPT into a SourceFile (printing "pfc: error: cannot read ..." on failure).
 std::expected<std::unique_ptr<SourceFile>, int> read_source(const std::string& path,

@@ -61,12 +61,14 @@ void sort_by_position(std::vector<Diagnostic>& diagnostics) {
 
 CheckOutput check_script(const ast::Script& script) { return check_script(script, {}); }
 
-CheckOutput check_script(const ast::Script& script, const std::vector<ManifestImport>& imports) {
+CheckOutput check_script(const ast::Script& script, const std::vector<ManifestImport>& imports,
+                         const SourceFile* source) {
   CheckOutput out;
-  internal::CheckContext cx{out, {}, {}};
+  internal::CheckContext cx{out, {}, {}, source};
   internal::check_providers(script.providers, cx);
   internal::add_imported_providers(imports, cx);
   internal::check_sessions(script.sessions, cx);
+  if (out.ok()) internal::warn_dead_filters(cx);
   internal::sort_by_position(out.diagnostics);
   return out;
 }

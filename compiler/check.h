@@ -18,6 +18,7 @@ struct SessionDecl {
     uint32_t provider = 0;  // index into CheckedScript::schema.providers
     EnableParams params;
     SourcePos pos;
+    std::vector<SourcePos> payload_pos;  // the `payload` keyword of each params.payload[i]
   };
   std::string name;
   SourcePos pos;
@@ -48,7 +49,10 @@ struct ManifestImport {
 // check_script with imported manifests: their providers join the schema after the script's
 // own (in import order), so sessions can enable them and payload filters can name their
 // events and fields. A load error, or an imported provider whose name or GUID is already
-// declared (by the script or an earlier import), is a diagnostic at the import.
-CheckOutput check_script(const ast::Script& script, const std::vector<ManifestImport>& imports);
+// declared (by the script or an earlier import), is a diagnostic at the import. With the
+// script's `source`, errors about one character of a `matches`/`regex` pattern point at it
+// (without it, at the pattern's opening quote).
+CheckOutput check_script(const ast::Script& script, const std::vector<ManifestImport>& imports,
+                         const SourceFile* source = nullptr);
 
 }  // namespace pfc

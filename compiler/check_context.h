@@ -32,6 +32,7 @@ struct CheckContext {
   CheckOutput& out;
   std::vector<ProviderIndex> providers;
   std::unordered_map<std::string, uint32_t> provider_by_name;  // first provider of a name
+  const SourceFile* source = nullptr;                          // the script, when known
 
   Schema& schema() { return out.script.schema; }
   void error(SourcePos pos, std::string message);
@@ -58,6 +59,11 @@ void check_providers(const std::vector<ast::Provider>& providers, CheckContext& 
 void add_imported_providers(const std::vector<ManifestImport>& imports, CheckContext& cx);
 // Builds the sessions' EnableParams; reports every session, option and filter error.
 void check_sessions(const std::vector<ast::Session>& sessions, CheckContext& cx);
+// The position of byte `decoded_offset` of a string literal's value (its escapes resolved)
+// whose opening quote is at `quote`; `quote` itself without cx.source (check_literal.cc).
+SourcePos string_char_pos(const CheckContext& cx, SourcePos quote, size_t decoded_offset);
+// The dead-filter warnings (check_dead.cc), for a script without errors.
+void warn_dead_filters(CheckContext& cx);
 // Resolves one `payload` filter of an enable of provider `provider` into params.payload.
 void check_payload_filter(const ast::Filter& filter, uint32_t provider, EnableParams& params,
                           CheckContext& cx);

@@ -111,12 +111,17 @@ bool check_pattern(const ast::Predicate& ap, PayloadOp op, CheckContext& cx) {
   if (op == PayloadOp::Matches || op == PayloadOp::MatchesCs) {
     GlobResult g = compile_glob(text, !cs);
     if (g.error.empty()) return true;
-    cx.error(ap.value.pos, g.error);
+    cx.error(string_char_pos(cx, ap.value.pos, g.error_at), g.error);
     return false;
   }
   RegexResult re = compile_regex(text, cs);
   if (re.re) return true;
-  cx.error(ap.value.pos, "invalid regex: " + re.error);
+  // RE2 names the offending part of the pattern (error_arg), not its offset: its first
+  // occurrence is where it starts (the whole pattern for a missing ')').
+  const size_t at = re.error_arg.empty() ? std::string::npos : text.find(re.error_arg);
+  const SourcePos pos =
+      at == std::string::npos ? ap.value.pos : string_char_pos(cx, ap.value.pos, at);
+  cx.error(pos, "invalid regex: " + re.error);
   return false;
 }
 

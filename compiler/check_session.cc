@@ -184,8 +184,9 @@ void check_filter(const ast::Filter& f, uint32_t provider, EnableParams& params,
   }
 }
 
-void check_filters(const ast::Enable& e, uint32_t provider, EnableParams& params,
+void check_filters(const ast::Enable& e, uint32_t provider, SessionDecl::Enable& out,
                    CheckContext& cx) {
+  EnableParams& params = out.params;
   const ProviderDef& p = cx.schema().providers[provider];
   std::array<const ast::Filter*, 7> first{};
   for (const ast::Filter& f : e.filters) {
@@ -200,7 +201,9 @@ void check_filters(const ast::Enable& e, uint32_t provider, EnableParams& params
       continue;
     }
     first[k] = &f;
+    const size_t payloads = params.payload.size();
     check_filter(f, provider, params, cx);
+    if (params.payload.size() > payloads) out.payload_pos.push_back(f.pos);
   }
 }
 
@@ -251,7 +254,7 @@ void check_enable(const ast::Enable& e, uint32_t index, SessionDecl& decl,
   SessionDecl::Enable out{provider, {}, e.pos};
   check_options(e, out.params, cx);
   warn_options(e, out.params, schema.providers[provider], cx);
-  check_filters(e, provider, out.params, cx);
+  check_filters(e, provider, out, cx);
   if (schema.providers[provider].legacy) legacy[provider].push_back({index, e.pos});
   decl.enables.push_back(std::move(out));
 }

@@ -75,7 +75,7 @@ FrontendOutput compile_script(const SourceFile& source) {
   std::vector<ManifestImport> imports;
   const std::filesystem::path dir = std::filesystem::path(source.name()).parent_path();
   for (const ast::Import& imp : out.ast.imports) imports.push_back(load_import(imp, dir));
-  out.checked = check_script(out.ast, imports);
+  out.checked = check_script(out.ast, imports, &source);
   out.diagnostics = out.checked.diagnostics;
   return out;
 }

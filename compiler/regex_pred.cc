@@ -16,7 +16,7 @@ RegexResult compile_regex(std::string_view pattern, bool case_sensitive) {
   options.set_case_sensitive(case_sensitive);
   options.set_log_errors(false);
   auto re = std::make_shared<const RE2>(re2::StringPiece(pattern.data(), pattern.size()), options);
-  if (!re->ok()) return {nullptr, re->error()};
+  if (!re->ok()) return {nullptr, re->error(), re->error_arg()};
   return {std::move(re), {}};
 }
 

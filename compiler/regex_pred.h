@@ -17,6 +17,7 @@ namespace pfc::internal {
 struct RegexResult {
   std::shared_ptr<const re2::RE2> re;  // null on error
   std::string error;                   // RE2's message, e.g. "missing ): (a"
+  std::string error_arg;               // the offending part of the pattern (RE2's error_arg)
 };
 
 // Compiles an RE2 pattern (UTF-8; case-insensitive unless `case_sensitive`; unanchored:

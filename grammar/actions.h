@@ -97,7 +97,8 @@ PFC_ACTION(event_ref_name, b.event_ref_name(token(in)))
 PFC_ACTION(event_ref, b.event_ref(in.begin()))
 PFC_ACTION(form_all, b.payload_block(ast::PayloadForm::All, in.begin()))
 PFC_ACTION(form_any, b.payload_block(ast::PayloadForm::Any, in.begin()))
-PFC_ACTION(block_close, b.close_block())
+PFC_ACTION(block_open, b.open_delim(in.begin()))
+PFC_ACTION(block_close, (b.close_block(), b.close_delim()))
 PFC_ACTION(group_all, b.group(ast::Group::All, in.begin()))
 PFC_ACTION(group_any, b.group(ast::Group::Any, in.begin()))
 
@@ -142,11 +143,25 @@ PFC_ACTION(value_guid_lit, b.value_guid(token(in)))
 // `where` expressions.
 PFC_ACTION(form_where, b.begin_where(in.begin()))
 PFC_ACTION(prefix_not, b.push_not(in.begin()))
-PFC_ACTION(prefix_open, b.open_paren(in.begin()))
+PFC_ACTION(prefix_open, (b.open_paren(in.begin()), b.open_delim(in.begin())))
 PFC_ACTION(expr_pred, b.where_pred())
-PFC_ACTION(close_paren, b.close_paren())
+PFC_ACTION(close_paren, (b.close_paren(), b.close_delim()))
 PFC_ACTION(op_or, b.op_or())
 PFC_ACTION(payload_where, b.end_where())
+
+// Delimiters, for the "to match this '{'" note (errors.h).
+PFC_ACTION(provider_open, b.open_delim(in.begin()))
+PFC_ACTION(provider_close, b.close_delim())
+PFC_ACTION(event_attrs_open, b.open_delim(in.begin()))
+PFC_ACTION(event_attrs_close, b.close_delim())
+PFC_ACTION(event_open, b.open_delim(in.begin()))
+PFC_ACTION(event_close, b.close_delim())
+PFC_ACTION(session_open, b.open_delim(in.begin()))
+PFC_ACTION(session_close, b.close_delim())
+PFC_ACTION(enable_open, b.open_delim(in.begin()))
+PFC_ACTION(enable_close, b.close_delim())
+PFC_ACTION(props_open, b.open_delim(in.begin()))
+PFC_ACTION(props_close, b.close_delim())
 
 #undef PFC_ACTION
 

@@ -35,6 +35,17 @@ class Builder {
   uint32_t nesting_limit() const { return limit_; }
   const std::string& current_name() const { return current_name_; }
 
+  // Open `{` / `(` delimiters, innermost last (offsets into the source). A failed must<>
+  // of a closing rule (errors.h) marks the innermost one, for the "to match this" note.
+  void open_delim(const char* at) { delims_.push_back(offset(at)); }
+  void close_delim() {
+    if (!delims_.empty()) delims_.pop_back();
+  }
+  void mark_unclosed() { unclosed_ = delims_.empty() ? kNoDelim : delims_.back(); }
+  // Offset of the delimiter an error could not close, or kNoDelim.
+  static constexpr uint32_t kNoDelim = UINT32_MAX;
+  uint32_t unclosed() const { return unclosed_; }
+
   // Literals: remembered until a context method consumes them.
   void int_literal(std::string_view tok);
   void level_name(uint64_t level, const char* at);
@@ -133,6 +144,8 @@ class Builder {
   std::vector<Frame> frames_;  // reused across expressions; frames_[0..frame_count_) live
   size_t frame_count_ = 1;
   uint32_t nesting_ = 0;  // open parentheses + pending `not`s
+  std::vector<uint32_t> delims_;
+  uint32_t unclosed_ = kNoDelim;
 };
 
 }  // namespace pfc::internal

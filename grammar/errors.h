@@ -118,13 +118,31 @@ std::string expand_message(std::string_view text, const State& state) {
   return out;
 }
 
+// Rules that close a `{` or `(`: their failure gets a "to match this" note at the opener.
+template <typename Rule>
+inline constexpr bool closes_delimiter = false;
+#define PFC_CLOSES(rule) \
+  template <>            \
+  inline constexpr bool closes_delimiter<rules::rule> = true;
+PFC_CLOSES(provider_close)
+PFC_CLOSES(event_attrs_close)
+PFC_CLOSES(event_close)
+PFC_CLOSES(session_close)
+PFC_CLOSES(enable_close)
+PFC_CLOSES(props_close)
+PFC_CLOSES(block_close)
+PFC_CLOSES(parens_closed)
+#undef PFC_CLOSES
+
 // PEGTL control: normal<> behaviour, except that a failed must<Rule> raises the rule's
-// message. A must<> point without a message is a compile error.
+// message (and, for a closing rule, marks the delimiter it could not close). A must<>
+// point without a message is a compile error.
 template <typename Rule>
 struct control : tao::pegtl::normal<Rule> {
   template <typename Input, typename State>
   [[noreturn]] static void raise(const Input& in, State& state) {
     static_assert(error_message<Rule> != nullptr, "must<> point without an error message");
+    if constexpr (closes_delimiter<Rule>) state.mark_unclosed();
     throw tao::pegtl::parse_error(expand_message(error_message<Rule>, state), in);
   }
 };

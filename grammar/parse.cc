@@ -131,6 +131,12 @@ Diagnostic parse_diagnostic(const SourceFile& source, size_t offset, std::string
   return d;
 }
 
+// clang's note at the delimiter an error could not close: "to match this '{'".
+Diagnostic unclosed_note(const SourceFile& source, uint32_t offset) {
+  const std::string message = std::string("to match this '") + source.text()[offset] + "'";
+  return Diagnostic{Severity::Note, source.position(offset), message};
+}
+
 }  // namespace
 
 ParseOutput parse_script(const SourceFile& source, const ParseLimits& limits) {
@@ -144,13 +150,16 @@ ParseOutput parse_script(const SourceFile& source, const ParseLimits& limits) {
   const size_t bom = source.bom_size();  // a leading byte-order mark is skipped
   pegtl::memory_input<pegtl::tracking_mode::lazy, pegtl::eol::lf_crlf> in(
       text.data() + bom, text.data() + text.size(), source.name());
+  std::optional<internal::Builder> builder;
   try {
-    internal::Builder builder(source, limits);
-    pegtl::parse<internal::rules::grammar, internal::action, internal::control>(in, builder);
-    out.script = builder.take_script();
+    builder.emplace(source, limits);
+    pegtl::parse<internal::rules::grammar, internal::action, internal::control>(in, *builder);
+    out.script = builder->take_script();
   } catch (const pegtl::parse_error& e) {
     const size_t offset = bom + (e.positions().empty() ? 0 : e.positions().front().byte);
     out.diagnostics.push_back(parse_diagnostic(source, offset, std::string(e.message())));
+    if (builder && builder->unclosed() != internal::Builder::kNoDelim)
+      out.diagnostics.push_back(unclosed_note(source, builder->unclosed()));
   } catch (const internal::BuildError& e) {
     out.diagnostics.push_back(make_diagnostic(source, e.offset, e.message));
   } catch (const std::bad_alloc&) {

@@ -17,7 +17,8 @@ struct ParseLimits {
 
 struct ParseOutput {
   ast::Script script;                   // complete only when diagnostics is empty
-  std::vector<Diagnostic> diagnostics;  // at most one: parsing stops at the first error
+  std::vector<Diagnostic> diagnostics;  // parsing stops at the first error: at most one
+                                        // error, then at most one note ("to match this '{'")
   bool ok() const { return diagnostics.empty(); }
 };
 

@@ -30,18 +30,33 @@ uint64_t check_events(EventSource& source, std::ostream& err) {
   }
 }
 
+// Prints the summary line after every diagnostic, and passes `code` through.
+int summarize(const DiagnosticCounts& counts, int code, std::ostream& err) {
+  err << diagnostic_summary(counts) << std::flush;
+  return code;
+}
+
+int command_check_events(const CheckOptions& options, const LoadedScript& loaded,
+                         DiagnosticCounts& counts, std::ostream& err) {
+  auto source = open_event_source(options.events, loaded.checked());
+  if (!source) {
+    err << render_problem(source.error(), stderr_color()) << std::flush;
+    ++counts.errors;
+    return kExitInput;
+  }
+  const uint64_t problems = check_events(**source, err);
+  counts.errors += problems;
+  return problems == 0 ? kExitOk : kExitInput;
+}
+
 }  // namespace
 
 int command_check(const CheckOptions& options, std::ostream& err) {
-  auto loaded = load_script(options.script, err, ShowDiagnostics::All);
-  if (!loaded) return loaded.error();
-  if (options.events.empty()) return kExitOk;
-  auto source = open_event_source(options.events, loaded->checked());
-  if (!source) {
-    err << render_problem(source.error(), stderr_color()) << std::flush;
-    return kExitInput;
-  }
-  return check_events(**source, err) == 0 ? kExitOk : kExitInput;
+  DiagnosticCounts counts;
+  auto loaded = load_script(options.script, err, ShowDiagnostics::All, &counts);
+  if (!loaded) return summarize(counts, loaded.error(), err);
+  if (options.events.empty()) return summarize(counts, kExitOk, err);
+  return summarize(counts, command_check_events(options, *loaded, counts, err), err);
 }
 
 }  // namespace pfc::cli

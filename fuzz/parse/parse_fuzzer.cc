@@ -89,7 +89,10 @@ constexpr size_t kTokenCount = sizeof(kTokens) / sizeof(kTokens[0]);
 void check(const std::string& text) {
   const pfc::SourceFile source("fuzz.pfs", text);
   const pfc::ParseOutput out = pfc::parse_script(source);
-  if (out.diagnostics.size() > 1) fail("more than one diagnostic");
+  if (out.diagnostics.size() > 2) fail("more than an error and a note");
+  if (out.diagnostics.size() == 2 && (out.diagnostics[1].severity != pfc::Severity::Note ||
+                                      out.diagnostics[0].severity != pfc::Severity::Error))
+    fail("second diagnostic is not a note after the error");
   for (const pfc::Diagnostic& d : out.diagnostics) {
     if (d.pos.offset > text.size()) fail("diagnostic outside the input");
     const pfc::SourcePos p = source.position(d.pos.offset);

@@ -344,7 +344,7 @@ TEST(DiagTest, MissingTerminatorFixIt) {
   // No fix-it where `;` is one choice among several.
   const SourceFile other("y.pfs", "session S { enable P { payload E all { a eq 1 b eq 2 } } }");
   const ParseOutput o = parse_script(other);
-  ASSERT_EQ(o.diagnostics.size(), 1u);
+  ASSERT_EQ(o.diagnostics.size(), 2u);  // and the note at the block's '{'
   EXPECT_EQ(o.diagnostics[0].fixit, "");
   EXPECT_EQ(o.diagnostics[0].pos.column, 47u);
   // A `#` inside a string on the line is no comment.
@@ -353,6 +353,73 @@ TEST(DiagTest, MissingTerminatorFixIt) {
   ASSERT_EQ(q.diagnostics.size(), 1u);
   EXPECT_EQ(q.diagnostics[0].pos.line, 1u);
   EXPECT_EQ(q.diagnostics[0].pos.column, 33u);
+}
+
+// "L:C: note" of the diagnostic after the error, or "" when there is none.
+std::string note_of(std::string_view script) {
+  const SourceFile source("t.pfs", std::string(script));
+  const ParseOutput out = parse_script(source);
+  if (out.diagnostics.size() < 2) return "";
+  EXPECT_EQ(out.diagnostics.size(), 2u);
+  EXPECT_EQ(out.diagnostics[0].severity, Severity::Error);
+  const Diagnostic& d = out.diagnostics[1];
+  EXPECT_EQ(d.severity, Severity::Note);
+  return std::to_string(d.pos.line) + ":" + std::to_string(d.pos.column) + ": " + d.message;
+}
+
+// A closing rule that fails gets clang's note at the innermost open delimiter; other
+// errors (inside a block too) get none.
+TEST(DiagTest, UnclosedDelimiterNote) {
+  struct Case {
+    std::string script, diag, note;
+  };
+  const std::vector<Case> cases = {
+      {"provider P {", "1:13: expected 'event' or '}' in provider body", "1:12: to match this '{'"},
+      {"provider P {\n  event E (id=1) {\n    A: uint32;\n",
+       "4:1: expected a field declaration or '}' in event body", "2:18: to match this '{'"},
+      {"provider P { event E (id=1 version=2) {} }",
+       "1:28: expected ',' or ')' after event attribute", "1:22: to match this '('"},
+      {"provider P { event E (id=1) {} event F (id=2) {} ",
+       "1:50: expected 'event' or '}' in provider body", "1:12: to match this '{'"},
+      {"session S {\n  enable P level=4",
+       "2:19: expected an option (level, any, all, "
+       "properties), ';' or '{' after 'enable'",
+       ""},
+      {"session S {\n  enable P;\n", "3:1: expected 'enable' or '}' in session body",
+       "1:11: to match this '{'"},
+      {"session S { enable P { pid 4;\n",
+       "2:1: expected a filter (pid, exe, package_id, "
+       "app_id, event_id, stack_id, payload) or '}'",
+       "1:22: to match this '{'"},
+      {"session S { enable P properties=(sid stack_trace) ; }",
+       "1:38: expected ',' or ')' after property name", "1:33: to match this '('"},
+      {"session S { enable P { payload E all { a eq 1 b eq 2 } } }",
+       "1:47: expected ';' or '}' after predicate", "1:38: to match this '{'"},
+      {"session S { enable P { payload E where (a eq 1 and (b eq 2 or c eq 3); } }",
+       "1:70: expected ')'", "1:40: to match this '('"},
+      {"session S { enable P { payload E where ((a eq 1) and (b eq 2); } }", "1:62: expected ')'",
+       "1:40: to match this '('"},
+      // Errors that are not about a closer: no note.
+      {"provider P { event E (id=1) { N: uint32 } }",
+       "1:40: expected ';' to end the declaration of field 'N'", ""},
+      {"session S { enable P { payload E where a eq ; } }",
+       "1:45: expected a value (integer, string or GUID) after the operator", ""},
+  };
+  for (const Case& c : cases) {
+    EXPECT_EQ(diag_of(c.script), c.diag) << c.script;
+    EXPECT_EQ(note_of(c.script), c.note) << c.script;
+  }
+  const SourceFile source("x.pfs", "session S {\n\tenable P { pid 4;\n");
+  const ParseOutput out = parse_script(source);
+  ASSERT_EQ(out.diagnostics.size(), 2u);
+  EXPECT_EQ(source.render(out.diagnostics[0]) + source.render(out.diagnostics[1]),
+            "x.pfs:3:1: error: expected a filter (pid, exe, package_id, app_id, event_id, "
+            "stack_id, payload) or '}'\n"
+            "\n"
+            "^\n"
+            "x.pfs:2:11: note: to match this '{'\n"
+            "\tenable P { pid 4;\n"
+            "\t         ^\n");
 }
 
 TEST(DiagTest, ScriptIsEmptyAfterError) {

@@ -33,7 +33,12 @@ const char kSample[] =
 bool check_invariants(const std::string& text) {
   const SourceFile source("h.pfs", text);
   const ParseOutput out = parse_script(source);
-  EXPECT_LE(out.diagnostics.size(), 1u);
+  // At most one error, then at most one note (at an earlier, unclosed delimiter).
+  EXPECT_LE(out.diagnostics.size(), 2u);
+  if (out.diagnostics.size() == 2) {
+    EXPECT_EQ(out.diagnostics[1].severity, Severity::Note);
+    EXPECT_LT(out.diagnostics[1].pos.offset, out.diagnostics[0].pos.offset);
+  }
   for (const Diagnostic& d : out.diagnostics) {
     EXPECT_LE(d.pos.offset, text.size());
     const SourcePos expected = source.position(d.pos.offset);

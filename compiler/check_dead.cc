@@ -1,0 +1,134 @@
+// compiler/check_dead.cc — the checker's dead-filter warnings (docs/language.md §4
+// "Warnings"), decided on the lowered IR (compiler/lower.h) by abstract evaluation
+// (check_absint.h) with the header of each declared event known: a payload filter on an
+// event the enable's level, keywords or event-ID filter already exclude; a payload filter
+// that can never pass or always passes; an enable that no declared event can pass; a session
+// without enables.
+#include <string>
+#include <vector>
+
+#include "base/hex.h"
+#include "base/quote.h"
+#include "compiler/check_absint.h"
+#include "compiler/check_context.h"
+#include "compiler/lower.h"
+
+namespace pfc::internal {
+namespace {
+
+// Abstract evaluation is linear in the program; this bounds events × instructions per
+// script, so huge scripts skip the (advisory) analysis instead of slowing `pfc check`.
+constexpr uint64_t kWorkBudget = uint64_t{1} << 22;
+
+struct Analysis {
+  std::vector<AbstractValue> regs;
+  const ir::Program* program = nullptr;
+
+  std::optional<bool> note(ir::Check check) const {
+    for (const ir::CheckNote& n : program->checks) {
+      if (n.slot != 0 || n.check != check) continue;
+      if (n.reg == ir::kNoReg) return n.constant;
+      return n.reg < regs.size() ? truth(regs[n.reg]) : std::nullopt;
+    }
+    return true;  // the session has no such check: it passes
+  }
+  // False iff no Deliver of slot 0 can deliver.
+  bool may_deliver() const {
+    for (const ir::Inst& in : program->code) {
+      if (in.op == ir::Op::Deliver && in.b == 0 && truth(regs.at(in.a)) != false) return true;
+    }
+    return false;
+  }
+};
+
+class DeadFilterWarnings {
+ public:
+  explicit DeadFilterWarnings(CheckContext& cx) : cx_(cx) {}
+
+  void run() {
+    for (const SessionDecl& s : cx_.out.script.sessions) {
+      if (s.enables.empty())
+        cx_.warning(s.pos, "session " + quote_text(s.name) + " enables nothing");
+      for (const SessionDecl::Enable& e : s.enables) enable(e);
+    }
+  }
+
+ private:
+  bool spend(uint64_t work) {
+    used_ += work;
+    return used_ <= kWorkBudget;
+  }
+
+  void enable(const SessionDecl::Enable& e) {
+    const ProviderDef& provider = cx_.schema().providers[e.provider];
+    ProgramSpec spec{provider, {SessionEntry{0, e.params}}};
+    const size_t before = cx_.out.diagnostics.size();
+    for (size_t i = 0; i < e.params.payload.size() && i < e.payload_pos.size(); ++i) {
+      spec.sessions[0].params.payload = {e.params.payload[i]};
+      payload_filter(spec, e.payload_pos[i]);
+    }
+    // A payload filter's own warning is the more precise explanation; without one, say that
+    // the enable as a whole lets nothing through.
+    if (cx_.out.diagnostics.size() != before || provider.events.empty()) return;
+    spec.sessions[0].params.payload = e.params.payload;
+    if (no_event_passes(spec)) {
+      cx_.warning(e.pos, "enable of provider " + quote_text(provider.name) +
+                             " has no effect: none of the events it declares can pass its filters");
+    }
+  }
+
+  bool no_event_passes(const ProgramSpec& spec) {
+    Result<ir::Program> program = lower(spec);
+    if (!program) return false;
+    for (const EventDef& ev : spec.provider.events) {
+      if (!spend(program->code.size() + 1)) return false;
+      Analysis a{evaluate_abstract(*program, KnownHeader::of_event(ev.desc)), &*program};
+      if (a.may_deliver()) return false;
+    }
+    return true;
+  }
+
+  void payload_filter(const ProgramSpec& spec, SourcePos pos) {
+    const PayloadFilter& f = spec.sessions[0].params.payload[0];
+    const EventDef* ev = spec.provider.find_event(f.event_id, f.event_version);
+    if (ev == nullptr) return;
+    Result<ir::Program> program = lower(spec);
+    if (!program || !spend(program->code.size() + 1)) return;
+    const Analysis a{evaluate_abstract(*program, KnownHeader::of_event(ev->desc)), &*program};
+    const std::string what = "payload filter on event " + quote_text(ev->name);
+    if (std::string why = excluded_by(a, spec.sessions[0].params, ev->desc); !why.empty()) {
+      cx_.warning(pos, what + " has no effect: " + why);
+      return;
+    }
+    const std::optional<bool> passes = a.note(ir::Check::Payload);
+    if (passes == false)
+      cx_.warning(pos, what + " can never pass: no values of its fields satisfy it");
+    if (passes == true)
+      cx_.warning(pos, what + " always passes: every value of its fields satisfies it");
+  }
+
+  // Why the enable's own checks reject the event, or "" when they may accept it.
+  static std::string excluded_by(const Analysis& a, const EnableParams& p,
+                                 const EventDescriptor& d) {
+    if (a.note(ir::Check::Level) == false)
+      return "the enable's level=" + std::to_string(p.level) + " excludes the event (level " +
+             std::to_string(d.level) + ")";
+    if (a.note(ir::Check::Keyword) == false)
+      return "the enable's keywords (any=" + to_hex(p.any) + ", all=" + to_hex(p.all) +
+             ") exclude the event (keyword " + to_hex(d.keyword) + ")";
+    if (a.note(ir::Check::EventId) == false)
+      return "the enable's event_id filter excludes the event (id " + std::to_string(d.id) + ")";
+    if (a.note(ir::Check::EventName) == false)
+      return "the enable's event name filter excludes the event";
+    return "";
+  }
+
+  CheckContext& cx_;
+  uint64_t used_ = 0;
+};
+
+}  // namespace
+
+void warn_dead_filters(CheckContext& cx) { DeadFilterWarnings(cx).run(); }
+
+}  // namespace pfc::internal
