@@ -172,7 +172,7 @@ TEST(Merge, OnlyRecordsPastTheHorizonAreTakenWhileTheSessionLives) {
   const auto take = [&](RingReader&, const RingReader::View& v) { got.push_back(value_of(v)); };
   EXPECT_EQ(f.rings.drain(now, 100, take), 2u);
   EXPECT_EQ(got, (std::vector<uint32_t>{1, 2}));
-  EXPECT_EQ(f.rings.drain(now, 100, take), 0u);  // nothing more at the same instant
+  EXPECT_EQ(f.rings.drain(now, 100, take), 0u);         // nothing more at the same instant
   EXPECT_EQ(f.rings.drain(now + kLagNs, 1, take), 1u);  // a batch of one
   EXPECT_EQ(f.rings.drain(now + kLagNs, 100, take), 1u);
   EXPECT_EQ(got, (std::vector<uint32_t>{1, 2, 3, 4}));
