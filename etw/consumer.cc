@@ -230,7 +230,8 @@ bool merge_round(Runtime& rt, const std::vector<Consumer*>& list, uint64_t now, 
 }
 
 // Reads the clock once per batch: everything ready at that instant is delivered before
-// the next read; an incomplete batch means nothing more was ready, so the loop sleeps.
+// the next read; an incomplete batch means nothing more was ready then, and the loop
+// sleeps unless the batch was large (trace::kDrainSleepBelow).
 ULONG process(Runtime& rt, const std::vector<Consumer*>& list) {
   for (;;) {
     const uint64_t now = trace::mono_ns();
@@ -247,7 +248,7 @@ ULONG process(Runtime& rt, const std::vector<Consumer*>& list) {
         if (c->problem.damaged) return ERROR_FILE_CORRUPT;
       return ERROR_SUCCESS;
     }
-    std::this_thread::sleep_for(kIdleSleep);
+    if (delivered < trace::kDrainSleepBelow) std::this_thread::sleep_for(kIdleSleep);
   }
 }
 

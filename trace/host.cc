@@ -99,7 +99,7 @@ class Host {
         if (asked) answer_flush();
       }
       if (rings_.oldest().view == nullptr && rings_.finished(now)) break;
-      std::this_thread::sleep_for(kIdleSleep);
+      if (taken < kDrainSleepBelow) std::this_thread::sleep_for(kIdleSleep);
     }
     note_schemas(~uint64_t{0});
     uint64_t ring_lost = 0;

@@ -25,6 +25,10 @@ inline constexpr uint64_t kLagNs = 2'000'000;            // merge horizon
 inline constexpr uint64_t kScanNs = 10'000'000;          // new rings, stop checked this often
 inline constexpr uint64_t kStopDrainNs = 2'000'000'000;  // after a stop: in-flight writes
 inline constexpr size_t kDrainBatch = 4096;              // records per drain() between clock reads
+// A reader sleeps (500 µs) after a drain() that took fewer records than this: fewer are
+// not worth a clock read each; more mean records are aging into readiness fast, so it
+// reads the clock again at once and stays close to the merge horizon.
+inline constexpr size_t kDrainSleepBelow = 64;
 
 class SessionRings {
  public:
