@@ -126,6 +126,13 @@ void append_number(std::string& out, T v) {
   out.append(buf, r.ptr);
 }
 
+// Appends `member` (`,"name":`) and the number `v`.
+template <typename T>
+void append_member(std::string& out, const char* member, T v) {
+  out += member;
+  append_number(out, v);
+}
+
 const ProviderDef* find_guid(const std::vector<ProviderDef>& providers, const Guid& g) {
   for (const ProviderDef& p : providers)
     if (p.guid == g) return &p;
@@ -173,20 +180,15 @@ void format_event(ShowState& s, const EVENT_RECORD& r) {
   const ShowState::Head& head = head_of(s, g, d);
   std::string& out = s.lines;
   out += head.text;
-  out += ",\"level\":";
-  append_number(out, d.level);
+  append_member(out, ",\"level\":", d.level);
   out += ",\"keyword\":\"0x";
   append_hex(out, d.keyword);
-  out += "\",\"opcode\":";
-  append_number(out, d.opcode);
-  out += ",\"task\":";
-  append_number(out, d.task);
-  out += ",\"channel\":";
-  append_number(out, d.channel);
-  out += ",\"pid\":";
-  append_number(out, h.ProcessId);
-  out += ",\"tid\":";
-  append_number(out, h.ThreadId);
+  out += '"';
+  append_member(out, ",\"opcode\":", d.opcode);
+  append_member(out, ",\"task\":", d.task);
+  append_member(out, ",\"channel\":", d.channel);
+  append_member(out, ",\"pid\":", h.ProcessId);
+  append_member(out, ",\"tid\":", h.ThreadId);
   out += ",\"ts\":\"";
   append_rfc3339(s, h.TimeStamp.QuadPart);
   out += "\",\"cpu\":";

@@ -18,6 +18,7 @@ namespace pfc::trace {
 namespace {
 
 using testing::TempNamespace;
+using testing::value_of;
 
 constexpr uint64_t kInstance = 7;
 
@@ -37,12 +38,6 @@ void put(RingWriter& w, uint64_t ts, uint32_t value) {
   r->stack_count = 0;
   std::memcpy(reinterpret_cast<uint8_t*>(r) + sizeof(EventRecord), &value, 4);
   RingWriter::commit(r);
-}
-
-uint32_t value_of(const RingReader::View& v) {
-  uint32_t x = 0;
-  std::memcpy(&x, v.payload, 4);
-  return x;
 }
 
 struct Fixture {
