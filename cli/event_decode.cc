@@ -195,10 +195,20 @@ std::string field_value_json(const FieldValue& value) {
   return out;
 }
 
+// Appends two lower-case hex digits per payload byte (sized once, no per-byte growth).
+void append_payload_hex(std::string& out, const EventView& view) {
+  const size_t at = out.size();
+  out.resize(at + 2 * view.payload_size);
+  char* p = out.data() + at;
+  for (uint64_t i = 0; i < view.payload_size; ++i) {
+    *p++ = hex_digit(view.payload[i] >> 4);
+    *p++ = hex_digit(view.payload[i]);
+  }
+}
+
 std::string payload_hex(const EventView& view) {
   std::string out;
-  out.reserve(2 * view.payload_size);
-  for (uint64_t i = 0; i < view.payload_size; ++i) append_hex(out, view.payload[i], 2);
+  append_payload_hex(out, view);
   return out;
 }
 
@@ -206,13 +216,17 @@ void append_payload_json(std::string& out, const EventDef* def, const EventView&
   const std::optional<DecodedFields> fields =
       def != nullptr ? decode_fields(*def, view) : std::nullopt;
   if (!fields) {
-    out += ",\"payload_hex\":\"" + payload_hex(view) + '"';
+    out += ",\"payload_hex\":\"";
+    append_payload_hex(out, view);
+    out += '"';
     return;
   }
   out += ",\"fields\":{";
   for (size_t i = 0; i < fields->size(); ++i) {
     if (i != 0) out += ',';
-    out += json_quote((*fields)[i].first) + ':' + field_value_json((*fields)[i].second);
+    out += json_quote((*fields)[i].first);
+    out += ':';
+    append_json(out, (*fields)[i].second);
   }
   out += '}';
 }

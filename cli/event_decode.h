@@ -28,6 +28,7 @@ std::string field_value_json(const FieldValue& value);
 
 // The payload bytes as hex digits (lower case, two per byte).
 std::string payload_hex(const EventView& view);
+void append_payload_hex(std::string& out, const EventView& view);
 
 // Appends the payload member of an events-file line (docs/cli.md "The events file"):
 // ,"fields":{...} when `def` is non-null and decode_fields succeeds, else

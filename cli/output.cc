@@ -1,6 +1,8 @@
 // cli/output.cc — JSON Lines formatting for `pfc run` and `pfc state`.
 #include "cli/output.h"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "base/hex.h"
@@ -19,6 +21,17 @@ void append_names(std::string& out, uint64_t mask, const std::vector<std::string
 }
 
 std::string json_quote(std::string_view s) {
+  // Printable ASCII without '"' or '\\' is its own JSON text: no escaping, no UTF-8 check.
+  const bool plain = std::all_of(
+      s.begin(), s.end(), [](char c) { return c >= 0x20 && c < 0x7f && c != '"' && c != '\\'; });
+  if (plain) {
+    std::string out;
+    out.reserve(s.size() + 2);
+    out += '"';
+    out += s;
+    out += '"';
+    return out;
+  }
   return nlohmann::json(std::string(s))
       .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }

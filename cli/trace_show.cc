@@ -12,6 +12,7 @@
 // returns when the session stops, on SIGINT/SIGTERM, or when standard output fails.
 #include <algorithm>
 #include <atomic>
+#include <charconv>
 #include <chrono>
 #include <csignal>
 #include <ctime>
@@ -57,10 +58,25 @@ struct ShowState {
   std::atomic<uint64_t> last_ms{0};
   std::atomic<bool> write_failed{false};
   std::atomic<bool> closed{false};  // the watcher closed the trace
-  std::string line;
+  std::string lines;  // formatted lines not yet written (a file read writes in chunks)
   bool file = false;  // reading a log file
   bool follow = false;
+  // The line's start up to "version" for the last (provider, id, version) seen, and its
+  // event definition: events of one kind in a row cost no lookup and no quoting.
+  struct Head {
+    bool valid = false;
+    Guid guid;
+    uint16_t id = 0;
+    uint8_t version = 0;
+    const EventDef* def = nullptr;
+    std::string text;
+  } head;
+  // "YYYY-MM-DDTHH:MM:SS." of the last second formatted (FILETIME seconds since 1601).
+  int64_t ts_second = -1;
+  std::string ts_text;
 };
+
+constexpr size_t kWriteChunk = 64u << 10;
 
 bool is_log_file_argument(const std::string& name) {
   struct stat st;
@@ -79,20 +95,42 @@ int file_open_error(const std::string& path, ULONG e, std::ostream& err) {
   return kExitInput;
 }
 
-// FILETIME (100 ns since 1601) as RFC 3339 UTC with 7 fraction digits.
-std::string rfc3339(int64_t filetime) {
+// Appends FILETIME (100 ns since 1601) as RFC 3339 UTC with 7 fraction digits; the
+// date and time of day are formatted once per second.
+void append_rfc3339(ShowState& s, int64_t filetime) {
   constexpr int64_t kEpochDelta = 116444736000000000;  // 1601 → 1970 in 100 ns
   int64_t t = filetime - kEpochDelta;
   int64_t secs = t / 10000000, frac = t % 10000000;
   if (frac < 0) frac += 10000000, --secs;
-  const std::time_t tt = static_cast<std::time_t>(secs);
-  std::tm tm{};
-  gmtime_r(&tt, &tm);
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%07lldZ", tm.tm_year + 1900,
-                tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
-                static_cast<long long>(frac));
-  return buf;
+  if (secs != s.ts_second) {
+    const std::time_t tt = static_cast<std::time_t>(secs);
+    std::tm tm{};
+    gmtime_r(&tt, &tm);
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.", tm.tm_year + 1900,
+                  tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+    s.ts_second = secs;
+    s.ts_text = buf;
+  }
+  s.lines += s.ts_text;
+  char digits[7];
+  for (int i = 6; i >= 0; --i, frac /= 10) digits[i] = static_cast<char>('0' + frac % 10);
+  s.lines.append(digits, sizeof digits);
+  s.lines += 'Z';
+}
+
+template <typename T>
+void append_number(std::string& out, T v) {
+  char buf[24];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  out.append(buf, r.ptr);
+}
+
+// Appends `member` (`,"name":`) and the number `v`.
+template <typename T>
+void append_member(std::string& out, const char* member, T v) {
+  out += member;
+  append_number(out, v);
 }
 
 const ProviderDef* find_guid(const std::vector<ProviderDef>& providers, const Guid& g) {
@@ -118,38 +156,71 @@ std::pair<const ProviderDef*, const EventDef*> lookup(ShowState& s, const Guid& 
   return {p, p != nullptr ? p->find_event(d.id, d.version) : nullptr};
 }
 
+// The line's head for (g, d): from the cache, or looked up and quoted once.
+const ShowState::Head& head_of(ShowState& s, const Guid& g, const EventDescriptor& d) {
+  ShowState::Head& h = s.head;
+  if (h.valid && h.guid == g && h.id == d.id && h.version == d.version) return h;
+  const auto [provider, def] = lookup(s, g, d);  // may re-read s.published: cache rebuilt
+  h.valid = true;
+  h.guid = g;
+  h.id = d.id;
+  h.version = d.version;
+  h.def = def;
+  h.text = "{\"provider\":" + json_quote(provider != nullptr ? provider->name : g.to_string());
+  if (def != nullptr) h.text += ",\"event\":" + json_quote(def->name);
+  h.text += ",\"id\":" + std::to_string(d.id) + ",\"version\":" + std::to_string(d.version);
+  return h;
+}
+
+// Appends the event's line to s.lines.
 void format_event(ShowState& s, const EVENT_RECORD& r) {
   const EVENT_HEADER& h = r.EventHeader;
   const Guid g = etw::to_pfc(h.ProviderId);
   const EventDescriptor d = etw::to_pfc(h.EventDescriptor);
-  const auto [provider, def] = lookup(s, g, d);
-  std::string& out = s.line;
-  out = "{\"provider\":" + json_quote(provider != nullptr ? provider->name : g.to_string());
-  if (def != nullptr) out += ",\"event\":" + json_quote(def->name);
-  out += ",\"id\":" + std::to_string(d.id) + ",\"version\":" + std::to_string(d.version);
-  out += ",\"level\":" + std::to_string(d.level) + ",\"keyword\":\"" + to_hex(d.keyword) +
-         "\",\"opcode\":" + std::to_string(d.opcode) + ",\"task\":" + std::to_string(d.task) +
-         ",\"channel\":" + std::to_string(d.channel) + ",\"pid\":" + std::to_string(h.ProcessId) +
-         ",\"tid\":" + std::to_string(h.ThreadId) + ",\"ts\":\"" + rfc3339(h.TimeStamp.QuadPart) +
-         "\",\"cpu\":" + std::to_string(r.BufferContext.ProcessorIndex);
+  const ShowState::Head& head = head_of(s, g, d);
+  std::string& out = s.lines;
+  out += head.text;
+  append_member(out, ",\"level\":", d.level);
+  out += ",\"keyword\":\"0x";
+  append_hex(out, d.keyword);
+  out += '"';
+  append_member(out, ",\"opcode\":", d.opcode);
+  append_member(out, ",\"task\":", d.task);
+  append_member(out, ",\"channel\":", d.channel);
+  append_member(out, ",\"pid\":", h.ProcessId);
+  append_member(out, ",\"tid\":", h.ThreadId);
+  out += ",\"ts\":\"";
+  append_rfc3339(s, h.TimeStamp.QuadPart);
+  out += "\",\"cpu\":";
+  append_number(out, r.BufferContext.ProcessorIndex);
   EventView view;
   view.desc = d;
   view.payload = static_cast<const uint8_t*>(r.UserData);
   view.payload_size = r.UserDataLength;
   view.pid = h.ProcessId;
   view.tid = h.ThreadId;
-  append_payload_json(out, def, view);
+  append_payload_json(out, head.def, view);
   out += "}\n";
+}
+
+// Writes the formatted lines; false when standard output failed.
+bool write_lines(ShowState& s) {
+  if (!s.lines.empty()) {
+    s.out->write(s.lines.data(), static_cast<std::streamsize>(s.lines.size()));
+    s.lines.clear();
+  }
+  s.out->flush();
+  return s.out->good();
 }
 
 void WINAPI on_event(PEVENT_RECORD r) {
   auto* s = static_cast<ShowState*>(r->UserContext);
-  s->last_ms.store(now_ms());
-  if (s->write_failed.load()) return;
+  if (!s->file) s->last_ms.store(now_ms());  // the quiet check of a session (watch)
+  if (s->write_failed.load(std::memory_order_relaxed)) return;
   format_event(*s, *r);
-  s->out->write(s->line.data(), static_cast<std::streamsize>(s->line.size()));
-  if (!s->file || s->follow) s->out->flush();  // live events at once; a whole file in bulk
-  if (!s->out->good()) s->write_failed.store(true);
+  // live events at once; a whole file in chunks (the rest after ProcessTrace)
+  if ((!s->file || s->follow || s->lines.size() >= kWriteChunk) && !write_lines(*s))
+    s->write_failed.store(true);
 }
 
 // Closes the trace (ProcessTrace then returns) on a signal, a failed write, or — without
@@ -211,6 +282,7 @@ int command_trace_show(const TraceOptions& o, std::ostream& out, std::ostream& e
   std::atomic<bool> done{false};
   std::thread watcher([&] { watch(h, s, o.follow, done); });
   const ULONG rc = ProcessTrace(&h, 1, nullptr, nullptr);
+  if (!s.write_failed.load() && !write_lines(s)) s.write_failed.store(true);
   done.store(true);
   watcher.join();
   const etw::ConsumerProblem problem = etw::consumer_problem(h);

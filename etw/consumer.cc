@@ -192,31 +192,63 @@ bool offer(Runtime& rt, Consumer& c, uint64_t now, Best& best) {
   return pick.view == nullptr && c.rings->finished(now);
 }
 
-ULONG process(Runtime& rt, const std::vector<Consumer*>& list) {
-  for (;;) {
-    const uint64_t now = trace::mono_ns();
+// One ring consumer alone (the usual ProcessTrace): its rings' ready records through
+// SessionRings::drain. Adds to `delivered`; true when the consumer is finished.
+bool drain_alone(Runtime& rt, Consumer& c, uint64_t now, size_t& delivered) {
+  c.rings->scan(rt.link.dir(), rt.link.store(), now);
+  delivered += c.rings->drain(now, trace::kDrainBatch,
+                              [&c](trace::RingReader&, const trace::RingReader::View& v) {
+                                deliver(c, v);
+                                trace::testpoint("consumer.delivered");
+                              });
+  return delivered < trace::kDrainBatch && c.rings->oldest().view == nullptr &&
+         c.rings->finished(now);
+}
+
+// Several handles (or a log file): the oldest offered event at a time, all judged ready
+// against the same `now`, up to kDrainBatch. Adds to `delivered`; true when every open
+// consumer is finished.
+bool merge_round(Runtime& rt, const std::vector<Consumer*>& list, uint64_t now, size_t& delivered) {
+  while (delivered < trace::kDrainBatch) {
     Best best;
     bool all_done = true;
     for (Consumer* c : list) {
       if (c->closed.load()) continue;
       if (!offer(rt, *c, now, best)) all_done = false;
     }
-    if (best.view != nullptr) {
-      deliver(*best.c, *best.view);
-      trace::testpoint("consumer.delivered");
-      if (best.ring != nullptr) {
-        best.ring->pop();
-      } else {
-        best.c->has_view = false;
-      }
-      continue;
+    if (best.view == nullptr) return all_done;
+    deliver(*best.c, *best.view);
+    trace::testpoint("consumer.delivered");
+    if (best.ring != nullptr) {
+      best.ring->pop();
+    } else {
+      best.c->has_view = false;
     }
+    ++delivered;
+  }
+  return false;
+}
+
+// Reads the clock once per batch: everything ready at that instant is delivered before
+// the next read; an incomplete batch means nothing more was ready then, and the loop
+// sleeps unless the batch was large (trace::kDrainSleepBelow).
+ULONG process(Runtime& rt, const std::vector<Consumer*>& list) {
+  for (;;) {
+    const uint64_t now = trace::mono_ns();
+    size_t delivered = 0;
+    bool all_done = true;
+    if (list.size() == 1 && list[0]->rings != nullptr) {
+      if (!list[0]->closed.load()) all_done = drain_alone(rt, *list[0], now, delivered);
+    } else {
+      all_done = merge_round(rt, list, now, delivered);
+    }
+    if (delivered == trace::kDrainBatch) continue;
     if (all_done) {
       for (Consumer* c : list)
         if (c->problem.damaged) return ERROR_FILE_CORRUPT;
       return ERROR_SUCCESS;
     }
-    std::this_thread::sleep_for(kIdleSleep);
+    if (delivered < trace::kDrainSleepBelow) std::this_thread::sleep_for(kIdleSleep);
   }
 }
 

@@ -139,7 +139,7 @@ ULONG write_event(const WriteArgs& a) {
 
   WriteContext ctx;
   ctx.header.Flags = static_cast<USHORT>(EVENT_HEADER_FLAG_64_BIT_HEADER | a.header_flags);
-  ctx.header.TimeStamp.QuadPart = filetime_now();
+  // TimeStamp stays 0: the first session's ring reservation sets it (Session::deliver).
   ctx.header.ProviderId = to_win(rec->guid);
   ctx.header.ActivityId = a.activity != nullptr ? *a.activity : tls_activity;
   ctx.related = a.related;

@@ -92,7 +92,6 @@ void Session::deliver(const EventView& event, bool with_stack) {
   WriteContext fallback;
   WriteContext* ctx = tls_write;
   if (ctx == nullptr) {  // routed by something other than EventWrite*: no provider context
-    fallback.header.TimeStamp.QuadPart = filetime_now();
     fallback.header.Flags = EVENT_HEADER_FLAG_64_BIT_HEADER;
     ctx = &fallback;
     with_stack = false;
@@ -102,6 +101,9 @@ void Session::deliver(const EventView& event, bool with_stack) {
   const auto frames = static_cast<uint32_t>(stack != nullptr ? stack->size() : 0);
   trace::EventRecord* r = w->reserve(trace::record_bytes(payload_len, frames));
   if (r == nullptr) return;  // full: counted in the ring
+  // The first session's reservation times the event; later sessions repeat that time.
+  if (ctx->header.TimeStamp.QuadPart == 0)
+    ctx->header.TimeStamp.QuadPart = trace::filetime_of_mono(r->ts);
   fill_record(r, ctx->header, event, ctx->related);
   r->payload_len = payload_len;
   r->stack_count = static_cast<uint16_t>(frames);

@@ -50,7 +50,9 @@ class Session final : public Sink {
 // What EventWrite* knows about the event being written, read by Session::deliver on the
 // same thread. The stack is captured once, on first use.
 struct WriteContext {
-  EVENT_HEADER header{};  // everything but the descriptor, pid and tid
+  // Everything but the descriptor, pid and tid. TimeStamp 0: set by the first session
+  // that takes the event, from its ring reservation's monotonic time (one clock read).
+  EVENT_HEADER header{};
   const GUID* related = nullptr;
   void* caller = nullptr;  // return address into the caller of EventWrite*
   bool stack_taken = false;

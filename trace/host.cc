@@ -82,16 +82,14 @@ class Host {
     for (;;) {
       const uint64_t now = mono_ns();
       rings_.scan(dir_, store_, now);
-      const auto pick = rings_.oldest();
-      if (pick.view != nullptr && rings_.ready(*pick.view, now)) {
-        const auto& v = *pick.view;
-        // A failed write makes the writer count everything as lost from then on: the host
-        // keeps draining the rings, so writers and STOP behave as with a full file.
-        (void)writer_.add(v.header, v.payload, v.stack);
-        pick.ring->pop();
-        publish();
-        continue;
-      }
+      // A failed write makes the writer count everything as lost from then on: the host
+      // keeps draining the rings, so writers and STOP behave as with a full file.
+      const size_t taken =
+          rings_.drain(now, kDrainBatch, [this](RingReader&, const RingReader::View& v) {
+            (void)writer_.add(v.header, v.payload, v.stack);
+          });
+      if (taken != 0) publish();
+      if (taken == kDrainBatch) continue;  // more may be ready: no sleep, no idle work
       note_schemas(now);
       const bool asked = flush_asked(now);
       if ((writer_.pending() && now - last_flush >= flush_ns_) || asked) {
@@ -100,8 +98,8 @@ class Host {
         publish();
         if (asked) answer_flush();
       }
-      if (pick.view == nullptr && rings_.finished(now)) break;
-      std::this_thread::sleep_for(kIdleSleep);
+      if (rings_.oldest().view == nullptr && rings_.finished(now)) break;
+      if (taken < kDrainSleepBelow) std::this_thread::sleep_for(kIdleSleep);
     }
     note_schemas(~uint64_t{0});
     uint64_t ring_lost = 0;

@@ -4,9 +4,11 @@
 // writers as they appear (scanned every kScanNs), notices the session's stop (the state no
 // longer holds the instance), and tells when a record may be delivered: once it is kLagNs
 // old, so a writer that took its timestamp but has not reserved its record yet cannot be
-// overtaken, or at once after the stop.
+// overtaken, or at once after the stop. drain() takes every ready record in one call,
+// reading no clock: the readiness limit is fixed by the `now` it is given.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <set>
@@ -22,6 +24,11 @@ namespace pfc::trace {
 inline constexpr uint64_t kLagNs = 2'000'000;            // merge horizon
 inline constexpr uint64_t kScanNs = 10'000'000;          // new rings, stop checked this often
 inline constexpr uint64_t kStopDrainNs = 2'000'000'000;  // after a stop: in-flight writes
+inline constexpr size_t kDrainBatch = 4096;              // records per drain() between clock reads
+// A reader sleeps (500 µs) after a drain() that took fewer records than this: fewer are
+// not worth a clock read each; more mean records are aging into readiness fast, so it
+// reads the clock again at once and stays close to the merge horizon.
+inline constexpr size_t kDrainSleepBelow = 64;
 
 class SessionRings {
  public:
@@ -40,6 +47,14 @@ class SessionRings {
   bool ready(const RingReader::View& v, uint64_t now) const {
     return stopped_at_ != 0 || v.header.ts + kLagNs <= now;
   }
+  // Takes up to `max` records that are ready at `now`, in merge order — smallest timestamp
+  // first, ties to the ring opened first, exactly the order of repeated oldest() — calling
+  // take(RingReader&, const RingReader::View&) for each and popping it right after (so a
+  // consumer killed inside `take` gets that one record again, nothing more). A ring's
+  // records older than every other ring's head go as one run without rescanning the
+  // others. Returns how many were taken; fewer than `max` means none is ready at `now`.
+  template <typename Take>
+  size_t drain(uint64_t now, size_t max, Take&& take);
   // The session stopped and every ring is drained (or the in-flight grace period is over).
   bool finished(uint64_t now);
 
@@ -58,5 +73,36 @@ class SessionRings {
   uint64_t next_scan_ns_ = 0;
   uint64_t stopped_at_ = 0;  // 0: the session is live
 };
+
+template <typename Take>
+size_t SessionRings::drain(uint64_t now, size_t max, Take&& take) {
+  if (stopped_at_ == 0 && now < kLagNs) return 0;
+  const uint64_t limit = stopped_at_ != 0 ? ~uint64_t{0} : now - kLagNs;  // ready: ts <= limit
+  size_t n = 0;
+  while (n < max) {
+    RingReader* best = nullptr;
+    const RingReader::View* v = nullptr;
+    uint64_t second = ~uint64_t{0};  // the smallest head of the other rings
+    for (auto& r : rings_) {
+      const RingReader::View* w = r->peek();
+      if (w == nullptr) continue;
+      if (v == nullptr || w->header.ts < v->header.ts) {
+        if (v != nullptr) second = v->header.ts;  // v's ts was the smallest so far
+        best = r.get();
+        v = w;
+      } else if (w->header.ts < second) {
+        second = w->header.ts;
+      }
+    }
+    if (v == nullptr || v->header.ts > limit) break;
+    do {  // an equal timestamp elsewhere ends the run: the rescan applies the ring order
+      take(*best, *v);
+      best->pop();
+      ++n;
+    } while (n < max && (v = best->peek()) != nullptr && v->header.ts <= limit &&
+             v->header.ts < second);
+  }
+  return n;
+}
 
 }  // namespace pfc::trace

@@ -113,6 +113,8 @@ class RingWriter {
  private:
   RingHeader* header() const { return reinterpret_cast<RingHeader*>(map_.data()); }
   uint8_t* data() const { return map_.data() + kRingHeaderSize; }
+  // Prefetches, for writing, the lines a record of `bytes` would take a little past `end`.
+  void prefetch_ahead(uint64_t end, uint32_t bytes) const;
   Mapping map_;
   uint64_t capacity_ = 0;
   // The last tail a writer thread of this process saw: space checks use it and reload the

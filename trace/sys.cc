@@ -37,6 +37,14 @@ Result<Mapping> Mapping::map(int fd, size_t size) {
   return m;
 }
 
+bool Mapping::prefault(size_t offset, size_t n) const {
+#ifndef MADV_POPULATE_WRITE
+  constexpr int MADV_POPULATE_WRITE = 23;  // Linux 5.14
+#endif
+  if (data_ == nullptr || offset > size_ || n > size_ - offset) return false;
+  return ::madvise(data_ + offset, n, MADV_POPULATE_WRITE) == 0;
+}
+
 Mapping::Mapping(Mapping&& o) noexcept
     : data_(std::exchange(o.data_, nullptr)), size_(std::exchange(o.size_, 0)) {}
 
@@ -93,11 +101,37 @@ uint64_t mono_ns() {
   return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
 }
 
-int64_t filetime_now() {
-  constexpr int64_t kEpochDelta = 116444736000000000LL;  // 1601-01-01 → 1970-01-01, 100 ns
+namespace {
+
+constexpr int64_t kEpochDelta = 116444736000000000LL;  // 1601-01-01 → 1970-01-01, 100 ns
+
+int64_t realtime_ns() {
   struct timespec ts;
   ::clock_gettime(CLOCK_REALTIME, &ts);
-  return kEpochDelta + static_cast<int64_t>(ts.tv_sec) * 10000000LL + ts.tv_nsec / 100;
+  return static_cast<int64_t>(ts.tv_sec) * 1000000000LL + ts.tv_nsec;
+}
+
+// CLOCK_REALTIME − CLOCK_MONOTONIC (ns) and the monotonic time it stops being fresh. The
+// two are stored separately: a thread may pair a new offset with an old deadline (or the
+// reverse), and then only measures once more or once less.
+std::atomic<int64_t> g_clock_offset{0};
+std::atomic<uint64_t> g_clock_offset_until{0};
+
+}  // namespace
+
+int64_t filetime_now() { return kEpochDelta + realtime_ns() / 100; }
+
+int64_t filetime_of_mono(uint64_t mono) {
+  if (mono >= g_clock_offset_until.load(std::memory_order_relaxed)) {
+    const uint64_t before = mono_ns();
+    const int64_t real = realtime_ns();
+    const uint64_t after = mono_ns();
+    g_clock_offset.store(real - static_cast<int64_t>(before + (after - before) / 2),
+                         std::memory_order_relaxed);
+    g_clock_offset_until.store(after + kClockOffsetNs, std::memory_order_relaxed);
+  }
+  const int64_t real = static_cast<int64_t>(mono) + g_clock_offset.load(std::memory_order_relaxed);
+  return kEpochDelta + real / 100;
 }
 
 namespace {

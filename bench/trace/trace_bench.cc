@@ -14,6 +14,7 @@
 // `--role=writer TAG N`, `--role=callback TAG`), in a private PFC_TRACE_DIR.
 #include <benchmark/benchmark.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <x86intrin.h>
@@ -93,6 +94,46 @@ pid_t spawn(std::vector<std::string> args, int* out_fd = nullptr) {
     *out_fd = fds[0];
   }
   return pid;
+}
+
+// Waits for `pid` and returns the CPU time (user + system) it used, in ns.
+double wait_cpu_ns(pid_t pid) {
+  struct rusage ru {};
+  if (::wait4(pid, nullptr, 0, &ru) != pid) return 0;
+  const auto ns = [](const timeval& t) { return t.tv_sec * 1e9 + t.tv_usec * 1e3; };
+  return ns(ru.ru_utime) + ns(ru.ru_stime);
+}
+
+// CPU time (ns) a live process used so far (/proc/PID/stat utime + stime); 0 if unknown.
+double proc_cpu_ns(pid_t pid) {
+  char path[64];
+  std::snprintf(path, sizeof path, "/proc/%d/stat", static_cast<int>(pid));
+  FILE* f = std::fopen(path, "r");
+  if (f == nullptr) return 0;
+  char buf[1024] = {0};
+  const size_t n = std::fread(buf, 1, sizeof buf - 1, f);
+  std::fclose(f);
+  const char* p = std::strrchr(buf, ')');
+  if (n == 0 || p == nullptr) return 0;
+  unsigned long long utime = 0, stime = 0;
+  // after ")": state, then fields 4..13, then utime (14) and stime (15)
+  if (std::sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &utime, &stime) !=
+      2)
+    return 0;
+  return static_cast<double>(utime + stime) * 1e9 / static_cast<double>(::sysconf(_SC_CLK_TCK));
+}
+
+// The pid of the file session host of PFC_TRACE_DIR (its marker c-…-PID-START-host).
+pid_t host_pid() {
+  for (const auto& e : std::filesystem::directory_iterator(std::getenv("PFC_TRACE_DIR"))) {
+    const std::string name = e.path().filename().string();
+    unsigned long long inst = 0, start = 0;
+    unsigned pid = 0;
+    if (name.ends_with("-host") &&
+        std::sscanf(name.c_str(), "c-%llu-%u-%llu-host", &inst, &pid, &start) == 3)
+      return static_cast<pid_t>(pid);
+  }
+  return 0;
 }
 
 void reap(pid_t pid) {
@@ -237,6 +278,18 @@ void Trace_EventEnabled_Disabled(benchmark::State& state) {
 }
 BENCHMARK(Trace_EventEnabled_Disabled);
 
+// CPU time per event of the writers (both, incl. start-up) and of the consumer or host,
+// and the rate their sum allows on this machine's cores when nothing else runs: numbers
+// a loaded machine distorts far less than wall time.
+void cpu_counters(benchmark::State& state, double writers_ns, double reader_ns, double events) {
+  state.counters["writer_cpu_ns_ev"] = writers_ns / events;
+  state.counters["reader_cpu_ns_ev"] = reader_ns / events;
+  if (writers_ns + reader_ns > 0)
+    state.counters["cpu_bound_ev_s"] = events * 1e9 *
+                                       static_cast<double>(std::thread::hardware_concurrency()) /
+                                       (writers_ns + reader_ns);
+}
+
 void Trace_EndToEnd_2Providers(benchmark::State& state) {
   const uint64_t per_writer = 2'000'000;
   for (auto _ : state) {
@@ -251,14 +304,13 @@ void Trace_EndToEnd_2Providers(benchmark::State& state) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));  // both registered
     const auto t0 = std::chrono::steady_clock::now();
     EnableTraceEx2(s, &g, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 5, 0, 0, 5000, nullptr);
-    ::waitpid(a, nullptr, 0);
-    ::waitpid(b, nullptr, 0);
+    const double writers_cpu = wait_cpu_ns(a) + wait_cpu_ns(b);
     Properties p = properties(0, 0);
     QueryTraceW(s, nullptr, &p.props);
     stop(s);
     const ssize_t n = ::read(out, buf, sizeof buf - 1);
     const auto t1 = std::chrono::steady_clock::now();
-    ::waitpid(consumer, nullptr, 0);
+    const double consumer_cpu = wait_cpu_ns(consumer);
     ::close(out);
     const double secs = std::chrono::duration<double>(t1 - t0).count();
     const double got = n > 0 ? std::strtod(buf, nullptr) : 0;
@@ -266,6 +318,7 @@ void Trace_EndToEnd_2Providers(benchmark::State& state) {
     state.counters["events_per_s"] = got / secs;
     state.counters["lost"] = p.props.EventsLost;
     state.counters["delivered"] = got;
+    cpu_counters(state, writers_cpu, consumer_cpu, 2.0 * per_writer);
   }
 }
 BENCHMARK(Trace_EndToEnd_2Providers)->Iterations(1)->UseManualTime()->Unit(benchmark::kMillisecond);
@@ -290,8 +343,8 @@ void Trace_File_2Providers(benchmark::State& state) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));  // both registered
     const auto t0 = std::chrono::steady_clock::now();
     EnableTraceEx2(s, &g, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 5, 0, 0, 5000, nullptr);
-    ::waitpid(a, nullptr, 0);
-    ::waitpid(b, nullptr, 0);
+    const double writers_cpu = wait_cpu_ns(a) + wait_cpu_ns(b);
+    const double host_cpu = proc_cpu_ns(host_pid());  // before STOP: the rest is ≤ 2 ms of events
     Properties q = properties(0, 0);
     (void)ControlTraceW(s, nullptr, &q.props, EVENT_TRACE_CONTROL_STOP);  // host closed the file
     const auto t1 = std::chrono::steady_clock::now();
@@ -302,6 +355,7 @@ void Trace_File_2Providers(benchmark::State& state) {
     state.counters["lost"] = q.props.EventsLost;
     state.counters["buffers_written"] = q.props.BuffersWritten;
     state.counters["file_mb"] = static_cast<double>(std::filesystem::file_size(path)) / (1 << 20);
+    cpu_counters(state, writers_cpu, host_cpu, 2.0 * per_writer);
   }
   if (keep == nullptr) std::filesystem::remove(path);
 }

@@ -330,5 +330,42 @@ TEST_F(Namespace, ConsumerKilledBetweenDeliveryAndReleaseRedeliversOneEvent) {
   EXPECT_EQ(p.wait(kWait), 0);
 }
 
+// The same across two writers' rings, killed in the middle of one drained batch (all 120
+// events were written before it started, so they are ready at once): the next consumer gets every
+// event not released — the killed one again and the rest — each once, and each writer's in order.
+TEST_F(Namespace, ConsumerKilledMidBatchAcrossTwoRingsLosesNothing) {
+  ok({"start", "S", "1024", "64"});
+  Child a({"provider", "0x513"}), b({"provider", "0x513"});
+  ASSERT_EQ(a.read_line(kWait), "registered");
+  ASSERT_EQ(b.read_line(kWait), "registered");
+  ok({"enable", "S", "0x513", "5", "0"});
+  a.send("write 60 1");
+  b.send("write 60 1");
+  wrote(a);
+  wrote(b);
+  {
+    Child first({"consume", "S"}, crash_at("consumer.delivered:37"));
+    EXPECT_EQ(first.wait(kWait), 128 + SIGKILL);
+  }
+  Child second({"consume", "S"});
+  ASSERT_EQ(second.read_line(kWait), "open");
+  ok({"stop", "S"});
+  std::vector<Event> got = collect(second);
+  ASSERT_EQ(got.size(), 120u - 36u);
+  std::map<unsigned, std::vector<unsigned>> by_pid;
+  for (const Event& e : got) by_pid[e.pid].push_back(e.seq);
+  unsigned released = 0;
+  for (auto& [pid, seqs] : by_pid) {
+    for (size_t i = 1; i < seqs.size(); ++i) EXPECT_EQ(seqs[i], seqs[i - 1] + 1) << pid;
+    EXPECT_EQ(seqs.back(), 59u);
+    released += seqs.front();
+  }
+  EXPECT_EQ(released, 36u);  // what the first consumer released, over both writers
+  a.send("quit");
+  b.send("quit");
+  EXPECT_EQ(a.wait(kWait), 0);
+  EXPECT_EQ(b.wait(kWait), 0);
+}
+
 }  // namespace
 }  // namespace pfc::multiproc

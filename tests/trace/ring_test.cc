@@ -16,6 +16,7 @@ namespace pfc::trace {
 namespace {
 
 using testing::TempNamespace;
+using testing::value_of;
 
 bool write_one(RingWriter& w, uint32_t value, uint32_t payload_len = 4) {
   EventRecord* r = w.reserve(record_bytes(payload_len, 0));
@@ -28,12 +29,6 @@ bool write_one(RingWriter& w, uint32_t value, uint32_t payload_len = 4) {
   std::memcpy(reinterpret_cast<uint8_t*>(r) + sizeof(EventRecord), payload.data(), payload_len);
   RingWriter::commit(r);
   return true;
-}
-
-uint32_t value_of(const RingReader::View& v) {
-  uint32_t x = 0;
-  std::memcpy(&x, v.payload, 4);
-  return x;
 }
 
 struct Fixture {

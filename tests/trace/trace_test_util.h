@@ -1,13 +1,16 @@
-// tests/trace/trace_test_util.h — a fresh namespace directory per test (PFC_TRACE_DIR).
+// tests/trace/trace_test_util.h — a fresh namespace directory per test (PFC_TRACE_DIR), and
+// the value a test wrote into a ring record.
 #pragma once
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include <cstring>
 #include <filesystem>
 #include <string>
 
 #include "trace/dir.h"
+#include "trace/ring.h"
 
 namespace pfc::trace::testing {
 
@@ -29,5 +32,12 @@ class TempNamespace {
  private:
   std::string path_;
 };
+
+// The first 4 payload bytes of a test record (its value).
+inline uint32_t value_of(const RingReader::View& v) {
+  uint32_t x = 0;
+  std::memcpy(&x, v.payload, 4);
+  return x;
+}
 
 }  // namespace pfc::trace::testing

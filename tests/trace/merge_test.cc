@@ -1,0 +1,203 @@
+// tests/trace/merge_test.cc — SessionRings::drain, the batched merge of a session's rings
+// (docs/namespace.md §4): the order is exactly that of repeated oldest() (timestamp, ties
+// to the ring opened first) whatever the batch size; only records ready at `now` are taken
+// (2 ms old, or everything after the stop); a record still being written holds back its
+// own ring only; and every taken record is popped at once (its space is handed back).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <random>
+#include <tuple>
+#include <vector>
+
+#include "trace/merge.h"
+#include "trace_test_util.h"
+
+namespace pfc::trace {
+namespace {
+
+using testing::TempNamespace;
+using testing::value_of;
+
+constexpr uint64_t kInstance = 7;
+
+// A ring of a made-up writer process `pid` (not alive: only matters for reserved records).
+RingWriter make_ring(const TraceDir& dir, uint32_t pid) {
+  auto w = RingWriter::create(dir, kInstance, ProcessKey{pid, 1000 + pid}, kMinRingBytes);
+  EXPECT_TRUE(w.has_value());
+  return std::move(*w);
+}
+
+// Writes one committed event with timestamp `ts` and payload `value`.
+void put(RingWriter& w, uint64_t ts, uint32_t value) {
+  EventRecord* r = w.reserve(record_bytes(4, 0));
+  ASSERT_NE(r, nullptr);
+  r->ts = ts;  // the test chooses the clock
+  r->payload_len = 4;
+  r->stack_count = 0;
+  std::memcpy(reinterpret_cast<uint8_t*>(r) + sizeof(EventRecord), &value, 4);
+  RingWriter::commit(r);
+}
+
+struct Fixture {
+  TempNamespace ns;
+  TraceDir dir = ns.open();
+  StateStore store = *StateStore::open(dir);
+  SessionRings rings{kInstance};
+
+  // live: the session is in the state (records wait for the merge horizon); otherwise
+  // the first scan finds it stopped and everything is ready.
+  explicit Fixture(bool live) {
+    if (live) {
+      auto st = store.update([](NamespaceState& s) -> Result<void> {
+        SessionEntry e;
+        e.instance = kInstance;
+        s.sessions.push_back(e);
+        return {};
+      });
+      EXPECT_TRUE(st.has_value());
+    }
+  }
+  void scan(uint64_t now) { rings.scan(dir, store, now); }
+  // The index (in open order) of the ring a reader belongs to.
+  size_t index_of(const RingReader* r) const {
+    for (size_t i = 0; i < rings.rings().size(); ++i)
+      if (rings.rings()[i].get() == r) return i;
+    return ~size_t{0};
+  }
+};
+
+struct Taken {
+  size_t ring;
+  uint64_t ts;
+  uint32_t value;
+  bool operator==(const Taken&) const = default;
+};
+
+std::vector<Taken> drain_all(Fixture& f, uint64_t now, size_t batch) {
+  std::vector<Taken> out;
+  for (;;) {
+    const size_t n = f.rings.drain(now, batch, [&](RingReader& r, const RingReader::View& v) {
+      out.push_back(Taken{f.index_of(&r), v.header.ts, value_of(v)});
+    });
+    EXPECT_LE(n, batch);
+    if (n < batch) break;
+  }
+  return out;
+}
+
+// The one-at-a-time merge: stable order by (timestamp, ring open order); `written` lists
+// (writer pid, ts, value) in each ring's write order.
+std::vector<Taken> reference(const Fixture& f,
+                             const std::vector<std::tuple<uint32_t, uint64_t, uint32_t>>& written) {
+  std::vector<Taken> want;
+  for (const auto& [pid, ts, value] : written) {
+    size_t idx = 0;
+    while (idx < f.rings.rings().size() && f.rings.rings()[idx]->id().writer.pid != pid) ++idx;
+    want.push_back({idx, ts, value});
+  }
+  std::stable_sort(want.begin(), want.end(), [](const Taken& x, const Taken& y) {
+    return std::tie(x.ts, x.ring) < std::tie(y.ts, y.ring);
+  });
+  return want;
+}
+
+TEST(Merge, DrainTakesRunsAndBreaksTiesByRingOrder) {
+  Fixture f(false);
+  RingWriter a = make_ring(f.dir, 101), b = make_ring(f.dir, 102);
+  std::vector<std::tuple<uint32_t, uint64_t, uint32_t>> written;
+  // runs in each ring, a tie across the rings at 50, equal timestamps inside one ring
+  for (uint64_t ts : {10, 11, 12, 50, 50, 90}) {
+    put(a, ts, static_cast<uint32_t>(ts));
+    written.emplace_back(101, ts, static_cast<uint32_t>(ts));
+  }
+  for (uint64_t ts : {20, 21, 50, 60, 60, 61}) {
+    put(b, ts, static_cast<uint32_t>(ts + 1000));
+    written.emplace_back(102, ts, static_cast<uint32_t>(ts + 1000));
+  }
+  f.scan(1'000'000'000);
+  ASSERT_EQ(f.rings.rings().size(), 2u);
+  ASSERT_NE(f.rings.stopped_at(), 0u);  // not in the state: everything is ready
+  const std::vector<Taken> got = drain_all(f, 1'000'000'000, 1000);
+  EXPECT_EQ(got, reference(f, written));
+  ASSERT_EQ(got.size(), 12u);
+  EXPECT_EQ(got[0].value, 10u);
+  EXPECT_EQ(got[3].value, 1020u);
+  for (const auto& r : f.rings.rings()) {
+    EXPECT_TRUE(r->drained());  // every taken record was popped: its space handed back
+    EXPECT_EQ(r->consumed(), 6u * record_bytes(4, 0));
+  }
+}
+
+// Random rings: any batch size gives exactly the order of the one-at-a-time merge.
+TEST(Merge, AnyBatchSizeGivesTheOrderOfRepeatedOldest) {
+  std::mt19937_64 rng(42);
+  for (size_t batch : {size_t{1}, size_t{2}, size_t{7}, size_t{4096}}) {
+    Fixture f(false);
+    std::vector<RingWriter> writers;
+    for (uint32_t i = 0; i < 4; ++i) writers.push_back(make_ring(f.dir, 200 + i));
+    std::vector<std::tuple<uint32_t, uint64_t, uint32_t>> written;  // pid, ts, value
+    for (uint32_t i = 0; i < 4; ++i) {
+      uint64_t ts = 1000;
+      for (uint32_t k = 0; k < 150; ++k) {
+        ts += rng() % 4;  // many ties, within and across rings
+        put(writers[i], ts, i * 1000 + k);
+        written.emplace_back(200 + i, ts, i * 1000 + k);
+      }
+    }
+    f.scan(1'000'000'000);
+    ASSERT_EQ(f.rings.rings().size(), 4u);
+    const std::vector<Taken> want = reference(f, written);
+    EXPECT_EQ(drain_all(f, 1'000'000'000, batch), want) << "batch " << batch;
+  }
+}
+
+TEST(Merge, OnlyRecordsPastTheHorizonAreTakenWhileTheSessionLives) {
+  Fixture f(true);
+  RingWriter a = make_ring(f.dir, 301), b = make_ring(f.dir, 302);
+  const uint64_t now = 10'000'000'000;
+  put(a, now - 3 * kLagNs, 1);
+  put(b, now - kLagNs, 2);  // exactly 2 ms old: ready
+  put(a, now - kLagNs + 1, 3);
+  put(b, now, 4);
+  f.scan(now);
+  ASSERT_EQ(f.rings.stopped_at(), 0u);
+  std::vector<uint32_t> got;
+  const auto take = [&](RingReader&, const RingReader::View& v) { got.push_back(value_of(v)); };
+  EXPECT_EQ(f.rings.drain(now, 100, take), 2u);
+  EXPECT_EQ(got, (std::vector<uint32_t>{1, 2}));
+  EXPECT_EQ(f.rings.drain(now, 100, take), 0u);         // nothing more at the same instant
+  EXPECT_EQ(f.rings.drain(now + kLagNs, 1, take), 1u);  // a batch of one
+  EXPECT_EQ(f.rings.drain(now + kLagNs, 100, take), 1u);
+  EXPECT_EQ(got, (std::vector<uint32_t>{1, 2, 3, 4}));
+  EXPECT_EQ(f.rings.drain(1, 100, take), 0u);  // a clock before the horizon: nothing
+}
+
+TEST(Merge, ARecordBeingWrittenHoldsBackOnlyItsRing) {
+  Fixture f(false);
+  // this process's own ring: its writer is alive, so the reserved record is waited for
+  auto w = RingWriter::create(f.dir, kInstance, self_process(), kMinRingBytes);
+  ASSERT_TRUE(w.has_value());
+  RingWriter other = make_ring(f.dir, 401);
+  put(*w, 100, 1);
+  EventRecord* open = w->reserve(record_bytes(4, 0));  // reserved, not committed
+  ASSERT_NE(open, nullptr);
+  open->ts = 150;
+  for (uint64_t ts : {120, 200, 300}) put(other, ts, static_cast<uint32_t>(ts));
+  f.scan(1'000'000'000);
+  std::vector<uint32_t> got;
+  const auto take = [&](RingReader&, const RingReader::View& v) { got.push_back(value_of(v)); };
+  EXPECT_EQ(f.rings.drain(1'000'000'000, 100, take), 4u);
+  EXPECT_EQ(got, (std::vector<uint32_t>{1, 120, 200, 300}));
+  open->payload_len = 4;
+  open->stack_count = 0;
+  const uint32_t late = 7;
+  std::memcpy(reinterpret_cast<uint8_t*>(open) + sizeof(EventRecord), &late, 4);
+  RingWriter::commit(open);
+  EXPECT_EQ(f.rings.drain(1'000'000'000, 100, take), 1u);
+  EXPECT_EQ(got.back(), 7u);
+}
+
+}  // namespace
+}  // namespace pfc::trace
