@@ -129,6 +129,7 @@ std::vector<Workload> all_workloads() {
   std::vector<Workload> out;
   for (uint32_t n : {1u, 8u, 64u}) out.push_back(header_workload(n));
   out.push_back(int_payload_workload());
+  out.push_back(payload64_workload());
   for (uint32_t n : {1u, 8u}) out.push_back(example_workload(n));
   out.push_back(string_workload());
   out.push_back(var_layout_workload());

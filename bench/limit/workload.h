@@ -29,6 +29,8 @@ struct Workload {
 Workload header_workload(uint32_t sessions);
 // Integer payload predicates on a fixed layout, 8 sessions.
 Workload int_payload_workload();
+// 64 sessions, two payload predicates each, one of them shared by 16 sessions.
+Workload payload64_workload();
 // The EnableTraceEx2 example filters (bench/route/workload.h) for 1 or 8 sessions.
 Workload example_workload(uint32_t sessions);
 // CONTAINS on 256-character UTF-16 strings, case-insensitive, 1 session.
