@@ -100,6 +100,13 @@ class Evaluator {
     return field_bool(a.offset, a.desc, s);
   }
 
+  // A mask table looked up with a known key (shifted right by `shift`, MaskByte's byte).
+  AbstractValue mask_lookup(const AbstractValue& key, uint32_t map, uint32_t shift) const {
+    if (key.kind != Kind::Const || map >= p_.mask_maps.size()) return unknown();
+    const uint64_t k = shift == 0 ? key.value : (key.value >> shift) & 0xFF;
+    return constant(p_.mask_maps[map].lookup(k));
+  }
+
   AbstractValue step(const Inst& in) const {
     switch (in.op) {
       case Op::Const: return constant(in.imm);
@@ -133,6 +140,18 @@ class Evaluator {
                                   pred.hi, s))
           return unknown();
         return field_bool(in.a, in.b, s);
+      }
+      case Op::MaskMap: return mask_lookup(reg(in.a), in.b, 0);
+      case Op::MaskByte: return mask_lookup(reg(in.a), in.c, 8 * in.b);
+      case Op::MaskIf: {
+        const AbstractValue& a = reg(in.a);
+        if (a.kind == Kind::Const) return constant(a.value != 0 ? in.imm : 0);
+        return in.imm == 1 && a.kind == Kind::FieldBool ? a : unknown();  // 0/1 stays 0/1
+      }
+      case Op::Select: {
+        const AbstractValue& a = reg(in.a);
+        if (a.kind == Kind::Const) return reg(a.value != 0 ? in.b : in.c);
+        return same(reg(in.b), reg(in.c)) ? reg(in.b) : unknown();
       }
       default: return unknown();  // strings, GUIDs, skips, field-to-field comparisons
     }

@@ -32,10 +32,12 @@ struct Analysis {
     }
     return true;  // the session has no such check: it passes
   }
-  // False iff no Deliver of slot 0 can deliver.
+  // False iff no Deliver of slot 0 (nor DeliverMask: a one-session program's masks hold
+  // only the session's bit) can deliver.
   bool may_deliver() const {
     for (const ir::Inst& in : program->code) {
-      if (in.op == ir::Op::Deliver && in.b == 0 && truth(regs.at(in.a)) != false) return true;
+      const bool delivers = (in.op == ir::Op::Deliver && in.b == 0) || in.op == ir::Op::DeliverMask;
+      if (delivers && truth(regs.at(in.a)) != false) return true;
     }
     return false;
   }
