@@ -501,6 +501,25 @@ LogReader::Step LogReader::check_buffer(uint64_t offset, size_t got) {
   return Step::Event;
 }
 
+// After the buffers of the last scan: the slot of the next sequence, from its header alone
+// (one read per poll for a follower, whatever the number of slots). Buffers are written in
+// sequence order, so an older sequence there (or no buffer) means nothing new yet, and a
+// newer one means the host lapped the reader.
+LogReader::Peek LogReader::peek_next_slot() {
+  const uint64_t slots = (info_.max_bytes - info_.data_offset) / info_.buffer_size;
+  const uint64_t slot = expected_sequence_ % slots;
+  uint8_t h[kLogBufferHeaderSize];
+  auto got = input_->read_at(info_.data_offset + slot * info_.buffer_size, h, sizeof h);
+  if (!got) return Peek::Lapped;  // the full scan reports the read error
+  if (*got < sizeof h || load<uint32_t>(h) != kBufferMagic) return Peek::Nothing;
+  const uint64_t seq = load<uint64_t>(h + 8);
+  if (seq < expected_sequence_ || seq % slots != slot) return Peek::Nothing;
+  if (seq > expected_sequence_) return Peek::Lapped;
+  order_.assign(1, {seq, slot});
+  next_index_ = 0;
+  return Peek::Next;
+}
+
 // Circular files: the buffers of the last scan in sequence order; once they are read, a new
 // scan for what was written since (a closed file ends when it finds none). A slot that no
 // longer holds the sequence the scan found was overwritten by a writer that lapped this
@@ -509,9 +528,13 @@ LogReader::Step LogReader::load_circular_buffer() {
   if (!input_->seekable()) return damaged("a circular log file must be read from a file");
   for (int attempt = 0; attempt < 2; ++attempt) {
     if (!ordered_ || next_index_ >= order_.size()) {
-      if (auto o = order_circular(); !o) return damaged(o.error().message);
-      if (order_.empty()) return info_.closed ? Step::End : Step::Pending;
-      if (buffers_read_ > 0) buffers_overwritten_ += order_.front().first - expected_sequence_;
+      const Peek peek = ordered_ ? peek_next_slot() : Peek::Lapped;
+      if (peek == Peek::Nothing) return info_.closed ? Step::End : Step::Pending;
+      if (peek == Peek::Lapped) {
+        if (auto o = order_circular(); !o) return damaged(o.error().message);
+        if (order_.empty()) return info_.closed ? Step::End : Step::Pending;
+        if (buffers_read_ > 0) buffers_overwritten_ += order_.front().first - expected_sequence_;
+      }
     }
     const uint64_t offset = info_.data_offset + order_[next_index_].second * info_.buffer_size;
     auto got = input_->read_at(offset, buffer_.data(), buffer_.size());

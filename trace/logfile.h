@@ -175,6 +175,8 @@ class LogReader {
  private:
   Step load_next_buffer();
   Step load_circular_buffer();
+  enum class Peek : uint8_t { Nothing, Next, Lapped };
+  Peek peek_next_slot();
   Step check_buffer(uint64_t offset, size_t got);
   Step damaged(std::string what);
   Result<void> order_circular();
