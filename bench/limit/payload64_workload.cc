@@ -57,16 +57,7 @@ Event io_event(BenchRng& rng) {
 Workload payload64_workload() {
   Workload w;
   w.name = "Payload64";
-  ProviderDef& p = w.spec.provider;
-  p.name = "Io-Provider";
-  p.guid = Guid::from_provider_name(p.name);
-  p.events = {
-      EventDef{
-          "Io",
-          {10, 0, 0, 4, 0, 0, 0},
-          {FieldDef{"Status", InType::UInt32, {}, {}}, FieldDef{"Bytes", InType::UInt64, {}, {}},
-           FieldDef{"Flags", InType::UInt16, {}, {}}, FieldDef{"Latency", InType::UInt32, {}, {}}}},
-      EventDef{"Tick", {11, 0, 0, 4, 0, 0, 0}, {}}};
+  w.spec.provider = io_provider();
   for (uint32_t s = 0; s < kSessions; ++s) {
     PayloadFilter f{10, 0, false, {}};
     f.expr.preds = {shared_pred(s % 4), {3, PayloadOp::Gt, {latency_min(s), 0, "", {}}}};

@@ -116,10 +116,8 @@ Event io_event(BenchRng& rng) {
 
 }  // namespace
 
-Workload int_payload_workload() {
-  Workload w;
-  w.name = "IntPayload8";
-  ProviderDef& p = w.spec.provider;
+ProviderDef io_provider() {
+  ProviderDef p;
   p.name = "Io-Provider";
   p.guid = Guid::from_provider_name(p.name);
   p.events = {EventDef{"Io",
@@ -127,6 +125,13 @@ Workload int_payload_workload() {
                        {field("Status", InType::UInt32), field("Bytes", InType::UInt64),
                         field("Flags", InType::UInt16), field("Latency", InType::UInt32)}},
               EventDef{"Tick", {11, 0, 0, 4, 0, 0, 0}, {}}};
+  return p;
+}
+
+Workload int_payload_workload() {
+  Workload w;
+  w.name = "IntPayload8";
+  w.spec.provider = io_provider();
   w.bpf = std::make_unique<BpfRouter>();
   for (uint32_t s = 0; s < kIoSessions; ++s) {
     EnableParams params;

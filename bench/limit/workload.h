@@ -27,6 +27,9 @@ struct Workload {
 
 // Header-only filters (level, keywords, pid lists, event-ID sets) for `sessions` sessions.
 Workload header_workload(uint32_t sessions);
+// Io-Provider: event 10 "Io" { Status: uint32; Bytes: uint64; Flags: uint16; Latency: uint32 }
+// and event 11 "Tick" { } (IntPayload8's and Payload64's schema).
+ProviderDef io_provider();
 // Integer payload predicates on a fixed layout, 8 sessions.
 Workload int_payload_workload();
 // 64 sessions, two payload predicates each, one of them shared by 16 sessions.
