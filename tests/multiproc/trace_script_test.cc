@@ -186,7 +186,7 @@ TEST_F(TraceScript, ScriptErrorsAndMissingSessions) {
                                      "provider A { event E (id=1) { X: uint32; } }\n"
                                      "session S { enable A { payload E where X gt \"abc\"; } }\n");
   const ProcessResult r = pfc({"enable", "S", "--script", bad});
-  EXPECT_EQ(r.exit_code, 1);  // errors in the script: language.md §3
+  EXPECT_EQ(r.exit_code, 1);  // errors in the script: docs/cli.md "Exit codes"
   EXPECT_NE(r.err.find(bad + ":2:45: error: invalid integer 'abc'"), std::string::npos) << r.err;
   EXPECT_EQ(r.out, "");
   EXPECT_NE(pfc({"query", "S"}).out.find("\"providers\":[]"), std::string::npos);
