@@ -290,6 +290,19 @@ void cpu_counters(benchmark::State& state, double writers_ns, double reader_ns, 
                                        (writers_ns + reader_ns);
 }
 
+// Two writer processes of provider guid_of(tag), `per_writer` events each, once `session`
+// enables it: returns their CPU ns; `t0` is when the enable was issued.
+double run_two_writers(TRACEHANDLE session, unsigned tag, uint64_t per_writer,
+                       std::chrono::steady_clock::time_point& t0) {
+  const pid_t a = spawn({"--role=writer", std::to_string(tag), std::to_string(per_writer)});
+  const pid_t b = spawn({"--role=writer", std::to_string(tag), std::to_string(per_writer)});
+  GUID g = guid_of(tag);
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // both registered
+  t0 = std::chrono::steady_clock::now();
+  EnableTraceEx2(session, &g, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 5, 0, 0, 5000, nullptr);
+  return wait_cpu_ns(a) + wait_cpu_ns(b);
+}
+
 void Trace_EndToEnd_2Providers(benchmark::State& state) {
   const uint64_t per_writer = 2'000'000;
   for (auto _ : state) {
@@ -298,13 +311,8 @@ void Trace_EndToEnd_2Providers(benchmark::State& state) {
     const pid_t consumer = spawn({"--role=consumer", "bench_e2e"}, &out);
     char buf[64] = {0};
     (void)!::read(out, buf, 5);
-    const pid_t a = spawn({"--role=writer", "2308", std::to_string(per_writer)});
-    const pid_t b = spawn({"--role=writer", "2308", std::to_string(per_writer)});
-    GUID g = guid_of(2308);
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));  // both registered
-    const auto t0 = std::chrono::steady_clock::now();
-    EnableTraceEx2(s, &g, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 5, 0, 0, 5000, nullptr);
-    const double writers_cpu = wait_cpu_ns(a) + wait_cpu_ns(b);
+    std::chrono::steady_clock::time_point t0;
+    const double writers_cpu = run_two_writers(s, 2308, per_writer, t0);
     Properties p = properties(0, 0);
     QueryTraceW(s, nullptr, &p.props);
     stop(s);
@@ -337,13 +345,8 @@ void Trace_File_2Providers(benchmark::State& state) {
     widen("bench_file", w);
     TRACEHANDLE s = 0;
     if (StartTraceW(&s, w, &p.props) != 0) std::abort();
-    const pid_t a = spawn({"--role=writer", "2310", std::to_string(per_writer)});
-    const pid_t b = spawn({"--role=writer", "2310", std::to_string(per_writer)});
-    GUID g = guid_of(2310);
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));  // both registered
-    const auto t0 = std::chrono::steady_clock::now();
-    EnableTraceEx2(s, &g, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 5, 0, 0, 5000, nullptr);
-    const double writers_cpu = wait_cpu_ns(a) + wait_cpu_ns(b);
+    std::chrono::steady_clock::time_point t0;
+    const double writers_cpu = run_two_writers(s, 2310, per_writer, t0);
     const double host_cpu = proc_cpu_ns(host_pid());  // before STOP: the rest is ≤ 2 ms of events
     Properties q = properties(0, 0);
     (void)ControlTraceW(s, nullptr, &q.props, EVENT_TRACE_CONTROL_STOP);  // host closed the file

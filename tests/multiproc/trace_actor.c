@@ -78,6 +78,16 @@ static TRACEHANDLE handle_of(const char* name) {
   return p.props.Wnode.HistoricalContext;
 }
 
+/* StartTraceW(name, p); prints "start RC". */
+static int start_session(const char* name, Properties* p) {
+  WCHAR w[256];
+  widen(name, w, 256);
+  TRACEHANDLE h;
+  ULONG rc = StartTraceW(&h, w, &p->props);
+  printf("start %lu\n", (unsigned long)rc);
+  return rc == 0 ? 0 : 1;
+}
+
 static int cmd_start(int argc, char** argv) {
   Properties p;
   init_properties(&p);
@@ -85,12 +95,7 @@ static int cmd_start(int argc, char** argv) {
     p.props.BufferSize = (ULONG)atoi(argv[3]);
     p.props.MaximumBuffers = (ULONG)atoi(argv[4]);
   }
-  WCHAR w[256];
-  widen(argv[2], w, 256);
-  TRACEHANDLE h;
-  ULONG rc = StartTraceW(&h, w, &p.props);
-  printf("start %lu\n", (unsigned long)rc);
-  return rc == 0 ? 0 : 1;
+  return start_session(argv[2], &p);
 }
 
 static ULONG enable_ids(TRACEHANDLE h, const GUID* g, UCHAR level, ULONGLONG any, const char* ids) {
@@ -175,12 +180,7 @@ static int cmd_startfile(char** argv) {
   p.props.MaximumBuffers = 128; /* rings of 128 buffers: tests' bursts never overflow them */
   p.props.LogFileNameOffset = offsetof(Properties, file);
   widen(argv[3], p.file, 1024);
-  WCHAR w[256];
-  widen(argv[2], w, 256);
-  TRACEHANDLE h;
-  ULONG rc = StartTraceW(&h, w, &p.props);
-  printf("start %lu\n", (unsigned long)rc);
-  return rc == 0 ? 0 : 1;
+  return start_session(argv[2], &p);
 }
 
 static int cmd_flush(char** argv) {
