@@ -14,6 +14,7 @@
 #include "cli/json_syntax.h"
 #include "cli/limits.h"
 #include "cli/source_parts.h"
+#include "grammar/source.h"
 
 namespace pfc::cli {
 namespace {
@@ -208,27 +209,11 @@ class JsonSource final : public EventSource {
     size_t begin = nl_before == std::string_view::npos ? 0 : nl_before + 1;
     const size_t nl_after = rec.text.find('\n', at);
     size_t end = nl_after == std::string_view::npos ? rec.text.size() : nl_after;
-    window(rec.text, at, begin, end);
+    echo_window(rec.text, at, begin, end);
     p.echo = std::string(rec.text.substr(begin, end - begin));
     p.echo_column = advance_pos({1, 1}, rec.text.substr(begin, at - begin)).column;
     p.message = std::move(message);
     return p;
-  }
-
-  // Narrows [begin, end) to at most kMaxEchoSide bytes each side of `at`, on UTF-8
-  // sequence starts.
-  static void window(std::string_view text, size_t at, size_t& begin, size_t& end) {
-    const auto starts_sequence = [&](size_t i) {
-      return i >= text.size() || (static_cast<unsigned char>(text[i]) & 0xC0) != 0x80;
-    };
-    if (at - begin > kMaxEchoSide) {
-      begin = at - kMaxEchoSide;
-      while (begin < at && !starts_sequence(begin)) ++begin;
-    }
-    if (end - at > kMaxEchoSide) {
-      end = at + kMaxEchoSide;
-      while (end > at && !starts_sequence(end)) --end;
-    }
   }
 
   Step structure_problem(size_t at, std::string message, SourceProblem& problem) {

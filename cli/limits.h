@@ -14,17 +14,14 @@ inline constexpr uint64_t kMaxEventText = uint64_t{40} << 20;
 // over 1 MiB): bounds the parser's memory for a line of tiny values to about 100 MB.
 inline constexpr uint64_t kMaxEventValues = uint64_t{2} << 20;
 
-// The part of an event's line echoed under a diagnostic: this many bytes each side of the
-// caret at most (a 40 MiB line is not printed whole).
-inline constexpr size_t kMaxEchoSide = 160;
-
 // A capture record's payload (the encoder's bound on a payload, runtime/encode.h).
 inline constexpr uint64_t kMaxCapturePayload = uint64_t{16} << 20;
 
 // A capture's string table (executable paths), all strings together.
 inline constexpr uint64_t kMaxCaptureStrings = uint64_t{64} << 20;
 
-// Problems reported for one input before pfc stops reading it.
+// Problems reported for one input (bad events of an events file, errors of a script)
+// before pfc stops reporting them.
 inline constexpr uint64_t kMaxInputProblems = 100;
 
 }  // namespace pfc::cli

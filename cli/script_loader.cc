@@ -6,14 +6,42 @@
 #include "cli/byte_reader.h"
 #include "cli/exit_code.h"
 #include "cli/files.h"
+#include "cli/limits.h"
 #include "cli/term.h"
 
 namespace pfc::cli {
 
+namespace {
+
+// Prints `diagnostics` in order (warnings and notes only for ShowDiagnostics::All), counting
+// those printed into `counts` when non-null. After kMaxInputProblems errors (and their
+// notes) one line says the rest are not shown, as clang's -ferror-limit does: a script with
+// an error on every predicate does not print one diagnostic per predicate.
+void print_limited(const SourceFile& source, const std::vector<Diagnostic>& diagnostics,
+                   ShowDiagnostics show, std::ostream& err, DiagnosticCounts* counts) {
+  uint64_t errors = 0;
+  for (const Diagnostic& d : diagnostics) {
+    if (show != ShowDiagnostics::All && d.severity != Severity::Error) continue;
+    if (errors == kMaxInputProblems && d.severity != Severity::Note) {
+      err << "pfc: error: " << source.name() << ": too many errors (" << kMaxInputProblems
+          << "); stopping\n";
+      break;
+    }
+    err << paint_diagnostic(source.render(d), stderr_color());
+    errors += d.severity == Severity::Error;
+    if (counts != nullptr) {
+      counts->errors += d.severity == Severity::Error;
+      counts->warnings += d.severity == Severity::Warning;
+    }
+  }
+  err.flush();
+}
+
+}  // namespace
+
 void print_diagnostics(const SourceFile& source, const std::vector<Diagnostic>& diagnostics,
                        std::ostream& err) {
-  for (const Diagnostic& d : diagnostics) err << paint_diagnostic(source.render(d), stderr_color());
-  err.flush();
+  print_limited(source, diagnostics, ShowDiagnostics::All, err, nullptr);
 }
 
 std::expected<std::unique_ptr<SourceFile>, int> read_source(const std::string& path,
@@ -42,15 +70,7 @@ std::expected<LoadedScript, int> load_script(const std::string& path, std::ostre
   if (!source) return std::unexpected(source.error());
   LoadedScript loaded{std::move(*source), {}};
   loaded.front = compile_script(*loaded.source);
-  for (const Diagnostic& d : loaded.front.diagnostics) {
-    if (show != ShowDiagnostics::All && d.severity != Severity::Error) continue;
-    err << paint_diagnostic(loaded.source->render(d), stderr_color());
-    if (counts != nullptr) {
-      counts->errors += d.severity == Severity::Error;
-      counts->warnings += d.severity == Severity::Warning;
-    }
-  }
-  err.flush();
+  print_limited(*loaded.source, loaded.front.diagnostics, show, err, counts);
   if (!loaded.front.ok()) return std::unexpected(kExitInput);
   // No command reads the AST after checking; for a large script it is the largest
   // structure (about 250 bytes per predicate), so it goes before routers are built.

@@ -20,7 +20,8 @@ struct LoadedScript {
   const CheckedScript& checked() const { return front.checked.script; }
 };
 
-// Prints every diagnostic (errors, warnings, notes) in source order to `err`.
+// Prints the diagnostics (errors, warnings, notes) in source order to `err`, at most
+// kMaxInputProblems errors (cli/limits.h).
 void print_diagnostics(const SourceFile& source, const std::vector<Diagnostic>& diagnostics,
                        std::ostream& err);
 
@@ -39,9 +40,9 @@ struct DiagnosticCounts {
 // generated." (docs/cli.md "Diagnostics"); "" when both counts are 0.
 std::string diagnostic_summary(const DiagnosticCounts& counts);
 
-// Reads SCRIPT and compiles it, printing its diagnostics to `err` (and counting those
-// printed into `counts` when non-null). On success returns the script; otherwise returns the
-// exit code to use (kExitInput: unreadable file or an error diagnostic).
+// Reads SCRIPT and compiles it, printing its diagnostics to `err` as print_diagnostics does
+// (and counting those printed into `counts` when non-null). On success returns the script;
+// otherwise returns the exit code to use (kExitInput: unreadable file or an error diagnostic).
 std::expected<LoadedScript, int> load_script(const std::string& path, std::ostream& err,
                                              ShowDiagnostics show = ShowDiagnostics::ErrorsOnly,
                                              DiagnosticCounts* counts = nullptr);

@@ -88,10 +88,46 @@ std::string_view SourceFile::line_text(uint32_t line) const {
   return std::string_view(text_).substr(start, end - start);
 }
 
+void echo_window(std::string_view text, size_t at, size_t& begin, size_t& end) {
+  const auto starts_sequence = [&](size_t i) {
+    return i >= text.size() || (static_cast<unsigned char>(text[i]) & 0xC0) != 0x80;
+  };
+  if (at - begin > kMaxEchoSide) {
+    begin = at - kMaxEchoSide;
+    while (begin < at && !starts_sequence(begin)) ++begin;
+  }
+  if (end - at > kMaxEchoSide) {
+    end = at + kMaxEchoSide;
+    while (end > at && !starts_sequence(end)) --end;
+  }
+}
+
+size_t SourceFile::caret_byte(const Diagnostic& d, std::string_view line) const {
+  // Diagnostics made by position() carry the byte offset: use it when it agrees.
+  const size_t start = static_cast<size_t>(line.data() - text_.data());
+  if (d.pos.offset >= start && d.pos.offset - start <= line.size()) {
+    const SourcePos at = position(d.pos.offset);
+    if (at.line == d.pos.line && at.column == d.pos.column) return d.pos.offset - start;
+  }
+  size_t i = 0;
+  for (uint32_t column = 1; column < d.pos.column && i < line.size(); ++column)
+    i += utf8_step_length(reinterpret_cast<const uint8_t*>(line.data()) + i, line.size() - i);
+  return i;
+}
+
 std::string SourceFile::render(const Diagnostic& d) const {
   std::string out = name_ + ":" + std::to_string(d.pos.line) + ":" + std::to_string(d.pos.column) +
                     ": " + std::string(severity_name(d.severity)) + ": " + d.message + "\n";
-  const std::string_view line = line_text(d.pos.line);
+  std::string_view line = line_text(d.pos.line);
+  uint32_t caret_column = d.pos.column;
+  if (line.size() > 2 * kMaxEchoSide) {
+    const size_t at = caret_byte(d, line);
+    size_t begin = 0, end = line.size();
+    echo_window(line, at, begin, end);
+    // Columns before the window are not echoed: count the caret from the window's start.
+    caret_column = d.pos.column - (position(line.data() - text_.data() + begin).column - 1);
+    line = line.substr(begin, end - begin);
+  }
   const auto* p = reinterpret_cast<const uint8_t*>(line.data());
   std::string caret;
   uint32_t column = 1;
@@ -103,10 +139,10 @@ std::string SourceFile::render(const Diagnostic& d) const {
     } else {
       out.append(line.substr(i, len));
     }
-    if (column < d.pos.column) caret.push_back(len != 0 && cp == '\t' ? '\t' : ' ');
+    if (column < caret_column) caret.push_back(len != 0 && cp == '\t' ? '\t' : ' ');
     i += len == 0 ? 1 : len;
   }
-  for (; column < d.pos.column; ++column) caret.push_back(' ');
+  for (; column < caret_column; ++column) caret.push_back(' ');
   out += "\n" + caret + "^\n";
   if (!d.fixit.empty()) out += caret + d.fixit + "\n";  // clang's fix-it line
   return out;

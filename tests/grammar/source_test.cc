@@ -91,5 +91,39 @@ TEST(SourceTest, Render) {
   EXPECT_EQ(severity_name(Severity::Note), "note");
 }
 
+// A line longer than 2 × kMaxEchoSide bytes is echoed only around the caret, with the caret
+// under the same character, whether the diagnostic carries its byte offset or only a column.
+TEST(SourceTest, RenderWindowsLongLines) {
+  std::string line;
+  // Numbers (so every window occurs once in the line) and a 2-byte 'é' after every 7th.
+  for (int i = 0; i < 200; ++i) line += std::to_string(i) + (i % 7 == 0 ? "\xc3\xa9" : " ");
+  size_t at = line.size() / 2;  // a sequence start in the middle
+  while ((static_cast<unsigned char>(line[at]) & 0xC0) == 0x80) ++at;
+  const SourceFile f("w.pfs", "first\n" + line + "\nlast");
+  const Diagnostic with_offset{Severity::Error, f.position(6 + at), "here"};
+  const Diagnostic column_only{Severity::Error, SourcePos{2, with_offset.pos.column, 0}, "here"};
+  for (const Diagnostic& d : {with_offset, column_only}) {
+    const std::string out = f.render(d);
+    const size_t body = out.find('\n') + 1;
+    const size_t caret = out.find('\n', body) + 1;
+    const std::string echoed = out.substr(body, caret - 1 - body);
+    const std::string carets = out.substr(caret, out.size() - 1 - caret);
+    EXPECT_LE(echoed.size(), 2 * kMaxEchoSide);
+    EXPECT_NE(line.find(echoed), std::string::npos);
+    // The caret's column in the echo is the number of code points before it, plus one.
+    const size_t before = line.find(echoed);
+    EXPECT_EQ(carets.size(), utf8_to_utf32(line.substr(before, at - before)).size() + 1) << out;
+    EXPECT_EQ(carets.back(), '^');
+  }
+  // At the end of the long line: the window ends there, the caret one past the last byte.
+  const Diagnostic at_end{Severity::Error, f.position(6 + line.size()), "end"};
+  const std::string out = f.render(at_end);
+  EXPECT_NE(out.find(line.substr(line.size() - 100) + "\n"), std::string::npos);
+  EXPECT_EQ(out.substr(out.size() - 2), "^\n");
+  // A short line is echoed whole, as before.
+  const Diagnostic first{Severity::Error, f.position(2), "short"};
+  EXPECT_EQ(f.render(first), "w.pfs:1:3: error: short\nfirst\n  ^\n");
+}
+
 }  // namespace
 }  // namespace pfc

@@ -73,6 +73,23 @@ TEST_F(Limits, LongPidAndExeListsCheckInLinearTime) {
   EXPECT_EQ(r.err, "");
 }
 
+// A one-line script with an error on every predicate: each error echoes only a window of
+// the line around its caret, and after 100 errors one line says the rest are not shown
+// (before, 20,000 errors each echoed the whole 300 KB line: 6 GB of output).
+TEST_F(Limits, ErrorsOnAHugeLineAreWindowedAndCapped) {
+  std::string preds;
+  for (int i = 0; i < 20000; ++i)
+    preds += (i ? " and " : "") + ("S ne \"" + std::to_string(i) + "\"");
+  write("s.pfs",
+        std::string(kProvider) + "session S { enable P { payload E where " + preds + "; } }\n");
+  const ProcessResult r = run_capped({"check", "s.pfs"}, dir(), 1024, 60);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("s.pfs: too many errors (100); stopping\n100 errors generated.\n"),
+            std::string::npos)
+      << r.err.substr(r.err.size() - std::min<size_t>(r.err.size(), 500));
+  EXPECT_LT(r.err.size(), 100 * 600u);
+}
+
 // B12: an import that cannot be read is "cannot read FILE: REASON", not an XML error.
 TEST_F(Limits, UnreadableImportsNameTheReason) {
   fs::create_directory(fs::path(dir()) / "adir.man");
