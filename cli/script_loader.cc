@@ -72,9 +72,6 @@ std::expected<LoadedScript, int> load_script(const std::string& path, std::ostre
   loaded.front = compile_script(*loaded.source);
   print_limited(*loaded.source, loaded.front.diagnostics, show, err, counts);
   if (!loaded.front.ok()) return std::unexpected(kExitInput);
-  // No command reads the AST after checking; for a large script it is the largest
-  // structure (about 250 bytes per predicate), so it goes before routers are built.
-  loaded.front.ast = {};
   return loaded;
 }
 

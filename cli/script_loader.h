@@ -16,7 +16,7 @@ namespace pfc::cli {
 
 struct LoadedScript {
   std::unique_ptr<SourceFile> source;  // owns the text the diagnostics point into
-  FrontendOutput front;                // front.ast is emptied once the script checked
+  FrontendOutput front;
   const CheckedScript& checked() const { return front.checked.script; }
 };
 

@@ -63,14 +63,31 @@ CheckOutput check_script(const ast::Script& script) { return check_script(script
 
 CheckOutput check_script(const ast::Script& script, const std::vector<ManifestImport>& imports,
                          const SourceFile* source) {
+  CheckOutput out = check_declarations(script, imports, source);
+  add_dead_filter_warnings(out, source);
+  return out;
+}
+
+CheckOutput check_declarations(const ast::Script& script,
+                               const std::vector<ManifestImport>& imports,
+                               const SourceFile* source) {
   CheckOutput out;
   internal::CheckContext cx{out, {}, {}, source};
   internal::check_providers(script.providers, cx);
   internal::add_imported_providers(imports, cx);
   internal::check_sessions(script.sessions, cx);
-  if (out.ok()) internal::warn_dead_filters(cx);
   internal::sort_by_position(out.diagnostics);
   return out;
+}
+
+// The warnings are appended and the whole list sorted again: the sort keeps discovery order
+// at equal positions, so the result equals sorting everything once.
+void add_dead_filter_warnings(CheckOutput& out, const SourceFile* source) {
+  if (!out.ok()) return;
+  internal::CheckContext cx{out, {}, {}, source};
+  const size_t before = out.diagnostics.size();
+  internal::warn_dead_filters(cx);
+  if (out.diagnostics.size() != before) internal::sort_by_position(out.diagnostics);
 }
 
 }  // namespace pfc

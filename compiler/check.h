@@ -55,4 +55,14 @@ struct ManifestImport {
 CheckOutput check_script(const ast::Script& script, const std::vector<ManifestImport>& imports,
                          const SourceFile* source = nullptr);
 
+// check_script in two steps, so a caller can free the AST between them (the dead-filter
+// analysis lowers every payload filter to IR; for a large script the AST is the largest
+// structure): check_declarations reports every error; add_dead_filter_warnings then adds
+// the dead-filter warnings (docs/cli.md "Diagnostics"; nothing when `out` has an error),
+// keeping `out.diagnostics` sorted. Together they give exactly check_script's output.
+CheckOutput check_declarations(const ast::Script& script,
+                               const std::vector<ManifestImport>& imports,
+                               const SourceFile* source = nullptr);
+void add_dead_filter_warnings(CheckOutput& out, const SourceFile* source = nullptr);
+
 }  // namespace pfc

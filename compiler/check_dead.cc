@@ -48,10 +48,10 @@ class DeadFilterWarnings {
   explicit DeadFilterWarnings(CheckContext& cx) : cx_(cx) {}
 
   void run() {
-    for (const SessionDecl& s : cx_.out.script.sessions) {
+    for (SessionDecl& s : cx_.out.script.sessions) {
       if (s.enables.empty())
         cx_.warning(s.pos, "session " + quote_text(s.name) + " enables nothing");
-      for (const SessionDecl::Enable& e : s.enables) enable(e);
+      for (SessionDecl::Enable& e : s.enables) enable(e);
     }
   }
 
@@ -61,25 +61,46 @@ class DeadFilterWarnings {
     return used_ <= kWorkBudget;
   }
 
-  void enable(const SessionDecl::Enable& e) {
+  // Lowering makes at least one instruction per predicate: a spec whose filters have more
+  // predicates than the budget has left is not even lowered (a 50 MB one-filter script
+  // would spend seconds and hundreds of MB on IR that the budget then refuses).
+  bool affordable(const ProgramSpec& spec) const {
+    uint64_t preds = 0;
+    for (const PayloadFilter& f : spec.sessions[0].params.payload) preds += f.expr.preds.size();
+    return used_ + preds <= kWorkBudget;
+  }
+
+  // The enable's payload filters move into the analysed spec and back, never copied (a
+  // 50 MB script's filter has millions of predicates); `e` is whole again on return.
+  void enable(SessionDecl::Enable& e) {
     const ProviderDef& provider = cx_.schema().providers[e.provider];
+    std::vector<PayloadFilter> payload = std::move(e.params.payload);
+    e.params.payload.clear();
     ProgramSpec spec{provider, {SessionEntry{0, e.params}}};
+    std::vector<PayloadFilter>& slot = spec.sessions[0].params.payload;
     const size_t before = cx_.out.diagnostics.size();
-    for (size_t i = 0; i < e.params.payload.size() && i < e.payload_pos.size(); ++i) {
-      spec.sessions[0].params.payload = {e.params.payload[i]};
+    for (size_t i = 0; i < payload.size() && i < e.payload_pos.size(); ++i) {
+      slot.push_back(std::move(payload[i]));
       payload_filter(spec, e.payload_pos[i]);
+      payload[i] = std::move(slot.back());
+      slot.clear();
     }
     // A payload filter's own warning is the more precise explanation; without one, say that
     // the enable as a whole lets nothing through.
-    if (cx_.out.diagnostics.size() != before || provider.events.empty()) return;
-    spec.sessions[0].params.payload = e.params.payload;
-    if (no_event_passes(spec)) {
-      cx_.warning(e.pos, "enable of provider " + quote_text(provider.name) +
-                             " has no effect: none of the events it declares can pass its filters");
+    if (cx_.out.diagnostics.size() == before && !provider.events.empty()) {
+      slot = std::move(payload);
+      if (no_event_passes(spec)) {
+        cx_.warning(e.pos, "enable of provider " + quote_text(provider.name) +
+                               " has no effect: none of the events it declares can pass its "
+                               "filters");
+      }
+      payload = std::move(slot);
     }
+    e.params.payload = std::move(payload);
   }
 
   bool no_event_passes(const ProgramSpec& spec) {
+    if (!affordable(spec)) return false;
     Result<ir::Program> program = lower(spec);
     if (!program) return false;
     for (const EventDef& ev : spec.provider.events) {
@@ -93,7 +114,7 @@ class DeadFilterWarnings {
   void payload_filter(const ProgramSpec& spec, SourcePos pos) {
     const PayloadFilter& f = spec.sessions[0].params.payload[0];
     const EventDef* ev = spec.provider.find_event(f.event_id, f.event_version);
-    if (ev == nullptr) return;
+    if (ev == nullptr || !affordable(spec)) return;
     Result<ir::Program> program = lower(spec);
     if (!program || !spend(program->code.size() + 1)) return;
     const Analysis a{evaluate_abstract(*program, KnownHeader::of_event(ev->desc)), &*program};

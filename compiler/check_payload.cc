@@ -81,7 +81,7 @@ bool check_field_value(const ast::Predicate& ap, const FieldDef& field, const Ev
     return false;
   }
   uint32_t other = 0;
-  const FieldDef* f2 = resolve_field(ap.value.field, ev, ix, other, cx);
+  const FieldDef* f2 = resolve_field(ast::Name{ap.value.text, ap.value.pos}, ev, ix, other, cx);
   if (f2 == nullptr) return false;
   switch (field_pair_issue(field, *f2)) {
     case FieldPairIssue::None: break;
@@ -106,7 +106,7 @@ bool check_field_value(const ast::Predicate& ap, const FieldDef& field, const Ev
 
 // `matches` / `regex` patterns are checked here so a bad one is reported at its position.
 bool check_pattern(const ast::Predicate& ap, PayloadOp op, CheckContext& cx) {
-  const std::string& text = ap.value.str.value;
+  const std::string& text = ap.value.text;
   const bool cs = payload_op_has(op, kCaseSensitive);
   if (op == PayloadOp::Matches || op == PayloadOp::MatchesCs) {
     GlobResult g = compile_glob(text, !cs);
@@ -196,29 +196,60 @@ bool check_predicate(const ast::Predicate& ap, const EventDef& ev, const EventIn
   return ok;
 }
 
+// The checked predicates of one expression: AST predicate i became flat[first[i] ..
+// first[i + 1]) (one predicate, or the items of an `in` list). One vector for all, not one
+// per predicate: a 50 MB script has millions of them.
+struct Expansions {
+  std::vector<PayloadPredicate> flat;
+  std::vector<uint32_t> first{0};
+};
+
+// True when the Pred nodes name predicates 0, 1, 2, … in order, as every parsed expression
+// does: the expansions are then already in PayloadExpr order and move instead of being
+// copied.
+bool preds_in_order(const ast::Expr& in) {
+  uint32_t next = 0;
+  for (const ast::ExprNode& n : in.nodes) {
+    if (n.kind == ast::ExprNode::Kind::Pred && n.index != next++) return false;
+  }
+  return next == in.preds.size();
+}
+
 // Copies the post-order node list, checking the invariants PayloadExpr promises, and
-// replaces each predicate with its expansion (`preds[i]`: one predicate, or the items of an
-// `in` list under one Or — `not in`: And — node).
-bool copy_nodes(const ast::Expr& in, const std::vector<std::vector<PayloadPredicate>>& preds,
-                PayloadExpr& out) {
+// replaces each predicate with its expansion (one predicate, or the items of an `in` list
+// under one Or — `not in`: And — node). Takes the predicates out of `preds`.
+bool copy_nodes(const ast::Expr& in, Expansions& preds, PayloadExpr& out) {
   using K = ast::ExprNode::Kind;
+  const size_t total = preds.flat.size();
+  // Extra items of `in` lists (a predicate expands to at least one).
+  const size_t lists = total - std::min(total, in.preds.size());
+  const bool in_order = preds_in_order(in);
+  if (in_order) {
+    out.preds = std::move(preds.flat);
+  } else {
+    out.preds.reserve(total);
+  }
+  out.nodes.reserve(in.nodes.size() + 2 * lists);
+  out.kids.reserve(in.kids.size() + lists + in.preds.size());
   std::vector<uint32_t> at(in.nodes.size());  // new index of each node
   for (size_t i = 0; i < in.nodes.size(); ++i) {
     const ast::ExprNode& n = in.nodes[i];
     if (n.kind == K::Pred) {
-      if (n.index >= in.preds.size() || preds[n.index].empty()) return false;
-      const std::vector<PayloadPredicate>& ps = preds[n.index];
+      if (n.index >= in.preds.size()) return false;
+      const uint32_t begin = preds.first[n.index];
+      const uint32_t count = preds.first[n.index + 1] - begin;
+      if (count == 0) return false;
       const uint32_t first_kid = static_cast<uint32_t>(out.kids.size());
-      for (const PayloadPredicate& p : ps) {
-        if (ps.size() > 1) out.kids.push_back(static_cast<uint32_t>(out.nodes.size()));
-        out.nodes.push_back(
-            {PayloadExpr::Node::Kind::Pred, static_cast<uint32_t>(out.preds.size()), 0});
-        out.preds.push_back(p);
+      for (uint32_t k = 0; k < count; ++k) {
+        if (count > 1) out.kids.push_back(static_cast<uint32_t>(out.nodes.size()));
+        const auto index = in_order ? begin + k : static_cast<uint32_t>(out.preds.size());
+        if (!in_order) out.preds.push_back(std::move(preds.flat[begin + k]));
+        out.nodes.push_back({PayloadExpr::Node::Kind::Pred, index, 0});
       }
-      if (ps.size() > 1) {
+      if (count > 1) {
         const bool any = in.preds[n.index].op == ast::PredOp::In;
-        out.nodes.push_back({any ? PayloadExpr::Node::Kind::Or : PayloadExpr::Node::Kind::And,
-                             first_kid, static_cast<uint32_t>(ps.size())});
+        out.nodes.push_back(
+            {any ? PayloadExpr::Node::Kind::Or : PayloadExpr::Node::Kind::And, first_kid, count});
       }
     } else {
       if (n.count == 0 || (n.kind == K::Not && n.count != 1)) return false;
@@ -248,9 +279,12 @@ void check_payload_filter(const ast::Filter& filter, uint32_t provider, EnablePa
   out.event_version = ev.desc.version;
   out.group_all = filter.group == ast::Group::All;
   bool ok = true;
-  std::vector<std::vector<PayloadPredicate>> preds(filter.expr.preds.size());
-  for (size_t i = 0; i < filter.expr.preds.size(); ++i) {
-    ok = check_predicate(filter.expr.preds[i], ev, ix, preds[i], cx) && ok;
+  Expansions preds;
+  preds.flat.reserve(filter.expr.preds.size());
+  preds.first.reserve(filter.expr.preds.size() + 1);
+  for (const ast::Predicate& ap : filter.expr.preds) {
+    ok = check_predicate(ap, ev, ix, preds.flat, cx) && ok;
+    preds.first.push_back(static_cast<uint32_t>(preds.flat.size()));
   }
   if (!ok) return;
   if (!copy_nodes(filter.expr, preds, out.expr)) {

@@ -160,12 +160,12 @@ ConvertResult convert_value(std::string_view field, InType type, PayloadOp op,
                             const ast::Value& value) {
   if (auto ok = check_op(field, type, op); !ok) return std::unexpected(ok.error());
   using Kind = ast::Value::Kind;
-  if (value.kind == Kind::String) return convert_value_text(field, type, op, value.str.value);
+  if (value.kind == Kind::String) return convert_value_text(field, type, op, value.text);
   const bool pair = value.kind == Kind::IntPair;
   if (pair && !payload_op_takes_pair(op)) return std::unexpected(pair_error(op));
   if (value.kind == Kind::Guid) {
     if (type != InType::Guid) return std::unexpected(kind_error(field, type));
-    return convert_guid_text(field, value.guid.text);
+    return convert_guid_text(field, value.text);
   }
   if (!is_int_type(type)) return std::unexpected(kind_error(field, type));
   if (!pair && payload_op_takes_pair(op)) return std::unexpected(needs_pair_error(op));

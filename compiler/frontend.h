@@ -6,8 +6,9 @@
 
 namespace pfc {
 
+// The front end's result. The AST is not kept: nothing after checking reads it (`pfc
+// compile --emit ast` parses on its own).
 struct FrontendOutput {
-  ast::Script ast;
   CheckOutput checked;                  // empty when parsing failed
   std::vector<Diagnostic> diagnostics;  // parse diagnostics, or the checker's
   bool ok() const;

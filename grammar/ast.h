@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <optional>
 #include <string>
 #include <vector>
@@ -117,15 +118,18 @@ enum class PredOp : uint16_t {
   RegexCs = 87
 };
 
+// One per predicate (two for `in` lists), so it is kept small: a 50 MB one-line script
+// holds millions of them (docs/limits.md).
 struct Value {
   enum class Kind : uint8_t { Int, IntPair, String, Guid, Field };
+  Int lo;  // Int, IntPair
+  Int hi;  // IntPair
+  // String: the UTF-8 value, escapes resolved. Guid: as written, with braces, e.g.
+  // "{0E95CFBC-58D4-44BA-BE40-E63A853536DF}". Field: another field of the event (a bare
+  // name), `BytesOut gt BytesIn`. Empty for Int and IntPair.
+  std::string text;
+  SourcePos pos;  // where the value starts
   Kind kind = Kind::Int;
-  Int lo;        // Int, IntPair
-  Int hi;        // IntPair
-  String str;    // String
-  GuidLit guid;  // Guid
-  Name field;    // Field: another field of the event (a bare name), `BytesOut gt BytesIn`
-  SourcePos pos;
 };
 
 struct Predicate {
@@ -147,7 +151,9 @@ struct ExprNode {
 };
 
 struct Expr {
-  std::vector<Predicate> preds;
+  // A deque, not a vector: growing never copies the predicates parsed so far, and there is
+  // no doubling slack (a 50 MB one-line script has millions of them).
+  std::deque<Predicate> preds;
   std::vector<ExprNode> nodes;
   std::vector<uint32_t> kids;
 };

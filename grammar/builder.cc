@@ -314,22 +314,23 @@ void Builder::value_hi(std::string_view tok) {
 void Builder::value_string(std::string_view tok) {
   ast::Value& v = predicate().value;
   v.kind = ast::Value::Kind::String;
-  v.str = ast::String{decode_string(tok), pos(tok.data())};
-  v.pos = v.str.pos;
+  v.text = decode_string(tok);
+  v.pos = pos(tok.data());
 }
 
 void Builder::value_guid(std::string_view tok) {
   ast::Value& v = predicate().value;
   v.kind = ast::Value::Kind::Guid;
-  v.guid = ast::GuidLit{std::string(tok), pos(tok.data())};
-  v.pos = v.guid.pos;
+  v.text = std::string(tok);
+  v.pos = pos(tok.data());
 }
 
 void Builder::value_field(std::string_view tok) {
   ast::Value& v = predicate().value;
   v.kind = ast::Value::Kind::Field;
-  v.field = make_name(tok);
-  v.pos = v.field.pos;
+  ast::Name name = make_name(tok);
+  v.text = std::move(name.text);
+  v.pos = name.pos;
 }
 
 void Builder::list_value() { predicate().list.push_back(predicate().value); }

@@ -14,7 +14,7 @@
 namespace pfc {
 namespace {
 
-bool is_bare_name(const std::string& s) {
+bool is_bare_name(std::string_view s) {
   if (s.empty()) return false;
   if (!(is_ascii_alpha(s[0]) || s[0] == '_')) return false;
   for (const char c : s) {
@@ -23,7 +23,7 @@ bool is_bare_name(const std::string& s) {
   return true;
 }
 
-void put_quoted(std::string& out, const std::string& s) {
+void put_quoted(std::string& out, std::string_view s) {
   out.push_back('"');
   for (const char c : s) {
     const auto u = static_cast<unsigned char>(c);
@@ -45,22 +45,26 @@ void put_quoted(std::string& out, const std::string& s) {
   out.push_back('"');
 }
 
-void put_name(std::string& out, const ast::Name& name) {
-  if (is_bare_name(name.text)) {
-    out += name.text;
+void put_name(std::string& out, std::string_view name) {
+  if (is_bare_name(name)) {
+    out += name;
   } else {
-    put_quoted(out, name.text);
+    put_quoted(out, name);
   }
 }
+
+void put_name(std::string& out, const ast::Name& name) { put_name(out, name.text); }
 
 void put_int(std::string& out, const ast::Int& v) {
   if (v.negative) out.push_back('-');
   out += std::to_string(v.magnitude);
 }
 
-void put_guid(std::string& out, const ast::GuidLit& g) {
-  for (const char c : g.text) out.push_back(ascii_upper(c));
+void put_guid(std::string& out, std::string_view text) {
+  for (const char c : text) out.push_back(ascii_upper(c));
 }
+
+void put_guid(std::string& out, const ast::GuidLit& g) { put_guid(out, g.text); }
 
 const char* attr_name(ast::AttrKind k) {
   static constexpr const char* kNames[] = {"id",     "version", "level",  "keyword",
@@ -143,11 +147,11 @@ void put_value(std::string& out, const ast::Value& v) {
     case ast::Value::Kind::IntPair:
       put_int(out, v.lo), out.push_back(' '), put_int(out, v.hi);
       break;
-    case ast::Value::Kind::String: put_quoted(out, v.str.value); break;
-    case ast::Value::Kind::Guid: put_guid(out, v.guid); break;
+    case ast::Value::Kind::String: put_quoted(out, v.text); break;
+    case ast::Value::Kind::Guid: put_guid(out, v.text); break;
     case ast::Value::Kind::Field:
       out += "(field ";
-      put_name(out, v.field);
+      put_name(out, v.text);
       out.push_back(')');
       break;
   }

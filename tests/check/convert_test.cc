@@ -219,7 +219,7 @@ TEST(ConvertValue, Literals) {
   EXPECT_EQ(guid_int.error(), "field 'G' of type 'guid' needs a GUID value");
   ast::Value g;
   g.kind = ast::Value::Kind::Guid;
-  g.guid.text = "{37a59b93-bb25-4cee-97aa-8b6acd0c4df8}";
+  g.text = "{37a59b93-bb25-4cee-97aa-8b6acd0c4df8}";
   auto gi = convert_value("L", InType::UInt32, PayloadOp::Eq, g);
   ASSERT_FALSE(gi.has_value());
   EXPECT_EQ(gi.error(), "field 'L' of type 'uint32' needs an integer value");
@@ -228,7 +228,7 @@ TEST(ConvertValue, Literals) {
   EXPECT_EQ(gg->guid.to_string(), "{37A59B93-BB25-4CEE-97AA-8B6ACD0C4DF8}");
   ast::Value s;
   s.kind = ast::Value::Kind::String;
-  s.str.value = "7,16";
+  s.text = "7,16";
   auto sp = convert_value("L", InType::UInt8, PayloadOp::Between, s);
   ASSERT_TRUE(sp.has_value());
   EXPECT_EQ(sp->lo, 7u);

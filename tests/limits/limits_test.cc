@@ -90,6 +90,29 @@ TEST_F(Limits, ErrorsOnAHugeLineAreWindowedAndCapped) {
   EXPECT_LT(r.err.size(), 100 * 600u);
 }
 
+// A 5 MB script of one 246,000-predicate `and` chain checks under a 384 MiB address-space
+// cap (before: the AST's 320-byte predicates in a doubling vector, the checker's copies of
+// the filter and the dead-filter IR were all alive at once; it needed about 500 MiB).
+TEST_F(Limits, OneLongChainChecksInBoundedMemory) {
+  std::string preds;
+  preds.reserve(5u << 20);
+  for (int i = 0; i < 246000; ++i) {
+    const std::string n = std::to_string(i);
+    switch (i % 4) {
+      case 0: preds += "A ne " + n; break;
+      case 1: preds += "A between " + n + "," + std::to_string(i + 5); break;
+      case 2: preds += "S contains \"x" + n + "\""; break;
+      default: preds += "A gt " + n; break;
+    }
+    preds += " and ";
+  }
+  preds += "A ne 1";
+  write("s.pfs",
+        std::string(kProvider) + "session S { enable P { payload E where " + preds + "; } }\n");
+  const ProcessResult r = run_capped({"check", "s.pfs"}, dir(), 384, 120);
+  EXPECT_EQ(r.exit_code, 0) << r.err.substr(0, 500);
+}
+
 // B12: an import that cannot be read is "cannot read FILE: REASON", not an XML error.
 TEST_F(Limits, UnreadableImportsNameTheReason) {
   fs::create_directory(fs::path(dir()) / "adir.man");
