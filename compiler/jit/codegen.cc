@@ -1,12 +1,14 @@
 // compiler/jit/codegen.cc — lowers one ir::Program to one LLVM function (see codegen.h for
 // the calling convention). Registers and the two accumulators become SSA values directly
 // (ssa.h: no allocas, so no mem2reg pass is needed), jumps are branches, `in.set` is
-// branch-free bit tests, payload reads are inline bounds-checked little-endian loads, and
-// decoding that is not fixed-size calls the runtime/tdh.h helpers.
+// branch-free bit tests or an unrolled branch-free binary search, payload reads are inline
+// bounds-checked little-endian loads, and decoding that is not fixed-size calls the runtime/tdh.h
+// helpers.
 #include "compiler/jit/codegen.h"
 
 #include <bit>
 #include <cstddef>
+#include <limits>
 #include <map>
 #include <tuple>
 
@@ -34,7 +36,6 @@ std::span<const HelperSymbol> helper_symbols() {
       {"pfc_tdh_load_int", reinterpret_cast<void*>(&pfc_tdh_load_int)},
       {"pfc_tdh_str_pred_next", reinterpret_cast<void*>(&pfc_tdh_str_pred_next)},
       {"pfc_tdh_guid_pred", reinterpret_cast<void*>(&pfc_tdh_guid_pred)},
-      {"pfc_ir_in_set", reinterpret_cast<void*>(&pfc_ir_in_set)},
       {"pfc_ir_mask_map", reinterpret_cast<void*>(&pfc_ir_mask_map)},
       {"pfc_ir_str_in", reinterpret_cast<void*>(&pfc_ir_str_in)},
       {"pfc_ir_pred_regex_next", reinterpret_cast<void*>(&pfc_ir_pred_regex_next)},
@@ -94,6 +95,7 @@ class Codegen {
   Value* load_header(uint32_t field);
   Value* pool_address(const void* object);  // an ir::Program pool entry, by address
   Value* in_set(Value* v, const ir::IntSet& set);
+  Value* in_sorted(Value* v, const std::vector<uint64_t>& values);
   Value* in_window(Value* v, uint64_t base, uint64_t mask);
   Value* mask_lookup(Value* key, const ir::MaskMap& map, bool byte);
   Value* str_in(const ir::Inst& in);
@@ -343,20 +345,50 @@ Value* Codegen::pool_address(const void* object) {
 
 // Branch-free: the sorted values are cut into windows of 64 (each a base and a bit mask)
 // and the membership is the `or` of the windows' tests; sets needing more than
-// kInlineSetWindows windows call the shared binary search.
+// kInlineSetWindows windows are searched inline (in_sorted).
 Value* Codegen::in_set(Value* v, const ir::IntSet& set) {
   std::vector<std::pair<uint64_t, uint64_t>> windows;  // (base, mask)
   for (uint64_t value : set.values) {
     if (windows.empty() || value - windows.back().first >= 64) windows.emplace_back(value, 0);
     windows.back().second |= uint64_t{1} << (value - windows.back().first);
   }
-  if (windows.size() > kInlineSetWindows) {
-    llvm::FunctionCallee f = helper("pfc_ir_in_set", i32_, {ptr_, i64_});
-    return bool64(b_.CreateICmpNE(b_.CreateCall(f, {pool_address(&set), v}), c32(0)));
-  }
+  if (windows.size() > kInlineSetWindows) return bool64(in_sorted(v, set.values));
   Value* hit = b_.getFalse();
   for (const auto& [base, mask] : windows) hit = b_.CreateOr(hit, in_window(v, base, mask));
   return bool64(hit);
+}
+
+// v ∈ values (sorted, duplicate-free, not empty), as an i1: a branch-free binary search
+// unrolled over the constant size, ceil(log2 n) steps of load, compare and select, then
+// one equality test. The table is a constant global (32-bit elements when every value
+// fits) for at most kConstSetValues values, else `values` itself, by address.
+Value* Codegen::in_sorted(Value* v, const std::vector<uint64_t>& values) {
+  llvm::Type* elem = i64_;
+  Value* table = nullptr;
+  if (values.size() > kConstSetValues) {
+    table = pool_address(values.data());
+  } else if (values.back() <= std::numeric_limits<uint32_t>::max()) {
+    std::vector<uint32_t> narrow(values.begin(), values.end());
+    table =
+        constant_array(llvm::ConstantDataArray::get(ctx_, llvm::ArrayRef<uint32_t>(narrow)), "set");
+    elem = i32_;
+  } else {
+    table =
+        constant_array(llvm::ConstantDataArray::get(ctx_, llvm::ArrayRef<uint64_t>(values)), "set");
+  }
+  const llvm::Align align(elem == i32_ ? 4 : 8);
+  auto at = [&](Value* index) {
+    return b_.CreateZExt(b_.CreateAlignedLoad(elem, b_.CreateGEP(elem, table, index), align), i64_);
+  };
+  // Invariant: values[base] <= v, or v < values[0] and base == 0; n values remain from base.
+  Value* base = c64(0);
+  for (uint64_t n = values.size(); n > 1;) {
+    const uint64_t half = n / 2;
+    Value* probe = b_.CreateAdd(base, c64(half));
+    base = b_.CreateSelect(b_.CreateICmpULE(at(probe), v), probe, base);
+    n -= half;
+  }
+  return b_.CreateICmpEQ(at(base), v);
 }
 
 // v ∈ {base + i : bit i of mask set}, as an i1.

@@ -1,8 +1,8 @@
 // tests/jit/jit_ssa_test.cc — the parts of codegen that the lowering's regular shapes do not
 // stress: SSA construction (compiler/jit/ssa.h) over random forward-jump graphs whose
 // registers are read after joins they were not written on every path to, the branch-free
-// `in.set` windows, and the reuse of loads and string ends inside a segment. Every program
-// runs on the interpreter and on native code at O0, O1 and O2, which must agree.
+// `in.set` windows and binary search, and the reuse of loads and string ends inside a segment.
+// Every program runs on the interpreter and on native code at O0, O1 and O2, which must agree.
 #include <algorithm>
 #include <cstdint>
 #include <limits>
@@ -121,6 +121,46 @@ TEST(JitSsa, IntSetWindowsMatchInterpreter) {
       const bool member = std::binary_search(sorted.begin(), sorted.end(), x);
       ASSERT_EQ(r.interp.deliver, member ? 1u : 0u) << x;
       for (int l = 0; l < 3; ++l) ASSERT_EQ(r.native[l], r.interp) << "value " << x << " O" << l;
+    }
+  }
+}
+
+// in.set beyond the windows: the unrolled branch-free binary search, for sizes around
+// powers of two (every step count and remainder), 32-bit tables (values below 2^32, probed
+// with keys above it too), 64-bit tables, and sets over kConstSetValues (searched in the
+// program's own values). Every value, its neighbours and both ends are probed.
+TEST(JitSsa, IntSetSearchMatchesInterpreter) {
+  constexpr uint64_t kMax = std::numeric_limits<uint64_t>::max();
+  const size_t sizes[] = {9, 10, 15, 16, 17, 31, 33, 100, 1000, 4096, 4097, 6000};
+  for (size_t n : sizes) {
+    for (int variant = 0; variant < 4; ++variant) {
+      // 32-bit values; the same with a last 64-bit one; across 2^32; near the top.
+      const uint64_t start = variant < 2 ? 5 : variant == 2 ? 0xFFFFFF00 : kMax - 1000 * n;
+      std::vector<uint64_t> values;
+      for (size_t i = 0; i < n; ++i) values.push_back(start + 100 * i + (i * i) % 7);
+      if (variant == 1) values.back() = kMax;
+      ProgramBuilder b;
+      b.program().int_sets.push_back({values});
+      ir::Reg key = b.emit(Op::LoadHeader, uint32_t(HeaderField::Keyword));
+      b.effect(Op::Deliver, b.emit(Op::InSet, key, 0), 0);
+      ir::Program program = b.finish();
+      AllEngines engines(program);
+      ASSERT_TRUE(engines.ok());
+      std::vector<uint64_t> probes = {0, 1, kMax, kMax - 1, uint64_t{1} << 32, 0xFFFFFFFF};
+      for (uint64_t x : values)
+        for (uint64_t d : {uint64_t{0}, uint64_t{1}, uint64_t{50}}) {
+          probes.push_back(x + d);
+          probes.push_back(x - d);
+        }
+      for (uint64_t x : probes) {
+        Event e;
+        e.desc.keyword = x;
+        EngineResults r = engines.route(e.view());
+        const bool member = std::binary_search(values.begin(), values.end(), x);
+        ASSERT_EQ(r.interp.deliver, member ? 1u : 0u) << x;
+        for (int l = 0; l < 3; ++l)
+          ASSERT_EQ(r.native[l], r.interp) << "n " << n << " value " << x << " O" << l;
+      }
     }
   }
 }
