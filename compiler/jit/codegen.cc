@@ -96,6 +96,7 @@ class Codegen {
   Value* pool_address(const void* object);  // an ir::Program pool entry, by address
   Value* in_set(Value* v, const ir::IntSet& set);
   Value* in_sorted(Value* v, const std::vector<uint64_t>& values);
+  Value* mask_if(Value* v, uint64_t bits);
   Value* in_window(Value* v, uint64_t base, uint64_t mask);
   Value* mask_lookup(Value* key, const ir::MaskMap& map, bool byte);
   Value* str_in(const ir::Inst& in);
@@ -268,8 +269,7 @@ void Codegen::emit(const ir::Inst& in) {
       Value* byte = b_.CreateAnd(b_.CreateLShr(reg(in.a), c64(8 * in.b)), c64(0xFF));
       return set(in.dst, mask_lookup(byte, p_.mask_maps[in.c], true));
     }
-    case ir::Op::MaskIf:
-      return set(in.dst, b_.CreateSelect(is_zero(reg(in.a)), c64(0), c64(in.imm)));
+    case ir::Op::MaskIf: return set(in.dst, mask_if(reg(in.a), in.imm));
     case ir::Op::Select:
       return set(in.dst, b_.CreateSelect(is_zero(reg(in.a)), reg(in.c), reg(in.b)));
     case ir::Op::DeliverMask: return set(deliver_, b_.CreateOr(reg(deliver_), reg(in.a)));
@@ -389,6 +389,15 @@ Value* Codegen::in_sorted(Value* v, const std::vector<uint64_t>& values) {
     n -= half;
   }
   return b_.CreateICmpEQ(at(base), v);
+}
+
+// `v != 0 ? bits : 0`. On a boolean: a shift of its i1 for one bit (no constants to
+// materialise for a select), else a select on the i1 itself (no `not`).
+Value* Codegen::mask_if(Value* v, uint64_t bits) {
+  Value* bit = bool_source(v);
+  if (bit == nullptr) return b_.CreateSelect(is_zero(v), c64(0), c64(bits));
+  if (std::has_single_bit(bits)) return b_.CreateShl(bool64(bit), c64(std::countr_zero(bits)));
+  return b_.CreateSelect(bit, c64(bits), c64(0));
 }
 
 // v ∈ {base + i : bit i of mask set}, as an i1.
