@@ -86,6 +86,8 @@ class Codegen {
 
  private:
   void emit_prologue();
+  Value* payload();
+  Value* psize();
   void emit(const ir::Inst& in);
   void emit_return();
   void accumulate(uint32_t acc, const ir::Inst& in);
@@ -145,6 +147,9 @@ class Codegen {
   llvm::PointerType* ptr_;
   llvm::Function* fn_ = nullptr;
   Value* event_ = nullptr;
+  // The payload pointer and size, loaded from the event on first use in each segment (not
+  // in the entry block: there they would be live across every block, which the O1
+  // register allocator spills and reloads, on every event, regions taken or not).
   Value* payload_ = nullptr;
   Value* psize_ = nullptr;
   SsaBuilder ssa_;
@@ -229,17 +234,29 @@ void Codegen::enter(SsaBuilder::Segment segment, BasicBlock* head) {
   seg_ = segment;
   string_next_.clear();
   loads_.clear();
+  payload_ = psize_ = nullptr;
   b_.SetInsertPoint(head);
 }
 
 void Codegen::emit_prologue() {
   BasicBlock* entry = block("entry");
   enter(ssa_.add_segment(entry), entry);
-  Value* payload_ptr =
-      b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), event_, offsetof(EventView, payload));
-  payload_ = b_.CreateAlignedLoad(ptr_, payload_ptr, llvm::Align(8), "payload");
-  psize_ = load_header(static_cast<uint32_t>(ir::HeaderField::PayloadSize));
-  psize_->setName("psize");
+}
+
+Value* Codegen::payload() {
+  if (payload_ == nullptr) {
+    Value* at = b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), event_, offsetof(EventView, payload));
+    payload_ = b_.CreateAlignedLoad(ptr_, at, llvm::Align(8), "payload");
+  }
+  return payload_;
+}
+
+Value* Codegen::psize() {
+  if (psize_ == nullptr) {
+    psize_ = load_header(static_cast<uint32_t>(ir::HeaderField::PayloadSize));
+    psize_->setName("psize");
+  }
+  return psize_;
 }
 
 // One case per opcode (Jz/Jmp are handled by run()).
@@ -478,14 +495,16 @@ Value* Codegen::skip(const ir::Inst& in) {
   if (size == 0) {
     llvm::FunctionCallee fn = helper("pfc_tdh_skip", i64_, {ptr_, i64_, i64_, i32_, i64_, i64_});
     Value* length = length_extent(f.length, in.imm);
-    return b_.CreateCall(
-        fn, {payload_, psize_, off, c32(static_cast<uint32_t>(f.type)), count, length});
+    Value* data = payload();
+    Value* size = psize();
+    return b_.CreateCall(fn, {data, size, off, c32(static_cast<uint32_t>(f.type)), count, length});
   }
   // Fixed-size elements: fits iff off <= psize && count <= (psize - off) / size (the
   // wrapped difference when off > psize is masked by the first test). A bad offset (~0)
   // never fits unless psize is ~0 too, and then only with count 0, giving ~0.
-  Value* in_range = b_.CreateICmpULE(off, psize_);
-  Value* room = b_.CreateSub(psize_, off);
+  Value* psize = this->psize();
+  Value* in_range = b_.CreateICmpULE(off, psize);
+  Value* room = b_.CreateSub(psize, off);
   Value* room_ok = nullptr;
   Value* bytes = nullptr;
   if (auto* n = llvm::dyn_cast<llvm::ConstantInt>(count);
@@ -516,13 +535,15 @@ Codegen::FieldValue Codegen::field_value(Value* off, InType type) {
     llvm::FunctionCallee fn = helper("pfc_tdh_load_int", i64_, {ptr_, i64_, i64_, i32_, ptr_});
     b_.CreateStore(c32(1), ok_slot);
     Value* value =
-        b_.CreateCall(fn, {payload_, psize_, off, c32(static_cast<uint32_t>(type)), ok_slot});
+        b_.CreateCall(fn, {payload(), psize(), off, c32(static_cast<uint32_t>(type)), ok_slot});
     return it->second = {b_.CreateICmpNE(b_.CreateLoad(i32_, ok_slot), c32(0)), value, value};
   }
   // psize >= size && off <= psize - size; a bad offset (~0) always fails.
-  Value* ok = b_.CreateAnd(b_.CreateICmpUGE(psize_, c64(size)),
-                           b_.CreateICmpULE(off, b_.CreateSub(psize_, c64(size))));
-  Value* addr = b_.CreateSelect(ok, b_.CreateGEP(b_.getInt8Ty(), payload_, off), event_);
+  Value* psize = this->psize();
+  Value* fits_size = b_.CreateICmpUGE(psize, c64(size));
+  Value* ok = b_.CreateAnd(fits_size, b_.CreateICmpULE(off, b_.CreateSub(psize, c64(size))));
+  Value* at = b_.CreateGEP(b_.getInt8Ty(), payload(), off);
+  Value* addr = b_.CreateSelect(ok, at, event_);
   Value* raw =
       b_.CreateAlignedLoad(b_.getIntNTy(static_cast<unsigned>(size * 8)), addr, llvm::Align(1));
   Value* value = in_type_is_signed(type) ? b_.CreateSExt(raw, i64_) : b_.CreateZExt(raw, i64_);
@@ -588,7 +609,7 @@ Value* Codegen::pred_str(const ir::Inst& in) {
   llvm::AllocaInst* next_slot = entry_slot(next_slot_, i64_, "next");
   Value* off = reg(in.a);
   Value* hit =
-      b_.CreateCall(fn, {payload_, psize_, off, c32(static_cast<uint32_t>(f.type)),
+      b_.CreateCall(fn, {payload(), psize(), off, c32(static_cast<uint32_t>(f.type)),
                          length_extent(f.length, in.imm), c32(static_cast<uint32_t>(pred.op)), data,
                          c64(pred.folded.size()), link_data, next_slot});
   string_next_[{off, in.b, length_key(f, in.imm)}] = b_.CreateLoad(i64_, next_slot);
@@ -604,7 +625,7 @@ Value* Codegen::pred_regex(const ir::Inst& in) {
   llvm::AllocaInst* next_slot = entry_slot(next_slot_, i64_, "next");
   Value* off = reg(in.a);
   Value* hit = b_.CreateCall(
-      fn, {payload_, psize_, off, c32(static_cast<uint32_t>(f.type)),
+      fn, {payload(), psize(), off, c32(static_cast<uint32_t>(f.type)),
            length_extent(f.length, in.imm), pool_address(pred.regex.get()), next_slot});
   string_next_[{off, in.b, length_key(f, in.imm)}] = b_.CreateLoad(i64_, next_slot);
   return bool64(b_.CreateICmpNE(hit, c32(0)));
@@ -617,7 +638,7 @@ Value* Codegen::pred_guid(const ir::Inst& in) {
       constant_array(llvm::ConstantDataArray::get(ctx_, llvm::ArrayRef<uint8_t>(bytes)), "guid");
   llvm::FunctionCallee fn = helper("pfc_tdh_guid_pred", i32_, {ptr_, i64_, i64_, i32_, ptr_});
   Value* hit =
-      b_.CreateCall(fn, {payload_, psize_, reg(in.a), c32(static_cast<uint32_t>(pred.op)), data});
+      b_.CreateCall(fn, {payload(), psize(), reg(in.a), c32(static_cast<uint32_t>(pred.op)), data});
   return bool64(b_.CreateICmpNE(hit, c32(0)));
 }
 

@@ -42,7 +42,8 @@ Built build(const std::string& kinds, bool accumulate, bool* cond_form = nullptr
   for (uint32_t slot = 0; slot < kinds.size(); ++slot) {
     const char k = kinds[slot];
     Reg v = k == 'T' ? kTrue : k == 'F' ? kFalse : b.cmp(level, ir::Cond::Eq, uint64_t(k - '0'));
-    if (v != kTrue && v != kFalse && (out.defs.empty() || v > out.defs.back())) out.defs.push_back(v);
+    if (v != kTrue && v != kFalse && (out.defs.empty() || v > out.defs.back()))
+      out.defs.push_back(v);
     if (accumulate) acc.add(slot, v);
     else per_slot.push_back({slot, v});
   }
