@@ -81,6 +81,41 @@ TEST(JitSsa, RandomJumpGraphsMatchInterpreter) {
   }
 }
 
+// A boolean computed in a region, read after the join with the skipping edge (where it is
+// 0), becomes an i1 phi; a join of a boolean with a non-boolean stays an i64 phi. Both
+// agree with the interpreter whether the region ran or not.
+TEST(JitSsa, BooleanJoinsAreI1Phis) {
+  for (bool mixed : {false, true}) {
+    ProgramBuilder b;
+    ir::Reg level = b.emit(Op::LoadHeader, uint32_t(HeaderField::Level));
+    ir::Reg gate = b.emit(Op::Cmp, level, uint32_t(ir::Cond::ULe), 0, 3);
+    ir::Reg pid = b.emit(Op::LoadHeader, uint32_t(HeaderField::Pid));
+    const size_t jz = b.effect(Op::Jz, gate, 0);
+    ir::Reg in_region = mixed ? b.emit(Op::AndImm, pid, 0, 0, 6)
+                              : b.emit(Op::Cmp, pid, uint32_t(ir::Cond::Eq), 0, 7);
+    b.patch_target(jz, b.here());
+    b.effect(Op::Deliver, in_region, 0);
+    b.effect(Op::Deliver, b.emit(Op::Not, in_region), 1);
+    b.effect(Op::Deliver, b.emit(Op::Or, in_region, gate), 2);
+    ir::Program program = b.finish();
+    auto ll = emit_llvm(program, OptLevel::O0);
+    ASSERT_TRUE(ll.has_value());
+    EXPECT_EQ(ll->find("phi i1") != std::string::npos, !mixed) << *ll;
+    AllEngines engines(program);
+    ASSERT_TRUE(engines.ok());
+    for (uint8_t l : {uint8_t{1}, uint8_t{5}})
+      for (uint32_t p : {0u, 6u, 7u}) {
+        Event e;
+        e.desc.level = l;
+        e.pid = p;
+        EngineResults r = engines.route(e.view());
+        for (int o = 0; o < 3; ++o)
+          ASSERT_EQ(r.native[o], r.interp) << "mixed " << mixed << " level " << int(l) << " pid "
+                                           << p << " O" << o << ": " << describe(r.native[o]);
+      }
+  }
+}
+
 // in.set on the 64-bit keyword: one window, window edges, several windows, the largest
 // inline number of windows and one more (the helper), values at both ends of the range.
 TEST(JitSsa, IntSetWindowsMatchInterpreter) {
