@@ -5,6 +5,7 @@
 // Every program runs on the interpreter and on native code at O0, O1 and O2, which must agree.
 #include <algorithm>
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
 #include <random>
 #include <string>
@@ -116,8 +117,35 @@ TEST(JitSsa, BooleanJoinsAreI1Phis) {
   }
 }
 
+// `in.set keyword, values` (sorted, duplicate-free) on every engine, probed with each of
+// `probes` and each value ± each of `deltas`: membership as std::binary_search says, and
+// every native level equal to the interpreter.
+void expect_in_set_matches(const std::vector<uint64_t>& values, std::vector<uint64_t> probes,
+                           std::initializer_list<uint64_t> deltas) {
+  ProgramBuilder b;
+  b.program().int_sets.push_back({values});
+  ir::Reg key = b.emit(Op::LoadHeader, uint32_t(HeaderField::Keyword));
+  b.effect(Op::Deliver, b.emit(Op::InSet, key, 0), 0);
+  ir::Program program = b.finish();
+  AllEngines engines(program);
+  ASSERT_TRUE(engines.ok());
+  for (uint64_t x : values)
+    for (uint64_t d : deltas) {
+      probes.push_back(x + d);
+      probes.push_back(x - d);
+    }
+  for (uint64_t x : probes) {
+    Event e;
+    e.desc.keyword = x;
+    EngineResults r = engines.route(e.view());
+    const bool member = std::binary_search(values.begin(), values.end(), x);
+    ASSERT_EQ(r.interp.deliver, member ? 1u : 0u) << x;
+    for (int l = 0; l < 3; ++l) ASSERT_EQ(r.native[l], r.interp) << "value " << x << " O" << l;
+  }
+}
+
 // in.set on the 64-bit keyword: one window, window edges, several windows, the largest
-// inline number of windows and one more (the helper), values at both ends of the range.
+// inline number of windows and one more (the binary search), values at both ends.
 TEST(JitSsa, IntSetWindowsMatchInterpreter) {
   constexpr uint64_t kMax = std::numeric_limits<uint64_t>::max();
   std::vector<std::vector<uint64_t>> sets = {
@@ -132,31 +160,12 @@ TEST(JitSsa, IntSetWindowsMatchInterpreter) {
       {1, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000},
   };
   for (uint64_t v = 0; v < 600; v += 3) sets.back().push_back(v);
-  for (const std::vector<uint64_t>& values : sets) {
-    ProgramBuilder b;
-    b.program().int_sets.push_back({values});
-    std::sort(b.program().int_sets[0].values.begin(), b.program().int_sets[0].values.end());
-    auto& sorted = b.program().int_sets[0].values;
-    sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
-    ir::Reg key = b.emit(Op::LoadHeader, uint32_t(HeaderField::Keyword));
-    b.effect(Op::Deliver, b.emit(Op::InSet, key, 0), 0);
-    ir::Program program = b.finish();
-    AllEngines engines(program);
-    ASSERT_TRUE(engines.ok());
-    std::vector<uint64_t> probes = {0, 1, 63, 64, 65, kMax, kMax - 1, kMax - 63, kMax - 64};
-    for (uint64_t x : values)
-      for (uint64_t d : {uint64_t{0}, uint64_t{1}, uint64_t{63}, uint64_t{64}}) {
-        probes.push_back(x + d);
-        probes.push_back(x - d);
-      }
-    for (uint64_t x : probes) {
-      Event e;
-      e.desc.keyword = x;
-      EngineResults r = engines.route(e.view());
-      const bool member = std::binary_search(sorted.begin(), sorted.end(), x);
-      ASSERT_EQ(r.interp.deliver, member ? 1u : 0u) << x;
-      for (int l = 0; l < 3; ++l) ASSERT_EQ(r.native[l], r.interp) << "value " << x << " O" << l;
-    }
+  for (std::vector<uint64_t>& values : sets) {
+    std::sort(values.begin(), values.end());
+    values.erase(std::unique(values.begin(), values.end()), values.end());
+    SCOPED_TRACE(values.size());
+    expect_in_set_matches(values, {0, 1, 63, 64, 65, kMax, kMax - 1, kMax - 63, kMax - 64},
+                          {0, 1, 63, 64});
   }
 }
 
@@ -174,28 +183,9 @@ TEST(JitSsa, IntSetSearchMatchesInterpreter) {
       std::vector<uint64_t> values;
       for (size_t i = 0; i < n; ++i) values.push_back(start + 100 * i + (i * i) % 7);
       if (variant == 1) values.back() = kMax;
-      ProgramBuilder b;
-      b.program().int_sets.push_back({values});
-      ir::Reg key = b.emit(Op::LoadHeader, uint32_t(HeaderField::Keyword));
-      b.effect(Op::Deliver, b.emit(Op::InSet, key, 0), 0);
-      ir::Program program = b.finish();
-      AllEngines engines(program);
-      ASSERT_TRUE(engines.ok());
-      std::vector<uint64_t> probes = {0, 1, kMax, kMax - 1, uint64_t{1} << 32, 0xFFFFFFFF};
-      for (uint64_t x : values)
-        for (uint64_t d : {uint64_t{0}, uint64_t{1}, uint64_t{50}}) {
-          probes.push_back(x + d);
-          probes.push_back(x - d);
-        }
-      for (uint64_t x : probes) {
-        Event e;
-        e.desc.keyword = x;
-        EngineResults r = engines.route(e.view());
-        const bool member = std::binary_search(values.begin(), values.end(), x);
-        ASSERT_EQ(r.interp.deliver, member ? 1u : 0u) << x;
-        for (int l = 0; l < 3; ++l)
-          ASSERT_EQ(r.native[l], r.interp) << "n " << n << " value " << x << " O" << l;
-      }
+      SCOPED_TRACE("n " + std::to_string(n) + " variant " + std::to_string(variant));
+      expect_in_set_matches(values, {0, 1, kMax, kMax - 1, uint64_t{1} << 32, 0xFFFFFFFF},
+                            {0, 1, 50});
     }
   }
 }
