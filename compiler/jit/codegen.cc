@@ -408,12 +408,12 @@ Value* Codegen::in_sorted(Value* v, const std::vector<uint64_t>& values) {
   return b_.CreateICmpEQ(at(base), v);
 }
 
-// `v != 0 ? bits : 0`. On a boolean: a shift of its i1 for one bit (no constants to
-// materialise for a select), else a select on the i1 itself (no `not`).
+// `v != 0 ? bits : 0`. On a boolean: a select on the i1 itself (no `not`). A shift of
+// the zero-extended i1 for a one-bit mask was fewer instructions but measured slower
+// (Payload64, docs/performance.md "Session 5").
 Value* Codegen::mask_if(Value* v, uint64_t bits) {
   Value* bit = bool_source(v);
   if (bit == nullptr) return b_.CreateSelect(is_zero(v), c64(0), c64(bits));
-  if (std::has_single_bit(bits)) return b_.CreateShl(bool64(bit), c64(std::countr_zero(bits)));
   return b_.CreateSelect(bit, c64(bits), c64(0));
 }
 
