@@ -152,10 +152,14 @@ Result<void> lower_key(IrBuilder& b, MaskLowering& ml, MaskVal header, const Pro
   uint64_t user_bits = 0;
   for (size_t i : users) user_bits |= uint64_t{1} << ss[i].entry->slot;
   const Reg gate = b.bool_and(is_key, ml.any_of(header, user_bits));
-  std::vector<Reg> results;
   b.begin_region(gate);
   uint32_t first_reg = b.num_regs();
   internal::PayloadLowering payload(b, *event);
+  // Region registers read 0 for other keys, so their results become the region's mask
+  // inside it (one value leaves the region), each folded in as soon as it is known
+  // (MaskAccumulator); anything else must be tied to the key.
+  internal::MaskAccumulator inside(ml);
+  std::vector<std::pair<uint32_t, Reg>> outside;
   for (size_t i : users) {
     std::vector<const PayloadFilter*> filters;
     for (const PayloadFilter& f : ss[i].entry->params.payload) {
@@ -163,17 +167,11 @@ Result<void> lower_key(IrBuilder& b, MaskLowering& ml, MaskVal header, const Pro
     }
     auto r = payload.session_filters(filters);
     if (!r) return std::unexpected(r.error());
-    results.push_back(*r);
+    const bool in_region = *r >= first_reg && *r != kTrue && *r != kFalse;
+    if (in_region) inside.add(ss[i].entry->slot, *r);
+    else outside.push_back({ss[i].entry->slot, *r});
   }
-  // Region registers read 0 for other keys, so their results become the region's mask
-  // inside it (one value leaves the region); anything else must be tied to the key.
-  std::vector<std::pair<uint32_t, Reg>> inside, outside;
-  for (size_t k = 0; k < users.size(); ++k) {
-    const Reg r = results[k];
-    const bool in_region = r >= first_reg && r != kTrue && r != kFalse;
-    (in_region ? inside : outside).push_back({ss[users[k]].entry->slot, r});
-  }
-  MaskVal region = ml.from_bools(inside, /*unlisted_pass=*/false);
+  MaskVal region = inside.value();
   if (!region.is_const() && !region.is_cond()) region = MaskVal::of(ml.reg(region));
   b.end_region();
   passed = ml.bit_or(passed, region);

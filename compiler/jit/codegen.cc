@@ -1,12 +1,14 @@
 // compiler/jit/codegen.cc — lowers one ir::Program to one LLVM function (see codegen.h for
 // the calling convention). Registers and the two accumulators become SSA values directly
 // (ssa.h: no allocas, so no mem2reg pass is needed), jumps are branches, `in.set` is
-// branch-free bit tests, payload reads are inline bounds-checked little-endian loads, and
-// decoding that is not fixed-size calls the runtime/tdh.h helpers.
+// branch-free bit tests or an unrolled branch-free binary search, payload reads are inline
+// bounds-checked little-endian loads, and decoding that is not fixed-size calls the runtime/tdh.h
+// helpers.
 #include "compiler/jit/codegen.h"
 
 #include <bit>
 #include <cstddef>
+#include <limits>
 #include <map>
 #include <tuple>
 
@@ -34,7 +36,6 @@ std::span<const HelperSymbol> helper_symbols() {
       {"pfc_tdh_load_int", reinterpret_cast<void*>(&pfc_tdh_load_int)},
       {"pfc_tdh_str_pred_next", reinterpret_cast<void*>(&pfc_tdh_str_pred_next)},
       {"pfc_tdh_guid_pred", reinterpret_cast<void*>(&pfc_tdh_guid_pred)},
-      {"pfc_ir_in_set", reinterpret_cast<void*>(&pfc_ir_in_set)},
       {"pfc_ir_mask_map", reinterpret_cast<void*>(&pfc_ir_mask_map)},
       {"pfc_ir_str_in", reinterpret_cast<void*>(&pfc_ir_str_in)},
       {"pfc_ir_pred_regex_next", reinterpret_cast<void*>(&pfc_ir_pred_regex_next)},
@@ -85,6 +86,8 @@ class Codegen {
 
  private:
   void emit_prologue();
+  Value* payload();
+  Value* psize();
   void emit(const ir::Inst& in);
   void emit_return();
   void accumulate(uint32_t acc, const ir::Inst& in);
@@ -94,6 +97,8 @@ class Codegen {
   Value* load_header(uint32_t field);
   Value* pool_address(const void* object);  // an ir::Program pool entry, by address
   Value* in_set(Value* v, const ir::IntSet& set);
+  Value* in_sorted(Value* v, const std::vector<uint64_t>& values);
+  Value* mask_if(Value* v, uint64_t bits);
   Value* in_window(Value* v, uint64_t base, uint64_t mask);
   Value* mask_lookup(Value* key, const ir::MaskMap& map, bool byte);
   Value* str_in(const ir::Inst& in);
@@ -142,6 +147,9 @@ class Codegen {
   llvm::PointerType* ptr_;
   llvm::Function* fn_ = nullptr;
   Value* event_ = nullptr;
+  // The payload pointer and size, loaded from the event on first use in each segment (not
+  // in the entry block: there they would be live across every block, which the O1
+  // register allocator spills and reloads, on every event, regions taken or not).
   Value* payload_ = nullptr;
   Value* psize_ = nullptr;
   SsaBuilder ssa_;
@@ -226,17 +234,29 @@ void Codegen::enter(SsaBuilder::Segment segment, BasicBlock* head) {
   seg_ = segment;
   string_next_.clear();
   loads_.clear();
+  payload_ = psize_ = nullptr;
   b_.SetInsertPoint(head);
 }
 
 void Codegen::emit_prologue() {
   BasicBlock* entry = block("entry");
   enter(ssa_.add_segment(entry), entry);
-  Value* payload_ptr =
-      b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), event_, offsetof(EventView, payload));
-  payload_ = b_.CreateAlignedLoad(ptr_, payload_ptr, llvm::Align(8), "payload");
-  psize_ = load_header(static_cast<uint32_t>(ir::HeaderField::PayloadSize));
-  psize_->setName("psize");
+}
+
+Value* Codegen::payload() {
+  if (payload_ == nullptr) {
+    Value* at = b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), event_, offsetof(EventView, payload));
+    payload_ = b_.CreateAlignedLoad(ptr_, at, llvm::Align(8), "payload");
+  }
+  return payload_;
+}
+
+Value* Codegen::psize() {
+  if (psize_ == nullptr) {
+    psize_ = load_header(static_cast<uint32_t>(ir::HeaderField::PayloadSize));
+    psize_->setName("psize");
+  }
+  return psize_;
 }
 
 // One case per opcode (Jz/Jmp are handled by run()).
@@ -266,8 +286,7 @@ void Codegen::emit(const ir::Inst& in) {
       Value* byte = b_.CreateAnd(b_.CreateLShr(reg(in.a), c64(8 * in.b)), c64(0xFF));
       return set(in.dst, mask_lookup(byte, p_.mask_maps[in.c], true));
     }
-    case ir::Op::MaskIf:
-      return set(in.dst, b_.CreateSelect(is_zero(reg(in.a)), c64(0), c64(in.imm)));
+    case ir::Op::MaskIf: return set(in.dst, mask_if(reg(in.a), in.imm));
     case ir::Op::Select:
       return set(in.dst, b_.CreateSelect(is_zero(reg(in.a)), reg(in.c), reg(in.b)));
     case ir::Op::DeliverMask: return set(deliver_, b_.CreateOr(reg(deliver_), reg(in.a)));
@@ -343,20 +362,59 @@ Value* Codegen::pool_address(const void* object) {
 
 // Branch-free: the sorted values are cut into windows of 64 (each a base and a bit mask)
 // and the membership is the `or` of the windows' tests; sets needing more than
-// kInlineSetWindows windows call the shared binary search.
+// kInlineSetWindows windows are searched inline (in_sorted).
 Value* Codegen::in_set(Value* v, const ir::IntSet& set) {
   std::vector<std::pair<uint64_t, uint64_t>> windows;  // (base, mask)
   for (uint64_t value : set.values) {
     if (windows.empty() || value - windows.back().first >= 64) windows.emplace_back(value, 0);
     windows.back().second |= uint64_t{1} << (value - windows.back().first);
   }
-  if (windows.size() > kInlineSetWindows) {
-    llvm::FunctionCallee f = helper("pfc_ir_in_set", i32_, {ptr_, i64_});
-    return bool64(b_.CreateICmpNE(b_.CreateCall(f, {pool_address(&set), v}), c32(0)));
-  }
+  if (windows.size() > kInlineSetWindows) return bool64(in_sorted(v, set.values));
   Value* hit = b_.getFalse();
   for (const auto& [base, mask] : windows) hit = b_.CreateOr(hit, in_window(v, base, mask));
   return bool64(hit);
+}
+
+// v ∈ values (sorted, duplicate-free, not empty), as an i1: a branch-free binary search
+// unrolled over the constant size, ceil(log2 n) steps of load, compare and select, then
+// one equality test. The table is a constant global (32-bit elements when every value
+// fits) for at most kConstSetValues values, else `values` itself, by address.
+Value* Codegen::in_sorted(Value* v, const std::vector<uint64_t>& values) {
+  llvm::Type* elem = i64_;
+  Value* table = nullptr;
+  if (values.size() > kConstSetValues) {
+    table = pool_address(values.data());
+  } else if (values.back() <= std::numeric_limits<uint32_t>::max()) {
+    std::vector<uint32_t> narrow(values.begin(), values.end());
+    table =
+        constant_array(llvm::ConstantDataArray::get(ctx_, llvm::ArrayRef<uint32_t>(narrow)), "set");
+    elem = i32_;
+  } else {
+    table =
+        constant_array(llvm::ConstantDataArray::get(ctx_, llvm::ArrayRef<uint64_t>(values)), "set");
+  }
+  const llvm::Align align(elem == i32_ ? 4 : 8);
+  auto at = [&](Value* index) {
+    return b_.CreateZExt(b_.CreateAlignedLoad(elem, b_.CreateGEP(elem, table, index), align), i64_);
+  };
+  // Invariant: values[base] <= v, or v < values[0] and base == 0; n values remain from base.
+  Value* base = c64(0);
+  for (uint64_t n = values.size(); n > 1;) {
+    const uint64_t half = n / 2;
+    Value* probe = b_.CreateAdd(base, c64(half));
+    base = b_.CreateSelect(b_.CreateICmpULE(at(probe), v), probe, base);
+    n -= half;
+  }
+  return b_.CreateICmpEQ(at(base), v);
+}
+
+// `v != 0 ? bits : 0`. On a boolean: a select on the i1 itself (no `not`). A shift of
+// the zero-extended i1 for a one-bit mask was fewer instructions but measured slower
+// (Payload64, docs/performance.md "Session 5").
+Value* Codegen::mask_if(Value* v, uint64_t bits) {
+  Value* bit = bool_source(v);
+  if (bit == nullptr) return b_.CreateSelect(is_zero(v), c64(0), c64(bits));
+  return b_.CreateSelect(bit, c64(bits), c64(0));
 }
 
 // v ∈ {base + i : bit i of mask set}, as an i1.
@@ -437,14 +495,16 @@ Value* Codegen::skip(const ir::Inst& in) {
   if (size == 0) {
     llvm::FunctionCallee fn = helper("pfc_tdh_skip", i64_, {ptr_, i64_, i64_, i32_, i64_, i64_});
     Value* length = length_extent(f.length, in.imm);
-    return b_.CreateCall(
-        fn, {payload_, psize_, off, c32(static_cast<uint32_t>(f.type)), count, length});
+    Value* data = payload();
+    Value* size = psize();
+    return b_.CreateCall(fn, {data, size, off, c32(static_cast<uint32_t>(f.type)), count, length});
   }
   // Fixed-size elements: fits iff off <= psize && count <= (psize - off) / size (the
   // wrapped difference when off > psize is masked by the first test). A bad offset (~0)
   // never fits unless psize is ~0 too, and then only with count 0, giving ~0.
-  Value* in_range = b_.CreateICmpULE(off, psize_);
-  Value* room = b_.CreateSub(psize_, off);
+  Value* psize = this->psize();
+  Value* in_range = b_.CreateICmpULE(off, psize);
+  Value* room = b_.CreateSub(psize, off);
   Value* room_ok = nullptr;
   Value* bytes = nullptr;
   if (auto* n = llvm::dyn_cast<llvm::ConstantInt>(count);
@@ -475,13 +535,15 @@ Codegen::FieldValue Codegen::field_value(Value* off, InType type) {
     llvm::FunctionCallee fn = helper("pfc_tdh_load_int", i64_, {ptr_, i64_, i64_, i32_, ptr_});
     b_.CreateStore(c32(1), ok_slot);
     Value* value =
-        b_.CreateCall(fn, {payload_, psize_, off, c32(static_cast<uint32_t>(type)), ok_slot});
+        b_.CreateCall(fn, {payload(), psize(), off, c32(static_cast<uint32_t>(type)), ok_slot});
     return it->second = {b_.CreateICmpNE(b_.CreateLoad(i32_, ok_slot), c32(0)), value, value};
   }
   // psize >= size && off <= psize - size; a bad offset (~0) always fails.
-  Value* ok = b_.CreateAnd(b_.CreateICmpUGE(psize_, c64(size)),
-                           b_.CreateICmpULE(off, b_.CreateSub(psize_, c64(size))));
-  Value* addr = b_.CreateSelect(ok, b_.CreateGEP(b_.getInt8Ty(), payload_, off), event_);
+  Value* psize = this->psize();
+  Value* fits_size = b_.CreateICmpUGE(psize, c64(size));
+  Value* ok = b_.CreateAnd(fits_size, b_.CreateICmpULE(off, b_.CreateSub(psize, c64(size))));
+  Value* at = b_.CreateGEP(b_.getInt8Ty(), payload(), off);
+  Value* addr = b_.CreateSelect(ok, at, event_);
   Value* raw =
       b_.CreateAlignedLoad(b_.getIntNTy(static_cast<unsigned>(size * 8)), addr, llvm::Align(1));
   Value* value = in_type_is_signed(type) ? b_.CreateSExt(raw, i64_) : b_.CreateZExt(raw, i64_);
@@ -547,7 +609,7 @@ Value* Codegen::pred_str(const ir::Inst& in) {
   llvm::AllocaInst* next_slot = entry_slot(next_slot_, i64_, "next");
   Value* off = reg(in.a);
   Value* hit =
-      b_.CreateCall(fn, {payload_, psize_, off, c32(static_cast<uint32_t>(f.type)),
+      b_.CreateCall(fn, {payload(), psize(), off, c32(static_cast<uint32_t>(f.type)),
                          length_extent(f.length, in.imm), c32(static_cast<uint32_t>(pred.op)), data,
                          c64(pred.folded.size()), link_data, next_slot});
   string_next_[{off, in.b, length_key(f, in.imm)}] = b_.CreateLoad(i64_, next_slot);
@@ -563,7 +625,7 @@ Value* Codegen::pred_regex(const ir::Inst& in) {
   llvm::AllocaInst* next_slot = entry_slot(next_slot_, i64_, "next");
   Value* off = reg(in.a);
   Value* hit = b_.CreateCall(
-      fn, {payload_, psize_, off, c32(static_cast<uint32_t>(f.type)),
+      fn, {payload(), psize(), off, c32(static_cast<uint32_t>(f.type)),
            length_extent(f.length, in.imm), pool_address(pred.regex.get()), next_slot});
   string_next_[{off, in.b, length_key(f, in.imm)}] = b_.CreateLoad(i64_, next_slot);
   return bool64(b_.CreateICmpNE(hit, c32(0)));
@@ -576,7 +638,7 @@ Value* Codegen::pred_guid(const ir::Inst& in) {
       constant_array(llvm::ConstantDataArray::get(ctx_, llvm::ArrayRef<uint8_t>(bytes)), "guid");
   llvm::FunctionCallee fn = helper("pfc_tdh_guid_pred", i32_, {ptr_, i64_, i64_, i32_, ptr_});
   Value* hit =
-      b_.CreateCall(fn, {payload_, psize_, reg(in.a), c32(static_cast<uint32_t>(pred.op)), data});
+      b_.CreateCall(fn, {payload(), psize(), reg(in.a), c32(static_cast<uint32_t>(pred.op)), data});
   return bool64(b_.CreateICmpNE(hit, c32(0)));
 }
 

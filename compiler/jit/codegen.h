@@ -33,8 +33,13 @@ struct HelperSymbol {
 std::span<const HelperSymbol> helper_symbols();
 
 // Int sets whose sorted values fit in at most this many windows of 64 consecutive values
-// are tested inline (one bit test per window, no branch); others call the shared helper.
+// are tested with one bit test per window; others with an unrolled branch-free binary
+// search (ceil(log2 n) load/compare/select steps) over a constant table of their values
+// when they have at most kConstSetValues values (32 KB; 16 KB when every value fits 32
+// bits), else over the program's own IntSet::values, by address (no copy per compile).
+// Neither form branches or calls.
 inline constexpr size_t kInlineSetWindows = 8;
+inline constexpr size_t kConstSetValues = 4096;
 // Mask maps whose keys span fewer values than this become a constant table indexed by the
 // key; sparse maps of at most kInlineMaskKeys keys a select chain; others call
 // pfc_ir_mask_map (with the address of `program`'s MaskMap).
@@ -43,8 +48,8 @@ inline constexpr size_t kInlineMaskKeys = 16;
 
 // Builds a module holding one function called `fn_name` that implements `program`. The
 // module's small pool data (folded needles, GUID bytes) are private constant globals; the
-// helpers that take C++ pool objects (pfc_ir_str_in, pfc_ir_in_set for sets beyond
-// kInlineSetWindows windows) get the address of `program`'s own StrSet / IntSet as a constant, so
+// helpers that take C++ pool objects (pfc_ir_str_in, pfc_ir_mask_map) and the search of sets
+// beyond kConstSetValues values get the address of `program`'s own pool entry as a constant, so
 // `program` must outlive the compiled code and must not be moved or modified. Runs the IR
 // verifier (compiler/verify.h) first and fails with its error, so codegen is total on any
 // input; codegen itself asserts nothing more. Thread-safe for distinct contexts.

@@ -40,12 +40,13 @@ using NativeRouteFn = uint64_t (*)(const EventView* event, uint64_t* stack);
 #define PFC_CALLS_JIT_CODE
 #endif
 
-// Calls generated code and returns {deliver, stack & deliver}.
+// Calls generated code and returns {deliver, stack & deliver}. The generated function
+// always stores *stack, so the slot is not zeroed first.
 PFC_CALLS_JIT_CODE inline RouteResult call_native(NativeRouteFn fn,
                                                   const EventView& event) noexcept {
-  RouteResult result;
-  result.deliver = fn(&event, &result.stack);
-  return result;
+  uint64_t stack;
+  const uint64_t deliver = fn(&event, &stack);
+  return RouteResult{deliver, stack};
 }
 
 class Jit;

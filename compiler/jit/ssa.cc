@@ -54,11 +54,37 @@ llvm::Value* SsaBuilder::join(Seg& seg, Var var) {
     return segs_[edge.first].defs.find(var)->second == first;
   });
   if (same) return first;
+  if (llvm::Value* b = bool_join(seg, var)) return b;
   llvm::IRBuilder<> at_head(seg.head, seg.head->begin());
   llvm::PHINode* phi = at_head.CreatePHI(type_, static_cast<unsigned>(seg.preds.size()));
   for (const auto& [pred, block] : seg.preds)
     phi->addIncoming(segs_[pred].defs.find(var)->second, block);
   return phi;
+}
+
+// The i1 behind a zero-extended boolean, false for the zero constant, else null.
+static llvm::Value* bool_of(llvm::Value* v, llvm::Value* zero) {
+  if (v == zero) return llvm::ConstantInt::getFalse(v->getContext());
+  auto* ext = llvm::dyn_cast<llvm::ZExtInst>(v);
+  return ext && ext->getSrcTy()->isIntegerTy(1) ? ext->getOperand(0) : nullptr;
+}
+
+// When every incoming value is a zero-extended boolean or zero (a region's result and the
+// 0 of the edge that skipped it): an i1 phi of the booleans, zero-extended after the
+// phis, so codegen keeps working on the i1 (and the allocator carries a byte); else null.
+llvm::Value* SsaBuilder::bool_join(Seg& seg, Var var) {
+  llvm::SmallVector<llvm::Value*, 2> bits;
+  for (const auto& [pred, block] : seg.preds) {
+    llvm::Value* bit = bool_of(segs_[pred].defs.find(var)->second, zero_);
+    if (bit == nullptr) return nullptr;
+    bits.push_back(bit);
+  }
+  llvm::IRBuilder<> at_head(seg.head, seg.head->begin());
+  llvm::PHINode* phi =
+      at_head.CreatePHI(at_head.getInt1Ty(), static_cast<unsigned>(seg.preds.size()));
+  for (size_t i = 0; i < bits.size(); ++i) phi->addIncoming(bits[i], seg.preds[i].second);
+  llvm::IRBuilder<> after(seg.head, seg.head->getFirstInsertionPt());
+  return after.CreateZExt(phi, type_);
 }
 
 }  // namespace pfc::internal

@@ -8,7 +8,8 @@
 // and no phi is ever incomplete. A register read where the segment does not define it is
 // looked up through the predecessors; a join gets a phi only when its incoming values
 // differ (Braun et al., "Simple and Efficient Construction of SSA Form", CC 2013, in its
-// acyclic case). Registers nobody wrote read as the zero constant (ir.h: every register
+// acyclic case); a phi of booleans (zero-extended i1s or zero) is an i1 phi, extended
+// after the phis. Registers nobody wrote read as the zero constant (ir.h: every register
 // is 0 at entry). The lookup is iterative, so deep chains of joins cannot exhaust the stack.
 #pragma once
 
@@ -55,6 +56,7 @@ class SsaBuilder {
     llvm::DenseMap<Var, llvm::Value*> defs;  // the value at the end, once known
   };
   llvm::Value* join(Seg& seg, Var var);
+  llvm::Value* bool_join(Seg& seg, Var var);
 
   llvm::Type* type_;
   llvm::Value* zero_;

@@ -21,7 +21,6 @@ struct TierState {
   explicit TierState(ir::Program p, OptLevel l) : program(std::move(p)), level(l) {}
   const ir::Program program;  // compiled by the worker; immutable
   const OptLevel level;
-  std::atomic<NativeRouteFn> fn{nullptr};
   std::atomic<bool> cancelled{false};  // the program is gone: skip the compilation
 
   mutable std::mutex mu;
@@ -29,13 +28,16 @@ struct TierState {
   bool done = false;                         // guarded by mu
   std::optional<Error> error;                // guarded by mu
   std::shared_ptr<const JitProgram> native;  // guarded by mu; set once
+  // The TieredProgram's routing slot while it lives (null after its destructor); guarded
+  // by mu, so the swap never writes into a destroyed program.
+  std::atomic<NativeRouteFn>* route_fn = nullptr;
 
   void finish(Result<std::shared_ptr<const JitProgram>> result) {
     {
       std::lock_guard lock(mu);
       if (result) {
         native = std::move(*result);
-        fn.store(native->native_fn(), std::memory_order_release);  // the swap
+        if (route_fn != nullptr) route_fn->store(native->native_fn(), std::memory_order_release);
       } else {
         error = std::move(result.error());
       }
@@ -241,9 +243,17 @@ bool background_compiles_running() { return internal::WorkerRegistry::get().runn
 
 TieredProgram::TieredProgram(std::shared_ptr<const Interpreter> interp,
                              std::shared_ptr<internal::TierState> state)
-    : interp_(std::move(interp)), state_(std::move(state)), native_fn_(&state_->fn) {}
+    : interp_(std::move(interp)), state_(std::move(state)) {
+  std::lock_guard lock(state_->mu);
+  state_->route_fn = &native_fn_;
+  if (state_->native) native_fn_.store(state_->native->native_fn(), std::memory_order_release);
+}
 
-TieredProgram::~TieredProgram() { state_->cancelled.store(true, std::memory_order_release); }
+TieredProgram::~TieredProgram() {
+  state_->cancelled.store(true, std::memory_order_release);
+  std::lock_guard lock(state_->mu);
+  state_->route_fn = nullptr;
+}
 
 TieredProgram::Tier TieredProgram::tier() const {
   std::lock_guard lock(state_->mu);

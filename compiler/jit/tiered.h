@@ -34,8 +34,10 @@ class TieredProgram final : public RoutingProgram {
   enum class Tier : uint8_t { Interp, Native, Failed };
 
   ~TieredProgram() override;
+  // One load of the program's own slot, then a direct call of the native function (no
+  // pointer chase into the shared state on every event).
   PFC_CALLS_JIT_CODE RouteResult route(const EventView& event) const noexcept override {
-    if (NativeRouteFn fn = native_fn_->load(std::memory_order_acquire))
+    if (NativeRouteFn fn = native_fn_.load(std::memory_order_acquire))
       return call_native(fn, event);
     return interp_->route(event);
   }
@@ -54,7 +56,9 @@ class TieredProgram final : public RoutingProgram {
 
   std::shared_ptr<const Interpreter> interp_;
   std::shared_ptr<internal::TierState> state_;
-  const std::atomic<NativeRouteFn>* native_fn_;  // inside *state_
+  // The swap target: stored (under the state's mutex) by the compilation that finishes
+  // while this program lives; the state forgets it in the destructor.
+  mutable std::atomic<NativeRouteFn> native_fn_{nullptr};
 };
 
 // Builds TieredPrograms. With `wait` false (Engine::Auto) compile() returns at once and a

@@ -504,6 +504,21 @@ std::vector<Case> mask_cases() {
        {value(keyword(0), 0xA), value(keyword(0x12), 0xB),
         value(keyword(0xFF000000000000FFull), 0xC | uint64_t{1} << 63),
         value(keyword(0x1200000000000034ull), 0xD)}},
+      {"mask.if.bool",  // a boolean operand: a shift for one bit, a select for several
+       [](ProgramBuilder& b) {
+         ir::Reg l = b.emit(Op::LoadHeader, static_cast<uint32_t>(ir::HeaderField::Level));
+         ir::Reg is_4 = b.emit(Op::Cmp, l, static_cast<uint32_t>(ir::Cond::Eq), 0, 4);
+         ir::Reg one = b.emit(Op::MaskIf, is_4, 0, 0, 0x10);
+         ir::Reg several = b.emit(Op::MaskIf, is_4, 0, 0, 0xF000000000000F00ull);
+         b.effect(Op::DeliverMask, b.emit(Op::Or, one, several));
+       },
+       {value(header_event(), 0xF000000000000F10ull), value(
+                                                          [] {
+                                                            Event e = header_event();
+                                                            e.desc.level = 5;
+                                                            return e;
+                                                          }(),
+                                                          0)}},
       {"mask.if.select",
        [](ProgramBuilder& b) {
          ir::Reg l = b.emit(Op::LoadHeader, static_cast<uint32_t>(ir::HeaderField::Level));

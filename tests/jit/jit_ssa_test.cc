@@ -1,10 +1,11 @@
 // tests/jit/jit_ssa_test.cc — the parts of codegen that the lowering's regular shapes do not
 // stress: SSA construction (compiler/jit/ssa.h) over random forward-jump graphs whose
 // registers are read after joins they were not written on every path to, the branch-free
-// `in.set` windows, and the reuse of loads and string ends inside a segment. Every program
-// runs on the interpreter and on native code at O0, O1 and O2, which must agree.
+// `in.set` windows and binary search, and the reuse of loads and string ends inside a segment.
+// Every program runs on the interpreter and on native code at O0, O1 and O2, which must agree.
 #include <algorithm>
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
 #include <random>
 #include <string>
@@ -81,8 +82,70 @@ TEST(JitSsa, RandomJumpGraphsMatchInterpreter) {
   }
 }
 
+// A boolean computed in a region, read after the join with the skipping edge (where it is
+// 0), becomes an i1 phi; a join of a boolean with a non-boolean stays an i64 phi. Both
+// agree with the interpreter whether the region ran or not.
+TEST(JitSsa, BooleanJoinsAreI1Phis) {
+  for (bool mixed : {false, true}) {
+    ProgramBuilder b;
+    ir::Reg level = b.emit(Op::LoadHeader, uint32_t(HeaderField::Level));
+    ir::Reg gate = b.emit(Op::Cmp, level, uint32_t(ir::Cond::ULe), 0, 3);
+    ir::Reg pid = b.emit(Op::LoadHeader, uint32_t(HeaderField::Pid));
+    const size_t jz = b.effect(Op::Jz, gate, 0);
+    ir::Reg in_region = mixed ? b.emit(Op::AndImm, pid, 0, 0, 6)
+                              : b.emit(Op::Cmp, pid, uint32_t(ir::Cond::Eq), 0, 7);
+    b.patch_target(jz, b.here());
+    b.effect(Op::Deliver, in_region, 0);
+    b.effect(Op::Deliver, b.emit(Op::Not, in_region), 1);
+    b.effect(Op::Deliver, b.emit(Op::Or, in_region, gate), 2);
+    ir::Program program = b.finish();
+    auto ll = emit_llvm(program, OptLevel::O0);
+    ASSERT_TRUE(ll.has_value());
+    EXPECT_EQ(ll->find("phi i1") != std::string::npos, !mixed) << *ll;
+    AllEngines engines(program);
+    ASSERT_TRUE(engines.ok());
+    for (uint8_t l : {uint8_t{1}, uint8_t{5}})
+      for (uint32_t p : {0u, 6u, 7u}) {
+        Event e;
+        e.desc.level = l;
+        e.pid = p;
+        EngineResults r = engines.route(e.view());
+        for (int o = 0; o < 3; ++o)
+          ASSERT_EQ(r.native[o], r.interp) << "mixed " << mixed << " level " << int(l) << " pid "
+                                           << p << " O" << o << ": " << describe(r.native[o]);
+      }
+  }
+}
+
+// `in.set keyword, values` (sorted, duplicate-free) on every engine, probed with each of
+// `probes` and each value ± each of `deltas`: membership as std::binary_search says, and
+// every native level equal to the interpreter.
+void expect_in_set_matches(const std::vector<uint64_t>& values, std::vector<uint64_t> probes,
+                           std::initializer_list<uint64_t> deltas) {
+  ProgramBuilder b;
+  b.program().int_sets.push_back({values});
+  ir::Reg key = b.emit(Op::LoadHeader, uint32_t(HeaderField::Keyword));
+  b.effect(Op::Deliver, b.emit(Op::InSet, key, 0), 0);
+  ir::Program program = b.finish();
+  AllEngines engines(program);
+  ASSERT_TRUE(engines.ok());
+  for (uint64_t x : values)
+    for (uint64_t d : deltas) {
+      probes.push_back(x + d);
+      probes.push_back(x - d);
+    }
+  for (uint64_t x : probes) {
+    Event e;
+    e.desc.keyword = x;
+    EngineResults r = engines.route(e.view());
+    const bool member = std::binary_search(values.begin(), values.end(), x);
+    ASSERT_EQ(r.interp.deliver, member ? 1u : 0u) << x;
+    for (int l = 0; l < 3; ++l) ASSERT_EQ(r.native[l], r.interp) << "value " << x << " O" << l;
+  }
+}
+
 // in.set on the 64-bit keyword: one window, window edges, several windows, the largest
-// inline number of windows and one more (the helper), values at both ends of the range.
+// inline number of windows and one more (the binary search), values at both ends.
 TEST(JitSsa, IntSetWindowsMatchInterpreter) {
   constexpr uint64_t kMax = std::numeric_limits<uint64_t>::max();
   std::vector<std::vector<uint64_t>> sets = {
@@ -97,30 +160,32 @@ TEST(JitSsa, IntSetWindowsMatchInterpreter) {
       {1, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000},
   };
   for (uint64_t v = 0; v < 600; v += 3) sets.back().push_back(v);
-  for (const std::vector<uint64_t>& values : sets) {
-    ProgramBuilder b;
-    b.program().int_sets.push_back({values});
-    std::sort(b.program().int_sets[0].values.begin(), b.program().int_sets[0].values.end());
-    auto& sorted = b.program().int_sets[0].values;
-    sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
-    ir::Reg key = b.emit(Op::LoadHeader, uint32_t(HeaderField::Keyword));
-    b.effect(Op::Deliver, b.emit(Op::InSet, key, 0), 0);
-    ir::Program program = b.finish();
-    AllEngines engines(program);
-    ASSERT_TRUE(engines.ok());
-    std::vector<uint64_t> probes = {0, 1, 63, 64, 65, kMax, kMax - 1, kMax - 63, kMax - 64};
-    for (uint64_t x : values)
-      for (uint64_t d : {uint64_t{0}, uint64_t{1}, uint64_t{63}, uint64_t{64}}) {
-        probes.push_back(x + d);
-        probes.push_back(x - d);
-      }
-    for (uint64_t x : probes) {
-      Event e;
-      e.desc.keyword = x;
-      EngineResults r = engines.route(e.view());
-      const bool member = std::binary_search(sorted.begin(), sorted.end(), x);
-      ASSERT_EQ(r.interp.deliver, member ? 1u : 0u) << x;
-      for (int l = 0; l < 3; ++l) ASSERT_EQ(r.native[l], r.interp) << "value " << x << " O" << l;
+  for (std::vector<uint64_t>& values : sets) {
+    std::sort(values.begin(), values.end());
+    values.erase(std::unique(values.begin(), values.end()), values.end());
+    SCOPED_TRACE(values.size());
+    expect_in_set_matches(values, {0, 1, 63, 64, 65, kMax, kMax - 1, kMax - 63, kMax - 64},
+                          {0, 1, 63, 64});
+  }
+}
+
+// in.set beyond the windows: the unrolled branch-free binary search, for sizes around
+// powers of two (every step count and remainder), 32-bit tables (values below 2^32, probed
+// with keys above it too), 64-bit tables, and sets over kConstSetValues (searched in the
+// program's own values). Every value, its neighbours and both ends are probed.
+TEST(JitSsa, IntSetSearchMatchesInterpreter) {
+  constexpr uint64_t kMax = std::numeric_limits<uint64_t>::max();
+  const size_t sizes[] = {9, 10, 15, 16, 17, 31, 33, 100, 1000, 4096, 4097, 6000};
+  for (size_t n : sizes) {
+    for (int variant = 0; variant < 4; ++variant) {
+      // 32-bit values; the same with a last 64-bit one; across 2^32; near the top.
+      const uint64_t start = variant < 2 ? 5 : variant == 2 ? 0xFFFFFF00 : kMax - 1000 * n;
+      std::vector<uint64_t> values;
+      for (size_t i = 0; i < n; ++i) values.push_back(start + 100 * i + (i * i) % 7);
+      if (variant == 1) values.back() = kMax;
+      SCOPED_TRACE("n " + std::to_string(n) + " variant " + std::to_string(variant));
+      expect_in_set_matches(values, {0, 1, kMax, kMax - 1, uint64_t{1} << 32, 0xFFFFFFFF},
+                            {0, 1, 50});
     }
   }
 }
