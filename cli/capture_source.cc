@@ -6,6 +6,9 @@
 // rejected before any record is read. Every problem is fatal: records cannot be
 // re-synchronised.
 #include <algorithm>
+#include <array>
+#include <bit>
+#include <cstring>
 
 #include "base/hex.h"
 #include "cli/limits.h"
@@ -51,6 +54,21 @@ class CaptureSource final : public EventSource {
     consume_hashed(pending_);
     pending_ = 0;
     if (index_ == header_.records) return finish(problem);
+    // The common case: the whole record is buffered and its fields are valid.
+    if (const uint8_t* record = buffered_valid_record()) return emit(record, event);
+    return next_checked(event, problem);
+  }
+
+  std::string_view unit() const override { return "record"; }
+  uint64_t consumed() const override { return reader_.offset(); }
+  std::optional<uint64_t> size() const override { return reader_.file_size(); }
+  void set_before_read(std::function<void()> hook) override {
+    reader_.set_before_read(std::move(hook));
+  }
+
+ private:
+  // The next record with every check and its error message; refills the buffer as needed.
+  Step next_checked(SourceEvent& event, SourceProblem& problem) {
     auto fixed = ensure(kCaptureRecordHeaderSize);
     if (!fixed) return stop(problem, fixed.error().message);
     const uint64_t off = reader_.offset();
@@ -78,27 +96,64 @@ class CaptureSource final : public EventSource {
     if (auto checked = internal::check_capture_record_fields(record.data(), index_, off, header_);
         !checked)
       return stop(problem, checked.error().message);
-    CaptureRecord rec;
-    internal::decode_capture_record(record.data(), string_views_, rec);
-    event.provider = providers_[rec.provider];
-    event.def = script_.schema.providers[event.provider].find_event(rec.event.desc.id,
-                                                                    rec.event.desc.version);
-    event.view = rec.event;
+    return emit(record.data(), event);
+  }
+
+  // The record at data()[0] when all of it is buffered and check_capture_record_fields
+  // would accept it (the same conditions, without building a result), else null.
+  const uint8_t* buffered_valid_record() const {
+    const std::string_view d = reader_.data();
+    if (d.size() < kCaptureRecordHeaderSize) return nullptr;
+    const auto* r = reinterpret_cast<const uint8_t*>(d.data());
+    namespace f = internal::capture_record;
+    const uint32_t payload = le<uint32_t>(r + f::kPayloadSize);
+    const uint32_t exe = le<uint32_t>(r + f::kExe);
+    const bool ok = payload <= kMaxCapturePayload &&
+                    payload <= d.size() - kCaptureRecordHeaderSize &&
+                    le<uint16_t>(r + f::kProvider) < header_.providers &&
+                    (exe == kCaptureNoExe || exe < header_.strings) &&
+                    (le<uint16_t>(r + f::kFlags) | le<uint32_t>(r + f::kReserved)) == 0;
+    return ok ? r : nullptr;
+  }
+
+  // An unsigned little-endian field: one load on a little-endian host.
+  template <class T>
+  static T le(const uint8_t* p) {
+    if constexpr (std::endian::native == std::endian::little) {
+      T v;
+      std::memcpy(&v, p, sizeof v);
+      return v;
+    } else {
+      return T(load_le(p, sizeof(T)));
+    }
+  }
+
+  // Returns the checked record at `record` (= data()[0]) as the next event.
+  Step emit(const uint8_t* record, SourceEvent& event) {
+    internal::decode_capture_record(record, string_views_, rec_);
+    event.provider = providers_[rec_.provider];
+    event.def = find_event(rec_.provider, rec_.event.desc.id, rec_.event.desc.version);
+    event.view = rec_.event;
     event.exclude = 0;
-    event.timestamp = rec.timestamp;
+    event.timestamp = rec_.timestamp;
     event.where = index_++;
-    pending_ = record.size();
+    pending_ = kCaptureRecordHeaderSize + rec_.event.payload_size;
     return Step::Event;
   }
 
-  std::string_view unit() const override { return "record"; }
-  uint64_t consumed() const override { return reader_.offset(); }
-  std::optional<uint64_t> size() const override { return reader_.file_size(); }
-  void set_before_read(std::function<void()> hook) override {
-    reader_.set_before_read(std::move(hook));
+  // The schema's event for (capture provider, id, version), null if undeclared, through a
+  // direct-mapped cache of the answers (a capture repeats few keys; a miss scans the
+  // provider's events as before).
+  const EventDef* find_event(uint16_t provider, uint16_t id, uint8_t version) {
+    const uint64_t key = uint64_t{1} << 63 | uint64_t{provider} << 24 | uint64_t{id} << 8 | version;
+    DefCacheEntry& slot = def_cache_[(key * 0x9E3779B97F4A7C15u) >> (64 - kDefCacheBits)];
+    if (slot.key != key) {
+      slot.def = script_.schema.providers[providers_[provider]].find_event(id, version);
+      slot.key = key;
+    }
+    return slot.def;
   }
 
- private:
   std::span<const uint8_t> bytes(size_t n) const {
     return {reinterpret_cast<const uint8_t*>(reader_.data().data()), n};
   }
@@ -230,6 +285,13 @@ class CaptureSource final : public EventSource {
   size_t unhashed_ = 0;  // bytes consumed (after the header) and not yet hashed
   uint64_t index_ = 0;
   size_t pending_ = 0;  // bytes of the record last returned
+  struct DefCacheEntry {
+    uint64_t key = 0;  // 0: empty; else 1 << 63 | provider << 24 | id << 8 | version
+    const EventDef* def = nullptr;
+  };
+  static constexpr unsigned kDefCacheBits = 8;
+  std::array<DefCacheEntry, size_t{1} << kDefCacheBits> def_cache_{};
+  CaptureRecord rec_;  // the record last decoded (kept: built once, not per record)
   bool done_ = false;
 };
 

@@ -3,8 +3,6 @@
 // before touching them, so truncated or corrupted files give an error, never a bad read.
 #include "pfc/capture.h"
 
-#include <zlib.h>
-
 #include <algorithm>
 #include <string>
 
@@ -12,18 +10,6 @@
 #include "runtime/capture.h"
 
 namespace pfc {
-namespace internal {
-
-uint32_t crc32(std::span<const uint8_t> bytes, uint32_t crc) {
-  // zlib's crc32_z is this CRC (reflected polynomial 0xEDB88320, initial value and final
-  // XOR 0xFFFFFFFF) and continues from a previous result the same way. It returns 0 for a
-  // null buffer whatever `crc` is, so an empty span must not reach it.
-  if (bytes.empty()) return crc;
-  return static_cast<uint32_t>(::crc32_z(crc, bytes.data(), bytes.size()));
-}
-
-}  // namespace internal
-
 namespace {
 
 using internal::load_le;

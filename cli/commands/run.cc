@@ -101,7 +101,7 @@ void route_all(Stream& s, const ScriptRouter& routed, bool explain, Progress& pr
       return;
     }
     if (s.file.failed()) return;
-    progress.tick(++seq, s.source.consumed(), s.source.size());
+    if (progress.due(++seq)) progress.tick(seq, s.source.consumed(), s.source.size());
   }
 }
 
