@@ -20,11 +20,11 @@ EventDef simple_event() {
   EventDef e;
   e.name = "E";
   const std::pair<const char*, InType> fields[] = {
-      {"I8", InType::Int8},         {"U8", InType::UInt8},      {"I16", InType::Int16},
-      {"U16", InType::UInt16},      {"I32", InType::Int32},     {"U32", InType::UInt32},
-      {"I64", InType::Int64},       {"U64", InType::UInt64},    {"B", InType::Boolean},
-      {"H32", InType::HexInt32},    {"H64", InType::HexInt64},  {"P", InType::Pointer},
-      {"FT", InType::FileTime},     {"W", InType::UnicodeString}, {"S", InType::AnsiString},
+      {"I8", InType::Int8},      {"U8", InType::UInt8},        {"I16", InType::Int16},
+      {"U16", InType::UInt16},   {"I32", InType::Int32},       {"U32", InType::UInt32},
+      {"I64", InType::Int64},    {"U64", InType::UInt64},      {"B", InType::Boolean},
+      {"H32", InType::HexInt32}, {"H64", InType::HexInt64},    {"P", InType::Pointer},
+      {"FT", InType::FileTime},  {"W", InType::UnicodeString}, {"S", InType::AnsiString},
       {"G", InType::Guid},
   };
   for (const auto& [name, type] : fields) e.fields.push_back(FieldDef{name, type, {}, {}});
@@ -36,13 +36,46 @@ EventDef simple_event() {
 // array, an object.
 const std::vector<std::string>& value_pool() {
   static const std::vector<std::string> pool = {
-      "0", "1", "-1", "127", "128", "-128", "-129", "255", "256", "32767", "32768", "-32768",
-      "-32769", "65535", "65536", "2147483647", "2147483648", "-2147483648", "-2147483649",
-      "4294967295", "4294967296", "9223372036854775807", "9223372036854775808",
-      "-9223372036854775808", "18446744073709551615", "true", "false", "null", "\"\"",
-      "\"abc\"", "\"\\u00e9\\u4e2d\\ud83d\\ude00x\"", "\"a\\u0000b\"", "\"0x10\"", "\"12\"",
-      "\"{0E95CFBC-58D4-44BA-BE40-E63A853536DF}\"", "\"{0e95cfbc-58d4-44ba-be40-e63a853536df}\"",
-      "\"{0E95CFBC-58D4-44BA-BE40-E63A853536DG}\"", "1.5", "[1,2]", "{}",
+      "0",
+      "1",
+      "-1",
+      "127",
+      "128",
+      "-128",
+      "-129",
+      "255",
+      "256",
+      "32767",
+      "32768",
+      "-32768",
+      "-32769",
+      "65535",
+      "65536",
+      "2147483647",
+      "2147483648",
+      "-2147483648",
+      "-2147483649",
+      "4294967295",
+      "4294967296",
+      "9223372036854775807",
+      "9223372036854775808",
+      "-9223372036854775808",
+      "18446744073709551615",
+      "true",
+      "false",
+      "null",
+      "\"\"",
+      "\"abc\"",
+      "\"\\u00e9\\u4e2d\\ud83d\\ude00x\"",
+      "\"a\\u0000b\"",
+      "\"0x10\"",
+      "\"12\"",
+      "\"{0E95CFBC-58D4-44BA-BE40-E63A853536DF}\"",
+      "\"{0e95cfbc-58d4-44ba-be40-e63a853536df}\"",
+      "\"{0E95CFBC-58D4-44BA-BE40-E63A853536DG}\"",
+      "1.5",
+      "[1,2]",
+      "{}",
   };
   return pool;
 }
@@ -85,7 +118,8 @@ TEST(EventFieldsSimple, PlainObjectsTakeTheSimplePathWithTheGeneralBytes) {
   for (int round = 0; round < 200; ++round) {
     std::string json = "{";
     for (size_t i = 0; i < e.fields.size(); ++i)
-      json += (i ? "," : "") + ("\"" + e.fields[i].name + "\":") + plain_value(e.fields[i].type, rng);
+      json +=
+          (i ? "," : "") + ("\"" + e.fields[i].name + "\":") + plain_value(e.fields[i].type, rng);
     json += "}";
     const Outcome o = encode_both(e, json);
     ASSERT_TRUE(o.simple) << json;
@@ -109,7 +143,7 @@ TEST(EventFieldsSimple, RandomObjectsNeverDisagree) {
     for (size_t i = 0; i < e.fields.size(); ++i) {
       const unsigned r = rng() % 320;
       const std::string& name = e.fields[i].name;
-      if (r == 0) continue;                                                  // missing
+      if (r == 0) continue;                                                   // missing
       if (r == 1) add("Unknown", "1");                                        // unknown name
       if (r == 2 && i + 1 < e.fields.size()) add(e.fields[i + 1].name, "0");  // out of order
       add(name, r < 280 ? plain_value(e.fields[i].type, rng) : pool[rng() % pool.size()]);
