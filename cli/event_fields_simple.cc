@@ -4,6 +4,7 @@
 #include "cli/event_fields_simple.h"
 
 #include <array>
+#include <cstring>
 #include <optional>
 #include <string_view>
 
@@ -29,7 +30,9 @@ bool simple_event(const EventDef& event) {
 }
 
 void put_le(std::vector<uint8_t>& out, uint64_t v, uint32_t width) {
-  for (uint32_t i = 0; i < width; ++i) out.push_back(static_cast<uint8_t>(v >> (8 * i)));
+  const size_t at = out.size();
+  out.resize(at + width);
+  for (uint32_t i = 0; i < width; ++i) out[at + i] = static_cast<uint8_t>(v >> (8 * i));
 }
 
 // A JSON integer (or, for bool, true/false) of `type`, range-checked as encode_integer does.
@@ -71,17 +74,24 @@ bool put_string(InType type, element v, std::vector<uint8_t>& out) {
   if (v.type() != element_type::STRING) return false;
   const std::string_view s = v.get_string();
   if (s.find('\0') != std::string_view::npos) return false;
+  const size_t at = out.size();
   if (type == InType::AnsiString) {
-    out.insert(out.end(), s.begin(), s.end());
-    out.push_back(0);
+    out.resize(at + s.size() + 1);  // the terminator is the zero resize() writes
+    std::memcpy(out.data() + at, s.data(), s.size());
     return true;
   }
+  out.resize(at + 2 * s.size() + 2);  // UTF-16 code units never outnumber UTF-8 bytes
+  uint8_t* w = out.data() + at;
+  const auto unit = [&w](uint32_t u) {
+    w[0] = static_cast<uint8_t>(u);
+    w[1] = static_cast<uint8_t>(u >> 8);
+    w += 2;
+  };
   const auto* p = reinterpret_cast<const uint8_t*>(s.data());
   const uint8_t* end = p + s.size();
   while (p != end) {
     if (*p < 0x80) {  // ASCII
-      out.push_back(*p++);
-      out.push_back(0);
+      unit(*p++);
       continue;
     }
     char32_t cp = 0;
@@ -90,12 +100,13 @@ bool put_string(InType type, element v, std::vector<uint8_t>& out) {
     p += n;
     if (cp >= 0x10000) {
       cp -= 0x10000;
-      put_le(out, 0xD800 + (cp >> 10), 2);
+      unit(0xD800 + (cp >> 10));
       cp = 0xDC00 + (cp & 0x3FF);
     }
-    put_le(out, cp, 2);
+    unit(cp);
   }
-  put_le(out, 0, 2);
+  unit(0);
+  out.resize(size_t(w - out.data()));
   return true;
 }
 
