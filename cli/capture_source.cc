@@ -130,14 +130,15 @@ class CaptureSource final : public EventSource {
 
   // Returns the checked record at `record` (= data()[0]) as the next event.
   Step emit(const uint8_t* record, SourceEvent& event) {
-    internal::decode_capture_record(record, string_views_, rec_);
-    event.provider = providers_[rec_.provider];
-    event.def = find_event(rec_.provider, rec_.event.desc.id, rec_.event.desc.version);
-    event.view = rec_.event;
+    namespace f = internal::capture_record;
+    internal::decode_capture_event(record, string_views_, event.view);
+    const uint16_t provider = le<uint16_t>(record + f::kProvider);
+    event.provider = providers_[provider];
+    event.def = find_event(provider, event.view.desc.id, event.view.desc.version);
     event.exclude = 0;
-    event.timestamp = rec_.timestamp;
+    event.timestamp = le<uint64_t>(record + f::kTimestamp);
     event.where = index_++;
-    pending_ = kCaptureRecordHeaderSize + rec_.event.payload_size;
+    pending_ = kCaptureRecordHeaderSize + event.view.payload_size;
     return Step::Event;
   }
 
@@ -291,7 +292,6 @@ class CaptureSource final : public EventSource {
   };
   static constexpr unsigned kDefCacheBits = 8;
   std::array<DefCacheEntry, size_t{1} << kDefCacheBits> def_cache_{};
-  CaptureRecord rec_;  // the record last decoded (kept: built once, not per record)
   bool done_ = false;
 };
 

@@ -79,12 +79,15 @@ Result<void> check_capture_record_fields(const uint8_t* r, uint64_t index, uint6
   return {};
 }
 
-void decode_capture_record(const uint8_t* r, std::span<const std::string_view> strings,
-                           CaptureRecord& out) {
+}  // namespace internal
+
+namespace {
+
+// decode_capture_event's body, inlined into both decoders (CaptureReader::next's loop and
+// the streaming reader pay no extra call).
+inline void decode_event_at(const uint8_t* r, std::span<const std::string_view> strings,
+                            EventView& e) {
   const uint8_t* d = r + rec::kDescriptor;
-  out.provider = uint16_t(load_le(r + rec::kProvider, 2));
-  out.timestamp = load_le(r + rec::kTimestamp, 8);
-  EventView& e = out.event;
   e = EventView{};
   e.desc =
       EventDescriptor{uint16_t(load_le(d, 2)), d[2], d[3], d[4], d[5], uint16_t(load_le(d + 6, 2)),
@@ -95,6 +98,22 @@ void decode_capture_record(const uint8_t* r, std::span<const std::string_view> s
   if (exe != kCaptureNoExe) e.exe = StrRef::of(strings[exe]);
   e.payload_size = load_le(r + rec::kPayloadSize, 4);
   e.payload = r + kCaptureRecordHeaderSize;
+}
+
+}  // namespace
+
+namespace internal {
+
+void decode_capture_event(const uint8_t* r, std::span<const std::string_view> strings,
+                          EventView& e) {
+  decode_event_at(r, strings, e);
+}
+
+void decode_capture_record(const uint8_t* r, std::span<const std::string_view> strings,
+                           CaptureRecord& out) {
+  out.provider = uint16_t(load_le(r + rec::kProvider, 2));
+  out.timestamp = load_le(r + rec::kTimestamp, 8);
+  decode_event_at(r, strings, out.event);
 }
 
 void append_capture_record(std::vector<uint8_t>& out, uint16_t provider, const EventView& e,

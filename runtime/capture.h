@@ -85,6 +85,9 @@ Result<void> check_capture_record_fields(const uint8_t* fixed, uint64_t index, u
 // string table (exe indexes were checked). `out.event` points into both.
 void decode_capture_record(const uint8_t* fixed, std::span<const std::string_view> strings,
                            CaptureRecord& out);
+// The same for the event alone (what a streaming reader routes), written into `out`.
+void decode_capture_event(const uint8_t* fixed, std::span<const std::string_view> strings,
+                          EventView& out);
 
 // Appends one record (fixed part and payload) to `out`; `exe` is a string index or
 // kCaptureNoExe. The payload must be below 4 GiB.
