@@ -12,7 +12,7 @@
 
 namespace pfc::etw {
 
-thread_local WriteContext* tls_write = nullptr;
+PFC_TLS_HOT thread_local WriteContext* tls_write = nullptr;
 
 namespace {
 

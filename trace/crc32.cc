@@ -61,10 +61,11 @@ inline __m128i load(const uint8_t* p) {
   return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
 }
 
-__attribute__((target("pclmul"))) uint32_t crc32_folded(const uint8_t* p, size_t n,
-                                                        uint32_t crc) {
-  const __m128i k4 = _mm_set_epi64x(static_cast<long long>(kFold4L), static_cast<long long>(kFold4H));
-  const __m128i k1 = _mm_set_epi64x(static_cast<long long>(kFold1L), static_cast<long long>(kFold1H));
+__attribute__((target("pclmul"))) uint32_t crc32_folded(const uint8_t* p, size_t n, uint32_t crc) {
+  const __m128i k4 =
+      _mm_set_epi64x(static_cast<long long>(kFold4L), static_cast<long long>(kFold4H));
+  const __m128i k1 =
+      _mm_set_epi64x(static_cast<long long>(kFold1L), static_cast<long long>(kFold1H));
   __m128i x0 = _mm_xor_si128(load(p), _mm_cvtsi32_si128(static_cast<int>(~crc)));
   __m128i x1 = load(p + 16), x2 = load(p + 32), x3 = load(p + 48);
   p += 64;
