@@ -467,20 +467,18 @@ BENCHMARK(Trace_File_2Providers)->Iterations(1)->UseManualTime()->Unit(benchmark
 // together): does the consumer or the host keep up, and how many events are lost?
 // `events_per_s` is what was delivered over the whole run (≈ the offered rate when
 // nothing is lost); `lost` is the goal's "none lost".
+// The offered rates of the *_Offered benchmarks (k events/s, both writers), one run each.
+void offered_rates(benchmark::internal::Benchmark* b) {
+  for (const int k : {2000, 3000, 4000, 5000, 6000}) b->Arg(k);
+  b->Iterations(1)->UseManualTime()->Unit(benchmark::kMillisecond);
+}
+
 void Trace_EndToEnd_Offered(benchmark::State& state) {
   const uint64_t per_writer = 2'000'000, rate = static_cast<uint64_t>(state.range(0)) * 1000;
   for (auto _ : state) report(state, end_to_end(per_writer, rate), per_writer);
   state.counters["offered_ev_s"] = static_cast<double>(rate);
 }
-BENCHMARK(Trace_EndToEnd_Offered)
-    ->Arg(2000)
-    ->Arg(3000)
-    ->Arg(4000)
-    ->Arg(5000)
-    ->Arg(6000)
-    ->Iterations(1)
-    ->UseManualTime()
-    ->Unit(benchmark::kMillisecond);
+BENCHMARK(Trace_EndToEnd_Offered)->Apply(offered_rates);
 
 void Trace_File_Offered(benchmark::State& state) {
   const uint64_t per_writer = 2'000'000, rate = static_cast<uint64_t>(state.range(0)) * 1000;
@@ -489,15 +487,7 @@ void Trace_File_Offered(benchmark::State& state) {
   state.counters["offered_ev_s"] = static_cast<double>(rate);
   if (std::getenv("PFC_BENCH_LOGFILE") == nullptr) std::filesystem::remove(path);
 }
-BENCHMARK(Trace_File_Offered)
-    ->Arg(2000)
-    ->Arg(3000)
-    ->Arg(4000)
-    ->Arg(5000)
-    ->Arg(6000)
-    ->Iterations(1)
-    ->UseManualTime()
-    ->Unit(benchmark::kMillisecond);
+BENCHMARK(Trace_File_Offered)->Apply(offered_rates);
 
 // The highest rate at which nothing was lost, found by bisection of the offered rate
 // between 1 and 12 M/s over `kSearchSteps` runs of 2 × 1 M events each (the goal's 5 M/s
