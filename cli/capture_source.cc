@@ -10,6 +10,7 @@
 #include <bit>
 #include <cstring>
 
+#include "base/crc32.h"
 #include "base/hex.h"
 #include "cli/limits.h"
 #include "cli/source_parts.h"
@@ -167,7 +168,7 @@ class CaptureSource final : public EventSource {
   }
   void hash_consumed() {
     const std::string_view tail = reader_.consumed_tail(unhashed_);
-    crc_ = internal::crc32({reinterpret_cast<const uint8_t*>(tail.data()), tail.size()}, crc_);
+    crc_ = pfc::crc32({reinterpret_cast<const uint8_t*>(tail.data()), tail.size()}, crc_);
     unhashed_ = 0;
   }
   // fill_to(n) with the consumed bytes hashed first.

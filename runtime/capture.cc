@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <string>
 
+#include "base/crc32.h"
 #include "base/hex.h"
 #include "runtime/capture.h"
 
@@ -251,7 +252,7 @@ Result<void> CaptureWriter::add(uint16_t provider, const Event& e, uint64_t time
 
 std::vector<uint8_t> CaptureWriter::finish() const {
   const std::vector<uint8_t> tables = internal::capture_tables(providers_, strings_);
-  const uint32_t crc = internal::crc32(body_, internal::crc32(tables));
+  const uint32_t crc = crc32(body_, crc32(tables));
   std::vector<uint8_t> out =
       internal::capture_header_bytes(uint32_t(providers_.size()), uint32_t(strings_.size()), crc,
                                      records_, tables.size() + body_.size());
@@ -285,7 +286,7 @@ Result<CaptureReader> CaptureReader::open(std::span<const uint8_t> bytes) {
     return fail("body size " + std::to_string(header->body_size) +
                 " at offset 32 does not match the " +
                 std::to_string(bytes.size() - kCaptureHeaderSize) + " bytes after the header");
-  const uint32_t crc = internal::crc32(bytes.subspan(kCaptureHeaderSize));
+  const uint32_t crc = crc32(bytes.subspan(kCaptureHeaderSize));
   if (crc != header->crc)
     return fail("checksum mismatch: the header (offset 20) says " + hex32(header->crc) +
                 ", the body hashes to " + hex32(crc) + " (the file is corrupted)");

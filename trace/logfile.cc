@@ -7,7 +7,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "trace/crc32.h"
+#include "base/crc32.h"
 #include "trace/wire.h"
 
 namespace pfc::trace {
@@ -152,15 +152,16 @@ std::vector<uint8_t> encode_log_header(const LogInfo& info) {
   store<uint64_t>(h + 80, info.events_written);
   store<uint64_t>(h + 88, info.events_lost);
   store<uint64_t>(h + 96, info.log_buffers_lost);
-  store<uint32_t>(h + 108, crc32(sections.data().data(), sections.data().size()));
-  store<uint32_t>(h + 104, crc32(h, 104));
+  store<uint32_t>(h + 108, crc32(sections.data()));
+  store<uint32_t>(h + 104, crc32({h, 104}));
   out.insert(out.end(), sections.data().begin(), sections.data().end());
   return out;
 }
 
 Result<LogInfo> decode_log_header(const uint8_t* h, size_t size, uint32_t* sections_bytes) {
   if (size < kLogHeaderSize || !is_log_file(h, size)) return make_error("not a pfc log file");
-  if (load<uint32_t>(h + 104) != crc32(h, 104)) return make_error("damaged log file header (CRC)");
+  if (load<uint32_t>(h + 104) != crc32({h, 104}))
+    return make_error("damaged log file header (CRC)");
   LogInfo info;
   info.version = load<uint32_t>(h + 8);
   if (info.version != kLogVersion)
@@ -300,7 +301,7 @@ Result<void> LogWriter::write_buffer() {
   store<uint32_t>(b + 20, events);
   store<uint32_t>(b + 24, 0);
   store<uint32_t>(b + 28, 0);
-  store<uint32_t>(b + 24, crc32(b, kLogBufferHeaderSize + used_));
+  store<uint32_t>(b + 24, crc32({b, kLogBufferHeaderSize + used_}));
   const uint64_t slot = info_.circular ? sequence_ % slots() : sequence_;
   auto w = write_all(fd_.get(), b, info_.buffer_size,
                      info_.data_offset + slot * uint64_t{info_.buffer_size});
@@ -393,7 +394,7 @@ Result<LogInfo> LogReader::read_header() {
     auto s = input_->read_at(kLogHeaderSize, body.data(), body.size());
     if (!s) return make_error(display_ + ": " + s.error().message);
     Result<void> d = make_error("damaged log file header (sections)");
-    if (*s == body.size() && want == crc32(body.data(), body.size()))
+    if (*s == body.size() && want == crc32(body))
       d = decode_log_sections(body.data(), body.size(), *info);
     if (d) {
       have_sections_ = true;
@@ -475,7 +476,7 @@ LogReader::Step LogReader::check_buffer(uint64_t offset, size_t got) {
   uint8_t copy[kLogBufferHeaderSize];
   std::memcpy(copy, b, sizeof copy);
   store<uint32_t>(copy + 24, 0);
-  if (crc32(b + kLogBufferHeaderSize, used, crc32(copy, sizeof copy)) != load<uint32_t>(b + 24))
+  if (crc32({b + kLogBufferHeaderSize, used}, crc32(copy)) != load<uint32_t>(b + 24))
     return fail("damaged buffer (CRC mismatch)");
   const uint64_t seq = load<uint64_t>(b + 8);
   const uint64_t want = info_.circular ? order_[next_index_].first : expected_sequence_;

@@ -2,13 +2,13 @@
 // a table of malformed files with the exact error they must give, truncation at every byte
 // of a small file, and random corruption (always an error, never a crash).
 #include <gtest/gtest.h>
-#include <zlib.h>
 
 #include <cstdint>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "base/crc32.h"
 #include "pfc/capture.h"
 #include "runtime/capture.h"
 
@@ -49,7 +49,7 @@ std::vector<uint8_t> sample_file() {
 // Recomputes the body checksum after a deliberate edit, so that the structural check is
 // what the test sees.
 void fix_crc(std::vector<uint8_t>& f) {
-  const uint32_t crc = internal::crc32(std::span(f).subspan(kCaptureHeaderSize));
+  const uint32_t crc = crc32(std::span(f).subspan(kCaptureHeaderSize));
   internal::store_le(&f[internal::capture_header::kBodyCrc], crc, 4);
 }
 
@@ -87,49 +87,6 @@ TEST(Capture, RoundTrip) {
     EXPECT_FALSE(reader->next(rec));
     reader->rewind();
   }
-}
-
-TEST(Capture, Crc32IsTheZlibOne) {
-  const std::string check = "123456789";
-  const auto* p = reinterpret_cast<const uint8_t*>(check.data());
-  EXPECT_EQ(internal::crc32(std::span(p, check.size())), 0xCBF43926u);
-  EXPECT_EQ(internal::crc32(std::span(p + 4, 5), internal::crc32(std::span(p, 4))), 0xCBF43926u);
-  std::vector<uint8_t> zeros(37, 0);  // slicing-by-8 body plus a 5-byte tail
-  EXPECT_EQ(internal::crc32(zeros), internal::crc32(std::span(zeros).subspan(3),
-                                                    internal::crc32(std::span(zeros).first(3))));
-}
-
-// The folded (PCLMULQDQ) path of runtime/crc32.cc against zlib itself: every length up to
-// 600 bytes at every alignment in a 16-byte block, as one call and split in two (so the
-// running value enters the folded path), and a 1 MB buffer.
-TEST(Capture, Crc32MatchesZlibAtEveryLengthAndAlignment) {
-  std::mt19937 rng(7);
-  std::vector<uint8_t> data((size_t{1} << 20) + 16);
-  for (uint8_t& b : data) b = uint8_t(rng());
-  const auto zlib = [](const uint8_t* p, size_t n, uint32_t crc) {
-    return uint32_t(crc32_z(crc, p, n));
-  };
-  for (size_t align = 0; align < 16; ++align) {
-    for (size_t n = 1; n <= 600; ++n) {
-      const uint8_t* p = data.data() + align;
-      ASSERT_EQ(internal::crc32(std::span(p, n)), zlib(p, n, 0)) << "n=" << n << " at " << align;
-      const size_t cut = n / 3;
-      ASSERT_EQ(internal::crc32(std::span(p + cut, n - cut), internal::crc32(std::span(p, cut))),
-                zlib(p, n, 0))
-          << "n=" << n << " cut at " << cut;
-    }
-  }
-  EXPECT_EQ(internal::crc32(std::span(data).subspan(5), 0x12345678u),
-            zlib(data.data() + 5, data.size() - 5, 0x12345678u));
-}
-
-// zlib's crc32_z returns 0 for a null buffer whatever the running value: an empty span
-// (whose data() may be null) must leave the running value alone.
-TEST(Capture, Crc32OfNothingKeepsTheRunningValue) {
-  EXPECT_EQ(internal::crc32({}), 0u);
-  EXPECT_EQ(internal::crc32(std::span<const uint8_t>(), 0xCBF43926u), 0xCBF43926u);
-  const std::vector<uint8_t> none;
-  EXPECT_EQ(internal::crc32(none, 0x12345678u), 0x12345678u);
 }
 
 TEST(Capture, EmptyCapture) {
