@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <utility>
 
+#include "base/crc32.h"
 #include "pfc/capture.h"
 #include "runtime/capture.h"
 
@@ -89,7 +90,7 @@ Result<void> CaptureSink::add(uint16_t provider, const EventView& e, uint64_t ti
 }
 
 Result<void> CaptureSink::flush_body() {
-  body_crc_ = internal::crc32(pending_, body_crc_);
+  body_crc_ = pfc::crc32(pending_, body_crc_);
   if (!write_fd(body_fd_, pending_.data(), pending_.size()))
     return make_error("cannot write the temporary capture body: " +
                       std::string(std::strerror(errno)));
@@ -102,7 +103,7 @@ Result<void> CaptureSink::finish() {
   if (auto f = flush_body(); !f) return f;
   const std::vector<uint8_t> tables = internal::capture_tables(providers_, strings_);
   const uint32_t crc =
-      uint32_t(::crc32_combine(internal::crc32(tables), body_crc_, z_off_t(body_size_)));
+      uint32_t(::crc32_combine(pfc::crc32(tables), body_crc_, z_off_t(body_size_)));
   const std::vector<uint8_t> header =
       internal::capture_header_bytes(uint32_t(providers_.size()), uint32_t(strings_.size()), crc,
                                      records_, tables.size() + body_size_);

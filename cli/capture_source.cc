@@ -6,7 +6,11 @@
 // rejected before any record is read. Every problem is fatal: records cannot be
 // re-synchronised.
 #include <algorithm>
+#include <array>
+#include <bit>
+#include <cstring>
 
+#include "base/crc32.h"
 #include "base/hex.h"
 #include "cli/limits.h"
 #include "cli/source_parts.h"
@@ -51,6 +55,21 @@ class CaptureSource final : public EventSource {
     consume_hashed(pending_);
     pending_ = 0;
     if (index_ == header_.records) return finish(problem);
+    // The common case: the whole record is buffered and its fields are valid.
+    if (const uint8_t* record = buffered_valid_record()) return emit(record, event);
+    return next_checked(event, problem);
+  }
+
+  std::string_view unit() const override { return "record"; }
+  uint64_t consumed() const override { return reader_.offset(); }
+  std::optional<uint64_t> size() const override { return reader_.file_size(); }
+  void set_before_read(std::function<void()> hook) override {
+    reader_.set_before_read(std::move(hook));
+  }
+
+ private:
+  // The next record with every check and its error message; refills the buffer as needed.
+  Step next_checked(SourceEvent& event, SourceProblem& problem) {
     auto fixed = ensure(kCaptureRecordHeaderSize);
     if (!fixed) return stop(problem, fixed.error().message);
     const uint64_t off = reader_.offset();
@@ -78,27 +97,65 @@ class CaptureSource final : public EventSource {
     if (auto checked = internal::check_capture_record_fields(record.data(), index_, off, header_);
         !checked)
       return stop(problem, checked.error().message);
-    CaptureRecord rec;
-    internal::decode_capture_record(record.data(), string_views_, rec);
-    event.provider = providers_[rec.provider];
-    event.def = script_.schema.providers[event.provider].find_event(rec.event.desc.id,
-                                                                    rec.event.desc.version);
-    event.view = rec.event;
+    return emit(record.data(), event);
+  }
+
+  // The record at data()[0] when all of it is buffered and check_capture_record_fields
+  // would accept it (the same conditions, without building a result), else null.
+  const uint8_t* buffered_valid_record() const {
+    const std::string_view d = reader_.data();
+    if (d.size() < kCaptureRecordHeaderSize) return nullptr;
+    const auto* r = reinterpret_cast<const uint8_t*>(d.data());
+    namespace f = internal::capture_record;
+    const uint32_t payload = le<uint32_t>(r + f::kPayloadSize);
+    const uint32_t exe = le<uint32_t>(r + f::kExe);
+    const bool ok = payload <= kMaxCapturePayload &&
+                    payload <= d.size() - kCaptureRecordHeaderSize &&
+                    le<uint16_t>(r + f::kProvider) < header_.providers &&
+                    (exe == kCaptureNoExe || exe < header_.strings) &&
+                    (le<uint16_t>(r + f::kFlags) | le<uint32_t>(r + f::kReserved)) == 0;
+    return ok ? r : nullptr;
+  }
+
+  // An unsigned little-endian field: one load on a little-endian host.
+  template <class T>
+  static T le(const uint8_t* p) {
+    if constexpr (std::endian::native == std::endian::little) {
+      T v;
+      std::memcpy(&v, p, sizeof v);
+      return v;
+    } else {
+      return T(load_le(p, sizeof(T)));
+    }
+  }
+
+  // Returns the checked record at `record` (= data()[0]) as the next event.
+  Step emit(const uint8_t* record, SourceEvent& event) {
+    namespace f = internal::capture_record;
+    internal::decode_capture_event(record, string_views_, event.view);
+    const uint16_t provider = le<uint16_t>(record + f::kProvider);
+    event.provider = providers_[provider];
+    event.def = find_event(provider, event.view.desc.id, event.view.desc.version);
     event.exclude = 0;
-    event.timestamp = rec.timestamp;
+    event.timestamp = le<uint64_t>(record + f::kTimestamp);
     event.where = index_++;
-    pending_ = record.size();
+    pending_ = kCaptureRecordHeaderSize + event.view.payload_size;
     return Step::Event;
   }
 
-  std::string_view unit() const override { return "record"; }
-  uint64_t consumed() const override { return reader_.offset(); }
-  std::optional<uint64_t> size() const override { return reader_.file_size(); }
-  void set_before_read(std::function<void()> hook) override {
-    reader_.set_before_read(std::move(hook));
+  // The schema's event for (capture provider, id, version), null if undeclared, through a
+  // direct-mapped cache of the answers (a capture repeats few keys; a miss scans the
+  // provider's events as before).
+  const EventDef* find_event(uint16_t provider, uint16_t id, uint8_t version) {
+    const uint64_t key = uint64_t{1} << 63 | uint64_t{provider} << 24 | uint64_t{id} << 8 | version;
+    DefCacheEntry& slot = def_cache_[(key * 0x9E3779B97F4A7C15u) >> (64 - kDefCacheBits)];
+    if (slot.key != key) {
+      slot.def = script_.schema.providers[providers_[provider]].find_event(id, version);
+      slot.key = key;
+    }
+    return slot.def;
   }
 
- private:
   std::span<const uint8_t> bytes(size_t n) const {
     return {reinterpret_cast<const uint8_t*>(reader_.data().data()), n};
   }
@@ -111,7 +168,7 @@ class CaptureSource final : public EventSource {
   }
   void hash_consumed() {
     const std::string_view tail = reader_.consumed_tail(unhashed_);
-    crc_ = internal::crc32({reinterpret_cast<const uint8_t*>(tail.data()), tail.size()}, crc_);
+    crc_ = pfc::crc32({reinterpret_cast<const uint8_t*>(tail.data()), tail.size()}, crc_);
     unhashed_ = 0;
   }
   // fill_to(n) with the consumed bytes hashed first.
@@ -230,6 +287,12 @@ class CaptureSource final : public EventSource {
   size_t unhashed_ = 0;  // bytes consumed (after the header) and not yet hashed
   uint64_t index_ = 0;
   size_t pending_ = 0;  // bytes of the record last returned
+  struct DefCacheEntry {
+    uint64_t key = 0;  // 0: empty; else 1 << 63 | provider << 24 | id << 8 | version
+    const EventDef* def = nullptr;
+  };
+  static constexpr unsigned kDefCacheBits = 8;
+  std::array<DefCacheEntry, size_t{1} << kDefCacheBits> def_cache_{};
   bool done_ = false;
 };
 

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "base/hex.h"
+#include "cli/event_fields_simple.h"
 #include "runtime/encode.h"
 
 namespace pfc::cli {
@@ -56,8 +57,16 @@ struct Converter {
 
 }  // namespace
 
-std::expected<std::vector<uint8_t>, std::string> encode_json_fields(const EventDef& event,
-                                                                    simdjson::dom::object fields) {
+std::expected<void, std::string> encode_json_fields(const EventDef& event,
+                                                    simdjson::dom::object fields,
+                                                    std::vector<uint8_t>& out) {
+  if (encode_simple_fields(event, fields, out)) return {};
+  return encode_json_fields_general(event, fields, out);
+}
+
+std::expected<void, std::string> encode_json_fields_general(const EventDef& event,
+                                                            simdjson::dom::object fields,
+                                                            std::vector<uint8_t>& out) {
   std::vector<std::pair<std::string, FieldValue>> values;
   values.reserve(fields.size());
   Converter converter;
@@ -69,7 +78,8 @@ std::expected<std::vector<uint8_t>, std::string> encode_json_fields(const EventD
   }
   Result<std::vector<uint8_t>> bytes = encode_payload(event, values);
   if (!bytes) return std::unexpected(bytes.error().message);
-  return std::move(*bytes);
+  out = std::move(*bytes);
+  return {};
 }
 
 std::expected<void, std::string> decode_payload_hex(std::string_view hex,

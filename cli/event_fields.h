@@ -20,10 +20,18 @@ namespace pfc::cli {
 inline constexpr uint64_t kMaxFieldElements = uint64_t{1} << 20;
 
 // Encodes `fields` (a JSON object: field name → value) for `event` in the schema's field
-// order. Fails with a one-line message (unknown or repeated field, wrong value type, out of
-// range, too many elements...).
-std::expected<std::vector<uint8_t>, std::string> encode_json_fields(const EventDef& event,
-                                                                    simdjson::dom::object fields);
+// order into `out` (its contents replaced; its buffer reused). Fails with a one-line message
+// (unknown or repeated field, wrong value type, out of range, too many elements...). Simple
+// events take cli/event_fields_simple.h's path, others (and every error) the general one.
+std::expected<void, std::string> encode_json_fields(const EventDef& event,
+                                                    simdjson::dom::object fields,
+                                                    std::vector<uint8_t>& out);
+
+// The general path of encode_json_fields alone (every event and value; tests compare it with
+// the simple one).
+std::expected<void, std::string> encode_json_fields_general(const EventDef& event,
+                                                            simdjson::dom::object fields,
+                                                            std::vector<uint8_t>& out);
 
 // Decodes a hex string (either case, even length, no separators) as-is into `out`. Fails
 // with a message naming the first bad character or the odd length.

@@ -227,9 +227,8 @@ Status read_payload(const Members& m, const EventDef* def, Event& e) {
   if (!m[kFields]) return {};
   if (m[kFields]->type() != element_type::OBJECT)
     return fail(kFields, "\"fields\" must be an object");
-  auto bytes = encode_json_fields(*def, m[kFields]->get_object());
-  if (!bytes) return fail(kFields, bytes.error());
-  e.payload = std::move(*bytes);
+  if (auto r = encode_json_fields(*def, m[kFields]->get_object(), e.payload); !r)
+    return fail(kFields, r.error());
   return {};
 }
 

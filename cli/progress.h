@@ -17,8 +17,11 @@ class Progress {
   // Called per event; looks at the clock every 4096 events and redraws at most 4 times a
   // second. `consumed` / `total`: input bytes read so far and the input's size if known.
   void tick(uint64_t events, uint64_t consumed, std::optional<uint64_t> total) {
-    if (enabled_ && (events & 4095) == 0) update(events, consumed, total);
+    if (due(events)) update(events, consumed, total);
   }
+  // Whether tick(events, ...) would look at the clock: callers whose `consumed` and `total`
+  // cost something to compute test this first.
+  bool due(uint64_t events) const { return enabled_ && (events & 4095) == 0; }
   // Erases the line (if one was drawn).
   void clear();
 

@@ -8,13 +8,14 @@
 #include <cstring>
 #include <string>
 
+#include "base/tls.h"
 #include "etw/state.h"
 #include "etw/tdh_store.h"
 
 namespace pfc::etw {
 namespace {
 
-thread_local GUID tls_activity{};
+PFC_TLS_HOT thread_local GUID tls_activity{};
 
 const std::string& exe_path() {
   static const std::string path = [] {
@@ -123,7 +124,7 @@ ULONG write_event(const WriteArgs& a) {
       (a.count != 0 && a.data == nullptr))
     return ERROR_INVALID_PARAMETER;
   if (!rec->provider->enabled(a.desc->Level, a.desc->Keyword)) return ERROR_SUCCESS;
-  thread_local std::vector<uint8_t> payload;
+  PFC_TLS_HOT thread_local std::vector<uint8_t> payload;
   if (const ULONG rc = assemble(a.count, a.data, payload); rc != ERROR_SUCCESS) return rc;
 
   EventView view;

@@ -6,13 +6,14 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 #include "etw/link.h"
 #include "etw/util.h"
 
 namespace pfc::etw {
 
-thread_local WriteContext* tls_write = nullptr;
+PFC_TLS_HOT thread_local WriteContext* tls_write = nullptr;
 
 namespace {
 
@@ -89,11 +90,11 @@ void Session::deliver(const EventView& event, bool with_stack) {
   if (closed_.load(std::memory_order_relaxed)) return;
   trace::RingWriter* w = ring();
   if (w == nullptr) return;
-  WriteContext fallback;
+  std::optional<WriteContext> fallback;  // built only when needed (the EventWrite* path has one)
   WriteContext* ctx = tls_write;
   if (ctx == nullptr) {  // routed by something other than EventWrite*: no provider context
-    fallback.header.Flags = EVENT_HEADER_FLAG_64_BIT_HEADER;
-    ctx = &fallback;
+    ctx = &fallback.emplace();
+    ctx->header.Flags = EVENT_HEADER_FLAG_64_BIT_HEADER;
     with_stack = false;
   }
   const std::vector<uint64_t>* stack = with_stack ? &ctx->stack_trace() : nullptr;

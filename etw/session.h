@@ -10,6 +10,7 @@
 #include <mutex>
 #include <vector>
 
+#include "base/tls.h"
 #include "pfc/etw/evntcons.h"
 #include "pfc/router.h"
 #include "trace/ring.h"
@@ -60,7 +61,7 @@ struct WriteContext {
 
   const std::vector<uint64_t>& stack_trace();
 };
-extern thread_local WriteContext* tls_write;
+extern PFC_TLS_HOT thread_local WriteContext* tls_write;
 
 // The session handle of a namespace session: instance and logger id (slot + 1).
 inline uint64_t session_handle(uint64_t instance, uint32_t slot) {

@@ -11,6 +11,7 @@
 #include <random>
 
 #include "base/ascii.h"
+#include "base/tls.h"
 #include "base/utf8.h"
 #include "trace/sys.h"
 
@@ -38,7 +39,7 @@ struct IdCache {
   uint32_t pid = 0;
   uint32_t tid = 0;
 };
-thread_local IdCache tls_ids;
+PFC_TLS_HOT thread_local IdCache tls_ids;
 
 const IdCache& ids() {
   const uint32_t g = fork_generation.load(std::memory_order_relaxed);

@@ -3,27 +3,14 @@
 // before touching them, so truncated or corrupted files give an error, never a bad read.
 #include "pfc/capture.h"
 
-#include <zlib.h>
-
 #include <algorithm>
 #include <string>
 
+#include "base/crc32.h"
 #include "base/hex.h"
 #include "runtime/capture.h"
 
 namespace pfc {
-namespace internal {
-
-uint32_t crc32(std::span<const uint8_t> bytes, uint32_t crc) {
-  // zlib's crc32_z is this CRC (reflected polynomial 0xEDB88320, initial value and final
-  // XOR 0xFFFFFFFF) and continues from a previous result the same way. It returns 0 for a
-  // null buffer whatever `crc` is, so an empty span must not reach it.
-  if (bytes.empty()) return crc;
-  return static_cast<uint32_t>(::crc32_z(crc, bytes.data(), bytes.size()));
-}
-
-}  // namespace internal
-
 namespace {
 
 using internal::load_le;
@@ -93,12 +80,15 @@ Result<void> check_capture_record_fields(const uint8_t* r, uint64_t index, uint6
   return {};
 }
 
-void decode_capture_record(const uint8_t* r, std::span<const std::string_view> strings,
-                           CaptureRecord& out) {
+}  // namespace internal
+
+namespace {
+
+// decode_capture_event's body, inlined into both decoders (CaptureReader::next's loop and
+// the streaming reader pay no extra call).
+inline void decode_event_at(const uint8_t* r, std::span<const std::string_view> strings,
+                            EventView& e) {
   const uint8_t* d = r + rec::kDescriptor;
-  out.provider = uint16_t(load_le(r + rec::kProvider, 2));
-  out.timestamp = load_le(r + rec::kTimestamp, 8);
-  EventView& e = out.event;
   e = EventView{};
   e.desc =
       EventDescriptor{uint16_t(load_le(d, 2)), d[2], d[3], d[4], d[5], uint16_t(load_le(d + 6, 2)),
@@ -109,6 +99,22 @@ void decode_capture_record(const uint8_t* r, std::span<const std::string_view> s
   if (exe != kCaptureNoExe) e.exe = StrRef::of(strings[exe]);
   e.payload_size = load_le(r + rec::kPayloadSize, 4);
   e.payload = r + kCaptureRecordHeaderSize;
+}
+
+}  // namespace
+
+namespace internal {
+
+void decode_capture_event(const uint8_t* r, std::span<const std::string_view> strings,
+                          EventView& e) {
+  decode_event_at(r, strings, e);
+}
+
+void decode_capture_record(const uint8_t* r, std::span<const std::string_view> strings,
+                           CaptureRecord& out) {
+  out.provider = uint16_t(load_le(r + rec::kProvider, 2));
+  out.timestamp = load_le(r + rec::kTimestamp, 8);
+  decode_event_at(r, strings, out.event);
 }
 
 void append_capture_record(std::vector<uint8_t>& out, uint16_t provider, const EventView& e,
@@ -246,7 +252,7 @@ Result<void> CaptureWriter::add(uint16_t provider, const Event& e, uint64_t time
 
 std::vector<uint8_t> CaptureWriter::finish() const {
   const std::vector<uint8_t> tables = internal::capture_tables(providers_, strings_);
-  const uint32_t crc = internal::crc32(body_, internal::crc32(tables));
+  const uint32_t crc = crc32(body_, crc32(tables));
   std::vector<uint8_t> out =
       internal::capture_header_bytes(uint32_t(providers_.size()), uint32_t(strings_.size()), crc,
                                      records_, tables.size() + body_.size());
@@ -280,7 +286,7 @@ Result<CaptureReader> CaptureReader::open(std::span<const uint8_t> bytes) {
     return fail("body size " + std::to_string(header->body_size) +
                 " at offset 32 does not match the " +
                 std::to_string(bytes.size() - kCaptureHeaderSize) + " bytes after the header");
-  const uint32_t crc = internal::crc32(bytes.subspan(kCaptureHeaderSize));
+  const uint32_t crc = crc32(bytes.subspan(kCaptureHeaderSize));
   if (crc != header->crc)
     return fail("checksum mismatch: the header (offset 20) says " + hex32(header->crc) +
                 ", the body hashes to " + hex32(crc) + " (the file is corrupted)");

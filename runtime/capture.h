@@ -1,5 +1,5 @@
 // runtime/capture.h — internal parts of the capture format (pfc/capture.h): little-endian
-// byte access, the body checksum, and the field offsets of a record's fixed part.
+// byte access and the field offsets of a record's fixed part.
 #pragma once
 
 #include <cstdint>
@@ -38,11 +38,6 @@ inline constexpr uint32_t kBodyCrc = 20;        // u32, CRC-32 of every byte aft
 inline constexpr uint32_t kRecordCount = 24;    // u64
 inline constexpr uint32_t kBodySize = 32;       // u64, bytes after the header
 }  // namespace capture_header
-
-// CRC-32 (ISO-HDLC: reflected polynomial 0xEDB88320, initial value and final XOR ~0; the
-// zlib and PNG one, computed by zlib) of `bytes`, continuing from `crc` (0 to start):
-// crc32(b, crc32(a)) == crc32(a followed by b).
-uint32_t crc32(std::span<const uint8_t> bytes, uint32_t crc = 0);
 
 inline uint64_t load_le(const uint8_t* p, unsigned bytes) {
   uint64_t v = 0;
@@ -85,6 +80,9 @@ Result<void> check_capture_record_fields(const uint8_t* fixed, uint64_t index, u
 // string table (exe indexes were checked). `out.event` points into both.
 void decode_capture_record(const uint8_t* fixed, std::span<const std::string_view> strings,
                            CaptureRecord& out);
+// The same for the event alone (what a streaming reader routes), written into `out`.
+void decode_capture_event(const uint8_t* fixed, std::span<const std::string_view> strings,
+                          EventView& out);
 
 // Appends one record (fixed part and payload) to `out`; `exe` is a string index or
 // kCaptureNoExe. The payload must be below 4 GiB.

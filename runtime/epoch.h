@@ -25,6 +25,8 @@
 #include <mutex>
 #include <vector>
 
+#include "base/tls.h"
+
 namespace pfc {
 
 namespace internal {
@@ -40,7 +42,7 @@ struct EpochRecord {
 inline constinit std::atomic<uint64_t> global_epoch{1};
 // The calling thread's record, or null before its first enter(). Constant-initialised,
 // so the hot path reads it without a TLS wrapper call.
-inline constinit thread_local EpochRecord* tls_epoch_record = nullptr;
+PFC_TLS_HOT inline constinit thread_local EpochRecord* tls_epoch_record = nullptr;
 // Slow path: claims (or allocates) a record for the calling thread and arranges its
 // release at thread exit. Terminates if allocation fails.
 EpochRecord* register_epoch_thread() noexcept;

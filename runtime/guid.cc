@@ -2,6 +2,7 @@
 // (EventSource / TraceLogging convention), declared in include/pfc/guid.h.
 #include "pfc/guid.h"
 
+#include <array>
 #include <cstdio>
 
 #include "base/hex.h"
@@ -18,23 +19,34 @@ constexpr uint8_t kProviderNamespace[16] = {0x48, 0x2C, 0x2D, 0xB2, 0xC3, 0x90, 
 
 }  // namespace
 
+namespace {
+
+// hex_digit_value of every byte, -1 for non-digits: one load per digit in Guid::parse.
+constexpr std::array<int8_t, 256> kHexValue = [] {
+  std::array<int8_t, 256> t{};
+  for (int c = 0; c < 256; ++c) t[size_t(c)] = int8_t(hex_digit_value(char(c)));
+  return t;
+}();
+
+// Offsets in the text of the 16 bytes' two-digit groups, in the order written.
+constexpr std::array<uint8_t, 16> kByteAt = {1,  3,  5,  7,  10, 12, 15, 17,
+                                             20, 22, 25, 27, 29, 31, 33, 35};
+
+}  // namespace
+
 std::optional<Guid> Guid::parse(std::string_view text) {
   // {XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX}: 38 characters, dashes at 9, 14, 19, 24.
   if (text.size() != 38 || text.front() != '{' || text.back() != '}') return std::nullopt;
+  if (text[9] != '-' || text[14] != '-' || text[19] != '-' || text[24] != '-') return std::nullopt;
   uint8_t bytes[16];  // big-endian field order, as written
-  size_t n = 0;
-  for (size_t i = 1; i < 37;) {
-    if (i == 9 || i == 14 || i == 19 || i == 24) {
-      if (text[i] != '-') return std::nullopt;
-      ++i;
-      continue;
-    }
-    const int hi = hex_digit_value(text[i]);
-    const int lo = hex_digit_value(text[i + 1]);
-    if (hi < 0 || lo < 0) return std::nullopt;
-    bytes[n++] = static_cast<uint8_t>(hi << 4 | lo);
-    i += 2;
+  int bad = 0;        // negative once any digit is not hex
+  for (size_t n = 0; n < 16; ++n) {
+    const int hi = kHexValue[uint8_t(text[kByteAt[n]])];
+    const int lo = kHexValue[uint8_t(text[kByteAt[n] + 1])];
+    bad |= hi | lo;
+    bytes[n] = static_cast<uint8_t>(hi << 4 | lo);
   }
+  if (bad < 0) return std::nullopt;
   Guid g;
   g.data1 =
       uint32_t{bytes[0]} << 24 | uint32_t{bytes[1]} << 16 | uint32_t{bytes[2]} << 8 | bytes[3];

@@ -15,7 +15,7 @@ Result<std::unique_ptr<Router>> Router::create(std::shared_ptr<ProgramCompiler> 
 
 namespace internal {
 
-constinit thread_local const void* tls_callback_router = nullptr;
+PFC_TLS_HOT constinit thread_local const void* tls_callback_router = nullptr;
 
 bool GuidLess::operator()(const Guid& a, const Guid& b) const noexcept {
   return std::tie(a.data1, a.data2, a.data3, a.data4) <

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "base/tls.h"
 #include "pfc/router.h"
 #include "runtime/epoch.h"
 
@@ -108,7 +109,7 @@ void keep_last_enabler(SessionMap& sessions);
 ProgramSpec program_spec_of(const ProviderDef& def, const SessionMap& sessions);
 
 // The router whose enable callback is running on this thread, if any.
-extern constinit thread_local const void* tls_callback_router;
+extern PFC_TLS_HOT constinit thread_local const void* tls_callback_router;
 
 class RouterImpl final : public Router {
  public:

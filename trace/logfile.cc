@@ -2,12 +2,12 @@
 #include "trace/logfile.h"
 
 #include <unistd.h>
-#include <zlib.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 
+#include "base/crc32.h"
 #include "trace/wire.h"
 
 namespace pfc::trace {
@@ -22,17 +22,6 @@ constexpr int kSectionReadTries = 3;  // a reader racing the host's rewrite of t
 constexpr uint32_t kSectionVersion = 1;
 constexpr uint32_t kMaxSchemas = 4096;
 constexpr uint64_t kMaxCircularSlots = 1u << 20;
-
-uint32_t crc(const uint8_t* p, size_t n, uint32_t seed = 0) {
-  uLong c = seed == 0 ? ::crc32(0L, Z_NULL, 0) : seed;
-  while (n > 0) {
-    const auto chunk = static_cast<uInt>(std::min<size_t>(n, 1u << 30));
-    c = ::crc32(c, p, chunk);
-    p += chunk;
-    n -= chunk;
-  }
-  return static_cast<uint32_t>(c);
-}
 
 template <typename T>
 void store(uint8_t* p, T v) {
@@ -163,15 +152,16 @@ std::vector<uint8_t> encode_log_header(const LogInfo& info) {
   store<uint64_t>(h + 80, info.events_written);
   store<uint64_t>(h + 88, info.events_lost);
   store<uint64_t>(h + 96, info.log_buffers_lost);
-  store<uint32_t>(h + 108, crc(sections.data().data(), sections.data().size()));
-  store<uint32_t>(h + 104, crc(h, 104));
+  store<uint32_t>(h + 108, crc32(sections.data()));
+  store<uint32_t>(h + 104, crc32({h, 104}));
   out.insert(out.end(), sections.data().begin(), sections.data().end());
   return out;
 }
 
 Result<LogInfo> decode_log_header(const uint8_t* h, size_t size, uint32_t* sections_bytes) {
   if (size < kLogHeaderSize || !is_log_file(h, size)) return make_error("not a pfc log file");
-  if (load<uint32_t>(h + 104) != crc(h, 104)) return make_error("damaged log file header (CRC)");
+  if (load<uint32_t>(h + 104) != crc32({h, 104}))
+    return make_error("damaged log file header (CRC)");
   LogInfo info;
   info.version = load<uint32_t>(h + 8);
   if (info.version != kLogVersion)
@@ -311,7 +301,7 @@ Result<void> LogWriter::write_buffer() {
   store<uint32_t>(b + 20, events);
   store<uint32_t>(b + 24, 0);
   store<uint32_t>(b + 28, 0);
-  store<uint32_t>(b + 24, crc(b, kLogBufferHeaderSize + used_));
+  store<uint32_t>(b + 24, crc32({b, kLogBufferHeaderSize + used_}));
   const uint64_t slot = info_.circular ? sequence_ % slots() : sequence_;
   auto w = write_all(fd_.get(), b, info_.buffer_size,
                      info_.data_offset + slot * uint64_t{info_.buffer_size});
@@ -404,7 +394,7 @@ Result<LogInfo> LogReader::read_header() {
     auto s = input_->read_at(kLogHeaderSize, body.data(), body.size());
     if (!s) return make_error(display_ + ": " + s.error().message);
     Result<void> d = make_error("damaged log file header (sections)");
-    if (*s == body.size() && want == crc(body.data(), body.size()))
+    if (*s == body.size() && want == crc32(body))
       d = decode_log_sections(body.data(), body.size(), *info);
     if (d) {
       have_sections_ = true;
@@ -486,7 +476,7 @@ LogReader::Step LogReader::check_buffer(uint64_t offset, size_t got) {
   uint8_t copy[kLogBufferHeaderSize];
   std::memcpy(copy, b, sizeof copy);
   store<uint32_t>(copy + 24, 0);
-  if (crc(b + kLogBufferHeaderSize, used, crc(copy, sizeof copy)) != load<uint32_t>(b + 24))
+  if (crc32({b + kLogBufferHeaderSize, used}, crc32(copy)) != load<uint32_t>(b + 24))
     return fail("damaged buffer (CRC mismatch)");
   const uint64_t seq = load<uint64_t>(b + 8);
   const uint64_t want = info_.circular ? order_[next_index_].first : expected_sequence_;

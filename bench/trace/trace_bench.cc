@@ -9,18 +9,23 @@
 //                                 log-file session (docs/logfile.md), until STOP returned
 //                                 with the file closed; the file is kept at
 //                                 $PFC_BENCH_LOGFILE when set (scripts/bench-logfile)
+//   Trace_EndToEnd_Offered/K,     the same two runs with the writers paced at K k events/s
+//   Trace_File_Offered/K          in all: events lost at a rate below the unpaced one
+//   Trace_*_MaxNoLoss             the highest paced rate with nothing lost (bisection)
 //   Trace_EnableToCallback        EnableTraceEx2 here → enable callback in another process
 // Children are this binary re-executed with a role argument (`--role=consumer NAME`,
-// `--role=writer TAG N`, `--role=callback TAG`), in a private PFC_TRACE_DIR.
+// `--role=writer TAG N RATE`, `--role=callback TAG`), in a private PFC_TRACE_DIR.
 #include <benchmark/benchmark.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <x86intrin.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -77,11 +82,16 @@ void stop(TRACEHANDLE h) {
   (void)ControlTraceW(h, nullptr, &p.props, EVENT_TRACE_CONTROL_STOP);
 }
 
-pid_t spawn(std::vector<std::string> args, int* out_fd = nullptr) {
+// `own_session`: the child calls setsid(), as a process started from another terminal is
+// in its own session — and so, with the kernel's autogroup scheduling, gets its own share
+// of the CPU instead of a third of the writers' (the file session host is always in its own
+// session: trace/host.h).
+pid_t spawn(std::vector<std::string> args, int* out_fd = nullptr, bool own_session = false) {
   int fds[2] = {-1, -1};
   if (out_fd != nullptr && ::pipe(fds) != 0) std::abort();
   const pid_t pid = ::fork();
   if (pid == 0) {
+    if (own_session) (void)::setsid();
     if (out_fd != nullptr) ::dup2(fds[1], 1);
     std::vector<char*> argv{g_self.data()};
     for (auto& a : args) argv.push_back(a.data());
@@ -191,7 +201,30 @@ void NTAPI note_enable(LPCGUID, ULONG is_enabled, UCHAR, ULONGLONG, ULONGLONG,
   if (g_callback_fd >= 0) (void)!::write(g_callback_fd, &c, 1);
 }
 
-int role_writer(unsigned tag, uint64_t count) {
+// Sleeps until `due` (CLOCK_MONOTONIC ns) when that is still ahead.
+void sleep_until_ns(uint64_t due) {
+  timespec now{};
+  ::clock_gettime(CLOCK_MONOTONIC, &now);
+  if (static_cast<uint64_t>(now.tv_sec) * 1'000'000'000u + static_cast<uint64_t>(now.tv_nsec) >=
+      due)
+    return;
+  const timespec at{static_cast<time_t>(due / 1'000'000'000u),
+                    static_cast<long>(due % 1'000'000'000u)};
+  while (::clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, nullptr) == EINTR) {
+  }
+}
+
+uint64_t mono_now_ns() {
+  timespec t{};
+  ::clock_gettime(CLOCK_MONOTONIC, &t);
+  return static_cast<uint64_t>(t.tv_sec) * 1'000'000'000u + static_cast<uint64_t>(t.tv_nsec);
+}
+
+// `count` events of 32 payload bytes once a session enables the provider; `rate` > 0 paces
+// them at that many events/s (checked every kPaceBatch events: the writer sleeps when it is
+// ahead, and catches up without sleeping when it is behind), 0 writes as fast as it can.
+constexpr uint64_t kPaceBatch = 256;
+int role_writer(unsigned tag, uint64_t count, uint64_t rate) {
   GUID g = guid_of(tag);
   REGHANDLE h;
   if (EventRegister(&g, note_enable, nullptr, &h) != 0) return 1;
@@ -201,10 +234,16 @@ int role_writer(unsigned tag, uint64_t count) {
   uint64_t payload[4] = {1, 2, 3, 4};
   EVENT_DATA_DESCRIPTOR data;
   EventDataDescCreate(&data, payload, sizeof payload);
+  const uint64_t start = mono_now_ns();
   for (uint64_t i = 0; i < count; ++i) {
+    if (rate != 0 && i % kPaceBatch == 0)
+      sleep_until_ns(
+          start + static_cast<uint64_t>(static_cast<double>(i) * 1e9 / static_cast<double>(rate)));
     payload[0] = i;
     (void)EventWrite(h, &d, 1, &data);
   }
+  // How long the writes took (stdout: the benchmark reads it; the writer's real rate).
+  std::printf("%llu\n", static_cast<unsigned long long>(mono_now_ns() - start));
   EventUnregister(h);
   return 0;
 }
@@ -290,79 +329,207 @@ void cpu_counters(benchmark::State& state, double writers_ns, double reader_ns, 
                                        (writers_ns + reader_ns);
 }
 
-// Two writer processes of provider guid_of(tag), `per_writer` events each, once `session`
-// enables it: returns their CPU ns; `t0` is when the enable was issued.
-double run_two_writers(TRACEHANDLE session, unsigned tag, uint64_t per_writer,
-                       std::chrono::steady_clock::time_point& t0) {
-  const pid_t a = spawn({"--role=writer", std::to_string(tag), std::to_string(per_writer)});
-  const pid_t b = spawn({"--role=writer", std::to_string(tag), std::to_string(per_writer)});
+// The number a child printed on its stdout (`fd`, closed here); 0 if none.
+double read_number(int fd) {
+  char buf[64] = {0};
+  size_t got = 0;
+  for (ssize_t n; got < sizeof buf - 1 && (n = ::read(fd, buf + got, sizeof buf - 1 - got)) > 0;)
+    got += static_cast<size_t>(n);
+  ::close(fd);
+  return std::strtod(buf, nullptr);
+}
+
+// What two writer processes did: their CPU time and how long the slower one's writes took.
+struct Writers {
+  double cpu_ns = 0;
+  double write_ns = 0;
+};
+
+// Two writer processes of provider guid_of(tag), `per_writer` events each (paced at
+// `rate_per_writer` events/s each; 0: unpaced), once `session` enables it; `t0` is when
+// the enable was issued.
+Writers run_two_writers(TRACEHANDLE session, unsigned tag, uint64_t per_writer,
+                        uint64_t rate_per_writer, std::chrono::steady_clock::time_point& t0) {
+  const std::vector<std::string> args{"--role=writer", std::to_string(tag),
+                                      std::to_string(per_writer), std::to_string(rate_per_writer)};
+  int out_a = -1, out_b = -1;
+  const pid_t a = spawn(args, &out_a);
+  const pid_t b = spawn(args, &out_b);
   GUID g = guid_of(tag);
   std::this_thread::sleep_for(std::chrono::milliseconds(100));  // both registered
   t0 = std::chrono::steady_clock::now();
   EnableTraceEx2(session, &g, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 5, 0, 0, 5000, nullptr);
-  return wait_cpu_ns(a) + wait_cpu_ns(b);
+  Writers w;
+  w.write_ns = std::max(read_number(out_a), read_number(out_b));
+  w.cpu_ns = wait_cpu_ns(a) + wait_cpu_ns(b);
+  return w;
+}
+
+// One run of two writers into a session and what came out of it.
+struct Run {
+  double secs = 0;  // enable → everything delivered (real time) / file closed (file)
+  double kept = 0;  // events delivered to the consumer / written to the file
+  double lost = 0;  // EventsLost
+  double writers_ns = 0;
+  double written_ev_s = 0;  // the rate the writers achieved (events / the slower one's time)
+  double reader_ns = 0;     // the consumer, or the host just before STOP
+  double buffers_written = 0;
+};
+
+// Two writers (`rate` events/s in all, 0: unpaced) → one real-time consumer, 64 MB rings.
+Run end_to_end(uint64_t per_writer, uint64_t rate) {
+  Run r;
+  TRACEHANDLE s = start("bench_e2e", 1024, 64);  // a 64 MB ring per writer
+  int out = -1;
+  const pid_t consumer = spawn({"--role=consumer", "bench_e2e"}, &out, true);
+  char buf[64] = {0};
+  (void)!::read(out, buf, 5);
+  std::chrono::steady_clock::time_point t0;
+  const Writers w = run_two_writers(s, 2308, per_writer, rate / 2, t0);
+  r.writers_ns = w.cpu_ns;
+  r.written_ev_s = w.write_ns > 0 ? 2e9 * static_cast<double>(per_writer) / w.write_ns : 0;
+  Properties p = properties(0, 0);
+  QueryTraceW(s, nullptr, &p.props);
+  stop(s);
+  const ssize_t n = ::read(out, buf, sizeof buf - 1);
+  const auto t1 = std::chrono::steady_clock::now();
+  r.reader_ns = wait_cpu_ns(consumer);
+  ::close(out);
+  r.secs = std::chrono::duration<double>(t1 - t0).count();
+  r.kept = n > 0 ? std::strtod(buf, nullptr) : 0;
+  r.lost = p.props.EventsLost;
+  return r;
+}
+
+// Two writers (`rate` events/s in all, 0: unpaced) → a sequential log-file session (64 MB
+// rings, 1 MB file buffers) at `path`, until STOP returned with the file closed.
+Run file_session(uint64_t per_writer, uint64_t rate, const std::string& path) {
+  Run r;
+  Properties p = properties(1024, 64);
+  p.props.LogFileMode = EVENT_TRACE_FILE_MODE_SEQUENTIAL;
+  p.props.LogFileNameOffset = offsetof(Properties, file);
+  for (size_t i = 0; i < path.size() && i < 511; ++i) p.file[i] = static_cast<WCHAR>(path[i]);
+  WCHAR name[64];
+  widen("bench_file", name);
+  TRACEHANDLE s = 0;
+  if (StartTraceW(&s, name, &p.props) != 0) std::abort();
+  std::chrono::steady_clock::time_point t0;
+  const Writers w = run_two_writers(s, 2310, per_writer, rate / 2, t0);
+  r.writers_ns = w.cpu_ns;
+  r.written_ev_s = w.write_ns > 0 ? 2e9 * static_cast<double>(per_writer) / w.write_ns : 0;
+  r.reader_ns = proc_cpu_ns(host_pid());  // before STOP: the rest is ≤ 2 ms of events
+  Properties q = properties(0, 0);
+  (void)ControlTraceW(s, nullptr, &q.props, EVENT_TRACE_CONTROL_STOP);  // host closed the file
+  r.secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.lost = q.props.EventsLost;
+  r.kept = 2.0 * static_cast<double>(per_writer) - r.lost;
+  r.buffers_written = q.props.BuffersWritten;
+  return r;
+}
+
+std::string bench_file_path() {
+  const char* keep = std::getenv("PFC_BENCH_LOGFILE");
+  return keep != nullptr ? keep : std::string(std::getenv("PFC_TRACE_DIR")) + "/bench.etl";
+}
+
+void report(benchmark::State& state, const Run& r, uint64_t per_writer) {
+  state.SetIterationTime(r.secs);
+  state.counters["events_per_s"] = r.kept / r.secs;
+  state.counters["lost"] = r.lost;
+  state.counters["written_ev_s"] = r.written_ev_s;
+  cpu_counters(state, r.writers_ns, r.reader_ns, 2.0 * static_cast<double>(per_writer));
 }
 
 void Trace_EndToEnd_2Providers(benchmark::State& state) {
   const uint64_t per_writer = 2'000'000;
   for (auto _ : state) {
-    TRACEHANDLE s = start("bench_e2e", 1024, 64);  // a 64 MB ring per writer
-    int out = -1;
-    const pid_t consumer = spawn({"--role=consumer", "bench_e2e"}, &out);
-    char buf[64] = {0};
-    (void)!::read(out, buf, 5);
-    std::chrono::steady_clock::time_point t0;
-    const double writers_cpu = run_two_writers(s, 2308, per_writer, t0);
-    Properties p = properties(0, 0);
-    QueryTraceW(s, nullptr, &p.props);
-    stop(s);
-    const ssize_t n = ::read(out, buf, sizeof buf - 1);
-    const auto t1 = std::chrono::steady_clock::now();
-    const double consumer_cpu = wait_cpu_ns(consumer);
-    ::close(out);
-    const double secs = std::chrono::duration<double>(t1 - t0).count();
-    const double got = n > 0 ? std::strtod(buf, nullptr) : 0;
-    state.SetIterationTime(secs);
-    state.counters["events_per_s"] = got / secs;
-    state.counters["lost"] = p.props.EventsLost;
-    state.counters["delivered"] = got;
-    cpu_counters(state, writers_cpu, consumer_cpu, 2.0 * per_writer);
+    const Run r = end_to_end(per_writer, 0);
+    report(state, r, per_writer);
+    state.counters["delivered"] = r.kept;
   }
 }
 BENCHMARK(Trace_EndToEnd_2Providers)->Iterations(1)->UseManualTime()->Unit(benchmark::kMillisecond);
 
 void Trace_File_2Providers(benchmark::State& state) {
   const uint64_t per_writer = 2'000'000;
-  const char* keep = std::getenv("PFC_BENCH_LOGFILE");
-  const std::string path =
-      keep != nullptr ? keep : std::string(std::getenv("PFC_TRACE_DIR")) + "/bench.etl";
+  const std::string path = bench_file_path();
   for (auto _ : state) {
-    Properties p = properties(1024, 64);  // 64 MB rings, 1 MB file buffers
-    p.props.LogFileMode = EVENT_TRACE_FILE_MODE_SEQUENTIAL;
-    p.props.LogFileNameOffset = offsetof(Properties, file);
-    for (size_t i = 0; i < path.size() && i < 511; ++i) p.file[i] = static_cast<WCHAR>(path[i]);
-    WCHAR w[64];
-    widen("bench_file", w);
-    TRACEHANDLE s = 0;
-    if (StartTraceW(&s, w, &p.props) != 0) std::abort();
-    std::chrono::steady_clock::time_point t0;
-    const double writers_cpu = run_two_writers(s, 2310, per_writer, t0);
-    const double host_cpu = proc_cpu_ns(host_pid());  // before STOP: the rest is ≤ 2 ms of events
-    Properties q = properties(0, 0);
-    (void)ControlTraceW(s, nullptr, &q.props, EVENT_TRACE_CONTROL_STOP);  // host closed the file
-    const auto t1 = std::chrono::steady_clock::now();
-    const double secs = std::chrono::duration<double>(t1 - t0).count();
-    const double kept = 2.0 * per_writer - q.props.EventsLost;
-    state.SetIterationTime(secs);
-    state.counters["events_per_s"] = kept / secs;
-    state.counters["lost"] = q.props.EventsLost;
-    state.counters["buffers_written"] = q.props.BuffersWritten;
+    const Run r = file_session(per_writer, 0, path);
+    report(state, r, per_writer);
+    state.counters["buffers_written"] = r.buffers_written;
     state.counters["file_mb"] = static_cast<double>(std::filesystem::file_size(path)) / (1 << 20);
-    cpu_counters(state, writers_cpu, host_cpu, 2.0 * per_writer);
   }
-  if (keep == nullptr) std::filesystem::remove(path);
+  if (std::getenv("PFC_BENCH_LOGFILE") == nullptr) std::filesystem::remove(path);
 }
 BENCHMARK(Trace_File_2Providers)->Iterations(1)->UseManualTime()->Unit(benchmark::kMillisecond);
+
+// The same at a fixed offered rate (the argument, in k events/s for both writers
+// together): does the consumer or the host keep up, and how many events are lost?
+// `events_per_s` is what was delivered over the whole run (≈ the offered rate when
+// nothing is lost); `lost` is the goal's "none lost".
+// The offered rates of the *_Offered benchmarks (k events/s, both writers), one run each.
+void offered_rates(benchmark::internal::Benchmark* b) {
+  for (const int k : {2000, 3000, 4000, 5000, 6000}) b->Arg(k);
+  b->Iterations(1)->UseManualTime()->Unit(benchmark::kMillisecond);
+}
+
+void Trace_EndToEnd_Offered(benchmark::State& state) {
+  const uint64_t per_writer = 2'000'000, rate = static_cast<uint64_t>(state.range(0)) * 1000;
+  for (auto _ : state) report(state, end_to_end(per_writer, rate), per_writer);
+  state.counters["offered_ev_s"] = static_cast<double>(rate);
+}
+BENCHMARK(Trace_EndToEnd_Offered)->Apply(offered_rates);
+
+void Trace_File_Offered(benchmark::State& state) {
+  const uint64_t per_writer = 2'000'000, rate = static_cast<uint64_t>(state.range(0)) * 1000;
+  const std::string path = bench_file_path();
+  for (auto _ : state) report(state, file_session(per_writer, rate, path), per_writer);
+  state.counters["offered_ev_s"] = static_cast<double>(rate);
+  if (std::getenv("PFC_BENCH_LOGFILE") == nullptr) std::filesystem::remove(path);
+}
+BENCHMARK(Trace_File_Offered)->Apply(offered_rates);
+
+// The highest rate at which nothing was lost, found by bisection of the offered rate
+// between 1 and 12 M/s over `kSearchSteps` runs of 2 × 1 M events each (the goal's 5 M/s
+// first). A run counts at the rate the writers achieved (written_ev_s), which is below the
+// offered one when they cannot keep the pace: max_no_loss_ev_s is the highest achieved
+// rate of a run with nothing lost, first_loss_ev_s the lowest achieved rate of a run that
+// lost events (0: none did). One run per rate, so on a busy machine these are samples.
+constexpr int kSearchSteps = 7;
+template <typename RunAt>
+void search_no_loss(benchmark::State& state, RunAt&& run_at) {
+  for (auto _ : state) {
+    double lo = 0, hi = 12'000'000, secs = 0, best = 0, first_loss = 0;
+    for (int i = 0; i < kSearchSteps; ++i) {
+      const double mid = i == 0 ? 5'000'000 : (lo + hi) / 2;
+      const Run r = run_at(static_cast<uint64_t>(mid));
+      secs += r.secs;
+      if (r.lost == 0 && r.kept == 2'000'000) {
+        lo = mid;
+        best = std::max(best, r.written_ev_s);
+      } else {
+        hi = mid;
+        first_loss = first_loss == 0 ? r.written_ev_s : std::min(first_loss, r.written_ev_s);
+      }
+    }
+    state.SetIterationTime(secs);
+    state.counters["max_no_loss_ev_s"] = best;
+    state.counters["first_loss_ev_s"] = first_loss;
+    state.counters["max_offered_no_loss_ev_s"] = lo;
+  }
+}
+
+void Trace_EndToEnd_MaxNoLoss(benchmark::State& state) {
+  search_no_loss(state, [](uint64_t rate) { return end_to_end(1'000'000, rate); });
+}
+BENCHMARK(Trace_EndToEnd_MaxNoLoss)->Iterations(1)->UseManualTime()->Unit(benchmark::kMillisecond);
+
+void Trace_File_MaxNoLoss(benchmark::State& state) {
+  const std::string path = bench_file_path();
+  search_no_loss(state, [&path](uint64_t rate) { return file_session(1'000'000, rate, path); });
+  if (std::getenv("PFC_BENCH_LOGFILE") == nullptr) std::filesystem::remove(path);
+}
+BENCHMARK(Trace_File_MaxNoLoss)->Iterations(1)->UseManualTime()->Unit(benchmark::kMillisecond);
 
 void Trace_EnableToCallback(benchmark::State& state) {
   TRACEHANDLE s = start("bench_enable");
@@ -394,9 +561,9 @@ BENCHMARK(Trace_EnableToCallback)->Iterations(200)->UseRealTime()->Unit(benchmar
 int main(int argc, char** argv) {
   g_self = argv[0];
   if (argc >= 3 && std::strcmp(argv[1], "--role=consumer") == 0) return role_consumer(argv[2]);
-  if (argc >= 4 && std::strcmp(argv[1], "--role=writer") == 0)
+  if (argc >= 5 && std::strcmp(argv[1], "--role=writer") == 0)
     return role_writer(static_cast<unsigned>(std::atoi(argv[2])),
-                       std::strtoull(argv[3], nullptr, 10));
+                       std::strtoull(argv[3], nullptr, 10), std::strtoull(argv[4], nullptr, 10));
   if (argc >= 3 && std::strcmp(argv[1], "--role=callback") == 0) {
     g_callback_fd = 1;
     return role_callback(static_cast<unsigned>(std::atoi(argv[2])));

@@ -59,19 +59,37 @@ bool report(Stream& s, const SourceProblem& problem) {
   return false;
 }
 
-// Routes every event of the source into the output, reporting problems as they come.
-void route_all(Stream& s, const ScriptRouter& routed, bool explain, Progress& progress) {
-  std::optional<Explainer> explainer;
-  if (explain) {
-    auto made = Explainer::create(*routed.router, routed.providers,
-                                  static_cast<uint32_t>(routed.session_names.size()));
-    if (!made) {
-      s.err << "pfc: internal error: --explain: " << made.error().message << '\n';
+// The engine's result for `in`, checked against --explain's when `explainer` is set
+// (kExplain); false after a disagreement (reported).
+template <bool kExplain>
+bool route_one(Stream& s, const ScriptRouter& routed, Explainer* explainer, uint64_t seq,
+               const SourceEvent& in) {
+  const RouteResult r = routed.router->route(routed.providers[in.provider], in.view, in.exclude);
+  const std::vector<Rejection>* why = nullptr;
+  std::optional<ExplainedRoute> x;
+  if constexpr (kExplain) {
+    x = explainer->explain(in.provider, in.view, in.exclude);
+    if (x->result != r) {
+      s.file.flush();
+      const std::string where = std::string(s.source.unit()) + " " + std::to_string(in.where);
+      s.err << "pfc: internal error: " << mismatch_message(seq, where, r, x->result) << '\n';
       s.internal = kExitInternal;
-      return;
+      return false;
     }
-    explainer = std::move(*made);
+    why = &x->why;
   }
+  if (auto w = s.output.event(seq, in, r, why); !w) {
+    s.err << "pfc: error: " << w.error().message << '\n';
+    s.internal = kExitInput;
+    return false;
+  }
+  return !s.file.failed();
+}
+
+// Routes every event of the source into the output, reporting problems as they come. One
+// instantiation per kExplain, so the common loop carries nothing of --explain.
+template <bool kExplain>
+void route_loop(Stream& s, const ScriptRouter& routed, Explainer* explainer, Progress& progress) {
   SourceEvent in;
   SourceProblem problem;
   for (uint64_t seq = 0;;) {
@@ -83,26 +101,21 @@ void route_all(Stream& s, const ScriptRouter& routed, bool explain, Progress& pr
       if (!go_on) return;
       continue;
     }
-    const RouteResult r = routed.router->route(routed.providers[in.provider], in.view, in.exclude);
-    std::optional<ExplainedRoute> x;
-    if (explainer) {
-      x = explainer->explain(in.provider, in.view, in.exclude);
-      if (x->result != r) {
-        s.file.flush();
-        const std::string where = std::string(s.source.unit()) + " " + std::to_string(in.where);
-        s.err << "pfc: internal error: " << mismatch_message(seq, where, r, x->result) << '\n';
-        s.internal = kExitInternal;
-        return;
-      }
-    }
-    if (auto w = s.output.event(seq, in, r, x ? &x->why : nullptr); !w) {
-      s.err << "pfc: error: " << w.error().message << '\n';
-      s.internal = kExitInput;
-      return;
-    }
-    if (s.file.failed()) return;
-    progress.tick(++seq, s.source.consumed(), s.source.size());
+    if (!route_one<kExplain>(s, routed, explainer, seq, in)) return;
+    if (progress.due(++seq)) progress.tick(seq, s.source.consumed(), s.source.size());
   }
+}
+
+void route_all(Stream& s, const ScriptRouter& routed, bool explain, Progress& progress) {
+  if (!explain) return route_loop<false>(s, routed, nullptr, progress);
+  auto made = Explainer::create(*routed.router, routed.providers,
+                                static_cast<uint32_t>(routed.session_names.size()));
+  if (!made) {
+    s.err << "pfc: internal error: --explain: " << made.error().message << '\n';
+    s.internal = kExitInternal;
+    return;
+  }
+  route_loop<true>(s, routed, &*made, progress);
 }
 
 OutputMode output_mode(const RunOptions& o) {

@@ -134,6 +134,51 @@ TEST_F(GenRun, CountWorksOnJsonLinesToo) {
   EXPECT_EQ(r.out.rfind("{\"events\":1,\"matched\":1,\"engine\":\"auto\"", 0), 0u) << r.out;
 }
 
+// The capture reader caches the schema's event per (provider, id, version)
+// (cli/capture_source.cc): records that switch provider, version or ID from one to the next,
+// keys that share an ID across providers or versions, undeclared events and more keys than
+// the cache has slots must all decode as the JSON reader (which has no cache) decodes them.
+TEST_F(GenRun, CaptureEventLookupFollowsEveryKeyChange) {
+  std::string script = "provider P1 { event F (id=1, version=1) { C: uint16; }";
+  for (int id = 1; id <= 300; ++id)
+    script += " event E" + std::to_string(id) + " (id=" + std::to_string(id) + ") { A: uint32; }";
+  script +=
+      " }\nprovider P2 { event G (id=1) { B: wstring; } }\nsession S { enable P1; enable P2; }\n";
+  write("keys.pfs", script);
+  const std::string common =
+      R"("level":0,"keyword":"0x0","opcode":0,"task":0,"channel":0,"pid":1,"tid":2,)";
+  const auto line = [&](const char* provider, int id, int version, const std::string& hex) {
+    return std::string(R"({"provider":")") + provider + R"(","id":)" + std::to_string(id) +
+           R"(,"version":)" + std::to_string(version) + "," + common + R"("payload_hex":")" + hex +
+           "\"}\n";
+  };
+  std::string jsonl;
+  for (int round = 0; round < 2; ++round) {
+    for (int id = 1; id <= 300; ++id) {
+      jsonl += line("P1", id, 0, "2a000000");
+      if (id % 7 == 0) jsonl += line("P1", 1, 1, "0700");          // same ID, other version
+      if (id % 5 == 0) jsonl += line("P2", 1, 0, "680069000000");  // same ID, other provider
+      if (id % 11 == 0) jsonl += line("P2", 1, 1, "0800");         // undeclared in P2 only
+      if (id % 13 == 0) jsonl += line("P1", 400, 0, "");           // undeclared
+    }
+  }
+  write("keys.jsonl", jsonl);
+  ASSERT_EQ(
+      pfc({"run", "keys.pfs", "--events", "keys.jsonl", "--output", "capture", "-o", "keys.cap"})
+          .exit_code,
+      0);
+  const ProcessResult from_json =
+      pfc({"run", "keys.pfs", "--events", "keys.jsonl", "--output", "events"});
+  const ProcessResult from_capture =
+      pfc({"run", "keys.pfs", "--events", "keys.cap", "--output", "events"});
+  ASSERT_EQ(from_json.exit_code, 0) << from_json.err;
+  ASSERT_EQ(from_capture.exit_code, 0) << from_capture.err;
+  EXPECT_NE(from_json.out.find(R"("event":"E300")"), std::string::npos);
+  EXPECT_NE(from_json.out.find(R"("provider":"P2","event":"G")"), std::string::npos);
+  EXPECT_NE(from_json.out.find(R"("provider":"P2","id":1,"version":1)"), std::string::npos);
+  EXPECT_EQ(from_capture.out, from_json.out);
+}
+
 TEST_F(GenRun, CorruptedAndTruncatedCapturesAreErrors) {
   ASSERT_EQ(pfc({"gen", "example.pfs", "--count", "20", "--seed", "1", "-o", "g.cap"}).exit_code,
             0);

@@ -2,6 +2,9 @@
 // the schema helpers (in-type names and properties, lookups).
 #include <gtest/gtest.h>
 
+#include <cctype>
+#include <string>
+
 #include "pfc/guid.h"
 #include "pfc/schema.h"
 
@@ -36,6 +39,32 @@ TEST(Guid, ParseRejects) {
        }) {
     EXPECT_FALSE(Guid::parse(bad)) << bad;
   }
+}
+
+// Every character position of a valid GUID, replaced by every byte: accepted exactly when
+// the position holds a hex digit and the byte is one (Guid::parse reads digits by table).
+TEST(Guid, ParseChecksEveryPositionForEveryByte) {
+  const std::string good = "{0123ABCD-4567-89ef-aBcD-0123456789aB}";
+  const auto is_hex = [](int c) {
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+  };
+  for (size_t i = 0; i < good.size(); ++i) {
+    for (int c = 0; c < 256; ++c) {
+      std::string text = good;
+      text[i] = char(c);
+      const bool digit_place = is_hex(good[i]);
+      const bool accept = digit_place ? is_hex(c) : char(c) == good[i];
+      const auto g = Guid::parse(text);
+      ASSERT_EQ(g.has_value(), accept) << "position " << i << " byte " << c;
+      if (!accept) continue;
+      std::string upper = text;
+      for (char& ch : upper) ch = char(std::toupper(static_cast<unsigned char>(ch)));
+      ASSERT_EQ(g->to_string(), upper) << "position " << i << " byte " << c;
+    }
+  }
+  const auto g = Guid::parse(good);
+  ASSERT_TRUE(g);
+  EXPECT_EQ(g->to_string(), "{0123ABCD-4567-89EF-ABCD-0123456789AB}");
 }
 
 TEST(Guid, PayloadBytesAreLittleEndianData1To3) {

@@ -1,0 +1,33 @@
+// base/crc32.h — CRC-32 (ISO-HDLC: reflected polynomial 0xEDB88320, initial value and final
+// XOR 0xFFFFFFFF; the zlib and PNG one): the checksum of capture files (docs/cli.md) and
+// of the trace log file's header and buffers (docs/logfile.md). The value is zlib's crc32
+// whichever path computes it: carry-less multiplication folding (PCLMULQDQ, or VPCLMULQDQ
+// on 256-bit registers) on x86-64 CPUs that have it, checked once at run time, and zlib
+// for short inputs, the last bytes and every other CPU. Pure functions: thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+namespace pfc {
+
+// The CRC-32 of `bytes`, continuing from `crc` (0 to start):
+// crc32(b, crc32(a)) == crc32(a followed by b); an empty span returns `crc` unchanged.
+uint32_t crc32(std::span<const uint8_t> bytes, uint32_t crc = 0);
+
+// The ways crc32 can compute the value, for tests and benchmarks; each later one needs the
+// CPU features of the earlier ones.
+enum class Crc32Path {
+  kZlib,      // zlib's crc32_z only
+  kClmul128,  // PCLMULQDQ + SSE4.1 folding of whole 16-byte blocks (inputs ≥ 64 bytes)
+  kClmul256,  // VPCLMULQDQ + AVX2 folding (block runs ≥ 128 bytes), else as kClmul128
+};
+
+// Whether this CPU can run `path` (kZlib always can).
+bool crc32_has(Crc32Path path);
+
+// crc32 computed by `path` (the same value); a path the CPU lacks (!crc32_has) computes
+// with zlib.
+uint32_t crc32_with(Crc32Path path, std::span<const uint8_t> bytes, uint32_t crc = 0);
+
+}  // namespace pfc
