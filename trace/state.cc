@@ -5,13 +5,13 @@
 
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 
 #include "base/ascii.h"
+#include "base/crc32.h"
 #include "trace/testpoint.h"
 #include "trace/wire.h"
 
@@ -210,7 +210,8 @@ Result<NamespaceState> read_state_file(const TraceDir& dir) {
   if (body != buf.size() - kStateHeader)
     return make_error("trace namespace state has a bad length");
   const uint8_t* p = buf.data() + kStateHeader;
-  if (crc32_z(0, p, body) != crc) return make_error("trace namespace state fails its checksum");
+  if (crc32(std::span(p, body)) != crc)
+    return make_error("trace namespace state fails its checksum");
   return decode_state(p, body);
 }
 
@@ -220,7 +221,7 @@ Result<void> write_state_file(const TraceDir& dir, const NamespaceState& s) {
   h.put(kStateMagic);
   h.put(kStateVersion);
   h.put(static_cast<uint32_t>(body.size()));
-  h.put(static_cast<uint32_t>(crc32_z(0, body.data(), body.size())));
+  h.put(crc32(body));
   h.put(uint32_t{0});
   std::vector<uint8_t> out = std::move(h.data());
   out.insert(out.end(), body.begin(), body.end());
