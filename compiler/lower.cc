@@ -156,10 +156,10 @@ Result<void> lower_key(IrBuilder& b, MaskLowering& ml, MaskVal header, const Pro
   uint32_t first_reg = b.num_regs();
   internal::PayloadLowering payload(b, *event);
   // Region registers read 0 for other keys, so their results become the region's mask
-  // inside it (one value leaves the region), each folded in as soon as it is known
-  // (MaskAccumulator); anything else must be tied to the key.
-  internal::MaskAccumulator inside(ml);
-  std::vector<std::pair<uint32_t, Reg>> outside;
+  // inside it (one value leaves the region); anything else must be tied to the key. The
+  // mask is built after all of them (folding each in as it is known cut instructions but
+  // ran slower: docs/performance.md "Run 4").
+  std::vector<std::pair<uint32_t, Reg>> inside, outside;
   for (size_t i : users) {
     std::vector<const PayloadFilter*> filters;
     for (const PayloadFilter& f : ss[i].entry->params.payload) {
@@ -168,10 +168,9 @@ Result<void> lower_key(IrBuilder& b, MaskLowering& ml, MaskVal header, const Pro
     auto r = payload.session_filters(filters);
     if (!r) return std::unexpected(r.error());
     const bool in_region = *r >= first_reg && *r != kTrue && *r != kFalse;
-    if (in_region) inside.add(ss[i].entry->slot, *r);
-    else outside.push_back({ss[i].entry->slot, *r});
+    (in_region ? inside : outside).push_back({ss[i].entry->slot, *r});
   }
-  MaskVal region = inside.value();
+  MaskVal region = ml.from_bools(inside, /*unlisted_pass=*/false);
   if (!region.is_const() && !region.is_cond()) region = MaskVal::of(ml.reg(region));
   b.end_region();
   passed = ml.bit_or(passed, region);

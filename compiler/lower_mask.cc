@@ -114,35 +114,6 @@ MaskVal MaskLowering::from_bools(const std::vector<std::pair<uint32_t, Reg>>& pe
   return out;
 }
 
-void MaskAccumulator::add(uint32_t slot, Reg v) {
-  if (v == kFalse) return;
-  if (v == kTrue) {
-    folded_ = ml_.bit_or(folded_, MaskVal::constant(bit(slot)));
-    return;
-  }
-  if (!folding_ && (pending_ == ir::kNoReg || pending_ == v)) {
-    pending_ = v;
-    pending_bits_ |= bit(slot);
-    return;
-  }
-  if (!folding_) {  // a second distinct boolean: fold the pending one first
-    folding_ = true;
-    fold(MaskVal::when(pending_, pending_bits_));
-    pending_ = ir::kNoReg;
-  }
-  fold(MaskVal::when(v, bit(slot)));
-}
-
-void MaskAccumulator::fold(MaskVal m) {
-  folded_ = ml_.bit_or(folded_, m);
-  if (folded_.is_cond()) folded_ = MaskVal::of(ml_.reg(folded_));
-}
-
-MaskVal MaskAccumulator::value() {
-  if (pending_ == ir::kNoReg) return folded_;
-  return ml_.bit_or(folded_, MaskVal::when(pending_, pending_bits_));
-}
-
 Reg MaskLowering::any_of(MaskVal m, uint64_t bits) {
   if (m.is_const()) return (m.bits & bits) != 0 ? kTrue : kFalse;
   if (m.is_cond()) return (m.bits & bits) != 0 ? m.cond : kFalse;

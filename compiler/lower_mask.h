@@ -81,27 +81,4 @@ class MaskLowering {
   uint64_t sessions_;
 };
 
-// from_bools(per_slot, /*unlisted_pass=*/false) built one session at a time: each
-// session's boolean is folded into the mask (mask.if + or) as soon as it is added, so the
-// code keeps one accumulator live instead of every session's boolean until the end (the
-// O1 code generator's register allocator spills what it cannot hold; docs/jit.md). The
-// first boolean stays pending until a second distinct one arrives, so one boolean (or one
-// shared by every session added) still gives `cond ? bits : 0`; once folding, a repeat of
-// an already folded boolean gets its own mask.if. Same value as from_bools.
-class MaskAccumulator {
- public:
-  explicit MaskAccumulator(MaskLowering& ml) : ml_(ml) {}
-  void add(uint32_t slot, ir::Reg v);  // v: a register or kTrue / kFalse
-  MaskVal value();
-
- private:
-  void fold(MaskVal m);
-
-  MaskLowering& ml_;
-  MaskVal folded_ = MaskVal::constant(0);
-  bool folding_ = false;  // two distinct booleans seen: every one is folded at once
-  ir::Reg pending_ = ir::kNoReg;
-  uint64_t pending_bits_ = 0;
-};
-
 }  // namespace pfc::internal
