@@ -568,15 +568,17 @@ int main(int argc, char** argv) {
     g_callback_fd = 1;
     return role_callback(static_cast<unsigned>(std::atoi(argv[2])));
   }
-  // tmpfs, like the default namespace (/dev/shm or $XDG_RUNTIME_DIR): rings on a disk
-  // file system would measure page write-back.
+  // A PFC_TRACE_DIR the caller set is used as it is (and left in place). Otherwise a fresh
+  // one on tmpfs, like the default namespace (/dev/shm or $XDG_RUNTIME_DIR): rings on a
+  // disk file system would measure page write-back. It is removed at the end.
   char tmpl[] = "/dev/shm/pfc-bench-trace-XXXXXX";
-  const char* dir = ::mkdtemp(tmpl);
-  if (dir == nullptr) return 1;
-  ::setenv("PFC_TRACE_DIR", dir, 1);
+  const char* given = std::getenv("PFC_TRACE_DIR");
+  const char* dir = given != nullptr && *given != '\0' ? nullptr : ::mkdtemp(tmpl);
+  if (dir == nullptr && (given == nullptr || *given == '\0')) return 1;
+  if (dir != nullptr) ::setenv("PFC_TRACE_DIR", dir, 1);
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
-  std::filesystem::remove_all(dir);
+  if (dir != nullptr) std::filesystem::remove_all(dir);
   return 0;
 }
