@@ -141,9 +141,9 @@ ULONG TraceEvent(TRACEHANDLE TraceHandle, PEVENT_TRACE_HEADER EventTrace) {
   view.pid = current_pid();
   view.tid = current_tid();
   WriteContext write;
-  write.header.Flags = EVENT_HEADER_FLAG_CLASSIC_HEADER | EVENT_HEADER_FLAG_64_BIT_HEADER;
-  write.header.TimeStamp.QuadPart = filetime_now();
-  write.header.ProviderId = guid;
+  write.flags = EVENT_HEADER_FLAG_CLASSIC_HEADER | EVENT_HEADER_FLAG_64_BIT_HEADER;
+  write.timestamp = filetime_now();
+  write.provider = to_pfc(guid);
   WriteContext* saved = tls_write;
   tls_write = &write;
   s->deliver(view, false);

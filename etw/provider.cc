@@ -84,14 +84,22 @@ ULONG register_modern(const GUID& id, PENABLECALLBACK cb, void* ctx, REGHANDLE* 
   return register_record(rec, out);
 }
 
-// The payload of EventWrite*: the data descriptors concatenated into a per-thread buffer.
-ULONG assemble(ULONG count, const EVENT_DATA_DESCRIPTOR* data, std::vector<uint8_t>& buf) {
+// The payload of EventWrite*: the data descriptors concatenated into a per-thread buffer,
+// or, for one descriptor, the caller's bytes themselves (no copy). Sets *out/*size.
+ULONG assemble(ULONG count, const EVENT_DATA_DESCRIPTOR* data, const uint8_t** out,
+               uint64_t* size) {
   uint64_t total = 0;
   for (ULONG i = 0; i < count; ++i) {
     if (data[i].Size != 0 && data[i].Ptr == 0) return ERROR_INVALID_PARAMETER;
     total += data[i].Size;
   }
   if (total > 0xFFFF - sizeof(EVENT_HEADER)) return ERROR_ARITHMETIC_OVERFLOW;
+  *size = total;
+  if (count == 1) {
+    *out = reinterpret_cast<const uint8_t*>(static_cast<uintptr_t>(data[0].Ptr));
+    return ERROR_SUCCESS;
+  }
+  PFC_TLS_HOT thread_local std::vector<uint8_t> buf;
   buf.resize(static_cast<size_t>(total));
   size_t off = 0;
   for (ULONG i = 0; i < count; ++i) {
@@ -100,6 +108,7 @@ ULONG assemble(ULONG count, const EVENT_DATA_DESCRIPTOR* data, std::vector<uint8
                 reinterpret_cast<const void*>(static_cast<uintptr_t>(data[i].Ptr)), data[i].Size);
     off += data[i].Size;
   }
+  *out = buf.data();
   return ERROR_SUCCESS;
 }
 
@@ -124,25 +133,24 @@ ULONG write_event(const WriteArgs& a) {
       (a.count != 0 && a.data == nullptr))
     return ERROR_INVALID_PARAMETER;
   if (!rec->provider->enabled(a.desc->Level, a.desc->Keyword)) return ERROR_SUCCESS;
-  PFC_TLS_HOT thread_local std::vector<uint8_t> payload;
-  if (const ULONG rc = assemble(a.count, a.data, payload); rc != ERROR_SUCCESS) return rc;
-
   EventView view;
+  if (const ULONG rc = assemble(a.count, a.data, &view.payload, &view.payload_size);
+      rc != ERROR_SUCCESS)
+    return rc;
   view.desc = to_pfc(*a.desc);
-  view.payload = payload.data();
-  view.payload_size = payload.size();
-  view.pid = current_pid();
-  view.tid = current_tid();
+  const ThreadIds ids = current_ids();
+  view.pid = ids.pid;
+  view.tid = ids.tid;
   view.exe = StrRef::of(exe_path());
 
   uint64_t exclude = a.filter;
   if ((a.flags & EVENT_WRITE_FLAG_INPRIVATE) != 0) exclude |= rec->inprivate.load();
 
   WriteContext ctx;
-  ctx.header.Flags = static_cast<USHORT>(EVENT_HEADER_FLAG_64_BIT_HEADER | a.header_flags);
-  // TimeStamp stays 0: the first session's ring reservation sets it (Session::deliver).
-  ctx.header.ProviderId = to_win(rec->guid);
-  ctx.header.ActivityId = a.activity != nullptr ? *a.activity : tls_activity;
+  ctx.flags = static_cast<uint16_t>(EVENT_HEADER_FLAG_64_BIT_HEADER | a.header_flags);
+  // The timestamp stays 0: the first session's ring reservation sets it (Session::deliver).
+  ctx.provider = rec->guid;
+  ctx.activity = to_pfc(a.activity != nullptr ? *a.activity : tls_activity);
   ctx.related = a.related;
   ctx.caller = a.caller;
   WriteContext* saved = tls_write;

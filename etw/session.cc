@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <optional>
 
 #include "etw/link.h"
 #include "etw/util.h"
@@ -39,12 +38,11 @@ std::vector<uint64_t> capture_stack(void* caller) {
   return out;
 }
 
-void fill_record(trace::EventRecord* r, const EVENT_HEADER& h, const EventView& e,
-                 const GUID* related) {
-  r->filetime = h.TimeStamp.QuadPart;
+void fill_record(trace::EventRecord* r, const WriteContext& c, const EventView& e) {
+  r->filetime = c.timestamp;
   r->pid = e.pid;
   r->tid = e.tid;
-  r->provider = to_pfc(h.ProviderId);
+  r->provider = c.provider;
   r->id = e.desc.id;
   r->version = e.desc.version;
   r->channel = e.desc.channel;
@@ -52,10 +50,10 @@ void fill_record(trace::EventRecord* r, const EVENT_HEADER& h, const EventView& 
   r->opcode = e.desc.opcode;
   r->task = e.desc.task;
   r->keyword = e.desc.keyword;
-  r->activity = to_pfc(h.ActivityId);
-  r->has_related = related != nullptr;
-  r->related = related != nullptr ? to_pfc(*related) : Guid{};
-  r->flags = h.Flags;
+  r->activity = c.activity;
+  r->has_related = c.related != nullptr;
+  r->related = c.related != nullptr ? to_pfc(*c.related) : Guid{};
+  r->flags = c.flags;
   const int cpu = sched_getcpu();
   r->cpu = static_cast<uint16_t>(cpu < 0 ? 0 : cpu);
 }
@@ -87,25 +85,28 @@ trace::RingWriter* Session::ring() {
 }
 
 void Session::deliver(const EventView& event, bool with_stack) {
+  WriteContext* ctx = tls_write;
+  if (ctx == nullptr) [[unlikely]]
+    return deliver_bare(event);
+  write(event, *ctx, with_stack);
+}
+
+void Session::deliver_bare(const EventView& event) {
+  WriteContext ctx;  // no provider context: no stack either
+  write(event, ctx, false);
+}
+
+void Session::write(const EventView& event, WriteContext& ctx, bool with_stack) {
   if (closed_.load(std::memory_order_relaxed)) return;
   trace::RingWriter* w = ring();
   if (w == nullptr) return;
-  std::optional<WriteContext> fallback;  // built only when needed (the EventWrite* path has one)
-  WriteContext* ctx = tls_write;
-  if (ctx == nullptr) {  // routed by something other than EventWrite*: no provider context
-    ctx = &fallback.emplace();
-    ctx->header.Flags = EVENT_HEADER_FLAG_64_BIT_HEADER;
-    with_stack = false;
-  }
-  const std::vector<uint64_t>* stack = with_stack ? &ctx->stack_trace() : nullptr;
+  const std::vector<uint64_t>* stack = with_stack ? &ctx.stack_trace() : nullptr;
   const auto payload_len = static_cast<uint32_t>(std::min<uint64_t>(event.payload_size, 0xFFFF));
   const auto frames = static_cast<uint32_t>(stack != nullptr ? stack->size() : 0);
   trace::EventRecord* r = w->reserve(trace::record_bytes(payload_len, frames));
   if (r == nullptr) return;  // full: counted in the ring
-  // The first session's reservation times the event; later sessions repeat that time.
-  if (ctx->header.TimeStamp.QuadPart == 0)
-    ctx->header.TimeStamp.QuadPart = trace::filetime_of_mono(r->ts);
-  fill_record(r, ctx->header, event, ctx->related);
+  if (ctx.timestamp == 0) ctx.timestamp = trace::filetime_of_mono(r->ts);
+  fill_record(r, ctx, event);
   r->payload_len = payload_len;
   r->stack_count = static_cast<uint16_t>(frames);
   auto* out = reinterpret_cast<uint8_t*>(r) + sizeof(trace::EventRecord);

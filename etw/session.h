@@ -19,6 +19,7 @@
 namespace pfc::etw {
 
 class Link;
+struct WriteContext;
 
 class Session final : public Sink {
  public:
@@ -38,6 +39,9 @@ class Session final : public Sink {
 
  private:
   trace::RingWriter* ring();
+  void write(const EventView& event, WriteContext& ctx, bool with_stack);
+  // deliver() without a WriteContext (routed by something other than EventWrite*).
+  __attribute__((noinline)) void deliver_bare(const EventView& event);
 
   const trace::SessionEntry entry_;
   Link* link_;
@@ -49,11 +53,15 @@ class Session final : public Sink {
 };
 
 // What EventWrite* knows about the event being written, read by Session::deliver on the
-// same thread. The stack is captured once, on first use.
+// same thread. The stack is captured once, on first use. Only what a record needs (not a
+// whole EVENT_HEADER): it is built for every event written.
 struct WriteContext {
-  // Everything but the descriptor, pid and tid. TimeStamp 0: set by the first session
-  // that takes the event, from its ring reservation's monotonic time (one clock read).
-  EVENT_HEADER header{};
+  uint16_t flags = EVENT_HEADER_FLAG_64_BIT_HEADER;  // EVENT_HEADER Flags
+  // FILETIME; 0 until the first session that takes the event sets it from its ring
+  // reservation's monotonic time (one clock read); later sessions repeat it.
+  int64_t timestamp = 0;
+  Guid provider;
+  Guid activity;
   const GUID* related = nullptr;
   void* caller = nullptr;  // return address into the caller of EventWrite*
   bool stack_taken = false;

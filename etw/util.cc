@@ -55,6 +55,10 @@ const IdCache& ids() {
 
 uint32_t current_pid() { return ids().pid; }
 uint32_t current_tid() { return ids().tid; }
+ThreadIds current_ids() {
+  const IdCache& c = ids();
+  return ThreadIds{c.pid, c.tid};
+}
 
 GUID random_guid() {
   uint8_t b[16];

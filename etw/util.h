@@ -60,6 +60,11 @@ int64_t filetime_now();
 // microsecond in a VM) and refreshed after fork.
 uint32_t current_pid();
 uint32_t current_tid();
+struct ThreadIds {
+  uint32_t pid;
+  uint32_t tid;
+};
+ThreadIds current_ids();  // both at once (the EventWrite path)
 // A random (version 4) GUID.
 GUID random_guid();
 
