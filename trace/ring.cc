@@ -4,6 +4,7 @@
 #include "trace/testpoint.h"
 
 #include <fcntl.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -18,12 +19,26 @@ namespace pfc::trace {
 namespace {
 
 constexpr uint64_t kRingMagic = 0x31474E4952434650ull;  // "PFCRING1"
-constexpr uint32_t kRingVersion = 1;
 constexpr uint64_t kDeadCheckNs = 10'000'000;  // re-check a silent writer's liveness every 10 ms
 constexpr uint64_t kPrefetchBytes = 2048;  // how far ahead of head writers prefetch (reader: /4)
 
-std::atomic_ref<uint32_t> state_of(EventRecord* r) { return std::atomic_ref<uint32_t>(r->state); }
-std::atomic_ref<uint32_t> size_of(EventRecord* r) { return std::atomic_ref<uint32_t>(r->size); }
+// A record's first word: size (low half) and stamp (high half), little-endian as in
+// EventRecord. Records are 8-byte aligned inside a page-aligned data area.
+std::atomic_ref<uint64_t> word_of(void* r) {
+  return std::atomic_ref<uint64_t>(*static_cast<uint64_t*>(r));
+}
+uint64_t make_word(uint32_t size, uint32_t stamp) { return uint64_t{stamp} << 32 | size; }
+// The stamp of a record at `pos` without its kind bits.
+uint32_t stamp_base(uint64_t pos, uint32_t lap_shift, uint32_t salt) {
+  return ring_stamp(pos, lap_shift, salt, 0);
+}
+
+uint32_t random_salt() {
+  uint32_t salt = 0;
+  if (::getrandom(&salt, sizeof salt, GRND_NONBLOCK) != static_cast<ssize_t>(sizeof salt))
+    salt = static_cast<uint32_t>(mono_ns() * 0x9E3779B97F4A7C15ull >> 32) ^ ::getpid();
+  return salt;
+}
 
 }  // namespace
 
@@ -76,7 +91,10 @@ Result<RingWriter> RingWriter::create(const TraceDir& dir, uint64_t instance,
   RingWriter w;
   w.map_ = std::move(*map);
   w.capacity_ = capacity;
+  w.lap_shift_ = static_cast<uint32_t>(std::countr_zero(capacity));
+  w.salt_ = random_salt();
   RingHeader* h = w.header();
+  h->salt = w.salt_;
   h->version = kRingVersion;
   h->header_size = kRingHeaderSize;
   h->capacity = capacity;
@@ -116,13 +134,14 @@ EventRecord* RingWriter::reserve(uint32_t bytes) {
   }
   h->events.fetch_add(1, std::memory_order_relaxed);  // the line is ours after the CAS
   if (pad != 0) {
-    auto* p = reinterpret_cast<EventRecord*>(data() + (head & (capacity_ - 1)));
-    size_of(p).store(static_cast<uint32_t>(pad), std::memory_order_relaxed);
-    state_of(p).store(kRecordPadding, std::memory_order_release);
+    const uint32_t stamp = stamp_base(head, lap_shift_, salt_) | kRecordPadding;
+    word_of(data() + (head & (capacity_ - 1)))
+        .store(make_word(static_cast<uint32_t>(pad), stamp), std::memory_order_release);
   }
   auto* rec = reinterpret_cast<EventRecord*>(data() + ((head + pad) & (capacity_ - 1)));
   prefetch_ahead(head + pad + bytes, bytes);
-  size_of(rec).store(bytes, std::memory_order_relaxed);
+  word_of(rec).store(make_word(bytes, stamp_base(head + pad, lap_shift_, salt_) | kRecordReserved),
+                     std::memory_order_relaxed);
   rec->ts = ts;
   testpoint("ring.reserved");
   return rec;
@@ -137,7 +156,10 @@ void RingWriter::prefetch_ahead(uint64_t end, uint32_t bytes) const {
 }
 
 void RingWriter::commit(EventRecord* rec) {
-  state_of(rec).store(kRecordEvent, std::memory_order_release);
+  // Our own reserved word: the same stamp with the event kind.
+  const uint64_t reserved = word_of(rec).load(std::memory_order_relaxed);
+  word_of(rec).store(reserved ^ (uint64_t{kRecordReserved ^ kRecordEvent} << 32),
+                     std::memory_order_release);
 }
 
 void RingWriter::mark_closed() { header()->closed.store(1, std::memory_order_release); }
@@ -164,13 +186,20 @@ Result<RingReader> RingReader::open(const TraceDir& dir, const std::string& name
   const RingHeader* h = r.header();
   if (std::atomic_ref<const uint64_t>(h->magic).load(std::memory_order_acquire) != kRingMagic)
     return make_error("trace buffer " + name + " is not initialised");
+  if (h->version != kRingVersion)
+    return make_error("trace buffer " + name + " has ring version " + std::to_string(h->version) +
+                      "; this pfc reads version " + std::to_string(kRingVersion) +
+                      " (a process of another pfc release writes into this trace namespace)");
   const uint64_t cap = h->capacity;
-  if (h->version != kRingVersion || h->header_size != kRingHeaderSize ||
-      !std::has_single_bit(cap) || cap + kRingHeaderSize != size || h->instance != id->instance ||
-      h->pid != id->writer.pid || h->start != id->writer.start)
+  if (h->header_size != kRingHeaderSize || !std::has_single_bit(cap) ||
+      cap + kRingHeaderSize != size || h->instance != id->instance || h->pid != id->writer.pid ||
+      h->start != id->writer.start)
     return make_error("trace buffer " + name + " has an inconsistent header");
   r.capacity_ = cap;
+  r.lap_shift_ = static_cast<uint32_t>(std::countr_zero(cap));
+  r.salt_ = h->salt;
   r.pos_ = h->tail.load(std::memory_order_acquire);
+  r.head_seen_ = r.pos_;
   return r;
 }
 
@@ -190,28 +219,32 @@ const RingReader::View* RingReader::peek() {
     const uint64_t off = pos_ & (capacity_ - 1);
     // pos_ starts at the shared tail: misaligned, the record's words could lie past the end.
     if ((off & 7) != 0) break;
+    if (head_seen_ == pos_) {  // only now is head needed
+      head_seen_ = header()->head.load(std::memory_order_acquire);
+      if (head_seen_ == pos_) return nullptr;
+      if (head_seen_ - pos_ > capacity_) break;  // also a head below tail
+    }
+    // Below head: the record is reserved, so its word is the reserved or the event stamp of
+    // this position — or, just after the writer's CAS, bytes of an earlier lap.
     auto* rec = reinterpret_cast<EventRecord*>(data() + off);
-    const uint32_t state = state_of(rec).load(std::memory_order_acquire);
-    const uint32_t size = size_of(rec).load(std::memory_order_relaxed);
-    const bool size_ok = size >= 8 && size % 8 == 0 && size <= capacity_ - off;
-    if (state == kRecordReserved) {
-      // Empty, being written, or left by a dead writer: only now is head needed.
-      const uint64_t head = header()->head.load(std::memory_order_acquire);
-      if (head == pos_) return nullptr;
-      if (head - pos_ > capacity_) break;
-      if (!writer_gone()) return nullptr;         // being written
-      if (!size_ok || size > head - pos_) break;  // died before even the size word: rest lost
-      current_ = size;
-      pop();
+    const uint64_t word = word_of(rec).load(std::memory_order_acquire);
+    const auto size = static_cast<uint32_t>(word);
+    const auto stamp = static_cast<uint32_t>(word >> 32);
+    const uint32_t base = stamp_base(pos_, lap_shift_, salt_);
+    const bool size_ok =
+        size >= 8 && size % 8 == 0 && size <= capacity_ - off && size <= head_seen_ - pos_;
+    if (stamp == (base | kRecordPadding)) {
+      if (!size_ok || size != capacity_ - off) break;  // padding always runs to the end
+      skip(size);
       continue;
     }
-    if (!size_ok) break;
-    if (state == kRecordPadding) {
-      current_ = size;
-      pop();
+    if (stamp != (base | kRecordEvent)) {
+      if (!writer_gone()) return nullptr;                        // being written
+      if (stamp != (base | kRecordReserved) || !size_ok) break;  // died before even that: rest lost
+      skip(size);
       continue;
     }
-    if (state != kRecordEvent || size < sizeof(EventRecord)) break;
+    if (!size_ok || size < sizeof(EventRecord)) break;
     std::memcpy(&view_.header, rec, sizeof(EventRecord));
     const EventRecord& e = view_.header;
     if (uint64_t{record_bytes(e.payload_len, e.stack_count)} > size || e.payload_len > size) break;
@@ -229,9 +262,13 @@ const RingReader::View* RingReader::peek() {
   return nullptr;
 }
 
+void RingReader::skip(uint32_t size) {
+  current_ = size;
+  pop();
+}
+
 void RingReader::pop() {
   if (current_ == 0) return;
-  std::memset(data() + (pos_ & (capacity_ - 1)), 0, current_);
   pos_ += current_;
   current_ = 0;
   header()->tail.store(pos_, std::memory_order_release);

@@ -3,15 +3,20 @@
 // consumer. Many writer threads, one reader; writers never wait: a record that does not
 // fit is dropped and counted in `lost`.
 //
-// Commit protocol. A writer reads head, takes the timestamp, checks the space against tail
-// and moves head forward with one CAS (so timestamps are non-decreasing in ring order),
-// writes the record's size word at once, then the record, then stores state = committed
-// (release). The reader takes records at tail while they are committed (it reads head only
-// when the record at tail is not), zeroes them and publishes the new tail (release), which
-// hands the space back to the writers. A record
-// never straddles the end: a padding record fills the gap. A writer that died between
-// reservation and commit leaves a reserved record: the reader skips it once the process is
-// gone (by its size word; if even that was not written, the rest of that ring is lost).
+// Commit protocol (ring version 2). A record begins with one 8-byte word: its size (low
+// half) and a stamp (high half) = ((lap ^ salt) << 2) | kind, where lap = position /
+// capacity, salt is the ring's random number (header) and kind is reserved, event or
+// padding. A writer reads head, takes the timestamp, checks the space against tail and
+// moves head forward with one CAS (so timestamps are non-decreasing in ring order), stores
+// the word {size, reserved stamp} at once, then the record, then {size, event stamp}
+// (release). The reader takes the record at tail when it lies below head (it reads head
+// only when its last copy says the ring is empty) and its word holds the event stamp of
+// that position; then it publishes the new tail (release), which hands the space back to
+// the writers. Nothing is zeroed: bytes left from an earlier lap carry another lap's stamp.
+// A record never straddles the end: a padding record fills the gap. A writer that died
+// between reservation and commit leaves a reserved record: the reader skips it once the
+// process is gone (by its size; if even the reserved word was not written, the rest of that
+// ring is lost).
 #pragma once
 
 #include <atomic>
@@ -39,7 +44,7 @@ struct RingHeader {
   uint64_t capacity;  // data bytes, a power of two
   uint64_t instance;
   uint32_t pid;
-  uint32_t reserved;
+  uint32_t salt;  // random: makes a stale or payload word unlikely to look like a stamp
   uint64_t start;
   alignas(64) std::atomic<uint64_t> head;  // bytes reserved, ever
   std::atomic<uint64_t> events;            // event records reserved, ever (same line as head)
@@ -49,15 +54,20 @@ struct RingHeader {
   std::atomic<uint64_t> closed;            // the writer will write no more (session gone)
 };
 
-inline constexpr uint32_t kRecordReserved = 0;
+// The ring layout's version (RingHeader::version); a reader refuses any other, by name.
+inline constexpr uint32_t kRingVersion = 2;
+
+// Record kinds: in a log file, `state` is kRecordEvent; in a ring, the low two bits of the
+// stamp in `state` (see the commit protocol above).
 inline constexpr uint32_t kRecordEvent = 1;
 inline constexpr uint32_t kRecordPadding = 2;
+inline constexpr uint32_t kRecordReserved = 3;
 
 // One event as stored (little-endian, 8-byte aligned), followed by `payload_len` payload
 // bytes, padding to 8, then `stack_count` u64 stack entries.
 struct EventRecord {
   uint32_t size;   // whole record, multiple of 8
-  uint32_t state;  // kRecord*, accessed atomically
+  uint32_t state;  // ring: the stamp (size and state are one atomic word); file: kRecordEvent
   uint64_t ts;     // CLOCK_MONOTONIC ns
   int64_t filetime;
   uint32_t pid;
@@ -81,6 +91,11 @@ struct EventRecord {
 };
 static_assert(sizeof(EventRecord) == 112);
 
+// The stamp of a ring record of `kind` at position `pos` (the commit protocol above).
+inline uint32_t ring_stamp(uint64_t pos, uint32_t lap_shift, uint32_t salt, uint32_t kind) {
+  return (static_cast<uint32_t>(pos >> lap_shift) ^ salt) << 2 | kind;
+}
+
 inline uint32_t record_bytes(uint32_t payload_len, uint32_t stack_count) {
   return static_cast<uint32_t>(sizeof(EventRecord) + ((payload_len + 7u) & ~7u) + 8u * stack_count);
 }
@@ -101,9 +116,10 @@ class RingWriter {
   // Creates (or reopens, after fork-less restarts of the same process key) the ring.
   static Result<RingWriter> create(const TraceDir& dir, uint64_t instance, const ProcessKey& self,
                                    uint64_t capacity);
-  // Reserves a record of `bytes` (a multiple of 8) and fills size/state/ts; nullptr when it
-  // does not fit (counted in lost).
+  // Reserves a record of `bytes` (a multiple of 8) and fills size/state (reserved)/ts;
+  // nullptr when it does not fit (counted in lost).
   EventRecord* reserve(uint32_t bytes);
+  // Publishes a reserved record (its reserved stamp becomes the event stamp).
   static void commit(EventRecord* rec);
   void mark_closed();
   // In a forked child: the mapping was not inherited; drop it without unmapping.
@@ -117,6 +133,8 @@ class RingWriter {
   void prefetch_ahead(uint64_t end, uint32_t bytes) const;
   Mapping map_;
   uint64_t capacity_ = 0;
+  uint32_t lap_shift_ = 0;  // log2(capacity_)
+  uint32_t salt_ = 0;
   // The last tail a writer thread of this process saw: space checks use it and reload the
   // shared tail only when it says the record does not fit (tail only grows), so writers
   // rarely touch the consumer's cache line. Acquire/release chains the consumer's zeroing
@@ -141,7 +159,7 @@ class RingReader {
   // record reserved by a writer that died is skipped. Sets damaged() (and returns nullptr
   // from then on) when the shared data is inconsistent.
   const View* peek();
-  // Zeroes the record returned by peek() and hands its space back.
+  // Hands the space of the record returned by peek() back to the writers.
   void pop();
 
   bool damaged() const { return damaged_; }
@@ -163,13 +181,18 @@ class RingReader {
   RingHeader* header() const { return reinterpret_cast<RingHeader*>(map_.data()); }
   uint8_t* data() const { return map_.data() + kRingHeaderSize; }
   bool writer_gone();
+  // Skips the record at pos_ (padding, or reserved by a dead writer) of `size` bytes.
+  void skip(uint32_t size);
 
   Mapping map_;
   std::string name_;
   RingId id_;
   uint64_t capacity_ = 0;
-  uint64_t pos_ = 0;      // our copy of tail
-  uint32_t current_ = 0;  // size of the record peek() returned (0: none)
+  uint32_t lap_shift_ = 0;
+  uint32_t salt_ = 0;
+  uint64_t pos_ = 0;        // our copy of tail
+  uint64_t head_seen_ = 0;  // head as last read, >= pos_: records below it are reserved
+  uint32_t current_ = 0;    // size of the record peek() returned (0: none)
   View view_;
   bool damaged_ = false;
   uint64_t dead_check_ns_ = 0;

@@ -18,6 +18,7 @@
 #include <zlib.h>
 
 #include <atomic>
+#include <bit>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -164,8 +165,12 @@ class RingProgram {
     const uint64_t at = (cursor_ + skip) & (kCapacity - 1);
     if (n != 0) std::memcpy(data_ + at, src, std::min<uint64_t>(n, kCapacity - at));
   }
-  void record(uint32_t size, uint32_t state) {
-    const uint32_t words[2] = {size, state};
+  // The ring's stamp of `kind` at the cursor (trace/ring.h), with the header's salt.
+  uint32_t stamp(uint32_t kind) const {
+    return trace::ring_stamp(cursor_, std::countr_zero(kCapacity), h_->salt, kind);
+  }
+  void record(uint32_t size, uint32_t kind) {
+    const uint32_t words[2] = {size, stamp(kind)};
     write(words, sizeof words);
   }
   void step(RingOp op, Cursor& in);
@@ -198,7 +203,7 @@ void RingProgram::step(RingOp op, Cursor& in) {
       e.payload_len = in.get<uint16_t>();
       e.stack_count = in.get<uint8_t>();
       e.size = trace::record_bytes(e.payload_len, e.stack_count);
-      e.state = trace::kRecordEvent;
+      e.state = stamp(trace::kRecordEvent);
       e.pid = 1;
       e.id = static_cast<uint16_t>(cursor_);
       const std::vector<uint8_t> body(e.size - sizeof e, static_cast<uint8_t>(cursor_ >> 3));
@@ -212,6 +217,7 @@ void RingProgram::step(RingOp op, Cursor& in) {
       trace::EventRecord e{};
       e.size = in.get<uint32_t>();
       e.state = in.get<uint32_t>();
+      if ((e.state & 4) == 0) e.state = stamp(e.state & 3);
       e.payload_len = in.get<uint32_t>();
       e.stack_count = in.get<uint16_t>();
       write(&e, sizeof e);

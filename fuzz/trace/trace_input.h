@@ -42,7 +42,8 @@ enum RingOp : uint8_t {
   kEvent,        // u16 payload length, u8 stack count: a committed event at the cursor;
                  // cursor and head move past it
   kRecord,       // u32 size, u32 state, u32 payload length, u16 stack count: raw record
-                 // words at the cursor; the cursor moves by size, head does not
+                 // words at the cursor (state bit 2 clear: the stamp of kind state & 3 at
+                 // the cursor, else state as it is); the cursor moves by size, head does not
   kPadding,      // u32 size: a padding record at the cursor; cursor and head move past it
   kReserve,      // u32 size: a reserved (uncommitted) record; cursor and head move past it
   kRaw,          // u8 n, n bytes at the cursor (cursor unchanged)

@@ -1,5 +1,6 @@
 // tests/trace/ring_test.cc — the shared event ring: order, wrap-around, drops counted when
-// full, concurrent writers, a writer killed between reservation and commit, and damaged
+// full, concurrent writers, a writer killed between reservation and commit, bytes of an
+// earlier lap never read as a record (nothing is zeroed), the version check, and damaged
 // shared data (never a crash or an out-of-bounds read).
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -176,13 +177,9 @@ TEST(Ring, DamagedSharedDataStopsTheReaderSafely) {
     if (what == 0) h->head.store(1u << 30);
     if (what == 1) rec->size = 0xFFFFFFF8u;
     if (what == 2) rec->payload_len = 0xFFFFFF00u;
-    if (what == 3) rec->state = 77;
-    if (what == 0) {  // head is read only where the next record is not committed
-      for (int i = 0; i < 2; ++i) {
-        ASSERT_NE(f.reader.peek(), nullptr);
-        f.reader.pop();
-      }
-    }
+    if (what == 3) rec->size = 12;  // a committed word with a size no record has
+    // what == 0: head is read when the reader's copy of it says the ring is empty — at once
+    // here — and a head more than a ring ahead of tail is damage.
     EXPECT_EQ(f.reader.peek(), nullptr) << what;
     EXPECT_TRUE(f.reader.damaged()) << what;
     EXPECT_TRUE(f.reader.finished());
@@ -205,6 +202,74 @@ TEST(Ring, MisalignedTailStopsTheReader) {
     EXPECT_TRUE(reader->damaged()) << tail;
     EXPECT_TRUE(reader->finished()) << tail;
   }
+}
+
+// A word that is no stamp of its position (another lap's, or any other bytes) is a record
+// not committed yet: while its writer lives the reader waits, without calling it damage.
+TEST(Ring, ForeignStampIsWaitedForWhileTheWriterLives) {
+  Fixture f;
+  ASSERT_TRUE(write_one(f.writer, 1));
+  auto fd = f.dir.open_file(ring_name(7, f.self), false);
+  ASSERT_TRUE(fd);
+  auto map = Mapping::map(fd->get(), kRingHeaderSize + kMinRingBytes);
+  ASSERT_TRUE(map);
+  auto* rec = reinterpret_cast<EventRecord*>(map->data() + kRingHeaderSize);
+  const uint32_t good = rec->state;
+  rec->state = 77;
+  EXPECT_EQ(f.reader.peek(), nullptr);
+  EXPECT_FALSE(f.reader.damaged());
+  rec->state = good;
+  ASSERT_NE(f.reader.peek(), nullptr);
+  EXPECT_EQ(value_of(*f.reader.peek()), 1u);
+}
+
+// Nothing is zeroed after reading: when a writer has moved head over a record but not yet
+// written its word, the bytes there are the record of the previous lap, committed and
+// complete. The reader must not take it again (its stamp is of the other lap).
+TEST(Ring, RecordOfAnEarlierLapIsNotReadAgain) {
+  Fixture f;
+  constexpr uint32_t kLen = 1000;
+  const uint32_t bytes = record_bytes(kLen, 0);
+  const uint64_t per_lap = kMinRingBytes / bytes;
+  // One full lap and a bit, read as it goes; the ring's first record now lies one lap back.
+  for (uint32_t i = 0; i < per_lap; ++i) {
+    ASSERT_TRUE(write_one(f.writer, i, kLen));
+    ASSERT_NE(f.reader.peek(), nullptr);
+    f.reader.pop();
+  }
+  ASSERT_TRUE(write_one(f.writer, 5000, kLen));  // crosses the end: padding, then offset 0
+  ASSERT_NE(f.reader.peek(), nullptr);
+  EXPECT_EQ(value_of(*f.reader.peek()), 5000u);
+  f.reader.pop();
+  auto fd = f.dir.open_file(ring_name(7, f.self), false);
+  ASSERT_TRUE(fd);
+  auto map = Mapping::map(fd->get(), kRingHeaderSize + kMinRingBytes);
+  ASSERT_TRUE(map);
+  auto* h = reinterpret_cast<RingHeader*>(map->data());
+  // A writer's CAS without its word yet: head covers the record of lap 0 at this offset.
+  const uint64_t at = h->head.load();
+  const auto* old = reinterpret_cast<const EventRecord*>(map->data() + kRingHeaderSize +
+                                                         (at & (kMinRingBytes - 1)));
+  ASSERT_EQ(old->size, bytes);  // the earlier lap's record is there, intact
+  h->head.store(at + bytes);
+  EXPECT_EQ(f.reader.peek(), nullptr);
+  EXPECT_FALSE(f.reader.damaged());
+  h->head.store(at);
+  ASSERT_TRUE(write_one(f.writer, 6000, kLen));
+  ASSERT_NE(f.reader.peek(), nullptr);
+  EXPECT_EQ(value_of(*f.reader.peek()), 6000u);
+}
+
+TEST(Ring, OtherRingVersionIsAClearError) {
+  Fixture f;
+  auto fd = f.dir.open_file(ring_name(7, f.self), false);
+  ASSERT_TRUE(fd);
+  const uint32_t v1 = 1;
+  ASSERT_EQ(::pwrite(fd->get(), &v1, 4, offsetof(RingHeader, version)), 4);
+  auto r = RingReader::open(f.dir, ring_name(7, f.self));
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("ring version 1; this pfc reads version 2"), std::string::npos)
+      << r.error().message;
 }
 
 TEST(Ring, BadHeadersAreRefusedAtOpen) {
