@@ -20,7 +20,8 @@ namespace {
 
 constexpr uint64_t kRingMagic = 0x31474E4952434650ull;  // "PFCRING1"
 constexpr uint64_t kDeadCheckNs = 10'000'000;  // re-check a silent writer's liveness every 10 ms
-constexpr uint64_t kPrefetchBytes = 2048;  // how far ahead of head writers prefetch (reader: /4)
+constexpr uint64_t kPrefetchBytes = 2048;  // how far ahead of head writers prefetch
+constexpr uint64_t kReadAheadBytes = 2048;  // how far past its record the reader prefetches
 
 // A record's first word: size (low half) and stamp (high half), little-endian as in
 // EventRecord. Records are 8-byte aligned inside a page-aligned data area.
@@ -253,7 +254,7 @@ const RingReader::View* RingReader::peek() {
     current_ = size;
     // The records a little further on, committed long ago when the consumer lags (the
     // merge horizon): their lines arrive from the writer's core while this one is used.
-    for (uint64_t at = off + size + kPrefetchBytes / 4; at < off + 2 * size + kPrefetchBytes / 4;
+    for (uint64_t at = off + size + kReadAheadBytes; at < off + 2 * size + kReadAheadBytes;
          at += 64)
       __builtin_prefetch(data() + (at & (capacity_ - 1)), 0, 3);
     return &view_;
