@@ -68,8 +68,7 @@ const std::vector<uint64_t>& WriteContext::stack_trace() {
   return stack;
 }
 
-trace::RingWriter* Session::ring() {
-  if (auto* r = ring_ptr_.load(std::memory_order_acquire)) return r;
+trace::RingWriter* Session::create_ring() {
   std::lock_guard<std::mutex> lock(mu_);
   if (ring_ || failed_ || !link_->ensure()) return ring_.get();
   const uint64_t cap =

@@ -38,7 +38,13 @@ class Session final : public Sink {
   void forget_ring();
 
  private:
-  trace::RingWriter* ring();
+  // The ring, created on first use.
+  trace::RingWriter* ring() {
+    if (auto* r = ring_ptr_.load(std::memory_order_acquire)) [[likely]]
+      return r;
+    return create_ring();
+  }
+  __attribute__((noinline)) trace::RingWriter* create_ring();
   void write(const EventView& event, WriteContext& ctx, bool with_stack);
   // deliver() without a WriteContext (routed by something other than EventWrite*).
   __attribute__((noinline)) void deliver_bare(const EventView& event);

@@ -95,15 +95,12 @@ void futex_wake_all(std::atomic<uint32_t>* word) {
                   nullptr, 0);
 }
 
-uint64_t mono_ns() {
-  struct timespec ts;
-  ::clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
-}
+namespace clock_detail {
+std::atomic<int64_t> offset{0};
+std::atomic<uint64_t> offset_until{0};
+}  // namespace clock_detail
 
 namespace {
-
-constexpr int64_t kEpochDelta = 116444736000000000LL;  // 1601-01-01 → 1970-01-01, 100 ns
 
 int64_t realtime_ns() {
   struct timespec ts;
@@ -111,27 +108,18 @@ int64_t realtime_ns() {
   return static_cast<int64_t>(ts.tv_sec) * 1000000000LL + ts.tv_nsec;
 }
 
-// CLOCK_REALTIME − CLOCK_MONOTONIC (ns) and the monotonic time it stops being fresh. The
-// two are stored separately: a thread may pair a new offset with an old deadline (or the
-// reverse), and then only measures once more or once less.
-std::atomic<int64_t> g_clock_offset{0};
-std::atomic<uint64_t> g_clock_offset_until{0};
-
 }  // namespace
 
-int64_t filetime_now() { return kEpochDelta + realtime_ns() / 100; }
+int64_t filetime_now() { return clock_detail::kEpochDelta + realtime_ns() / 100; }
 
-int64_t filetime_of_mono(uint64_t mono) {
-  if (mono >= g_clock_offset_until.load(std::memory_order_relaxed)) {
-    const uint64_t before = mono_ns();
-    const int64_t real = realtime_ns();
-    const uint64_t after = mono_ns();
-    g_clock_offset.store(real - static_cast<int64_t>(before + (after - before) / 2),
-                         std::memory_order_relaxed);
-    g_clock_offset_until.store(after + kClockOffsetNs, std::memory_order_relaxed);
-  }
-  const int64_t real = static_cast<int64_t>(mono) + g_clock_offset.load(std::memory_order_relaxed);
-  return kEpochDelta + real / 100;
+int64_t clock_detail::filetime_of_mono_measured(uint64_t mono) {
+  const uint64_t before = mono_ns();
+  const int64_t real = realtime_ns();
+  const uint64_t after = mono_ns();
+  offset.store(real - static_cast<int64_t>(before + (after - before) / 2),
+               std::memory_order_relaxed);
+  offset_until.store(after + kClockOffsetNs, std::memory_order_relaxed);
+  return kEpochDelta + (static_cast<int64_t>(mono) + offset.load(std::memory_order_relaxed)) / 100;
 }
 
 namespace {

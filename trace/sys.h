@@ -4,6 +4,8 @@
 // Every function reports failure through Result; nothing here throws or aborts.
 #pragma once
 
+#include <time.h>
+
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -79,7 +81,12 @@ void futex_wait(std::atomic<uint32_t>* word, uint32_t expected, int timeout_ms);
 void futex_wake_all(std::atomic<uint32_t>* word);
 
 // CLOCK_MONOTONIC in ns (the event clock inside one boot: comparable across processes).
-uint64_t mono_ns();
+// Inline: the write path reads it once per event.
+inline uint64_t mono_ns() {
+  struct timespec ts;
+  ::clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
+}
 // CLOCK_REALTIME as a FILETIME (100 ns since 1601-01-01 UTC).
 int64_t filetime_now();
 // The FILETIME of the CLOCK_MONOTONIC instant `mono` (ns, from mono_ns() moments ago):
@@ -87,7 +94,21 @@ int64_t filetime_now();
 // kClockOffsetNs past the last measurement (so it follows clock steps and NTP slewing
 // within that). One clock read per event instead of two on the write path. Any thread.
 inline constexpr uint64_t kClockOffsetNs = 10'000'000;
-int64_t filetime_of_mono(uint64_t mono);
+namespace clock_detail {
+inline constexpr int64_t kEpochDelta = 116444736000000000LL;  // 1601-01-01 → 1970-01-01, 100 ns
+// CLOCK_REALTIME − CLOCK_MONOTONIC (ns) and the monotonic time it stops being fresh. The
+// two are stored separately: a thread may pair a new offset with an old deadline (or the
+// reverse), and then only measures once more or once less.
+extern std::atomic<int64_t> offset;
+extern std::atomic<uint64_t> offset_until;
+int64_t filetime_of_mono_measured(uint64_t mono);  // re-measures the offset first
+}  // namespace clock_detail
+inline int64_t filetime_of_mono(uint64_t mono) {
+  using namespace clock_detail;
+  if (mono >= offset_until.load(std::memory_order_relaxed)) [[unlikely]]
+    return filetime_of_mono_measured(mono);
+  return kEpochDelta + (static_cast<int64_t>(mono) + offset.load(std::memory_order_relaxed)) / 100;
+}
 
 // A process as the namespace names it: pid plus its start time in clock ticks since
 // boot (/proc/PID/stat field 22), so a reused pid is a different process.
