@@ -20,8 +20,8 @@ namespace {
 
 constexpr uint64_t kRingMagic = 0x31474E4952434650ull;  // "PFCRING1"
 constexpr uint64_t kDeadCheckNs = 10'000'000;  // re-check a silent writer's liveness every 10 ms
-constexpr uint64_t kPrefetchBytes = 2048;  // how far ahead of head writers prefetch
-constexpr uint64_t kReadAheadBytes = 2048;  // how far past its record the reader prefetches
+constexpr uint64_t kPrefetchBytes = 2048;      // how far ahead of head writers prefetch
+constexpr uint64_t kReadAheadBytes = 2048;     // how far past its record the reader prefetches
 
 // A record's first word: size (low half) and stamp (high half), little-endian as in
 // EventRecord. Records are 8-byte aligned inside a page-aligned data area.
