@@ -12,6 +12,7 @@
 #include <map>
 #include <tuple>
 
+#include <llvm/ADT/DenseSet.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/GlobalVariable.h>
@@ -22,6 +23,7 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include "compiler/interp.h"
+#include "compiler/jit/bit_arith.h"
 #include "compiler/jit/ssa.h"
 #include "compiler/regex_pred.h"
 #include "compiler/verify.h"
@@ -109,13 +111,16 @@ class Codegen {
   Value* pred_guid(const ir::Inst& in);
   Value* pred_regex(const ir::Inst& in);
   Value* int_compare(Value* v, const ir::IntPred& pred, bool is_signed);
+  Value* narrow_int_compare(Value* v, const ir::IntPred& pred);
+  Value* compare(llvm::CmpInst::Predicate pred, Value* v, Value* k);
   Value* in_range(Value* v, uint64_t lo, uint64_t hi, bool is_signed);
   struct FieldValue {
-    Value* ok;     // i1
-    Value* value;  // i64, 0 when !ok
-    Value* bits;   // i64, meaningful only when ok (what predicates compare, guarded by ok)
+    Value* ok;              // i1
+    Value* value;           // i64, 0 when !ok
+    Value* bits;            // i64, meaningful only when ok (what predicates compare, guarded by ok)
+    Value* ok64 = nullptr;  // zext(ok), made on first use
   };
-  FieldValue field_value(Value* off, InType type);
+  FieldValue& field_value(Value* off, InType type);
 
   // Registers 0..num_regs-1 are the IR's; deliver_ and stack_ are the two after them.
   Value* reg(uint32_t r) { return ssa_.read(seg_, r); }
@@ -128,6 +133,14 @@ class Codegen {
   // no InstCombine to clean up zext/compare chains: `r == 0` of a bool64 is a `not`, and
   // `and`/`or` of two bool64 values is done on their i1 sources.
   static Value* bool_source(Value* v);  // the i1 behind a bool64, or null
+  // Booleans computed in 64-bit arithmetic (bit_arith.h) are i64 values 0 or 1 that are no
+  // zext of an i1; is_bit() knows them, the bool64s, the constants 0 and 1, and phis of
+  // such values, so `not`, mask.if and deliver stay 64-bit arithmetic on them too.
+  Value* bit(Value* v) {
+    bits_.insert(v);
+    return v;
+  }
+  bool is_bit(Value* v, int depth = 0) const;
   Value* is_zero(Value* v);
   Value* logic(llvm::Instruction::BinaryOps op, Value* a, Value* b);
   Value* extent(const Extent& e, uint64_t reg_index, uint64_t absent);
@@ -165,6 +178,7 @@ class Codegen {
   std::map<std::tuple<Value*, uint32_t, Value*>, Value*> string_next_;
   // Integer fields loaded in the current segment, by (offset value, type).
   std::map<std::pair<Value*, InType>, FieldValue> loads_;
+  llvm::DenseSet<Value*> bits_;
 };
 
 void Codegen::run(const std::string& fn_name) {
@@ -266,10 +280,13 @@ void Codegen::emit(const ir::Inst& in) {
     case ir::Op::LoadHeader: return set(in.dst, load_header(in.a));
     case ir::Op::And: return set(in.dst, logic(llvm::Instruction::And, reg(in.a), reg(in.b)));
     case ir::Op::Or: return set(in.dst, logic(llvm::Instruction::Or, reg(in.a), reg(in.b)));
-    case ir::Op::Not: return set(in.dst, bool64(is_zero(reg(in.a))));
+    case ir::Op::Not: {
+      Value* a = reg(in.a);
+      if (is_bit(a) && !bool_source(a)) return set(in.dst, bit(b_.CreateXor(a, c64(1))));
+      return set(in.dst, bool64(is_zero(a)));
+    }
     case ir::Op::AndImm: return set(in.dst, b_.CreateAnd(reg(in.a), c64(in.imm)));
-    case ir::Op::Cmp:
-      return set(in.dst, bool64(b_.CreateICmp(kCondPreds[in.b], reg(in.a), c64(in.imm))));
+    case ir::Op::Cmp: return set(in.dst, compare(kCondPreds[in.b], reg(in.a), c64(in.imm)));
     case ir::Op::CmpReg:
       return set(in.dst, bool64(b_.CreateICmp(kCondPreds[in.b], reg(in.a), reg(in.c))));
     case ir::Op::InSet: return set(in.dst, in_set(reg(in.a), p_.int_sets[in.b]));
@@ -303,8 +320,29 @@ void Codegen::emit_return() {
 }
 
 void Codegen::accumulate(uint32_t acc, const ir::Inst& in) {
-  Value* bit = b_.CreateShl(bool64(b_.CreateNot(is_zero(reg(in.a)))), c64(in.b));
-  set(acc, b_.CreateOr(reg(acc), bit));
+  Value* a = reg(in.a);
+  Value* one = is_bit(a) ? a : bool64(b_.CreateNot(is_zero(a)));
+  set(acc, b_.CreateOr(reg(acc), b_.CreateShl(one, c64(in.b))));
+}
+
+bool Codegen::is_bit(Value* v, int depth) const {
+  if (bool_source(v) || bits_.contains(v)) return true;
+  if (auto* c = llvm::dyn_cast<llvm::ConstantInt>(v)) return c->getZExtValue() <= 1;
+  auto* phi = llvm::dyn_cast<llvm::PHINode>(v);
+  if (!phi || depth >= 4) return false;
+  for (Value* in : phi->incoming_values())
+    if (!is_bit(in, depth + 1)) return false;
+  return true;
+}
+
+// A header or field compare with a constant: 64-bit arithmetic for a narrow value and an
+// unsigned predicate (bit_arith.h), else icmp.
+Value* Codegen::compare(llvm::CmpInst::Predicate pred, Value* v, Value* k) {
+  auto* c = llvm::dyn_cast<llvm::ConstantInt>(k);
+  if (c && is_narrow(v)) {
+    if (Value* r = narrow_compare(b_, pred, v, c->getZExtValue())) return bit(r);
+  }
+  return bool64(b_.CreateICmp(pred, v, k));
 }
 
 Value* Codegen::bool_source(Value* v) {
@@ -321,7 +359,8 @@ Value* Codegen::logic(llvm::Instruction::BinaryOps op, Value* a, Value* b) {
   Value* x = bool_source(a);
   Value* y = bool_source(b);
   if (x && y) return bool64(b_.CreateBinOp(op, x, y));
-  return b_.CreateBinOp(op, a, b);
+  Value* r = b_.CreateBinOp(op, a, b);
+  return is_bit(a) && is_bit(b) ? bit(r) : r;
 }
 
 // An alloca in the entry block, made once per function: helpers' out-parameters.
@@ -408,13 +447,16 @@ Value* Codegen::in_sorted(Value* v, const std::vector<uint64_t>& values) {
   return b_.CreateICmpEQ(at(base), v);
 }
 
-// `v != 0 ? bits : 0`. On a boolean: a select on the i1 itself (no `not`). A shift of
-// the zero-extended i1 for a one-bit mask was fewer instructions but measured slower
-// (Payload64, docs/performance.md "Session 5").
+// `v != 0 ? bits : 0`. On a 0/1 value (is_bit): `v << bit` for a one-bit mask, else
+// `-v & bits` — 64-bit arithmetic, no constant held in a register across the block (a
+// select of two constants made FastISel keep each in a register the allocator spilled).
+// On any other value a select on `v == 0`.
 Value* Codegen::mask_if(Value* v, uint64_t bits) {
-  Value* bit = bool_source(v);
-  if (bit == nullptr) return b_.CreateSelect(is_zero(v), c64(0), c64(bits));
-  return b_.CreateSelect(bit, c64(bits), c64(0));
+  if (is_bit(v)) {
+    if (std::has_single_bit(bits)) return b_.CreateShl(v, c64(std::countr_zero(bits)));
+    return b_.CreateAnd(b_.CreateNeg(v), c64(bits));
+  }
+  return b_.CreateSelect(is_zero(v), c64(0), c64(bits));
 }
 
 // v ∈ {base + i : bit i of mask set}, as an i1.
@@ -526,7 +568,7 @@ Value* Codegen::skip(const ir::Inst& in) {
 // instead, which is always dereferenceable, and the value is then replaced by 0); other
 // integer-like types go through pfc_tdh_load_int. One load per field and offset per
 // segment: predicates on the same field share it.
-Codegen::FieldValue Codegen::field_value(Value* off, InType type) {
+Codegen::FieldValue& Codegen::field_value(Value* off, InType type) {
   auto [it, added] = loads_.try_emplace({off, type});
   if (!added) return it->second;
   uint64_t size = in_type_fixed_size(type);
@@ -556,7 +598,13 @@ Value* Codegen::load_field(const ir::Inst& in) {
 
 Value* Codegen::pred_int(const ir::Inst& in) {
   InType type = p_.fields[in.b].type;
-  FieldValue field = field_value(reg(in.a), type);
+  FieldValue& field = field_value(reg(in.a), type);
+  if (!in_type_is_signed(type) && is_narrow(field.bits)) {
+    if (Value* holds = narrow_int_compare(field.bits, p_.int_preds[in.c])) {
+      if (field.ok64 == nullptr) field.ok64 = bool64(field.ok);
+      return bit(b_.CreateAnd(field.ok64, holds));
+    }
+  }
   return bool64(
       b_.CreateAnd(field.ok, int_compare(field.bits, p_.int_preds[in.c], in_type_is_signed(type))));
 }
@@ -581,6 +629,22 @@ Value* Codegen::int_compare(Value* v, const ir::IntPred& pred, bool is_signed) {
       return b_.CreateICmpEQ(
           is_signed ? b_.CreateSRem(v, c64(pred.lo)) : b_.CreateURem(v, c64(pred.lo)), c64(0));
     default: return b_.getFalse();  // rejected by verify()
+  }
+}
+
+// int_compare for an unsigned narrow value (bit_arith.h) as a 0/1 i64; null for MODULO.
+Value* Codegen::narrow_int_compare(Value* v, const ir::IntPred& pred) {
+  using P = llvm::CmpInst::Predicate;
+  switch (pred.op) {
+    case PayloadOp::Eq: return narrow_compare(b_, P::ICMP_EQ, v, pred.lo);
+    case PayloadOp::Ne: return narrow_compare(b_, P::ICMP_NE, v, pred.lo);
+    case PayloadOp::Le: return narrow_compare(b_, P::ICMP_ULE, v, pred.lo);
+    case PayloadOp::Gt: return narrow_compare(b_, P::ICMP_UGT, v, pred.lo);
+    case PayloadOp::Lt: return narrow_compare(b_, P::ICMP_ULT, v, pred.lo);
+    case PayloadOp::Ge: return narrow_compare(b_, P::ICMP_UGE, v, pred.lo);
+    case PayloadOp::Between: return narrow_in_range(b_, v, pred.lo, pred.hi, false);
+    case PayloadOp::NotBetween: return narrow_in_range(b_, v, pred.lo, pred.hi, true);
+    default: return nullptr;
   }
 }
 
