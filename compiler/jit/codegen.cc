@@ -28,6 +28,7 @@
 #include "compiler/regex_pred.h"
 #include "compiler/verify.h"
 #include "pfc/event.h"
+#include "runtime/casefold.h"
 #include "runtime/tdh.h"
 
 namespace pfc::internal {
@@ -37,6 +38,7 @@ std::span<const HelperSymbol> helper_symbols() {
       {"pfc_tdh_skip", reinterpret_cast<void*>(&pfc_tdh_skip)},
       {"pfc_tdh_load_int", reinterpret_cast<void*>(&pfc_tdh_load_int)},
       {"pfc_tdh_str_pred_next", reinterpret_cast<void*>(&pfc_tdh_str_pred_next)},
+      {"pfc_tdh_wstr_short_pred_next", reinterpret_cast<void*>(&pfc_tdh_wstr_short_pred_next)},
       {"pfc_tdh_guid_pred", reinterpret_cast<void*>(&pfc_tdh_guid_pred)},
       {"pfc_ir_mask_map", reinterpret_cast<void*>(&pfc_ir_mask_map)},
       {"pfc_ir_str_in", reinterpret_cast<void*>(&pfc_ir_str_in)},
@@ -110,6 +112,7 @@ class Codegen {
   Value* pred_str(const ir::Inst& in);
   Value* pred_guid(const ir::Inst& in);
   Value* pred_regex(const ir::Inst& in);
+  Value* pred_short_wstr(const ir::Inst& in);
   Value* int_compare(Value* v, const ir::IntPred& pred, bool is_signed);
   Value* narrow_int_compare(Value* v, const ir::IntPred& pred);
   Value* compare(llvm::CmpInst::Predicate pred, Value* v, Value* k);
@@ -599,14 +602,14 @@ Value* Codegen::load_field(const ir::Inst& in) {
 Value* Codegen::pred_int(const ir::Inst& in) {
   InType type = p_.fields[in.b].type;
   FieldValue& field = field_value(reg(in.a), type);
-  if (!in_type_is_signed(type) && is_narrow(field.bits)) {
-    if (Value* holds = narrow_int_compare(field.bits, p_.int_preds[in.c])) {
-      if (field.ok64 == nullptr) field.ok64 = bool64(field.ok);
-      return bit(b_.CreateAnd(field.ok64, holds));
-    }
-  }
-  return bool64(
-      b_.CreateAnd(field.ok, int_compare(field.bits, p_.int_preds[in.c], in_type_is_signed(type))));
+  Value* holds = nullptr;
+  if (!in_type_is_signed(type) && is_narrow(field.bits))
+    holds = narrow_int_compare(field.bits, p_.int_preds[in.c]);
+  if (holds == nullptr)
+    holds = bool64(int_compare(field.bits, p_.int_preds[in.c], in_type_is_signed(type)));
+  // `ok & holds` in 64 bits, not on the i1s: byte-register `and`s chain (bit_arith.h).
+  if (field.ok64 == nullptr) field.ok64 = bool64(field.ok);
+  return bit(b_.CreateAnd(field.ok64, holds));
 }
 
 // The comparison of docs/semantics.md §2.2 on a loaded (sign- or zero-extended) value; same
@@ -660,6 +663,7 @@ Value* Codegen::pred_str(const ir::Inst& in) {
   const ir::FieldDesc& f = p_.fields[in.b];
   const ir::StrPred& pred = p_.str_preds[in.c];
   if (pred.regex) return pred_regex(in);
+  if (Value* hit = pred_short_wstr(in)) return hit;
   std::vector<uint32_t> needle(pred.folded.begin(), pred.folded.end());
   needle.push_back(0);  // never empty; the helper reads only needle_len code points
   llvm::Constant* data = constant_array(
@@ -676,6 +680,33 @@ Value* Codegen::pred_str(const ir::Inst& in) {
       b_.CreateCall(fn, {payload(), psize(), off, c32(static_cast<uint32_t>(f.type)),
                          length_extent(f.length, in.imm), c32(static_cast<uint32_t>(pred.op)), data,
                          c64(pred.folded.size()), link_data, next_slot});
+  string_next_[{off, in.b, length_key(f, in.imm)}] = b_.CreateLoad(i64_, next_slot);
+  return bool64(b_.CreateICmpNE(hit, c32(0)));
+}
+
+// IS / ISNOT / CONTAINS / DOESNTCONTAIN of 1..4 ASCII characters on a NUL-terminated
+// UTF-16 field: pfc_tdh_wstr_short_pred_next, the needle packed into one register
+// (runtime/tdh.h); null for any other predicate.
+Value* Codegen::pred_short_wstr(const ir::Inst& in) {
+  const ir::FieldDesc& f = p_.fields[in.b];
+  const ir::StrPred& pred = p_.str_preds[in.c];
+  const bool op_ok = pred.op == PayloadOp::Is || pred.op == PayloadOp::IsNot ||
+                     pred.op == PayloadOp::Contains || pred.op == PayloadOp::DoesntContain;
+  if (!op_ok || f.type != InType::UnicodeString || f.length.kind != Extent::Kind::None ||
+      pred.folded.empty() || pred.folded.size() > PFC_TDH_SHORT_NEEDLE)
+    return nullptr;
+  uint64_t packed = 0;
+  for (size_t i = 0; i < pred.folded.size(); ++i) {
+    const char32_t c = pred.folded[i];
+    if (c == 0 || c >= 0x80 || fold_case(c) != c) return nullptr;
+    packed |= uint64_t{c} << (16 * i);
+  }
+  llvm::FunctionCallee fn =
+      helper("pfc_tdh_wstr_short_pred_next", i32_, {ptr_, i64_, i64_, i64_, i32_, ptr_});
+  llvm::AllocaInst* next_slot = entry_slot(next_slot_, i64_, "next");
+  Value* off = reg(in.a);
+  const uint64_t op_len = static_cast<uint64_t>(pred.op) | pred.folded.size() << 16;
+  Value* hit = b_.CreateCall(fn, {payload(), psize(), off, c64(packed), c32(op_len), next_slot});
   string_next_[{off, in.b, length_key(f, in.imm)}] = b_.CreateLoad(i64_, next_slot);
   return bool64(b_.CreateICmpNE(hit, c32(0)));
 }
