@@ -11,6 +11,7 @@
 #include <limits>
 #include <map>
 #include <tuple>
+#include <utility>
 
 #include <llvm/ADT/DenseSet.h>
 #include <llvm/IR/Constants.h>
@@ -182,6 +183,19 @@ class Codegen {
   // Integer fields loaded in the current segment, by (offset value, type).
   std::map<std::pair<Value*, InType>, FieldValue> loads_;
   llvm::DenseSet<Value*> bits_;
+  // Payload predicates are `ok & holds` (ok: the field fits). An `and` of such values
+  // keeps the two parts apart, `(ok1 & ok2) & (holds1 & holds2)`, with the `and` of the
+  // oks made once per segment: a session's conjunction of predicates on k fields then
+  // costs one `and` of oks for all sessions alike, not one per predicate (the unused
+  // `ok & holds` values are dead and deleted). Entries: 0/1 values of the current
+  // function; ok_ands_ is per segment (its values dominate only the segment's rest).
+  struct Guarded {
+    Value* ok;
+    Value* holds;
+  };
+  llvm::DenseMap<Value*, Guarded> guarded_;
+  std::map<std::pair<Value*, Value*>, Value*> ok_ands_;
+  Value* guarded_and(Value* a, Value* b);
 };
 
 void Codegen::run(const std::string& fn_name) {
@@ -251,6 +265,7 @@ void Codegen::enter(SsaBuilder::Segment segment, BasicBlock* head) {
   seg_ = segment;
   string_next_.clear();
   loads_.clear();
+  ok_ands_.clear();
   payload_ = psize_ = nullptr;
   b_.SetInsertPoint(head);
 }
@@ -362,8 +377,39 @@ Value* Codegen::logic(llvm::Instruction::BinaryOps op, Value* a, Value* b) {
   Value* x = bool_source(a);
   Value* y = bool_source(b);
   if (x && y) return bool64(b_.CreateBinOp(op, x, y));
+  if (op == llvm::Instruction::And) {
+    if (Value* r = guarded_and(a, b)) return r;
+  }
   Value* r = b_.CreateBinOp(op, a, b);
   return is_bit(a) && is_bit(b) ? bit(r) : r;
+}
+
+// `a & b` when at least one is a guarded predicate result (guarded_) and both are 0/1
+// values; null otherwise.
+Value* Codegen::guarded_and(Value* a, Value* b) {
+  auto ga = guarded_.find(a), gb = guarded_.find(b);
+  if ((ga == guarded_.end() && gb == guarded_.end()) || !is_bit(a) || !is_bit(b)) return nullptr;
+  if (ga == guarded_.end()) {
+    std::swap(a, b);
+    std::swap(ga, gb);
+  }
+  Guarded g = ga->second;
+  if (gb == guarded_.end()) {
+    g.holds = b_.CreateAnd(g.holds, b);
+  } else {
+    Value* ok2 = gb->second.ok;
+    if (ok2 != g.ok) {
+      // Looked up in both orders; made in the order met (deterministic output).
+      auto it = ok_ands_.find({ok2, g.ok});
+      if (it == ok_ands_.end()) it = ok_ands_.try_emplace({g.ok, ok2}, nullptr).first;
+      if (it->second == nullptr) it->second = b_.CreateAnd(g.ok, ok2);
+      g.ok = it->second;
+    }
+    g.holds = b_.CreateAnd(g.holds, gb->second.holds);
+  }
+  Value* r = bit(b_.CreateAnd(g.ok, g.holds));
+  guarded_[r] = g;
+  return r;
 }
 
 // An alloca in the entry block, made once per function: helpers' out-parameters.
@@ -609,7 +655,9 @@ Value* Codegen::pred_int(const ir::Inst& in) {
     holds = bool64(int_compare(field.bits, p_.int_preds[in.c], in_type_is_signed(type)));
   // `ok & holds` in 64 bits, not on the i1s: byte-register `and`s chain (bit_arith.h).
   if (field.ok64 == nullptr) field.ok64 = bool64(field.ok);
-  return bit(b_.CreateAnd(field.ok64, holds));
+  Value* r = bit(b_.CreateAnd(field.ok64, holds));
+  guarded_[r] = {field.ok64, holds};
+  return r;
 }
 
 // The comparison of docs/semantics.md §2.2 on a loaded (sign- or zero-extended) value; same

@@ -170,5 +170,54 @@ TEST(JitBitArith, BooleanJoinsOfNarrowComparesMatchInterpreter) {
     }
 }
 
+// `and` of payload predicates on different fields keeps the fields-fit bits apart and
+// combines them once per segment (codegen's guarded_and): random conjunctions of
+// predicates on three fields, with header compares, before and after a jump (a new
+// segment reusing the earlier results), on payloads cut at every length.
+TEST(JitBitArith, ConjunctionsOfPayloadPredicatesMatchInterpreter) {
+  std::mt19937_64 rng(1819);
+  for (int n = 0; n < 20; ++n) {
+    ProgramBuilder b;
+    b.program().fields = {
+        {InType::UInt16, {}, {}}, {InType::UInt32, {}, {}}, {InType::UInt64, {}, {}}};
+    b.program().int_preds = {{PayloadOp::Ne, 0, 0},
+                             {PayloadOp::Gt, 5, 0},
+                             {PayloadOp::Between, 2, 900},
+                             {PayloadOp::Le, 7, 0}};
+    const ir::Reg offs[] = {b.constant(0), b.constant(2), b.constant(6)};
+    std::vector<ir::Reg> regs{b.emit(Op::Cmp, b.emit(Op::LoadHeader, uint32_t(HeaderField::Level)),
+                                     uint32_t(ir::Cond::ULe), 0, 3)};
+    auto pick = [&] { return regs[rng() % regs.size()]; };
+    uint32_t bit = 0;
+    size_t jz = 0;
+    for (int i = 0; i < 40; ++i) {
+      if (i == 20) jz = b.effect(Op::Jz, pick(), 0);
+      const uint32_t f = uint32_t(rng() % 3);
+      if (rng() % 2) regs.push_back(b.emit(Op::PredInt, offs[f], f, uint32_t(rng() % 4)));
+      else regs.push_back(b.emit(Op::And, pick(), pick()));
+      if (rng() % 3 == 0) b.effect(Op::Deliver, regs.back(), bit++ % 64);
+    }
+    b.patch_target(jz, b.here());
+    for (int i = 0; i < 10; ++i) b.effect(Op::Deliver, b.emit(Op::And, pick(), pick()), bit++ % 64);
+    b.effect(Op::DeliverMask, b.emit(Op::MaskIf, b.emit(Op::And, pick(), pick()), 0, 0, 0xF00));
+    ir::Program program = b.finish();
+    AllEngines engines(program);
+    ASSERT_TRUE(engines.ok());
+    for (int k = 0; k < 12; ++k) {
+      std::vector<uint8_t> full;
+      put_le(full, rng() % 3, 2);
+      put_le(full, rng() % 10, 4);
+      put_le(full, rng() % 1000, 8);
+      for (size_t size = 0; size <= full.size(); ++size) {
+        Event e;
+        e.desc.level = uint8_t(rng() % 6);
+        e.payload.assign(full.begin(), full.begin() + std::ptrdiff_t(size));
+        expect_all_agree(engines, e,
+                         "program " + std::to_string(n) + " size " + std::to_string(size));
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace pfc::testing
