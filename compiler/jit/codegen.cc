@@ -6,8 +6,10 @@
 // helpers.
 #include "compiler/jit/codegen.h"
 
+#include <array>
 #include <bit>
 #include <cstddef>
+#include <cstring>
 #include <limits>
 #include <map>
 #include <tuple>
@@ -40,7 +42,6 @@ std::span<const HelperSymbol> helper_symbols() {
       {"pfc_tdh_load_int", reinterpret_cast<void*>(&pfc_tdh_load_int)},
       {"pfc_tdh_str_pred_next", reinterpret_cast<void*>(&pfc_tdh_str_pred_next)},
       {"pfc_tdh_wstr_short_pred_next", reinterpret_cast<void*>(&pfc_tdh_wstr_short_pred_next)},
-      {"pfc_tdh_guid_pred", reinterpret_cast<void*>(&pfc_tdh_guid_pred)},
       {"pfc_ir_mask_map", reinterpret_cast<void*>(&pfc_ir_mask_map)},
       {"pfc_ir_str_in", reinterpret_cast<void*>(&pfc_ir_str_in)},
       {"pfc_ir_pred_regex_next", reinterpret_cast<void*>(&pfc_ir_pred_regex_next)},
@@ -774,15 +775,32 @@ Value* Codegen::pred_regex(const ir::Inst& in) {
   return bool64(b_.CreateICmpNE(hit, c32(0)));
 }
 
+// IS / ISNOT of a GUID field, inline and branch-free, with pfc_tdh_guid_pred's semantics:
+// false unless off <= psize && psize - off >= 16 (a bad offset never fits), whatever the
+// operator; the 16 bytes are two unaligned 64-bit loads (from the event view when the
+// field does not fit: always dereferenceable) xor-ed with the constant's halves.
 Value* Codegen::pred_guid(const ir::Inst& in) {
   const ir::GuidPred& pred = p_.guid_preds[in.c];
-  std::array<uint8_t, 16> bytes = pred.value.to_bytes();
-  llvm::Constant* data =
-      constant_array(llvm::ConstantDataArray::get(ctx_, llvm::ArrayRef<uint8_t>(bytes)), "guid");
-  llvm::FunctionCallee fn = helper("pfc_tdh_guid_pred", i32_, {ptr_, i64_, i64_, i32_, ptr_});
-  Value* hit =
-      b_.CreateCall(fn, {payload(), psize(), reg(in.a), c32(static_cast<uint32_t>(pred.op)), data});
-  return bool64(b_.CreateICmpNE(hit, c32(0)));
+  if (pred.op != PayloadOp::Is && pred.op != PayloadOp::IsNot) return c64(0);  // as the helper
+  const std::array<uint8_t, 16> bytes = pred.value.to_bytes();
+  uint64_t half[2];
+  std::memcpy(half, bytes.data(), sizeof half);
+  Value* off = reg(in.a);
+  Value* psize = this->psize();
+  Value* fits = b_.CreateAnd(b_.CreateICmpULE(off, psize),
+                             b_.CreateICmpUGE(b_.CreateSub(psize, off), c64(16)));
+  Value* at = b_.CreateSelect(fits, b_.CreateGEP(b_.getInt8Ty(), payload(), off), event_);
+  Value* x0 = b_.CreateAlignedLoad(i64_, at, llvm::Align(1));
+  Value* x1 =
+      b_.CreateAlignedLoad(i64_, b_.CreateConstGEP1_64(b_.getInt8Ty(), at, 8), llvm::Align(1));
+  Value* diff = b_.CreateOr(b_.CreateXor(x0, c64(half[0])), b_.CreateXor(x1, c64(half[1])));
+  Value* holds =
+      pred.op == PayloadOp::Is ? b_.CreateICmpEQ(diff, c64(0)) : b_.CreateICmpNE(diff, c64(0));
+  Value* ok64 = bool64(fits);
+  Value* holds64 = bool64(holds);
+  Value* r = bit(b_.CreateAnd(ok64, holds64));
+  guarded_[r] = {ok64, holds64};
+  return r;
 }
 
 }  // namespace
