@@ -55,6 +55,7 @@ llvm::Value* narrow_in_range(llvm::IRBuilder<>& b, llvm::Value* v, uint64_t lo, 
                              bool negate) {
   if (hi > kNarrowMax) hi = kNarrowMax;
   if (lo > hi) return b.getInt64(negate ? 1 : 0);  // empty, or above every narrow value
+  if (lo == 0 && hi == kNarrowMax) return b.getInt64(negate ? 0 : 1);  // every narrow value
   llvm::Value* d = b.CreateSub(v, b.getInt64(lo));
   llvm::Value* outside = sign_bit(b, b.CreateOr(d, b.CreateSub(b.getInt64(hi - lo), d)));
   return negate ? outside : b.CreateXor(outside, b.getInt64(1));
