@@ -197,6 +197,18 @@ class Codegen {
   llvm::DenseMap<Value*, Guarded> guarded_;
   std::map<std::pair<Value*, Value*>, Value*> ok_ands_;
   Value* guarded_and(Value* a, Value* b);
+  // Likewise for masks: mask.if of a guarded result is `-ok & mask.if(holds)`, and the `or`
+  // of two such masks with the same ok is `-ok & (mask1 | mask2)`, so a region's mask
+  // pays for its sessions' common ok once (`-ok` made once per segment, in neg_oks_).
+  struct GuardedMask {
+    Value* ok;
+    Value* mask;
+  };
+  llvm::DenseMap<Value*, GuardedMask> guarded_masks_;
+  std::map<Value*, Value*> neg_oks_;
+  Value* neg_ok(Value* ok);
+  Value* guarded_mask(Value* ok, Value* mask);
+  Value* bit_mask(Value* v, uint64_t bits);
 };
 
 void Codegen::run(const std::string& fn_name) {
@@ -267,6 +279,7 @@ void Codegen::enter(SsaBuilder::Segment segment, BasicBlock* head) {
   string_next_.clear();
   loads_.clear();
   ok_ands_.clear();
+  neg_oks_.clear();
   payload_ = psize_ = nullptr;
   b_.SetInsertPoint(head);
 }
@@ -380,6 +393,11 @@ Value* Codegen::logic(llvm::Instruction::BinaryOps op, Value* a, Value* b) {
   if (x && y) return bool64(b_.CreateBinOp(op, x, y));
   if (op == llvm::Instruction::And) {
     if (Value* r = guarded_and(a, b)) return r;
+  }
+  if (op == llvm::Instruction::Or) {
+    auto ga = guarded_masks_.find(a), gb = guarded_masks_.find(b);
+    if (ga != guarded_masks_.end() && gb != guarded_masks_.end() && ga->second.ok == gb->second.ok)
+      return guarded_mask(ga->second.ok, b_.CreateOr(ga->second.mask, gb->second.mask));
   }
   Value* r = b_.CreateBinOp(op, a, b);
   return is_bit(a) && is_bit(b) ? bit(r) : r;
@@ -502,11 +520,29 @@ Value* Codegen::in_sorted(Value* v, const std::vector<uint64_t>& values) {
 // select of two constants made FastISel keep each in a register the allocator spilled).
 // On any other value a select on `v == 0`.
 Value* Codegen::mask_if(Value* v, uint64_t bits) {
-  if (is_bit(v)) {
-    if (std::has_single_bit(bits)) return b_.CreateShl(v, c64(std::countr_zero(bits)));
-    return b_.CreateAnd(b_.CreateNeg(v), c64(bits));
-  }
+  if (auto g = guarded_.find(v); g != guarded_.end())
+    return guarded_mask(g->second.ok, bit_mask(g->second.holds, bits));
+  if (is_bit(v)) return bit_mask(v, bits);
   return b_.CreateSelect(is_zero(v), c64(0), c64(bits));
+}
+
+// `bit ? bits : 0` for a 0/1 value.
+Value* Codegen::bit_mask(Value* bit, uint64_t bits) {
+  if (std::has_single_bit(bits)) return b_.CreateShl(bit, c64(std::countr_zero(bits)));
+  return b_.CreateAnd(b_.CreateNeg(bit), c64(bits));
+}
+
+Value* Codegen::neg_ok(Value* ok) {
+  auto [it, added] = neg_oks_.try_emplace(ok, nullptr);
+  if (added) it->second = b_.CreateNeg(ok);
+  return it->second;
+}
+
+// `ok ? mask : 0` for a 0/1 ok, remembered as guarded (unused ones are dead code).
+Value* Codegen::guarded_mask(Value* ok, Value* mask) {
+  Value* r = b_.CreateAnd(neg_ok(ok), mask);
+  guarded_masks_[r] = {ok, mask};
+  return r;
 }
 
 // v ∈ {base + i : bit i of mask set}, as an i1.

@@ -171,7 +171,8 @@ TEST(JitBitArith, BooleanJoinsOfNarrowComparesMatchInterpreter) {
 }
 
 // `and` of payload predicates on different fields keeps the fields-fit bits apart and
-// combines them once per segment (codegen's guarded_and): random conjunctions of
+// combines them once per segment (codegen's guarded_and, and guarded_mask for the
+// mask.if / or of such results): random conjunctions of
 // predicates on three fields, with header compares, before and after a jump (a new
 // segment reusing the earlier results), on payloads cut at every length.
 TEST(JitBitArith, ConjunctionsOfPayloadPredicatesMatchInterpreter) {
@@ -200,6 +201,15 @@ TEST(JitBitArith, ConjunctionsOfPayloadPredicatesMatchInterpreter) {
     b.patch_target(jz, b.here());
     for (int i = 0; i < 10; ++i) b.effect(Op::Deliver, b.emit(Op::And, pick(), pick()), bit++ % 64);
     b.effect(Op::DeliverMask, b.emit(Op::MaskIf, b.emit(Op::And, pick(), pick()), 0, 0, 0xF00));
+    // A region's mask as lowering builds it: mask.if of each conjunction, or-ed together
+    // (the guarded masks of codegen when the conjunctions share their fields).
+    ir::Reg mask = b.emit(Op::MaskIf, pick(), 0, 0, uint64_t{1} << 40);
+    for (uint32_t k = 41; k < 60; ++k) {
+      ir::Reg m = b.emit(Op::MaskIf, b.emit(Op::And, pick(), pick()), 0, 0,
+                         rng() % 4 ? uint64_t{1} << k : 0x3ull << k);
+      mask = b.emit(Op::Or, mask, m);
+    }
+    b.effect(Op::DeliverMask, mask);
     ir::Program program = b.finish();
     AllEngines engines(program);
     ASSERT_TRUE(engines.ok());
