@@ -520,6 +520,37 @@ int pfc_tdh_str_pred_next(const uint8_t* payload, uint64_t size, uint64_t off, u
   return string_op(op, Utf8Source{b, e}, needle, needle_len, links);
 }
 
+int pfc_tdh_wstr_short_pred_next(const uint8_t* payload, uint64_t size, uint64_t off,
+                                 uint64_t needle, uint32_t op_len, uint64_t* next) {
+  const uint64_t nul = off > size ? kBad : find_nul(payload, off, size, 2);
+  if (nul == kBad) {
+    *next = kBad;
+    return 0;
+  }
+  *next = nul + 2;
+  const auto op = static_cast<PayloadOp>(op_len & 0xFFFF);
+  const uint64_t n = op_len >> 16;
+  const uint64_t len = (nul - off) / 2;
+  const uint8_t* s = payload + off;
+  // Each unit on its own: a unit of a surrogate pair folds to itself (no ASCII), and no
+  // ASCII unit is ever the second half of a pair, so unit matches are code point matches.
+  auto matches_at = [&](uint64_t j) {
+    for (uint64_t i = 0; i < n; ++i) {
+      const uint8_t* u = s + 2 * (j + i);
+      if (fold_case(char32_t(u[0] | (u[1] << 8))) != char32_t((needle >> (16 * i)) & 0xFFFF))
+        return false;
+    }
+    return true;
+  };
+  bool found = false;
+  if (op == PayloadOp::Is || op == PayloadOp::IsNot) {
+    found = len == n && matches_at(0);
+  } else {
+    for (uint64_t j = 0; j + n <= len && !found; ++j) found = matches_at(j);
+  }
+  return (op == PayloadOp::Is || op == PayloadOp::Contains) ? found : !found;
+}
+
 int pfc_tdh_string_bounds(const uint8_t* payload, uint64_t size, uint64_t off, uint32_t in_type,
                           uint64_t length, uint64_t* end, uint64_t* next) {
   if (in_type != 1 && in_type != 2) {

@@ -58,6 +58,17 @@ int pfc_tdh_str_pred_next(const uint8_t* payload, uint64_t size, uint64_t off, u
                           uint64_t length, uint32_t op, const char32_t* needle, uint64_t needle_len,
                           const uint32_t* links, uint64_t* next);
 
+// pfc_tdh_str_pred_next for the common case of a short literal on a NUL-terminated UTF-16
+// field (in_type 1, length PFC_TDH_NO_LENGTH): `op_len` = op | needle_len << 16 with op
+// IS, ISNOT, CONTAINS or DOESNTCONTAIN and needle_len 1..PFC_TDH_SHORT_NEEDLE; `needle`
+// holds the folded needle's code points, each ASCII, non-zero and its own case folding,
+// 16 bits each (code point i in bits 16i..16i+15). Returns what pfc_tdh_str_pred_next
+// returns for that needle and stores the same *next, with register arguments only and a
+// unit-by-unit compare (an ASCII code point can only match one UTF-16 unit).
+#define PFC_TDH_SHORT_NEEDLE 4
+int pfc_tdh_wstr_short_pred_next(const uint8_t* payload, uint64_t size, uint64_t off,
+                                 uint64_t needle, uint32_t op_len, uint64_t* next);
+
 // The characters of the string field at `off` (in_type 1 or 2), as pfc_tdh_str_pred sees
 // them: returns 1 and stores the end of its characters in *end ([off, *end): terminator and
 // anything from an embedded NUL on excluded); stores in *next what pfc_tdh_skip returns for

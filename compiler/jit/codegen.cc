@@ -6,12 +6,16 @@
 // helpers.
 #include "compiler/jit/codegen.h"
 
+#include <array>
 #include <bit>
 #include <cstddef>
+#include <cstring>
 #include <limits>
 #include <map>
 #include <tuple>
+#include <utility>
 
+#include <llvm/ADT/DenseSet.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/GlobalVariable.h>
@@ -22,10 +26,12 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include "compiler/interp.h"
+#include "compiler/jit/bit_arith.h"
 #include "compiler/jit/ssa.h"
 #include "compiler/regex_pred.h"
 #include "compiler/verify.h"
 #include "pfc/event.h"
+#include "runtime/casefold.h"
 #include "runtime/tdh.h"
 
 namespace pfc::internal {
@@ -35,7 +41,7 @@ std::span<const HelperSymbol> helper_symbols() {
       {"pfc_tdh_skip", reinterpret_cast<void*>(&pfc_tdh_skip)},
       {"pfc_tdh_load_int", reinterpret_cast<void*>(&pfc_tdh_load_int)},
       {"pfc_tdh_str_pred_next", reinterpret_cast<void*>(&pfc_tdh_str_pred_next)},
-      {"pfc_tdh_guid_pred", reinterpret_cast<void*>(&pfc_tdh_guid_pred)},
+      {"pfc_tdh_wstr_short_pred_next", reinterpret_cast<void*>(&pfc_tdh_wstr_short_pred_next)},
       {"pfc_ir_mask_map", reinterpret_cast<void*>(&pfc_ir_mask_map)},
       {"pfc_ir_str_in", reinterpret_cast<void*>(&pfc_ir_str_in)},
       {"pfc_ir_pred_regex_next", reinterpret_cast<void*>(&pfc_ir_pred_regex_next)},
@@ -108,14 +114,18 @@ class Codegen {
   Value* pred_str(const ir::Inst& in);
   Value* pred_guid(const ir::Inst& in);
   Value* pred_regex(const ir::Inst& in);
+  Value* pred_short_wstr(const ir::Inst& in);
   Value* int_compare(Value* v, const ir::IntPred& pred, bool is_signed);
+  Value* narrow_int_compare(Value* v, const ir::IntPred& pred);
+  Value* compare(llvm::CmpInst::Predicate pred, Value* v, Value* k);
   Value* in_range(Value* v, uint64_t lo, uint64_t hi, bool is_signed);
   struct FieldValue {
-    Value* ok;     // i1
-    Value* value;  // i64, 0 when !ok
-    Value* bits;   // i64, meaningful only when ok (what predicates compare, guarded by ok)
+    Value* ok;              // i1
+    Value* value;           // i64, 0 when !ok
+    Value* bits;            // i64, meaningful only when ok (what predicates compare, guarded by ok)
+    Value* ok64 = nullptr;  // zext(ok), made on first use
   };
-  FieldValue field_value(Value* off, InType type);
+  FieldValue& field_value(Value* off, InType type);
 
   // Registers 0..num_regs-1 are the IR's; deliver_ and stack_ are the two after them.
   Value* reg(uint32_t r) { return ssa_.read(seg_, r); }
@@ -128,6 +138,14 @@ class Codegen {
   // no InstCombine to clean up zext/compare chains: `r == 0` of a bool64 is a `not`, and
   // `and`/`or` of two bool64 values is done on their i1 sources.
   static Value* bool_source(Value* v);  // the i1 behind a bool64, or null
+  // Booleans computed in 64-bit arithmetic (bit_arith.h) are i64 values 0 or 1 that are no
+  // zext of an i1; is_bit() knows them, the bool64s, the constants 0 and 1, and phis of
+  // such values, so `not`, mask.if and deliver stay 64-bit arithmetic on them too.
+  Value* bit(Value* v) {
+    bits_.insert(v);
+    return v;
+  }
+  bool is_bit(Value* v, int depth = 0) const;
   Value* is_zero(Value* v);
   Value* logic(llvm::Instruction::BinaryOps op, Value* a, Value* b);
   Value* extent(const Extent& e, uint64_t reg_index, uint64_t absent);
@@ -165,6 +183,32 @@ class Codegen {
   std::map<std::tuple<Value*, uint32_t, Value*>, Value*> string_next_;
   // Integer fields loaded in the current segment, by (offset value, type).
   std::map<std::pair<Value*, InType>, FieldValue> loads_;
+  llvm::DenseSet<Value*> bits_;
+  // Payload predicates are `ok & holds` (ok: the field fits). An `and` of such values
+  // keeps the two parts apart, `(ok1 & ok2) & (holds1 & holds2)`, with the `and` of the
+  // oks made once per segment: a session's conjunction of predicates on k fields then
+  // costs one `and` of oks for all sessions alike, not one per predicate (the unused
+  // `ok & holds` values are dead and deleted). Entries: 0/1 values of the current
+  // function; ok_ands_ is per segment (its values dominate only the segment's rest).
+  struct Guarded {
+    Value* ok;
+    Value* holds;
+  };
+  llvm::DenseMap<Value*, Guarded> guarded_;
+  std::map<std::pair<Value*, Value*>, Value*> ok_ands_;
+  Value* guarded_and(Value* a, Value* b);
+  // Likewise for masks: mask.if of a guarded result is `-ok & mask.if(holds)`, and the `or`
+  // of two such masks with the same ok is `-ok & (mask1 | mask2)`, so a region's mask
+  // pays for its sessions' common ok once (`-ok` made once per segment, in neg_oks_).
+  struct GuardedMask {
+    Value* ok;
+    Value* mask;
+  };
+  llvm::DenseMap<Value*, GuardedMask> guarded_masks_;
+  std::map<Value*, Value*> neg_oks_;
+  Value* neg_ok(Value* ok);
+  Value* guarded_mask(Value* ok, Value* mask);
+  Value* bit_mask(Value* v, uint64_t bits);
 };
 
 void Codegen::run(const std::string& fn_name) {
@@ -234,6 +278,8 @@ void Codegen::enter(SsaBuilder::Segment segment, BasicBlock* head) {
   seg_ = segment;
   string_next_.clear();
   loads_.clear();
+  ok_ands_.clear();
+  neg_oks_.clear();
   payload_ = psize_ = nullptr;
   b_.SetInsertPoint(head);
 }
@@ -266,10 +312,13 @@ void Codegen::emit(const ir::Inst& in) {
     case ir::Op::LoadHeader: return set(in.dst, load_header(in.a));
     case ir::Op::And: return set(in.dst, logic(llvm::Instruction::And, reg(in.a), reg(in.b)));
     case ir::Op::Or: return set(in.dst, logic(llvm::Instruction::Or, reg(in.a), reg(in.b)));
-    case ir::Op::Not: return set(in.dst, bool64(is_zero(reg(in.a))));
+    case ir::Op::Not: {
+      Value* a = reg(in.a);
+      if (is_bit(a) && !bool_source(a)) return set(in.dst, bit(b_.CreateXor(a, c64(1))));
+      return set(in.dst, bool64(is_zero(a)));
+    }
     case ir::Op::AndImm: return set(in.dst, b_.CreateAnd(reg(in.a), c64(in.imm)));
-    case ir::Op::Cmp:
-      return set(in.dst, bool64(b_.CreateICmp(kCondPreds[in.b], reg(in.a), c64(in.imm))));
+    case ir::Op::Cmp: return set(in.dst, compare(kCondPreds[in.b], reg(in.a), c64(in.imm)));
     case ir::Op::CmpReg:
       return set(in.dst, bool64(b_.CreateICmp(kCondPreds[in.b], reg(in.a), reg(in.c))));
     case ir::Op::InSet: return set(in.dst, in_set(reg(in.a), p_.int_sets[in.b]));
@@ -303,8 +352,29 @@ void Codegen::emit_return() {
 }
 
 void Codegen::accumulate(uint32_t acc, const ir::Inst& in) {
-  Value* bit = b_.CreateShl(bool64(b_.CreateNot(is_zero(reg(in.a)))), c64(in.b));
-  set(acc, b_.CreateOr(reg(acc), bit));
+  Value* a = reg(in.a);
+  Value* one = is_bit(a) ? a : bool64(b_.CreateNot(is_zero(a)));
+  set(acc, b_.CreateOr(reg(acc), b_.CreateShl(one, c64(in.b))));
+}
+
+bool Codegen::is_bit(Value* v, int depth) const {
+  if (bool_source(v) || bits_.contains(v)) return true;
+  if (auto* c = llvm::dyn_cast<llvm::ConstantInt>(v)) return c->getZExtValue() <= 1;
+  auto* phi = llvm::dyn_cast<llvm::PHINode>(v);
+  if (!phi || depth >= 4) return false;
+  for (Value* in : phi->incoming_values())
+    if (!is_bit(in, depth + 1)) return false;
+  return true;
+}
+
+// A header or field compare with a constant: 64-bit arithmetic for a narrow value and an
+// unsigned predicate (bit_arith.h), else icmp.
+Value* Codegen::compare(llvm::CmpInst::Predicate pred, Value* v, Value* k) {
+  auto* c = llvm::dyn_cast<llvm::ConstantInt>(k);
+  if (c && is_narrow(v)) {
+    if (Value* r = narrow_compare(b_, pred, v, c->getZExtValue())) return bit(r);
+  }
+  return bool64(b_.CreateICmp(pred, v, k));
 }
 
 Value* Codegen::bool_source(Value* v) {
@@ -321,7 +391,44 @@ Value* Codegen::logic(llvm::Instruction::BinaryOps op, Value* a, Value* b) {
   Value* x = bool_source(a);
   Value* y = bool_source(b);
   if (x && y) return bool64(b_.CreateBinOp(op, x, y));
-  return b_.CreateBinOp(op, a, b);
+  if (op == llvm::Instruction::And) {
+    if (Value* r = guarded_and(a, b)) return r;
+  }
+  if (op == llvm::Instruction::Or) {
+    auto ga = guarded_masks_.find(a), gb = guarded_masks_.find(b);
+    if (ga != guarded_masks_.end() && gb != guarded_masks_.end() && ga->second.ok == gb->second.ok)
+      return guarded_mask(ga->second.ok, b_.CreateOr(ga->second.mask, gb->second.mask));
+  }
+  Value* r = b_.CreateBinOp(op, a, b);
+  return is_bit(a) && is_bit(b) ? bit(r) : r;
+}
+
+// `a & b` when at least one is a guarded predicate result (guarded_) and both are 0/1
+// values; null otherwise.
+Value* Codegen::guarded_and(Value* a, Value* b) {
+  auto ga = guarded_.find(a), gb = guarded_.find(b);
+  if ((ga == guarded_.end() && gb == guarded_.end()) || !is_bit(a) || !is_bit(b)) return nullptr;
+  if (ga == guarded_.end()) {
+    std::swap(a, b);
+    std::swap(ga, gb);
+  }
+  Guarded g = ga->second;
+  if (gb == guarded_.end()) {
+    g.holds = b_.CreateAnd(g.holds, b);
+  } else {
+    Value* ok2 = gb->second.ok;
+    if (ok2 != g.ok) {
+      // Looked up in both orders; made in the order met (deterministic output).
+      auto it = ok_ands_.find({ok2, g.ok});
+      if (it == ok_ands_.end()) it = ok_ands_.try_emplace({g.ok, ok2}, nullptr).first;
+      if (it->second == nullptr) it->second = b_.CreateAnd(g.ok, ok2);
+      g.ok = it->second;
+    }
+    g.holds = b_.CreateAnd(g.holds, gb->second.holds);
+  }
+  Value* r = bit(b_.CreateAnd(g.ok, g.holds));
+  guarded_[r] = g;
+  return r;
 }
 
 // An alloca in the entry block, made once per function: helpers' out-parameters.
@@ -408,13 +515,34 @@ Value* Codegen::in_sorted(Value* v, const std::vector<uint64_t>& values) {
   return b_.CreateICmpEQ(at(base), v);
 }
 
-// `v != 0 ? bits : 0`. On a boolean: a select on the i1 itself (no `not`). A shift of
-// the zero-extended i1 for a one-bit mask was fewer instructions but measured slower
-// (Payload64, docs/performance.md "Session 5").
+// `v != 0 ? bits : 0`. On a 0/1 value (is_bit): `v << bit` for a one-bit mask, else
+// `-v & bits` — 64-bit arithmetic, no constant held in a register across the block (a
+// select of two constants made FastISel keep each in a register the allocator spilled).
+// On any other value a select on `v == 0`.
 Value* Codegen::mask_if(Value* v, uint64_t bits) {
-  Value* bit = bool_source(v);
-  if (bit == nullptr) return b_.CreateSelect(is_zero(v), c64(0), c64(bits));
-  return b_.CreateSelect(bit, c64(bits), c64(0));
+  if (auto g = guarded_.find(v); g != guarded_.end())
+    return guarded_mask(g->second.ok, bit_mask(g->second.holds, bits));
+  if (is_bit(v)) return bit_mask(v, bits);
+  return b_.CreateSelect(is_zero(v), c64(0), c64(bits));
+}
+
+// `bit ? bits : 0` for a 0/1 value.
+Value* Codegen::bit_mask(Value* bit, uint64_t bits) {
+  if (std::has_single_bit(bits)) return b_.CreateShl(bit, c64(std::countr_zero(bits)));
+  return b_.CreateAnd(b_.CreateNeg(bit), c64(bits));
+}
+
+Value* Codegen::neg_ok(Value* ok) {
+  auto [it, added] = neg_oks_.try_emplace(ok, nullptr);
+  if (added) it->second = b_.CreateNeg(ok);
+  return it->second;
+}
+
+// `ok ? mask : 0` for a 0/1 ok, remembered as guarded (unused ones are dead code).
+Value* Codegen::guarded_mask(Value* ok, Value* mask) {
+  Value* r = b_.CreateAnd(neg_ok(ok), mask);
+  guarded_masks_[r] = {ok, mask};
+  return r;
 }
 
 // v ∈ {base + i : bit i of mask set}, as an i1.
@@ -526,7 +654,7 @@ Value* Codegen::skip(const ir::Inst& in) {
 // instead, which is always dereferenceable, and the value is then replaced by 0); other
 // integer-like types go through pfc_tdh_load_int. One load per field and offset per
 // segment: predicates on the same field share it.
-Codegen::FieldValue Codegen::field_value(Value* off, InType type) {
+Codegen::FieldValue& Codegen::field_value(Value* off, InType type) {
   auto [it, added] = loads_.try_emplace({off, type});
   if (!added) return it->second;
   uint64_t size = in_type_fixed_size(type);
@@ -556,9 +684,17 @@ Value* Codegen::load_field(const ir::Inst& in) {
 
 Value* Codegen::pred_int(const ir::Inst& in) {
   InType type = p_.fields[in.b].type;
-  FieldValue field = field_value(reg(in.a), type);
-  return bool64(
-      b_.CreateAnd(field.ok, int_compare(field.bits, p_.int_preds[in.c], in_type_is_signed(type))));
+  FieldValue& field = field_value(reg(in.a), type);
+  Value* holds = nullptr;
+  if (!in_type_is_signed(type) && is_narrow(field.bits))
+    holds = narrow_int_compare(field.bits, p_.int_preds[in.c]);
+  if (holds == nullptr)
+    holds = bool64(int_compare(field.bits, p_.int_preds[in.c], in_type_is_signed(type)));
+  // `ok & holds` in 64 bits, not on the i1s: byte-register `and`s chain (bit_arith.h).
+  if (field.ok64 == nullptr) field.ok64 = bool64(field.ok);
+  Value* r = bit(b_.CreateAnd(field.ok64, holds));
+  guarded_[r] = {field.ok64, holds};
+  return r;
 }
 
 // The comparison of docs/semantics.md §2.2 on a loaded (sign- or zero-extended) value; same
@@ -584,6 +720,22 @@ Value* Codegen::int_compare(Value* v, const ir::IntPred& pred, bool is_signed) {
   }
 }
 
+// int_compare for an unsigned narrow value (bit_arith.h) as a 0/1 i64; null for MODULO.
+Value* Codegen::narrow_int_compare(Value* v, const ir::IntPred& pred) {
+  using P = llvm::CmpInst::Predicate;
+  switch (pred.op) {
+    case PayloadOp::Eq: return narrow_compare(b_, P::ICMP_EQ, v, pred.lo);
+    case PayloadOp::Ne: return narrow_compare(b_, P::ICMP_NE, v, pred.lo);
+    case PayloadOp::Le: return narrow_compare(b_, P::ICMP_ULE, v, pred.lo);
+    case PayloadOp::Gt: return narrow_compare(b_, P::ICMP_UGT, v, pred.lo);
+    case PayloadOp::Lt: return narrow_compare(b_, P::ICMP_ULT, v, pred.lo);
+    case PayloadOp::Ge: return narrow_compare(b_, P::ICMP_UGE, v, pred.lo);
+    case PayloadOp::Between: return narrow_in_range(b_, v, pred.lo, pred.hi, false);
+    case PayloadOp::NotBetween: return narrow_in_range(b_, v, pred.lo, pred.hi, true);
+    default: return nullptr;
+  }
+}
+
 // lo <= v <= hi (signed or unsigned) as one unsigned compare: v - lo <=u hi - lo, which
 // holds for both orders when lo <= hi; an empty range (lo > hi) is false.
 Value* Codegen::in_range(Value* v, uint64_t lo, uint64_t hi, bool is_signed) {
@@ -596,6 +748,7 @@ Value* Codegen::pred_str(const ir::Inst& in) {
   const ir::FieldDesc& f = p_.fields[in.b];
   const ir::StrPred& pred = p_.str_preds[in.c];
   if (pred.regex) return pred_regex(in);
+  if (Value* hit = pred_short_wstr(in)) return hit;
   std::vector<uint32_t> needle(pred.folded.begin(), pred.folded.end());
   needle.push_back(0);  // never empty; the helper reads only needle_len code points
   llvm::Constant* data = constant_array(
@@ -616,6 +769,33 @@ Value* Codegen::pred_str(const ir::Inst& in) {
   return bool64(b_.CreateICmpNE(hit, c32(0)));
 }
 
+// IS / ISNOT / CONTAINS / DOESNTCONTAIN of 1..4 ASCII characters on a NUL-terminated
+// UTF-16 field: pfc_tdh_wstr_short_pred_next, the needle packed into one register
+// (runtime/tdh.h); null for any other predicate.
+Value* Codegen::pred_short_wstr(const ir::Inst& in) {
+  const ir::FieldDesc& f = p_.fields[in.b];
+  const ir::StrPred& pred = p_.str_preds[in.c];
+  const bool op_ok = pred.op == PayloadOp::Is || pred.op == PayloadOp::IsNot ||
+                     pred.op == PayloadOp::Contains || pred.op == PayloadOp::DoesntContain;
+  if (!op_ok || f.type != InType::UnicodeString || f.length.kind != Extent::Kind::None ||
+      pred.folded.empty() || pred.folded.size() > PFC_TDH_SHORT_NEEDLE)
+    return nullptr;
+  uint64_t packed = 0;
+  for (size_t i = 0; i < pred.folded.size(); ++i) {
+    const char32_t c = pred.folded[i];
+    if (c == 0 || c >= 0x80 || fold_case(c) != c) return nullptr;
+    packed |= uint64_t{c} << (16 * i);
+  }
+  llvm::FunctionCallee fn =
+      helper("pfc_tdh_wstr_short_pred_next", i32_, {ptr_, i64_, i64_, i64_, i32_, ptr_});
+  llvm::AllocaInst* next_slot = entry_slot(next_slot_, i64_, "next");
+  Value* off = reg(in.a);
+  const uint64_t op_len = static_cast<uint64_t>(pred.op) | pred.folded.size() << 16;
+  Value* hit = b_.CreateCall(fn, {payload(), psize(), off, c64(packed), c32(op_len), next_slot});
+  string_next_[{off, in.b, length_key(f, in.imm)}] = b_.CreateLoad(i64_, next_slot);
+  return bool64(b_.CreateICmpNE(hit, c32(0)));
+}
+
 // REGEX / REGEX.CS: the compiled RE2 object is passed by address (the program owns it).
 Value* Codegen::pred_regex(const ir::Inst& in) {
   const ir::FieldDesc& f = p_.fields[in.b];
@@ -631,15 +811,32 @@ Value* Codegen::pred_regex(const ir::Inst& in) {
   return bool64(b_.CreateICmpNE(hit, c32(0)));
 }
 
+// IS / ISNOT of a GUID field, inline and branch-free, with pfc_tdh_guid_pred's semantics:
+// false unless off <= psize && psize - off >= 16 (a bad offset never fits), whatever the
+// operator; the 16 bytes are two unaligned 64-bit loads (from the event view when the
+// field does not fit: always dereferenceable) xor-ed with the constant's halves.
 Value* Codegen::pred_guid(const ir::Inst& in) {
   const ir::GuidPred& pred = p_.guid_preds[in.c];
-  std::array<uint8_t, 16> bytes = pred.value.to_bytes();
-  llvm::Constant* data =
-      constant_array(llvm::ConstantDataArray::get(ctx_, llvm::ArrayRef<uint8_t>(bytes)), "guid");
-  llvm::FunctionCallee fn = helper("pfc_tdh_guid_pred", i32_, {ptr_, i64_, i64_, i32_, ptr_});
-  Value* hit =
-      b_.CreateCall(fn, {payload(), psize(), reg(in.a), c32(static_cast<uint32_t>(pred.op)), data});
-  return bool64(b_.CreateICmpNE(hit, c32(0)));
+  if (pred.op != PayloadOp::Is && pred.op != PayloadOp::IsNot) return c64(0);  // as the helper
+  const std::array<uint8_t, 16> bytes = pred.value.to_bytes();
+  uint64_t half[2];
+  std::memcpy(half, bytes.data(), sizeof half);
+  Value* off = reg(in.a);
+  Value* psize = this->psize();
+  Value* fits = b_.CreateAnd(b_.CreateICmpULE(off, psize),
+                             b_.CreateICmpUGE(b_.CreateSub(psize, off), c64(16)));
+  Value* at = b_.CreateSelect(fits, b_.CreateGEP(b_.getInt8Ty(), payload(), off), event_);
+  Value* x0 = b_.CreateAlignedLoad(i64_, at, llvm::Align(1));
+  Value* x1 =
+      b_.CreateAlignedLoad(i64_, b_.CreateConstGEP1_64(b_.getInt8Ty(), at, 8), llvm::Align(1));
+  Value* diff = b_.CreateOr(b_.CreateXor(x0, c64(half[0])), b_.CreateXor(x1, c64(half[1])));
+  Value* holds =
+      pred.op == PayloadOp::Is ? b_.CreateICmpEQ(diff, c64(0)) : b_.CreateICmpNE(diff, c64(0));
+  Value* ok64 = bool64(fits);
+  Value* holds64 = bool64(holds);
+  Value* r = bit(b_.CreateAnd(ok64, holds64));
+  guarded_[r] = {ok64, holds64};
+  return r;
 }
 
 }  // namespace

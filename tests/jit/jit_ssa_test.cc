@@ -82,15 +82,17 @@ TEST(JitSsa, RandomJumpGraphsMatchInterpreter) {
   }
 }
 
-// A boolean computed in a region, read after the join with the skipping edge (where it is
-// 0), becomes an i1 phi; a join of a boolean with a non-boolean stays an i64 phi. Both
-// agree with the interpreter whether the region ran or not.
+// A boolean computed in a region as an icmp (the compare of a 64-bit value: the keyword),
+// read after the join with the skipping edge (where it is 0), becomes an i1 phi; a join of
+// a boolean with a non-boolean stays an i64 phi. Both agree with the interpreter whether
+// the region ran or not. (Compares of narrow values are 64-bit arithmetic, whose joins are
+// i64 phis: JitBitArith in jit_bit_arith_test.cc.)
 TEST(JitSsa, BooleanJoinsAreI1Phis) {
   for (bool mixed : {false, true}) {
     ProgramBuilder b;
     ir::Reg level = b.emit(Op::LoadHeader, uint32_t(HeaderField::Level));
     ir::Reg gate = b.emit(Op::Cmp, level, uint32_t(ir::Cond::ULe), 0, 3);
-    ir::Reg pid = b.emit(Op::LoadHeader, uint32_t(HeaderField::Pid));
+    ir::Reg pid = b.emit(Op::LoadHeader, uint32_t(HeaderField::Keyword));
     const size_t jz = b.effect(Op::Jz, gate, 0);
     ir::Reg in_region = mixed ? b.emit(Op::AndImm, pid, 0, 0, 6)
                               : b.emit(Op::Cmp, pid, uint32_t(ir::Cond::Eq), 0, 7);
@@ -108,10 +110,10 @@ TEST(JitSsa, BooleanJoinsAreI1Phis) {
       for (uint32_t p : {0u, 6u, 7u}) {
         Event e;
         e.desc.level = l;
-        e.pid = p;
+        e.desc.keyword = p;
         EngineResults r = engines.route(e.view());
         for (int o = 0; o < 3; ++o)
-          ASSERT_EQ(r.native[o], r.interp) << "mixed " << mixed << " level " << int(l) << " pid "
+          ASSERT_EQ(r.native[o], r.interp) << "mixed " << mixed << " level " << int(l) << " kw "
                                            << p << " O" << o << ": " << describe(r.native[o]);
       }
   }
