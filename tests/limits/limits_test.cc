@@ -118,6 +118,17 @@ TEST_F(Limits, OneLongChainChecksInBoundedMemory) {
   EXPECT_EQ(r.exit_code, 0) << r.err.substr(0, 500);
 }
 
+// Out of memory is the input's size against the process's limits, not a failure of pfc:
+// a clear error and exit 1, never exit 3 ("internal error: std::bad_alloc").
+TEST_F(Limits, OutOfMemoryIsAnInputError) {
+  write("s.pfs", long_chain_script(246000));
+  const ProcessResult r = run_capped({"check", "s.pfs"}, dir(), 256, 120);
+  EXPECT_EQ(r.exit_code, 1) << r.err.substr(0, 500);
+  EXPECT_EQ(r.err,
+            "pfc: error: out of memory: the input needs more memory than this process may use "
+            "(docs/limits.md)\n");
+}
+
 // A 10 MB chain (492,000 predicates) routes under a 448 MiB address-space cap: the router,
 // its programs' specs and the checked script share one copy of the filter, and lowering
 // reserves the program's instructions up front. Before, `pfc run` held four copies of the
