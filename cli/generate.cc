@@ -55,12 +55,12 @@ std::vector<ProviderHints> collect_hints(const CheckedScript& script) {
     for (const SessionDecl::Enable& en : s.enables) {
       const ProviderDef& provider = script.schema.providers.at(en.provider);
       ProviderHints& hints = out[en.provider];
-      if (en.params.pids)
-        hints.pids.insert(hints.pids.end(), en.params.pids->begin(), en.params.pids->end());
-      if (en.params.exe_names)
-        hints.exe_names.insert(hints.exe_names.end(), en.params.exe_names->begin(),
-                               en.params.exe_names->end());
-      for (const PayloadFilter& f : en.params.payload) {
+      if (en.params->pids)
+        hints.pids.insert(hints.pids.end(), en.params->pids->begin(), en.params->pids->end());
+      if (en.params->exe_names)
+        hints.exe_names.insert(hints.exe_names.end(), en.params->exe_names->begin(),
+                               en.params->exe_names->end());
+      for (const PayloadFilter& f : en.params->payload) {
         for (size_t e = 0; e < provider.events.size(); ++e) {
           const EventDef& def = provider.events[e];
           if (def.desc.id != f.event_id || def.desc.version != f.event_version) continue;

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <exception>
 #include <iostream>
+#include <new>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -260,6 +261,12 @@ int main(int argc, char** argv) {
   int code = pfc::cli::kExitInternal;
   try {
     code = pfc::cli::run_main(argc, argv);
+  } catch (const std::bad_alloc&) {
+    // An input larger than the memory this process may use is a property of the input and
+    // of its limits (ulimit, cgroup), not a failure of pfc (docs/cli.md "Exit codes").
+    std::cerr << "pfc: error: out of memory: the input needs more memory than this process may "
+                 "use (docs/limits.md)\n";
+    code = pfc::cli::kExitInput;
   } catch (const std::exception& e) {
     std::cerr << "pfc: internal error: " << e.what() << '\n';
   } catch (...) {

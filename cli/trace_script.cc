@@ -68,7 +68,7 @@ int enable_script(const TraceOptions& o, std::ostream& err) {
   for (const SessionDecl::Enable& e : session->enables) {
     const ProviderDef& provider = checked.schema.providers[e.provider];
     EnableRequest r;
-    if (const std::string bad = to_request(provider, e.params, r); !bad.empty()) {
+    if (const std::string bad = to_request(provider, *e.params, r); !bad.empty()) {
       err << "pfc: error: session '" << wanted << "' enables '" << provider.name << "' with " << bad
           << ": not supported by 'pfc trace enable --script'\n";
       return kExitUsage;

@@ -3,6 +3,7 @@
 // EnableParams. Reports every error it finds (not just the first), with positions.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -16,7 +17,9 @@ namespace pfc {
 struct SessionDecl {
   struct Enable {
     uint32_t provider = 0;  // index into CheckedScript::schema.providers
-    EnableParams params;
+    // Shared with the routers built from the script (a filter may hold millions of
+    // predicates). Not null; not to be changed once a router holds it.
+    std::shared_ptr<EnableParams> params = std::make_shared<EnableParams>();
     SourcePos pos;
     std::vector<SourcePos> payload_pos;  // the `payload` keyword of each params.payload[i]
   };

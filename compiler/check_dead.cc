@@ -66,7 +66,7 @@ class DeadFilterWarnings {
   // would spend seconds and hundreds of MB on IR that the budget then refuses).
   bool affordable(const ProgramSpec& spec) const {
     uint64_t preds = 0;
-    for (const PayloadFilter& f : spec.sessions[0].params.payload) preds += f.expr.preds.size();
+    for (const PayloadFilter& f : spec.sessions[0].params->payload) preds += f.expr.preds.size();
     return used_ + preds <= kWorkBudget;
   }
 
@@ -74,10 +74,11 @@ class DeadFilterWarnings {
   // 50 MB script's filter has millions of predicates); `e` is whole again on return.
   void enable(SessionDecl::Enable& e) {
     const ProviderDef& provider = cx_.schema().providers[e.provider];
-    std::vector<PayloadFilter> payload = std::move(e.params.payload);
-    e.params.payload.clear();
-    ProgramSpec spec{provider, {SessionEntry{0, e.params}}};
-    std::vector<PayloadFilter>& slot = spec.sessions[0].params.payload;
+    std::vector<PayloadFilter> payload = std::move(e.params->payload);
+    e.params->payload.clear();
+    const auto params = std::make_shared<EnableParams>(*e.params);  // without its filters
+    ProgramSpec spec{provider, {SessionEntry::sharing(0, params)}};
+    std::vector<PayloadFilter>& slot = params->payload;
     const size_t before = cx_.out.diagnostics.size();
     for (size_t i = 0; i < payload.size() && i < e.payload_pos.size(); ++i) {
       slot.push_back(std::move(payload[i]));
@@ -96,7 +97,7 @@ class DeadFilterWarnings {
       }
       payload = std::move(slot);
     }
-    e.params.payload = std::move(payload);
+    e.params->payload = std::move(payload);
   }
 
   bool no_event_passes(const ProgramSpec& spec) {
@@ -112,14 +113,14 @@ class DeadFilterWarnings {
   }
 
   void payload_filter(const ProgramSpec& spec, SourcePos pos) {
-    const PayloadFilter& f = spec.sessions[0].params.payload[0];
+    const PayloadFilter& f = spec.sessions[0].params->payload[0];
     const EventDef* ev = spec.provider.find_event(f.event_id, f.event_version);
     if (ev == nullptr || !affordable(spec)) return;
     Result<ir::Program> program = lower(spec);
     if (!program || !spend(program->code.size() + 1)) return;
     const Analysis a{evaluate_abstract(*program, KnownHeader::of_event(ev->desc)), &*program};
     const std::string what = "payload filter on event " + quote_text(ev->name);
-    if (std::string why = excluded_by(a, spec.sessions[0].params, ev->desc); !why.empty()) {
+    if (std::string why = excluded_by(a, *spec.sessions[0].params, ev->desc); !why.empty()) {
       cx_.warning(pos, what + " has no effect: " + why);
       return;
     }

@@ -186,7 +186,7 @@ void check_filter(const ast::Filter& f, uint32_t provider, EnableParams& params,
 
 void check_filters(const ast::Enable& e, uint32_t provider, SessionDecl::Enable& out,
                    CheckContext& cx) {
-  EnableParams& params = out.params;
+  EnableParams& params = *out.params;
   const ProviderDef& p = cx.schema().providers[provider];
   std::array<const ast::Filter*, 7> first{};
   for (const ast::Filter& f : e.filters) {
@@ -251,9 +251,9 @@ void check_enable(const ast::Enable& e, uint32_t index, SessionDecl& decl,
                                  " (first on line " + std::to_string(it->second.line) + ")");
     return;
   }
-  SessionDecl::Enable out{provider, {}, e.pos};
-  check_options(e, out.params, cx);
-  warn_options(e, out.params, schema.providers[provider], cx);
+  SessionDecl::Enable out{provider, std::make_shared<EnableParams>(), e.pos};
+  check_options(e, *out.params, cx);
+  warn_options(e, *out.params, schema.providers[provider], cx);
   check_filters(e, provider, out, cx);
   if (schema.providers[provider].legacy) legacy[provider].push_back({index, e.pos});
   decl.enables.push_back(std::move(out));

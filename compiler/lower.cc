@@ -115,14 +115,14 @@ const EventDef* carried_layout(EventKey key, const std::vector<size_t>& users,
                                const std::vector<SessionState>& ss) {
   const EventDef* best = nullptr;
   for (size_t i : users) {
-    for (const PayloadFilter& f : ss[i].entry->params.payload) {
+    for (const PayloadFilter& f : ss[i].entry->params->payload) {
       if (f.event_id != key.first || f.event_version != key.second) continue;
       if (!f.layout) return nullptr;
       if (best == nullptr || f.layout->fields.size() > best->fields.size()) best = f.layout.get();
     }
   }
   for (size_t i : users) {
-    for (const PayloadFilter& f : ss[i].entry->params.payload) {
+    for (const PayloadFilter& f : ss[i].entry->params->payload) {
       if (f.event_id != key.first || f.event_version != key.second) continue;
       EventDef prefix = *best;
       prefix.fields.resize(f.layout->fields.size());
@@ -162,7 +162,7 @@ Result<void> lower_key(IrBuilder& b, MaskLowering& ml, MaskVal header, const Pro
   std::vector<std::pair<uint32_t, Reg>> inside, outside;
   for (size_t i : users) {
     std::vector<const PayloadFilter*> filters;
-    for (const PayloadFilter& f : ss[i].entry->params.payload) {
+    for (const PayloadFilter& f : ss[i].entry->params->payload) {
       if (f.event_id == key.first && f.event_version == key.second) filters.push_back(&f);
     }
     auto r = payload.session_filters(filters);
@@ -190,7 +190,8 @@ MaskVal header_masks(IrBuilder& b, MaskLowering& ml, const std::vector<SessionSt
   std::vector<std::pair<uint32_t, Reg>> scopes;
   for (const SessionState& s : ss) {
     const uint32_t slot = s.entry->slot;
-    const EnableParams& p = legacy ? legacy_effective_params(s.entry->params) : s.entry->params;
+    EnableParams storage;
+    const EnableParams& p = effective_params(*s.entry->params, legacy, storage);
     const bool ignore_kw0 = !legacy && (p.properties & enable_property::kIgnoreKeyword0) != 0;
     levels.push_back({slot, p.level});
     keywords.push_back({slot, p.any, p.all, ignore_kw0});
@@ -252,12 +253,17 @@ Result<ir::Program> lower(const ProgramSpec& spec) {
   const MaskVal header = header_masks(b, ml, ss, legacy);
 
   std::map<EventKey, std::vector<size_t>> keys;  // key → sessions filtering it, by slot
+  size_t payload_size = 0;
   for (size_t i = 0; i < ss.size() && !legacy; ++i) {
-    for (const PayloadFilter& f : ss[i].entry->params.payload) {
+    for (const PayloadFilter& f : ss[i].entry->params->payload) {
       std::vector<size_t>& users = keys[{f.event_id, f.event_version}];
       if (users.empty() || users.back() != i) users.push_back(i);
+      payload_size += f.expr.preds.size() + f.expr.nodes.size();
     }
   }
+  // About one instruction per predicate and one per join, plus each session's checks: a
+  // close estimate for large filters, where the growing vector's slack would cost most.
+  b.reserve(payload_size + 64 * ss.size() + 64);
   MaskVal passed = MaskVal::constant(0);
   for (const auto& [key, users] : keys) {
     auto r = lower_key(b, ml, header, spec.provider, key, users, ss, passed);
@@ -275,7 +281,7 @@ Result<ir::Program> lower(const ProgramSpec& spec) {
   if (deliver.is_cond() && std::has_single_bit(deliver.bits))  // one session: one bit
     b.deliver(deliver.cond, uint32_t(std::countr_zero(deliver.bits)));
   else if (!deliver.is_const() || deliver.bits != 0) b.deliver_mask(ml.reg(deliver));
-  for (SessionState& s : ss) b.stack(stack_select(b, s.entry->params, legacy), s.entry->slot);
+  for (SessionState& s : ss) b.stack(stack_select(b, *s.entry->params, legacy), s.entry->slot);
   return b.finish();
 }
 

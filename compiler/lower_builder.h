@@ -71,6 +71,10 @@ class IrBuilder {
   uint32_t guid_pred(const ir::GuidPred& p);
   uint32_t mask_map(ir::MaskMap m);
 
+  // Room for `n` instructions: a caller that knows the program's size up front saves the
+  // growing vector's copies and its up-to-2x slack (millions of predicates).
+  void reserve(size_t n) { prog_.code.reserve(n); }
+
   // Appends Return, orders the check notes by slot (then check) and hands out the program.
   ir::Program finish();
 

@@ -169,8 +169,8 @@ namespace {
 
 // The parameters that take effect for a registration: legacy providers ignore MatchAll,
 // EnableProperty flags and every filter (docs/semantics.md §1.9), as the router does.
-EnableParams effective(const RegRecord& rec, const EnableParams& p) {
-  return rec.legacy ? legacy_effective_params(p) : p;
+const EnableParams& effective(const RegRecord& rec, const EnableParams& p, EnableParams& storage) {
+  return effective_params(p, rec.legacy, storage);
 }
 
 }  // namespace
@@ -179,7 +179,9 @@ void Runtime::on_notification(const std::shared_ptr<RegRecord>& rec, const Enabl
   const std::vector<SessionEnable> enables = router_->enables(rec->guid);
   uint64_t inprivate = 0;
   for (const SessionEnable& e : enables) {
-    if ((effective(*rec, e.params).properties & EVENT_ENABLE_PROPERTY_EXCLUDE_INPRIVATE) != 0)
+    EnableParams storage;
+    if ((effective(*rec, *e.params, storage).properties &
+         EVENT_ENABLE_PROPERTY_EXCLUDE_INPRIVATE) != 0)
       inprivate |= uint64_t{1} << e.session;
   }
   rec->inprivate.store(inprivate & n.state.sessions);
@@ -199,8 +201,8 @@ void Runtime::notify_modern(const std::shared_ptr<RegRecord>& rec, const EnableN
     std::vector<FilterBlock> blocks;
     for (const SessionEnable& e : enables) {
       const uint64_t bit = uint64_t{1} << e.session;
-      if ((n.state.sessions & bit) != 0 && !e.params.provider_filter.empty())
-        blocks.push_back(FilterBlock{bit, &e.params.provider_filter});
+      if ((n.state.sessions & bit) != 0 && !e.params->provider_filter.empty())
+        blocks.push_back(FilterBlock{bit, &e.params->provider_filter});
     }
     filter = chain_filter_blocks(blocks);
   }
@@ -224,7 +226,8 @@ void Runtime::notify_legacy(const std::shared_ptr<RegRecord>& rec, const EnableN
     const auto slot = static_cast<uint32_t>(std::countr_zero(n.state.sessions));
     auto e = std::find_if(enables.begin(), enables.end(),
                           [slot](const SessionEnable& x) { return x.session == slot; });
-    const EnableParams p = e != enables.end() ? effective(*rec, e->params) : EnableParams{};
+    EnableParams storage;
+    const EnableParams& p = e != enables.end() ? effective(*rec, *e->params, storage) : storage;
     ctx.LoggerId = static_cast<USHORT>(slot + 1);
     ctx.Level = p.level;
     ctx.EnableFlags = static_cast<ULONG>(p.any);  // the low 32 bits of MatchAny

@@ -17,7 +17,8 @@ CompositeState compose(const SessionMap& sessions, bool legacy) {
   CompositeState c;
   bool first = true;
   for (const auto& [slot, e] : sessions) {
-    const EnableParams& p = legacy ? legacy_effective_params(e.params) : e.params;
+    EnableParams storage;
+    const EnableParams& p = effective_params(*e.params, legacy, storage);
     const uint8_t level = p.level == 0 ? 255 : p.level;
     const uint64_t any = p.any == 0 ? ~uint64_t{0} : p.any;
     const uint64_t all = p.any == 0 ? 0 : p.all;  // MatchAll ignored when any == 0
@@ -44,7 +45,8 @@ void keep_last_enabler(SessionMap& sessions) {
 ProgramSpec program_spec_of(const ProviderDef& def, const SessionMap& sessions) {
   ProgramSpec spec;
   spec.provider = def;
-  for (const auto& [slot, e] : sessions) spec.sessions.push_back(SessionEntry{slot, e.params});
+  for (const auto& [slot, e] : sessions)
+    spec.sessions.push_back(SessionEntry::sharing(slot, e.params));
   return spec;
 }
 
@@ -122,14 +124,16 @@ void RouterImpl::dispatch(std::vector<PendingCallback>& pending) {
 }
 
 Result<void> RouterImpl::enable(SessionId session, const Guid& provider,
-                                const EnableParams& params) {
+                                std::shared_ptr<const EnableParams> params) {
+  if (params == nullptr) return make_error("enable: null parameters");
   if (auto ok = check_not_in_callback(); !ok) return ok;
   std::lock_guard<std::mutex> lock(mu_);
   if (auto ok = check_session(session); !ok) return ok;
   auto [it, inserted] = providers_.try_emplace(provider);
   ProviderEntry& entry = it->second;
   SessionMap sessions = entry.sessions;
-  sessions[session] = EnableEntry{params, enable_seq_ + 1};
+  const Guid source_id = params->source_id;
+  sessions[session] = EnableEntry{std::move(params), enable_seq_ + 1};
   if (entry.legacy()) keep_last_enabler(sessions);  // last enabler wins, silently
   auto plans = plan(entry, sessions);
   if (!plans) {
@@ -140,7 +144,7 @@ Result<void> RouterImpl::enable(SessionId session, const Guid& provider,
   entry.sessions = std::move(sessions);
   commit(*plans);
   std::vector<PendingCallback> pending;
-  notify_change(entry, params.source_id, pending);
+  notify_change(entry, source_id, pending);
   dispatch(pending);
   return {};
 }
@@ -173,7 +177,7 @@ Result<void> RouterImpl::capture_state(SessionId session, const Guid& provider) 
   if (it == providers_.end() || !it->second.sessions.contains(session))
     return make_error("session " + std::to_string(session) + " has not enabled provider " +
                       provider.to_string());
-  const Guid source = it->second.sessions.at(session).params.source_id;
+  const Guid source = it->second.sessions.at(session).params->source_id;
   std::vector<PendingCallback> pending;
   for (const auto& r : it->second.regs)
     pending.push_back({r.get(), {ControlCode::CaptureState, r->state, source}});

@@ -66,8 +66,10 @@ class Registration final : public ProviderState {
 };
 
 // One session's enable of one GUID; `seq` orders enables (legacy: last enabler wins).
+// The parameters are shared with the programs' specs and with copies of the map, so
+// planning a change copies pointers, not payload filters.
 struct EnableEntry {
-  EnableParams params;
+  std::shared_ptr<const EnableParams> params;  // never null
   uint64_t seq = 0;
 };
 using SessionMap = std::map<uint32_t, EnableEntry>;  // slot → entry
@@ -116,13 +118,15 @@ class RouterImpl final : public Router {
   explicit RouterImpl(std::shared_ptr<ProgramCompiler> compiler) : compiler_(std::move(compiler)) {}
   ~RouterImpl() override;
 
+  using Router::enable;
   Result<ProviderHandle> register_provider(const ProviderDef& provider,
                                            EnableCallback callback) override;
   void unregister_provider(ProviderHandle provider) override;
   Result<SessionId> create_session(std::string name, std::shared_ptr<Sink> sink,
                                    std::optional<SessionId> slot) override;
   Result<void> stop_session(SessionId session) override;
-  Result<void> enable(SessionId session, const Guid& provider, const EnableParams& params) override;
+  Result<void> enable(SessionId session, const Guid& provider,
+                      std::shared_ptr<const EnableParams> params) override;
   Result<void> disable(SessionId session, const Guid& provider) override;
   Result<void> capture_state(SessionId session, const Guid& provider) override;
   CompositeState composite(ProviderHandle provider) const override;

@@ -51,7 +51,7 @@ ProgramSpec spec_from_text(const std::string& text) {
   spec.provider = script.schema.providers.at(0);
   for (uint32_t slot = 0; slot < script.sessions.size(); ++slot)
     for (const SessionDecl::Enable& e : script.sessions[slot].enables)
-      spec.sessions.push_back(SessionEntry{slot, e.params});
+      spec.sessions.push_back(SessionEntry::sharing(slot, e.params));
   return spec;
 }
 

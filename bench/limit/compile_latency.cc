@@ -95,7 +95,7 @@ ProgramSpec spec_from_text(const std::string& text) {
   spec.provider = script.schema.providers.at(0);
   for (uint32_t slot = 0; slot < script.sessions.size(); ++slot)
     for (const SessionDecl::Enable& e : script.sessions[slot].enables)
-      if (e.provider == 0) spec.sessions.push_back(SessionEntry{slot, e.params});
+      if (e.provider == 0) spec.sessions.push_back(SessionEntry::sharing(slot, e.params));
   return spec;
 }
 

@@ -37,7 +37,7 @@ EnableParams header_params(uint32_t s) {
 class HeaderHand final : public RoutingProgram {
  public:
   explicit HeaderHand(const ProgramSpec& spec) {
-    for (const SessionEntry& e : spec.sessions) add(e.slot, e.params);
+    for (const SessionEntry& e : spec.sessions) add(e.slot, *e.params);
   }
 
   RouteResult route(const EventView& e) const noexcept override {
@@ -96,7 +96,7 @@ std::unique_ptr<BpfRouter> header_bpf(const ProgramSpec& spec) {
   for (const SessionEntry& e : spec.sessions) {
     BpfAsm a;
     const int reject = a.label();
-    emit_header_checks(a, e.params, reject);
+    emit_header_checks(a, *e.params, reject);
     a.stmt(BPF_RET | BPF_K, 1);
     a.bind(reject);
     a.stmt(BPF_RET | BPF_K, 0);

@@ -191,10 +191,10 @@ ir::Program warm_up_program() {
   using Kind = PayloadExpr::Node::Kind;
   filter.expr.nodes = {{Kind::Pred, 0, 0}, {Kind::Pred, 1, 0}, {Kind::Or, 0, 2}};
   filter.expr.kids = {0, 1};
-  SessionEntry session;
-  session.params.level = 4;
-  session.params.payload.push_back(filter);
-  spec.sessions.push_back(session);
+  EnableParams params;
+  params.level = 4;
+  params.payload.push_back(filter);
+  spec.sessions.push_back(SessionEntry{0, std::move(params)});
   auto program = lower(spec);
   return program ? std::move(*program) : ir::Program{};
 }

@@ -88,8 +88,8 @@ void route_checked(const CheckedScript& script, const uint8_t* data, size_t size
     for (uint32_t si = 0; si < script.sessions.size(); ++si) {
       for (const SessionDecl::Enable& en : script.sessions[si].enables) {
         if (en.provider != pi) continue;
-        spec.sessions.push_back({si, en.params});
-        oracle_ok = oracle_ok && needles_in_alphabet(en.params);
+        spec.sessions.push_back(SessionEntry::sharing(si, en.params));
+        oracle_ok = oracle_ok && needles_in_alphabet(*en.params);
       }
     }
     Result<ir::Program> prog = lower(spec);

@@ -91,10 +91,10 @@ void check_lowers(const etw::BlobContents& c, const std::vector<PayloadFilter>& 
   if (schema != nullptr) spec.provider = *schema;
   spec.provider.name = "blob";
   spec.provider.guid = c.provider;
-  SessionEntry s;
-  s.params.level = 5;
-  s.params.payload = resolved;
-  spec.sessions.push_back(std::move(s));
+  EnableParams params;
+  params.level = 5;
+  params.payload = resolved;
+  spec.sessions.push_back(SessionEntry{0, std::move(params)});
   if (!lower(spec)) __builtin_trap();
 }
 

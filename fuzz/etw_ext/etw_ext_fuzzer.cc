@@ -35,10 +35,10 @@ void check_lowers(const ExtContents& c, const ProviderDef* schema) {
   if (schema != nullptr) spec.provider = *schema;
   spec.provider.name = "ext";
   spec.provider.guid = c.provider;
-  SessionEntry s;
-  s.params.level = 5;
-  s.params.payload = c.payload;
-  spec.sessions.push_back(std::move(s));
+  EnableParams params;
+  params.level = 5;
+  params.payload = c.payload;
+  spec.sessions.push_back(SessionEntry{0, std::move(params)});
   if (!lower(spec)) __builtin_trap();
 }
 

@@ -174,4 +174,14 @@ inline EnableParams legacy_effective_params(const EnableParams& p) {
   return e;
 }
 
+// `p` as it takes effect: legacy_effective_params(p), built in `storage`, for a legacy
+// provider, else `p` itself — never a copy of its filters (`legacy ? legacy_effective_params(p)
+// : p` would copy `p` whole).
+inline const EnableParams& effective_params(const EnableParams& p, bool legacy,
+                                            EnableParams& storage) {
+  if (!legacy) return p;
+  storage = legacy_effective_params(p);
+  return storage;
+}
+
 }  // namespace pfc

@@ -92,7 +92,7 @@ using SessionId = uint32_t;                   // the session's slot, 0..63
 // One session's enable of a provider GUID, as the router keeps it.
 struct SessionEnable {
   SessionId session = 0;
-  EnableParams params;  // as given to enable()
+  std::shared_ptr<const EnableParams> params;  // as given to enable(); shared, never null
 };
 
 class Router {
@@ -123,8 +123,13 @@ class Router {
   // notifies (fails if the session has not enabled the provider). Unknown GUIDs are
   // remembered (pre-enable). Legacy providers: the last enabler takes the provider over.
   // Fails for an unknown session or when a program cannot be compiled (state unchanged).
+  Result<void> enable(SessionId session, const Guid& provider, const EnableParams& params) {
+    return enable(session, provider, std::make_shared<const EnableParams>(params));
+  }
+  // The same, sharing `params` (not null, never changed afterwards) instead of copying them:
+  // the router and the programs it compiles keep this one value.
   virtual Result<void> enable(SessionId session, const Guid& provider,
-                              const EnableParams& params) = 0;
+                              std::shared_ptr<const EnableParams> params) = 0;
   virtual Result<void> disable(SessionId session, const Guid& provider) = 0;
   virtual Result<void> capture_state(SessionId session, const Guid& provider) = 0;
 

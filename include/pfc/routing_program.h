@@ -14,9 +14,32 @@
 namespace pfc {
 
 // One session's enable state on the provider, and the session's bit in route results.
+// The parameters are shared, never copied, between the router's enable state and the
+// specs it compiles (a script's payload filter may hold millions of predicates).
 struct SessionEntry {
+  SessionEntry() = default;
+  // Takes `params` into a new shared value.
+  SessionEntry(uint32_t slot, EnableParams params)
+      : slot(slot), params(std::make_shared<const EnableParams>(std::move(params))) {}
+  // Shares `params` (not null).
+  static SessionEntry sharing(uint32_t slot, std::shared_ptr<const EnableParams> params) {
+    SessionEntry e;
+    e.slot = slot;
+    e.params = std::move(params);
+    return e;
+  }
+
+  // The parameters, to change them: `params` is first replaced by a private copy, so other
+  // holders of the old value never see the change. Each call copies.
+  EnableParams& edit() {
+    auto own = std::make_shared<EnableParams>(*params);
+    params = own;
+    return *own;
+  }
+
   uint32_t slot = 0;  // 0..63: bit `slot` in RouteResult masks
-  EnableParams params;
+  std::shared_ptr<const EnableParams> params =
+      std::make_shared<const EnableParams>();  // never null
 };
 
 // Everything a routing program is compiled from. The program copies what it needs:

@@ -43,7 +43,7 @@ TEST(CheckHostile, TenThousandPayloadFilters) {
   const Timed t = parse_and_check(script);
   EXPECT_TRUE(t.out.ok());
   ASSERT_EQ(t.out.script.sessions.size(), 1u);
-  const std::vector<PayloadFilter>& f = t.out.script.sessions[0].enables[0].params.payload;
+  const std::vector<PayloadFilter>& f = t.out.script.sessions[0].enables[0].params->payload;
   ASSERT_EQ(f.size(), 10000u);
   EXPECT_EQ(f[9999].event_id, 999);
   EXPECT_EQ(f[9999].expr.preds[0].value.hi, 10000u);

@@ -76,7 +76,7 @@ TEST(CheckOutput, SampleSession) {
   ASSERT_EQ(s.sessions.size(), 1u);
   EXPECT_EQ(s.sessions[0].name, "MyTrace");
   ASSERT_EQ(s.sessions[0].enables.size(), 1u);
-  const EnableParams& e = s.sessions[0].enables[0].params;
+  const EnableParams& e = *s.sessions[0].enables[0].params;
   EXPECT_EQ(s.sessions[0].enables[0].provider, 0u);
   EXPECT_EQ(e.level, 5);
   EXPECT_EQ(e.any, 0u);
@@ -116,7 +116,7 @@ TEST(CheckOutput, DerivedGuidAndLegacy) {
   EXPECT_EQ(s.schema.providers[0].guid, Guid::from_provider_name("My-Provider"));
   EXPECT_TRUE(s.schema.providers[1].legacy);
   EXPECT_EQ(s.sessions[0].enables[0].provider, 1u);
-  EXPECT_EQ(s.sessions[0].enables[0].params.any, 0xFFu);
+  EXPECT_EQ(s.sessions[0].enables[0].params->any, 0xFFu);
 }
 
 TEST(CheckOutput, LegacyEnablesAreAllKept) {
@@ -171,14 +171,14 @@ TEST(CheckOutput, Options) {
       "session A { enable P level=200 any=0xF0 all=0x30\n"
       "  properties=(ignore_keyword_0, stack_trace, sid, ts_id, process_start_key, event_key);\n"
       "  enable Q; }\n");
-  const EnableParams& e = s.sessions[0].enables[0].params;
+  const EnableParams& e = *s.sessions[0].enables[0].params;
   EXPECT_EQ(e.level, 200);
   EXPECT_EQ(e.any, 0xF0u);
   EXPECT_EQ(e.all, 0x30u);
   EXPECT_EQ(e.properties, enable_property::kIgnoreKeyword0 | enable_property::kStackTrace |
                               enable_property::kSid | enable_property::kTsId |
                               enable_property::kProcessStartKey | enable_property::kEventKey);
-  const EnableParams& q = s.sessions[0].enables[1].params;
+  const EnableParams& q = *s.sessions[0].enables[1].params;
   EXPECT_EQ(s.sessions[0].enables[1].provider, 1u);
   EXPECT_EQ(q.level, 0);
   EXPECT_EQ(q.any, 0u);
@@ -194,7 +194,7 @@ TEST(CheckOutput, ScopeAndIdFilters) {
       "  pid 4, 0xFFFFFFFF, 4;\n  exe \"cmd.exe;svchost.exe;cmd.exe\";\n"
       "  package_id \"Pkg_1\";\n  app_id \"App;Other\";\n"
       "  event_id not in 7, 3, 7, 65535;\n  stack_id in 1;\n} }\n");
-  const EnableParams& e = s.sessions[0].enables[0].params;
+  const EnableParams& e = *s.sessions[0].enables[0].params;
   ASSERT_TRUE(e.pids);
   EXPECT_EQ(*e.pids, (std::vector<uint32_t>{4, 0xFFFFFFFF}));
   ASSERT_TRUE(e.exe_names);
@@ -216,7 +216,7 @@ constexpr std::string_view kTypes =
     "  S: string; W: wstring; G: guid; } }\n";
 
 const PayloadPredicate& only_pred(const CheckedScript& s, size_t filter = 0) {
-  const PayloadExpr& e = s.sessions.at(0).enables.at(0).params.payload.at(filter).expr;
+  const PayloadExpr& e = s.sessions.at(0).enables.at(0).params->payload.at(filter).expr;
   EXPECT_EQ(e.preds.size(), 1u);
   return e.preds.at(0);
 }
@@ -254,8 +254,8 @@ TEST(CheckOutput, PayloadValues) {
     EXPECT_EQ(p.op, r.op);
     EXPECT_EQ(p.value.lo, r.lo);
     EXPECT_EQ(p.value.hi, r.hi);
-    EXPECT_EQ(s.sessions[0].enables[0].params.payload[0].event_id, 9);
-    EXPECT_EQ(s.sessions[0].enables[0].params.payload[0].event_version, 3);
+    EXPECT_EQ(s.sessions[0].enables[0].params->payload[0].event_id, 9);
+    EXPECT_EQ(s.sessions[0].enables[0].params->payload[0].event_version, 3);
   }
 }
 
@@ -286,7 +286,7 @@ TEST(CheckOutput, GroupFlags) {
                                         "  payload E any { U8 eq 2 } group=any\n"
                                         "  payload E all { U8 eq 3 }\n"
                                         "} }\n");
-  const std::vector<PayloadFilter>& f = s.sessions[0].enables[0].params.payload;
+  const std::vector<PayloadFilter>& f = s.sessions[0].enables[0].params->payload;
   ASSERT_EQ(f.size(), 3u);
   EXPECT_TRUE(f[0].group_all);
   EXPECT_FALSE(f[1].group_all);
@@ -312,7 +312,7 @@ TEST(CheckOutput, WhereShapes) {
     const CheckedScript s =
         checked_clean(std::string(kTypes) + "session A { enable P { payload E where " +
                       std::string(r.expr) + "; } }\n");
-    const PayloadExpr& e = s.sessions[0].enables[0].params.payload[0].expr;
+    const PayloadExpr& e = s.sessions[0].enables[0].params->payload[0].expr;
     EXPECT_EQ(shape(e), r.shape);
     for (size_t i = 0; i < e.nodes.size(); ++i) {
       const PayloadExpr::Node& n = e.nodes[i];
@@ -329,7 +329,7 @@ TEST(CheckOutput, SessionsInOrder) {
   EXPECT_EQ(s.sessions[0].name, "B");
   EXPECT_EQ(s.sessions[1].name, "A");
   EXPECT_TRUE(s.sessions[1].enables.empty());
-  EXPECT_EQ(s.sessions[2].enables[0].params.level, 1);
+  EXPECT_EQ(s.sessions[2].enables[0].params->level, 1);
 }
 
 }  // namespace

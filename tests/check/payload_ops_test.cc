@@ -207,7 +207,7 @@ TEST(PayloadOps, ScriptSpellingOfEveryRow) {
         field + " " + std::string(row.name) + " " + value + "; } }\n";
     const FrontendOutput out = test::compile_text(script);
     ASSERT_TRUE(out.ok()) << test::render_diagnostics(out);
-    const EnableParams& params = out.checked.script.sessions.at(0).enables.at(0).params;
+    const EnableParams& params = *out.checked.script.sessions.at(0).enables.at(0).params;
     ASSERT_EQ(params.payload.size(), 1u);
     PayloadOp want = row.op;  // `in` / `not in` of one value: expanded to one eq / ne
     if (row.op == PayloadOp::In) want = PayloadOp::Eq;

@@ -200,7 +200,7 @@ TEST(RandomSelfCheck, LoweringVerifiesAndRoutesAgree) {
       RouteResult r = interp.route(e.view());
       EXPECT_EQ(r.stack & ~r.deliver, 0u);
       for (const SessionEntry& s : spec.sessions) {
-        const EnableParams& p = s.params;
+        const EnableParams& p = *s.params;
         if (!p.payload.empty() || p.event_names) continue;
         bool want = header_oracle(p, e);
         EXPECT_EQ((r.deliver >> s.slot) & 1, want ? 1u : 0u)

@@ -119,7 +119,7 @@ TEST_P(FormerBug, Routes) {
     ProgramSpec spec{script.schema.providers[pi], {}};
     for (uint32_t si = 0; si < script.sessions.size(); ++si) {
       for (const SessionDecl::Enable& en : script.sessions[si].enables) {
-        if (en.provider == pi) spec.sessions.push_back({si, en.params});
+        if (en.provider == pi) spec.sessions.push_back(SessionEntry::sharing(si, en.params));
       }
     }
     Result<ir::Program> prog = lower(spec);

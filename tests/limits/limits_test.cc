@@ -90,27 +90,59 @@ TEST_F(Limits, ErrorsOnAHugeLineAreWindowedAndCapped) {
   EXPECT_LT(r.err.size(), 100 * 600u);
 }
 
-// A 5 MB script of one 246,000-predicate `and` chain checks under a 384 MiB address-space
-// cap (before: the AST's 320-byte predicates in a doubling vector, the checker's copies of
-// the filter and the dead-filter IR were all alive at once; it needed about 500 MiB).
-TEST_F(Limits, OneLongChainChecksInBoundedMemory) {
+// A script of one `and` chain of `n` predicates (about 21 bytes each), of the four kinds
+// a large generated filter mixes: !=, between, contains and >.
+std::string long_chain_script(int n) {
   std::string preds;
-  preds.reserve(5u << 20);
-  for (int i = 0; i < 246000; ++i) {
-    const std::string n = std::to_string(i);
+  preds.reserve(static_cast<size_t>(n) * 24);
+  for (int i = 0; i < n; ++i) {
+    const std::string k = std::to_string(i);
     switch (i % 4) {
-      case 0: preds += "A ne " + n; break;
-      case 1: preds += "A between " + n + "," + std::to_string(i + 5); break;
-      case 2: preds += "S contains \"x" + n + "\""; break;
-      default: preds += "A gt " + n; break;
+      case 0: preds += "A ne " + k; break;
+      case 1: preds += "A between " + k + "," + std::to_string(i + 5); break;
+      case 2: preds += "S contains \"x" + k + "\""; break;
+      default: preds += "A gt " + k; break;
     }
     preds += " and ";
   }
   preds += "A ne 1";
-  write("s.pfs",
-        std::string(kProvider) + "session S { enable P { payload E where " + preds + "; } }\n");
+  return std::string(kProvider) + "session S { enable P { payload E where " + preds + "; } }\n";
+}
+
+// A 5 MB script of one 246,000-predicate `and` chain checks under a 384 MiB address-space
+// cap (before: the AST's 320-byte predicates in a doubling vector, the checker's copies of
+// the filter and the dead-filter IR were all alive at once; it needed about 500 MiB).
+TEST_F(Limits, OneLongChainChecksInBoundedMemory) {
+  write("s.pfs", long_chain_script(246000));
   const ProcessResult r = run_capped({"check", "s.pfs"}, dir(), 384, 120);
   EXPECT_EQ(r.exit_code, 0) << r.err.substr(0, 500);
+}
+
+// Out of memory is the input's size against the process's limits, not a failure of pfc:
+// a clear error and exit 1, never exit 3 ("internal error: std::bad_alloc").
+TEST_F(Limits, OutOfMemoryIsAnInputError) {
+  write("s.pfs", long_chain_script(246000));
+  const ProcessResult r = run_capped({"check", "s.pfs"}, dir(), 256, 120);
+  EXPECT_EQ(r.exit_code, 1) << r.err.substr(0, 500);
+  EXPECT_EQ(r.err,
+            "pfc: error: out of memory: the input needs more memory than this process may use "
+            "(docs/limits.md)\n");
+}
+
+// A 10 MB chain (492,000 predicates) routes under a 448 MiB address-space cap: the router,
+// its programs' specs and the checked script share one copy of the filter, and lowering
+// reserves the program's instructions up front. Before, `pfc run` held four copies of the
+// filter and the doubling instruction vector's slack; it needed about 490 MiB (now about
+// 410 MiB, most of it the mapped libraries).
+TEST_F(Limits, OneLongChainRunsInBoundedMemory) {
+  write("s.pfs", long_chain_script(492000));
+  write("e.jsonl",
+        "{\"provider\":\"P\",\"event\":\"E\",\"fields\":{\"A\":4294967295,\"S\":\"y\"}}\n");
+  const ProcessResult r =
+      run_capped({"run", "s.pfs", "--events", "e.jsonl", "--engine", "interp"}, dir(), 448, 120);
+  EXPECT_EQ(r.exit_code, 0) << r.err.substr(0, 500);
+  // No value is both above every bound and inside `A between 1,6`: the event is dropped.
+  EXPECT_EQ(r.out, "{\"seq\":0,\"sessions\":[],\"stack\":[]}\n");
 }
 
 // B12: an import that cannot be read is "cannot read FILE: REASON", not an XML error.

@@ -50,9 +50,9 @@ TEST(Differential, GeneratorCoversEveryFilterKind) {
     const gen::Case c = gen::generate(in);
     legacy += c.spec.provider.legacy;
     for (const SessionEntry& s : c.spec.sessions) {
-      payload += !s.params.payload.empty();
-      names += s.params.event_names.has_value();
-      stacks += s.params.stack_level_kw.has_value();
+      payload += !s.params->payload.empty();
+      names += s.params->event_names.has_value();
+      stacks += s.params->stack_level_kw.has_value();
     }
     truncated_events += static_cast<int>(c.events.size());
   }

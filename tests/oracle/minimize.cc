@@ -10,7 +10,7 @@ using Edit = std::function<bool(Case&)>;  // false: nothing to edit
 // Every single-step simplification of one session's parameters.
 std::vector<Edit> param_edits(size_t s) {
   auto on = [s](auto f) -> Edit {
-    return [s, f](Case& c) { return f(c.spec.sessions.at(s).params); };
+    return [s, f](Case& c) { return f(c.spec.sessions.at(s).edit()); };
   };
   std::vector<Edit> e = {
       on([](EnableParams& p) { return p.pids && (p.pids.reset(), true); }),
@@ -37,7 +37,7 @@ std::vector<Edit> param_edits(size_t s) {
 
 bool named_by_filter(const Case& c, const EventDef& def) {
   for (const SessionEntry& s : c.spec.sessions) {
-    for (const PayloadFilter& f : s.params.payload) {
+    for (const PayloadFilter& f : s.params->payload) {
       if (f.event_id == def.desc.id && f.event_version == def.desc.version) return true;
     }
   }

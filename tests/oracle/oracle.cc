@@ -152,7 +152,7 @@ RouteResult oracle_route(const ProviderDef& provider, const std::vector<SessionE
                          const EventView& event) {
   RouteResult r;
   for (const SessionEntry& s : sessions) {
-    const EnableParams& p = s.params;
+    const EnableParams& p = *s.params;
     const uint64_t bit = uint64_t{1} << s.slot;
     if (provider.legacy) {
       if (legacy_delivers(p, event)) r.deliver |= bit;

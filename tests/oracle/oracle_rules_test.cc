@@ -32,7 +32,7 @@ ProviderDef example_provider() {
 
 SessionEntry example_session() {
   SessionEntry s{0, {}};
-  s.params.level = 5;
+  s.edit().level = 5;
   PayloadFilter f{1, 0, false, {}};
   PayloadValue user;
   user.text = "User";
@@ -43,7 +43,7 @@ SessionEntry example_session() {
                   {PayloadExpr::Node::Kind::Pred, 1, 0},
                   {PayloadExpr::Node::Kind::And, 0, 2}};
   f.expr.kids = {0, 1};
-  s.params.payload.push_back(f);
+  s.edit().payload.push_back(f);
   return s;
 }
 
@@ -83,7 +83,7 @@ TEST(OracleRules, UndecodableIsFalseEvenForNegations) {
   PayloadValue zero;
   f.expr.preds = {{1, PayloadOp::Ne, zero}};
   f.expr.nodes = {{PayloadExpr::Node::Kind::Pred, 0, 0}};
-  s.params.payload.push_back(f);
+  s.edit().payload.push_back(f);
   Event e = example_event(u"no terminator", 1);
   e.payload.resize(6);  // the string's NUL is gone
   EXPECT_EQ(oracle_route(p, {s}, e.view()).deliver, 0u);
@@ -109,7 +109,7 @@ TEST(OracleRules, Keywords) {
   ProviderDef p;
   for (const KeywordRow& r : rows) {
     SessionEntry s{0, {}};
-    s.params.any = r.any, s.params.all = r.all, s.params.properties = r.props;
+    s.edit().any = r.any, s.edit().all = r.all, s.edit().properties = r.props;
     Event e;
     e.desc.keyword = r.event_kw;
     EXPECT_EQ(oracle_route(p, {s}, e.view()).deliver != 0, r.delivered)
@@ -120,10 +120,10 @@ TEST(OracleRules, Keywords) {
 TEST(OracleRules, ScopeIdsAndStacks) {
   ProviderDef p;
   SessionEntry s{1, {}};
-  s.params.exe_names = std::vector<std::string>{"a.exe"};
-  s.params.event_ids = EventIdFilter{false, {7}};
-  s.params.properties = enable_property::kStackTrace;
-  s.params.stack_ids = EventIdFilter{true, {2}};
+  s.edit().exe_names = std::vector<std::string>{"a.exe"};
+  s.edit().event_ids = EventIdFilter{false, {7}};
+  s.edit().properties = enable_property::kStackTrace;
+  s.edit().stack_ids = EventIdFilter{true, {2}};
   Event e;
   e.exe = "C:\\bin\\A.EXE";
   e.desc.id = 2;
@@ -134,7 +134,7 @@ TEST(OracleRules, ScopeIdsAndStacks) {
   EXPECT_EQ(oracle_route(p, {s}, e.view()), (RouteResult{0, 0}));
   e.desc.id = 2;
   e.exe = "/bin/\xC3\x81.exe";  // non-ASCII is not folded
-  s.params.exe_names = std::vector<std::string>{"\xC3\xA1.exe"};
+  s.edit().exe_names = std::vector<std::string>{"\xC3\xA1.exe"};
   EXPECT_EQ(oracle_route(p, {s}, e.view()), (RouteResult{0, 0}));
 }
 
@@ -152,7 +152,7 @@ TEST(OracleRules, CountsFromFields) {
   minus_one.lo = ~uint64_t{0};
   f.expr.preds = {{2, PayloadOp::Eq, minus_one}};
   f.expr.nodes = {{PayloadExpr::Node::Kind::Pred, 0, 0}};
-  s.params.payload.push_back(f);
+  s.edit().payload.push_back(f);
   Event e;
   e.payload = {2, 1, 0, 2, 0, 0xFF};  // n = 2, xs = {1, 2}, v = -1
   EXPECT_EQ(oracle_route(p, {s}, e.view()).deliver, 1u);
@@ -166,10 +166,10 @@ TEST(OracleRules, LegacyIgnoresFiltersAllAndProperties) {
   ProviderDef p;
   p.legacy = true;
   SessionEntry s{0, {}};
-  s.params.any = 0x100000001ull;  // truncated to 0x1
-  s.params.all = 0x3;
-  s.params.properties = enable_property::kStackTrace | enable_property::kIgnoreKeyword0;
-  s.params.pids = std::vector<uint32_t>{99};
+  s.edit().any = 0x100000001ull;  // truncated to 0x1
+  s.edit().all = 0x3;
+  s.edit().properties = enable_property::kStackTrace | enable_property::kIgnoreKeyword0;
+  s.edit().pids = std::vector<uint32_t>{99};
   Event e;
   e.desc.keyword = 0x1;
   EXPECT_EQ(oracle_route(p, {s}, e.view()), (RouteResult{1, 0}));

@@ -256,7 +256,7 @@ std::string enable_block(const ProviderDef& prov, const EnableParams& p) {
 bool expressible(const ProgramSpec& spec, const std::vector<Event>& events) {
   if (spec.provider.legacy && spec.sessions.size() > 1) return false;  // last enabler wins
   for (const SessionEntry& s : spec.sessions) {
-    const EnableParams& p = s.params;
+    const EnableParams& p = *s.params;
     const bool filtered = p.pids || p.exe_names || p.package_ids || p.app_ids || p.event_ids ||
                           p.stack_ids || !p.payload.empty();
     if (spec.provider.legacy && filtered) return false;  // "legacy provider takes no filters"
@@ -301,7 +301,7 @@ std::string script(const ProgramSpec& spec) {
       if (e.slot == slot) entry = &e;
     }
     s += "session S" + std::to_string(slot) + " {" +
-         (entry ? "\n" + enable_block(p, entry->params) : " ") + "}\n";
+         (entry ? "\n" + enable_block(p, *entry->params) : " ") + "}\n";
   }
   return s;
 }

@@ -25,8 +25,8 @@ class FakeProgram final : public RoutingProgram {
 
   FakeProgram(const ProgramSpec& spec, uint64_t generation) : generation_(generation) {
     for (const SessionEntry& s : spec.sessions)
-      rules_.push_back(
-          Rule{s.slot, s.params.level, (s.params.properties & enable_property::kStackTrace) != 0});
+      rules_.push_back(Rule{s.slot, s.params->level,
+                            (s.params->properties & enable_property::kStackTrace) != 0});
     live.fetch_add(1);
   }
   ~FakeProgram() override {
@@ -64,7 +64,7 @@ class FakeCompiler final : public ProgramCompiler {
   Result<std::shared_ptr<const RoutingProgram>> compile(const ProgramSpec& spec) override {
     compiles_.fetch_add(1);
     for (const SessionEntry& s : spec.sessions)
-      if (s.params.level == kFailLevel) return make_error("fake compile failure");
+      if (s.params->level == kFailLevel) return make_error("fake compile failure");
     {
       std::lock_guard<std::mutex> lock(mu_);
       last_spec_ = spec;

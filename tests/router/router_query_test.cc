@@ -27,9 +27,9 @@ TEST_F(Queries, EnablesInSlotOrderWithTheirParameters) {
   ASSERT_TRUE(router_->enable(a, guid_n(1), params(3)));
   const std::vector<SessionEnable> e = router_->enables(guid_n(1));
   ASSERT_EQ(slots_of(e), (std::vector<SessionId>{a, b}));
-  EXPECT_EQ(e[0].params.level, 3);
-  EXPECT_EQ(e[1].params.any, 0x2u);
-  EXPECT_EQ(e[1].params.provider_filter, (std::vector<uint8_t>{1, 2, 3}));  // kept whole
+  EXPECT_EQ(e[0].params->level, 3);
+  EXPECT_EQ(e[1].params->any, 0x2u);
+  EXPECT_EQ(e[1].params->provider_filter, (std::vector<uint8_t>{1, 2, 3}));  // kept whole
   EXPECT_EQ(router_->enabling_sessions(guid_n(1)), 0b11u);
 
   const ProgramSpec spec = router_->program_spec(h);
@@ -37,7 +37,7 @@ TEST_F(Queries, EnablesInSlotOrderWithTheirParameters) {
   ASSERT_EQ(spec.sessions.size(), 2u);
   EXPECT_EQ(spec.sessions[0].slot, a);
   EXPECT_EQ(spec.sessions[1].slot, b);
-  EXPECT_EQ(spec.sessions[1].params.provider_filter, pb.provider_filter);
+  EXPECT_EQ(spec.sessions[1].params->provider_filter, pb.provider_filter);
 
   ASSERT_TRUE(router_->disable(a, guid_n(1)));
   EXPECT_EQ(slots_of(router_->enables(guid_n(1))), (std::vector<SessionId>{b}));
@@ -45,6 +45,57 @@ TEST_F(Queries, EnablesInSlotOrderWithTheirParameters) {
   EXPECT_TRUE(router_->enables(guid_n(1)).empty());
   EXPECT_EQ(router_->enabling_sessions(guid_n(1)), 0u);
   EXPECT_TRUE(router_->program_spec(h).sessions.empty());
+}
+
+// enable() with shared parameters keeps that one value: the queries, the compiled program's
+// spec and later changes of other sessions all see the same object, never a copy (a
+// script's filter may hold millions of predicates).
+TEST_F(Queries, SharedParametersAreKeptNotCopied) {
+  const SessionId a = new_session("a");
+  const SessionId b = new_session("b");
+  const auto pa = std::make_shared<const EnableParams>(params(3));
+  ASSERT_TRUE(router_->enable(a, guid_n(1), pa));  // pre-enable
+  const ProviderHandle h = reg(make_provider(1));
+  ASSERT_TRUE(router_->enable(b, guid_n(1), params(4)));  // copied once, then shared
+  const ProgramSpec spec = router_->program_spec(h);
+  ASSERT_EQ(spec.sessions.size(), 2u);
+  EXPECT_EQ(spec.sessions[0].params.get(), pa.get());
+  const std::vector<SessionEnable> e = router_->enables(guid_n(1));
+  ASSERT_EQ(e.size(), 2u);
+  EXPECT_EQ(e[0].params.get(), pa.get());
+  EXPECT_EQ(e[1].params.get(), spec.sessions[1].params.get());
+  ASSERT_TRUE(router_->disable(b, guid_n(1)));
+  EXPECT_EQ(router_->program_spec(h).sessions.at(0).params.get(), pa.get());
+
+  const auto refused = router_->enable(a, guid_n(1), std::shared_ptr<const EnableParams>());
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().message, "enable: null parameters");
+  EXPECT_EQ(router_->enables(guid_n(1)).at(0).params.get(), pa.get());  // unchanged
+}
+
+// SessionEntry::edit() gives the entry a private copy: other holders keep the old value.
+TEST(SessionEntryTest, EditCopiesBeforeChanging) {
+  SessionEntry a{2, EnableParams{}};
+  const SessionEntry b = SessionEntry::sharing(5, a.params);
+  a.edit().level = 4;
+  EXPECT_EQ(a.params->level, 4);
+  EXPECT_EQ(b.params->level, 0);
+  EXPECT_NE(a.params.get(), b.params.get());
+  EXPECT_EQ(SessionEntry().params->level, 0);  // never null
+}
+
+// effective_params: the parameters themselves for a manifest provider, the legacy subset
+// (level and the low 32 keyword bits, no filters) for a classic one.
+TEST(EffectiveParamsTest, NoCopyUnlessLegacy) {
+  EnableParams p = params(3, 0x100000001ull);
+  p.payload.resize(2);
+  EnableParams storage;
+  EXPECT_EQ(&effective_params(p, false, storage), &p);
+  const EnableParams& legacy = effective_params(p, true, storage);
+  EXPECT_EQ(&legacy, &storage);
+  EXPECT_EQ(legacy.level, 3);
+  EXPECT_EQ(legacy.any, 0x1u);
+  EXPECT_TRUE(legacy.payload.empty());
 }
 
 TEST_F(Queries, PreEnabledGuidWithoutRegistration) {

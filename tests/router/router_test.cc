@@ -236,9 +236,9 @@ TEST_F(RouterFixture, ProgramSpecCarriesSessionsAndProvider) {
   EXPECT_EQ(spec.provider.name, def.name);
   ASSERT_EQ(spec.sessions.size(), 2u);
   EXPECT_EQ(spec.sessions[0].slot, a);
-  EXPECT_EQ(spec.sessions[0].params.level, 3);
+  EXPECT_EQ(spec.sessions[0].params->level, 3);
   EXPECT_EQ(spec.sessions[1].slot, b);
-  EXPECT_EQ(spec.sessions[1].params.any, 0x1u);
+  EXPECT_EQ(spec.sessions[1].params->any, 0x1u);
 }
 
 TEST_F(RouterFixture, CompileFailureLeavesStateUnchanged) {

@@ -142,7 +142,7 @@ TEST(Equivalence, ScriptAndTdhRouteIdentically) {
   CheckOutput checked = check_script(parsed.script, {im});
   ASSERT_TRUE(checked.ok()) << (checked.diagnostics.empty() ? "" : checked.diagnostics[0].message);
   const ProviderDef& provider = checked.script.schema.providers.at(0);
-  const EnableParams& script = checked.script.sessions.at(0).enables.at(0).params;
+  const EnableParams& script = *checked.script.sessions.at(0).enables.at(0).params;
   const std::vector<PayloadFilter> tdh = tdh_filters(provider);
   ASSERT_EQ(script.payload.size(), 3u);
   ASSERT_EQ(tdh.size(), 3u);
@@ -211,7 +211,7 @@ TEST(Import, FrontendLoadsRelativeToTheScript) {
   FrontendOutput out = compile_script(SourceFile(dir + "/x.pfs", text));
   ASSERT_TRUE(out.ok()) << out.diagnostics[0].message;
   EXPECT_EQ(out.checked.script.schema.providers.at(0).name, "Example-Provider");
-  EXPECT_EQ(out.checked.script.sessions.at(0).enables.at(0).params.payload.size(), 3u);
+  EXPECT_EQ(out.checked.script.sessions.at(0).enables.at(0).params->payload.size(), 3u);
 
   const std::string bad = "\nimport \"missing.man\";\n";
   out = compile_script(SourceFile(dir + "/y.pfs", bad));
