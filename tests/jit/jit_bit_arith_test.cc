@@ -140,6 +140,57 @@ TEST(JitBitArith, PayloadPredicatesMatchInterpreter) {
   }
 }
 
+// Every unsigned operator on an 8-byte field (icmp) against constants around 2^63 and 2^64,
+// probed with full 64-bit values — each constant ± 1 (wrapping), both sides of 2^63, the
+// extremes and random values — on whole and cut payloads (the test above probes 8-byte
+// fields only below 2^63).
+TEST(JitBitArith, WidePayloadPredicatesMatchInterpreter) {
+  std::mt19937_64 rng(1820);
+  const uint64_t top = uint64_t{1} << 63;
+  std::vector<uint64_t> ks = {0,          1,         2,       top - 2,      top - 1,
+                              top,        top + 1,   top + 2, ~uint64_t{1}, ~uint64_t{0},
+                              0xFFFFFFFF, 1ull << 32};
+  for (int i = 0; i < 4; ++i) ks.push_back(rng());
+  const PayloadOp ops[] = {PayloadOp::Eq, PayloadOp::Ne, PayloadOp::Lt,      PayloadOp::Le,
+                           PayloadOp::Gt, PayloadOp::Ge, PayloadOp::Between, PayloadOp::NotBetween};
+  std::vector<uint64_t> values = {0, 1, top - 1, top, top + 1, ~uint64_t{0}};
+  for (uint64_t k : ks)
+    for (uint64_t d : {~uint64_t{0}, uint64_t{0}, uint64_t{1}}) values.push_back(k + d);
+  for (int i = 0; i < 8; ++i) values.push_back(rng());
+  for (PayloadOp op : ops) {
+    ProgramBuilder b;
+    b.program().fields.push_back({InType::UInt64, {}, {}});
+    for (uint64_t lo : ks) {
+      // BETWEEN: a random upper bound, and the widths just under and at 2^63.
+      for (uint64_t hi : {ks[rng() % ks.size()], lo + top - 1, lo + top}) {
+        b.program().int_preds.push_back({op, lo, hi});
+        if (op != PayloadOp::Between && op != PayloadOp::NotBetween) break;
+      }
+    }
+    ASSERT_LE(b.program().int_preds.size(), 64u);
+    ir::Reg off = b.constant(1);
+    for (uint32_t k = 0; k < b.program().int_preds.size(); ++k) {
+      ir::Reg p = b.emit(Op::PredInt, off, 0, k);
+      b.effect(Op::DeliverMask, b.emit(Op::MaskIf, p, 0, 0, uint64_t{1} << k));
+      if (k % 2) b.effect(Op::Stack, b.emit(Op::Not, p), k);
+    }
+    ir::Program program = b.finish();
+    AllEngines engines(program);
+    ASSERT_TRUE(engines.ok());
+    for (uint64_t value : values) {
+      std::vector<uint8_t> full = {0xAA};
+      put_le(full, value, 8);
+      for (size_t size : {full.size(), full.size() - 1}) {
+        Event e;
+        e.payload.assign(full.begin(), full.begin() + std::ptrdiff_t(size));
+        expect_all_agree(engines, e,
+                         "op " + std::to_string(int(op)) + " value " + std::to_string(value) +
+                             " size " + std::to_string(size));
+      }
+    }
+  }
+}
+
 // A narrow compare made in a region is 0 on the edge that skipped it: the join is a phi of
 // 0/1 values, and not / mask.if / deliver / and after it must still treat it as a boolean.
 TEST(JitBitArith, BooleanJoinsOfNarrowComparesMatchInterpreter) {
