@@ -4,10 +4,10 @@
 #include "compiler/check.h"
 
 #include <algorithm>
-#include <numeric>
 #include <tuple>
 #include <vector>
 
+#include "base/stable_sort.h"
 #include "compiler/check_context.h"
 
 namespace pfc {
@@ -40,21 +40,11 @@ bool check_unsigned(CheckContext& cx, const ast::Int& v, uint64_t max, std::stri
   return true;
 }
 
-// Orders diagnostics by position, keeping discovery order at equal positions. Not
-// std::stable_sort: libstdc++ 12 implements it with std::get_temporary_buffer, which is
-// deprecated in C++23 and breaks clang -Werror builds.
+// Orders diagnostics by position, keeping discovery order at equal positions.
 void sort_by_position(std::vector<Diagnostic>& diagnostics) {
-  std::vector<size_t> order(diagnostics.size());
-  std::iota(order.begin(), order.end(), size_t{0});
-  std::sort(order.begin(), order.end(), [&](size_t i, size_t j) {
-    const SourcePos& a = diagnostics[i].pos;
-    const SourcePos& b = diagnostics[j].pos;
-    return std::tie(a.line, a.column, i) < std::tie(b.line, b.column, j);
+  stable_sort_by(diagnostics, [](const Diagnostic& x, const Diagnostic& y) {
+    return std::tie(x.pos.line, x.pos.column) < std::tie(y.pos.line, y.pos.column);
   });
-  std::vector<Diagnostic> sorted;
-  sorted.reserve(diagnostics.size());
-  for (size_t i : order) sorted.push_back(std::move(diagnostics[i]));
-  diagnostics = std::move(sorted);
 }
 
 }  // namespace internal

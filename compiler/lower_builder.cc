@@ -7,6 +7,7 @@
 #include <functional>
 
 #include "base/ascii.h"
+#include "base/stable_sort.h"
 
 namespace pfc::internal {
 
@@ -198,10 +199,10 @@ void IrBuilder::deliver_mask(Reg mask) {
 
 ir::Program IrBuilder::finish() {
   prog_.code.push_back(Inst{Op::Return, ir::kNoReg, 0, 0, 0, 0});
-  std::stable_sort(prog_.checks.begin(), prog_.checks.end(),
-                   [](const ir::CheckNote& x, const ir::CheckNote& y) {
-                     return x.slot != y.slot ? x.slot < y.slot : x.check < y.check;
-                   });
+  // By slot, then check; notes of the same pair keep their emission order.
+  stable_sort_by(prog_.checks, [](const ir::CheckNote& x, const ir::CheckNote& y) {
+    return x.slot != y.slot ? x.slot < y.slot : x.check < y.check;
+  });
   return std::move(prog_);
 }
 
