@@ -48,9 +48,8 @@ TEST(StableSort, RandomInputsWithTies) {
 
 TEST(StableSort, MovesElements) {
   std::vector<std::string> words{"bb", "a", "cc", "d"};
-  stable_sort_by(words, [](const std::string& a, const std::string& b) {
-    return a.size() < b.size();
-  });
+  stable_sort_by(words,
+                 [](const std::string& a, const std::string& b) { return a.size() < b.size(); });
   EXPECT_EQ(words, (std::vector<std::string>{"a", "d", "bb", "cc"}));
 }
 
