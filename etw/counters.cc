@@ -1,10 +1,9 @@
 // etw/counters.cc — see counters.h.
 #include "etw/counters.h"
 
-#include <cinttypes>
-#include <cstdio>
 #include <set>
 
+#include "trace/names.h"
 #include "trace/procs.h"
 #include "trace/ring.h"
 
@@ -19,10 +18,8 @@ std::string marker_prefix(uint64_t instance) { return "c-" + std::to_string(inst
 bool has_live_consumer(const trace::TraceDir& dir, uint64_t instance) {
   bool live = false;
   for (const std::string& name : dir.list(marker_prefix(instance))) {
-    unsigned long long inst = 0, start = 0;
-    unsigned pid = 0;
-    if (std::sscanf(name.c_str(), "c-%llu-%u-%llu", &inst, &pid, &start) == 3 &&
-        trace::process_alive(trace::ProcessKey{pid, start})) {
+    const std::optional<trace::ObjectName> n = trace::parse_object_name(name, 'c', true);
+    if (n && trace::process_alive(n->process)) {
       live = true;
     } else {
       dir.remove(name);
@@ -56,9 +53,7 @@ SessionCounters count_session(const trace::TraceDir& dir, const trace::SessionEn
 }
 
 std::string consumer_marker(uint64_t instance, const trace::ProcessKey& who) {
-  char buf[96];
-  std::snprintf(buf, sizeof buf, "c-%" PRIu64 "-%u-%" PRIu64, instance, who.pid, who.start);
-  return buf;
+  return trace::object_name('c', instance, who);
 }
 
 void reap_session(const trace::TraceDir& dir, uint64_t instance) {

@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -14,6 +13,7 @@
 
 #include "trace/logfile.h"
 #include "trace/merge.h"
+#include "trace/names.h"
 #include "trace/state.h"
 #include "trace/wire.h"
 
@@ -224,20 +224,13 @@ int serve(uint64_t instance, int ready) {
 }  // namespace
 
 std::string host_marker(uint64_t instance, const ProcessKey& host) {
-  char buf[96];
-  std::snprintf(buf, sizeof buf, "c-%" PRIu64 "-%u-%" PRIu64 "-host", instance, host.pid,
-                host.start);
-  return buf;
+  return object_name('c', instance, host, "host");
 }
 
 std::optional<HostRef> find_host(const TraceDir& dir, uint64_t instance) {
   for (const std::string& name : dir.list("c-" + std::to_string(instance) + "-")) {
-    unsigned long long inst = 0, start = 0;
-    unsigned pid = 0;
-    int used = 0;
-    if (std::sscanf(name.c_str(), "c-%llu-%u-%llu-host%n", &inst, &pid, &start, &used) == 3 &&
-        static_cast<size_t>(used) == name.size() && inst == instance)
-      return HostRef{ProcessKey{pid, start}, name};
+    const std::optional<ObjectName> n = parse_object_name(name, 'c', true);
+    if (n && n->rest == "host" && n->instance == instance) return HostRef{n->process, name};
   }
   return std::nullopt;
 }

@@ -5,10 +5,10 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cinttypes>
-#include <cstdio>
 #include <optional>
 #include <thread>
+
+#include "trace/names.h"
 
 namespace pfc::trace {
 namespace {
@@ -16,13 +16,9 @@ namespace {
 constexpr size_t kProcFileSize = 64;
 
 std::optional<ProcessKey> parse_proc_name(const std::string& name) {
-  unsigned pid = 0;
-  unsigned long long start = 0;
-  int used = 0;
-  if (std::sscanf(name.c_str(), "p-%u-%llu%n", &pid, &start, &used) != 2 ||
-      static_cast<size_t>(used) != name.size())
-    return std::nullopt;
-  return ProcessKey{pid, start};
+  const std::optional<ObjectName> n = parse_object_name(name, 'p', false);
+  if (!n || !n->rest.empty()) return std::nullopt;
+  return n->process;
 }
 
 // The applied generation in a proc file; nullopt when unreadable or malformed.
@@ -36,11 +32,7 @@ std::optional<uint64_t> read_applied(const TraceDir& dir, const std::string& nam
 
 }  // namespace
 
-std::string proc_name(const ProcessKey& p) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "p-%u-%" PRIu64, p.pid, p.start);
-  return buf;
-}
+std::string proc_name(const ProcessKey& p) { return object_name('p', std::nullopt, p); }
 
 Result<ProcSlot> ProcSlot::create(const TraceDir& dir, const ProcessKey& self) {
   auto fd = dir.open_file(proc_name(self), true);

@@ -1,6 +1,7 @@
 // trace/ring.cc — see ring.h.
 #include "trace/ring.h"
 
+#include "trace/names.h"
 #include "trace/testpoint.h"
 
 #include <fcntl.h>
@@ -11,8 +12,6 @@
 #include <algorithm>
 #include <bit>
 #include <cerrno>
-#include <cinttypes>
-#include <cstdio>
 #include <cstring>
 
 namespace pfc::trace {
@@ -44,22 +43,13 @@ uint32_t random_salt() {
 }  // namespace
 
 std::string ring_name(uint64_t instance, const ProcessKey& writer) {
-  char buf[80];
-  std::snprintf(buf, sizeof buf, "r-%" PRIu64 "-%u-%" PRIu64, instance, writer.pid, writer.start);
-  return buf;
+  return object_name('r', instance, writer);
 }
 
 std::optional<RingId> parse_ring_name(const std::string& name) {
-  RingId id;
-  unsigned long long instance = 0, start = 0;
-  unsigned pid = 0;
-  int used = 0;
-  if (std::sscanf(name.c_str(), "r-%llu-%u-%llu%n", &instance, &pid, &start, &used) != 3 ||
-      static_cast<size_t>(used) != name.size())
-    return std::nullopt;
-  id.instance = instance;
-  id.writer = ProcessKey{pid, start};
-  return id;
+  const std::optional<ObjectName> n = parse_object_name(name, 'r', true);
+  if (!n || !n->rest.empty()) return std::nullopt;
+  return RingId{*n->instance, n->process};
 }
 
 uint64_t ring_capacity(uint32_t buffer_kb, uint32_t min_buffers, uint32_t max_buffers) {

@@ -23,10 +23,7 @@ struct SessionEntry {
       : slot(slot), params(std::make_shared<const EnableParams>(std::move(params))) {}
   // Shares `params` (not null).
   static SessionEntry sharing(uint32_t slot, std::shared_ptr<const EnableParams> params) {
-    SessionEntry e;
-    e.slot = slot;
-    e.params = std::move(params);
-    return e;
+    return SessionEntry(slot, std::move(params), Shared{});
   }
 
   // The parameters, to change them: `params` is first replaced by a private copy, so other
@@ -40,6 +37,13 @@ struct SessionEntry {
   uint32_t slot = 0;  // 0..63: bit `slot` in RouteResult masks
   std::shared_ptr<const EnableParams> params =
       std::make_shared<const EnableParams>();  // never null
+
+ private:
+  struct Shared {};
+  // Initialises `params` directly: the default member initializer's empty EnableParams is
+  // never allocated for a shared entry.
+  SessionEntry(uint32_t slot, std::shared_ptr<const EnableParams> params, Shared)
+      : slot(slot), params(std::move(params)) {}
 };
 
 // Everything a routing program is compiled from. The program copies what it needs:

@@ -21,25 +21,12 @@
 #include <vector>
 
 #include "process.h"
+#include "tests/sanitizer.h"
 
 namespace pfc::test {
 namespace {
 
 namespace fs = std::filesystem;
-
-// Sanitizer builds (asan-ubsan, tsan presets) run pfc with shadow memory: its resident set
-// is several times larger, so the memory bounds below are checked with this factor.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr long kMemoryFactor = 8;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-constexpr long kMemoryFactor = 8;
-#else
-constexpr long kMemoryFactor = 1;
-#endif
-#else
-constexpr long kMemoryFactor = 1;
-#endif
 
 const char* const kScript = R"(provider P {11111111-2222-3333-4444-555555555555} {
     event E (id=1, level=4) { N: uint32; S: wstring; }

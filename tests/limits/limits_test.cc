@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "process.h"
+#include "tests/sanitizer.h"
 
 namespace pfc::test {
 namespace {
@@ -37,6 +38,9 @@ ProcessResult run_capped(const std::vector<std::string>& args, const std::string
 class Limits : public ::testing::Test {
  protected:
   void SetUp() override {
+    if (kSanitized)
+      GTEST_SKIP() << "sanitizer build: its shadow memory cannot be reserved under the "
+                      "address-space cap (prlimit --as) every case runs under";
     dir_ = fs::temp_directory_path() /
            ("pfc_limits_" + std::to_string(getpid()) + "_" +
             ::testing::UnitTest::GetInstance()->current_test_info()->name());
