@@ -20,7 +20,6 @@ namespace pfc::cli {
 namespace {
 
 using internal::CaptureHeaderFields;
-using internal::load_le;
 
 SourceProblem capture_problem(const std::string& file, std::string message) {
   SourceProblem p;

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "base/le.h"
 #include "pfc/enable.h"
 #include "pfc/guid.h"
 #include "pfc/schema.h"
@@ -109,18 +110,6 @@ std::optional<std::vector<PayloadFilter>> resolve_blob(const BlobContents& conte
                                                        const ProviderDef* schema);
 
 // --- parts shared with the pfc enable extension (etw/enable_ext.h) ---------------------
-// Unaligned reads and writes of little-endian values (pfc's hosts are little-endian).
-template <typename T>
-T load_le(const uint8_t* p) {
-  T v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-template <typename T>
-void store_le(std::vector<uint8_t>& out, size_t at, T v) {
-  std::memcpy(out.data() + at, &v, sizeof v);
-}
-
 // One 24-byte predicate record at `out[at]` (the predicate table's layout above); string
 // values are appended to `strings` and referenced by offset into it.
 void put_blob_predicate(std::vector<uint8_t>& out, size_t at, const BlobPredicate& p,

@@ -13,7 +13,6 @@
 namespace pfc {
 namespace {
 
-using internal::load_le;
 namespace rec = internal::capture_record;
 namespace hdr = internal::capture_header;
 

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/le.h"
 #include "pfc/capture.h"
 #include "pfc/error.h"
 
@@ -38,20 +39,6 @@ inline constexpr uint32_t kBodyCrc = 20;        // u32, CRC-32 of every byte aft
 inline constexpr uint32_t kRecordCount = 24;    // u64
 inline constexpr uint32_t kBodySize = 32;       // u64, bytes after the header
 }  // namespace capture_header
-
-inline uint64_t load_le(const uint8_t* p, unsigned bytes) {
-  uint64_t v = 0;
-  for (unsigned i = 0; i < bytes; ++i) v |= uint64_t{p[i]} << (8 * i);
-  return v;
-}
-
-inline void store_le(uint8_t* p, uint64_t v, unsigned bytes) {
-  for (unsigned i = 0; i < bytes; ++i) p[i] = uint8_t(v >> (8 * i));
-}
-
-inline void append_le(std::vector<uint8_t>& out, uint64_t v, unsigned bytes) {
-  for (unsigned i = 0; i < bytes; ++i) out.push_back(uint8_t(v >> (8 * i)));
-}
 
 // The header fields a reader needs after validation.
 struct CaptureHeaderFields {

@@ -11,6 +11,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "base/le.h"
 #include "pfc/guid.h"
 
 namespace pfc::trace {
@@ -19,10 +20,7 @@ class ByteWriter {
  public:
   template <typename T>
   requires std::is_trivially_copyable_v<T>
-  void put(const T& v) {
-    const auto* p = reinterpret_cast<const uint8_t*>(&v);
-    out_.insert(out_.end(), p, p + sizeof(T));
-  }
+  void put(const T& v) { append_le(out_, v); }
   void bytes(const std::vector<uint8_t>& b) {
     put<uint32_t>(static_cast<uint32_t>(b.size()));
     out_.insert(out_.end(), b.begin(), b.end());
@@ -48,7 +46,7 @@ class ByteReader {
       ok_ = false;
       return v;
     }
-    std::memcpy(&v, p_, sizeof(T));
+    v = load_le<T>(p_);
     p_ += sizeof(T);
     return v;
   }

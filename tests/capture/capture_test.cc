@@ -50,7 +50,7 @@ std::vector<uint8_t> sample_file() {
 // what the test sees.
 void fix_crc(std::vector<uint8_t>& f) {
   const uint32_t crc = crc32(std::span(f).subspan(kCaptureHeaderSize));
-  internal::store_le(&f[internal::capture_header::kBodyCrc], crc, 4);
+  store_le(&f[internal::capture_header::kBodyCrc], crc, 4);
 }
 
 std::string open_error(const std::vector<uint8_t>& f) {
@@ -127,7 +127,7 @@ const Malformed kMalformed[] = {
      "capture: header size 41 at offset 10, expected 40"},
     {"string length",
      [](auto& f) {
-       internal::store_le(&f[72], 1000, 4);
+       store_le(&f[72], 1000, 4);
        fix_crc(f);
      },
      "capture: string 0 at offset 72: length 1000 runs past the end of the file"},
@@ -151,7 +151,7 @@ const Malformed kMalformed[] = {
      "capture: record 0 at offset 88: reserved fields are not zero"},
     {"payload size",
      [](auto& f) {
-       internal::store_le(&f[187], 6, 4);
+       store_le(&f[187], 6, 4);
        fix_crc(f);
      },
      "capture: record 2 at offset 187: payload of 6 bytes runs past the end of the file (5 bytes "
