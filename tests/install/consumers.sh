@@ -21,8 +21,9 @@ for use in cmake pkg-config; do
   b=$tmp/build-$use
   PKG_CONFIG_PATH=$prefix/$libdir/pkgconfig cmake -S "$src/consumer" -B "$b" -G Ninja \
     -DCMAKE_PREFIX_PATH="$prefix" -DPFC_USE=$use -DCMAKE_C_COMPILER="${PFC_CC:-cc}" \
-    -DCMAKE_CXX_COMPILER="${PFC_CXX:-c++}" -DCMAKE_C_FLAGS="${PFC_CONSUMER_C_FLAGS:-}" \
-    -DCMAKE_CXX_FLAGS="${PFC_CONSUMER_FLAGS:-}" >"$tmp/log" 2>&1 &&
+    -DCMAKE_CXX_COMPILER="${PFC_CXX:-c++}" -DCMAKE_C_FLAGS="${PFC_CONSUMER_FLAGS:-}" \
+    -DCMAKE_CXX_FLAGS="${PFC_CONSUMER_FLAGS:-}" \
+    -DCMAKE_EXE_LINKER_FLAGS="${PFC_CONSUMER_LINK_FLAGS:-}" >"$tmp/log" 2>&1 &&
     cmake --build "$b" >>"$tmp/log" 2>&1 || { echo "FAIL: consumer ($use) does not build:"; cat "$tmp/log"; fail=1; continue; }
   programs="filter_demo etw_demo"
   [ $use = cmake ] && programs="$programs filter_demo_static etw_demo_static"
