@@ -41,6 +41,7 @@ std::span<const HelperSymbol> helper_symbols() {
       {"pfc_tdh_str_pred_next", reinterpret_cast<void*>(&pfc_tdh_str_pred_next)},
       {"pfc_tdh_wstr_short_pred_next", reinterpret_cast<void*>(&pfc_tdh_wstr_short_pred_next)},
       {"pfc_ir_mask_map", reinterpret_cast<void*>(&pfc_ir_mask_map)},
+      {"pfc_ir_mask_range", reinterpret_cast<void*>(&pfc_ir_mask_range)},
       {"pfc_ir_str_in", reinterpret_cast<void*>(&pfc_ir_str_in)},
       {"pfc_ir_pred_regex_next", reinterpret_cast<void*>(&pfc_ir_pred_regex_next)},
   };
@@ -206,6 +207,7 @@ void Codegen::emit(const ir::Inst& in) {
     case ir::Op::Select:
       return set(in.dst, b_.CreateSelect(is_zero(reg(in.a)), reg(in.c), reg(in.b)));
     case ir::Op::DeliverMask: return set(deliver_, b_.CreateOr(reg(deliver_), reg(in.a)));
+    case ir::Op::MaskRange: return set(in.dst, mask_range(in));
     case ir::Op::Return: return emit_return();
     case ir::Op::Jz:
     case ir::Op::Jmp: return;

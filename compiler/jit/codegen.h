@@ -45,10 +45,16 @@ inline constexpr size_t kConstSetValues = 4096;
 // pfc_ir_mask_map (with the address of `program`'s MaskMap).
 inline constexpr uint64_t kDenseMaskSpan = 1024;
 inline constexpr size_t kInlineMaskKeys = 16;
+// Range maps (mask.range) of at most kCountRangeStarts starts count the starts <= the value
+// with one compare each; up to kInlineRangeStarts an unrolled branch-free binary search
+// over a constant table of the starts; both then load the mask from a constant table.
+// Larger maps call pfc_ir_mask_range (the interpreter's binary search, by address).
+inline constexpr size_t kCountRangeStarts = 4;
+inline constexpr size_t kInlineRangeStarts = 4096;
 
 // Builds a module holding one function called `fn_name` that implements `program`. The
 // module's small pool data (folded needles, GUID bytes) are private constant globals; the
-// helpers that take C++ pool objects (pfc_ir_str_in, pfc_ir_mask_map) and the search of sets
+// helpers that take C++ pool objects (pfc_ir_str_in, pfc_ir_mask_map, pfc_ir_mask_range) and the search of sets
 // beyond kConstSetValues values get the address of `program`'s own pool entry as a constant, so
 // `program` must outlive the compiled code and must not be moved or modified. Runs the IR
 // verifier (compiler/verify.h) first and fails with its error, so codegen is total on any

@@ -56,6 +56,8 @@ class Codegen {
   Value* skip(const ir::Inst& in);
   Value* load_field(const ir::Inst& in);
   Value* pred_int(const ir::Inst& in);
+  Value* mask_range(const ir::Inst& in);
+  Value* range_index(Value* v, const std::vector<uint64_t>& starts);
   Value* pred_str(const ir::Inst& in);
   Value* pred_guid(const ir::Inst& in);
   Value* pred_regex(const ir::Inst& in);

@@ -6,6 +6,8 @@
 #include <cstring>
 
 #include "compiler/jit/bit_arith.h"
+#include "compiler/interp.h"
+#include "compiler/jit/codegen.h"
 #include "compiler/jit/codegen_impl.h"
 #include "compiler/regex_pred.h"
 #include "runtime/casefold.h"
@@ -60,6 +62,53 @@ Value* Codegen::pred_int(const ir::Inst& in) {
   Value* r = bit(b_.CreateAnd(field.ok64, holds));
   guarded_[r] = {field.ok64, holds};
   return r;
+}
+
+// mask.range: the field's interval's mask from a constant table (the helper's result for
+// large maps), `bad` when the field does not fit. With bad == 0 the result is a guarded
+// mask (`-ok & mask`), so an `or` with another mask guarded by the same ok shares it.
+Value* Codegen::mask_range(const ir::Inst& in) {
+  const ir::RangeMap& map = p_.range_maps[in.c];
+  FieldValue& field = field_value(reg(in.a), p_.fields[in.b].type);
+  Value* mask = nullptr;
+  if (map.starts.empty()) {
+    mask = c64(map.masks[0]);
+  } else if (map.starts.size() > kInlineRangeStarts) {
+    llvm::FunctionCallee f = helper("pfc_ir_mask_range", i64_, {ptr_, i64_});
+    mask = b_.CreateCall(f, {pool_address(&map), field.bits});
+  } else {
+    llvm::Constant* data = constant_array(
+        llvm::ConstantDataArray::get(ctx_, llvm::ArrayRef<uint64_t>(map.masks)), "range_masks");
+    Value* at = b_.CreateGEP(i64_, data, range_index(field.bits, map.starts));
+    mask = b_.CreateAlignedLoad(i64_, at, llvm::Align(8));
+  }
+  if (map.bad != 0) return b_.CreateSelect(field.ok, mask, c64(map.bad));
+  if (field.ok64 == nullptr) field.ok64 = bool64(field.ok);
+  return guarded_mask(field.ok64, mask);
+}
+
+// The number of `starts` (sorted, 1 ≤ n ≤ kInlineRangeStarts) that are <= v, branch-free:
+// a sum of compares for a few starts, else an unrolled binary search over a constant table
+// (as in_sorted: values[base] <= v or base == 0, n values left from base) and one compare.
+Value* Codegen::range_index(Value* v, const std::vector<uint64_t>& starts) {
+  if (starts.size() <= kCountRangeStarts) {
+    Value* count = c64(0);
+    for (uint64_t s : starts) count = b_.CreateAdd(count, bool64(b_.CreateICmpUGE(v, c64(s))));
+    return count;
+  }
+  llvm::Constant* table = constant_array(
+      llvm::ConstantDataArray::get(ctx_, llvm::ArrayRef<uint64_t>(starts)), "range_starts");
+  auto at = [&](Value* index) {
+    return b_.CreateAlignedLoad(i64_, b_.CreateGEP(i64_, table, index), llvm::Align(8));
+  };
+  Value* base = c64(0);
+  for (uint64_t n = starts.size(); n > 1;) {
+    const uint64_t half = n / 2;
+    Value* probe = b_.CreateAdd(base, c64(half));
+    base = b_.CreateSelect(b_.CreateICmpULE(at(probe), v), probe, base);
+    n -= half;
+  }
+  return b_.CreateAdd(base, bool64(b_.CreateICmpULE(at(base), v)));
 }
 
 // The comparison of docs/semantics.md §2.2 on a loaded (sign- or zero-extended) value; same
