@@ -100,9 +100,9 @@ inline constexpr size_t kNumOps = static_cast<size_t>(Op::Return) + 1;
 
 // Opcode mnemonics for dumps, indexed by Op.
 inline constexpr std::array<std::string_view, kNumOps> kOpNames = {
-    "const",      "load.hdr", "and",          "or",        "not",     "and.imm",  "cmp",
-    "in.set",     "str.in",   "jz",           "jmp",       "deliver", "stack",    "skip",
-    "load.field", "pred.int", "pred.str",     "pred.guid", "cmp.reg", "mask.map", "mask.byte",
+    "const",      "load.hdr", "and",          "or",         "not",     "and.imm",  "cmp",
+    "in.set",     "str.in",   "jz",           "jmp",        "deliver", "stack",    "skip",
+    "load.field", "pred.int", "pred.str",     "pred.guid",  "cmp.reg", "mask.map", "mask.byte",
     "mask.if",    "select",   "deliver.mask", "mask.range", "ret",
 };
 static_assert(kOpNames.size() == kNumOps && kOpNames.back() == "ret");

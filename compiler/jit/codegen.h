@@ -54,11 +54,11 @@ inline constexpr size_t kInlineRangeStarts = 4096;
 
 // Builds a module holding one function called `fn_name` that implements `program`. The
 // module's small pool data (folded needles, GUID bytes) are private constant globals; the
-// helpers that take C++ pool objects (pfc_ir_str_in, pfc_ir_mask_map, pfc_ir_mask_range) and the search of sets
-// beyond kConstSetValues values get the address of `program`'s own pool entry as a constant, so
-// `program` must outlive the compiled code and must not be moved or modified. Runs the IR
-// verifier (compiler/verify.h) first and fails with its error, so codegen is total on any
-// input; codegen itself asserts nothing more. Thread-safe for distinct contexts.
+// helpers that take C++ pool objects (pfc_ir_str_in, pfc_ir_mask_map, pfc_ir_mask_range) and the
+// search of sets beyond kConstSetValues values get the address of `program`'s own pool entry as a
+// constant, so `program` must outlive the compiled code and must not be moved or modified. Runs the
+// IR verifier (compiler/verify.h) first and fails with its error, so codegen is total on any input;
+// codegen itself asserts nothing more. Thread-safe for distinct contexts.
 Result<std::unique_ptr<llvm::Module>> generate_module(const ir::Program& program,
                                                       llvm::LLVMContext& context,
                                                       const std::string& fn_name);

@@ -5,8 +5,8 @@
 #include <bit>
 #include <cstring>
 
-#include "compiler/jit/bit_arith.h"
 #include "compiler/interp.h"
+#include "compiler/jit/bit_arith.h"
 #include "compiler/jit/codegen.h"
 #include "compiler/jit/codegen_impl.h"
 #include "compiler/regex_pred.h"
