@@ -176,16 +176,8 @@ Result<MaskVal> indexed_mask(MaskLowering& ml, PayloadLowering& payload,
                              const std::vector<uint32_t>& fields, IrBuilder& b) {
   uint64_t and_bits = 0, or_bits = 0;
   for (const Indexed& s : sessions) (s.shape->disj ? or_bits : and_bits) |= bit(s.slot);
-  MaskVal conj = ml.all(), disj = MaskVal::constant(0);
-  for (uint32_t f : fields) {
-    bool in_and = false, in_or = false;
-    for (const Indexed& s : sessions)
-      if (s.sets.contains(f)) (s.shape->disj ? in_or : in_and) = true;
-    auto r = payload.mask_range(f, range_map(f, sessions));
-    if (!r) return std::unexpected(r.error());
-    if (in_and) conj = ml.bit_and(conj, MaskVal::of(*r));
-    if (in_or) disj = ml.bit_or(disj, MaskVal::of(*r));
-  }
+  // The other terms first: a string predicate finds its field's end, which a later skip
+  // to an indexed field behind it reuses (docs/jit.md).
   std::vector<std::pair<uint32_t, Reg>> and_rest, or_rest;
   for (const Indexed& s : sessions) {
     Reg acc = s.shape->disj ? kFalse : kTrue;
@@ -198,6 +190,16 @@ Result<MaskVal> indexed_mask(MaskLowering& ml, PayloadLowering& payload,
       any = true;
     }
     if (any) (s.shape->disj ? or_rest : and_rest).push_back({s.slot, acc});
+  }
+  MaskVal conj = ml.all(), disj = MaskVal::constant(0);
+  for (uint32_t f : fields) {
+    bool in_and = false, in_or = false;
+    for (const Indexed& s : sessions)
+      if (s.sets.contains(f)) (s.shape->disj ? in_or : in_and) = true;
+    auto r = payload.mask_range(f, range_map(f, sessions));
+    if (!r) return std::unexpected(r.error());
+    if (in_and) conj = ml.bit_and(conj, MaskVal::of(*r));
+    if (in_or) disj = ml.bit_or(disj, MaskVal::of(*r));
   }
   MaskVal out = MaskVal::constant(0);
   if (and_bits != 0) {
