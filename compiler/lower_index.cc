@@ -218,6 +218,8 @@ Result<MaskVal> indexed_mask(MaskLowering& ml, PayloadLowering& payload,
 Result<RegionFilters> lower_key_filters(IrBuilder& b, MaskLowering& ml, PayloadLowering& payload,
                                         const EventDef& event,
                                         const std::vector<KeyFilters>& sessions, bool indexing) {
+  indexing = indexing && sessions.size() >= 2;  // nothing to share (the checker's dead-filter
+                                                // analysis lowers one session per filter)
   std::vector<std::optional<Shape>> shapes(sessions.size());
   std::map<uint32_t, uint32_t> users;  // field → sessions with an interval term on it
   for (size_t i = 0; i < sessions.size() && indexing; ++i) {

@@ -236,12 +236,13 @@ Result<Reg> PayloadLowering::expr(const PayloadExpr& e) {
   return expr(e, uint32_t(e.nodes.size() - 1));
 }
 
-// The nodes `root` reaches (all of them for the last node, as the whole expression is
-// lowered, every node checked), or an error on a bad child list.
+// The nodes `root` reaches (all of them for the last node: the whole expression is lowered,
+// every node checked), or an error on a bad child list.
 Result<std::vector<bool>> PayloadLowering::reached(const PayloadExpr& e, uint32_t root) {
-  std::vector<bool> needed(size_t(root) + 1, root + 1 == e.nodes.size());
+  const bool whole = root + 1 == e.nodes.size();
+  std::vector<bool> needed(size_t(root) + 1, whole);
   needed[root] = true;
-  for (size_t i = root + 1; i-- > 0;) {
+  for (size_t i = root + 1; !whole && i-- > 0;) {
     const PayloadExpr::Node& n = e.nodes[i];
     if (!needed[i] || n.kind == PayloadExpr::Node::Kind::Pred) continue;
     if (uint64_t(n.index) + n.count > e.kids.size())
