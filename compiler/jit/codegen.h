@@ -45,11 +45,14 @@ inline constexpr size_t kConstSetValues = 4096;
 // pfc_ir_mask_map (with the address of `program`'s MaskMap).
 inline constexpr uint64_t kDenseMaskSpan = 1024;
 inline constexpr size_t kInlineMaskKeys = 16;
-// Range maps (mask.range) of at most kCountRangeStarts starts count the starts <= the value
-// with one compare each; up to kInlineRangeStarts an unrolled branch-free binary search
-// over a constant table of the starts; both then load the mask from a constant table.
-// Larger maps call pfc_ir_mask_range (the interpreter's binary search, by address).
-inline constexpr size_t kCountRangeStarts = 4;
+// Range maps (mask.range) of at most kSelectRangeStarts starts are a chain of selects of
+// constant masks, one compare each (the compares are independent; a table lookup after a
+// count or a search made the chain of dependent loads the critical path, and IntPayload8
+// ran slower than before indexing); up to kInlineRangeStarts an unrolled branch-free
+// binary search over a constant table of the starts, then a load from a constant table of
+// the masks. Larger maps call pfc_ir_mask_range (the interpreter's binary search, by
+// address).
+inline constexpr size_t kSelectRangeStarts = 32;
 inline constexpr size_t kInlineRangeStarts = 4096;
 
 // Builds a module holding one function called `fn_name` that implements `program`. The

@@ -64,15 +64,18 @@ Value* Codegen::pred_int(const ir::Inst& in) {
   return r;
 }
 
-// mask.range: the field's interval's mask from a constant table (the helper's result for
-// large maps), `bad` when the field does not fit. With bad == 0 the result is a guarded
+// mask.range: the field's interval's mask (a select chain, a constant table or the helper,
+// by size: codegen.h), `bad` when the field does not fit. With bad == 0 the result is a guarded
 // mask (`-ok & mask`), so an `or` with another mask guarded by the same ok shares it.
 Value* Codegen::mask_range(const ir::Inst& in) {
   const ir::RangeMap& map = p_.range_maps[in.c];
   FieldValue& field = field_value(reg(in.a), p_.fields[in.b].type);
   Value* mask = nullptr;
-  if (map.starts.empty()) {
+  if (map.starts.size() <= kSelectRangeStarts) {
     mask = c64(map.masks[0]);
+    for (size_t i = 0; i < map.starts.size(); ++i)
+      mask = b_.CreateSelect(b_.CreateICmpUGE(field.bits, c64(map.starts[i])),
+                             c64(map.masks[i + 1]), mask);
   } else if (map.starts.size() > kInlineRangeStarts) {
     llvm::FunctionCallee f = helper("pfc_ir_mask_range", i64_, {ptr_, i64_});
     mask = b_.CreateCall(f, {pool_address(&map), field.bits});
@@ -87,15 +90,10 @@ Value* Codegen::mask_range(const ir::Inst& in) {
   return guarded_mask(field.ok64, mask);
 }
 
-// The number of `starts` (sorted, 1 ≤ n ≤ kInlineRangeStarts) that are <= v, branch-free:
-// a sum of compares for a few starts, else an unrolled binary search over a constant table
-// (as in_sorted: values[base] <= v or base == 0, n values left from base) and one compare.
+// The number of `starts` (sorted, more than one) that are <= v, branch-free: an unrolled
+// binary search over a constant table (as in_sorted: values[base] <= v or base == 0, n
+// values left from base), then one compare.
 Value* Codegen::range_index(Value* v, const std::vector<uint64_t>& starts) {
-  if (starts.size() <= kCountRangeStarts) {
-    Value* count = c64(0);
-    for (uint64_t s : starts) count = b_.CreateAdd(count, bool64(b_.CreateICmpUGE(v, c64(s))));
-    return count;
-  }
   llvm::Constant* table = constant_array(
       llvm::ConstantDataArray::get(ctx_, llvm::ArrayRef<uint64_t>(starts)), "range_starts");
   auto at = [&](Value* index) {

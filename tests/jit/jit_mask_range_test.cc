@@ -1,9 +1,9 @@
 // tests/jit/jit_mask_range_test.cc — mask.range (docs/ir.md §3, §4 "Predicate indexing"):
-// random range maps of every size class the JIT distinguishes (no start, the sum of
-// compares, the inline search, the helper beyond kInlineRangeStarts) over integer fields of
-// every width and signedness, probed at and around every start and at the type's edges,
-// on whole and truncated payloads. The interpreter must give the mask a brute-force count
-// of the starts gives (or `bad`), and native code at O0, O1 and O2 the interpreter's.
+// random range maps of every size class the JIT distinguishes (a select chain up to
+// kSelectRangeStarts, the inline search, the helper beyond kInlineRangeStarts) over integer fields
+// of every width and signedness, probed at and around every start and at the type's edges, on whole
+// and truncated payloads. The interpreter must give the mask a brute-force count of the starts
+// gives (or `bad`), and native code at O0, O1 and O2 the interpreter's.
 #include <algorithm>
 #include <cstdint>
 #include <random>
@@ -79,11 +79,10 @@ TEST(JitMaskRange, EveryMapSizeMatchesInterpreterAndBruteForce) {
   const size_t sizes[] = {0,
                           1,
                           2,
-                          3,
-                          internal::kCountRangeStarts,
-                          internal::kCountRangeStarts + 1,
                           9,
-                          33,
+                          internal::kSelectRangeStarts,
+                          internal::kSelectRangeStarts + 1,
+                          100,
                           internal::kInlineRangeStarts + 7};
   for (const Type& t : kTypes) {
     for (size_t n : sizes) {
