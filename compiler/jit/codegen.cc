@@ -373,15 +373,21 @@ Value* Codegen::in_sorted(Value* v, const std::vector<uint64_t>& values) {
   auto at = [&](Value* index) {
     return b_.CreateZExt(b_.CreateAlignedLoad(elem, b_.CreateGEP(elem, table, index), align), i64_);
   };
-  // Invariant: values[base] <= v, or v < values[0] and base == 0; n values remain from base.
+  return b_.CreateICmpEQ(at(search(v, values.size(), at)), v);
+}
+
+// The unrolled search: base = the last index whose value is <= v, or 0 when v is below
+// them all. Invariant: values[base] <= v, or v < values[0] and base == 0; n values remain
+// from base.
+Value* Codegen::search(Value* v, uint64_t size, llvm::function_ref<Value*(Value*)> at) {
   Value* base = c64(0);
-  for (uint64_t n = values.size(); n > 1;) {
+  for (uint64_t n = size; n > 1;) {
     const uint64_t half = n / 2;
     Value* probe = b_.CreateAdd(base, c64(half));
     base = b_.CreateSelect(b_.CreateICmpULE(at(probe), v), probe, base);
     n -= half;
   }
-  return b_.CreateICmpEQ(at(base), v);
+  return base;
 }
 
 // `v != 0 ? bits : 0`. On a 0/1 value (is_bit): `v << bit` for a one-bit mask, else

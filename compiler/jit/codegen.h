@@ -48,11 +48,12 @@ inline constexpr size_t kInlineMaskKeys = 16;
 // Range maps (mask.range) of at most kSelectRangeStarts starts are a chain of selects of
 // constant masks, one compare each (the compares are independent; a table lookup after a
 // count or a search made the chain of dependent loads the critical path, and IntPayload8
-// ran slower than before indexing); up to kInlineRangeStarts an unrolled branch-free
+// ran slower than before indexing; beyond 16 starts the chain's compile time shows, e.g.
+// 2,100 selects in the Thousand set); up to kInlineRangeStarts an unrolled branch-free
 // binary search over a constant table of the starts, then a load from a constant table of
 // the masks. Larger maps call pfc_ir_mask_range (the interpreter's binary search, by
 // address).
-inline constexpr size_t kSelectRangeStarts = 32;
+inline constexpr size_t kSelectRangeStarts = 16;
 inline constexpr size_t kInlineRangeStarts = 4096;
 
 // Builds a module holding one function called `fn_name` that implements `program`. The

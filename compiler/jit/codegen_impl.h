@@ -13,6 +13,7 @@
 
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/DenseSet.h>
+#include <llvm/ADT/STLFunctionalExtras.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
@@ -49,6 +50,7 @@ class Codegen {
   Value* pool_address(const void* object);  // an ir::Program pool entry, by address
   Value* in_set(Value* v, const ir::IntSet& set);
   Value* in_sorted(Value* v, const std::vector<uint64_t>& values);
+  Value* search(Value* v, uint64_t size, llvm::function_ref<Value*(Value*)> at);
   Value* mask_if(Value* v, uint64_t bits);
   Value* in_window(Value* v, uint64_t base, uint64_t mask);
   Value* mask_lookup(Value* key, const ir::MaskMap& map, bool byte);

@@ -90,22 +90,15 @@ Value* Codegen::mask_range(const ir::Inst& in) {
   return guarded_mask(field.ok64, mask);
 }
 
-// The number of `starts` (sorted, more than one) that are <= v, branch-free: an unrolled
-// binary search over a constant table (as in_sorted: values[base] <= v or base == 0, n
-// values left from base), then one compare.
+// The number of `starts` (sorted, more than one) that are <= v, branch-free: the unrolled
+// binary search of in_sorted over a constant table, then one compare.
 Value* Codegen::range_index(Value* v, const std::vector<uint64_t>& starts) {
   llvm::Constant* table = constant_array(
       llvm::ConstantDataArray::get(ctx_, llvm::ArrayRef<uint64_t>(starts)), "range_starts");
   auto at = [&](Value* index) {
     return b_.CreateAlignedLoad(i64_, b_.CreateGEP(i64_, table, index), llvm::Align(8));
   };
-  Value* base = c64(0);
-  for (uint64_t n = starts.size(); n > 1;) {
-    const uint64_t half = n / 2;
-    Value* probe = b_.CreateAdd(base, c64(half));
-    base = b_.CreateSelect(b_.CreateICmpULE(at(probe), v), probe, base);
-    n -= half;
-  }
+  Value* base = search(v, starts.size(), at);
   return b_.CreateAdd(base, bool64(b_.CreateICmpULE(at(base), v)));
 }
 
