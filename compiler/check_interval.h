@@ -31,6 +31,8 @@ class IntervalSet {
   IntervalSet unite(const IntervalSet& o) const;
   IntervalSet complement() const;  // within all 64-bit values
   bool empty() const { return parts_.empty(); }
+  // The closed intervals [lo, hi], sorted, disjoint and not adjacent.
+  const std::vector<std::pair<uint64_t, uint64_t>>& parts() const { return parts_; }
   bool contains(const IntervalSet& o) const { return o.intersect(*this) == o; }
   friend bool operator==(const IntervalSet&, const IntervalSet&) = default;
 

@@ -76,6 +76,17 @@ int pfc_ir_in_set(const pfc::ir::IntSet* set, uint64_t value) {
 
 uint64_t pfc_ir_mask_map(const pfc::ir::MaskMap* map, uint64_t key) { return map->lookup(key); }
 
+uint64_t pfc_ir_mask_range(const pfc::ir::RangeMap* map, uint64_t value) {
+  return map->lookup(value);
+}
+
+uint64_t pfc_ir_mask_range_field(const EventView* e, uint64_t off, const FieldDesc* f,
+                                 const pfc::ir::RangeMap* map) {
+  int ok = 1;
+  uint64_t v = pfc_tdh_load_int(e->payload, e->payload_size, off, uint32_t(f->type), &ok);
+  return ok ? map->lookup(v) : map->bad;
+}
+
 int pfc_ir_str_in(const pfc::ir::StrSet* set, const EventView* event, uint32_t which) {
   std::string_view cand = header_string(*event, which);
   size_t lo = 0;
@@ -152,6 +163,11 @@ namespace pfc {
 uint64_t ir::MaskMap::lookup(uint64_t key) const {
   auto it = std::lower_bound(keys.begin(), keys.end(), key);
   return it != keys.end() && *it == key ? masks[size_t(it - keys.begin())] : other;
+}
+
+uint64_t ir::RangeMap::lookup(uint64_t value) const {
+  auto it = std::upper_bound(starts.begin(), starts.end(), value);
+  return masks[size_t(it - starts.begin())];
 }
 
 using ir::Cond;
@@ -272,6 +288,10 @@ RouteResult Interpreter::run(const EventView& ev, uint64_t* r) const noexcept {
       case Op::MaskIf: r[in.dst] = r[in.a] != 0 ? in.imm : 0; break;
       case Op::Select: r[in.dst] = r[in.a] != 0 ? r[in.b] : r[in.c]; break;
       case Op::DeliverMask: deliver |= r[in.a]; break;
+      case Op::MaskRange:
+        r[in.dst] =
+            pfc_ir_mask_range_field(&ev, r[in.a], &prog_.fields[in.b], &prog_.range_maps[in.c]);
+        break;
       case Op::Return: return RouteResult{deliver, stack & deliver};
     }
   }

@@ -21,6 +21,14 @@ int pfc_ir_in_set(const pfc::ir::IntSet* set, uint64_t value);
 // Op::MaskMap / MaskByte: the mask `map` holds for `key` (binary search).
 uint64_t pfc_ir_mask_map(const pfc::ir::MaskMap* map, uint64_t key);
 
+// Op::MaskRange: the mask of the interval of `map` holding `value` (binary search; the JIT
+// calls it for large maps, compiler/jit/codegen.h).
+uint64_t pfc_ir_mask_range(const pfc::ir::RangeMap* map, uint64_t value);
+// Op::MaskRange on the scalar integer field at `off`: pfc_ir_mask_range of its value, or
+// map->bad when it cannot be decoded.
+uint64_t pfc_ir_mask_range_field(const pfc::EventView* event, uint64_t off,
+                                 const pfc::ir::FieldDesc* field, const pfc::ir::RangeMap* map);
+
 // 1 if header string `which` (pfc::ir::HeaderString) of `event` is in `set`, else 0. ExeName
 // is the final path component of event->exe (after the last '/' or '\\'). For
 // case-insensitive sets the candidate is ASCII-lower-cased on the fly (no allocation).

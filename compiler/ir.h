@@ -92,16 +92,18 @@ enum class Op : uint8_t {
   MaskIf,      // dst = r[a] != 0 ? imm : 0 (a boolean turned into a session mask)
   Select,      // dst = r[a] != 0 ? r[b] : r[c]
   DeliverMask,  // deliver |= r[a] (every session bit at once)
+  MaskRange,    // dst = range_maps[c].masks[interval of scalar integer field fields[b] at offset
+                //       r[a]], or range_maps[c].bad if the field is undecodable
   Return,       // stop; result = {deliver, stack & deliver}
 };
 inline constexpr size_t kNumOps = static_cast<size_t>(Op::Return) + 1;
 
 // Opcode mnemonics for dumps, indexed by Op.
 inline constexpr std::array<std::string_view, kNumOps> kOpNames = {
-    "const",      "load.hdr", "and",          "or",        "not",     "and.imm",  "cmp",
-    "in.set",     "str.in",   "jz",           "jmp",       "deliver", "stack",    "skip",
-    "load.field", "pred.int", "pred.str",     "pred.guid", "cmp.reg", "mask.map", "mask.byte",
-    "mask.if",    "select",   "deliver.mask", "ret",
+    "const",      "load.hdr", "and",          "or",         "not",     "and.imm",  "cmp",
+    "in.set",     "str.in",   "jz",           "jmp",        "deliver", "stack",    "skip",
+    "load.field", "pred.int", "pred.str",     "pred.guid",  "cmp.reg", "mask.map", "mask.byte",
+    "mask.if",    "select",   "deliver.mask", "mask.range", "ret",
 };
 static_assert(kOpNames.size() == kNumOps && kOpNames.back() == "ret");
 
@@ -135,6 +137,20 @@ struct MaskMap {
   std::vector<uint64_t> masks;
   uint64_t other = 0;
   uint64_t lookup(uint64_t key) const;  // binary search (compiler/interp.cc)
+};
+
+// A value → session-mask table by intervals (MaskRange): `starts` cut the 64-bit values
+// (a field's bits sign- or zero-extended, ordered unsigned: a signed range that crosses
+// zero is two intervals) into starts.size() + 1 intervals; masks[i] is the mask of the
+// values v with exactly i starts <= v (masks[0]: v < starts[0]). Starts strictly
+// increasing, one more mask than starts. `bad`: the mask when the field is undecodable.
+// Lowering builds one per integer field that several sessions' predicates test
+// (docs/ir.md §4 "Predicate indexing").
+struct RangeMap {
+  std::vector<uint64_t> starts;
+  std::vector<uint64_t> masks;
+  uint64_t bad = 0;
+  uint64_t lookup(uint64_t value) const;  // binary search (compiler/interp.cc)
 };
 
 // A field's decoding recipe (the schema's FieldDef without its name).
@@ -221,6 +237,7 @@ struct Program {
   std::vector<StrPred> str_preds;
   std::vector<GuidPred> guid_preds;
   std::vector<MaskMap> mask_maps;
+  std::vector<RangeMap> range_maps;
   std::vector<CheckNote> checks;  // by slot, then Check order
 };
 

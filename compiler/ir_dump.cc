@@ -103,6 +103,7 @@ std::string operands(const Inst& in) {
     case Op::MaskIf: return cat(reg(in.a), ", ", to_hex(in.imm));
     case Op::Select: return cat(reg(in.a), ", ", reg(in.b), ", ", reg(in.c));
     case Op::DeliverMask: return reg(in.a);
+    case Op::MaskRange: return cat(reg(in.a), ", field#", in.b, ", rmap#", in.c);
     case Op::Return: return "";
   }
   return "?";
@@ -181,6 +182,15 @@ void dump_pools(const ir::Program& p, std::string& out) {
       out += cat(": ", to_hex(m.masks[j]));
     }
     out += cat("} else ", to_hex(m.other), "\n");
+  }
+  if (!p.range_maps.empty()) out += "range_maps:\n";
+  for (size_t k = 0; k < p.range_maps.size(); ++k) {
+    // `{mask, [start: mask]…} bad mask`: each start opens the interval up to the next.
+    const ir::RangeMap& m = p.range_maps[k];
+    out += cat("  rmap#", k, " = {", m.masks.empty() ? std::string() : to_hex(m.masks[0]));
+    for (size_t j = 0; j < m.starts.size() && j + 1 < m.masks.size(); ++j)
+      out += cat(", ", num(m.starts[j]), ": ", to_hex(m.masks[j + 1]));
+    out += cat("} bad ", to_hex(m.bad), "\n");
   }
 }
 

@@ -9,6 +9,7 @@
 #include <map>
 #include <utility>
 
+#include "compiler/lower_index.h"
 #include "compiler/lower_mask.h"
 #include "compiler/lower_payload.h"
 
@@ -137,7 +138,7 @@ const EventDef* carried_layout(EventKey key, const std::vector<size_t>& users,
 // `passed` accumulates the sessions whose filters for the event's key passed.
 Result<void> lower_key(IrBuilder& b, MaskLowering& ml, MaskVal header, const ProviderDef& provider,
                        EventKey key, const std::vector<size_t>& users,
-                       std::vector<SessionState>& ss, MaskVal& passed) {
+                       std::vector<SessionState>& ss, MaskVal& passed, bool indexing) {
   const EventDef* event = provider.find_event(key.first, key.second);
   if (event == nullptr) event = carried_layout(key, users, ss);
   if (event == nullptr) {
@@ -155,22 +156,27 @@ Result<void> lower_key(IrBuilder& b, MaskLowering& ml, MaskVal header, const Pro
   b.begin_region(gate);
   uint32_t first_reg = b.num_regs();
   internal::PayloadLowering payload(b, *event);
+  std::vector<internal::KeyFilters> filters;
+  for (size_t i : users) {
+    filters.push_back({ss[i].entry->slot, {}});
+    for (const PayloadFilter& f : ss[i].entry->params->payload) {
+      if (f.event_id == key.first && f.event_version == key.second)
+        filters.back().filters.push_back(&f);
+    }
+  }
+  auto results = internal::lower_key_filters(b, ml, payload, *event, filters, indexing);
+  if (!results) return std::unexpected(results.error());
   // Region registers read 0 for other keys, so their results become the region's mask
   // inside it (one value leaves the region); anything else must be tied to the key. The
   // mask is built after all of them (folding each in as it is known cut instructions but
-  // ran slower: docs/performance.md "Run 4").
+  // ran slower: docs/performance.md "Run 4"). The indexed sessions' mask is made of
+  // region registers only (each has a mask.range term).
   std::vector<std::pair<uint32_t, Reg>> inside, outside;
-  for (size_t i : users) {
-    std::vector<const PayloadFilter*> filters;
-    for (const PayloadFilter& f : ss[i].entry->params->payload) {
-      if (f.event_id == key.first && f.event_version == key.second) filters.push_back(&f);
-    }
-    auto r = payload.session_filters(filters);
-    if (!r) return std::unexpected(r.error());
-    const bool in_region = *r >= first_reg && *r != kTrue && *r != kFalse;
-    (in_region ? inside : outside).push_back({ss[i].entry->slot, *r});
+  for (const auto& [slot, r] : results->bools) {
+    const bool in_region = r >= first_reg && r != kTrue && r != kFalse;
+    (in_region ? inside : outside).push_back({slot, r});
   }
-  MaskVal region = ml.from_bools(inside, /*unlisted_pass=*/false);
+  MaskVal region = ml.bit_or(ml.from_bools(inside, /*unlisted_pass=*/false), results->indexed);
   if (!region.is_const() && !region.is_cond()) region = MaskVal::of(ml.reg(region));
   b.end_region();
   passed = ml.bit_or(passed, region);
@@ -241,7 +247,7 @@ Result<std::vector<SessionState>> sorted_sessions(const ProgramSpec& spec) {
 
 }  // namespace
 
-Result<ir::Program> lower(const ProgramSpec& spec) {
+Result<ir::Program> lower(const ProgramSpec& spec, const LowerOptions& options) {
   auto sessions = sorted_sessions(spec);
   if (!sessions) return std::unexpected(sessions.error());
   std::vector<SessionState>& ss = *sessions;
@@ -266,7 +272,8 @@ Result<ir::Program> lower(const ProgramSpec& spec) {
   b.reserve(payload_size + 64 * ss.size() + 64);
   MaskVal passed = MaskVal::constant(0);
   for (const auto& [key, users] : keys) {
-    auto r = lower_key(b, ml, header, spec.provider, key, users, ss, passed);
+    auto r =
+        lower_key(b, ml, header, spec.provider, key, users, ss, passed, options.index_predicates);
     if (!r) return std::unexpected(r.error());
   }
   // Payload check of session s: !filtered_s | passed_s, as one mask: the sessions whose

@@ -9,6 +9,13 @@
 
 namespace pfc {
 
+struct LowerOptions {
+  // Predicate indexing (docs/ir.md §4): integer payload predicates of several sessions on
+  // one field become one mask.range. Off: each session's predicates one by one (tests
+  // compare the two).
+  bool index_predicates = true;
+};
+
 // Lowers `spec` to one straight-line IR program computing every session's deliver and
 // stack bits (bit = SessionEntry::slot). Deterministic: equal specs (up to session order)
 // give identical programs. Header loads, sets, field offsets and predicates are computed
@@ -17,6 +24,6 @@ namespace pfc {
 // Fails (Error) only on a spec the checker should have rejected: slot ≥ 64 or duplicated,
 // a payload filter naming an event or field the provider does not declare, a malformed
 // expression, or an operator/type pair docs/semantics.md §2.2 does not allow. Thread-safe (pure).
-Result<ir::Program> lower(const ProgramSpec& spec);
+Result<ir::Program> lower(const ProgramSpec& spec, const LowerOptions& options = {});
 
 }  // namespace pfc

@@ -145,6 +145,13 @@ uint32_t IrBuilder::mask_map(ir::MaskMap m) {
   return it->second;
 }
 
+uint32_t IrBuilder::range_map(ir::RangeMap m) {
+  auto [it, added] = range_map_ids_.emplace(std::tuple{m.starts, m.masks, m.bad},
+                                            uint32_t(prog_.range_maps.size()));
+  if (added) prog_.range_maps.push_back(std::move(m));
+  return it->second;
+}
+
 uint32_t IrBuilder::str_set(std::vector<std::string> values, bool case_insensitive) {
   if (case_insensitive) {
     for (std::string& v : values) v = to_ascii_lower(v);

@@ -70,6 +70,7 @@ class IrBuilder {
   uint32_t str_pred(ir::StrPred p);
   uint32_t guid_pred(const ir::GuidPred& p);
   uint32_t mask_map(ir::MaskMap m);
+  uint32_t range_map(ir::RangeMap m);
 
   // Room for `n` instructions: a caller that knows the program's size up front saves the
   // growing vector's copies and its up-to-2x slack (millions of predicates).
@@ -117,6 +118,8 @@ class IrBuilder {
   PoolIndex<ir::GuidPred, GuidPredKey> guid_pred_ids_;
   std::map<std::tuple<std::vector<uint64_t>, std::vector<uint64_t>, uint64_t>, uint32_t>
       mask_map_ids_;
+  std::map<std::tuple<std::vector<uint64_t>, std::vector<uint64_t>, uint64_t>, uint32_t>
+      range_map_ids_;
 };
 
 }  // namespace pfc::internal

@@ -231,24 +231,50 @@ Result<Reg> PayloadLowering::set_test(const PayloadExpr& e, const PayloadExpr::N
   return b_.bool_and(*ok, hit);
 }
 
+Result<Reg> PayloadLowering::expr(const PayloadExpr& e) {
+  if (e.empty()) return kTrue;
+  return expr(e, uint32_t(e.nodes.size() - 1));
+}
+
+// The nodes `root` reaches (all of them for the last node: the whole expression is lowered,
+// every node checked), or an error on a bad child list.
+Result<std::vector<bool>> PayloadLowering::reached(const PayloadExpr& e, uint32_t root) {
+  const bool whole = root + 1 == e.nodes.size();
+  std::vector<bool> needed(size_t(root) + 1, whole);
+  needed[root] = true;
+  for (size_t i = root + 1; !whole && i-- > 0;) {
+    const PayloadExpr::Node& n = e.nodes[i];
+    if (!needed[i] || n.kind == PayloadExpr::Node::Kind::Pred) continue;
+    if (uint64_t(n.index) + n.count > e.kids.size())
+      return make_error("payload expression: bad child list");
+    for (uint32_t k = 0; k < n.count; ++k)
+      if (e.kids[n.index + k] < i) needed[e.kids[n.index + k]] = true;
+  }
+  return needed;
+}
+
 // Post-order nodes: every child's value is known before its parent (no recursion). An Or of
 // Eq / And of Ne on one integer field (the checker's expansion of `in` / `not in`, or
 // written out) becomes one in.set test; its predicates are then not emitted.
-Result<Reg> PayloadLowering::expr(const PayloadExpr& e) {
-  if (e.empty()) return kTrue;
-  std::vector<Reg> vals(e.nodes.size(), kNoReg);
-  std::vector<bool> absorbed(e.nodes.size(), false);
-  std::vector<std::optional<uint32_t>> sets(e.nodes.size());
-  for (size_t i = 0; i < e.nodes.size(); ++i) {
+Result<Reg> PayloadLowering::expr(const PayloadExpr& e, uint32_t root) {
+  if (root >= e.nodes.size()) return make_error("payload expression: bad node index");
+  auto needed = reached(e, root);
+  if (!needed) return std::unexpected(needed.error());
+  std::vector<Reg> vals(size_t(root) + 1, kNoReg);
+  std::vector<bool> absorbed(size_t(root) + 1, false);
+  std::vector<std::optional<uint32_t>> sets(size_t(root) + 1);
+  for (size_t i = 0; i <= root; ++i) {
     const PayloadExpr::Node& n = e.nodes[i];
-    if (n.kind == PayloadExpr::Node::Kind::Pred) continue;
+    if (n.kind == PayloadExpr::Node::Kind::Pred || !(*needed)[i]) continue;
     if (uint64_t(n.index) + n.count > e.kids.size())
       return make_error("payload expression: bad child list");
     sets[i] = set_field(e, n);
-    for (uint32_t k = 0; sets[i] && k < n.count; ++k) absorbed[e.kids[n.index + k]] = true;
+    for (uint32_t k = 0; sets[i] && k < n.count; ++k)
+      if (e.kids[n.index + k] < i) absorbed[e.kids[n.index + k]] = true;
   }
-  for (size_t i = 0; i < e.nodes.size(); ++i) {
+  for (size_t i = 0; i <= root; ++i) {
     const PayloadExpr::Node& n = e.nodes[i];
+    if (!(*needed)[i]) continue;
     if (sets[i]) {
       for (uint32_t k = 0; k < n.count; ++k)
         if (e.kids[n.index + k] >= i)
@@ -280,7 +306,16 @@ Result<Reg> PayloadLowering::expr(const PayloadExpr& e) {
     }
     vals[i] = acc;
   }
-  return vals.back();
+  return vals[root];
+}
+
+Result<Reg> PayloadLowering::mask_range(uint32_t field, ir::RangeMap map) {
+  auto off = offset_of(field);
+  if (!off) return off;
+  auto desc = desc_of(field);
+  if (!desc) return std::unexpected(desc.error());
+  const uint32_t id = b_.range_map(std::move(map));
+  return b_.emit_inst(Inst{Op::MaskRange, kNoReg, *off, *desc, id, 0});
 }
 
 Result<Reg> PayloadLowering::session_filters(const std::vector<const PayloadFilter*>& filters) {

@@ -26,9 +26,15 @@ class PayloadLowering {
   // One session's filters for this event: every group_all filter passes and (no group_any
   // filter exists, or one passes).
   Result<ir::Reg> session_filters(const std::vector<const PayloadFilter*>& filters);
+  // The boolean of node `root` of `e` and the nodes below it (docs/semantics.md §2).
+  Result<ir::Reg> expr(const PayloadExpr& e, uint32_t root);
+  // mask.range over scalar integer field `field` with `map` (docs/ir.md §4 "Predicate
+  // indexing"): a session mask.
+  Result<ir::Reg> mask_range(uint32_t field, ir::RangeMap map);
 
  private:
   Result<ir::Reg> expr(const PayloadExpr& e);
+  Result<std::vector<bool>> reached(const PayloadExpr& e, uint32_t root);
   Result<ir::Reg> predicate(const PayloadPredicate& p);
   Result<ir::StrPred> str_pred(const PayloadPredicate& p);
   Result<ir::Reg> decodable(uint32_t field);

@@ -128,6 +128,11 @@ class Verifier {
         if (in.c >= p_.str_preds.size()) return fail("string predicate index out of range");
         return optional_use(in.imm, len_field, "length");
       }
+      case Op::MaskRange: {
+        if (auto r = scalar(d, in_type_is_integer(d.type), "a scalar integer"); !r) return r;
+        if (in.c >= p_.range_maps.size()) return fail("range map index out of range");
+        return {};
+      }
       default: {  // PredGuid
         const bool guid = internal::payload_value_kind(d.type) == internal::ValueKind::Guid;
         if (auto r = scalar(d, guid, "a scalar GUID"); !r) return r;
@@ -176,7 +181,8 @@ class Verifier {
       case Op::LoadField:
       case Op::PredInt:
       case Op::PredStr:
-      case Op::PredGuid: return payload(in);
+      case Op::PredGuid:
+      case Op::MaskRange: return payload(in);
       case Op::MaskMap:
         if (in.b >= p_.mask_maps.size()) return fail("mask map index out of range");
         return use(in.a, "a");
@@ -220,6 +226,14 @@ class Verifier {
         return fail_pool("mask map " + std::to_string(k) + " keys not sorted and duplicate-free");
       if (m.masks.size() != m.keys.size())
         return fail_pool("mask map " + std::to_string(k) + " has not one mask per key");
+    }
+    for (size_t k = 0; k < p_.range_maps.size(); ++k) {
+      const ir::RangeMap& m = p_.range_maps[k];
+      if (std::adjacent_find(m.starts.begin(), m.starts.end(), std::greater_equal<>()) !=
+          m.starts.end())
+        return fail_pool("range map " + std::to_string(k) + " starts not strictly increasing");
+      if (m.masks.size() != m.starts.size() + 1)
+        return fail_pool("range map " + std::to_string(k) + " has not one mask more than starts");
     }
     for (size_t k = 0; k < p_.int_preds.size(); ++k) {
       const ir::IntPred& q = p_.int_preds[k];

@@ -6,10 +6,8 @@
 // helpers.
 #include "compiler/jit/codegen.h"
 
-#include <array>
 #include <bit>
 #include <cstddef>
-#include <cstring>
 #include <limits>
 #include <map>
 #include <tuple>
@@ -27,11 +25,11 @@
 
 #include "compiler/interp.h"
 #include "compiler/jit/bit_arith.h"
+#include "compiler/jit/codegen_impl.h"
 #include "compiler/jit/ssa.h"
 #include "compiler/regex_pred.h"
 #include "compiler/verify.h"
 #include "pfc/event.h"
-#include "runtime/casefold.h"
 #include "runtime/tdh.h"
 
 namespace pfc::internal {
@@ -43,6 +41,7 @@ std::span<const HelperSymbol> helper_symbols() {
       {"pfc_tdh_str_pred_next", reinterpret_cast<void*>(&pfc_tdh_str_pred_next)},
       {"pfc_tdh_wstr_short_pred_next", reinterpret_cast<void*>(&pfc_tdh_wstr_short_pred_next)},
       {"pfc_ir_mask_map", reinterpret_cast<void*>(&pfc_ir_mask_map)},
+      {"pfc_ir_mask_range", reinterpret_cast<void*>(&pfc_ir_mask_range)},
       {"pfc_ir_str_in", reinterpret_cast<void*>(&pfc_ir_str_in)},
       {"pfc_ir_pred_regex_next", reinterpret_cast<void*>(&pfc_ir_pred_regex_next)},
   };
@@ -50,9 +49,6 @@ std::span<const HelperSymbol> helper_symbols() {
 }
 
 namespace {
-
-using llvm::BasicBlock;
-using llvm::Value;
 
 // Byte offset and width of each HeaderField inside EventView, indexed by HeaderField.
 struct HeaderSlot {
@@ -81,135 +77,7 @@ constexpr llvm::CmpInst::Predicate kCondPreds[] = {
 
 static_assert(std::size(kHeaderSlots) == static_cast<size_t>(ir::HeaderField::PayloadSize) + 1);
 
-class Codegen {
- public:
-  Codegen(const ir::Program& program, llvm::LLVMContext& context, llvm::Module& module)
-      : p_(program), ctx_(context), m_(module), b_(context), i1_(b_.getInt1Ty()),
-        i32_(b_.getInt32Ty()), i64_(b_.getInt64Ty()), ptr_(b_.getPtrTy()),
-        ssa_(i64_, b_.getInt64(0)), deliver_(program.num_regs), stack_(program.num_regs + 1) {}
-
-  void run(const std::string& fn_name);
-
- private:
-  void emit_prologue();
-  Value* payload();
-  Value* psize();
-  void emit(const ir::Inst& in);
-  void emit_return();
-  void accumulate(uint32_t acc, const ir::Inst& in);
-  void branch_to(SsaBuilder::Segment target);
-  void enter(SsaBuilder::Segment segment, BasicBlock* head);
-
-  Value* load_header(uint32_t field);
-  Value* pool_address(const void* object);  // an ir::Program pool entry, by address
-  Value* in_set(Value* v, const ir::IntSet& set);
-  Value* in_sorted(Value* v, const std::vector<uint64_t>& values);
-  Value* mask_if(Value* v, uint64_t bits);
-  Value* in_window(Value* v, uint64_t base, uint64_t mask);
-  Value* mask_lookup(Value* key, const ir::MaskMap& map, bool byte);
-  Value* str_in(const ir::Inst& in);
-  Value* skip(const ir::Inst& in);
-  Value* load_field(const ir::Inst& in);
-  Value* pred_int(const ir::Inst& in);
-  Value* pred_str(const ir::Inst& in);
-  Value* pred_guid(const ir::Inst& in);
-  Value* pred_regex(const ir::Inst& in);
-  Value* pred_short_wstr(const ir::Inst& in);
-  Value* int_compare(Value* v, const ir::IntPred& pred, bool is_signed);
-  Value* narrow_int_compare(Value* v, const ir::IntPred& pred);
-  Value* compare(llvm::CmpInst::Predicate pred, Value* v, Value* k);
-  Value* in_range(Value* v, uint64_t lo, uint64_t hi, bool is_signed);
-  struct FieldValue {
-    Value* ok;              // i1
-    Value* value;           // i64, 0 when !ok
-    Value* bits;            // i64, meaningful only when ok (what predicates compare, guarded by ok)
-    Value* ok64 = nullptr;  // zext(ok), made on first use
-  };
-  FieldValue& field_value(Value* off, InType type);
-
-  // Registers 0..num_regs-1 are the IR's; deliver_ and stack_ are the two after them.
-  Value* reg(uint32_t r) { return ssa_.read(seg_, r); }
-  void set(uint32_t r, Value* v) { ssa_.write(seg_, r, v); }
-  llvm::AllocaInst* entry_slot(llvm::AllocaInst*& slot, llvm::Type* type, const char* name);
-  Value* c64(uint64_t v) { return b_.getInt64(v); }
-  Value* c32(uint64_t v) { return b_.getInt32(static_cast<uint32_t>(v)); }
-  Value* bool64(Value* i1) { return b_.CreateZExt(i1, i64_); }
-  // Booleans stay i1 where the IR's 0/1 registers allow it, so the light O1 pipeline needs
-  // no InstCombine to clean up zext/compare chains: `r == 0` of a bool64 is a `not`, and
-  // `and`/`or` of two bool64 values is done on their i1 sources.
-  static Value* bool_source(Value* v);  // the i1 behind a bool64, or null
-  // Booleans computed in 64-bit arithmetic (bit_arith.h) are i64 values 0 or 1 that are no
-  // zext of an i1; is_bit() knows them, the bool64s, the constants 0 and 1, and phis of
-  // such values, so `not`, mask.if and deliver stay 64-bit arithmetic on them too.
-  Value* bit(Value* v) {
-    bits_.insert(v);
-    return v;
-  }
-  bool is_bit(Value* v, int depth = 0) const;
-  Value* is_zero(Value* v);
-  Value* logic(llvm::Instruction::BinaryOps op, Value* a, Value* b);
-  Value* extent(const Extent& e, uint64_t reg_index, uint64_t absent);
-  Value* length_extent(const Extent& e, uint64_t reg_index);
-  Value* length_key(const ir::FieldDesc& f, uint64_t reg_index);
-  llvm::FunctionCallee helper(const char* name, llvm::Type* ret, llvm::ArrayRef<llvm::Type*> args);
-  llvm::Constant* constant_array(llvm::Constant* init, const char* name);
-  BasicBlock* block(const char* name) { return BasicBlock::Create(ctx_, name, fn_); }
-
-  const ir::Program& p_;
-  llvm::LLVMContext& ctx_;
-  llvm::Module& m_;
-  llvm::IRBuilder<> b_;
-  llvm::IntegerType* i1_;
-  llvm::IntegerType* i32_;
-  llvm::IntegerType* i64_;
-  llvm::PointerType* ptr_;
-  llvm::Function* fn_ = nullptr;
-  Value* event_ = nullptr;
-  // The payload pointer and size, loaded from the event on first use in each segment (not
-  // in the entry block: there they would be live across every block, which the O1
-  // register allocator spills and reloads, on every event, regions taken or not).
-  Value* payload_ = nullptr;
-  Value* psize_ = nullptr;
-  SsaBuilder ssa_;
-  SsaBuilder::Segment seg_ = 0;
-  const uint32_t deliver_;
-  const uint32_t stack_;
-  // Out-parameter slots of helper calls, one each per function (created on first use).
-  llvm::AllocaInst* ok_slot_ = nullptr;
-  llvm::AllocaInst* next_slot_ = nullptr;
-  // Offsets past string fields found by pred.str in the current segment, keyed by (offset
-  // value, field, length value): a later `skip` of the same field reuses them instead of
-  // scanning the string again. Values defined earlier in a segment dominate its rest.
-  std::map<std::tuple<Value*, uint32_t, Value*>, Value*> string_next_;
-  // Integer fields loaded in the current segment, by (offset value, type).
-  std::map<std::pair<Value*, InType>, FieldValue> loads_;
-  llvm::DenseSet<Value*> bits_;
-  // Payload predicates are `ok & holds` (ok: the field fits). An `and` of such values
-  // keeps the two parts apart, `(ok1 & ok2) & (holds1 & holds2)`, with the `and` of the
-  // oks made once per segment: a session's conjunction of predicates on k fields then
-  // costs one `and` of oks for all sessions alike, not one per predicate (the unused
-  // `ok & holds` values are dead and deleted). Entries: 0/1 values of the current
-  // function; ok_ands_ is per segment (its values dominate only the segment's rest).
-  struct Guarded {
-    Value* ok;
-    Value* holds;
-  };
-  llvm::DenseMap<Value*, Guarded> guarded_;
-  std::map<std::pair<Value*, Value*>, Value*> ok_ands_;
-  Value* guarded_and(Value* a, Value* b);
-  // Likewise for masks: mask.if of a guarded result is `-ok & mask.if(holds)`, and the `or`
-  // of two such masks with the same ok is `-ok & (mask1 | mask2)`, so a region's mask
-  // pays for its sessions' common ok once (`-ok` made once per segment, in neg_oks_).
-  struct GuardedMask {
-    Value* ok;
-    Value* mask;
-  };
-  llvm::DenseMap<Value*, GuardedMask> guarded_masks_;
-  std::map<Value*, Value*> neg_oks_;
-  Value* neg_ok(Value* ok);
-  Value* guarded_mask(Value* ok, Value* mask);
-  Value* bit_mask(Value* v, uint64_t bits);
-};
+}  // namespace
 
 void Codegen::run(const std::string& fn_name) {
   auto* fn_ty = llvm::FunctionType::get(i64_, {ptr_, ptr_}, false);
@@ -339,6 +207,7 @@ void Codegen::emit(const ir::Inst& in) {
     case ir::Op::Select:
       return set(in.dst, b_.CreateSelect(is_zero(reg(in.a)), reg(in.c), reg(in.b)));
     case ir::Op::DeliverMask: return set(deliver_, b_.CreateOr(reg(deliver_), reg(in.a)));
+    case ir::Op::MaskRange: return set(in.dst, mask_range(in));
     case ir::Op::Return: return emit_return();
     case ir::Op::Jz:
     case ir::Op::Jmp: return;
@@ -504,15 +373,21 @@ Value* Codegen::in_sorted(Value* v, const std::vector<uint64_t>& values) {
   auto at = [&](Value* index) {
     return b_.CreateZExt(b_.CreateAlignedLoad(elem, b_.CreateGEP(elem, table, index), align), i64_);
   };
-  // Invariant: values[base] <= v, or v < values[0] and base == 0; n values remain from base.
+  return b_.CreateICmpEQ(at(search(v, values.size(), at)), v);
+}
+
+// The unrolled search: base = the last index whose value is <= v, or 0 when v is below
+// them all. Invariant: values[base] <= v, or v < values[0] and base == 0; n values remain
+// from base.
+Value* Codegen::search(Value* v, uint64_t size, llvm::function_ref<Value*(Value*)> at) {
   Value* base = c64(0);
-  for (uint64_t n = values.size(); n > 1;) {
+  for (uint64_t n = size; n > 1;) {
     const uint64_t half = n / 2;
     Value* probe = b_.CreateAdd(base, c64(half));
     base = b_.CreateSelect(b_.CreateICmpULE(at(probe), v), probe, base);
     n -= half;
   }
-  return b_.CreateICmpEQ(at(base), v);
+  return base;
 }
 
 // `v != 0 ? bits : 0`. On a 0/1 value (is_bit): `v << bit` for a one-bit mask, else
@@ -647,199 +522,6 @@ Value* Codegen::skip(const ir::Inst& in) {
   Value* end = b_.CreateAdd(off, bytes);
   return b_.CreateSelect(fits, end, c64(ir::kBadOffset));
 }
-
-// The integer field of `type` at `off`: ok (i1) says whether it fits the payload, value is
-// its bits sign- or zero-extended to 64 (0 when it does not fit). 1/2/4/8-byte integers are
-// loaded inline and branch-free (a field that does not fit reads from the event view
-// instead, which is always dereferenceable, and the value is then replaced by 0); other
-// integer-like types go through pfc_tdh_load_int. One load per field and offset per
-// segment: predicates on the same field share it.
-Codegen::FieldValue& Codegen::field_value(Value* off, InType type) {
-  auto [it, added] = loads_.try_emplace({off, type});
-  if (!added) return it->second;
-  uint64_t size = in_type_fixed_size(type);
-  if (!in_type_is_integer(type) || !std::has_single_bit(size) || size > 8) {
-    llvm::AllocaInst* ok_slot = entry_slot(ok_slot_, i32_, "ok");
-    llvm::FunctionCallee fn = helper("pfc_tdh_load_int", i64_, {ptr_, i64_, i64_, i32_, ptr_});
-    b_.CreateStore(c32(1), ok_slot);
-    Value* value =
-        b_.CreateCall(fn, {payload(), psize(), off, c32(static_cast<uint32_t>(type)), ok_slot});
-    return it->second = {b_.CreateICmpNE(b_.CreateLoad(i32_, ok_slot), c32(0)), value, value};
-  }
-  // psize >= size && off <= psize - size; a bad offset (~0) always fails.
-  Value* psize = this->psize();
-  Value* fits_size = b_.CreateICmpUGE(psize, c64(size));
-  Value* ok = b_.CreateAnd(fits_size, b_.CreateICmpULE(off, b_.CreateSub(psize, c64(size))));
-  Value* at = b_.CreateGEP(b_.getInt8Ty(), payload(), off);
-  Value* addr = b_.CreateSelect(ok, at, event_);
-  Value* raw =
-      b_.CreateAlignedLoad(b_.getIntNTy(static_cast<unsigned>(size * 8)), addr, llvm::Align(1));
-  Value* value = in_type_is_signed(type) ? b_.CreateSExt(raw, i64_) : b_.CreateZExt(raw, i64_);
-  return it->second = {ok, b_.CreateSelect(ok, value, c64(0)), value};
-}
-
-Value* Codegen::load_field(const ir::Inst& in) {
-  return field_value(reg(in.a), p_.fields[in.b].type).value;
-}
-
-Value* Codegen::pred_int(const ir::Inst& in) {
-  InType type = p_.fields[in.b].type;
-  FieldValue& field = field_value(reg(in.a), type);
-  Value* holds = nullptr;
-  if (!in_type_is_signed(type) && is_narrow(field.bits))
-    holds = narrow_int_compare(field.bits, p_.int_preds[in.c]);
-  if (holds == nullptr)
-    holds = bool64(int_compare(field.bits, p_.int_preds[in.c], in_type_is_signed(type)));
-  // `ok & holds` in 64 bits, not on the i1s: byte-register `and`s chain (bit_arith.h).
-  if (field.ok64 == nullptr) field.ok64 = bool64(field.ok);
-  Value* r = bit(b_.CreateAnd(field.ok64, holds));
-  guarded_[r] = {field.ok64, holds};
-  return r;
-}
-
-// The comparison of docs/semantics.md §2.2 on a loaded (sign- or zero-extended) value; same
-// semantics as pfc_tdh_int_pred.
-Value* Codegen::int_compare(Value* v, const ir::IntPred& pred, bool is_signed) {
-  using P = llvm::CmpInst::Predicate;
-  auto cmp = [&](P u, P s, uint64_t rhs) { return b_.CreateICmp(is_signed ? s : u, v, c64(rhs)); };
-  switch (pred.op) {
-    case PayloadOp::Eq: return b_.CreateICmpEQ(v, c64(pred.lo));
-    case PayloadOp::Ne: return b_.CreateICmpNE(v, c64(pred.lo));
-    case PayloadOp::Le: return cmp(P::ICMP_ULE, P::ICMP_SLE, pred.lo);
-    case PayloadOp::Gt: return cmp(P::ICMP_UGT, P::ICMP_SGT, pred.lo);
-    case PayloadOp::Lt: return cmp(P::ICMP_ULT, P::ICMP_SLT, pred.lo);
-    case PayloadOp::Ge: return cmp(P::ICMP_UGE, P::ICMP_SGE, pred.lo);
-    case PayloadOp::Between: return in_range(v, pred.lo, pred.hi, is_signed);
-    case PayloadOp::NotBetween: return b_.CreateNot(in_range(v, pred.lo, pred.hi, is_signed));
-    case PayloadOp::Modulo:
-      if (is_signed && pred.lo == ~uint64_t{0})
-        return b_.getTrue();  // x % -1 == 0; avoids the INT64_MIN trap
-      return b_.CreateICmpEQ(
-          is_signed ? b_.CreateSRem(v, c64(pred.lo)) : b_.CreateURem(v, c64(pred.lo)), c64(0));
-    default: return b_.getFalse();  // rejected by verify()
-  }
-}
-
-// int_compare for an unsigned narrow value (bit_arith.h) as a 0/1 i64; null for MODULO.
-Value* Codegen::narrow_int_compare(Value* v, const ir::IntPred& pred) {
-  using P = llvm::CmpInst::Predicate;
-  switch (pred.op) {
-    case PayloadOp::Eq: return narrow_compare(b_, P::ICMP_EQ, v, pred.lo);
-    case PayloadOp::Ne: return narrow_compare(b_, P::ICMP_NE, v, pred.lo);
-    case PayloadOp::Le: return narrow_compare(b_, P::ICMP_ULE, v, pred.lo);
-    case PayloadOp::Gt: return narrow_compare(b_, P::ICMP_UGT, v, pred.lo);
-    case PayloadOp::Lt: return narrow_compare(b_, P::ICMP_ULT, v, pred.lo);
-    case PayloadOp::Ge: return narrow_compare(b_, P::ICMP_UGE, v, pred.lo);
-    case PayloadOp::Between: return narrow_in_range(b_, v, pred.lo, pred.hi, false);
-    case PayloadOp::NotBetween: return narrow_in_range(b_, v, pred.lo, pred.hi, true);
-    default: return nullptr;
-  }
-}
-
-// lo <= v <= hi (signed or unsigned) as one unsigned compare: v - lo <=u hi - lo, which
-// holds for both orders when lo <= hi; an empty range (lo > hi) is false.
-Value* Codegen::in_range(Value* v, uint64_t lo, uint64_t hi, bool is_signed) {
-  bool empty = is_signed ? static_cast<int64_t>(lo) > static_cast<int64_t>(hi) : lo > hi;
-  if (empty) return b_.getFalse();
-  return b_.CreateICmpULE(b_.CreateSub(v, c64(lo)), c64(hi - lo));
-}
-
-Value* Codegen::pred_str(const ir::Inst& in) {
-  const ir::FieldDesc& f = p_.fields[in.b];
-  const ir::StrPred& pred = p_.str_preds[in.c];
-  if (pred.regex) return pred_regex(in);
-  if (Value* hit = pred_short_wstr(in)) return hit;
-  std::vector<uint32_t> needle(pred.folded.begin(), pred.folded.end());
-  needle.push_back(0);  // never empty; the helper reads only needle_len code points
-  llvm::Constant* data = constant_array(
-      llvm::ConstantDataArray::get(ctx_, llvm::ArrayRef<uint32_t>(needle)), "needle");
-  std::vector<uint32_t> links(pred.links.begin(), pred.links.end());
-  links.push_back(0);  // never empty, like the needle
-  llvm::Constant* link_data =
-      constant_array(llvm::ConstantDataArray::get(ctx_, llvm::ArrayRef<uint32_t>(links)), "links");
-  llvm::FunctionCallee fn = helper("pfc_tdh_str_pred_next", i32_,
-                                   {ptr_, i64_, i64_, i32_, i64_, i32_, ptr_, i64_, ptr_, ptr_});
-  llvm::AllocaInst* next_slot = entry_slot(next_slot_, i64_, "next");
-  Value* off = reg(in.a);
-  Value* hit =
-      b_.CreateCall(fn, {payload(), psize(), off, c32(static_cast<uint32_t>(f.type)),
-                         length_extent(f.length, in.imm), c32(static_cast<uint32_t>(pred.op)), data,
-                         c64(pred.folded.size()), link_data, next_slot});
-  string_next_[{off, in.b, length_key(f, in.imm)}] = b_.CreateLoad(i64_, next_slot);
-  return bool64(b_.CreateICmpNE(hit, c32(0)));
-}
-
-// IS / ISNOT / CONTAINS / DOESNTCONTAIN of 1..4 ASCII characters on a NUL-terminated
-// UTF-16 field: pfc_tdh_wstr_short_pred_next, the needle packed into one register
-// (runtime/tdh.h); null for any other predicate.
-Value* Codegen::pred_short_wstr(const ir::Inst& in) {
-  const ir::FieldDesc& f = p_.fields[in.b];
-  const ir::StrPred& pred = p_.str_preds[in.c];
-  const bool op_ok = pred.op == PayloadOp::Is || pred.op == PayloadOp::IsNot ||
-                     pred.op == PayloadOp::Contains || pred.op == PayloadOp::DoesntContain;
-  if (!op_ok || f.type != InType::UnicodeString || f.length.kind != Extent::Kind::None ||
-      pred.folded.empty() || pred.folded.size() > PFC_TDH_SHORT_NEEDLE)
-    return nullptr;
-  uint64_t packed = 0;
-  for (size_t i = 0; i < pred.folded.size(); ++i) {
-    const char32_t c = pred.folded[i];
-    if (c == 0 || c >= 0x80 || fold_case(c) != c) return nullptr;
-    packed |= uint64_t{c} << (16 * i);
-  }
-  llvm::FunctionCallee fn =
-      helper("pfc_tdh_wstr_short_pred_next", i32_, {ptr_, i64_, i64_, i64_, i32_, ptr_});
-  llvm::AllocaInst* next_slot = entry_slot(next_slot_, i64_, "next");
-  Value* off = reg(in.a);
-  const uint64_t op_len = static_cast<uint64_t>(pred.op) | pred.folded.size() << 16;
-  Value* hit = b_.CreateCall(fn, {payload(), psize(), off, c64(packed), c32(op_len), next_slot});
-  string_next_[{off, in.b, length_key(f, in.imm)}] = b_.CreateLoad(i64_, next_slot);
-  return bool64(b_.CreateICmpNE(hit, c32(0)));
-}
-
-// REGEX / REGEX.CS: the compiled RE2 object is passed by address (the program owns it).
-Value* Codegen::pred_regex(const ir::Inst& in) {
-  const ir::FieldDesc& f = p_.fields[in.b];
-  const ir::StrPred& pred = p_.str_preds[in.c];
-  llvm::FunctionCallee fn =
-      helper("pfc_ir_pred_regex_next", i32_, {ptr_, i64_, i64_, i32_, i64_, ptr_, ptr_});
-  llvm::AllocaInst* next_slot = entry_slot(next_slot_, i64_, "next");
-  Value* off = reg(in.a);
-  Value* hit = b_.CreateCall(
-      fn, {payload(), psize(), off, c32(static_cast<uint32_t>(f.type)),
-           length_extent(f.length, in.imm), pool_address(pred.regex.get()), next_slot});
-  string_next_[{off, in.b, length_key(f, in.imm)}] = b_.CreateLoad(i64_, next_slot);
-  return bool64(b_.CreateICmpNE(hit, c32(0)));
-}
-
-// IS / ISNOT of a GUID field, inline and branch-free, with pfc_tdh_guid_pred's semantics:
-// false unless off <= psize && psize - off >= 16 (a bad offset never fits), whatever the
-// operator; the 16 bytes are two unaligned 64-bit loads (from the event view when the
-// field does not fit: always dereferenceable) xor-ed with the constant's halves.
-Value* Codegen::pred_guid(const ir::Inst& in) {
-  const ir::GuidPred& pred = p_.guid_preds[in.c];
-  if (pred.op != PayloadOp::Is && pred.op != PayloadOp::IsNot) return c64(0);  // as the helper
-  const std::array<uint8_t, 16> bytes = pred.value.to_bytes();
-  uint64_t half[2];
-  std::memcpy(half, bytes.data(), sizeof half);
-  Value* off = reg(in.a);
-  Value* psize = this->psize();
-  Value* fits = b_.CreateAnd(b_.CreateICmpULE(off, psize),
-                             b_.CreateICmpUGE(b_.CreateSub(psize, off), c64(16)));
-  Value* at = b_.CreateSelect(fits, b_.CreateGEP(b_.getInt8Ty(), payload(), off), event_);
-  Value* x0 = b_.CreateAlignedLoad(i64_, at, llvm::Align(1));
-  Value* x1 =
-      b_.CreateAlignedLoad(i64_, b_.CreateConstGEP1_64(b_.getInt8Ty(), at, 8), llvm::Align(1));
-  Value* diff = b_.CreateOr(b_.CreateXor(x0, c64(half[0])), b_.CreateXor(x1, c64(half[1])));
-  Value* holds =
-      pred.op == PayloadOp::Is ? b_.CreateICmpEQ(diff, c64(0)) : b_.CreateICmpNE(diff, c64(0));
-  Value* ok64 = bool64(fits);
-  Value* holds64 = bool64(holds);
-  Value* r = bit(b_.CreateAnd(ok64, holds64));
-  guarded_[r] = {ok64, holds64};
-  return r;
-}
-
-}  // namespace
 
 Result<std::unique_ptr<llvm::Module>> generate_module(const ir::Program& program,
                                                       llvm::LLVMContext& context,

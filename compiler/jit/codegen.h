@@ -45,14 +45,24 @@ inline constexpr size_t kConstSetValues = 4096;
 // pfc_ir_mask_map (with the address of `program`'s MaskMap).
 inline constexpr uint64_t kDenseMaskSpan = 1024;
 inline constexpr size_t kInlineMaskKeys = 16;
+// Range maps (mask.range) of at most kSelectRangeStarts starts are a chain of selects of
+// constant masks, one compare each (the compares are independent; a table lookup after a
+// count or a search made the chain of dependent loads the critical path, and IntPayload8
+// ran slower than before indexing; beyond 16 starts the chain's compile time shows, e.g.
+// 2,100 selects in the Thousand set); up to kInlineRangeStarts an unrolled branch-free
+// binary search over a constant table of the starts, then a load from a constant table of
+// the masks. Larger maps call pfc_ir_mask_range (the interpreter's binary search, by
+// address).
+inline constexpr size_t kSelectRangeStarts = 16;
+inline constexpr size_t kInlineRangeStarts = 4096;
 
 // Builds a module holding one function called `fn_name` that implements `program`. The
 // module's small pool data (folded needles, GUID bytes) are private constant globals; the
-// helpers that take C++ pool objects (pfc_ir_str_in, pfc_ir_mask_map) and the search of sets
-// beyond kConstSetValues values get the address of `program`'s own pool entry as a constant, so
-// `program` must outlive the compiled code and must not be moved or modified. Runs the IR
-// verifier (compiler/verify.h) first and fails with its error, so codegen is total on any
-// input; codegen itself asserts nothing more. Thread-safe for distinct contexts.
+// helpers that take C++ pool objects (pfc_ir_str_in, pfc_ir_mask_map, pfc_ir_mask_range) and the
+// search of sets beyond kConstSetValues values get the address of `program`'s own pool entry as a
+// constant, so `program` must outlive the compiled code and must not be moved or modified. Runs the
+// IR verifier (compiler/verify.h) first and fails with its error, so codegen is total on any input;
+// codegen itself asserts nothing more. Thread-safe for distinct contexts.
 Result<std::unique_ptr<llvm::Module>> generate_module(const ir::Program& program,
                                                       llvm::LLVMContext& context,
                                                       const std::string& fn_name);

@@ -40,8 +40,10 @@ ProgramSpec busy_spec(uint32_t sessions, uint32_t extra_preds) {
     std::vector<PayloadPredicate> preds = {
         pred_str(0, PayloadOp::Contains, "user"), pred(1, PayloadOp::Gt, s),
         pred_guid(2, PayloadOp::IsNot, Guid{}), pred_str(3, PayloadOp::Is, "x")};
+    // String predicates: integer ones on a field the sessions share would be indexed
+    // (one mask.range), and the program would stay small.
     for (uint32_t k = 0; k < extra_preds; ++k)
-      preds.push_back(pred(1, PayloadOp::Ne, 1000 + s * 1000 + k));
+      preds.push_back(pred_str(3, PayloadOp::IsNot, "y" + std::to_string(s * 1000 + k)));
     p.payload = {filter(1, preds, true)};
     spec.sessions.push_back(SessionEntry{s, p});
   }

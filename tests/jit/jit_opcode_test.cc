@@ -504,6 +504,15 @@ std::vector<Case> mask_cases() {
        {value(keyword(0), 0xA), value(keyword(0x12), 0xB),
         value(keyword(0xFF000000000000FFull), 0xC | uint64_t{1} << 63),
         value(keyword(0x1200000000000034ull), 0xD)}},
+      {"mask.range",  // a uint32 field: the interval's mask, `bad` when truncated
+       [](ProgramBuilder& b) {
+         b.program().fields.push_back(ir::FieldDesc{InType::UInt32, {}, {}});
+         b.program().range_maps.push_back(ir::RangeMap{{10, 20}, {0x1, 0x2, 0x4}, 0x8});
+         b.effect(Op::DeliverMask, b.emit(Op::MaskRange, b.constant(0), 0, 0));
+       },
+       {value(with_payload({5, 0, 0, 0}), 0x1), value(with_payload({10, 0, 0, 0}), 0x2),
+        value(with_payload({19, 0, 0, 0}), 0x2), value(with_payload({20, 0, 0, 0}), 0x4),
+        value(with_payload({0, 0, 0, 0x80}), 0x4), value(with_payload({20, 0, 0}), 0x8)}},
       {"mask.if.bool",  // a boolean operand: a shift for one bit, a select for several
        [](ProgramBuilder& b) {
          ir::Reg l = b.emit(Op::LoadHeader, static_cast<uint32_t>(ir::HeaderField::Level));
