@@ -391,7 +391,8 @@ Result<LogInfo> LogReader::read_header() {
       return info;
     }
     std::vector<uint8_t> body(sections);
-    auto s = input_->read_at(kLogHeaderSize, body.data(), body.size());
+    Result<size_t> s = size_t{0};  // a header without sections reads nothing
+    if (!body.empty()) s = input_->read_at(kLogHeaderSize, body.data(), body.size());
     if (!s) return make_error(display_ + ": " + s.error().message);
     Result<void> d = make_error("damaged log file header (sections)");
     if (*s == body.size() && want == crc32(body))

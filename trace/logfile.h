@@ -134,7 +134,8 @@ Result<void> decode_log_sections(const uint8_t* data, size_t size, LogInfo& info
 class LogInput {
  public:
   virtual ~LogInput() = default;
-  // Reads up to n bytes at `offset`; fewer only at the end of the input.
+  // Reads up to n bytes at `offset`; fewer only at the end of the input. The reader never
+  // asks for 0 bytes (so `out` is never null).
   virtual Result<size_t> read_at(uint64_t offset, uint8_t* out, size_t n) = 0;
   virtual bool seekable() const = 0;
 };
