@@ -87,18 +87,22 @@ uint64_t pfc_ir_mask_range_field(const EventView* e, uint64_t off, const FieldDe
   return ok ? map->lookup(v) : map->bad;
 }
 
-int pfc_ir_str_in(const pfc::ir::StrSet* set, const EventView* event, uint32_t which) {
+uint64_t pfc_ir_str_index(const pfc::ir::StrSet* set, const EventView* event, uint32_t which) {
   std::string_view cand = header_string(*event, which);
   size_t lo = 0;
   size_t hi = set->values.size();
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
     int c = compare(cand, set->values[mid], set->case_insensitive);
-    if (c == 0) return 1;
+    if (c == 0) return mid + 1;
     if (c < 0) hi = mid;
     else lo = mid + 1;
   }
   return 0;
+}
+
+int pfc_ir_str_in(const pfc::ir::StrSet* set, const EventView* event, uint32_t which) {
+  return pfc_ir_str_index(set, event, which) != 0 ? 1 : 0;
 }
 
 uint64_t pfc_ir_load_header(const EventView* e, uint32_t field) {
@@ -292,6 +296,7 @@ RouteResult Interpreter::run(const EventView& ev, uint64_t* r) const noexcept {
         r[in.dst] =
             pfc_ir_mask_range_field(&ev, r[in.a], &prog_.fields[in.b], &prog_.range_maps[in.c]);
         break;
+      case Op::StrIndex: r[in.dst] = pfc_ir_str_index(&prog_.str_sets[in.b], &ev, in.a); break;
       case Op::Return: return RouteResult{deliver, stack & deliver};
     }
   }

@@ -29,9 +29,13 @@ uint64_t pfc_ir_mask_range(const pfc::ir::RangeMap* map, uint64_t value);
 uint64_t pfc_ir_mask_range_field(const pfc::EventView* event, uint64_t off,
                                  const pfc::ir::FieldDesc* field, const pfc::ir::RangeMap* map);
 
-// 1 if header string `which` (pfc::ir::HeaderString) of `event` is in `set`, else 0. ExeName
-// is the final path component of event->exe (after the last '/' or '\\'). For
-// case-insensitive sets the candidate is ASCII-lower-cased on the fly (no allocation).
+// Op::StrIndex: 1 + the position in `set` of header string `which` (pfc::ir::HeaderString)
+// of `event`, or 0 if it is not in the set (binary search). ExeName is the final path
+// component of event->exe (after the last '/' or '\\'); an absent string is the empty
+// string. For case-insensitive sets the candidate is ASCII-lower-cased on the fly (no
+// allocation). The one string-set search: pfc_ir_str_in is `pfc_ir_str_index(…) != 0`.
+uint64_t pfc_ir_str_index(const pfc::ir::StrSet* set, const pfc::EventView* event, uint32_t which);
+// Op::StrIn: 1 if header string `which` of `event` is in `set`, else 0.
 int pfc_ir_str_in(const pfc::ir::StrSet* set, const pfc::EventView* event, uint32_t which);
 
 // Header field `field` (pfc::ir::HeaderField) of `event`, zero-extended.

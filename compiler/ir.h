@@ -51,7 +51,7 @@ enum class HeaderField : uint8_t {
   PayloadSize,
 };
 
-// Event strings testable with StrIn.
+// Event strings testable with StrIn and StrIndex.
 enum class HeaderString : uint8_t {
   ExeName,  // final path component of EventView::exe (after the last '/' or '\\')
   PackageId,
@@ -94,16 +94,18 @@ enum class Op : uint8_t {
   DeliverMask,  // deliver |= r[a] (every session bit at once)
   MaskRange,    // dst = range_maps[c].masks[interval of scalar integer field fields[b] at offset
                 //       r[a]], or range_maps[c].bad if the field is undecodable
+  StrIndex,     // dst = 1 + position of header string a (HeaderString) in str_sets[b] (the set's
+                //       case rule), 0 if it is not in the set (a mask.map key, docs/ir.md §4)
   Return,       // stop; result = {deliver, stack & deliver}
 };
 inline constexpr size_t kNumOps = static_cast<size_t>(Op::Return) + 1;
 
 // Opcode mnemonics for dumps, indexed by Op.
 inline constexpr std::array<std::string_view, kNumOps> kOpNames = {
-    "const",      "load.hdr", "and",          "or",         "not",     "and.imm",  "cmp",
-    "in.set",     "str.in",   "jz",           "jmp",        "deliver", "stack",    "skip",
-    "load.field", "pred.int", "pred.str",     "pred.guid",  "cmp.reg", "mask.map", "mask.byte",
-    "mask.if",    "select",   "deliver.mask", "mask.range", "ret",
+    "const",      "load.hdr", "and",          "or",         "not",       "and.imm",  "cmp",
+    "in.set",     "str.in",   "jz",           "jmp",        "deliver",   "stack",    "skip",
+    "load.field", "pred.int", "pred.str",     "pred.guid",  "cmp.reg",   "mask.map", "mask.byte",
+    "mask.if",    "select",   "deliver.mask", "mask.range", "str.index", "ret",
 };
 static_assert(kOpNames.size() == kNumOps && kOpNames.back() == "ret");
 

@@ -86,7 +86,8 @@ std::string operands(const Inst& in) {
     case Op::AndImm: return cat(reg(in.a), ", ", to_hex(in.imm));
     case Op::Cmp: return cat(reg(in.a), ", ", num(in.imm));
     case Op::InSet: return cat(reg(in.a), ", iset#", in.b);
-    case Op::StrIn: return cat(name_of(kStringNames, in.a), ", sset#", in.b);
+    case Op::StrIn:
+    case Op::StrIndex: return cat(name_of(kStringNames, in.a), ", sset#", in.b);
     case Op::Jz: return cat(reg(in.a), ", @", in.b);
     case Op::Jmp: return cat("@", in.b);
     case Op::Deliver:

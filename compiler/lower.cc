@@ -5,8 +5,10 @@
 #include "compiler/lower.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <map>
+#include <optional>
 #include <utility>
 
 #include "compiler/lower_index.h"
@@ -50,22 +52,33 @@ Reg name_filter(IrBuilder& b, const EventNameFilter& f) {
   return b.bool_or(b.bool_not(applies), match);
 }
 
-Reg str_scope(IrBuilder& b, ir::HeaderString which, const std::vector<std::string>& values) {
-  return b.emit(Op::StrIn, uint32_t(which), b.str_set(values, true));
+// The scope lists of docs/semantics.md §1.3, in ir::Check order: the list a session has of
+// kind k (null: none) and the event string it tests.
+constexpr size_t kScopeKinds = 3;
+constexpr ir::Check kScopeChecks[kScopeKinds] = {ir::Check::Exe, ir::Check::PackageId,
+                                                 ir::Check::AppId};
+constexpr ir::HeaderString kScopeStrings[kScopeKinds] = {
+    ir::HeaderString::ExeName, ir::HeaderString::PackageId, ir::HeaderString::AppId};
+const std::vector<std::string>* scope_list(const EnableParams& p, size_t kind) {
+  const std::optional<std::vector<std::string>>* lists[kScopeKinds] = {&p.exe_names, &p.package_ids,
+                                                                       &p.app_ids};
+  return *lists[kind] ? &**lists[kind] : nullptr;
 }
 
 // The checks that stay one boolean per session (docs/semantics.md §1.3 exe / package /
-// app lists, §1.7), each noted; returns their AND.
-Reg scope_checks(IrBuilder& b, const EnableParams& p, uint32_t slot) {
+// app lists of the kinds not `indexed`, §1.7), each noted; returns their AND.
+Reg scope_checks(IrBuilder& b, const EnableParams& p, uint32_t slot,
+                 const std::array<bool, kScopeKinds>& indexed) {
   Reg all = kTrue;
   auto add = [&](ir::Check check, Reg v) {
     b.note(slot, check, v);
     all = b.bool_and(all, v);
   };
-  if (p.exe_names) add(ir::Check::Exe, str_scope(b, ir::HeaderString::ExeName, *p.exe_names));
-  if (p.package_ids)
-    add(ir::Check::PackageId, str_scope(b, ir::HeaderString::PackageId, *p.package_ids));
-  if (p.app_ids) add(ir::Check::AppId, str_scope(b, ir::HeaderString::AppId, *p.app_ids));
+  for (size_t k = 0; k < kScopeKinds; ++k) {
+    const std::vector<std::string>* list = scope_list(p, k);
+    if (list == nullptr || indexed[k]) continue;
+    add(kScopeChecks[k], b.emit(Op::StrIn, uint32_t(kScopeStrings[k]), b.str_set(*list, true)));
+  }
   if (p.event_names) add(ir::Check::EventName, name_filter(b, *p.event_names));
   return all;
 }
@@ -186,14 +199,44 @@ Result<void> lower_key(IrBuilder& b, MaskLowering& ml, MaskVal header, const Pro
   return {};
 }
 
+// The scope lists of every session (none on legacy providers), by kind; `indexed[k]`: kind k
+// is lowered for all sessions at once (two sessions or more have such a list).
+struct ScopeLists {
+  std::array<std::vector<internal::StrListRule>, kScopeKinds> rules;
+  std::array<bool, kScopeKinds> indexed{};
+};
+
+ScopeLists scope_lists(const std::vector<SessionState>& ss, bool legacy, bool indexing) {
+  ScopeLists out;
+  for (const SessionState& s : ss)
+    for (size_t k = 0; k < kScopeKinds && !legacy; ++k)
+      if (const auto* list = scope_list(*s.entry->params, k))
+        out.rules[k].push_back({s.entry->slot, list});
+  for (size_t k = 0; k < kScopeKinds; ++k) out.indexed[k] = indexing && out.rules[k].size() >= 2;
+  return out;
+}
+
+// The indexed scope lists as one mask, each check noted.
+MaskVal indexed_scopes(IrBuilder& b, MaskLowering& ml, const ScopeLists& lists) {
+  MaskVal out = ml.all();
+  for (size_t k = 0; k < kScopeKinds; ++k) {
+    if (!lists.indexed[k]) continue;
+    const MaskVal m = ml.str_list(kScopeStrings[k], lists.rules[k]);
+    for (const internal::StrListRule& r : lists.rules[k]) note_mask(b, r.slot, kScopeChecks[k], m);
+    out = ml.bit_and(out, m);
+  }
+  return out;
+}
+
 // Every session's checks of docs/semantics.md §1.1–§1.4 and §1.7 (legacy providers: level
 // and keyword only, on legacy_effective_params), as one session mask; each check noted.
 MaskVal header_masks(IrBuilder& b, MaskLowering& ml, const std::vector<SessionState>& ss,
-                     bool legacy) {
+                     bool legacy, bool index_scopes) {
   std::vector<std::pair<uint32_t, uint8_t>> levels;
   std::vector<internal::KeywordRule> keywords;
   std::vector<internal::ListRule> pids, ids;
   std::vector<std::pair<uint32_t, Reg>> scopes;
+  const ScopeLists lists = scope_lists(ss, legacy, index_scopes);
   for (const SessionState& s : ss) {
     const uint32_t slot = s.entry->slot;
     EnableParams storage;
@@ -206,7 +249,7 @@ MaskVal header_masks(IrBuilder& b, MaskLowering& ml, const std::vector<SessionSt
     if (p.event_ids)
       ids.push_back(
           {slot, {p.event_ids->ids.begin(), p.event_ids->ids.end()}, p.event_ids->filter_in});
-    scopes.push_back({slot, scope_checks(b, p, slot)});
+    scopes.push_back({slot, scope_checks(b, p, slot, lists.indexed)});
   }
   for (auto* rules : {&pids, &ids})
     for (internal::ListRule& r : *rules) std::sort(r.values.begin(), r.values.end());
@@ -223,7 +266,7 @@ MaskVal header_masks(IrBuilder& b, MaskLowering& ml, const std::vector<SessionSt
   for (const internal::ListRule& r : ids) note_mask(b, r.slot, ir::Check::EventId, id);
   const MaskVal level_keyword = ml.bit_and(level, keyword);  // sequenced: deterministic
   const MaskVal pid_id = ml.bit_and(pid, id);
-  const MaskVal scope = ml.from_bools(scopes);
+  const MaskVal scope = ml.bit_and(ml.from_bools(scopes), indexed_scopes(b, ml, lists));
   return ml.bit_and(ml.bit_and(level_keyword, pid_id), scope);
 }
 
@@ -256,7 +299,7 @@ Result<ir::Program> lower(const ProgramSpec& spec, const LowerOptions& options) 
   uint64_t slots = 0;
   for (const SessionState& s : ss) slots |= uint64_t{1} << s.entry->slot;
   MaskLowering ml(b, slots);
-  const MaskVal header = header_masks(b, ml, ss, legacy);
+  const MaskVal header = header_masks(b, ml, ss, legacy, options.index_scopes);
 
   std::map<EventKey, std::vector<size_t>> keys;  // key → sessions filtering it, by slot
   size_t payload_size = 0;

@@ -14,6 +14,10 @@ struct LowerOptions {
   // one field become one mask.range. Off: each session's predicates one by one (tests
   // compare the two).
   bool index_predicates = true;
+  // Scope indexing (docs/ir.md §4 "Session masks"): the exe / package_id / app_id lists of
+  // two sessions or more become one str.index and one mask.map per kind. Off: one str.in per
+  // distinct list (tests compare the two).
+  bool index_scopes = true;
 };
 
 // Lowers `spec` to one straight-line IR program computing every session's deliver and

@@ -65,6 +65,10 @@ class IrBuilder {
   // Constant pools, deduplicated; return the pool index.
   uint32_t int_set(std::vector<uint64_t> values);
   uint32_t str_set(std::vector<std::string> values, bool case_insensitive);
+  // The values of string set `id` as stored (sorted, duplicate-free, folded if nocase).
+  const std::vector<std::string>& str_set_values(uint32_t id) const {
+    return prog_.str_sets[id].values;
+  }
   uint32_t field(const ir::FieldDesc& f);
   uint32_t int_pred(const ir::IntPred& p);
   uint32_t str_pred(ir::StrPred p);

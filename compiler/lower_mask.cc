@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <map>
 
+#include "base/ascii.h"
+
 namespace pfc::internal {
 
 using ir::Op;
@@ -233,6 +235,33 @@ MaskVal MaskLowering::list(ir::HeaderField field, const std::vector<ListRule>& r
     }
   }
   return MaskVal::of(b_.emit(Op::MaskMap, b_.header(field), b_.mask_map(std::move(m))));
+}
+
+// Position k + 1 of the union set (what str.index yields for its k-th value): the sessions
+// listing that value, and those without a list; `other` (0: not listed) only the latter.
+// A value is in a session's folded list iff its folded form is, so each session's bit is
+// set exactly where its own str.in would hold.
+MaskVal MaskLowering::str_list(ir::HeaderString which, const std::vector<StrListRule>& rules) {
+  uint64_t without = sessions_;
+  std::vector<std::string> values;
+  for (const StrListRule& r : rules) {
+    without &= ~bit(r.slot);
+    values.insert(values.end(), r.values->begin(), r.values->end());
+  }
+  const uint32_t set = b_.str_set(std::move(values), /*case_insensitive=*/true);
+  const std::vector<std::string>& keys = b_.str_set_values(set);  // folded, sorted, unique
+  ir::MaskMap m;
+  m.other = without;
+  m.masks.assign(keys.size(), without);
+  for (size_t k = 0; k < keys.size(); ++k) m.keys.push_back(k + 1);
+  for (const StrListRule& r : rules) {
+    for (const std::string& v : *r.values) {
+      auto at = std::lower_bound(keys.begin(), keys.end(), to_ascii_lower(v));
+      m.masks[size_t(at - keys.begin())] |= bit(r.slot);
+    }
+  }
+  const Reg index = b_.emit(Op::StrIndex, uint32_t(which), set);
+  return MaskVal::of(b_.emit(Op::MaskMap, index, b_.mask_map(std::move(m))));
 }
 
 }  // namespace pfc::internal

@@ -1,9 +1,10 @@
 // compiler/lower_mask.h — internal to the lowering: session-mask values and the header
-// checks of all sessions at once (docs/ir.md §4 "Session masks"): level, keyword, PID and
-// event-ID checks become a few table lookups whatever the number of sessions.
+// checks of all sessions at once (docs/ir.md §4 "Session masks"): level, keyword, PID,
+// event-ID and scope-list checks become a few table lookups whatever the number of sessions.
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -48,6 +49,13 @@ struct ListRule {
   bool filter_in = true;
 };
 
+// One session's list on an event string (docs/semantics.md §1.3 exe / package_id /
+// app_id): it passes iff the string is listed, ASCII case-insensitively.
+struct StrListRule {
+  uint32_t slot = 0;
+  const std::vector<std::string>* values = nullptr;
+};
+
 class MaskLowering {
  public:
   // `sessions`: the bits of every session slot of the program.
@@ -71,6 +79,9 @@ class MaskLowering {
   MaskVal keyword(const std::vector<KeywordRule>& rules);
   // §1.3 / §1.4: sessions without a rule pass; the others per their list.
   MaskVal list(ir::HeaderField field, const std::vector<ListRule>& rules);
+  // §1.3 string lists of several sessions on one event string: one str.index over the
+  // union of their lists, then one mask.map keyed by the position (docs/ir.md §4).
+  MaskVal str_list(ir::HeaderString which, const std::vector<StrListRule>& rules);
 
  private:
   // One boolean shared by the sessions `bits` (others: `always`), as a mask.

@@ -166,6 +166,7 @@ class Verifier {
         if (in.b >= p_.int_sets.size()) return fail("int set index out of range");
         return use(in.a, "a");
       case Op::StrIn:
+      case Op::StrIndex:
         if (in.a >= kNumHeaderStrings) return fail("unknown header string");
         if (in.b >= p_.str_sets.size()) return fail("string set index out of range");
         return {};

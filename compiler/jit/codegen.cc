@@ -43,6 +43,7 @@ std::span<const HelperSymbol> helper_symbols() {
       {"pfc_ir_mask_map", reinterpret_cast<void*>(&pfc_ir_mask_map)},
       {"pfc_ir_mask_range", reinterpret_cast<void*>(&pfc_ir_mask_range)},
       {"pfc_ir_str_in", reinterpret_cast<void*>(&pfc_ir_str_in)},
+      {"pfc_ir_str_index", reinterpret_cast<void*>(&pfc_ir_str_index)},
       {"pfc_ir_pred_regex_next", reinterpret_cast<void*>(&pfc_ir_pred_regex_next)},
   };
   return kHelpers;
@@ -208,6 +209,7 @@ void Codegen::emit(const ir::Inst& in) {
       return set(in.dst, b_.CreateSelect(is_zero(reg(in.a)), reg(in.c), reg(in.b)));
     case ir::Op::DeliverMask: return set(deliver_, b_.CreateOr(reg(deliver_), reg(in.a)));
     case ir::Op::MaskRange: return set(in.dst, mask_range(in));
+    case ir::Op::StrIndex: return set(in.dst, str_index(in));
     case ir::Op::Return: return emit_return();
     case ir::Op::Jz:
     case ir::Op::Jmp: return;
@@ -460,6 +462,11 @@ Value* Codegen::str_in(const ir::Inst& in) {
   llvm::FunctionCallee f = helper("pfc_ir_str_in", i32_, {ptr_, ptr_, i32_});
   Value* hit = b_.CreateCall(f, {pool_address(&p_.str_sets[in.b]), event_, c32(in.a)});
   return bool64(b_.CreateICmpNE(hit, c32(0)));
+}
+
+Value* Codegen::str_index(const ir::Inst& in) {
+  llvm::FunctionCallee f = helper("pfc_ir_str_index", i64_, {ptr_, ptr_, i32_});
+  return b_.CreateCall(f, {pool_address(&p_.str_sets[in.b]), event_, c32(in.a)});
 }
 
 Value* Codegen::extent(const Extent& e, uint64_t reg_index, uint64_t absent) {

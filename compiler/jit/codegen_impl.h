@@ -55,6 +55,7 @@ class Codegen {
   Value* in_window(Value* v, uint64_t base, uint64_t mask);
   Value* mask_lookup(Value* key, const ir::MaskMap& map, bool byte);
   Value* str_in(const ir::Inst& in);
+  Value* str_index(const ir::Inst& in);
   Value* skip(const ir::Inst& in);
   Value* load_field(const ir::Inst& in);
   Value* pred_int(const ir::Inst& in);

@@ -159,6 +159,12 @@ std::vector<Case> set_cases() {
       b.effect(Op::Deliver, b.emit(Op::StrIn, static_cast<uint32_t>(which), 0), 0);
     };
   };
+  auto str_index = [](ir::HeaderString which, std::vector<std::string> values, bool ci) {
+    return [=](ProgramBuilder& b) {
+      b.program().str_sets.push_back({values, ci});
+      b.expose(b.emit(Op::StrIndex, static_cast<uint32_t>(which), 0));
+    };
+  };
   auto exe = [](std::string path) {
     Event e = header_event();
     e.exe = std::move(path);
@@ -185,6 +191,13 @@ std::vector<Case> set_cases() {
       {"str.in.name",
        str_in(HS::EventName, {"Start", "Stop"}, false),
        {truth(header_event(), true)}},
+      {"str.index.exe.ci",
+       str_index(HS::ExeName, {"a.exe", "bar.exe", "foo.exe"}, true),
+       {value(exe("C:\\dir\\Foo.EXE"), 3), value(exe("/bin/a.exe"), 1), value(exe("x"), 0),
+        value(exe(""), 0)}},
+      {"str.index.name.cs",
+       str_index(HS::EventName, {"Start", "Stop"}, false),
+       {value(header_event(), 1)}},
   };
 }
 
