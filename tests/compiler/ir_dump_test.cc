@@ -67,6 +67,22 @@ ProgramSpec masks_spec() {
   return spec;
 }
 
+// Three sessions' exe lists become one str.index over their union and one mask.map (slot
+// 3 has none: set everywhere); slot 2's package list, the only one, stays a str.in
+// (docs/ir.md §4 "Session masks").
+ProgramSpec scopes_spec() {
+  ProgramSpec spec;
+  spec.provider = plain_provider({1});
+  const std::vector<std::string> exes[] = {{"A.exe", "b.exe"}, {"b.EXE", "c.exe"}, {"D.exe"}};
+  for (uint32_t s = 0; s < 4; ++s) {
+    EnableParams p;
+    if (s < 3) p.exe_names = exes[s];
+    if (s == 2) p.package_ids = std::vector<std::string>{"Pkg"};
+    spec.sessions.push_back(SessionEntry{s, p});
+  }
+  return spec;
+}
+
 ProgramSpec layout_spec() {
   ProviderDef prov;
   prov.name = "L";
@@ -218,6 +234,22 @@ mask_maps:
   mmap#1 = {32..63: 0x9, 64..95: 0x2, 96..127: 0xb, 128..159: 0x4, 160..191: 0xd, 192..223: 0x6, 224..255: 0xf} else 0x0
   mmap#2 = {7: 0xf, 100: 0x3, 102: 0x6, 103: 0xa} else 0x2
   mmap#3 = {1: 0xd, 2: 0xe, 3: 0x7, 4: 0x4} else 0xc
+)"},
+    {"scopes", scopes_spec, R"(code: 9 instructions, 7 registers
+   0: %0 = str.in package_id, sset#0
+   1: %1 = str.index exe, sset#1
+   2: %2 = mask.map %1, mmap#0
+   3: %3 = const 11
+   4: %4 = mask.if %0, 0x4
+   5: %5 = or %3, %4
+   6: %6 = and %2, %5
+   7: deliver.mask %6
+   8: ret
+str_sets:
+  sset#0 = nocase {"pkg"}
+  sset#1 = nocase {"a.exe", "b.exe", "c.exe", "d.exe"}
+mask_maps:
+  mmap#0 = {1: 0x9, 2: 0xb, 3: 0xa, 4: 0xc} else 0x8
 )"},
     {"layout", layout_spec, R"(code: 26 instructions, 23 registers
    0: %0 = load.hdr id
