@@ -136,6 +136,7 @@ std::vector<Workload> all_workloads() {
   out.push_back(in_set_workload());
   out.push_back(glob_workload());
   out.push_back(regex_workload());
+  out.push_back(scope_workload());
   return out;
 }
 

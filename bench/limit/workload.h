@@ -45,6 +45,8 @@ Workload var_layout_workload();
 Workload in_set_workload();
 Workload glob_workload();
 Workload regex_workload();
+// Eight sessions with a level and an exe list each (scope_workload.cc).
+Workload scope_workload();
 
 // Deterministic PRNG (splitmix64) for the event mixes.
 class BenchRng {
