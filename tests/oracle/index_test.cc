@@ -10,10 +10,8 @@
 #include <random>
 #include <string>
 
-#include "compiler/interp.h"
 #include "compiler/jit/jit.h"
-#include "compiler/lower.h"
-#include "tests/oracle/oracle.h"
+#include "tests/oracle/lowering_check.h"
 
 namespace pfc {
 namespace {
@@ -161,45 +159,13 @@ bool has_mask_range(const ir::Program& p) {
   return false;
 }
 
-std::unique_ptr<Interpreter> interp(const ProgramSpec& spec, bool indexing) {
-  auto prog = lower(spec, LowerOptions{indexing});
-  EXPECT_TRUE(prog.has_value()) << (prog ? "" : prog.error().message);
-  if (!prog) return nullptr;
-  auto r = Interpreter::create(std::move(*prog));
-  EXPECT_TRUE(r.has_value()) << (r ? "" : r.error().message);
-  return r ? std::move(*r) : nullptr;
-}
-
-// Every engine against the oracle on `events`; the number of disagreements.
+// Every engine against the oracle on `events`, with and without indexing; the number of
+// events something disagreed on.
 int check_case(const ProgramSpec& spec, const std::vector<Event>& events, bool jit,
                const std::string& what) {
-  auto indexed = interp(spec, true);
-  auto plain = interp(spec, false);
-  if (!indexed || !plain) return 1;
-  std::vector<std::shared_ptr<const JitProgram>> native;
-  for (OptLevel l : {OptLevel::O0, OptLevel::O1, OptLevel::O2}) {
-    if (!jit) break;
-    auto p = JitProgram::create(indexed->program(), l);
-    EXPECT_TRUE(p.has_value()) << (p ? "" : p.error().message);
-    if (p) native.push_back(*p);
-  }
-  int bad = 0;
-  for (size_t i = 0; i < events.size(); ++i) {
-    const EventView v = events[i].view();
-    const RouteResult want = oracle_route(spec.provider, spec.sessions, v);
-    const std::string at = what + " event " + std::to_string(i);
-    bad += want != indexed->route(v);
-    EXPECT_EQ(want, indexed->route(v)) << at << " (indexed interpreter)";
-    EXPECT_EQ(want, plain->route(v)) << at << " (interpreter without indexing)";
-    for (size_t l = 0; l < native.size(); ++l)
-      EXPECT_EQ(want, native[l]->route(v)) << at << " (JIT O" << l << ")";
-    const Explanation x = indexed->explain(v), y = plain->explain(v);
-    EXPECT_EQ(x.sessions.size(), y.sessions.size()) << at;
-    for (size_t s = 0; s < x.sessions.size() && s < y.sessions.size(); ++s)
-      EXPECT_EQ(x.sessions[s].failed, y.sessions[s].failed)
-          << at << " explain, slot " << x.sessions[s].slot;
-  }
-  return bad;
+  std::vector<EventView> views;
+  for (const Event& e : events) views.push_back(e.view());
+  return check_lowerings(spec, views, LowerOptions{}, LowerOptions{false}, jit, what);
 }
 
 TEST(PredicateIndex, RandomSpecsAgreeWithOracle) {

@@ -11,10 +11,8 @@
 #include <random>
 #include <string>
 
-#include "compiler/interp.h"
 #include "compiler/jit/jit.h"
-#include "compiler/lower.h"
-#include "tests/oracle/oracle.h"
+#include "tests/oracle/lowering_check.h"
 
 namespace pfc {
 namespace {
@@ -86,17 +84,6 @@ int count(const ir::Program& p, ir::Op op) {
   return n;
 }
 
-std::unique_ptr<Interpreter> interp(const ProgramSpec& spec, bool indexing) {
-  LowerOptions o;
-  o.index_scopes = indexing;
-  auto prog = lower(spec, o);
-  EXPECT_TRUE(prog.has_value()) << (prog ? "" : prog.error().message);
-  if (!prog) return nullptr;
-  auto r = Interpreter::create(std::move(*prog));
-  EXPECT_TRUE(r.has_value()) << (r ? "" : r.error().message);
-  return r ? std::move(*r) : nullptr;
-}
-
 // `v` with its strings missing (null) where `mask` says so (bit 0 exe, 1 package, 2 app).
 EventView missing(EventView v, uint64_t mask) {
   if (mask & 1) v.exe = StrRef{};
@@ -105,41 +92,16 @@ EventView missing(EventView v, uint64_t mask) {
   return v;
 }
 
-// Every engine against the oracle on `events`; the number of events some engine got wrong.
+// Every engine against the oracle on `events` (every fifth with some strings missing),
+// with and without scope indexing; the number of events something disagreed on.
 int check_case(const ProgramSpec& spec, const std::vector<Event>& events, bool jit,
                const std::string& what) {
-  auto indexed = interp(spec, true);
-  auto plain = interp(spec, false);
-  if (!indexed || !plain) return 1;
-  std::vector<std::shared_ptr<const JitProgram>> native;
-  for (OptLevel l : {OptLevel::O0, OptLevel::O1, OptLevel::O2}) {
-    if (!jit) break;
-    auto p = JitProgram::create(indexed->program(), l);
-    EXPECT_TRUE(p.has_value()) << (p ? "" : p.error().message);
-    if (p) native.push_back(*p);
-  }
-  int bad = 0;
-  for (size_t i = 0; i < events.size(); ++i) {
-    const EventView v = missing(events[i].view(), i % 5 == 0 ? i / 5 % 8 : 0);
-    const RouteResult want = oracle_route(spec.provider, spec.sessions, v);
-    const std::string at = what + " event " + std::to_string(i);
-    bool wrong = want != indexed->route(v) || want != plain->route(v);
-    EXPECT_EQ(want, indexed->route(v)) << at << " (indexed interpreter)";
-    EXPECT_EQ(want, plain->route(v)) << at << " (interpreter without scope indexing)";
-    for (size_t l = 0; l < native.size(); ++l) {
-      wrong = wrong || want != native[l]->route(v);
-      EXPECT_EQ(want, native[l]->route(v)) << at << " (JIT O" << l << ")";
-    }
-    const Explanation x = indexed->explain(v), y = plain->explain(v);
-    EXPECT_EQ(x.sessions.size(), y.sessions.size()) << at;
-    for (size_t s = 0; s < x.sessions.size() && s < y.sessions.size(); ++s) {
-      wrong = wrong || x.sessions[s].failed != y.sessions[s].failed;
-      EXPECT_EQ(x.sessions[s].failed, y.sessions[s].failed)
-          << at << " explain, slot " << x.sessions[s].slot;
-    }
-    bad += wrong;
-  }
-  return bad;
+  std::vector<EventView> views;
+  for (size_t i = 0; i < events.size(); ++i)
+    views.push_back(missing(events[i].view(), i % 5 == 0 ? i / 5 % 8 : 0));
+  LowerOptions off;
+  off.index_scopes = false;
+  return check_lowerings(spec, views, LowerOptions{}, off, jit, what);
 }
 
 TEST(ScopeIndex, RandomSpecsAgreeWithOracle) {
