@@ -3,8 +3,9 @@
 // string, probed with every member in other cases and behind paths, with non-members, the
 // empty string and a missing string (null StrRef). The interpreter must give the position a
 // linear scan gives (1-based, 0 = absent), and native code at O0, O1 and O2 the
-// interpreter's; str.in must agree with str.index != 0. Plus the verifier's rejections and
-// the text form.
+// interpreter's; str.in must agree with str.index != 0. Plus a mask.map keyed by the
+// position on both sides of the JIT's dense-table bound, the verifier's rejections and the
+// text form.
 #include <algorithm>
 #include <cstdint>
 #include <random>
@@ -15,6 +16,7 @@
 #include <gtest/gtest.h>
 
 #include "compiler/ir_dump.h"
+#include "compiler/jit/codegen.h"
 #include "compiler/verify.h"
 #include "tests/jit/jit_test_util.h"
 
@@ -144,6 +146,45 @@ TEST(JitStrIndex, EverySetSizeMatchesInterpreterAndBruteForce) {
         ASSERT_EQ(r.interp.deliver, at | uint64_t(at != 0) << 63) << "missing, n=" << n;
         for (int l = 0; l < 3; ++l) ASSERT_EQ(r.native[l], r.interp) << "missing O" << l;
       }
+    }
+  }
+}
+
+// The lowering's pattern, mask.map keyed by str.index, on both sides of the JIT's dense
+// table bound (keys 1…n: a table while n ≤ kDenseMaskSpan, else pfc_ir_mask_map).
+TEST(JitStrIndex, PositionKeysAMaskMap) {
+  std::mt19937_64 rng(1819);
+  for (size_t n : {size_t{1}, size_t{16}, size_t{17}, size_t{internal::kDenseMaskSpan},
+                   size_t{internal::kDenseMaskSpan + 1}}) {
+    ir::StrSet set{{}, true};
+    for (size_t i = 0; i < n; ++i) set.values.push_back("n" + std::to_string(1000000 + i));
+    std::sort(set.values.begin(), set.values.end());
+    ir::MaskMap map;
+    for (size_t k = 1; k <= n; ++k) {
+      map.keys.push_back(k);
+      map.masks.push_back(rng());
+    }
+    map.other = rng();
+    ProgramBuilder b;
+    b.program().str_sets = {set};
+    b.program().mask_maps = {map};
+    const ir::Reg at = b.emit(Op::StrIndex, uint32_t(HeaderString::AppId), 0);
+    b.effect(Op::DeliverMask, b.emit(Op::MaskMap, at, 0));
+    const ir::Program prog = b.finish();
+    AllEngines engines(prog);
+    ASSERT_TRUE(engines.ok());
+    std::vector<std::string> probes = {"", "n", "N999999", "n" + std::to_string(1000000 + n)};
+    for (size_t i = 0; i < 40; ++i) probes.push_back(set.values[rng() % n]);
+    probes.push_back(set.values.front());
+    probes.push_back("N" + set.values.back().substr(1));
+    for (const std::string& s : probes) {
+      Event e;
+      e.app_id = s;
+      const uint64_t pos = brute_force(set, s);
+      const uint64_t want = pos == 0 ? map.other : map.masks[pos - 1];
+      EngineResults r = engines.route(e.view());
+      ASSERT_EQ(r.interp.deliver, want) << "n=" << n << " '" << s << "'";
+      for (int l = 0; l < 3; ++l) ASSERT_EQ(r.native[l], r.interp) << "n=" << n << " O" << l;
     }
   }
 }
