@@ -200,7 +200,8 @@ Result<void> lower_key(IrBuilder& b, MaskLowering& ml, MaskVal header, const Pro
 }
 
 // The scope lists of every session (none on legacy providers), by kind; `indexed[k]`: kind k
-// is lowered for all sessions at once (two sessions or more have such a list).
+// is lowered for all sessions at once (sessions have two different lists of that kind or
+// more; when they all have the same one, its one str.in serves them all).
 struct ScopeLists {
   std::array<std::vector<internal::StrListRule>, kScopeKinds> rules;
   std::array<bool, kScopeKinds> indexed{};
@@ -212,7 +213,12 @@ ScopeLists scope_lists(const std::vector<SessionState>& ss, bool legacy, bool in
     for (size_t k = 0; k < kScopeKinds && !legacy; ++k)
       if (const auto* list = scope_list(*s.entry->params, k))
         out.rules[k].push_back({s.entry->slot, list});
-  for (size_t k = 0; k < kScopeKinds; ++k) out.indexed[k] = indexing && out.rules[k].size() >= 2;
+  for (size_t k = 0; k < kScopeKinds && indexing; ++k) {
+    const auto& rules = out.rules[k];
+    out.indexed[k] = std::any_of(rules.begin(), rules.end(), [&](const internal::StrListRule& r) {
+      return *r.values != *rules.front().values;
+    });
+  }
   return out;
 }
 

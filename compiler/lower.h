@@ -14,9 +14,9 @@ struct LowerOptions {
   // one field become one mask.range. Off: each session's predicates one by one (tests
   // compare the two).
   bool index_predicates = true;
-  // Scope indexing (docs/ir.md §4 "Session masks"): the exe / package_id / app_id lists of
-  // two sessions or more become one str.index and one mask.map per kind. Off: one str.in per
-  // distinct list (tests compare the two).
+  // Scope indexing (docs/ir.md §4 "Session masks"): sessions' exe / package_id / app_id
+  // lists of a kind, when two differ, become one str.index and one mask.map. Off: one str.in
+  // per distinct list (tests compare the two).
   bool index_scopes = true;
 };
 

@@ -80,7 +80,8 @@ class MaskLowering {
   // §1.3 / §1.4: sessions without a rule pass; the others per their list.
   MaskVal list(ir::HeaderField field, const std::vector<ListRule>& rules);
   // §1.3 string lists of several sessions on one event string: one str.index over the
-  // union of their lists, then one mask.map keyed by the position (docs/ir.md §4).
+  // union of their lists, then one mask.map keyed by the position (docs/ir.md §4); sessions
+  // without a rule pass.
   MaskVal str_list(ir::HeaderString which, const std::vector<StrListRule>& rules);
 
  private:

@@ -120,7 +120,9 @@ TEST(ScopeIndex, RandomSpecsAgreeWithOracle) {
   EXPECT_GT(indexed, 150);  // most cases index some kind
 }
 
-// Eight sessions with exe lists: one str.index and one mask.map instead of eight str.in.
+// Eight sessions with exe lists (five different ones): one str.index and one mask.map
+// instead of five str.in; likewise four app lists (two different ones). Two sessions with
+// the same package list keep its one str.in.
 TEST(ScopeIndex, EightExeListsAreOneLookup) {
   ProgramSpec spec;
   spec.provider.name = "P";
@@ -129,8 +131,8 @@ TEST(ScopeIndex, EightExeListsAreOneLookup) {
   for (uint32_t s = 0; s < 8; ++s) {
     EnableParams p;
     p.exe_names = std::vector<std::string>{names[s % 5], names[(s + 1) % 5]};
-    if (s % 2) p.app_ids = std::vector<std::string>{"App"};       // also indexed: one more pair
-    if (s == 3) p.package_ids = std::vector<std::string>{"Pkg"};  // one session: str.in
+    if (s % 2) p.app_ids = std::vector<std::string>{s % 4 == 1 ? "App" : "Other"};
+    if (s < 2) p.package_ids = std::vector<std::string>{"Pkg"};
     spec.sessions.push_back(SessionEntry{s, std::move(p)});
   }
   auto prog = lower(spec);
@@ -143,26 +145,35 @@ TEST(ScopeIndex, EightExeListsAreOneLookup) {
   auto plain = lower(spec, off);
   ASSERT_TRUE(plain.has_value());
   EXPECT_EQ(count(*plain, ir::Op::StrIndex), 0);
-  EXPECT_EQ(count(*plain, ir::Op::StrIn), 5 + 1 + 1);  // distinct exe lists, app, package
+  EXPECT_EQ(count(*plain, ir::Op::StrIn), 5 + 2 + 1);  // distinct exe, app, package lists
   std::vector<Event> events;
   for (const std::string& n : names)
-    for (const char* a : {"app", "x"}) {
-      Event e;
-      e.desc = {1, 0, 0, 4, 0, 0, 0};
-      e.exe = "C:\\x\\" + n;
-      e.app_id = a;
-      e.package_id = "PKG";
-      events.push_back(e);
-    }
+    for (const char* a : {"app", "OTHER", "x"})
+      for (const char* pkg : {"PKG", "pk"}) {
+        Event e;
+        e.desc = {1, 0, 0, 4, 0, 0, 0};
+        e.exe = "C:\\x\\" + n;
+        e.app_id = a;
+        e.package_id = pkg;
+        events.push_back(e);
+      }
   EXPECT_EQ(check_case(spec, events, Jit::shared().has_value(), "eight"), 0);
 }
 
-// One session per kind: nothing to share, so the program is the one without indexing.
+// One session, or every session with the same lists: nothing to index (one str.in per kind
+// serves them all), so the program is the one without indexing.
 TEST(ScopeIndex, OneListPerKindProgramUnchanged) {
-  for (uint64_t seed = 1; seed <= 60; ++seed) {
+  for (uint64_t seed = 1; seed <= 120; ++seed) {
     Gen g(seed);
     ProgramSpec spec = g.spec();
-    spec.sessions.resize(1);
+    if (seed % 2) spec.sessions.resize(1);
+    for (SessionEntry& e : spec.sessions) {
+      EnableParams p = *e.params;
+      p.exe_names = spec.sessions[0].params->exe_names;
+      p.package_ids = spec.sessions[0].params->package_ids;
+      p.app_ids = spec.sessions[0].params->app_ids;
+      e = SessionEntry{e.slot, std::move(p)};
+    }
     LowerOptions off;
     off.index_scopes = false;
     auto a = lower(spec), b = lower(spec, off);
