@@ -149,7 +149,7 @@ class RingWriter {
   uint64_t early_wrap(uint64_t head, uint64_t off, uint32_t bytes) const;
   Mapping map_;
   uint64_t capacity_ = 0;
-  uint64_t soft_ = 0;  // the early-wrap offset; 0: never
+  uint64_t soft_ = 0;       // the early-wrap offset; 0: never
   uint32_t lap_shift_ = 0;  // log2(capacity_)
   uint32_t salt_ = 0;
   // The last tail a writer thread of this process saw: space checks use it and reload the
