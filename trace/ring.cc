@@ -147,7 +147,7 @@ uint64_t RingWriter::early_wrap(uint64_t head, uint64_t off, uint32_t bytes) con
   if (soft_ == 0 || off < soft_) return 0;
   // Asked when the record crosses a sixteenth of soft_: the reader's tail line is read
   // once per such step, not per record.
-  const uint64_t step = soft_ / 16;
+  const uint64_t step = std::max<uint64_t>(soft_ / 16, 64);
   if ((off + bytes) / step == off / step) return 0;
   const uint64_t tail = header()->tail.load(std::memory_order_acquire);
   seen_tail_->store(tail, std::memory_order_release);

@@ -133,7 +133,7 @@ class RingWriter {
   static void commit(EventRecord* rec);
   void mark_closed();
   // Tests: the early-wrap offset (soft_wrap_bytes' choice by default); 0 never wraps early,
-  // otherwise a power of two below the capacity.
+  // otherwise a power of two of 1 KB or more below the capacity.
   void set_soft_wrap(uint64_t bytes) { soft_ = bytes; }
   // In a forked child: the mapping was not inherited; drop it without unmapping.
   void forget() { map_.forget(); }
