@@ -197,6 +197,10 @@ uint32_t crc32(std::span<const uint8_t> bytes, uint32_t crc) {
   return compute(best_path(), bytes.data(), bytes.size(), crc);
 }
 
+uint32_t crc32_combine(uint32_t crc_a, uint32_t crc_b, uint64_t len_b) {
+  return static_cast<uint32_t>(::crc32_combine64(crc_a, crc_b, static_cast<z_off64_t>(len_b)));
+}
+
 bool crc32_has(Crc32Path path) { return path == Crc32Path::kZlib || path <= best_path(); }
 
 uint32_t crc32_with(Crc32Path path, std::span<const uint8_t> bytes, uint32_t crc) {

@@ -15,6 +15,11 @@ namespace pfc {
 // crc32(b, crc32(a)) == crc32(a followed by b); an empty span returns `crc` unchanged.
 uint32_t crc32(std::span<const uint8_t> bytes, uint32_t crc = 0);
 
+// The CRC-32 of `a` followed by `b`, from crc32(a), crc32(b) and b's length (zlib's
+// crc32_combine: O(log len_b)), for a writer that checksums a part it only knows later
+// (a log buffer's header) in front of bytes it has already checksummed.
+uint32_t crc32_combine(uint32_t crc_a, uint32_t crc_b, uint64_t len_b);
+
 // The ways crc32 can compute the value, for tests and benchmarks; each later one needs the
 // CPU features of the earlier ones.
 enum class Crc32Path {

@@ -85,6 +85,12 @@ IntervalSet IntervalSet::unite(const IntervalSet& o) const {
   return s;
 }
 
+bool IntervalSet::holds(uint64_t v) const {
+  auto it = std::upper_bound(parts_.begin(), parts_.end(), v,
+                             [](uint64_t x, const auto& part) { return x < part.first; });
+  return it != parts_.begin() && v <= std::prev(it)->second;
+}
+
 IntervalSet IntervalSet::complement() const {
   IntervalSet s;
   uint64_t next = 0;  // first value not yet covered

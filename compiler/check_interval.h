@@ -34,6 +34,7 @@ class IntervalSet {
   // The closed intervals [lo, hi], sorted, disjoint and not adjacent.
   const std::vector<std::pair<uint64_t, uint64_t>>& parts() const { return parts_; }
   bool contains(const IntervalSet& o) const { return o.intersect(*this) == o; }
+  bool holds(uint64_t v) const;  // v is in the set (a binary search)
   friend bool operator==(const IntervalSet&, const IntervalSet&) = default;
 
  private:

@@ -118,13 +118,6 @@ std::optional<Shape> shape_of(const EventDef& ev, const std::vector<const Payloa
   return s;
 }
 
-bool holds(const IntervalSet& s, uint64_t v) {
-  const auto& parts = s.parts();
-  auto it = std::upper_bound(parts.begin(), parts.end(), v,
-                             [](uint64_t x, const auto& part) { return x < part.first; });
-  return it != parts.begin() && v <= std::prev(it)->second;
-}
-
 // One indexed session: its slot, shape and the merged interval set per indexed field.
 struct Indexed {
   uint32_t slot = 0;
@@ -153,7 +146,7 @@ ir::RangeMap range_map(uint32_t field, const std::vector<Indexed>& sessions) {
     uint64_t m = 0;
     for (const Indexed& s : sessions) {
       auto it = s.sets.find(field);
-      if (it == s.sets.end() ? !s.shape->disj : holds(it->second, v)) m |= bit(s.slot);
+      if (it == s.sets.end() ? !s.shape->disj : it->second.holds(v)) m |= bit(s.slot);
     }
     return m;
   };

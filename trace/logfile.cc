@@ -8,31 +8,18 @@
 #include <cstring>
 
 #include "base/crc32.h"
+#include "base/le.h"
 #include "trace/wire.h"
 
 namespace pfc::trace {
 namespace {
 
-constexpr uint32_t kBufferMagic = 0x46554250;  // "PBUF"
 constexpr uint32_t kSectionSession = 1;
 constexpr uint32_t kSectionSchemas = 2;
 constexpr uint32_t kSectionLeftOut = 3;
-constexpr uint32_t kLeftOutSectionBytes = 16 + 8;  // section 3 as encoded
 constexpr int kSectionReadTries = 3;  // a reader racing the host's rewrite of the sections
 constexpr uint32_t kSectionVersion = 1;
 constexpr uint32_t kMaxSchemas = 4096;
-constexpr uint64_t kMaxCircularSlots = 1u << 20;
-
-template <typename T>
-void store(uint8_t* p, T v) {
-  std::memcpy(p, &v, sizeof v);
-}
-template <typename T>
-T load(const uint8_t* p) {
-  T v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
 
 uint64_t round8(uint64_t n) { return (n + 7) & ~uint64_t{7}; }
 
@@ -43,18 +30,6 @@ void put_section(ByteWriter& w, uint32_t type, const std::vector<uint8_t>& body)
   w.put<uint32_t>(0);
   w.data().insert(w.data().end(), body.begin(), body.end());
   w.data().resize(round8(w.data().size()), 0);
-}
-
-Result<void> write_all(int fd, const uint8_t* p, size_t n, uint64_t offset) {
-  while (n > 0) {
-    const ssize_t got = ::pwrite(fd, p, n, static_cast<off_t>(offset));
-    if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) return make_error(errno_text("cannot write the log file", errno));
-    p += got;
-    n -= static_cast<size_t>(got);
-    offset += static_cast<uint64_t>(got);
-  }
-  return {};
 }
 
 class FdInput final : public LogInput {
@@ -135,57 +110,57 @@ std::vector<uint8_t> encode_log_header(const LogInfo& info) {
   std::vector<uint8_t> out(kLogHeaderSize, 0);
   uint8_t* h = out.data();
   std::memcpy(h, kLogMagic, sizeof kLogMagic);
-  store<uint32_t>(h + 8, info.version);
-  store<uint32_t>(h + 12, kLogHeaderSize);
-  store<uint32_t>(h + 16, info.buffer_size);
-  store<uint32_t>(h + 20, info.data_offset);
-  store<uint32_t>(h + 24, info.circular ? kLogModeCircular : 0);
-  store<uint32_t>(h + 28, info.pointer_size);
-  store<uint32_t>(h + 32, info.clock);
-  store<uint32_t>(h + 36, static_cast<uint32_t>(sections.data().size()));
-  store<int64_t>(h + 40, info.start_time);
-  store<int64_t>(h + 48, info.end_time);
-  store<uint64_t>(h + 56, info.max_bytes);
-  store<uint32_t>(h + 64, info.closed ? 1 : 0);
-  store<uint32_t>(h + 68, info.log_file_mode);
-  store<uint64_t>(h + 72, info.buffers_written);
-  store<uint64_t>(h + 80, info.events_written);
-  store<uint64_t>(h + 88, info.events_lost);
-  store<uint64_t>(h + 96, info.log_buffers_lost);
-  store<uint32_t>(h + 108, crc32(sections.data()));
-  store<uint32_t>(h + 104, crc32({h, 104}));
+  store_le<uint32_t>(h + 8, info.version);
+  store_le<uint32_t>(h + 12, kLogHeaderSize);
+  store_le<uint32_t>(h + 16, info.buffer_size);
+  store_le<uint32_t>(h + 20, info.data_offset);
+  store_le<uint32_t>(h + 24, info.circular ? kLogModeCircular : 0);
+  store_le<uint32_t>(h + 28, info.pointer_size);
+  store_le<uint32_t>(h + 32, info.clock);
+  store_le<uint32_t>(h + 36, static_cast<uint32_t>(sections.data().size()));
+  store_le<int64_t>(h + 40, info.start_time);
+  store_le<int64_t>(h + 48, info.end_time);
+  store_le<uint64_t>(h + 56, info.max_bytes);
+  store_le<uint32_t>(h + 64, info.closed ? 1 : 0);
+  store_le<uint32_t>(h + 68, info.log_file_mode);
+  store_le<uint64_t>(h + 72, info.buffers_written);
+  store_le<uint64_t>(h + 80, info.events_written);
+  store_le<uint64_t>(h + 88, info.events_lost);
+  store_le<uint64_t>(h + 96, info.log_buffers_lost);
+  store_le<uint32_t>(h + 108, crc32(sections.data()));
+  store_le<uint32_t>(h + 104, crc32({h, 104}));
   out.insert(out.end(), sections.data().begin(), sections.data().end());
   return out;
 }
 
 Result<LogInfo> decode_log_header(const uint8_t* h, size_t size, uint32_t* sections_bytes) {
   if (size < kLogHeaderSize || !is_log_file(h, size)) return make_error("not a pfc log file");
-  if (load<uint32_t>(h + 104) != crc32({h, 104}))
+  if (load_le<uint32_t>(h + 104) != crc32({h, 104}))
     return make_error("damaged log file header (CRC)");
   LogInfo info;
-  info.version = load<uint32_t>(h + 8);
+  info.version = load_le<uint32_t>(h + 8);
   if (info.version != kLogVersion)
     return make_error("log file version " + std::to_string(info.version) +
                       " is not supported (this pfc reads version 1)");
-  info.buffer_size = load<uint32_t>(h + 16);
-  info.data_offset = load<uint32_t>(h + 20);
-  const uint32_t mode = load<uint32_t>(h + 24);
-  info.pointer_size = load<uint32_t>(h + 28);
-  info.clock = load<uint32_t>(h + 32);
-  *sections_bytes = load<uint32_t>(h + 36);
-  info.start_time = load<int64_t>(h + 40);
-  info.end_time = load<int64_t>(h + 48);
-  info.max_bytes = load<uint64_t>(h + 56);
-  const uint32_t closed = load<uint32_t>(h + 64);
-  info.log_file_mode = load<uint32_t>(h + 68);
-  info.buffers_written = load<uint64_t>(h + 72);
-  info.events_written = load<uint64_t>(h + 80);
-  info.events_lost = load<uint64_t>(h + 88);
-  info.log_buffers_lost = load<uint64_t>(h + 96);
+  info.buffer_size = load_le<uint32_t>(h + 16);
+  info.data_offset = load_le<uint32_t>(h + 20);
+  const uint32_t mode = load_le<uint32_t>(h + 24);
+  info.pointer_size = load_le<uint32_t>(h + 28);
+  info.clock = load_le<uint32_t>(h + 32);
+  *sections_bytes = load_le<uint32_t>(h + 36);
+  info.start_time = load_le<int64_t>(h + 40);
+  info.end_time = load_le<int64_t>(h + 48);
+  info.max_bytes = load_le<uint64_t>(h + 56);
+  const uint32_t closed = load_le<uint32_t>(h + 64);
+  info.log_file_mode = load_le<uint32_t>(h + 68);
+  info.buffers_written = load_le<uint64_t>(h + 72);
+  info.events_written = load_le<uint64_t>(h + 80);
+  info.events_lost = load_le<uint64_t>(h + 88);
+  info.log_buffers_lost = load_le<uint64_t>(h + 96);
   info.circular = (mode & kLogModeCircular) != 0;
   info.closed = closed == 1;
-  if (load<uint32_t>(h + 12) != kLogHeaderSize || (mode & ~kLogModeCircular) != 0 || closed > 1 ||
-      info.buffer_size < kMinLogBuffer || info.buffer_size > kMaxLogBuffer ||
+  if (load_le<uint32_t>(h + 12) != kLogHeaderSize || (mode & ~kLogModeCircular) != 0 ||
+      closed > 1 || info.buffer_size < kMinLogBuffer || info.buffer_size > kMaxLogBuffer ||
       info.buffer_size % 8 != 0 || *sections_bytes > kMaxLogSections ||
       info.data_offset < kLogHeaderSize + uint64_t{*sections_bytes} || info.data_offset % 8 != 0 ||
       (info.pointer_size != 4 && info.pointer_size != 8) || info.clock != kLogClockFiletime)
@@ -225,137 +200,6 @@ Result<void> decode_log_sections(const uint8_t* data, size_t size, LogInfo& info
   return {};
 }
 
-// ---- writer ---------------------------------------------------------------------------
-
-Result<LogWriter> LogWriter::create(UniqueFd fd, LogInfo info) {
-  info.buffer_size = std::clamp(info.buffer_size & ~7u, kMinLogBuffer, kMaxLogBuffer);
-  info.version = kLogVersion;
-  info.clock = kLogClockFiletime;
-  info.pointer_size = sizeof(void*);
-  info.closed = false;
-  info.data_offset = 0;
-  const size_t head = encode_log_header(info).size() + info.schema_room;
-  if (head - kLogHeaderSize > kMaxLogSections) return make_error("log file sections too large");
-  info.data_offset = static_cast<uint32_t>((head + 4095) & ~size_t{4095});
-  if (info.circular && info.max_bytes < info.data_offset + 2ull * info.buffer_size)
-    return make_error("a circular log file needs a maximum size of at least two buffers");
-  if (info.circular && (info.max_bytes - info.data_offset) / info.buffer_size > kMaxCircularSlots)
-    return make_error("the circular log file is too large for its buffer size");
-  const std::vector<uint8_t> bytes = encode_log_header(info);
-  if (::ftruncate(fd.get(), 0) != 0)
-    return make_error(errno_text("cannot truncate the log file", errno));
-  if (auto w = write_all(fd.get(), bytes.data(), bytes.size(), 0); !w)
-    return std::unexpected(w.error());
-  LogWriter out;
-  out.fd_ = std::move(fd);
-  out.info_ = std::move(info);
-  out.buffer_.assign(out.info_.buffer_size, 0);
-  return out;
-}
-
-uint64_t LogWriter::slots() const {
-  return (info_.max_bytes - info_.data_offset) / info_.buffer_size;
-}
-
-Result<bool> LogWriter::add(const EventRecord& h, const uint8_t* payload, const uint8_t* stack) {
-  const uint32_t size = record_bytes(h.payload_len, h.stack_count);
-  if (uint64_t{size} > info_.buffer_size - kLogBufferHeaderSize) {
-    info_.events_lost++;
-    return false;
-  }
-  if (kLogBufferHeaderSize + used_ + size > info_.buffer_size) {
-    if (auto w = write_buffer(); !w) return std::unexpected(w.error());
-  }
-  uint8_t* p = buffer_.data() + kLogBufferHeaderSize + used_;
-  std::memcpy(p, &h, sizeof h);
-  store<uint32_t>(p + offsetof(EventRecord, size), size);
-  store<uint32_t>(p + offsetof(EventRecord, state), kRecordEvent);
-  std::memcpy(p + sizeof h, payload, h.payload_len);
-  std::memset(p + sizeof h + h.payload_len, 0, ((h.payload_len + 7u) & ~7u) - h.payload_len);
-  std::memcpy(p + sizeof h + ((h.payload_len + 7u) & ~7u), stack, 8u * h.stack_count);
-  used_ += size;
-  events_++;
-  return true;
-}
-
-Result<void> LogWriter::write_buffer() {
-  if (events_ == 0) return {};
-  const uint32_t events = events_;
-  events_ = 0;
-  const bool fits = info_.circular || info_.max_bytes == 0 ||
-                    info_.data_offset + (sequence_ + 1) * info_.buffer_size <= info_.max_bytes;
-  if (full_ || !fits) {  // sequential and full: the buffer is lost, as ETW does
-    full_ = true;
-    info_.log_buffers_lost++;
-    info_.events_lost += events;
-    used_ = 0;
-    return {};
-  }
-  uint8_t* b = buffer_.data();
-  std::memset(b + kLogBufferHeaderSize + used_, 0,
-              info_.buffer_size - kLogBufferHeaderSize - used_);
-  store<uint32_t>(b, kBufferMagic);
-  store<uint32_t>(b + 4, 0);
-  store<uint64_t>(b + 8, sequence_);
-  store<uint32_t>(b + 16, used_);
-  store<uint32_t>(b + 20, events);
-  store<uint32_t>(b + 24, 0);
-  store<uint32_t>(b + 28, 0);
-  store<uint32_t>(b + 24, crc32({b, kLogBufferHeaderSize + used_}));
-  const uint64_t slot = info_.circular ? sequence_ % slots() : sequence_;
-  auto w = write_all(fd_.get(), b, info_.buffer_size,
-                     info_.data_offset + slot * uint64_t{info_.buffer_size});
-  used_ = 0;
-  if (!w) {  // a disk full or failing: this and every later buffer is lost, and counted
-    full_ = true;
-    info_.log_buffers_lost++;
-    info_.events_lost += events;
-    return w;
-  }
-  sequence_++;
-  info_.buffers_written++;
-  info_.events_written += events;
-  return {};
-}
-
-Result<void> LogWriter::flush() { return write_buffer(); }
-
-Result<void> LogWriter::set_schemas(std::vector<ProviderSchema> schemas) {
-  LogInfo next = info_;
-  next.schemas.clear();
-  next.schemas_left_out = 0;
-  for (ProviderSchema& s : schemas) {
-    next.schemas.push_back(std::move(s));
-    // Counting section 3 always keeps room for it should a later schema be left out.
-    if (encode_log_header(next).size() + kLeftOutSectionBytes > info_.data_offset) {
-      next.schemas.pop_back();
-      next.schemas_left_out++;
-    }
-  }
-  const std::vector<uint8_t> bytes = encode_log_header(next);
-  if (auto w = write_all(fd_.get(), bytes.data(), bytes.size(), 0); !w) {
-    // Partly written, perhaps: the old sections back (best effort), which the final
-    // header's CRC will describe.
-    const std::vector<uint8_t> old = encode_log_header(info_);
-    (void)write_all(fd_.get(), old.data(), old.size(), 0);
-    return w;
-  }
-  info_.schemas = std::move(next.schemas);
-  info_.schemas_left_out = next.schemas_left_out;
-  return {};
-}
-
-Result<void> LogWriter::close(int64_t end_time, uint64_t ring_lost) {
-  auto w = write_buffer();
-  info_.end_time = end_time;
-  info_.events_lost += ring_lost;
-  info_.closed = true;
-  const std::vector<uint8_t> bytes = encode_log_header(info_);
-  if (auto h = write_all(fd_.get(), bytes.data(), kLogHeaderSize, 0); !h) return h;
-  if (::fsync(fd_.get()) != 0) return make_error(errno_text("cannot sync the log file", errno));
-  return w;
-}
-
 // ---- reader ---------------------------------------------------------------------------
 
 Result<LogReader> LogReader::open(std::unique_ptr<LogInput> input, std::string display) {
@@ -385,7 +229,7 @@ Result<LogInfo> LogReader::read_header() {
     uint32_t sections = 0;
     auto info = decode_log_header(head, *got, &sections);
     if (!info) return make_error(display_ + ": " + info.error().message);
-    const uint32_t want = load<uint32_t>(head + 108);
+    const uint32_t want = load_le<uint32_t>(head + 108);
     if (have_sections_ && want == sections_crc_) {
       keep_sections(*info);
       return info;
@@ -453,8 +297,8 @@ Result<void> LogReader::order_circular() {
     auto got = input_->read_at(info_.data_offset + slot * info_.buffer_size, h, sizeof h);
     if (!got) return std::unexpected(got.error());
     if (*got < sizeof h) break;
-    if (load<uint32_t>(h) != kBufferMagic) continue;  // never written
-    const uint64_t seq = load<uint64_t>(h + 8);
+    if (load_le<uint32_t>(h) != kLogBufferMagic) continue;  // never written
+    const uint64_t seq = load_le<uint64_t>(h + 8);
     if (seq % slots == slot && seq >= expected_sequence_) order_.emplace_back(seq, slot);
   }
   std::sort(order_.begin(), order_.end());
@@ -470,16 +314,16 @@ LogReader::Step LogReader::check_buffer(uint64_t offset, size_t got) {
     return damaged(std::move(what) + " at offset " + std::to_string(offset));
   };
   if (got < info_.buffer_size) return fail("truncated buffer");
-  const uint32_t used = load<uint32_t>(b + 16), events = load<uint32_t>(b + 20);
-  if (load<uint32_t>(b) != kBufferMagic || used > info_.buffer_size - kLogBufferHeaderSize ||
+  const uint32_t used = load_le<uint32_t>(b + 16), events = load_le<uint32_t>(b + 20);
+  if (load_le<uint32_t>(b) != kLogBufferMagic || used > info_.buffer_size - kLogBufferHeaderSize ||
       used % 8 != 0 || events > used / sizeof(EventRecord))
     return fail("damaged buffer header");
   uint8_t copy[kLogBufferHeaderSize];
   std::memcpy(copy, b, sizeof copy);
-  store<uint32_t>(copy + 24, 0);
-  if (crc32({b + kLogBufferHeaderSize, used}, crc32(copy)) != load<uint32_t>(b + 24))
+  store_le<uint32_t>(copy + 24, 0);
+  if (crc32({b + kLogBufferHeaderSize, used}, crc32(copy)) != load_le<uint32_t>(b + 24))
     return fail("damaged buffer (CRC mismatch)");
-  const uint64_t seq = load<uint64_t>(b + 8);
+  const uint64_t seq = load_le<uint64_t>(b + 8);
   const uint64_t want = info_.circular ? order_[next_index_].first : expected_sequence_;
   if (seq != want)
     return fail("buffer out of sequence (" + std::to_string(seq) + ", expected " +
@@ -502,8 +346,8 @@ LogReader::Peek LogReader::peek_next_slot() {
   uint8_t h[kLogBufferHeaderSize];
   auto got = input_->read_at(info_.data_offset + slot * info_.buffer_size, h, sizeof h);
   if (!got) return Peek::Lapped;  // the full scan reports the read error
-  if (*got < sizeof h || load<uint32_t>(h) != kBufferMagic) return Peek::Nothing;
-  const uint64_t seq = load<uint64_t>(h + 8);
+  if (*got < sizeof h || load_le<uint32_t>(h) != kLogBufferMagic) return Peek::Nothing;
+  const uint64_t seq = load_le<uint64_t>(h + 8);
   if (seq < expected_sequence_ || seq % slots != slot) return Peek::Nothing;
   if (seq > expected_sequence_) return Peek::Lapped;
   order_.assign(1, {seq, slot});
@@ -535,7 +379,7 @@ LogReader::Step LogReader::load_circular_buffer() {
       next_index_++;
       return s;
     }
-    if (s != Step::Pending || load<uint64_t>(buffer_.data() + 8) <= order_[next_index_].first)
+    if (s != Step::Pending || load_le<uint64_t>(buffer_.data() + 8) <= order_[next_index_].first)
       return s;        // damaged, or being written (a follower retries)
     ordered_ = false;  // lapped: the slot holds a newer buffer
   }

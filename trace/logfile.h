@@ -25,9 +25,14 @@ inline constexpr uint32_t kLogHeaderSize = 128;
 inline constexpr uint32_t kLogBufferHeaderSize = 32;
 inline constexpr uint32_t kMinLogBuffer = 4u << 10;
 inline constexpr uint32_t kMaxLogBuffer = 16u << 20;
-inline constexpr uint32_t kMaxLogSections = 16u << 20;  // bytes of the section area
-inline constexpr uint32_t kLogClockFiletime = 1;        // TimeStamp: FILETIME (CLOCK_REALTIME)
-inline constexpr uint32_t kLogModeCircular = 1;         // header flag
+inline constexpr uint32_t kMaxLogSections = 16u << 20;   // bytes of the section area
+inline constexpr uint32_t kLogBufferMagic = 0x46554250;  // "PBUF"
+inline constexpr uint64_t kMaxCircularSlots = 1u << 20;
+// The writer stages records in pieces of this size and writes each piece at its place in
+// the file, so the bytes it checksums and hands to pwrite are still in the cache.
+inline constexpr uint32_t kLogWriteChunk = 64u << 10;
+inline constexpr uint32_t kLogClockFiletime = 1;  // TimeStamp: FILETIME (CLOCK_REALTIME)
+inline constexpr uint32_t kLogModeCircular = 1;   // header flag
 
 // The first bytes of every log file (also what format detection looks for).
 inline constexpr char kLogMagic[8] = {'P', 'F', 'C', '-', 'L', 'O', 'G', '\n'};
@@ -88,9 +93,10 @@ class LogWriter {
   static Result<LogWriter> create(UniqueFd fd, LogInfo info);
 
   // Adds one event. When it does not fit the current buffer, that buffer is written
-  // first. Returns false when the event is lost (larger than a buffer, or the sequential
-  // file is full); counted either way. A failed write is returned once; from then on the
-  // file counts as full (every later buffer lost and counted), so the caller may go on.
+  // first. Returns false when the event is lost at once (larger than a buffer); a full
+  // sequential file counts its events lost when their buffer ends. A failed write is
+  // returned once (the event then counted lost too); from then on the file counts as full
+  // (every later buffer lost and counted), so the caller may go on.
   Result<bool> add(const EventRecord& header, const uint8_t* payload, const uint8_t* stack);
   // Replaces the provider schemas and rewrites the header and sections (one pwrite at
   // offset 0; readers re-read the sections when their CRC changed). The section area
@@ -112,8 +118,21 @@ class LogWriter {
 
   UniqueFd fd_;
   LogInfo info_;
-  std::vector<uint8_t> buffer_;
-  uint32_t used_ = 0;  // record bytes in buffer_ after its header
+  // The file offset of the current buffer.
+  uint64_t buffer_offset() const;
+  // Whether the current buffer may be written (a sequential file's maximum size).
+  bool buffer_fits() const;
+  // Writes the staged records at their place in the current buffer (the first time for a
+  // buffer: decides whether it fits, and in a circular file first clears the header of the
+  // buffer it overwrites, so a crash in between leaves no valid header over new records).
+  Result<void> write_chunk();
+  void lose_buffer(uint32_t events);  // the current buffer's events, lost and counted
+
+  std::vector<uint8_t> chunk_;  // staged records (kLogWriteChunk, or one larger record)
+  uint32_t staged_ = 0;         // bytes in chunk_
+  uint32_t used_ = 0;           // record bytes of the current buffer, written or staged
+  uint32_t crc_ = 0;            // CRC-32 of the record bytes written so far
+  bool started_ = false;        // the current buffer has records in the file
   uint32_t events_ = 0;
   uint64_t sequence_ = 0;
   bool full_ = false;

@@ -60,6 +60,10 @@ uint64_t ring_capacity(uint32_t buffer_kb, uint32_t min_buffers, uint32_t max_bu
   return std::bit_ceil(bytes);
 }
 
+uint64_t soft_wrap_bytes(uint64_t capacity) {
+  return capacity >= kSoftWrapMinRing ? capacity / 4 : 0;
+}
+
 // ---- writer ---------------------------------------------------------------------------
 
 Result<RingWriter> RingWriter::create(const TraceDir& dir, uint64_t instance,
@@ -82,6 +86,7 @@ Result<RingWriter> RingWriter::create(const TraceDir& dir, uint64_t instance,
   RingWriter w;
   w.map_ = std::move(*map);
   w.capacity_ = capacity;
+  w.soft_ = soft_wrap_bytes(capacity);
   w.lap_shift_ = static_cast<uint32_t>(std::countr_zero(capacity));
   w.salt_ = random_salt();
   RingHeader* h = w.header();
@@ -108,7 +113,7 @@ EventRecord* RingWriter::reserve(uint32_t bytes) {
   for (;;) {
     ts = mono_ns();  // after reading head: a later reservation has a later timestamp
     const uint64_t off = head & (capacity_ - 1);
-    pad = off + bytes > capacity_ ? capacity_ - off : 0;
+    pad = off + bytes > capacity_ ? capacity_ - off : early_wrap(head, off, bytes);
     uint64_t tail = seen_tail_->load(std::memory_order_acquire);
     if (head + pad + bytes - tail > capacity_) {
       tail = h->tail.load(std::memory_order_acquire);
@@ -136,6 +141,20 @@ EventRecord* RingWriter::reserve(uint32_t bytes) {
   rec->ts = ts;
   testpoint("ring.reserved");
   return rec;
+}
+
+uint64_t RingWriter::early_wrap(uint64_t head, uint64_t off, uint32_t bytes) const {
+  if (soft_ == 0 || off < soft_) return 0;
+  // Asked when the record crosses a sixteenth of soft_: the reader's tail line is read
+  // once per such step, not per record.
+  const uint64_t step = std::max<uint64_t>(soft_ / 16, 64);
+  if ((off + bytes) / step == off / step) return 0;
+  const uint64_t tail = header()->tail.load(std::memory_order_acquire);
+  seen_tail_->store(tail, std::memory_order_release);
+  // head - tail wraps to a large number when another thread moved head meanwhile (its CAS
+  // will fail): no early wrap then. Otherwise the record fits at the start of the next lap.
+  const uint64_t unread = head - tail;
+  return unread <= soft_ / 8 && unread + bytes <= off ? capacity_ - off : 0;
 }
 
 void RingWriter::prefetch_ahead(uint64_t end, uint32_t bytes) const {

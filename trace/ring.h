@@ -13,7 +13,8 @@
 // only when its last copy says the ring is empty) and its word holds the event stamp of
 // that position; then it publishes the new tail (release), which hands the space back to
 // the writers. Nothing is zeroed: bytes left from an earlier lap carry another lap's stamp.
-// A record never straddles the end: a padding record fills the gap. A writer that died
+// A record never straddles the end: a padding record fills the gap; a writer whose reader
+// keeps up pads to the end early, past a quarter of the ring (soft_wrap_bytes). A writer that died
 // between reservation and commit leaves a reserved record: the reader skips it once the
 // process is gone (by its size; if even the reserved word was not written, the rest of that
 // ring is lost).
@@ -111,6 +112,15 @@ std::optional<RingId> parse_ring_name(const std::string& name);
 // [kMinRingBytes, kMaxRingBytes], rounded up to a power of two.
 uint64_t ring_capacity(uint32_t buffer_kb, uint32_t min_buffers, uint32_t max_buffers);
 
+// Where a writer may start the next lap early (docs/namespace.md §3 "The working set"):
+// a quarter of a ring of kSoftWrapMinRing or more, 0 (never) for smaller ones. Past that
+// offset, when at most an eighth of it is unread, the next record goes to the start of the
+// ring (a padding record fills the rest of the lap), so a writer whose reader keeps up
+// reuses lines it wrote a short lap ago, still in the cache, and the rest of the ring is
+// there for bursts.
+inline constexpr uint64_t kSoftWrapMinRing = 16u << 20;
+uint64_t soft_wrap_bytes(uint64_t capacity);
+
 class RingWriter {
  public:
   // Creates (or reopens, after fork-less restarts of the same process key) the ring.
@@ -122,6 +132,9 @@ class RingWriter {
   // Publishes a reserved record (its reserved stamp becomes the event stamp).
   static void commit(EventRecord* rec);
   void mark_closed();
+  // Tests: the early-wrap offset (soft_wrap_bytes' choice by default); 0 never wraps early,
+  // otherwise a power of two of 1 KB or more below the capacity.
+  void set_soft_wrap(uint64_t bytes) { soft_ = bytes; }
   // In a forked child: the mapping was not inherited; drop it without unmapping.
   void forget() { map_.forget(); }
   uint64_t lost() const { return header()->lost.load(std::memory_order_relaxed); }
@@ -131,8 +144,12 @@ class RingWriter {
   uint8_t* data() const { return map_.data() + kRingHeaderSize; }
   // Prefetches, for writing, the lines a record of `bytes` would take a little past `end`.
   void prefetch_ahead(uint64_t end, uint32_t bytes) const;
+  // The padding that ends the lap early at `head` (offset `off`) before a record of
+  // `bytes`, or 0 (see soft_wrap_bytes).
+  uint64_t early_wrap(uint64_t head, uint64_t off, uint32_t bytes) const;
   Mapping map_;
   uint64_t capacity_ = 0;
+  uint64_t soft_ = 0;       // the early-wrap offset; 0: never
   uint32_t lap_shift_ = 0;  // log2(capacity_)
   uint32_t salt_ = 0;
   // The last tail a writer thread of this process saw: space checks use it and reload the

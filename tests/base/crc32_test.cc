@@ -46,6 +46,15 @@ TEST(Crc32, NothingKeepsTheRunningValue) {
   EXPECT_EQ(crc32(none, 0x12345678u), 0x12345678u);
 }
 
+TEST(Crc32, CombineEqualsTheCrcOfBothParts) {
+  EXPECT_EQ(crc32_combine(crc32(bytes_of("1234")), crc32(bytes_of("56789")), 5), 0xCBF43926u);
+  const std::vector<uint8_t> v = random_bytes(70'000, 7);
+  for (const size_t cut : {size_t{0}, size_t{1}, size_t{32}, size_t{4097}, v.size()}) {
+    const std::span<const uint8_t> a(v.data(), cut), b(v.data() + cut, v.size() - cut);
+    EXPECT_EQ(crc32_combine(crc32(a), crc32(b), b.size()), reference(v.data(), v.size())) << cut;
+  }
+}
+
 TEST(Crc32, ZlibPathIsAlwaysThere) { EXPECT_TRUE(crc32_has(Crc32Path::kZlib)); }
 
 TEST(Crc32, ReportsTheCpuFeatures) {

@@ -18,19 +18,7 @@ namespace {
 
 using testing::TempNamespace;
 using testing::value_of;
-
-bool write_one(RingWriter& w, uint32_t value, uint32_t payload_len = 4) {
-  EventRecord* r = w.reserve(record_bytes(payload_len, 0));
-  if (r == nullptr) return false;
-  r->payload_len = payload_len;
-  r->stack_count = 0;
-  r->id = static_cast<uint16_t>(value);
-  std::vector<uint8_t> payload(payload_len, 0);
-  std::memcpy(payload.data(), &value, std::min<size_t>(4, payload_len));
-  std::memcpy(reinterpret_cast<uint8_t*>(r) + sizeof(EventRecord), payload.data(), payload_len);
-  RingWriter::commit(r);
-  return true;
-}
+using testing::write_one;
 
 struct Fixture {
   TempNamespace ns;

@@ -1,13 +1,15 @@
 // tests/trace/trace_test_util.h — a fresh namespace directory per test (PFC_TRACE_DIR), and
-// the value a test wrote into a ring record.
+// a ring record carrying a test value: writing one, reading the value back.
 #pragma once
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "trace/dir.h"
 #include "trace/ring.h"
@@ -38,6 +40,21 @@ inline uint32_t value_of(const RingReader::View& v) {
   uint32_t x = 0;
   std::memcpy(&x, v.payload, 4);
   return x;
+}
+
+// Writes and commits one record carrying `value` (its first 4 of `payload_len` payload
+// bytes, and its event id); false when the ring dropped it.
+inline bool write_one(RingWriter& w, uint32_t value, uint32_t payload_len = 4) {
+  EventRecord* r = w.reserve(record_bytes(payload_len, 0));
+  if (r == nullptr) return false;
+  r->payload_len = payload_len;
+  r->stack_count = 0;
+  r->id = static_cast<uint16_t>(value);
+  std::vector<uint8_t> payload(payload_len, 0);
+  std::memcpy(payload.data(), &value, std::min<size_t>(4, payload_len));
+  std::memcpy(reinterpret_cast<uint8_t*>(r) + sizeof(EventRecord), payload.data(), payload_len);
+  RingWriter::commit(r);
+  return true;
 }
 
 }  // namespace pfc::trace::testing

@@ -1,0 +1,217 @@
+// trace/logfile_writer.cc — LogWriter (logfile.h): a session host's log file, the layout of
+// docs/logfile.md. Records are staged in kLogWriteChunk pieces and written at their place
+// in the current buffer as each piece fills; the buffer's header goes last, when the buffer
+// is complete, with a CRC that combines its own bytes' CRC with the records'.
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cstring>
+
+#include "base/crc32.h"
+#include "base/le.h"
+#include "trace/logfile.h"
+
+namespace pfc::trace {
+namespace {
+
+constexpr uint32_t kLeftOutSectionBytes = 16 + 8;  // section 3 as encoded
+constexpr std::array<uint8_t, 64u << 10> kZeros{};
+
+Result<void> write_all(int fd, const uint8_t* p, size_t n, uint64_t offset) {
+  while (n > 0) {
+    const ssize_t got = ::pwrite(fd, p, n, static_cast<off_t>(offset));
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) return make_error(errno_text("cannot write the log file", errno));
+    p += got;
+    n -= static_cast<size_t>(got);
+    offset += static_cast<uint64_t>(got);
+  }
+  return {};
+}
+
+// `n` zero bytes at `offset`.
+Result<void> write_zeros(int fd, uint64_t n, uint64_t offset) {
+  while (n > 0) {
+    const size_t part = std::min<uint64_t>(n, kZeros.size());
+    if (auto w = write_all(fd, kZeros.data(), part, offset); !w) return w;
+    n -= part;
+    offset += part;
+  }
+  return {};
+}
+
+}  // namespace
+
+Result<LogWriter> LogWriter::create(UniqueFd fd, LogInfo info) {
+  info.buffer_size = std::clamp(info.buffer_size & ~7u, kMinLogBuffer, kMaxLogBuffer);
+  info.version = kLogVersion;
+  info.clock = kLogClockFiletime;
+  info.pointer_size = sizeof(void*);
+  info.closed = false;
+  info.data_offset = 0;
+  const size_t head = encode_log_header(info).size() + info.schema_room;
+  if (head - kLogHeaderSize > kMaxLogSections) return make_error("log file sections too large");
+  info.data_offset = static_cast<uint32_t>((head + 4095) & ~size_t{4095});
+  if (info.circular && info.max_bytes < info.data_offset + 2ull * info.buffer_size)
+    return make_error("a circular log file needs a maximum size of at least two buffers");
+  if (info.circular && (info.max_bytes - info.data_offset) / info.buffer_size > kMaxCircularSlots)
+    return make_error("the circular log file is too large for its buffer size");
+  const std::vector<uint8_t> bytes = encode_log_header(info);
+  if (::ftruncate(fd.get(), 0) != 0)
+    return make_error(errno_text("cannot truncate the log file", errno));
+  if (auto w = write_all(fd.get(), bytes.data(), bytes.size(), 0); !w)
+    return std::unexpected(w.error());
+  LogWriter out;
+  out.fd_ = std::move(fd);
+  out.info_ = std::move(info);
+  out.chunk_.assign(std::min(kLogWriteChunk, out.info_.buffer_size), 0);
+  return out;
+}
+
+uint64_t LogWriter::slots() const {
+  return (info_.max_bytes - info_.data_offset) / info_.buffer_size;
+}
+
+uint64_t LogWriter::buffer_offset() const {
+  const uint64_t slot = info_.circular ? sequence_ % slots() : sequence_;
+  return info_.data_offset + slot * uint64_t{info_.buffer_size};
+}
+
+bool LogWriter::buffer_fits() const {
+  return info_.circular || info_.max_bytes == 0 ||
+         info_.data_offset + (sequence_ + 1) * info_.buffer_size <= info_.max_bytes;
+}
+
+Result<bool> LogWriter::add(const EventRecord& h, const uint8_t* payload, const uint8_t* stack) {
+  const uint32_t size = record_bytes(h.payload_len, h.stack_count);
+  if (uint64_t{size} > info_.buffer_size - kLogBufferHeaderSize) {
+    info_.events_lost++;
+    return false;
+  }
+  Result<void> w;
+  if (kLogBufferHeaderSize + used_ + size > info_.buffer_size) w = write_buffer();
+  else if (staged_ != 0 && staged_ + size > chunk_.size()) w = write_chunk();
+  if (!w) {
+    info_.events_lost++;  // this one too: the file is full from now on
+    return std::unexpected(w.error());
+  }
+  if (staged_ + size > chunk_.size()) chunk_.resize(staged_ + size);  // a record over a chunk
+  uint8_t* p = chunk_.data() + staged_;
+  std::memcpy(p, &h, sizeof h);
+  store_le<uint32_t>(p + offsetof(EventRecord, size), size);
+  store_le<uint32_t>(p + offsetof(EventRecord, state), kRecordEvent);
+  std::memcpy(p + sizeof h, payload, h.payload_len);
+  std::memset(p + sizeof h + h.payload_len, 0, ((h.payload_len + 7u) & ~7u) - h.payload_len);
+  std::memcpy(p + sizeof h + ((h.payload_len + 7u) & ~7u), stack, 8u * h.stack_count);
+  staged_ += size;
+  used_ += size;
+  events_++;
+  return true;
+}
+
+Result<void> LogWriter::write_chunk() {
+  const uint32_t n = staged_;
+  staged_ = 0;
+  if (n == 0 || full_) return {};  // full: the buffer is counted lost when it ends
+  if (!started_) {
+    started_ = true;
+    if (!buffer_fits()) {  // sequential and full: lost, as ETW does
+      full_ = true;
+      return {};
+    }
+    if (info_.circular && sequence_ >= slots())
+      if (auto w = write_zeros(fd_.get(), kLogBufferHeaderSize, buffer_offset()); !w) {
+        full_ = true;
+        return w;
+      }
+  }
+  crc_ = crc32({chunk_.data(), n}, crc_);
+  const uint64_t at = buffer_offset() + kLogBufferHeaderSize + used_ - n;
+  if (auto w = write_all(fd_.get(), chunk_.data(), n, at); !w) {
+    full_ = true;  // a disk full or failing: this and every later buffer is lost, and counted
+    return w;
+  }
+  return {};
+}
+
+void LogWriter::lose_buffer(uint32_t events) {
+  info_.log_buffers_lost++;
+  info_.events_lost += events;
+}
+
+Result<void> LogWriter::write_buffer() {
+  if (events_ == 0) return {};
+  auto w = write_chunk();
+  const uint32_t events = events_, used = used_, records_crc = crc_;
+  const uint64_t at = buffer_offset();
+  events_ = 0;
+  used_ = 0;
+  crc_ = 0;
+  started_ = false;
+  if (full_) {
+    lose_buffer(events);
+    return w;
+  }
+  std::array<uint8_t, kLogBufferHeaderSize> b{};
+  store_le<uint32_t>(b.data(), kLogBufferMagic);
+  store_le<uint64_t>(b.data() + 8, sequence_);
+  store_le<uint32_t>(b.data() + 16, used);
+  store_le<uint32_t>(b.data() + 20, events);
+  store_le<uint32_t>(b.data() + 24, crc32_combine(crc32(b), records_crc, used));
+  // Zeroes after the records (an earlier lap's bytes in a circular file, the file's end in
+  // a sequential one), then the header: a buffer is valid only once it is whole.
+  w = write_zeros(fd_.get(), info_.buffer_size - kLogBufferHeaderSize - used,
+                  at + kLogBufferHeaderSize + used);
+  if (w) w = write_all(fd_.get(), b.data(), b.size(), at);
+  if (!w) {
+    full_ = true;  // a disk full or failing: this and every later buffer is lost, and counted
+    lose_buffer(events);
+    return w;
+  }
+  sequence_++;
+  info_.buffers_written++;
+  info_.events_written += events;
+  return {};
+}
+
+Result<void> LogWriter::flush() { return write_buffer(); }
+
+Result<void> LogWriter::set_schemas(std::vector<ProviderSchema> schemas) {
+  LogInfo next = info_;
+  next.schemas.clear();
+  next.schemas_left_out = 0;
+  for (ProviderSchema& s : schemas) {
+    next.schemas.push_back(std::move(s));
+    // Counting section 3 always keeps room for it should a later schema be left out.
+    if (encode_log_header(next).size() + kLeftOutSectionBytes > info_.data_offset) {
+      next.schemas.pop_back();
+      next.schemas_left_out++;
+    }
+  }
+  const std::vector<uint8_t> bytes = encode_log_header(next);
+  if (auto w = write_all(fd_.get(), bytes.data(), bytes.size(), 0); !w) {
+    // Partly written, perhaps: the old sections back (best effort), which the final
+    // header's CRC will describe.
+    const std::vector<uint8_t> old = encode_log_header(info_);
+    (void)write_all(fd_.get(), old.data(), old.size(), 0);
+    return w;
+  }
+  info_.schemas = std::move(next.schemas);
+  info_.schemas_left_out = next.schemas_left_out;
+  return {};
+}
+
+Result<void> LogWriter::close(int64_t end_time, uint64_t ring_lost) {
+  auto w = write_buffer();
+  info_.end_time = end_time;
+  info_.events_lost += ring_lost;
+  info_.closed = true;
+  const std::vector<uint8_t> bytes = encode_log_header(info_);
+  if (auto h = write_all(fd_.get(), bytes.data(), kLogHeaderSize, 0); !h) return h;
+  if (::fsync(fd_.get()) != 0) return make_error(errno_text("cannot sync the log file", errno));
+  return w;
+}
+
+}  // namespace pfc::trace
