@@ -19,13 +19,7 @@
 namespace pfc::trace {
 namespace {
 
-using testing::add_event;
-using testing::iota;
-using testing::open_reader;
-using testing::read_all;
-using testing::ReadResult;
-using testing::settings;
-using testing::TempFile;
+using namespace testing;  // logfile_test_util.h
 
 TEST(LogFile, HeaderAndSchemasRoundTrip) {
   LogInfo info = settings();

@@ -14,14 +14,7 @@
 namespace pfc::trace {
 namespace {
 
-using testing::add_event;
-using testing::iota;
-using testing::open_reader;
-using testing::read_all;
-using testing::ReadResult;
-using testing::settings;
-using testing::TempFile;
-using testing::try_add_event;
+using namespace testing;  // logfile_test_util.h
 
 constexpr uint32_t kBuffer = 256u << 10;  // four write chunks
 

@@ -77,33 +77,7 @@ TEST(Ring, OversizedRecordIsDropped) {
 
 TEST(Ring, ConcurrentWritersLoseNothingThatWasAccepted) {
   Fixture f;
-  constexpr int kThreads = 4, kPerThread = 20000;
-  std::atomic<uint64_t> accepted{0};
-  std::vector<std::thread> ts;
-  for (int t = 0; t < kThreads; ++t)
-    ts.emplace_back([&, t] {
-      for (int i = 0; i < kPerThread; ++i)
-        if (write_one(f.writer, static_cast<uint32_t>(t * kPerThread + i))) accepted.fetch_add(1);
-    });
-  uint64_t read = 0, last_ts = 0;
-  std::vector<int> next(kThreads, 0);
-  auto drain = [&] {
-    while (const auto* v = f.reader.peek()) {
-      const uint32_t x = value_of(*v);
-      const int t = static_cast<int>(x / kPerThread);
-      EXPECT_GE(static_cast<int>(x % kPerThread), next[t]);  // per-thread order kept
-      next[t] = static_cast<int>(x % kPerThread) + 1;
-      EXPECT_GE(v->header.ts, last_ts);
-      last_ts = v->header.ts;
-      f.reader.pop();
-      ++read;
-    }
-  };
-  while (read + f.writer.lost() < uint64_t{kThreads} * kPerThread) drain();
-  for (auto& t : ts) t.join();
-  drain();
-  EXPECT_EQ(read, accepted.load());
-  EXPECT_EQ(read + f.writer.lost(), uint64_t{kThreads} * kPerThread);
+  testing::check_concurrent_writers(f.writer, f.reader, 4);
 }
 
 TEST(Ring, WriterKilledMidRecordIsSkipped) {

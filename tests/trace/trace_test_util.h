@@ -6,9 +6,11 @@
 #include <stdlib.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <filesystem>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "trace/dir.h"
@@ -55,6 +57,41 @@ inline bool write_one(RingWriter& w, uint32_t value, uint32_t payload_len = 4) {
   std::memcpy(reinterpret_cast<uint8_t*>(r) + sizeof(EventRecord), payload.data(), payload_len);
   RingWriter::commit(r);
   return true;
+}
+
+// Four threads write 20,000 records of `payload_len` bytes each into `writer` while this
+// thread reads them from `reader`: every record accepted is read once, each thread's in
+// its order, timestamps never decrease, and accepted + lost is everything written.
+inline void check_concurrent_writers(RingWriter& writer, RingReader& reader, uint32_t payload_len) {
+  constexpr int kThreads = 4, kPerThread = 20000;
+  std::atomic<uint64_t> accepted{0};
+  std::vector<std::thread> ts;
+  for (int t = 0; t < kThreads; ++t)
+    ts.emplace_back([&, t] {
+      for (int i = 0; i < kPerThread; ++i)
+        if (write_one(writer, static_cast<uint32_t>(t * kPerThread + i), payload_len))
+          accepted.fetch_add(1);
+    });
+  uint64_t read = 0, last_ts = 0;
+  std::vector<int> next(kThreads, 0);
+  auto drain = [&] {
+    while (const auto* v = reader.peek()) {
+      const uint32_t x = value_of(*v);
+      const int t = static_cast<int>(x / kPerThread);
+      EXPECT_GE(static_cast<int>(x % kPerThread), next[t]);  // per-thread order kept
+      next[t] = static_cast<int>(x % kPerThread) + 1;
+      EXPECT_GE(v->header.ts, last_ts);
+      last_ts = v->header.ts;
+      reader.pop();
+      ++read;
+    }
+  };
+  while (read + writer.lost() < uint64_t{kThreads} * kPerThread) drain();
+  for (auto& t : ts) t.join();
+  drain();
+  EXPECT_FALSE(reader.damaged());
+  EXPECT_EQ(read, accepted.load());
+  EXPECT_EQ(read + writer.lost(), uint64_t{kThreads} * kPerThread);
 }
 
 }  // namespace pfc::trace::testing
