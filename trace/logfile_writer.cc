@@ -92,12 +92,14 @@ Result<bool> LogWriter::add(const EventRecord& h, const uint8_t* payload, const 
   }
   Result<void> w;
   if (kLogBufferHeaderSize + used_ + size > info_.buffer_size) w = write_buffer();
-  else if (staged_ != 0 && staged_ + size > chunk_.size()) w = write_chunk();
+  else if (staged_ != 0 && staged_ + size > kLogWriteChunk) w = write_chunk();
   if (!w) {
     info_.events_lost++;  // this one too: the file is full from now on
     return std::unexpected(w.error());
   }
-  if (staged_ + size > chunk_.size()) chunk_.resize(staged_ + size);  // a record over a chunk
+  // A record over a chunk is staged whole; chunk_ keeps the room, but later pieces are
+  // still flushed at kLogWriteChunk (the test above), so only that much stays in use.
+  if (staged_ + size > chunk_.size()) chunk_.resize(staged_ + size);
   uint8_t* p = chunk_.data() + staged_;
   std::memcpy(p, &h, sizeof h);
   store_le<uint32_t>(p + offsetof(EventRecord, size), size);
