@@ -73,8 +73,15 @@ trace::RingWriter* Session::create_ring() {
   if (ring_ || failed_ || !link_->ensure()) return ring_.get();
   const uint64_t cap =
       trace::ring_capacity(entry_.buffer_kb, entry_.min_buffers, entry_.max_buffers);
+  if (const uint64_t front = trace::front_ring_capacity(cap); front != 0) {
+    // Without it (a full tmpfs, say) every event goes to the main ring.
+    auto f = trace::RingWriter::create(link_->dir(), entry_.instance, link_->self(), front, true);
+    if (f) front_ = std::make_unique<trace::RingWriter>(std::move(*f));
+  }
   auto w = trace::RingWriter::create(link_->dir(), entry_.instance, link_->self(), cap);
   if (!w) {
+    if (front_) front_->mark_closed();
+    front_.reset();
     failed_ = true;
     return nullptr;
   }
@@ -102,8 +109,10 @@ void Session::write(const EventView& event, WriteContext& ctx, bool with_stack) 
   const std::vector<uint64_t>* stack = with_stack ? &ctx.stack_trace() : nullptr;
   const auto payload_len = static_cast<uint32_t>(std::min<uint64_t>(event.payload_size, 0xFFFF));
   const auto frames = static_cast<uint32_t>(stack != nullptr ? stack->size() : 0);
-  trace::EventRecord* r = w->reserve(trace::record_bytes(payload_len, frames));
-  if (r == nullptr) return;  // full: counted in the ring
+  const uint32_t bytes = trace::record_bytes(payload_len, frames);
+  trace::EventRecord* r = front_ ? front_->try_reserve(bytes) : nullptr;
+  if (r == nullptr) r = w->reserve(bytes);
+  if (r == nullptr) return;  // full: counted in the main ring
   if (ctx.timestamp == 0) ctx.timestamp = trace::filetime_of_mono(r->ts);
   fill_record(r, ctx, event);
   r->payload_len = payload_len;
@@ -117,11 +126,14 @@ void Session::write(const EventView& event, WriteContext& ctx, bool with_stack) 
 void Session::close() {
   closed_.store(true);
   std::lock_guard<std::mutex> lock(mu_);
+  if (front_) front_->mark_closed();
   if (ring_) ring_->mark_closed();
 }
 
 void Session::forget_ring() {
   new (&mu_) std::mutex();
+  if (front_) front_->forget();
+  front_.reset();
   if (ring_) ring_->forget();
   ring_.reset();
   ring_ptr_.store(nullptr);

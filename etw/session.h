@@ -1,6 +1,7 @@
 // etw/session.h — a namespace session as seen by this process: the pfc::Sink its router
-// delivers to, which writes each event straight into the session's shared ring for this
-// process (trace/ring.h; created on the first event), and the per-write context
+// delivers to, which writes each event straight into the session's shared rings for this
+// process (trace/ring.h: a main ring, and a front ring in front of a large one; created on
+// the first event), and the per-write context
 // EventWrite* hands to deliver() (header fields, lazily captured stack).
 #pragma once
 
@@ -25,7 +26,8 @@ class Session final : public Sink {
  public:
   Session(trace::SessionEntry entry, Link* link) : entry_(std::move(entry)), link_(link) {}
 
-  // Writes one event into the ring; a full ring drops it (counted there). Any thread.
+  // Writes one event into the front ring when there is one and the event fits, else into
+  // the main ring; a full main ring drops it (counted there). Any thread.
   void deliver(const EventView& event, bool with_stack) override;
 
   const trace::SessionEntry& entry() const { return entry_; }
@@ -38,7 +40,7 @@ class Session final : public Sink {
   void forget_ring();
 
  private:
-  // The ring, created on first use.
+  // The main ring, created on first use (with the front ring, if any, before it).
   trace::RingWriter* ring() {
     if (auto* r = ring_ptr_.load(std::memory_order_acquire)) [[likely]]
       return r;
@@ -53,6 +55,10 @@ class Session final : public Sink {
   Link* link_;
   std::mutex mu_;
   std::unique_ptr<trace::RingWriter> ring_;  // set once under mu_
+  // Set under mu_ before ring_ptr_ is published (release), so a writer that got the main
+  // ring from ring() reads it without a lock; null when the main ring is small or the
+  // front ring could not be created (then every event goes to the main ring).
+  std::unique_ptr<trace::RingWriter> front_;
   std::atomic<trace::RingWriter*> ring_ptr_{nullptr};
   std::atomic<bool> closed_{false};
   bool failed_ = false;  // the ring could not be created: events are dropped

@@ -16,8 +16,24 @@ void SessionRings::scan(const TraceDir& dir, const StateStore& store, uint64_t n
     auto ring = RingReader::open(dir, name);
     if (!ring) continue;  // still being created: next scan
     known_.insert(name);
+    uint32_t group = static_cast<uint32_t>(rings_.size());
+    for (size_t i = 0; i < rings_.size(); ++i)
+      if (rings_[i]->id().writer == ring->id().writer) group = group_[i];
+    siblings_ |= group != rings_.size();
+    group_.push_back(group);
+    held_.push_back(0);
     rings_.push_back(std::make_unique<RingReader>(std::move(*ring)));
   }
+}
+
+bool SessionRings::hold_groups() {
+  bool any = false;
+  for (size_t i = 0; i < rings_.size(); ++i)
+    if (rings_[i]->peek() == nullptr && rings_[i]->pending()) {
+      held_[group_[i]] = 1;
+      any = true;
+    }
+  return any;
 }
 
 SessionRings::Pick SessionRings::oldest() {

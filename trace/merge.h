@@ -8,6 +8,7 @@
 // reading no clock: the readiness limit is fixed by the `now` it is given.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -52,7 +53,11 @@ class SessionRings {
   // take(RingReader&, const RingReader::View&) for each and popping it right after (so a
   // consumer killed inside `take` gets that one record again, nothing more). A ring's
   // records older than every other ring's head go as one run without rescanning the
-  // others. Returns how many were taken; fewer than `max` means none is ready at `now`.
+  // others. The rings of one writer process (its main and front rings) are held together:
+  // while one of them has a record in flight at its tail, none of them gives a record, so a
+  // thread whose records alternate between the two is never reordered behind another
+  // thread's unfinished record (docs/namespace.md §3 "The front ring"; oldest() ignores
+  // this). Returns how many were taken; fewer than `max` means none is ready at `now`.
   template <typename Take>
   size_t drain(uint64_t now, size_t max, Take&& take);
   // The session stopped and every ring is drained (or the in-flight grace period is over).
@@ -67,8 +72,15 @@ class SessionRings {
   const std::vector<std::unique_ptr<RingReader>>& rings() const { return rings_; }
 
  private:
+  // Marks in held_ the groups with a ring whose tail record is in flight; false if none.
+  bool hold_groups();
+
   uint64_t instance_;
   std::vector<std::unique_ptr<RingReader>> rings_;
+  // Per ring: the index of the first ring of the same writer process (its group).
+  std::vector<uint32_t> group_;
+  std::vector<uint8_t> held_;  // per group index, set by hold_groups()
+  bool siblings_ = false;      // some writer has two rings
   std::set<std::string> known_;
   uint64_t next_scan_ns_ = 0;
   uint64_t stopped_at_ = 0;  // 0: the session is live
@@ -83,17 +95,20 @@ size_t SessionRings::drain(uint64_t now, size_t max, Take&& take) {
     RingReader* best = nullptr;
     const RingReader::View* v = nullptr;
     uint64_t second = ~uint64_t{0};  // the smallest head of the other rings
-    for (auto& r : rings_) {
-      const RingReader::View* w = r->peek();
+    const bool held = siblings_ && hold_groups();
+    for (size_t i = 0; i < rings_.size(); ++i) {
+      if (held && held_[group_[i]] != 0) continue;
+      const RingReader::View* w = rings_[i]->peek();
       if (w == nullptr) continue;
       if (v == nullptr || w->header.ts < v->header.ts) {
         if (v != nullptr) second = v->header.ts;  // v's ts was the smallest so far
-        best = r.get();
+        best = rings_[i].get();
         v = w;
       } else if (w->header.ts < second) {
         second = w->header.ts;
       }
     }
+    if (held) std::fill(held_.begin(), held_.end(), uint8_t{0});
     if (v == nullptr || v->header.ts > limit) break;
     do {  // an equal timestamp elsewhere ends the run: the rescan applies the ring order
       take(*best, *v);

@@ -2,6 +2,7 @@
 #include "trace/ring.h"
 
 #include "trace/names.h"
+#include "trace/ring_tsan.h"
 #include "trace/testpoint.h"
 
 #include <fcntl.h>
@@ -40,16 +41,18 @@ uint32_t random_salt() {
   return salt;
 }
 
+constexpr std::string_view kFrontSuffix = "front";
+
 }  // namespace
 
-std::string ring_name(uint64_t instance, const ProcessKey& writer) {
-  return object_name('r', instance, writer);
+std::string ring_name(uint64_t instance, const ProcessKey& writer, bool front) {
+  return object_name('r', instance, writer, front ? kFrontSuffix : std::string_view{});
 }
 
 std::optional<RingId> parse_ring_name(const std::string& name) {
   const std::optional<ObjectName> n = parse_object_name(name, 'r', true);
-  if (!n || !n->rest.empty()) return std::nullopt;
-  return RingId{*n->instance, n->process};
+  if (!n || !(n->rest.empty() || n->rest == kFrontSuffix)) return std::nullopt;
+  return RingId{*n->instance, n->process, !n->rest.empty()};
 }
 
 uint64_t ring_capacity(uint32_t buffer_kb, uint32_t min_buffers, uint32_t max_buffers) {
@@ -67,8 +70,8 @@ uint64_t soft_wrap_bytes(uint64_t capacity) {
 // ---- writer ---------------------------------------------------------------------------
 
 Result<RingWriter> RingWriter::create(const TraceDir& dir, uint64_t instance,
-                                      const ProcessKey& self, uint64_t capacity) {
-  const std::string name = ring_name(instance, self);
+                                      const ProcessKey& self, uint64_t capacity, bool front) {
+  const std::string name = ring_name(instance, self, front);
   (void)::unlinkat(dir.fd(), name.c_str(), 0);  // a leftover of this very process key
   auto fd = dir.open_file(name, true);
   if (!fd) return std::unexpected(fd.error());
@@ -98,16 +101,39 @@ Result<RingWriter> RingWriter::create(const TraceDir& dir, uint64_t instance,
   h->pid = self.pid;
   h->start = self.start;
   std::atomic_ref<uint64_t>(h->magic).store(kRingMagic, std::memory_order_release);
+  ring_tsan::register_writer(instance, w.salt_, w.map_.data());
   return w;
 }
 
 EventRecord* RingWriter::reserve(uint32_t bytes) {
-  RingHeader* h = header();
-  if (bytes > capacity_ / 2) {
-    h->lost.fetch_add(1, std::memory_order_relaxed);
-    h->lost_bytes.fetch_add(bytes, std::memory_order_relaxed);
-    return nullptr;
+  EventRecord* rec = claim(bytes);
+  if (rec == nullptr) {
+    header()->lost.fetch_add(1, std::memory_order_relaxed);
+    header()->lost_bytes.fetch_add(bytes, std::memory_order_relaxed);
   }
+  return rec;
+}
+
+EventRecord* RingWriter::try_reserve(uint32_t bytes) {
+  // A first look without the clock: head, and the tail this process last saw (padding at
+  // the end of the lap left out; claim() counts it).
+  RingHeader* h = header();
+  const uint64_t head = h->head.load(std::memory_order_relaxed);
+  if (head + bytes - seen_tail_->load(std::memory_order_acquire) > capacity_) {
+    // A plain load and store, no read-modify-write: threads that race lose a count.
+    const uint32_t misses = misses_->load(std::memory_order_relaxed);
+    misses_->store(misses + 1, std::memory_order_relaxed);
+    if (misses % kFrontRecheck != 0) return nullptr;
+    const uint64_t tail = h->tail.load(std::memory_order_acquire);
+    seen_tail_->store(tail, std::memory_order_release);
+    if (head + bytes - tail > capacity_) return nullptr;
+  }
+  return claim(bytes);
+}
+
+EventRecord* RingWriter::claim(uint32_t bytes) {
+  RingHeader* h = header();
+  if (bytes > capacity_ / 2) return nullptr;
   uint64_t head = h->head.load(std::memory_order_relaxed);
   uint64_t ts, pad;
   for (;;) {
@@ -118,11 +144,7 @@ EventRecord* RingWriter::reserve(uint32_t bytes) {
     if (head + pad + bytes - tail > capacity_) {
       tail = h->tail.load(std::memory_order_acquire);
       seen_tail_->store(tail, std::memory_order_release);
-      if (head + pad + bytes - tail > capacity_) {
-        h->lost.fetch_add(1, std::memory_order_relaxed);
-        h->lost_bytes.fetch_add(bytes, std::memory_order_relaxed);
-        return nullptr;
-      }
+      if (head + pad + bytes - tail > capacity_) return nullptr;
     }
     if (h->head.compare_exchange_weak(head, head + pad + bytes, std::memory_order_acq_rel,
                                       std::memory_order_relaxed))
@@ -210,6 +232,7 @@ Result<RingReader> RingReader::open(const TraceDir& dir, const std::string& name
   r.salt_ = h->salt;
   r.pos_ = h->tail.load(std::memory_order_acquire);
   r.head_seen_ = r.pos_;
+  r.twin_ = static_cast<uint8_t*>(ring_tsan::writer_base(h->instance, h->salt));
   return r;
 }
 
@@ -238,6 +261,7 @@ const RingReader::View* RingReader::peek() {
     // this position — or, just after the writer's CAS, bytes of an earlier lap.
     auto* rec = reinterpret_cast<EventRecord*>(data() + off);
     const uint64_t word = word_of(rec).load(std::memory_order_acquire);
+    if (twin_ != nullptr) ring_tsan::acquire(twin_ + kRingHeaderSize + off);
     const auto size = static_cast<uint32_t>(word);
     const auto stamp = static_cast<uint32_t>(word >> 32);
     const uint32_t base = stamp_base(pos_, lap_shift_, salt_);
@@ -281,6 +305,7 @@ void RingReader::pop() {
   if (current_ == 0) return;
   pos_ += current_;
   current_ = 0;
+  if (twin_ != nullptr) ring_tsan::release(&reinterpret_cast<RingHeader*>(twin_)->tail);
   header()->tail.store(pos_, std::memory_order_release);
 }
 

@@ -1,9 +1,10 @@
 // trace/ring.h — one session's event buffer in one writing process (docs/namespace.md §3):
 // a file `r-INSTANCE-PID-START` in the namespace, mapped by the writer and by the session's
-// consumer. Many writer threads, one reader; writers never wait: a record that does not
-// fit is dropped and counted in `lost`.
+// consumer; a large one has a front ring `r-INSTANCE-PID-START-front` beside it (below).
+// Many writer threads, one reader; writers never wait: a record that does not fit is
+// dropped and counted in `lost`.
 //
-// Commit protocol (ring version 2). A record begins with one 8-byte word: its size (low
+// Commit protocol (ring version 3). A record begins with one 8-byte word: its size (low
 // half) and a stamp (high half) = ((lap ^ salt) << 2) | kind, where lap = position /
 // capacity, salt is the ring's random number (header) and kind is reserved, event or
 // padding. A writer reads head, takes the timestamp, checks the space against tail and
@@ -14,12 +15,13 @@
 // that position; then it publishes the new tail (release), which hands the space back to
 // the writers. Nothing is zeroed: bytes left from an earlier lap carry another lap's stamp.
 // A record never straddles the end: a padding record fills the gap; a writer whose reader
-// keeps up pads to the end early, past a quarter of the ring (soft_wrap_bytes). A writer that died
-// between reservation and commit leaves a reserved record: the reader skips it once the
-// process is gone (by its size; if even the reserved word was not written, the rest of that
-// ring is lost).
+// keeps up pads to the end early, past a quarter of the ring (soft_wrap_bytes). A writer
+// that died between reservation and commit leaves a reserved record: the reader skips it
+// once the process is gone (by its size; if even the reserved word was not written, the
+// rest of that ring is lost).
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -56,7 +58,9 @@ struct RingHeader {
 };
 
 // The ring layout's version (RingHeader::version); a reader refuses any other, by name.
-inline constexpr uint32_t kRingVersion = 2;
+// 3: a writer may have a front ring beside its main ring, which a reader of version 2
+// would not read (its events would be missing without a word).
+inline constexpr uint32_t kRingVersion = 3;
 
 // Record kinds: in a log file, `state` is kRecordEvent; in a ring, the low two bits of the
 // stamp in `state` (see the commit protocol above).
@@ -101,11 +105,13 @@ inline uint32_t record_bytes(uint32_t payload_len, uint32_t stack_count) {
   return static_cast<uint32_t>(sizeof(EventRecord) + ((payload_len + 7u) & ~7u) + 8u * stack_count);
 }
 
-std::string ring_name(uint64_t instance, const ProcessKey& writer);
+// `r-INSTANCE-PID-START` for a writer's main ring, with `-front` for its front ring.
+std::string ring_name(uint64_t instance, const ProcessKey& writer, bool front = false);
 // Parses a ring file name; nullopt for other names.
 struct RingId {
   uint64_t instance = 0;
   ProcessKey writer;
+  bool front = false;
 };
 std::optional<RingId> parse_ring_name(const std::string& name);
 // Ring capacity for a session's buffer settings: BufferSize KB × buffers, clamped to
@@ -121,14 +127,32 @@ uint64_t ring_capacity(uint32_t buffer_kb, uint32_t min_buffers, uint32_t max_bu
 inline constexpr uint64_t kSoftWrapMinRing = 16u << 20;
 uint64_t soft_wrap_bytes(uint64_t capacity);
 
+// The front ring (docs/namespace.md §3 "The front ring"): a writer whose main ring has
+// kFrontRingMinMain bytes or more also has a ring of a quarter of that, at most
+// kFrontRingMaxBytes, which takes every record that fits (RingWriter::try_reserve); the
+// main ring takes the rest. While the reader is less than the front ring behind, writer
+// and reader cycle through its pages only; a burst still has the whole main ring.
+inline constexpr uint64_t kFrontRingMinMain = 32u << 20;
+inline constexpr uint64_t kFrontRingMaxBytes = 16u << 20;
+// The front ring's capacity for a main ring of `capacity` bytes; 0: none.
+inline uint64_t front_ring_capacity(uint64_t capacity) {
+  return capacity >= kFrontRingMinMain ? std::min(capacity / 4, kFrontRingMaxBytes) : 0;
+}
+
 class RingWriter {
  public:
   // Creates (or reopens, after fork-less restarts of the same process key) the ring.
   static Result<RingWriter> create(const TraceDir& dir, uint64_t instance, const ProcessKey& self,
-                                   uint64_t capacity);
+                                   uint64_t capacity, bool front = false);
   // Reserves a record of `bytes` (a multiple of 8) and fills size/state (reserved)/ts;
   // nullptr when it does not fit (counted in lost).
   EventRecord* reserve(uint32_t bytes);
+  // The same for a ring that has a fallback (a front ring): a record that does not fit is
+  // not counted, and it costs no clock read. After such a miss the shared tail is reloaded
+  // only every kFrontRecheck-th attempt, so a writer that spills does not pull the
+  // reader's line once per event.
+  EventRecord* try_reserve(uint32_t bytes);
+  static constexpr uint32_t kFrontRecheck = 16;
   // Publishes a reserved record (its reserved stamp becomes the event stamp).
   static void commit(EventRecord* rec);
   void mark_closed();
@@ -142,6 +166,8 @@ class RingWriter {
  private:
   RingHeader* header() const { return reinterpret_cast<RingHeader*>(map_.data()); }
   uint8_t* data() const { return map_.data() + kRingHeaderSize; }
+  // reserve() without the loss count: nullptr when the record does not fit.
+  EventRecord* claim(uint32_t bytes);
   // Prefetches, for writing, the lines a record of `bytes` would take a little past `end`.
   void prefetch_ahead(uint64_t end, uint32_t bytes) const;
   // The padding that ends the lap early at `head` (offset `off`) before a record of
@@ -157,6 +183,9 @@ class RingWriter {
   // rarely touch the consumer's cache line. Acquire/release chains the consumer's zeroing
   // to every thread that reuses the value. Heap-held so the writer stays movable.
   std::unique_ptr<std::atomic<uint64_t>> seen_tail_ = std::make_unique<std::atomic<uint64_t>>(0);
+  // try_reserve's misses since it last reloaded the shared tail (relaxed: a count that
+  // threads race on only shifts when the next reload happens).
+  std::unique_ptr<std::atomic<uint32_t>> misses_ = std::make_unique<std::atomic<uint32_t>>(0);
 };
 
 class RingReader {
@@ -178,6 +207,10 @@ class RingReader {
   const View* peek();
   // Hands the space of the record returned by peek() back to the writers.
   void pop();
+  // Right after a peek() that returned nullptr: true when that was because the record at
+  // tail is reserved and not yet committed (a writer is between its CAS and its commit),
+  // false when the ring is empty (or damaged).
+  bool pending() const { return !damaged_ && current_ == 0 && head_seen_ != pos_; }
 
   bool damaged() const { return damaged_; }
   const std::string& name() const { return name_; }
@@ -212,6 +245,9 @@ class RingReader {
   uint32_t current_ = 0;    // size of the record peek() returned (0: none)
   View view_;
   bool damaged_ = false;
+  // TSan builds only: the mapping of this ring's writer when it is in this process
+  // (trace/ring_tsan.h); the reader mirrors its acquires and releases there.
+  uint8_t* twin_ = nullptr;
   uint64_t dead_check_ns_ = 0;
   bool dead_ = false;
 };

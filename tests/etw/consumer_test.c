@@ -1,6 +1,7 @@
 /* tests/etw/consumer_test.c — OpenTraceW, ProcessTrace and CloseTrace: errors, events
  * written before the consumer opened, ProcessTrace blocking until the session stops,
- * CloseTrace while processing, several handles in timestamp order, lost events. */
+ * CloseTrace while processing, several handles in timestamp order, lost events, a burst
+ * past the front ring of a large session (kept, in order, in the main ring). */
 #include <string.h>
 
 #include "etw_test.h"
@@ -183,31 +184,91 @@ TEST(process_trace_merges_several_sessions_in_timestamp_order) {
   CHECK_EQ(EventUnregister(h), 0);
 }
 
-TEST(a_full_session_buffer_loses_events_and_counts_them) {
-  GUID g = test_guid(0x304, 1);
+/* Counts delivered events and checks that their sequence numbers (the first 4 payload
+ * bytes) increase. */
+typedef struct {
+  ULONG count;
+  ULONG next_min;
+  int out_of_order;
+} Sequence;
+
+static void note_sequence(PEVENT_RECORD r) {
+  Sequence* s = (Sequence*)r->UserContext;
+  ULONG v = 0;
+  if (r->UserDataLength >= sizeof v) memcpy(&v, r->UserData, sizeof v);
+  if (v < s->next_min) s->out_of_order = 1;
+  s->next_min = v + 1;
+  s->count++;
+}
+
+/* A session of buffer_kb × max_buffers KB (ring_capacity: at least 32 buffers) and
+ * `count` events of `payload` bytes (at most 1000) numbered from 0, written with nobody
+ * reading. */
+typedef struct {
+  ULONG buffer_kb;
+  ULONG max_buffers;
+  ULONG payload;
+  ULONG count;
+} Burst;
+
+/* Writes the burst, then reads it all into `seq`; returns the session's EventsLost. */
+static ULONG burst(LPCWSTR name, ULONG tag, Burst b, Sequence* seq) {
+  GUID g = test_guid(tag, 1);
   REGHANDLE h;
   CHECK_EQ(EventRegister(&g, NULL, NULL, &h), 0);
   Properties p;
   init_properties(&p);
-  p.props.BufferSize = 4;     /* KB */
-  p.props.MaximumBuffers = 1; /* the budget is max(4 KB, 4 KB) * max(1, 64) = 256 KB */
+  p.props.BufferSize = b.buffer_kb;
+  p.props.MaximumBuffers = b.max_buffers;
   TRACEHANDLE s;
-  CHECK_EQ(StartTraceW(&s, u"cs_lost", &p.props), 0);
+  CHECK_EQ(StartTraceW(&s, name, &p.props), 0);
   CHECK_EQ(EnableTraceEx2(s, &g, 1, 0, 0, 0, INFINITE, NULL), 0);
   static UCHAR payload[1000];
   EVENT_DESCRIPTOR d;
   EventDescCreate(&d, 1, 0, 0, 4, 0, 0, 0);
   EVENT_DATA_DESCRIPTOR data;
-  EventDataDescCreate(&data, payload, sizeof payload);
-  for (int i = 0; i < 400; ++i) CHECK_EQ(EventWrite(h, &d, 1, &data), 0);
+  EventDataDescCreate(&data, payload, b.payload);
+  for (ULONG i = 0; i < b.count; ++i) {
+    memcpy(payload, &i, sizeof i);
+    CHECK_EQ(EventWrite(h, &d, 1, &data), 0);
+  }
   init_properties(&p);
   CHECK_EQ(QueryTraceW(s, NULL, &p.props), 0);
   const ULONG lost = p.props.EventsLost;
-  CHECK(lost > 0 && lost < 400);
-  Collector col = {0};
-  TRACEHANDLE c = open_consumer(u"cs_lost", &col);
+  TRACEHANDLE c = open_consumer_with(name, note_sequence, seq);
   stop_session(s);
   drain(c);
-  CHECK_EQ(col.count + lost, 400);
   CHECK_EQ(EventUnregister(h), 0);
+  return lost;
+}
+
+TEST(a_full_session_buffer_loses_events_and_counts_them) {
+  /* 4 KB × 32 = 128 KB: about 120 of these 1,112-byte records. */
+  Sequence seq = {0, 0, 0};
+  const Burst b = {4, 1, 1000, 400};
+  const ULONG lost = burst(u"cs_lost", 0x304, b, &seq);
+  CHECK(lost > 0 && lost < 400);
+  CHECK_EQ(seq.count + lost, 400);
+  CHECK_EQ(seq.out_of_order, 0);
+}
+
+/* 512 KB × 64 = 32 MB, the smallest ring with a front ring (8 MB); 312-byte records: the
+ * front ring holds about 26,900 of them, the main ring about 107,500. */
+static const Burst kPastTheFront = {512, 64, 200, 60000};
+
+TEST(a_burst_past_the_front_ring_is_kept_in_order_by_the_main_ring) {
+  Sequence seq = {0, 0, 0};
+  CHECK_EQ(burst(u"cs_front", 0x305, kPastTheFront, &seq), 0);
+  CHECK_EQ(seq.count, 60000);
+  CHECK_EQ(seq.out_of_order, 0);
+}
+
+TEST(a_burst_past_both_rings_loses_only_what_neither_holds) {
+  Sequence seq = {0, 0, 0};
+  Burst b = kPastTheFront;
+  b.count = 200000;
+  const ULONG lost = burst(u"cs_front_full", 0x306, b, &seq);
+  CHECK(lost > 50000 && lost < 80000); /* the main ring alone would lose about 92,500 */
+  CHECK_EQ(seq.count + lost, 200000);
+  CHECK_EQ(seq.out_of_order, 0);
 }

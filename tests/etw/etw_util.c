@@ -96,16 +96,21 @@ static void collect(PEVENT_RECORD r) {
   }
 }
 
-TRACEHANDLE open_consumer(LPCWSTR session_name, Collector* out) {
+TRACEHANDLE open_consumer_with(LPCWSTR session_name, PEVENT_RECORD_CALLBACK callback,
+                               void* context) {
   EVENT_TRACE_LOGFILEW f;
   memset(&f, 0, sizeof f);
   f.LoggerName = (LPWSTR)session_name;
   f.ProcessTraceMode = PROCESS_TRACE_MODE_REAL_TIME | PROCESS_TRACE_MODE_EVENT_RECORD;
-  f.EventRecordCallback = collect;
-  f.Context = out;
+  f.EventRecordCallback = callback;
+  f.Context = context;
   TRACEHANDLE h = OpenTraceW(&f);
   CHECK(h != INVALID_PROCESSTRACE_HANDLE);
   return h;
+}
+
+TRACEHANDLE open_consumer(LPCWSTR session_name, Collector* out) {
+  return open_consumer_with(session_name, collect, out);
 }
 
 void drain(TRACEHANDLE consumer) {

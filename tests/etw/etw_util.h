@@ -62,6 +62,9 @@ typedef struct {
   Got events[512];
 } Collector;
 TRACEHANDLE open_consumer(LPCWSTR session_name, Collector* out);
+/* The same with another callback, whose UserContext is `context`. */
+TRACEHANDLE open_consumer_with(LPCWSTR session_name, PEVENT_RECORD_CALLBACK callback,
+                               void* context);
 /* ProcessTrace on one handle (its session must be stopped), then CloseTrace. */
 void drain(TRACEHANDLE consumer);
 

@@ -230,7 +230,7 @@ TEST(Ring, OtherRingVersionIsAClearError) {
   ASSERT_EQ(::pwrite(fd->get(), &v1, 4, offsetof(RingHeader, version)), 4);
   auto r = RingReader::open(f.dir, ring_name(7, f.self));
   ASSERT_FALSE(r);
-  EXPECT_NE(r.error().message.find("ring version 1; this pfc reads version 2"), std::string::npos)
+  EXPECT_NE(r.error().message.find("ring version 1; this pfc reads version 3"), std::string::npos)
       << r.error().message;
 }
 
