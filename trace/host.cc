@@ -102,7 +102,7 @@ class Host {
       if (taken < kDrainSleepBelow) std::this_thread::sleep_for(kIdleSleep);
     }
     note_schemas(~uint64_t{0});
-    uint64_t ring_lost = 0;
+    uint64_t ring_lost = rings_.given_up();
     for (const auto& r : rings_.rings()) ring_lost += r->lost();
     auto closed = writer_.close(filetime_now(), ring_lost);
     publish();
@@ -147,12 +147,15 @@ class Host {
     if (changed) (void)writer_.set_schemas(schemas_);  // a failed write: the file keeps the old
   }
 
-  // The live counters, into the marker (controllers' QUERY reads them).
+  // The live counters, into the marker (controllers' QUERY reads them; they add the rings'
+  // own losses). Events given up in damaged rings count as lost from when that happens.
   void publish() {
     const LogInfo& i = writer_.info();
     if (i.buffers_written == published_) return;
     published_ = i.buffers_written;
-    const uint64_t c[4] = {i.buffers_written, i.events_lost, i.log_buffers_lost, i.events_written};
+    const uint64_t given_up = i.closed ? 0 : rings_.given_up();  // close() added them
+    const uint64_t c[4] = {i.buffers_written, i.events_lost + given_up, i.log_buffers_lost,
+                           i.events_written};
     (void)!::pwrite(marker_fd_, c, sizeof c, 0);
   }
 

@@ -22,6 +22,7 @@ void SessionRings::scan(const TraceDir& dir, const StateStore& store, uint64_t n
     siblings_ |= group != rings_.size();
     group_.push_back(group);
     held_.push_back(0);
+    taken_.push_back(0);
     rings_.push_back(std::make_unique<RingReader>(std::move(*ring)));
   }
 }
@@ -54,6 +55,18 @@ bool SessionRings::finished(uint64_t now) {
   for (auto& r : rings_)
     if (!r->finished() && !(r->peek() == nullptr && r->drained())) return false;
   return true;
+}
+
+uint64_t SessionRings::given_up() const {
+  uint64_t out = 0;
+  for (size_t i = 0; i < rings_.size(); ++i) {
+    const RingReader& r = *rings_[i];
+    if (!r.damaged()) continue;
+    const uint64_t reserved = r.events();
+    const uint64_t left = reserved > taken_[i] ? reserved - taken_[i] : 0;
+    out += std::min<uint64_t>(left, r.capacity() / sizeof(EventRecord));
+  }
+  return out;
 }
 
 }  // namespace pfc::trace

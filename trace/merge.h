@@ -62,6 +62,10 @@ class SessionRings {
   size_t drain(uint64_t now, size_t max, Take&& take);
   // The session stopped and every ring is drained (or the in-flight grace period is over).
   bool finished(uint64_t now);
+  // Events given up in damaged rings (docs/namespace.md §5): for each ring that stopped
+  // being read, the events its writer reserved less those taken from it, at most what its
+  // data area can hold (the counter is in the damaged shared data too).
+  uint64_t given_up() const;
 
   uint64_t instance() const { return instance_; }
   uint64_t stopped_at() const { return stopped_at_; }
@@ -79,8 +83,9 @@ class SessionRings {
   std::vector<std::unique_ptr<RingReader>> rings_;
   // Per ring: the index of the first ring of the same writer process (its group).
   std::vector<uint32_t> group_;
-  std::vector<uint8_t> held_;  // per group index, set by hold_groups()
-  bool siblings_ = false;      // some writer has two rings
+  std::vector<uint8_t> held_;    // per group index, set by hold_groups()
+  std::vector<uint64_t> taken_;  // per ring: records drain() took
+  bool siblings_ = false;        // some writer has two rings
   std::set<std::string> known_;
   uint64_t next_scan_ns_ = 0;
   uint64_t stopped_at_ = 0;  // 0: the session is live
@@ -93,6 +98,7 @@ size_t SessionRings::drain(uint64_t now, size_t max, Take&& take) {
   size_t n = 0;
   while (n < max) {
     RingReader* best = nullptr;
+    size_t best_index = 0;
     const RingReader::View* v = nullptr;
     uint64_t second = ~uint64_t{0};  // the smallest head of the other rings
     const bool held = siblings_ && hold_groups();
@@ -103,6 +109,7 @@ size_t SessionRings::drain(uint64_t now, size_t max, Take&& take) {
       if (v == nullptr || w->header.ts < v->header.ts) {
         if (v != nullptr) second = v->header.ts;  // v's ts was the smallest so far
         best = rings_[i].get();
+        best_index = i;
         v = w;
       } else if (w->header.ts < second) {
         second = w->header.ts;
@@ -113,6 +120,7 @@ size_t SessionRings::drain(uint64_t now, size_t max, Take&& take) {
     do {  // an equal timestamp elsewhere ends the run: the rescan applies the ring order
       take(*best, *v);
       best->pop();
+      ++taken_[best_index];
       ++n;
     } while (n < max && (v = best->peek()) != nullptr && v->header.ts <= limit &&
              v->header.ts < second);

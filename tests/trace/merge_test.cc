@@ -4,6 +4,7 @@
 // (2 ms old, or everything after the stop); a record still being written holds back its
 // own ring only; and every taken record is popped at once (its space is handed back).
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstring>
@@ -29,15 +30,20 @@ RingWriter make_ring(const TraceDir& dir, uint32_t pid) {
   return std::move(*w);
 }
 
+// Fills a reserved record with payload `value` and commits it.
+void finish(EventRecord* r, uint32_t value) {
+  r->payload_len = 4;
+  r->stack_count = 0;
+  std::memcpy(reinterpret_cast<uint8_t*>(r) + sizeof(EventRecord), &value, 4);
+  RingWriter::commit(r);
+}
+
 // Writes one committed event with timestamp `ts` and payload `value`.
 void put(RingWriter& w, uint64_t ts, uint32_t value) {
   EventRecord* r = w.reserve(record_bytes(4, 0));
   ASSERT_NE(r, nullptr);
   r->ts = ts;  // the test chooses the clock
-  r->payload_len = 4;
-  r->stack_count = 0;
-  std::memcpy(reinterpret_cast<uint8_t*>(r) + sizeof(EventRecord), &value, 4);
-  RingWriter::commit(r);
+  finish(r, value);
 }
 
 struct Fixture {
@@ -190,13 +196,63 @@ TEST(Merge, ARecordBeingWrittenHoldsBackOnlyItsRing) {
   const auto take = [&](RingReader&, const RingReader::View& v) { got.push_back(value_of(v)); };
   EXPECT_EQ(f.rings.drain(1'000'000'000, 100, take), 4u);
   EXPECT_EQ(got, (std::vector<uint32_t>{1, 120, 200, 300}));
-  open->payload_len = 4;
-  open->stack_count = 0;
-  const uint32_t late = 7;
-  std::memcpy(reinterpret_cast<uint8_t*>(open) + sizeof(EventRecord), &late, 4);
-  RingWriter::commit(open);
+  finish(open, 7);
   EXPECT_EQ(f.rings.drain(1'000'000'000, 100, take), 1u);
   EXPECT_EQ(got.back(), 7u);
+}
+
+// The front and main rings of one writer are held together while either has a record in
+// flight at its tail: a record of the same writer in the other ring must not overtake the
+// records waiting behind it (docs/namespace.md §3 "The front ring"). Other writers go on.
+TEST(Merge, AWritersRingsAreHeldTogetherWhileOneHasARecordInFlight) {
+  Fixture f(false);
+  const ProcessKey self = self_process();  // alive: its reserved record is waited for
+  RingWriter main = *RingWriter::create(f.dir, kInstance, self, kMinRingBytes);
+  RingWriter front = *RingWriter::create(f.dir, kInstance, self, kMinRingBytes, true);
+  RingWriter other = make_ring(f.dir, 402);
+  EventRecord* open = main.reserve(record_bytes(4, 0));  // another thread's, not committed
+  ASSERT_NE(open, nullptr);
+  open->ts = 100;
+  put(main, 110, 2);   // this thread's record, behind it in the main ring
+  put(front, 120, 3);  // the same thread's next record, in the front ring
+  put(other, 130, 4);  // another writer
+  f.scan(1'000'000'000);
+  ASSERT_EQ(f.rings.rings().size(), 3u);
+  std::vector<uint32_t> got;
+  const auto take = [&](RingReader&, const RingReader::View& v) { got.push_back(value_of(v)); };
+  EXPECT_EQ(f.rings.drain(1'000'000'000, 100, take), 1u);
+  EXPECT_EQ(got, (std::vector<uint32_t>{4}));
+  finish(open, 1);
+  EXPECT_EQ(f.rings.drain(1'000'000'000, 100, take), 3u);
+  EXPECT_EQ(got, (std::vector<uint32_t>{4, 1, 2, 3}));
+}
+
+// A ring that turns out damaged stops giving records; its events never taken are counted
+// as given up (the host adds them to EventsLost), and an intact ring counts none.
+TEST(Merge, EventsOfADamagedRingAreCountedAsGivenUp) {
+  Fixture f(false);
+  RingWriter bad = make_ring(f.dir, 403), good = make_ring(f.dir, 404);
+  for (uint32_t i = 0; i < 10; ++i) {
+    put(bad, 100 + 2 * i, i);
+    put(good, 101 + 2 * i, 100 + i);
+  }
+  f.scan(1'000'000'000);
+  std::vector<uint32_t> got;
+  const auto take = [&](RingReader&, const RingReader::View& v) { got.push_back(value_of(v)); };
+  EXPECT_EQ(f.rings.drain(1'000'000'000, 6, take), 6u);  // 3 of each
+  EXPECT_EQ(f.rings.given_up(), 0u);
+  // The fifth record's size becomes 12 (not a multiple of 8) under a valid stamp.
+  auto fd = f.dir.open_file(ring_name(kInstance, ProcessKey{403, 1403}), false);
+  ASSERT_TRUE(fd);
+  const off_t at = static_cast<off_t>(kRingHeaderSize + 4 * record_bytes(4, 0));
+  uint32_t size = 12;
+  ASSERT_EQ(::pwrite(fd->get(), &size, 4, at), 4);
+  EXPECT_EQ(f.rings.drain(1'000'000'000, 100, take), 8u);  // the bad ring's 4th, the good's 7
+  const size_t bad_index = f.rings.rings()[0]->id().writer.pid == 403 ? 0 : 1;
+  EXPECT_TRUE(f.rings.rings()[bad_index]->damaged());
+  EXPECT_FALSE(f.rings.rings()[1 - bad_index]->damaged());
+  EXPECT_EQ(f.rings.given_up(), 6u);  // 10 reserved, 4 taken
+  EXPECT_EQ(got.size(), 14u);
 }
 
 }  // namespace
