@@ -70,7 +70,8 @@ uint64_t soft_wrap_bytes(uint64_t capacity) {
 // ---- writer ---------------------------------------------------------------------------
 
 Result<RingWriter> RingWriter::create(const TraceDir& dir, uint64_t instance,
-                                      const ProcessKey& self, uint64_t capacity, bool front) {
+                                      const ProcessKey& self, uint64_t capacity, bool front,
+                                      bool populate) {
   const std::string name = ring_name(instance, self, front);
   (void)::unlinkat(dir.fd(), name.c_str(), 0);  // a leftover of this very process key
   auto fd = dir.open_file(name, true);
@@ -85,7 +86,7 @@ Result<RingWriter> RingWriter::create(const TraceDir& dir, uint64_t instance,
     return make_error(errno_text("cannot allocate trace buffer " + name, err));
   auto map = Mapping::map(fd->get(), total);
   if (!map) return std::unexpected(map.error());
-  (void)map->prefault(0, total);  // no page fault on the write path later
+  if (populate) (void)map->prefault(0, total);  // no page fault on the write path later
   RingWriter w;
   w.map_ = std::move(*map);
   w.capacity_ = capacity;
@@ -210,7 +211,9 @@ Result<RingReader> RingReader::open(const TraceDir& dir, const std::string& name
     return make_error("trace buffer " + name + " has a bad size");
   auto map = Mapping::map(fd->get(), size);
   if (!map) return std::unexpected(map.error());
-  (void)map->prefault(0, size);  // the pages exist (the writer allocated them): map them all
+  // The pages exist (the writer allocated them): map them all, if this ring is the one
+  // records go to first; a main ring behind a front ring is mostly untouched.
+  if (reader_populates(*id, size - kRingHeaderSize)) (void)map->prefault(0, size);
   RingReader r;
   r.map_ = std::move(*map);
   r.name_ = name;

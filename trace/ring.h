@@ -138,12 +138,21 @@ inline constexpr uint64_t kFrontRingMaxBytes = 16u << 20;
 inline uint64_t front_ring_capacity(uint64_t capacity) {
   return capacity >= kFrontRingMinMain ? std::min(capacity / 4, kFrontRingMaxBytes) : 0;
 }
+// Whether a reader fills the page tables of ring `id` of `capacity` bytes when it opens it:
+// for the ring that takes a writer's records first (its front ring, or a main ring too
+// small to have one), not for a main ring that only takes what spills.
+inline bool reader_populates(const RingId& id, uint64_t capacity) {
+  return id.front || front_ring_capacity(capacity) == 0;
+}
 
 class RingWriter {
  public:
-  // Creates (or reopens, after fork-less restarts of the same process key) the ring.
+  // Creates (or reopens, after fork-less restarts of the same process key) the ring. With
+  // `populate` its page tables are filled now, so no write takes a page fault; the main
+  // ring behind a front ring is created without, and is mapped page by page as records
+  // spill into it (docs/namespace.md §3 "The front ring").
   static Result<RingWriter> create(const TraceDir& dir, uint64_t instance, const ProcessKey& self,
-                                   uint64_t capacity, bool front = false);
+                                   uint64_t capacity, bool front = false, bool populate = true);
   // Reserves a record of `bytes` (a multiple of 8) and fills size/state (reserved)/ts;
   // nullptr when it does not fit (counted in lost).
   EventRecord* reserve(uint32_t bytes);
