@@ -21,20 +21,11 @@ void SessionRings::scan(const TraceDir& dir, const StateStore& store, uint64_t n
       if (rings_[i]->id().writer == ring->id().writer) group = group_[i];
     siblings_ |= group != rings_.size();
     group_.push_back(group);
+    heads_.push_back(nullptr);
     held_.push_back(0);
     taken_.push_back(0);
     rings_.push_back(std::make_unique<RingReader>(std::move(*ring)));
   }
-}
-
-bool SessionRings::hold_groups() {
-  bool any = false;
-  for (size_t i = 0; i < rings_.size(); ++i)
-    if (rings_[i]->peek() == nullptr && rings_[i]->pending()) {
-      held_[group_[i]] = 1;
-      any = true;
-    }
-  return any;
 }
 
 SessionRings::Pick SessionRings::oldest() {

@@ -76,14 +76,12 @@ class SessionRings {
   const std::vector<std::unique_ptr<RingReader>>& rings() const { return rings_; }
 
  private:
-  // Marks in held_ the groups with a ring whose tail record is in flight; false if none.
-  bool hold_groups();
-
   uint64_t instance_;
   std::vector<std::unique_ptr<RingReader>> rings_;
   // Per ring: the index of the first ring of the same writer process (its group).
   std::vector<uint32_t> group_;
-  std::vector<uint8_t> held_;    // per group index, set by hold_groups()
+  std::vector<const RingReader::View*> heads_;  // per ring: drain()'s peek of this round
+  std::vector<uint8_t> held_;    // per group index: a ring of that writer has a record in flight
   std::vector<uint64_t> taken_;  // per ring: records drain() took
   bool siblings_ = false;        // some writer has two rings
   std::set<std::string> known_;
@@ -101,11 +99,18 @@ size_t SessionRings::drain(uint64_t now, size_t max, Take&& take) {
     size_t best_index = 0;
     const RingReader::View* v = nullptr;
     uint64_t second = ~uint64_t{0};  // the smallest head of the other rings
-    const bool held = siblings_ && hold_groups();
+    // One peek per ring: its head, and whether a record in flight holds its writer's group.
+    bool held = false;
     for (size_t i = 0; i < rings_.size(); ++i) {
-      if (held && held_[group_[i]] != 0) continue;
-      const RingReader::View* w = rings_[i]->peek();
-      if (w == nullptr) continue;
+      heads_[i] = rings_[i]->peek();
+      if (siblings_ && heads_[i] == nullptr && rings_[i]->pending()) {
+        held_[group_[i]] = 1;
+        held = true;
+      }
+    }
+    for (size_t i = 0; i < rings_.size(); ++i) {
+      const RingReader::View* w = heads_[i];
+      if (w == nullptr || (held && held_[group_[i]] != 0)) continue;
       if (v == nullptr || w->header.ts < v->header.ts) {
         if (v != nullptr) second = v->header.ts;  // v's ts was the smallest so far
         best = rings_[i].get();
