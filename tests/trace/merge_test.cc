@@ -18,6 +18,7 @@
 namespace pfc::trace {
 namespace {
 
+using testing::commit_value;
 using testing::TempNamespace;
 using testing::value_of;
 
@@ -30,20 +31,12 @@ RingWriter make_ring(const TraceDir& dir, uint32_t pid) {
   return std::move(*w);
 }
 
-// Fills a reserved record with payload `value` and commits it.
-void finish(EventRecord* r, uint32_t value) {
-  r->payload_len = 4;
-  r->stack_count = 0;
-  std::memcpy(reinterpret_cast<uint8_t*>(r) + sizeof(EventRecord), &value, 4);
-  RingWriter::commit(r);
-}
-
 // Writes one committed event with timestamp `ts` and payload `value`.
 void put(RingWriter& w, uint64_t ts, uint32_t value) {
   EventRecord* r = w.reserve(record_bytes(4, 0));
   ASSERT_NE(r, nullptr);
   r->ts = ts;  // the test chooses the clock
-  finish(r, value);
+  commit_value(r, value);
 }
 
 struct Fixture {
@@ -196,7 +189,7 @@ TEST(Merge, ARecordBeingWrittenHoldsBackOnlyItsRing) {
   const auto take = [&](RingReader&, const RingReader::View& v) { got.push_back(value_of(v)); };
   EXPECT_EQ(f.rings.drain(1'000'000'000, 100, take), 4u);
   EXPECT_EQ(got, (std::vector<uint32_t>{1, 120, 200, 300}));
-  finish(open, 7);
+  commit_value(open, 7);
   EXPECT_EQ(f.rings.drain(1'000'000'000, 100, take), 1u);
   EXPECT_EQ(got.back(), 7u);
 }
@@ -222,7 +215,7 @@ TEST(Merge, AWritersRingsAreHeldTogetherWhileOneHasARecordInFlight) {
   const auto take = [&](RingReader&, const RingReader::View& v) { got.push_back(value_of(v)); };
   EXPECT_EQ(f.rings.drain(1'000'000'000, 100, take), 1u);
   EXPECT_EQ(got, (std::vector<uint32_t>{4}));
-  finish(open, 1);
+  commit_value(open, 1);
   EXPECT_EQ(f.rings.drain(1'000'000'000, 100, take), 3u);
   EXPECT_EQ(got, (std::vector<uint32_t>{4, 1, 2, 3}));
 }

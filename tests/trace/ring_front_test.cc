@@ -15,6 +15,7 @@
 namespace pfc::trace {
 namespace {
 
+using testing::commit_value;
 using testing::TempNamespace;
 using testing::value_of;
 
@@ -56,11 +57,7 @@ uint32_t fill_front(RingWriter& w) {
       continue;
     }
     misses = 0;
-    r->payload_len = 4;
-    r->stack_count = 0;
-    std::memcpy(reinterpret_cast<uint8_t*>(r) + sizeof(EventRecord), &n, 4);
-    RingWriter::commit(r);
-    ++n;
+    commit_value(r, n++);
   }
   return n;
 }
@@ -91,11 +88,8 @@ TEST(FrontRing, AMissIsNotALossAndFreedSpaceIsSeenWithinTheRecheck) {
     }
     ASSERT_NE(r, nullptr);
     EXPECT_LE(attempts, RingWriter::kFrontRecheck);
-    r->payload_len = 4;
-    r->stack_count = 0;
     const uint32_t marker = 0xABCD;
-    std::memcpy(reinterpret_cast<uint8_t*>(r) + sizeof(EventRecord), &marker, 4);
-    RingWriter::commit(r);
+    commit_value(r, marker);
     const auto* v = reader.peek();
     ASSERT_NE(v, nullptr);
     EXPECT_EQ(value_of(*v), marker);
@@ -132,11 +126,8 @@ TEST(FrontRing, RecordsSpreadOverBothRingsMergeInWriteOrder) {
     (r != nullptr ? in_front : in_main)++;
     if (r == nullptr) r = main.reserve(bytes);
     ASSERT_NE(r, nullptr) << i;
-    r->ts = 1000 + i;
-    r->payload_len = 4;
-    r->stack_count = 0;
-    std::memcpy(reinterpret_cast<uint8_t*>(r) + sizeof(EventRecord), &i, 4);
-    RingWriter::commit(r);
+    r->ts = 1000 + i;  // the test's own clock
+    commit_value(r, i);
     if (i % 997 == 0) take(600);
   }
   take(~size_t{0});
@@ -179,11 +170,7 @@ TEST(FrontRing, ConcurrentWritersThroughBothRingsKeepEachThreadsOrder) {
         if (r != nullptr) in_front.fetch_add(1);
         if (r == nullptr) r = main.reserve(bytes);
         if (r == nullptr) continue;
-        const uint32_t value = t * kPerThread + i;
-        r->payload_len = 4;
-        r->stack_count = 0;
-        std::memcpy(reinterpret_cast<uint8_t*>(r) + sizeof(EventRecord), &value, 4);
-        RingWriter::commit(r);
+        commit_value(r, t * kPerThread + i);
         kept.fetch_add(1);
       }
     });

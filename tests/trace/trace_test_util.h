@@ -44,18 +44,24 @@ inline uint32_t value_of(const RingReader::View& v) {
   return x;
 }
 
-// Writes and commits one record carrying `value` (its first 4 of `payload_len` payload
-// bytes, and its event id); false when the ring dropped it.
-inline bool write_one(RingWriter& w, uint32_t value, uint32_t payload_len = 4) {
-  EventRecord* r = w.reserve(record_bytes(payload_len, 0));
-  if (r == nullptr) return false;
+// Fills a reserved record so that it carries `value` (its first 4 of `payload_len` payload
+// bytes, zeros after, and its event id) and commits it.
+inline void commit_value(EventRecord* r, uint32_t value, uint32_t payload_len = 4) {
   r->payload_len = payload_len;
   r->stack_count = 0;
   r->id = static_cast<uint16_t>(value);
-  std::vector<uint8_t> payload(payload_len, 0);
-  std::memcpy(payload.data(), &value, std::min<size_t>(4, payload_len));
-  std::memcpy(reinterpret_cast<uint8_t*>(r) + sizeof(EventRecord), payload.data(), payload_len);
+  uint8_t* payload = reinterpret_cast<uint8_t*>(r) + sizeof(EventRecord);
+  std::memset(payload, 0, payload_len);
+  std::memcpy(payload, &value, std::min<size_t>(4, payload_len));
   RingWriter::commit(r);
+}
+
+// Writes and commits one record carrying `value` (commit_value); false when the ring
+// dropped it.
+inline bool write_one(RingWriter& w, uint32_t value, uint32_t payload_len = 4) {
+  EventRecord* r = w.reserve(record_bytes(payload_len, 0));
+  if (r == nullptr) return false;
+  commit_value(r, value, payload_len);
   return true;
 }
 
