@@ -105,6 +105,7 @@ inline constexpr const char* kTraceShowExamples =
     "  pfc trace show MyTrace --follow | pfc run trace.pfs --events -\n"
     "  pfc trace show rec.etl                       a log file (any existing file is one)\n"
     "  pfc trace show rec.etl --follow              a log file still being written\n"
+    "  pfc trace show --session a/b                 a session whose name holds a '/'\n"
     "Schemas published by 'pfc trace enable --script' decode without --schema.";
 
 }  // namespace pfc::cli

@@ -1,6 +1,7 @@
 // cli/main.cc — the `pfc` command: CLI11 command-line structure, dispatch to the
 // subcommands of cli/commands/, process-wide manners (SIGPIPE ignored so a closed pipe is a
-// write error, --color, --version, a failed write to standard output is exit 1, no wait
+// write error, --color, --version, std::cout over an OutputFile so a failed write to
+// standard output is exit 1 with its reason, no wait
 // at exit for a background compilation) and the one place where exceptions become exit
 // codes (usage errors → 2, anything unexpected → 3).
 // Reference: docs/cli.md; the same options are in docs/pfc.1 and cli/completion/.
@@ -9,7 +10,6 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <exception>
 #include <iostream>
 #include <new>
@@ -23,6 +23,7 @@
 #include "cli/commands/commands.h"
 #include "cli/exit_code.h"
 #include "cli/help_text.h"
+#include "cli/output_file.h"
 #include "cli/term.h"
 #include "cli/trace_args.h"
 #include "compiler/jit/tiered.h"
@@ -194,18 +195,34 @@ int dispatch(const CLI::App& app, const Parsed& p) {
   return usage_error("no command given");
 }
 
-// Standard output written through std::cout must have reached its file: a full disk or
-// /dev/full is exit 1 with a message, a closed pipe exit 1 without one.
-int check_stdout(int status) {
-  errno = 0;
-  std::cout.flush();
-  const bool failed = !std::cout.good() || std::fflush(stdout) != 0 || std::ferror(stdout);
-  if (!failed) return status;
-  const int err = errno != 0 ? errno : EIO;
-  if (err != EPIPE)
-    std::cerr << "pfc: error: cannot write <stdout>: " << std::strerror(err) << '\n';
-  return status == kExitOk ? kExitInput : status;
-}
+// std::cout writes standard output through an OutputFile while the command runs (restored
+// on return), so a failed write keeps its errno for every command alike.
+class StdoutStream {
+ public:
+  StdoutStream() : file_(std::move(*OutputFile::open("-"))), saved_(std::cout.rdbuf(&buf_)) {}
+  ~StdoutStream() {  // also when an exception leaves run_main: what was printed is kept
+    buf_.pubsync();
+    std::cout.rdbuf(saved_);
+  }
+  StdoutStream(const StdoutStream&) = delete;
+  StdoutStream& operator=(const StdoutStream&) = delete;
+
+  // Standard output written through std::cout must have reached its file: a full disk or
+  // /dev/full is exit 1 with "cannot write <stdout>: REASON", a closed pipe exit 1 without
+  // a message (docs/cli.md "Output").
+  int check(int status) {
+    std::cout.flush();
+    if (!file_.failed() && std::cout.good()) return status;
+    if (file_.failed()) report_write_error(file_, std::cerr);
+    else std::cerr << "pfc: error: cannot write <stdout>\n";
+    return status == kExitOk ? kExitInput : status;
+  }
+
+ private:
+  OutputFile file_;
+  OutputStreamBuf buf_{file_};
+  std::streambuf* saved_;
+};
 
 bool wants_version(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
@@ -217,9 +234,10 @@ bool wants_version(int argc, char** argv) {
 }
 
 int run_main(int argc, char** argv) {
+  StdoutStream out;
   if (wants_version(argc, argv)) {
     std::cout << "pfc " << PFC_VERSION << '\n';
-    return check_stdout(kExitOk);
+    return out.check(kExitOk);
   }
   CLI::App app{"pfc: payload filter expression compiler and ETW-style routing core", "pfc"};
   app.require_subcommand(1);
@@ -242,15 +260,15 @@ int run_main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
-    return check_stdout(app.exit(e));
+    return out.check(app.exit(e));
   } catch (const CLI::CallForAllHelp& e) {
-    return check_stdout(app.exit(e));
+    return out.check(app.exit(e));
   } catch (const CLI::ParseError& e) {
     return usage_error(e.what());
   }
   set_stderr_color(want_color(parse_color_mode(parsed.color)));
   if (const std::string bad = check_values(app, parsed); !bad.empty()) return usage_error(bad);
-  return check_stdout(dispatch(app, parsed));
+  return out.check(dispatch(app, parsed));
 }
 
 }  // namespace

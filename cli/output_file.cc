@@ -76,6 +76,21 @@ std::string OutputFile::error_message() const {
   return "cannot write " + name_ + ": " + std::strerror(errno_);
 }
 
+OutputStreamBuf::int_type OutputStreamBuf::overflow(int_type c) {
+  if (traits_type::eq_int_type(c, traits_type::eof()))
+    return sync() == 0 ? traits_type::not_eof(c) : traits_type::eof();
+  const char ch = traits_type::to_char_type(c);
+  file_.write(std::string_view(&ch, 1));
+  return file_.failed() ? traits_type::eof() : c;
+}
+
+std::streamsize OutputStreamBuf::xsputn(const char* s, std::streamsize n) {
+  file_.write(std::string_view(s, static_cast<size_t>(n)));
+  return file_.failed() ? 0 : n;
+}
+
+int OutputStreamBuf::sync() { return file_.flush() ? 0 : -1; }
+
 int report_write_error(const OutputFile& out, std::ostream& err) {
   const std::string message = out.error_message();
   if (!message.empty()) err << "pfc: error: " << message << '\n' << std::flush;

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <iosfwd>
+#include <streambuf>
 #include <string>
 #include <string_view>
 
@@ -51,6 +52,24 @@ class OutputFile {
   bool owned_ = false;
   std::string buffer_;
   int errno_ = 0;
+};
+
+// A std::streambuf writing through an OutputFile, so text written with a std::ostream keeps
+// the errno of a failed write (a stdio FILE keeps only an error flag, and errno is long
+// overwritten when the flag is looked at). main puts one under std::cout for standard
+// output, so every command's stdout is checked the same way. After a failure every write
+// fails (the stream goes bad) and the OutputFile holds the reason.
+class OutputStreamBuf final : public std::streambuf {
+ public:
+  explicit OutputStreamBuf(OutputFile& file) : file_(file) {}
+
+ protected:
+  int_type overflow(int_type c) override;
+  std::streamsize xsputn(const char* s, std::streamsize n) override;
+  int sync() override;
+
+ private:
+  OutputFile& file_;
 };
 
 // Prints the write error (if any; not for a closed pipe) and returns the exit code for a

@@ -80,7 +80,11 @@ void add_trace(CLI::App& app, TraceOptions& o) {
   CLI::App* show =
       sub(*trace, o, "show", "Print a session's or a log file's events as events-file lines",
           kTraceShowExamples);
-  add_name(show, o);
+  show->add_option("NAME|FILE", o.name,
+                   "a session's name, or a log file (an existing file, or a path with a '/')");
+  show->add_option("--session", o.session,
+                   "show the session of this name (instead of NAME|FILE): for a name that "
+                   "holds a '/' or names a file");
   show->add_option("--schema", o.schemas,
                    "filter script (.pfs) or manifest (.man) declaring providers: decoded "
                    "\"fields\" (adds to the schemas published with the enables; repeatable)");

@@ -4,6 +4,8 @@
 #include <cstddef>
 #include <cstring>
 #include <memory>
+#include <optional>
+#include <string>
 
 #include "base/utf8.h"
 #include "cli/exit_code.h"
@@ -16,16 +18,31 @@
 #include "etw/util.h"
 #include "pfc/etw/evntprov.h"
 #include "pfc/etw/evntrace.h"
+#include "trace/state.h"
 
 namespace pfc::cli {
+
+std::optional<std::string> namespace_reason(uint32_t rc) {
+  if (rc != ERROR_ACCESS_DENIED) return std::nullopt;
+  auto usable = etw::namespace_access();
+  if (usable) return std::nullopt;
+  return usable.error().message;
+}
+
+std::string api_error(const char* call, uint32_t rc) {
+  if (auto reason = namespace_reason(rc)) return *reason;
+  return std::string(call) + " failed with " + std::to_string(rc);
+}
+
 namespace {
 
 constexpr ULONG kEnableTimeoutMs = 10000;  // providers apply the change before we return
 
+// The longest name and log file path the namespace holds (trace/state.h), with terminators.
 struct Properties {
   EVENT_TRACE_PROPERTIES props;
-  WCHAR name[1024];
-  WCHAR file[4097];
+  WCHAR name[trace::kMaxSessionNameUnits + 1];
+  WCHAR file[trace::kMaxPathUnits + 1];
 };
 
 std::unique_ptr<Properties> new_properties() {
@@ -87,7 +104,9 @@ std::string file_options(const TraceOptions& o, Properties& p) {
     return "";
   }
   const std::u16string path = wide(o.file);
-  if (path.size() >= std::size(p.file)) return "--file: the path is too long";
+  if (path.size() >= std::size(p.file))
+    return "--file: the path is longer than the limit of " + std::to_string(std::size(p.file) - 1) +
+           " UTF-16 units";
   std::memcpy(p.file, path.c_str(), (path.size() + 1) * sizeof(WCHAR));
   p.props.LogFileNameOffset = offsetof(Properties, file);
   p.props.LogFileMode =
@@ -99,18 +118,27 @@ std::string file_options(const TraceOptions& o, Properties& p) {
 }
 
 std::string start_error(const TraceOptions& o, ULONG rc) {
+  if (auto reason = namespace_reason(rc)) return *reason;  // not the log file's fault
+  const bool file = !o.file.empty();
   switch (rc) {
     case ERROR_ALREADY_EXISTS: return "a session named '" + o.name + "' already exists";
     case ERROR_NO_SYSTEM_RESOURCES:
       return "cannot start '" + o.name + "': 64 sessions are live, the most a namespace holds";
-    case ERROR_PATH_NOT_FOUND: return "cannot create log file '" + o.file + "': no such directory";
-    case ERROR_ACCESS_DENIED: return "cannot create log file '" + o.file + "': permission denied";
-    case ERROR_BAD_PATHNAME: return "cannot create log file '" + o.file + "': bad path";
+    case ERROR_PATH_NOT_FOUND:
+      if (file) return "cannot create log file '" + o.file + "': no such directory";
+      break;
+    case ERROR_ACCESS_DENIED:
+      if (file) return "cannot create log file '" + o.file + "': permission denied";
+      break;
+    case ERROR_BAD_PATHNAME:
+      if (file) return "cannot create log file '" + o.file + "': bad path";
+      break;
     case ERROR_FILE_NOT_FOUND:
       return "cannot start '" + o.name +
              "': the session host pfc-trace-host was not found (set PFC_TRACE_HOST)";
-    default: return "cannot start '" + o.name + "': StartTraceW failed with " + std::to_string(rc);
+    default: break;
   }
+  return "cannot start '" + o.name + "': " + api_error("StartTraceW", rc);
 }
 
 int start(const TraceOptions& o, std::ostream& out, std::ostream& err) {
@@ -122,20 +150,24 @@ int start(const TraceOptions& o, std::ostream& out, std::ostream& err) {
     bad = parse_count("--buffers", o.buffers, 65536, p->props.MaximumBuffers);
   if (!bad.empty()) return usage(err, bad);
   const std::u16string w = wide(o.name);
-  if (w.empty() || w.size() >= 1024) return usage(err, "NAME: expected 1 to 1023 characters");
+  if (w.empty() || w.size() >= std::size(p->name))
+    return usage(err,
+                 "NAME: expected 1 to " + std::to_string(std::size(p->name) - 1) + " UTF-16 units");
   TRACEHANDLE h = 0;
   const ULONG rc = StartTraceW(&h, reinterpret_cast<LPCWSTR>(w.c_str()), &p->props);
   if (rc != ERROR_SUCCESS) return failure(err, start_error(o, rc));
   return print_query(o.name, out, err);
 }
 
-// The session's handle, or 0 when there is no such session.
-TRACEHANDLE session_handle(const std::string& name) {
+// The session's handle; 0 when there is no such session; an error when the query fails
+// otherwise (a namespace this process cannot use: its reason, not "no session").
+Result<TRACEHANDLE> session_handle(const std::string& name) {
   auto p = new_properties();
   const std::u16string w = wide(name);
-  if (ControlTraceW(0, reinterpret_cast<LPCWSTR>(w.c_str()), &p->props,
-                    EVENT_TRACE_CONTROL_QUERY) != 0)
-    return 0;
+  const ULONG rc =
+      ControlTraceW(0, reinterpret_cast<LPCWSTR>(w.c_str()), &p->props, EVENT_TRACE_CONTROL_QUERY);
+  if (rc == ERROR_WMI_INSTANCE_NOT_FOUND) return TRACEHANDLE{0};
+  if (rc != ERROR_SUCCESS) return make_error(api_error("ControlTraceW(QUERY)", rc));
   return p->props.Wnode.HistoricalContext;
 }
 
@@ -181,13 +213,15 @@ std::vector<EVENT_FILTER_DESCRIPTOR> filters(const EnableRequest& r,
 std::string enable_error(ULONG rc) {
   if (rc == ERROR_NO_SYSTEM_RESOURCES) return "the provider is already enabled by 8 sessions";
   if (rc == ERROR_INVALID_PARAMETER) return "EnableTraceEx2 refused the arguments (error 87)";
-  return "EnableTraceEx2 failed with " + std::to_string(rc);
+  return api_error("EnableTraceEx2", rc);
 }
 
 }  // namespace
 
 int apply_enable(const std::string& name, const EnableRequest& r, bool on, std::ostream& err) {
-  const TRACEHANDLE h = session_handle(name);
+  const Result<TRACEHANDLE> handle = session_handle(name);
+  if (!handle) return failure(err, handle.error().message);
+  const TRACEHANDLE h = *handle;
   if (h == 0) return no_session(err, name);
   std::vector<std::vector<uint8_t>> bodies;
   std::vector<EVENT_FILTER_DESCRIPTOR> f = filters(r, bodies);

@@ -4,8 +4,10 @@
 #include <string_view>
 
 #include "base/ascii.h"
+#include "base/hex.h"
 #include "base/integer_text.h"
 #include "base/utf8.h"
+#include "etw/filters.h"
 #include "pfc/etw/evntcons.h"
 #include "pfc/etw/evntprov.h"
 
@@ -77,11 +79,31 @@ constexpr PropertyName kProperties[] = {
     {"source_container_tracking", EVENT_ENABLE_PROPERTY_SOURCE_CONTAINER_TRACKING},
 };
 
+// The bits of every EnableProperty flag pfc knows by name.
+constexpr uint32_t known_properties() {
+  uint32_t all = 0;
+  for (const PropertyName& p : kProperties) all |= p.flag;
+  return all;
+}
+
+// "" or why the EnableProperty bits `v` (from --property TEXT) cannot be passed: bits that
+// are no flag, or a flag EnableTraceEx2 refuses (etw::kUnsupportedEnableProperties).
+std::string check_property(const std::string& text, uint32_t v) {
+  if (const uint32_t unknown = v & ~known_properties(); unknown != 0)
+    return "--property " + text + ": " + to_hex(unknown) +
+           " is not an EnableProperty flag (the flags are " + to_hex(known_properties()) +
+           " and their names)";
+  if (const uint32_t refused = v & etw::kUnsupportedEnableProperties; refused != 0)
+    return "--property " + text + ": " + to_hex(refused) +
+           " (provider_group) is not supported by EnableTraceEx2 (docs/etw.md \"Error codes\")";
+  return "";
+}
+
 std::string parse_property(const std::string& text, uint32_t& flags) {
   for (const PropertyName& p : kProperties) {
     if (iequals_ascii(text, p.name)) {
       flags |= p.flag;
-      return "";
+      return check_property(text, p.flag);
     }
   }
   uint64_t v = 0;
@@ -90,7 +112,7 @@ std::string parse_property(const std::string& text, uint32_t& flags) {
            ": expected a number or stack_trace, sid, ts_id, "
            "ignore_keyword_0, enable_keyword_0, process_start_key, event_key, ...";
   flags |= static_cast<uint32_t>(v);
-  return "";
+  return check_property(text, static_cast<uint32_t>(v));
 }
 
 std::string parse_pids(const TraceOptions& o, EnableRequest& out) {
@@ -99,7 +121,9 @@ std::string parse_pids(const TraceOptions& o, EnableRequest& out) {
     if (!parse_number(p, 0xffffffffu, v)) return "--pid " + p + ": expected a process id";
     out.pids.push_back(static_cast<uint32_t>(v));
   }
-  if (out.pids.size() > MAX_EVENT_FILTER_PID_COUNT) return "--pid: at most 8 process ids";
+  if (out.pids.size() > MAX_EVENT_FILTER_PID_COUNT)
+    return "--pid: at most " + std::to_string(MAX_EVENT_FILTER_PID_COUNT) +
+           " process ids (an ETW PID filter)";
   return "";
 }
 
@@ -112,7 +136,7 @@ std::string parse_exes(const TraceOptions& o, EnableRequest& out) {
     joined += e;
   }
   if (!utf8_to_utf16(joined, out.exe)) return "--exe: not valid UTF-8";
-  return "";
+  return name_list_error("--exe", out.exe);
 }
 
 std::string parse_ids(const TraceOptions& o, EnableRequest& out) {
@@ -128,11 +152,22 @@ std::string parse_ids(const TraceOptions& o, EnableRequest& out) {
       return "--event-id " + id + ": expected event ids 0 to 65535 (\"not:\" first to exclude)";
     out.ids.push_back(static_cast<uint16_t>(v));
   }
-  if (out.ids.size() > MAX_EVENT_FILTER_EVENT_ID_COUNT) return "--event-id: at most 64 ids";
+  if (out.ids.size() > MAX_EVENT_FILTER_EVENT_ID_COUNT)
+    return "--event-id: at most " + std::to_string(MAX_EVENT_FILTER_EVENT_ID_COUNT) +
+           " ids (an ETW EVENT_ID filter)";
   return "";
 }
 
 }  // namespace
+
+std::string name_list_error(std::string_view what, const std::u16string& names) {
+  const size_t bytes = (names.size() + 1) * sizeof(char16_t);
+  if (names.empty() || bytes <= MAX_EVENT_FILTER_DATA_SIZE) return "";
+  return std::string(what) + ": the names take " + std::to_string(bytes) +
+         " bytes as UTF-16 (joined by ';', NUL-terminated), more than the limit of " +
+         std::to_string(MAX_EVENT_FILTER_DATA_SIZE) +
+         " bytes of an ETW name-list filter (docs/etw.md \"Filters\")";
+}
 
 Guid provider_guid(const std::string& text, const std::vector<ProviderDef>& schemas) {
   if (auto g = Guid::parse(text)) return *g;

@@ -5,8 +5,10 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "pfc/guid.h"
@@ -31,7 +33,7 @@ struct TraceOptions {
   std::vector<std::string> event_ids;   // --event-id [not:]ID,...
   std::vector<std::string> properties;  // --property
   std::string script;                   // enable --script (not supported yet)
-  std::string session;
+  std::string session;  // enable --script: the script's session; show: the session's name
   std::vector<std::string> schemas;  // show / enable / disable --schema FILE.pfs|FILE.man
   bool follow = false;
 };
@@ -62,9 +64,20 @@ Guid provider_guid(const std::string& text, const std::vector<ProviderDef>& sche
 // error's text.
 std::string build_enable(const TraceOptions& o, const std::vector<ProviderDef>& schemas,
                          EnableRequest& out);
+// "" or why `names` (a ';'-joined UTF-16 name list: --exe, or a script's exe, package_id or
+// app_id filter, labelled `what`) does not fit an ETW name-list filter
+// (MAX_EVENT_FILTER_DATA_SIZE bytes with its NUL, docs/etw.md "Filters").
+std::string name_list_error(std::string_view what, const std::u16string& names);
 // A decimal number from 1 to `max` (--buffer-kb, --buffers); "" or the error text.
 std::string parse_count(const std::string& option, const std::string& text, uint32_t max,
                         uint32_t& out);
+
+// An ETW call failed with `rc`: when that is ERROR_ACCESS_DENIED from a namespace this
+// process cannot use (another user's trace directory, docs/namespace.md), the namespace's
+// reason ("cannot open trace directory 'D': Permission denied"); else nullopt.
+std::optional<std::string> namespace_reason(uint32_t rc);
+// The namespace's reason (above), else "CALL failed with RC".
+std::string api_error(const char* call, uint32_t rc);
 
 // EnableTraceEx2 (enable, or disable when !on) for the session `name`, with a 10 s
 // Timeout; prints errors; returns the exit code (cli/trace_command.cc).

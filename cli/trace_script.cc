@@ -6,11 +6,14 @@
 // schema in the pfc enable extension (etw/enable_ext.h). Each provider process compiles
 // the same EnableParams from them that `pfc run` routes with (docs/etw.md "The pfc enable
 // extension").
+#include <utility>
+
 #include "base/utf8.h"
 #include "cli/exit_code.h"
 #include "cli/script_loader.h"
 #include "cli/trace_options.h"
 #include "etw/enable_ext.h"
+#include "pfc/etw/evntprov.h"
 
 namespace pfc::cli {
 namespace {
@@ -44,6 +47,17 @@ std::string to_request(const ProviderDef& provider, const EnableParams& p, Enabl
   }
   if (p.event_names || p.stack_names || p.stack_level_kw)
     return "event-name or stack level/keyword filters (the ETW API's only)";
+  if (r.pids.size() > MAX_EVENT_FILTER_PID_COUNT)
+    return std::to_string(r.pids.size()) + " pids (an ETW PID filter holds at most " +
+           std::to_string(MAX_EVENT_FILTER_PID_COUNT) + ")";
+  for (const auto* ids : {&r.ids, &r.stack_ids})
+    if (ids->size() > MAX_EVENT_FILTER_EVENT_ID_COUNT)
+      return std::to_string(ids->size()) + " event ids (an ETW EVENT_ID filter holds at most " +
+             std::to_string(MAX_EVENT_FILTER_EVENT_ID_COUNT) + ")";
+  for (const auto& [what, names] :
+       {std::pair{"an exe filter", &r.exe}, std::pair{"a package_id filter", &r.package_ids},
+        std::pair{"an app_id filter", &r.app_ids}})
+    if (std::string bad = name_list_error(what, *names); !bad.empty()) return bad;
   auto ext = etw::encode_ext(etw::ext_from_script(provider, p.payload));
   if (!ext) return "payload filters and schema larger than 256 KiB";
   r.extension = std::move(*ext);

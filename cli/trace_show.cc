@@ -1,10 +1,10 @@
-// cli/trace_show.cc — `pfc trace show NAME|FILE [--schema FILE.pfs|FILE.man ...] [--follow]`:
+// cli/trace_show.cc — `pfc trace show NAME|FILE|--session NAME [--schema F ...] [--follow]`:
 // a real-time consumer or a log-file reader (OpenTraceW + ProcessTrace, the public C API)
 // printing one events-file line per event plus "ts" and "cpu" (docs/cli.md "pfc trace
 // show"), fields decoded with the --schema files (first) or the schemas published with the
 // session's enables or recorded in the log file (docs/logfile.md, section 2). An argument that
 // names an existing file, or holds a '/', is a log file: read to its end, or with --follow until
-// its writer closes it.
+// its writer closes it; `--session NAME` is always a session's name (one holding a '/', say).
 //
 // Without --follow it prints what the session holds and returns once the session has been
 // quiet for kQuietMs (no event delivered for that long: every ring is drained, since the
@@ -30,6 +30,7 @@
 #include "cli/trace_options.h"
 #include "cli/trace_schemas.h"
 #include "etw/consumer.h"
+#include "etw/session_info.h"
 #include "etw/util.h"
 #include "pfc/etw/evntcons.h"
 #include "pfc/etw/evntrace.h"
@@ -51,7 +52,7 @@ uint64_t now_ms() {
 
 struct ShowState {
   std::ostream* out = nullptr;
-  std::string session;
+  std::string session;                 // the session's name, or the log file's path
   std::vector<ProviderDef> schemas;    // --schema files: looked up first
   std::vector<ProviderDef> published;  // published with the session's enables, or the file's
   std::vector<Guid> refreshed;         // GUIDs `published` was re-read for
@@ -83,7 +84,8 @@ bool is_log_file_argument(const std::string& name) {
   return name.find('/') != std::string::npos || ::stat(name.c_str(), &st) == 0;
 }
 
-// OpenTraceW failed on the log file `path`: exit 1 with the reason.
+// OpenTraceW failed on the log file `path`: exit 1 with the reason, and when a live
+// session has that name (one holding a '/', or naming a file), how to show it instead.
 int file_open_error(const std::string& path, ULONG e, std::ostream& err) {
   if (e == ERROR_FILE_NOT_FOUND) {
     err << "pfc: error: cannot read " << path << ": no such file\n";
@@ -92,6 +94,25 @@ int file_open_error(const std::string& path, ULONG e, std::ostream& err) {
   } else {
     err << "pfc: error: cannot read " << path << ": OpenTraceW failed with " << e << '\n';
   }
+  std::u16string name;
+  utf8_to_utf16(path, name);
+  if (auto live = etw::find_session_info(name); live && *live)
+    err << "pfc: note: a session is named '" << path << "': pfc trace show --session '" << path
+        << "'\n";
+  return kExitInput;
+}
+
+// OpenTraceW failed on what `s` shows with GetLastError `e`: exit 1 with the reason.
+int open_error(const ShowState& s, ULONG e, std::ostream& err) {
+  if (s.file) return file_open_error(s.session, e, err);
+  if (auto reason = namespace_reason(e)) err << "pfc: error: " << *reason << '\n';
+  else if (e == ERROR_WMI_INSTANCE_NOT_FOUND)
+    err << "pfc: error: no session named '" << s.session << "'\n";
+  else if (e == ERROR_BUSY)
+    err << "pfc: error: session '" << s.session << "' already has a consumer (one per session)\n";
+  else
+    err << "pfc: error: cannot attach to session '" << s.session << "': OpenTraceW failed with "
+        << e << '\n';
   return kExitInput;
 }
 
@@ -243,12 +264,17 @@ void watch(TRACEHANDLE h, ShowState& s, bool follow, const std::atomic<bool>& do
 int command_trace_show(const TraceOptions& o, std::ostream& out, std::ostream& err) {
   ShowState s;
   s.out = &out;
-  s.session = o.name;
+  if (o.name.empty() == o.session.empty()) {
+    err << "pfc: error: give NAME|FILE or --session NAME (one of them)\n"
+           "Run 'pfc trace show --help' for usage.\n";
+    return kExitUsage;
+  }
+  s.session = o.session.empty() ? o.name : o.session;  // --session: a name, whatever it holds
   if (auto rc = load_trace_schemas(o.schemas, s.schemas, err)) return *rc;
-  s.file = is_log_file_argument(o.name);
-  s.published = s.file ? log_file_schemas(o.name, err) : published_schemas(o.name);
+  s.file = o.session.empty() && is_log_file_argument(o.name);
+  s.published = s.file ? log_file_schemas(s.session, err) : published_schemas(s.session);
   std::u16string name;
-  utf8_to_utf16(o.name, name);
+  utf8_to_utf16(s.session, name);
   EVENT_TRACE_LOGFILEW f{};
   s.follow = o.follow;
   if (s.file) {  // PROCESS_TRACE_MODE_REAL_TIME with a file: follow it
@@ -262,19 +288,7 @@ int command_trace_show(const TraceOptions& o, std::ostream& out, std::ostream& e
   f.EventRecordCallback = on_event;
   f.Context = &s;
   TRACEHANDLE h = OpenTraceW(&f);
-  if (h == INVALID_PROCESSTRACE_HANDLE) {
-    const ULONG e = GetLastError();
-    if (s.file) return file_open_error(o.name, e, err);
-    if (e == ERROR_WMI_INSTANCE_NOT_FOUND) {
-      err << "pfc: error: no session named '" << o.name << "'\n";
-    } else if (e == ERROR_BUSY) {
-      err << "pfc: error: session '" << o.name << "' already has a consumer (one per session)\n";
-    } else {
-      err << "pfc: error: cannot attach to session '" << o.name << "': OpenTraceW failed with " << e
-          << '\n';
-    }
-    return kExitInput;
-  }
+  if (h == INVALID_PROCESSTRACE_HANDLE) return open_error(s, GetLastError(), err);
   g_interrupted.store(false);
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);

@@ -14,8 +14,6 @@
 namespace pfc::etw {
 namespace {
 
-constexpr uint32_t kProviderGroup = EVENT_ENABLE_PROPERTY_PROVIDER_GROUP;
-
 const uint8_t* bytes_of(const EVENT_FILTER_DESCRIPTOR& d) {
   return reinterpret_cast<const uint8_t*>(static_cast<uintptr_t>(d.Ptr));
 }
@@ -211,7 +209,7 @@ uint32_t convert_enable(uint8_t level, uint64_t match_any, uint64_t match_all,
       return ERROR_INVALID_PARAMETER;
     }
     // Both versions share the first 32 bytes.
-    if ((params->EnableProperty & kProviderGroup) != 0) return ERROR_NOT_SUPPORTED;
+    if ((params->EnableProperty & kUnsupportedEnableProperties) != 0) return ERROR_NOT_SUPPORTED;
     req.params.properties = params->EnableProperty;
     req.params.source_id = to_pfc(params->SourceId);
   }

@@ -15,6 +15,10 @@
 
 namespace pfc::etw {
 
+// EnableProperty bits EnableTraceEx2 refuses with ERROR_NOT_SUPPORTED (docs/etw.md "Error
+// codes"); every other bit is passed through.
+inline constexpr uint32_t kUnsupportedEnableProperties = EVENT_ENABLE_PROPERTY_PROVIDER_GROUP;
+
 // One session's enable request, converted. The provider-side (SCHEMATIZED) filter goes
 // to params.provider_filter: the router keeps it with the rest of the enable state.
 struct EnableRequest {

@@ -49,6 +49,12 @@ struct StopProperties {
 
 }  // namespace
 
+Result<void> namespace_access() {
+  auto st = read_state();
+  if (!st) return std::unexpected(st.error());
+  return {};
+}
+
 Result<std::vector<SessionInfo>> list_sessions() {
   auto st = read_state();
   if (!st) return std::unexpected(st.error());

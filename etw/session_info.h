@@ -23,6 +23,10 @@ struct SessionInfo {
   SessionCounters counters;
 };
 
+// Whether this process can use the namespace (open its directory, read its state): the
+// reason when not, e.g. "cannot open trace directory 'D': Permission denied" for another
+// user's. That is what an ETW call's ERROR_ACCESS_DENIED means when it fails.
+Result<void> namespace_access();
 // Every live session of the namespace, in slot order. Fails when the namespace directory
 // or its state cannot be read.
 Result<std::vector<SessionInfo>> list_sessions();

@@ -50,7 +50,7 @@ _pfc() {
         start) opts+=" --realtime --buffer-kb --buffers --file --circular" ;;
         enable) opts+=" --level --any --all --pid --exe --event-id --property --script --session --schema" ;;
         disable) opts+=" --schema" ;;
-        show) opts+=" --schema --follow" ;;
+        show) opts+=" --schema --follow --session" ;;
       esac
       COMPREPLY=($(compgen -W "$opts" -- "$cur")); return ;;
   esac

@@ -37,7 +37,7 @@ std::string read_text(const std::string& path) {
 }
 
 ProcessResult run_process(const std::string& program, const std::vector<std::string>& args,
-                          const std::string& cwd) {
+                          const std::string& cwd, StdoutTo to) {
   ProcessResult result;
   TempFile out, err;
   if (out.fd < 0 || err.fd < 0) {
@@ -51,12 +51,23 @@ ProcessResult run_process(const std::string& program, const std::vector<std::str
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, out.fd, 1);
+  int pipe_fds[2] = {-1, -1};  // ClosedPipe: both ends closed here once the child has its own
+  if (to == StdoutTo::ClosedPipe && pipe2(pipe_fds, O_CLOEXEC) != 0) {
+    result.err = "cannot create a pipe";
+    posix_spawn_file_actions_destroy(&actions);
+    return result;
+  }
+  if (to == StdoutTo::ClosedPipe) posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], 1);
+  else if (to == StdoutTo::DevFull)
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/full", O_WRONLY, 0);
+  else posix_spawn_file_actions_adddup2(&actions, out.fd, 1);
   posix_spawn_file_actions_adddup2(&actions, err.fd, 2);
   if (!cwd.empty()) posix_spawn_file_actions_addchdir_np(&actions, cwd.c_str());
   pid_t pid = 0;
   const int rc = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
+  for (const int fd : pipe_fds)
+    if (fd >= 0) close(fd);  // the reader is gone before the child can write
   if (rc != 0) {
     result.err = "cannot start " + program;
     return result;

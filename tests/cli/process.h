@@ -13,10 +13,15 @@ struct ProcessResult {
   std::string err;
 };
 
+// Where the child's standard output goes: captured (ProcessResult::out), a pipe whose
+// reading end is already closed (every write fails with EPIPE, whatever its size or
+// timing), or /dev/full (every write fails with ENOSPC).
+enum class StdoutTo { Capture, ClosedPipe, DevFull };
+
 // Runs `program` with `args` (argv[1..]) in directory `cwd` (empty: the current one),
 // stdin closed. Never throws; a failure to start shows as exit_code -1 with a message in err.
 ProcessResult run_process(const std::string& program, const std::vector<std::string>& args,
-                          const std::string& cwd = "");
+                          const std::string& cwd = "", StdoutTo to = StdoutTo::Capture);
 
 // The whole file, or "" if it cannot be read.
 std::string read_text(const std::string& path);

@@ -260,6 +260,31 @@ TEST_F(Stream, FullDiskIsAnError) {
   EXPECT_TRUE(fs::is_character_file("/dev/full")) << "a failed gen must not remove a device";
 }
 
+// Every command's standard output (written through std::cout or an OutputFile) keeps the
+// errno of a failed write: a closed pipe is a silent exit 1, a full disk names its reason
+// (docs/cli.md "Output").
+TEST_F(Stream, EveryCommandReportsItsStdoutWriteErrorByItsReason) {
+  const std::vector<std::vector<std::string>> commands = {
+      {"compile", path("s.pfs"), "--emit", "ast"},
+      {"compile", path("s.pfs"), "--emit", "ir"},
+      {"state", path("s.pfs")},
+      {"run", path("s.pfs"), "--events", path("one.jsonl")},
+      {"gen", path("s.pfs"), "--count", "3", "--seed", "1", "-o", path("g.cap")},
+      {"--help"},
+      {"trace", "start", "--help"},
+      {"--version"}};
+  write("one.jsonl", "{\"provider\":\"P\",\"event\":\"E\",\"fields\":{\"N\":7}}\n");
+  for (const std::vector<std::string>& args : commands) {
+    const ProcessResult piped = run_process(PFC_BINARY, args, "", StdoutTo::ClosedPipe);
+    EXPECT_EQ(piped.exit_code, 1) << args[0] << ' ' << args.back();
+    EXPECT_EQ(piped.err, "") << args[0] << ' ' << args.back();
+    const ProcessResult full = run_process(PFC_BINARY, args, "", StdoutTo::DevFull);
+    EXPECT_EQ(full.exit_code, 1) << args[0] << ' ' << args.back();
+    EXPECT_EQ(full.err, "pfc: error: cannot write <stdout>: No space left on device\n")
+        << args[0] << ' ' << args.back();
+  }
+}
+
 TEST_F(Stream, ClosedStdinIsAnError) {
   const pid_t pid = fork();
   if (pid == 0) {
