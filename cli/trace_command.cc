@@ -153,6 +153,10 @@ int start(const TraceOptions& o, std::ostream& out, std::ostream& err) {
   if (w.empty() || w.size() >= std::size(p->name))
     return usage(err,
                  "NAME: expected 1 to " + std::to_string(std::size(p->name) - 1) + " UTF-16 units");
+  if (always_a_path(o.name))
+    return usage(err, "NAME '" + o.name +
+                          "': a session name may not hold a '/' or be '.' or '..' (pfc trace "
+                          "show NAME reads such a NAME as a log file's path)");
   TRACEHANDLE h = 0;
   const ULONG rc = StartTraceW(&h, reinterpret_cast<LPCWSTR>(w.c_str()), &p->props);
   if (rc != ERROR_SUCCESS) return failure(err, start_error(o, rc));

@@ -202,4 +202,8 @@ std::string parse_count(const std::string& option, const std::string& text, uint
   return "";
 }
 
+bool always_a_path(std::string_view name) {
+  return name.find('/') != std::string_view::npos || name == "." || name == "..";
+}
+
 }  // namespace pfc::cli

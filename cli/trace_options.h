@@ -72,6 +72,11 @@ std::string name_list_error(std::string_view what, const std::u16string& names);
 std::string parse_count(const std::string& option, const std::string& text, uint32_t max,
                         uint32_t& out);
 
+// Whether `show` always reads the NAME|FILE argument `name` as a log file's path: it holds a
+// '/', or it is "." or "..". (A name that names an existing file is a path too, but only
+// where that file exists; `show --session` shows either kind, docs/cli.md "pfc trace".)
+bool always_a_path(std::string_view name);
+
 // An ETW call failed with `rc`: when that is ERROR_ACCESS_DENIED from a namespace this
 // process cannot use (another user's trace directory, docs/namespace.md), the namespace's
 // reason ("cannot open trace directory 'D': Permission denied"); else nullopt.

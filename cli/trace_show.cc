@@ -81,7 +81,7 @@ constexpr size_t kWriteChunk = 64u << 10;
 
 bool is_log_file_argument(const std::string& name) {
   struct stat st;
-  return name.find('/') != std::string::npos || ::stat(name.c_str(), &st) == 0;
+  return always_a_path(name) || ::stat(name.c_str(), &st) == 0;
 }
 
 // OpenTraceW failed on the log file `path`: exit 1 with the reason, and when a live

@@ -179,10 +179,20 @@ session S { enable P { pid 1, 2, 3, 4, 5, 6, 7, 8, 9; } }
 
 TEST_F(TraceCliErrors, SessionsNamedLikeFilesAreShownWithTheSessionOption) {
   write_file("rec", "not a log file");
-  // "a/b" and "rec" by `pfc trace start`, ".." by StartTraceW itself (the C API).
-  ASSERT_EQ(pfc({"start", "a/b"}).exit_code, 0);
+  // `pfc trace start` refuses the names `show NAME` always reads as a path...
+  for (const char* name : {"a/b", "..", "."}) {
+    const ProcessResult refused = pfc({"start", name});
+    EXPECT_EQ(refused.exit_code, 2) << name;
+    EXPECT_EQ(refused.err.rfind(std::string("pfc: error: NAME '") + name +
+                                    "': a session name may not hold a '/' or be '.' or '..'",
+                                0),
+              0u)
+        << refused.err;
+  }
+  // ...but not "rec" (a path only where such a file exists); the C API takes any name.
   ASSERT_EQ(pfc({"start", "rec"}).exit_code, 0);
   int rc = 0;
+  ASSERT_EQ(run_actor({"start", "a/b"}, &rc), "start 0\n");
   ASSERT_EQ(run_actor({"start", ".."}, &rc), "start 0\n");
   for (const char* name : {"a/b", "rec", ".."})
     ASSERT_EQ(pfc({"enable", name, kGuid}).exit_code, 0) << name;
