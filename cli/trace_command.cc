@@ -11,6 +11,7 @@
 #include "cli/trace_options.h"
 #include "cli/trace_schemas.h"
 #include "etw/enable_ext.h"
+#include "etw/file_session.h"
 #include "etw/private_enable.h"
 #include "etw/session_info.h"
 #include "etw/util.h"
@@ -99,6 +100,10 @@ std::string file_options(const TraceOptions& o, Properties& p) {
 }
 
 std::string start_error(const TraceOptions& o, ULONG rc) {
+  // The library's reason where the code alone does not say it (the log file's owner, a
+  // circular size too small, a file a running session writes: etw/file_session.h).
+  if (const std::string why = etw::start_problem(); !why.empty())
+    return "cannot start '" + o.name + "': " + why;
   switch (rc) {
     case ERROR_ALREADY_EXISTS: return "a session named '" + o.name + "' already exists";
     case ERROR_NO_SYSTEM_RESOURCES:
