@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
@@ -574,6 +575,52 @@ TEST_F(FileSession, LogFileOfAnotherUserIsRefused) {
   EXPECT_EQ(st.st_mode & 0777, 0666u);
   EXPECT_EQ(test::read_text(planted), "planted\n");
   EXPECT_EQ(pfc_trace({"list"}).out.find("\"S\""), std::string::npos);
+}
+
+// A closed circular file with one slot's buffer gone (its magic zeroed) is damage for
+// every reader alike: `pfc trace show`, `pfc run --events` and OpenTraceW deliver the events
+// before it and end with the same error naming the slot's offset (docs/logfile.md).
+TEST_F(FileSession, DamagedCircularSlotIsTheSameErrorForEveryReader) {
+  start("circ", 1, 64);
+  auto p = enabled_provider();
+  write_batches(*p, 20);
+  EXPECT_EQ(stop_file("S").rc, 0u);
+  std::string bytes = test::read_text(file_);
+  uint32_t buffer = 0, data = 0;
+  std::memcpy(&buffer, bytes.data() + 16, 4);
+  std::memcpy(&data, bytes.data() + 20, 4);
+  const size_t slot = 3, at = data + slot * size_t{buffer};
+  ASSERT_GT(bytes.size(), at + buffer);
+  std::memset(bytes.data() + at, 0, 4);
+  std::ofstream(file_, std::ios::binary | std::ios::trunc) << bytes;
+  const std::string where = " at offset " + std::to_string(at);
+  const ProcessResult show = pfc_trace({"show", file_});
+  EXPECT_EQ(show.exit_code, 1);
+  EXPECT_NE(show.err.find(file_ + ": missing buffer (sequence "), std::string::npos) << show.err;
+  EXPECT_NE(show.err.find(where), std::string::npos) << show.err;
+  const std::string script = dir_ + "/s.pfs";
+  std::ofstream(script) << kScript;
+  const ProcessResult run = run_process(PFC_BINARY, {"run", script, "--events", file_});
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_NE(run.err.find(show.err.substr(show.err.find(file_))), std::string::npos) << run.err;
+  const FileRead r = read_file(file_);
+  EXPECT_EQ(r.done, "done 1392");  // ERROR_FILE_CORRUPT
+  EXPECT_EQ(r.events.size(),
+            static_cast<size_t>(std::count(show.out.begin(), show.out.end(), '\n')));
+  p->send("quit");
+  EXPECT_EQ(p->wait(kWait), 0);
+}
+
+// A 65th session fails before its file is looked at: no file is created.
+TEST_F(FileSession, SixtyFifthSessionLeavesNoFile) {
+  for (int i = 0; i < 64; ++i)
+    ASSERT_EQ(pfc_trace({"start", "R" + std::to_string(i)}).exit_code, 0) << i;
+  const std::string path = dir_ + "/65.etl";
+  const ProcessResult r = pfc_trace({"start", "F", "--file", path});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("64 sessions are live"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(path));
+  for (int i = 0; i < 64; ++i) EXPECT_EQ(pfc_trace({"stop", "R" + std::to_string(i)}).exit_code, 0);
 }
 
 // A log file of another format version: `pfc trace show` and `pfc run --events` print the
