@@ -207,9 +207,13 @@ int serve(uint64_t instance, int ready) {
     dir->remove(marker);
     return 5;
   }
-  Host host(*dir, std::move(*store), *e, std::move(*writer));
-  report(ready, 0);
-  const auto done = host.run(marker_fd->get());
+  bool done = false;
+  {
+    Host host(*dir, std::move(*store), *e, std::move(*writer));
+    report(ready, 0);
+    done = host.run(marker_fd->get()).has_value();
+  }  // the log file closed, and the lock StartTraceW took on it released, before STOP
+     // sees the marker go: a start right after the stop may take the file again
   dir->remove(marker);
   return done ? 0 : 6;
 }

@@ -611,6 +611,18 @@ TEST_F(FileSession, DamagedCircularSlotIsTheSameErrorForEveryReader) {
   EXPECT_EQ(p->wait(kWait), 0);
 }
 
+// Once STOP returned, the file is free: its host closed it (and released the lock
+// StartTraceW took) before STOP saw the host go, so a start right after the stop takes the
+// same file again, time after time.
+TEST_F(FileSession, StartRightAfterStopTakesTheSameFile) {
+  for (int i = 0; i < 10; ++i) {
+    const ProcessResult st = pfc_trace({"start", "S", "--file", file_});
+    ASSERT_EQ(st.exit_code, 0) << i << ": " << st.err;
+    ASSERT_EQ(pfc_trace({"stop", "S"}).exit_code, 0) << i;
+  }
+  EXPECT_EQ(read_file(file_).done, "done 0");
+}
+
 // A 65th session fails before its file is looked at: no file is created.
 TEST_F(FileSession, SixtyFifthSessionLeavesNoFile) {
   for (int i = 0; i < 64; ++i)
