@@ -13,6 +13,7 @@
 #include "cli/trace_options.h"
 #include "cli/trace_schemas.h"
 #include "etw/enable_ext.h"
+#include "etw/file_session.h"
 #include "etw/private_enable.h"
 #include "etw/session_info.h"
 #include "etw/util.h"
@@ -119,6 +120,10 @@ std::string file_options(const TraceOptions& o, Properties& p) {
 
 std::string start_error(const TraceOptions& o, ULONG rc) {
   if (auto reason = namespace_reason(rc)) return *reason;  // not the log file's fault
+  // The library's reason where the code alone does not say it (the log file's owner, a
+  // circular size too small, a file a running session writes: etw/file_session.h).
+  if (const std::string why = etw::start_problem(); !why.empty())
+    return "cannot start '" + o.name + "': " + why;
   const bool file = !o.file.empty();
   switch (rc) {
     case ERROR_ALREADY_EXISTS: return "a session named '" + o.name + "' already exists";

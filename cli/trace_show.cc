@@ -89,8 +89,8 @@ bool is_log_file_argument(const std::string& name) {
 int file_open_error(const std::string& path, ULONG e, std::ostream& err) {
   if (e == ERROR_FILE_NOT_FOUND) {
     err << "pfc: error: cannot read " << path << ": no such file\n";
-  } else if (e == ERROR_BAD_FORMAT) {
-    err << "pfc: error: " << path << " is not a pfc trace log file (docs/logfile.md)\n";
+  } else if (e == ERROR_BAD_FORMAT) {  // the reader's text, as every reader prints it
+    err << "pfc: error: " << etw::open_problem() << '\n';
   } else {
     err << "pfc: error: cannot read " << path << ": OpenTraceW failed with " << e << '\n';
   }

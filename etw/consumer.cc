@@ -258,8 +258,14 @@ void release(Runtime& rt, Consumer& c) {
   if (c.rings->stopped_at() != 0) reap_session(rt.link.dir(), c.entry.instance);
 }
 
-// Opens the log file `path` for reading; sets the ETW error on failure.
+std::string& open_problem_text() {
+  thread_local std::string text;
+  return text;
+}
+
+// Opens the log file `path` for reading; sets the ETW error (and open_problem()) on failure.
 std::unique_ptr<trace::LogReader> open_reader(const std::string& path) {
+  open_problem_text().clear();
   trace::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (!fd) {
     set_last_error(errno == ENOENT ? ERROR_FILE_NOT_FOUND : ERROR_ACCESS_DENIED);
@@ -267,6 +273,7 @@ std::unique_ptr<trace::LogReader> open_reader(const std::string& path) {
   }
   auto r = trace::LogReader::open(trace::fd_input(std::move(fd)), path);
   if (!r) {
+    open_problem_text() = r.error().message;
     set_last_error(ERROR_BAD_FORMAT);
     return nullptr;
   }
@@ -347,6 +354,9 @@ TRACEHANDLE follow_session_file(ConsumerTable& t, const trace::SessionEntry& e,
 }
 
 }  // namespace
+
+std::string open_problem() { return open_problem_text(); }
+
 }  // namespace pfc::etw
 
 namespace pfc::etw {

@@ -1,5 +1,6 @@
 // etw/consumer.h — what the pfc command needs from a consumer handle beyond the C API
-// (etw/consumer.cc): the text of the problem that ended a log-file read. Not exported.
+// (etw/consumer.cc): the text of the problem that ended or refused a log-file read. Not
+// exported.
 #pragma once
 
 #include <cstdint>
@@ -17,5 +18,11 @@ struct ConsumerProblem {
   bool damaged = false;
 };
 ConsumerProblem consumer_problem(uint64_t handle);
+
+// Why the calling thread's last OpenTraceW of a log file failed with ERROR_BAD_FORMAT: the
+// reader's text naming the file ("FILE: not a pfc trace log file (docs/logfile.md)", "FILE:
+// log file version 2 is not supported (this pfc reads version 1)", "FILE: damaged log file
+// header (CRC)", ...); "" otherwise.
+std::string open_problem();
 
 }  // namespace pfc::etw

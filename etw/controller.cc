@@ -150,16 +150,21 @@ ULONG read_namespace(Runtime& rt, trace::NamespaceState* out) {
   return ERROR_SUCCESS;
 }
 
+// Whether `entry` can join the sessions of `s`: its name and GUID free, a slot left.
+ULONG check_new_session(const trace::NamespaceState& s, const trace::SessionEntry& entry) {
+  if (s.session_by_name(entry.name) != nullptr) return ERROR_ALREADY_EXISTS;
+  for (const auto& e : s.sessions)
+    if (e.guid == entry.guid) return ERROR_ALREADY_EXISTS;
+  if (!s.free_slot()) return ERROR_NO_SYSTEM_RESOURCES;  // every session slot is in use
+  return ERROR_SUCCESS;
+}
+
 ULONG start_locked(Runtime& rt, trace::SessionEntry entry, EVENT_TRACE_PROPERTIES* p,
                    TRACEHANDLE* out) {
   trace::SessionEntry made;
   const ULONG rc = update_namespace(rt, [&](trace::NamespaceState& s) -> ULONG {
-    if (s.session_by_name(entry.name) != nullptr) return ERROR_ALREADY_EXISTS;
-    for (const auto& e : s.sessions)
-      if (e.guid == entry.guid) return ERROR_ALREADY_EXISTS;
-    auto slot = s.free_slot();
-    if (!slot) return ERROR_NO_SYSTEM_RESOURCES;  // every session slot is in use
-    entry.slot = *slot;
+    if (const ULONG refused = check_new_session(s, entry); refused != ERROR_SUCCESS) return refused;
+    entry.slot = *s.free_slot();
     entry.instance = s.next_instance++;
     s.sessions.push_back(entry);
     made = entry;
@@ -195,25 +200,34 @@ ULONG stop_locked(Runtime& rt, const trace::SessionEntry& e, EVENT_TRACE_PROPERT
   return ERROR_SUCCESS;
 }
 
-// StartTraceW of a file session: the file first (a bad path fails before anything is
-// published), then the session, then its host; a host that cannot start undoes the
-// session.
+// StartTraceW of a file session. Everything is checked before any file changes: the
+// layout (a circular size that holds 2 buffers), the name, GUID and slot; then the file is
+// opened without truncating it (another user's file, or one a live session writes, is
+// refused), the session is published (checked again), and the host is spawned,
+// which truncates the file and writes the header. A failure leaves the file as it was
+// (removed again when StartTraceW created it) and undoes the session.
 ULONG start_file_session(Runtime& rt, trace::SessionEntry entry, EVENT_TRACE_PROPERTIES* p,
                          TRACEHANDLE* out) {
   if (!rt.link.ensure()) return ERROR_ACCESS_DENIED;
-  int fd = -1;
-  if (const ULONG rc = create_log_file(entry.log_file, &fd); rc != ERROR_SUCCESS) return rc;
+  trace::LogInfo layout = trace::host_log_info(entry);
+  if (auto plan = trace::plan_log_layout(layout); !plan)
+    return start_failed(ERROR_INVALID_PARAMETER, plan.error().message);
+  // Refused as a session before the file is looked at (start_locked checks again).
+  if (auto st = rt.link.store().read())
+    if (const ULONG refused = check_new_session(*st, entry); refused != ERROR_SUCCESS)
+      return refused;
+  OpenedLog log;
+  if (const ULONG rc = open_log_file(entry.log_file, log); rc != ERROR_SUCCESS) return rc;
   ULONG rc = start_locked(rt, entry, p, out);
   if (rc != ERROR_SUCCESS) {
-    ::close(fd);
+    discard_log_file(log);
     return rc;
   }
   const trace::SessionEntry* made = nullptr;
   auto st = rt.link.store().read();
   if (st) made = st->session_by_name(entry.name);
   rc = made == nullptr ? ERROR_WMI_INSTANCE_NOT_FOUND
-                       : spawn_host(rt.link.dir(), made->instance, fd);
-  if (made == nullptr) ::close(fd);
+                       : spawn_host(rt.link.dir(), made->instance, log.fd.release());
   if (rc == ERROR_SUCCESS) return rc;
   if (made != nullptr) {
     const trace::SessionEntry undo = *made;
@@ -223,6 +237,7 @@ ULONG start_file_session(Runtime& rt, trace::SessionEntry entry, EVENT_TRACE_PRO
       return ERROR_SUCCESS;
     });
   }
+  discard_log_file(log);
   *out = 0;
   return rc;
 }
@@ -318,6 +333,7 @@ ULONG StartTraceW(PTRACEHANDLE TraceHandle, LPCWSTR InstanceName,
   if (TraceHandle == nullptr) return ERROR_INVALID_PARAMETER;
   *TraceHandle = 0;
   if (InstanceName == nullptr || Properties == nullptr) return ERROR_INVALID_PARAMETER;
+  clear_start_problem();
   if (const ULONG rc = check_start(InstanceName, Properties); rc != ERROR_SUCCESS) return rc;
   Runtime& rt = Runtime::get();
   std::lock_guard<std::mutex> lock(rt.control_mu);

@@ -3,8 +3,11 @@
 
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <link.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -38,25 +41,54 @@ std::string utf8(const std::u16string& s) {
 
 bool usable(const std::string& path) { return !path.empty() && ::access(path.c_str(), X_OK) == 0; }
 
+// The file holding this code: the shared library's path when libpfc_etw.so is loaded,
+// else (linked into an executable, whose dladdr name is only argv[0]) /proc/self/exe.
+std::filesystem::path code_file() {
+  Dl_info info{};
+  link_map* map = nullptr;
+  if (::dladdr1(reinterpret_cast<void*>(&host_executable), &info, reinterpret_cast<void**>(&map),
+                RTLD_DL_LINKMAP) != 0 &&
+      map != nullptr && map->l_name != nullptr && map->l_name[0] != '\0') {
+    std::error_code ec;
+    auto path = std::filesystem::weakly_canonical(map->l_name, ec);
+    if (!ec) return path;
+  }
+  std::error_code ec;
+  auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::filesystem::path() : exe;
+}
+
+#ifdef PFC_BUILD_DIR
+// Whether `file` lies inside the directory `dir`.
+bool inside(const std::filesystem::path& file, const std::string& dir) {
+  std::error_code ec;
+  const auto base = std::filesystem::weakly_canonical(dir, ec);
+  if (ec || base.empty()) return false;
+  const auto rel = file.lexically_relative(base);
+  return !rel.empty() && *rel.begin() != "..";
+}
+#endif
+
 }  // namespace
 
 std::string host_executable() {
   if (const char* env = std::getenv("PFC_TRACE_HOST"); env != nullptr && *env != '\0') return env;
-  Dl_info info{};
-  if (::dladdr(reinterpret_cast<void*>(&host_executable), &info) != 0 &&
-      info.dli_fname != nullptr) {
-    // Beside the library or program, or in an installed tree's libexec (bin/ or lib/ →
+  const std::filesystem::path code = code_file();
+  if (!code.empty()) {
+    // Beside the library or program, or in its installed tree's libexec (bin/ or lib/ →
     // ../libexec, lib/ARCH/ → ../../libexec), so an unpacked or relocated install works.
-    const auto dir = std::filesystem::path(info.dli_fname).parent_path();
+    const auto dir = code.parent_path();
     for (const auto& candidate : {dir / "pfc-trace-host", dir / "../libexec/pfc-trace-host",
                                   dir / "../../libexec/pfc-trace-host"})
       if (usable(candidate.string())) return candidate.lexically_normal().string();
   }
+#ifdef PFC_BUILD_DIR
+  // The build tree's host, for the build tree's programs only (an installed pfc never
+  // starts a build tree's host).
+  if (inside(code, PFC_BUILD_DIR) && usable(PFC_BUILD_TRACE_HOST)) return PFC_BUILD_TRACE_HOST;
+#endif
 #ifdef PFC_LIBEXEC_DIR
   if (usable(PFC_LIBEXEC_DIR "/pfc-trace-host")) return PFC_LIBEXEC_DIR "/pfc-trace-host";
-#endif
-#ifdef PFC_BUILD_TRACE_HOST
-  if (usable(PFC_BUILD_TRACE_HOST)) return PFC_BUILD_TRACE_HOST;
 #endif
   return "";
 }
@@ -83,12 +115,87 @@ bool read_log_file_name(const EVENT_TRACE_PROPERTIES* p, std::u16string& out) {
   return false;  // no terminator within the buffer (or too long)
 }
 
-ULONG create_log_file(const std::u16string& path, int* fd) {
-  *fd = ::open(utf8(path).c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
-  if (*fd >= 0) return ERROR_SUCCESS;
-  if (errno == ENOENT || errno == ENOTDIR) return ERROR_PATH_NOT_FOUND;
-  if (errno == EISDIR || errno == ELOOP || errno == ENAMETOOLONG) return ERROR_BAD_PATHNAME;
-  return ERROR_ACCESS_DENIED;
+namespace {
+
+std::string& problem_text() {
+  thread_local std::string text;
+  return text;
+}
+
+// The errno of a failed open as StartTraceW's code (and start_problem() when the code alone
+// does not say it).
+ULONG open_failed(int err, const std::string& what) {
+  if (err == ENOENT || err == ENOTDIR) return ERROR_PATH_NOT_FOUND;
+  if (err == EISDIR || err == ELOOP || err == ENAMETOOLONG) return ERROR_BAD_PATHNAME;
+  if (err == EACCES || err == EPERM) return ERROR_ACCESS_DENIED;
+  return start_failed(ERROR_ACCESS_DENIED, trace::errno_text("cannot create " + what, err));
+}
+
+// What open_log_file refuses in a file it opened.
+ULONG check_log_file(const struct stat& st, const std::string& what) {
+  if (!S_ISREG(st.st_mode))
+    return start_failed(ERROR_BAD_PATHNAME, what + " is not a regular file");
+  if (st.st_uid != ::geteuid())
+    return start_failed(ERROR_ACCESS_DENIED, what + " is owned by another user (uid " +
+                                                 std::to_string(st.st_uid) +
+                                                 "); a session records only into its own files");
+  if (st.st_nlink > 1)
+    return start_failed(ERROR_ACCESS_DENIED, what + " has " + std::to_string(st.st_nlink) +
+                                                 " hard links; a session records only into a "
+                                                 "file with one name");
+  return ERROR_SUCCESS;
+}
+
+}  // namespace
+
+std::string start_problem() { return problem_text(); }
+void clear_start_problem() { problem_text().clear(); }
+ULONG start_failed(ULONG rc, std::string text) {
+  problem_text() = std::move(text);
+  return rc;
+}
+
+ULONG open_log_file(const std::u16string& path, OpenedLog& out) {
+  out.path = utf8(path);
+  const std::string what = "log file '" + out.path + "'";
+  // O_NONBLOCK: a FIFO or device planted there must not block the open (refused below).
+  constexpr int kFlags = O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK;
+  int err = 0;
+  for (int attempt = 0; attempt < 3 && !out.fd; ++attempt) {
+    const int made = ::open(out.path.c_str(), kFlags | O_CREAT | O_EXCL, 0600);
+    if (made >= 0) {
+      out.fd = trace::UniqueFd(made);
+      out.created = true;
+      break;
+    }
+    if ((err = errno) != EEXIST) break;
+    const int found = ::open(out.path.c_str(), kFlags);
+    if (found >= 0) out.fd = trace::UniqueFd(found);
+    else if ((err = errno) != ENOENT) break;  // ENOENT: removed in between, create it again
+  }
+  if (!out.fd) return open_failed(err, what);
+  struct stat st;
+  if (::fstat(out.fd.get(), &st) != 0) return open_failed(errno, what);
+  out.dev = st.st_dev;
+  out.ino = st.st_ino;
+  ULONG rc = check_log_file(st, what);
+  if (rc == ERROR_SUCCESS && ::flock(out.fd.get(), LOCK_EX | LOCK_NB) != 0)
+    rc = errno == EWOULDBLOCK
+             ? start_failed(ERROR_BUSY, what + " is being written by a running session")
+             : open_failed(errno, what);
+  if (rc == ERROR_SUCCESS) (void)::fcntl(out.fd.get(), F_SETFL, 0);  // O_NONBLOCK off
+  if (rc != ERROR_SUCCESS) {
+    discard_log_file(out);
+    out.fd = trace::UniqueFd();
+  }
+  return rc;
+}
+
+void discard_log_file(const OpenedLog& log) {
+  struct stat st;
+  if (log.created && ::stat(log.path.c_str(), &st) == 0 && st.st_dev == log.dev &&
+      st.st_ino == log.ino)
+    (void)::unlink(log.path.c_str());
 }
 
 ULONG spawn_host(const trace::TraceDir& dir, uint64_t instance, int fd) {

@@ -54,20 +54,6 @@ bool merge_schema(std::vector<ProviderSchema>& known, ProviderSchema next) {
   return true;
 }
 
-LogInfo log_info(const SessionEntry& e) {
-  LogInfo info;
-  info.session = e.name;
-  info.file_name = e.log_file;
-  info.buffer_size =
-      static_cast<uint32_t>(std::min<uint64_t>(uint64_t{e.buffer_kb} * 1024, kMaxLogBuffer));
-  info.circular = (e.log_file_mode & kModeCircular) != 0;
-  info.max_bytes = uint64_t{e.max_file_mb} << 20;
-  info.start_time = e.start_time;
-  info.log_file_mode = e.log_file_mode;
-  info.schema_room = kLogSchemaRoom;
-  return info;
-}
-
 class Host {
  public:
   Host(const TraceDir& dir, StateStore store, const SessionEntry& e, LogWriter writer)
@@ -212,19 +198,41 @@ int serve(uint64_t instance, int ready) {
   if (!st) return 3;
   const SessionEntry* e = st->session_by_instance(instance);
   if (e == nullptr) return 4;
-  auto writer = LogWriter::create(UniqueFd(kLogFd), log_info(*e));
-  if (!writer) return 5;
+  // The marker first: once the writer truncated the file, the start goes on.
   const std::string marker = host_marker(instance, self_process());
   auto marker_fd = dir->open_file(marker, true);
   if (!marker_fd) return 3;
-  Host host(*dir, std::move(*store), *e, std::move(*writer));
-  report(ready, 0);
-  const auto done = host.run(marker_fd->get());
+  auto writer = LogWriter::create(UniqueFd(kLogFd), host_log_info(*e));
+  if (!writer) {
+    dir->remove(marker);
+    return 5;
+  }
+  bool done = false;
+  {
+    Host host(*dir, std::move(*store), *e, std::move(*writer));
+    report(ready, 0);
+    done = host.run(marker_fd->get()).has_value();
+  }  // the log file closed, and the lock StartTraceW took on it released, before STOP
+     // sees the marker go: a start right after the stop may take the file again
   dir->remove(marker);
   return done ? 0 : 6;
 }
 
 }  // namespace
+
+LogInfo host_log_info(const SessionEntry& e) {
+  LogInfo info;
+  info.session = e.name;
+  info.file_name = e.log_file;
+  info.buffer_size =
+      static_cast<uint32_t>(std::min<uint64_t>(uint64_t{e.buffer_kb} * 1024, kMaxLogBuffer));
+  info.circular = (e.log_file_mode & kModeCircular) != 0;
+  info.max_bytes = uint64_t{e.max_file_mb} << 20;
+  info.start_time = e.start_time;
+  info.log_file_mode = e.log_file_mode;
+  info.schema_room = kLogSchemaRoom;
+  return info;
+}
 
 std::string host_marker(uint64_t instance, const ProcessKey& host) {
   return object_name('c', instance, host, "host");

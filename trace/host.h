@@ -15,6 +15,8 @@
 #include <string>
 
 #include "trace/dir.h"
+#include "trace/logfile.h"
+#include "trace/state.h"
 #include "trace/sys.h"
 
 namespace pfc::trace {
@@ -22,6 +24,10 @@ namespace pfc::trace {
 // The descriptor type whose bytes the host records as provider schemas (kind
 // kSchemaPfcExtension): etw::kFilterTypePfcExtension, asserted equal in etw/file_session.cc.
 inline constexpr uint32_t kHostSchemaFilterType = 0x80FC0001u;
+
+// The log file layout the host writes for session `e` (before LogWriter::create's
+// plan_log_layout); StartTraceW checks it before it touches the file.
+LogInfo host_log_info(const SessionEntry& e);
 
 // The host's marker name, and the host a marker name denotes.
 std::string host_marker(uint64_t instance, const ProcessKey& host);

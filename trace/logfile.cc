@@ -134,14 +134,16 @@ std::vector<uint8_t> encode_log_header(const LogInfo& info) {
 }
 
 Result<LogInfo> decode_log_header(const uint8_t* h, size_t size, uint32_t* sections_bytes) {
-  if (size < kLogHeaderSize || !is_log_file(h, size)) return make_error("not a pfc log file");
+  if (size < kLogHeaderSize || !is_log_file(h, size))
+    return make_error("not a pfc trace log file (docs/logfile.md)");
   if (load_le<uint32_t>(h + 104) != crc32({h, 104}))
     return make_error("damaged log file header (CRC)");
   LogInfo info;
   info.version = load_le<uint32_t>(h + 8);
   if (info.version != kLogVersion)
     return make_error("log file version " + std::to_string(info.version) +
-                      " is not supported (this pfc reads version 1)");
+                      " is not supported (this pfc reads version " + std::to_string(kLogVersion) +
+                      ")");
   info.buffer_size = load_le<uint32_t>(h + 16);
   info.data_offset = load_le<uint32_t>(h + 20);
   const uint32_t mode = load_le<uint32_t>(h + 24);
@@ -286,12 +288,21 @@ std::string LogReader::overwritten_warning() const {
          " buffers were overwritten before they were read (circular file)";
 }
 
+uint64_t LogReader::slots() const {
+  return (info_.max_bytes - info_.data_offset) / info_.buffer_size;
+}
+
 // Scans every slot's header for the buffers not yet read: right magic, `sequence mod slots`
-// equal to the slot, sequence ≥ expected_sequence_. Their CRCs are checked when read.
+// equal to the slot, sequence ≥ expected_sequence_. Their CRCs are checked when read. A
+// closed file is checked against its header instead (order_closed_circular).
 Result<void> LogReader::order_circular() {
-  const uint64_t slots = (info_.max_bytes - info_.data_offset) / info_.buffer_size;
   order_.clear();
   next_index_ = 0;
+  ordered_ = true;
+  checked_ = info_.closed;
+  gap_.clear();
+  if (checked_) return order_closed_circular();
+  const uint64_t slots = this->slots();
   for (uint64_t slot = 0; slot < slots; ++slot) {
     uint8_t h[kLogBufferHeaderSize];
     auto got = input_->read_at(info_.data_offset + slot * info_.buffer_size, h, sizeof h);
@@ -302,7 +313,62 @@ Result<void> LogReader::order_circular() {
     if (seq % slots == slot && seq >= expected_sequence_) order_.emplace_back(seq, slot);
   }
   std::sort(order_.begin(), order_.end());
-  ordered_ = true;
+  return {};
+}
+
+// A closed circular file: its header's BuffersWritten (B) says which buffers survive —
+// sequences max(B − slots, 0) … B − 1, sequence s in slot s mod slots, each exactly once.
+// The oldest of them may be missing when the file lost buffers (LogBuffersLost): the
+// writer clears a slot's header before it overwrites it, and a failed write leaves it so.
+// order_ gets the surviving buffers from expected_sequence_ on, up to the first one that is
+// missing, truncated away or out of place; gap_ names that one (raised once the buffers
+// before it were read), else a buffer found in a slot never written.
+Result<void> LogReader::order_closed_circular() {
+  const uint64_t slots = this->slots(), total = info_.buffers_written;
+  const uint64_t first = total > slots ? total - slots : 0;
+  if (expected_sequence_ > total) {
+    gap_ = std::to_string(expected_sequence_) + " buffers read, but the header says " +
+           std::to_string(total) + " were written";
+    return {};
+  }
+  const uint64_t from = std::max(expected_sequence_, first);
+  const bool oldest_may_miss = info_.log_buffers_lost != 0 && total >= slots;
+  uint64_t bad = UINT64_MAX, present = 0;  // the first sequence missing or out of place
+  bool truncated = false;
+  std::string bad_text, extra;
+  for (uint64_t slot = 0; slot < slots; ++slot) {
+    const uint64_t offset = info_.data_offset + slot * info_.buffer_size;
+    uint8_t h[kLogBufferHeaderSize];
+    auto got = input_->read_at(offset, h, sizeof h);
+    if (!got) return std::unexpected(got.error());
+    const bool valid = *got == sizeof h && load_le<uint32_t>(h) == kLogBufferMagic;
+    const uint64_t seq = valid ? load_le<uint64_t>(h + 8) : 0;
+    const uint64_t want = first + (slot + slots - first % slots) % slots;  // this slot's
+    const std::string at = " at offset " + std::to_string(offset);
+    if (want >= total) {  // a slot never written (B < slots)
+      if (valid && extra.empty())
+        extra = "unexpected buffer (sequence " + std::to_string(seq) + ")" + at;
+      continue;
+    }
+    if (valid && seq == want) ++present;
+    if (want < from || (valid && seq == want)) {
+      if (want >= from) order_.emplace_back(want, slot);
+      continue;
+    }
+    if (want == first && oldest_may_miss && !valid) continue;
+    if (want > bad) continue;
+    bad = want;
+    truncated = *got < sizeof h;
+    bad_text = !valid ? "missing buffer (sequence " + std::to_string(want) + ")" + at
+                      : "buffer out of place (sequence " + std::to_string(seq) + ", expected " +
+                            std::to_string(want) + ")" + at;
+  }
+  std::sort(order_.begin(), order_.end());
+  std::erase_if(order_, [&](const auto& o) { return o.first > bad; });
+  if (truncated)
+    bad_text = "truncated: " + std::to_string(present) + " of " + std::to_string(total - first) +
+               " buffers present";
+  gap_ = bad != UINT64_MAX ? bad_text : extra;
   return {};
 }
 
@@ -329,6 +395,7 @@ LogReader::Step LogReader::check_buffer(uint64_t offset, size_t got) {
     return fail("buffer out of sequence (" + std::to_string(seq) + ", expected " +
                 std::to_string(want) + ")");
   expected_sequence_ = seq + 1;
+  buffer_offset_ = offset;
   pos_ = kLogBufferHeaderSize;
   used_end_ = kLogBufferHeaderSize + used;
   remaining_ = events;
@@ -341,7 +408,7 @@ LogReader::Step LogReader::check_buffer(uint64_t offset, size_t got) {
 // sequence order, so an older sequence there (or no buffer) means nothing new yet, and a
 // newer one means the host lapped the reader.
 LogReader::Peek LogReader::peek_next_slot() {
-  const uint64_t slots = (info_.max_bytes - info_.data_offset) / info_.buffer_size;
+  const uint64_t slots = this->slots();
   const uint64_t slot = expected_sequence_ % slots;
   uint8_t h[kLogBufferHeaderSize];
   auto got = input_->read_at(info_.data_offset + slot * info_.buffer_size, h, sizeof h);
@@ -363,11 +430,13 @@ LogReader::Step LogReader::load_circular_buffer() {
   if (!input_->seekable()) return damaged("a circular log file must be read from a file");
   for (int attempt = 0; attempt < 2; ++attempt) {
     if (!ordered_ || next_index_ >= order_.size()) {
-      const Peek peek = ordered_ ? peek_next_slot() : Peek::Lapped;
-      if (peek == Peek::Nothing) return info_.closed ? Step::End : Step::Pending;
+      if (info_.closed && checked_) return gap_.empty() ? end_of_file() : damaged(gap_);
+      const Peek peek = ordered_ && !info_.closed ? peek_next_slot() : Peek::Lapped;
+      if (peek == Peek::Nothing) return Step::Pending;
       if (peek == Peek::Lapped) {
         if (auto o = order_circular(); !o) return damaged(o.error().message);
-        if (order_.empty()) return info_.closed ? Step::End : Step::Pending;
+        if (order_.empty() && !checked_) return Step::Pending;
+        if (order_.empty()) return gap_.empty() ? end_of_file() : damaged(gap_);
         if (buffers_read_ > 0) buffers_overwritten_ += order_.front().first - expected_sequence_;
       }
     }
@@ -386,10 +455,22 @@ LogReader::Step LogReader::load_circular_buffer() {
   return Step::Pending;
 }
 
+// The end of a closed file: when every buffer ever written was read, their events must
+// be the header's count (a buffer whose `used` and `events` were both cut, with a valid
+// CRC, would otherwise go unnoticed).
+LogReader::Step LogReader::end_of_file() {
+  if (buffers_read_ == info_.buffers_written && expected_sequence_ == buffers_read_ &&
+      buffers_overwritten_ == 0 && events_read_ != info_.events_written)
+    return damaged("the buffers hold " + std::to_string(events_read_) +
+                   " events, the header says " + std::to_string(info_.events_written) +
+                   " were written");
+  return Step::End;
+}
+
 LogReader::Step LogReader::load_next_buffer() {
   if (info_.circular) return load_circular_buffer();
   const uint64_t slot = next_index_;
-  if (info_.closed && next_index_ >= info_.buffers_written) return Step::End;
+  if (info_.closed && next_index_ >= info_.buffers_written) return end_of_file();
   const uint64_t offset = info_.data_offset + slot * uint64_t{info_.buffer_size};
   auto got = input_->read_at(offset, buffer_.data(), buffer_.size());
   if (!got) return damaged(got.error().message);
@@ -421,11 +502,15 @@ LogReader::Step LogReader::next(RingReader::View& out) {
     if (done_) return problem_.empty() ? Step::End : Step::Damaged;
     if (remaining_ > 0) {
       remaining_--;
-      if (!decode_record(out)) return damaged("damaged event record in a buffer");
+      if (!decode_record(out))
+        return damaged("damaged event record in the buffer at offset " +
+                       std::to_string(buffer_offset_));
       events_read_++;
       return Step::Event;
     }
-    if (pos_ != used_end_) return damaged("buffer holds more bytes than its events");
+    if (pos_ != used_end_)
+      return damaged("buffer holds more bytes than its events at offset " +
+                     std::to_string(buffer_offset_));
     const Step s = load_next_buffer();
     if (s == Step::Event) continue;
     if (s == Step::End) done_ = true;

@@ -85,11 +85,18 @@ struct LogInfo {
 
 // ---- writing (the session host) -------------------------------------------------------
 
+// Fills in what a writer decides before it writes (buffer_size clamped to
+// [kMinLogBuffer, kMaxLogBuffer], version, clock, pointer size, data_offset) and checks the
+// layout: a circular file needs room for 2 to kMaxCircularSlots buffers within max_bytes.
+// The error names the size problem and the sizes that would do. LogWriter::create applies
+// it; StartTraceW checks it before it touches the file (etw/file_session.cc).
+Result<void> plan_log_layout(LogInfo& info);
+
 class LogWriter {
  public:
-  // Writes the header (not closed) into `fd` (an empty, writable file) and owns the fd.
-  // buffer_size is clamped to [kMinLogBuffer, kMaxLogBuffer]; a circular file needs room
-  // for 2 buffers within max_bytes.
+  // Truncates the writable file `fd`, sets its mode to 0600, writes the header (not
+  // closed) and owns the fd. The layout is plan_log_layout's (its error when it fails,
+  // before the file is touched).
   static Result<LogWriter> create(UniqueFd fd, LogInfo info);
 
   // Adds one event. When it does not fit the current buffer, that buffer is written
@@ -200,6 +207,9 @@ class LogReader {
   Step check_buffer(uint64_t offset, size_t got);
   Step damaged(std::string what);
   Result<void> order_circular();
+  Result<void> order_closed_circular();
+  Step end_of_file();
+  uint64_t slots() const;  // circular
   Result<LogInfo> read_header();
   void keep_sections(LogInfo& info) const;  // the sections read before, into `info`
   bool decode_record(RingReader::View& out);
@@ -208,6 +218,7 @@ class LogReader {
   std::string display_;
   LogInfo info_;
   std::vector<uint8_t> buffer_;
+  uint64_t buffer_offset_ = 0;      // where buffer_ was read from
   uint32_t pos_ = 0;                // next record in buffer_ (after its header)
   uint32_t used_end_ = 0;           // end of the records in buffer_
   uint32_t remaining_ = 0;          // events of the current buffer not yet returned
@@ -217,6 +228,8 @@ class LogReader {
   // of the slot headers (every sequence ≥ expected_sequence_ found then).
   std::vector<std::pair<uint64_t, uint64_t>> order_;
   bool ordered_ = false;
+  bool checked_ = false;  // the last scan checked a closed file against its header
+  std::string gap_;       // what that check found wrong, raised after order_ is read
   uint64_t buffers_overwritten_ = 0;
   bool done_ = false;
   bool sections_lost_ = false;

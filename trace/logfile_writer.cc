@@ -2,6 +2,7 @@
 // docs/logfile.md. Records are staged in kLogWriteChunk pieces and written at their place
 // in the current buffer as each piece fills; the buffer's header goes last, when the buffer
 // is complete, with a CRC that combines its own bytes' CRC with the records'.
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -42,9 +43,14 @@ Result<void> write_zeros(int fd, uint64_t n, uint64_t offset) {
   return {};
 }
 
+std::string circular_size_text(uint64_t bytes) {
+  return (bytes % (1u << 20)) == 0 ? std::to_string(bytes >> 20) + " MB"
+                                   : std::to_string(bytes) + " bytes";
+}
+
 }  // namespace
 
-Result<LogWriter> LogWriter::create(UniqueFd fd, LogInfo info) {
+Result<void> plan_log_layout(LogInfo& info) {
   info.buffer_size = std::clamp(info.buffer_size & ~7u, kMinLogBuffer, kMaxLogBuffer);
   info.version = kLogVersion;
   info.clock = kLogClockFiletime;
@@ -54,13 +60,31 @@ Result<LogWriter> LogWriter::create(UniqueFd fd, LogInfo info) {
   const size_t head = encode_log_header(info).size() + info.schema_room;
   if (head - kLogHeaderSize > kMaxLogSections) return make_error("log file sections too large");
   info.data_offset = static_cast<uint32_t>((head + 4095) & ~size_t{4095});
-  if (info.circular && info.max_bytes < info.data_offset + 2ull * info.buffer_size)
-    return make_error("a circular log file needs a maximum size of at least two buffers");
-  if (info.circular && (info.max_bytes - info.data_offset) / info.buffer_size > kMaxCircularSlots)
-    return make_error("the circular log file is too large for its buffer size");
+  if (!info.circular) return {};
+  const uint64_t least = info.data_offset + 2ull * info.buffer_size;
+  if (info.max_bytes < least)
+    return make_error("a circular log file of " + circular_size_text(info.max_bytes) +
+                      " holds fewer than 2 buffers of " + std::to_string(info.buffer_size >> 10) +
+                      " KB (it needs at least " + std::to_string((least + (1u << 20) - 1) >> 20) +
+                      " MB)");
+  const uint64_t most = info.data_offset + kMaxCircularSlots * info.buffer_size;
+  if ((info.max_bytes - info.data_offset) / info.buffer_size > kMaxCircularSlots)
+    return make_error("a circular log file of " + circular_size_text(info.max_bytes) +
+                      " holds more than " + std::to_string(kMaxCircularSlots) + " buffers of " +
+                      std::to_string(info.buffer_size >> 10) + " KB (at most " +
+                      std::to_string(most >> 20) + " MB, or larger buffers)");
+  return {};
+}
+
+Result<LogWriter> LogWriter::create(UniqueFd fd, LogInfo info) {
+  if (auto plan = plan_log_layout(info); !plan) return std::unexpected(plan.error());
   const std::vector<uint8_t> bytes = encode_log_header(info);
+  // The file is made anew here, once the session is sure to start (etw/file_session.cc
+  // opened it without truncating): empty, and readable by its owner only.
   if (::ftruncate(fd.get(), 0) != 0)
     return make_error(errno_text("cannot truncate the log file", errno));
+  if (::fchmod(fd.get(), 0600) != 0)
+    return make_error(errno_text("cannot set the log file's mode", errno));
   if (auto w = write_all(fd.get(), bytes.data(), bytes.size(), 0); !w)
     return std::unexpected(w.error());
   LogWriter out;

@@ -8,9 +8,12 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -453,7 +456,7 @@ TEST_F(FileSession, ErrorsNameTheFile) {
   std::ofstream(text) << "hello\n";
   const ProcessResult show = run_process(PFC_BINARY, {"trace", "show", text});
   EXPECT_EQ(show.exit_code, 1);
-  EXPECT_NE(show.err.find(text + " is not a pfc trace log file"), std::string::npos) << show.err;
+  EXPECT_NE(show.err.find(text + ": not a pfc trace log file"), std::string::npos) << show.err;
   // A file with the magic and a damaged header: clear error from both readers.
   const std::string damaged = dir_ + "/damaged.etl";
   std::ofstream(damaged) << std::string("PFC-LOG\n") + std::string(200, 'x');
@@ -463,6 +466,196 @@ TEST_F(FileSession, ErrorsNameTheFile) {
   EXPECT_EQ(run.exit_code, 1);
   EXPECT_NE(run.err.find(damaged + ": damaged log file header"), std::string::npos) << run.err;
   EXPECT_EQ(run_process(PFC_BINARY, {"trace", "start", "C", "--circular", "4"}).exit_code, 2);
+}
+
+// CRC-32 (zlib's, docs/logfile.md), bit by bit: an independent check of the header's.
+uint32_t crc32_of(const char* p, size_t n) {
+  uint32_t c = 0xFFFFFFFF;
+  for (size_t i = 0; i < n; ++i) {
+    c ^= static_cast<uint8_t>(p[i]);
+    for (int k = 0; k < 8; ++k) c = (c >> 1) ^ (0xEDB88320 & (0 - (c & 1)));
+  }
+  return ~c;
+}
+
+ProcessResult pfc_trace(const std::vector<std::string>& args) {
+  std::vector<std::string> all{"trace"};
+  all.insert(all.end(), args.begin(), args.end());
+  return run_process(PFC_BINARY, all);
+}
+
+// A failed StartTraceW leaves every file as it was (docs/etw.md "Log-file sessions"): the
+// running session's file when a start names the same session or the same file, an
+// existing file when the circular size is too small, and no new file at all.
+TEST_F(FileSession, FailedStartsLeaveEveryFileAsItWas) {
+  start("seq", 0, 64);
+  auto p = enabled_provider();
+  write_events(*p, 500);
+  const ProcessResult same = pfc_trace({"start", "S", "--file", file_});
+  EXPECT_EQ(same.exit_code, 1);
+  EXPECT_EQ(same.err, "pfc: error: a session named 'S' already exists\n");
+  const ProcessResult other = pfc_trace({"start", "T", "--file", file_});
+  EXPECT_EQ(other.exit_code, 1);
+  EXPECT_NE(other.err.find("log file '" + file_ + "' is being written by a running session"),
+            std::string::npos)
+      << other.err;
+  const std::string fresh = dir_ + "/fresh.etl";
+  EXPECT_EQ(pfc_trace({"start", "S", "--file", fresh}).exit_code, 1);
+  EXPECT_FALSE(std::filesystem::exists(fresh));
+  write_events(*p, 500);
+  EXPECT_EQ(stop_file("S").rc, 0u);
+  const FileRead r = read_file(file_);
+  EXPECT_EQ(r.done, "done 0");
+  EXPECT_EQ(r.events.size(), 1000u);
+  p->send("quit");
+  EXPECT_EQ(p->wait(kWait), 0);
+}
+
+TEST_F(FileSession, CircularTooSmallNamesTheSizeAndTouchesNoFile) {
+  const std::string kept = dir_ + "/kept.etl";
+  std::ofstream(kept) << "recorded before\n";
+  for (const std::string& path : {kept, dir_ + "/new.etl"}) {
+    const ProcessResult r =
+        pfc_trace({"start", "C", "--file", path, "--circular", "1", "--buffer-kb", "512"});
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_EQ(r.err,
+              "pfc: error: cannot start 'C': a circular log file of 1 MB holds fewer than 2 "
+              "buffers of 512 KB (it needs at least 2 MB)\n");
+  }
+  EXPECT_EQ(test::read_text(kept), "recorded before\n");
+  EXPECT_FALSE(std::filesystem::exists(dir_ + "/new.etl"));
+  int rc = 0;  // the API's code: ERROR_INVALID_PARAMETER
+  EXPECT_EQ(run_actor({"startfile", "C", dir_ + "/api.etl", "circ", "1", "512"}, &rc),
+            "start 87\n");
+  EXPECT_FALSE(std::filesystem::exists(dir_ + "/api.etl"));
+  EXPECT_EQ(pfc_trace({"list"}).out.find("\"C\""), std::string::npos);
+}
+
+// The log file is the caller's alone (docs/etw.md "Log-file sessions"): an existing file of
+// its own becomes 0600, a file with a second name (hard link) is refused and kept.
+TEST_F(FileSession, LogFileIsMadeOwnerOnlyAndAHardLinkedOneIsRefused) {
+  std::ofstream(file_) << "old\n";
+  ASSERT_EQ(::chmod(file_.c_str(), 0666), 0);
+  ASSERT_EQ(pfc_trace({"start", "S", "--file", file_}).exit_code, 0);
+  EXPECT_EQ(stop_file("S").rc, 0u);
+  struct stat st {};
+  ASSERT_EQ(::stat(file_.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
+  EXPECT_EQ(read_file(file_).done, "done 0");
+  const std::string linked = dir_ + "/linked.etl";
+  std::ofstream(linked) << "elsewhere\n";
+  ASSERT_EQ(::link(linked.c_str(), (dir_ + "/second-name").c_str()), 0);
+  const ProcessResult r = pfc_trace({"start", "L", "--file", linked});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("log file '" + linked + "' has 2 hard links"), std::string::npos) << r.err;
+  EXPECT_EQ(test::read_text(linked), "elsewhere\n");
+}
+
+// A file another user planted (mode 0666, in a shared sticky directory) is refused with
+// the reason, and stays as it was (owner, mode, bytes): the session's events never go
+// where that user reads them.
+TEST_F(FileSession, LogFileOfAnotherUserIsRefused) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root to give a file to another user";
+  const std::string shared = dir_ + "/shared";
+  ASSERT_TRUE(std::filesystem::create_directory(shared));
+  ASSERT_EQ(::chmod(shared.c_str(), 01777), 0);
+  const std::string planted = shared + "/t.log";
+  std::ofstream(planted) << "planted\n";
+  constexpr uid_t kOther = 54321;  // no user needed: root gives the file to any uid
+  ASSERT_EQ(::chown(planted.c_str(), kOther, kOther), 0);
+  ASSERT_EQ(::chmod(planted.c_str(), 0666), 0);
+  const ProcessResult r = pfc_trace({"start", "S", "--file", planted});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "pfc: error: cannot start 'S': log file '" + planted +
+                       "' is owned by another user (uid 54321); a session records only into its "
+                       "own files\n");
+  struct stat st {};
+  ASSERT_EQ(::stat(planted.c_str(), &st), 0);
+  EXPECT_EQ(st.st_uid, kOther);
+  EXPECT_EQ(st.st_mode & 0777, 0666u);
+  EXPECT_EQ(test::read_text(planted), "planted\n");
+  EXPECT_EQ(pfc_trace({"list"}).out.find("\"S\""), std::string::npos);
+}
+
+// A closed circular file with one slot's buffer gone (its magic zeroed) is damage for
+// every reader alike: `pfc trace show`, `pfc run --events` and OpenTraceW deliver the events
+// before it and end with the same error naming the slot's offset (docs/logfile.md).
+TEST_F(FileSession, DamagedCircularSlotIsTheSameErrorForEveryReader) {
+  start("circ", 1, 64);
+  auto p = enabled_provider();
+  write_batches(*p, 20);
+  EXPECT_EQ(stop_file("S").rc, 0u);
+  std::string bytes = test::read_text(file_);
+  uint32_t buffer = 0, data = 0;
+  std::memcpy(&buffer, bytes.data() + 16, 4);
+  std::memcpy(&data, bytes.data() + 20, 4);
+  const size_t slot = 3, at = data + slot * size_t{buffer};
+  ASSERT_GT(bytes.size(), at + buffer);
+  std::memset(bytes.data() + at, 0, 4);
+  std::ofstream(file_, std::ios::binary | std::ios::trunc) << bytes;
+  const std::string where = " at offset " + std::to_string(at);
+  const ProcessResult show = pfc_trace({"show", file_});
+  EXPECT_EQ(show.exit_code, 1);
+  EXPECT_NE(show.err.find(file_ + ": missing buffer (sequence "), std::string::npos) << show.err;
+  EXPECT_NE(show.err.find(where), std::string::npos) << show.err;
+  const std::string script = dir_ + "/s.pfs";
+  std::ofstream(script) << kScript;
+  const ProcessResult run = run_process(PFC_BINARY, {"run", script, "--events", file_});
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_NE(run.err.find(show.err.substr(show.err.find(file_))), std::string::npos) << run.err;
+  const FileRead r = read_file(file_);
+  EXPECT_EQ(r.done, "done 1392");  // ERROR_FILE_CORRUPT
+  EXPECT_EQ(r.events.size(),
+            static_cast<size_t>(std::count(show.out.begin(), show.out.end(), '\n')));
+  p->send("quit");
+  EXPECT_EQ(p->wait(kWait), 0);
+}
+
+// Once STOP returned, the file is free: its host closed it (and released the lock
+// StartTraceW took) before STOP saw the host go, so a start right after the stop takes the
+// same file again, time after time.
+TEST_F(FileSession, StartRightAfterStopTakesTheSameFile) {
+  for (int i = 0; i < 10; ++i) {
+    const ProcessResult st = pfc_trace({"start", "S", "--file", file_});
+    ASSERT_EQ(st.exit_code, 0) << i << ": " << st.err;
+    ASSERT_EQ(pfc_trace({"stop", "S"}).exit_code, 0) << i;
+  }
+  EXPECT_EQ(read_file(file_).done, "done 0");
+}
+
+// A 65th session fails before its file is looked at: no file is created.
+TEST_F(FileSession, SixtyFifthSessionLeavesNoFile) {
+  for (int i = 0; i < 64; ++i)
+    ASSERT_EQ(pfc_trace({"start", "R" + std::to_string(i)}).exit_code, 0) << i;
+  const std::string path = dir_ + "/65.etl";
+  const ProcessResult r = pfc_trace({"start", "F", "--file", path});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("64 sessions are live"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(path));
+  for (int i = 0; i < 64; ++i) EXPECT_EQ(pfc_trace({"stop", "R" + std::to_string(i)}).exit_code, 0);
+}
+
+// A log file of another format version: `pfc trace show` and `pfc run --events` print the
+// same message naming both versions (docs/logfile.md "Versioning").
+TEST_F(FileSession, OtherVersionIsNamedByEveryReader) {
+  start("seq", 0, 64);
+  EXPECT_EQ(stop_file("S").rc, 0u);
+  std::string bytes = test::read_text(file_);
+  ASSERT_GE(bytes.size(), 128u);
+  bytes[8] = 2;  // version 2, header CRC made valid again
+  const uint32_t crc = crc32_of(bytes.data(), 104);
+  std::memcpy(bytes.data() + 104, &crc, 4);
+  std::ofstream(file_, std::ios::binary | std::ios::trunc) << bytes;
+  const std::string want =
+      "pfc: error: " + file_ + ": log file version 2 is not supported (this pfc reads version 1)\n";
+  const ProcessResult show = pfc_trace({"show", file_});
+  EXPECT_EQ(show.exit_code, 1);
+  EXPECT_EQ(show.err, want);
+  const std::string script = dir_ + "/s.pfs";
+  std::ofstream(script) << kScript;
+  const ProcessResult run = run_process(PFC_BINARY, {"run", script, "--events", file_});
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(run.err, want);
 }
 
 }  // namespace

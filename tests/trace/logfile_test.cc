@@ -371,7 +371,7 @@ TEST(LogFile, NotALogFileIsRefusedByName) {
   f.write({'{', '"', 'a', '"', '}', '\n'});
   auto r = open_reader(f);
   ASSERT_FALSE(r);
-  EXPECT_NE(r.error().message.find("not a pfc log file"), std::string::npos);
+  EXPECT_NE(r.error().message.find("not a pfc trace log file"), std::string::npos);
   EXPECT_NE(r.error().message.find(f.path()), std::string::npos);
 }
 
