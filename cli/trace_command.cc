@@ -109,6 +109,7 @@ std::string start_error(const TraceOptions& o, ULONG rc) {
     case ERROR_FILE_NOT_FOUND:
       return "cannot start '" + o.name +
              "': the session host pfc-trace-host was not found (set PFC_TRACE_HOST)";
+    case ERROR_DISK_FULL: return "cannot start '" + o.name + "': " + etw::error_text(rc);
     default: return "cannot start '" + o.name + "': StartTraceW failed with " + std::to_string(rc);
   }
 }
@@ -181,6 +182,7 @@ std::vector<EVENT_FILTER_DESCRIPTOR> filters(const EnableRequest& r,
 std::string enable_error(ULONG rc) {
   if (rc == ERROR_NO_SYSTEM_RESOURCES) return "the provider is already enabled by 8 sessions";
   if (rc == ERROR_INVALID_PARAMETER) return "EnableTraceEx2 refused the arguments (error 87)";
+  if (rc == ERROR_DISK_FULL) return "cannot change the session: " + etw::error_text(rc);
   return "EnableTraceEx2 failed with " + std::to_string(rc);
 }
 
