@@ -5,6 +5,7 @@
 // tmpfs). Nothing may crash, hang, reuse an instance number or deliver across sessions.
 // Every wait is bounded; every child is killed and reaped when a test fails (Child).
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <sys/mount.h>
 #include <unistd.h>
@@ -101,10 +102,15 @@ size_t ring_files(const std::string& dir) {
   return n;
 }
 
+// A child that died (the failure these tests look for) must not kill the test with
+// SIGPIPE when it is sent a line: the test reports it and cleans up.
+void ignore_sigpipe() { ::signal(SIGPIPE, SIG_IGN); }
+
 // A private namespace directory per test on /dev/shm (tmpfs, like a real namespace).
 class Damage : public ::testing::Test {
  protected:
   void SetUp() override {
+    ignore_sigpipe();
     char tmpl[] = "/dev/shm/pfc-nd-XXXXXX";
     dir_ = ::mkdtemp(tmpl);
     ::setenv("PFC_TRACE_DIR", dir_.c_str(), 1);
@@ -248,6 +254,7 @@ class FullFileSystem : public ::testing::Test {
  protected:
   void SetUp() override {
     if (::geteuid() != 0) GTEST_SKIP() << "not root: cannot mount a small tmpfs to fill";
+    ignore_sigpipe();
     char tmpl[] = "/tmp/pfc-full-XXXXXX";
     mnt_ = ::mkdtemp(tmpl);
     ASSERT_EQ(::mount("tmpfs", mnt_.c_str(), "tmpfs", 0, "size=4m,mode=0700"), 0)
