@@ -212,22 +212,12 @@ namespace {
 
 constexpr size_t kPage = 4096;
 
-// The state file, checked. *damaged: the error is the file's content (see StateStore::read).
-Result<NamespaceState> read_state_file(const TraceDir& dir, bool* damaged) {
-  *damaged = false;
-  auto fd = dir.open_file("state", false);
-  if (!fd) {
-    if (errno == ENOENT) return NamespaceState{};
-    return std::unexpected(fd.error());
-  }
-  struct stat info;
-  if (::fstat(fd->get(), &info) != 0) return make_error(errno_text("cannot stat state", errno));
-  *damaged = true;  // from here on, every failure is the file's content
-  if (info.st_size < static_cast<off_t>(kStateHeader) ||
-      static_cast<size_t>(info.st_size) > kMaxStateBytes)
+// The content of the open state file `fd` of `size` bytes, checked.
+Result<NamespaceState> check_state_file(int fd, off_t size) {
+  if (size < static_cast<off_t>(kStateHeader) || static_cast<size_t>(size) > kMaxStateBytes)
     return make_error("trace namespace state has a bad size");
-  std::vector<uint8_t> buf(static_cast<size_t>(info.st_size));
-  if (::pread(fd->get(), buf.data(), buf.size(), 0) != static_cast<ssize_t>(buf.size()))
+  std::vector<uint8_t> buf(static_cast<size_t>(size));
+  if (::pread(fd, buf.data(), buf.size(), 0) != static_cast<ssize_t>(buf.size()))
     return make_error("trace namespace state cannot be read whole");
   ByteReader h(buf.data(), kStateHeader);
   const uint64_t magic = h.get<uint64_t>();
@@ -241,9 +231,24 @@ Result<NamespaceState> read_state_file(const TraceDir& dir, bool* damaged) {
   const uint8_t* p = buf.data() + kStateHeader;
   if (crc32(std::span(p, body)) != crc)
     return make_error("trace namespace state fails its checksum");
-  auto state = decode_state(p, body);
-  *damaged = !state;
-  return state;
+  return decode_state(p, body);
+}
+
+// The state file, checked. *damaged: the error is the file's content (see StateStore::read).
+Result<NamespaceState> read_state_file(const TraceDir& dir, bool* damaged) {
+  *damaged = false;
+  auto fd = dir.open_file("state", false);
+  if (!fd) {
+    if (errno == ENOENT) return NamespaceState{};
+    return std::unexpected(fd.error());
+  }
+  struct stat info;
+  if (::fstat(fd->get(), &info) != 0) return make_error(errno_text("cannot stat state", errno));
+  auto state = check_state_file(fd->get(), info.st_size);
+  if (state) return state;
+  *damaged = true;
+  return make_error("trace file '" + dir.path() + "/state' is damaged (" + state.error().message +
+                    "); its sessions are lost, and the next session started replaces it");
 }
 
 // Writes `out` at offset 0 of `fd`: 0 or the errno (a short write is retried, so a full

@@ -213,6 +213,10 @@ TEST_P(StateDamaged, EndsItsSessionsAndNoInstanceComesBack) {
   damage_state(dir_ + "/state", GetParam());
   EXPECT_TRUE(rest(c1).empty());
   EXPECT_EQ(c1.wait(kWait), 0);  // returned without any STOP
+  const Ran list = pfc_trace({"list"});
+  EXPECT_EQ(list.status, 1);
+  EXPECT_NE(list.output.find("trace file '" + dir_ + "/state' is damaged ("), std::string::npos)
+      << list.output;
 
   Traced other;
   ASSERT_NO_FATAL_FAILURE(start_traced("Other", "0x603", other));
