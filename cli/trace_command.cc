@@ -141,6 +141,7 @@ std::string start_error(const TraceOptions& o, ULONG rc) {
     case ERROR_FILE_NOT_FOUND:
       return "cannot start '" + o.name +
              "': the session host pfc-trace-host was not found (set PFC_TRACE_HOST)";
+    case ERROR_DISK_FULL: return "cannot start '" + o.name + "': " + etw::error_text(rc);
     default: break;
   }
   return "cannot start '" + o.name + "': " + api_error("StartTraceW", rc);
@@ -222,6 +223,7 @@ std::vector<EVENT_FILTER_DESCRIPTOR> filters(const EnableRequest& r,
 std::string enable_error(ULONG rc) {
   if (rc == ERROR_NO_SYSTEM_RESOURCES) return "the provider is already enabled by 8 sessions";
   if (rc == ERROR_INVALID_PARAMETER) return "EnableTraceEx2 refused the arguments (error 87)";
+  if (rc == ERROR_DISK_FULL) return "cannot change the session: " + etw::error_text(rc);
   return api_error("EnableTraceEx2", rc);
 }
 

@@ -396,7 +396,7 @@ TRACEHANDLE OpenTraceW(PEVENT_TRACE_LOGFILEW Logfile) {
   }
   Runtime& rt = Runtime::get();
   if (!rt.link.ensure()) {
-    set_last_error(ERROR_ACCESS_DENIED);
+    set_last_error(namespace_error(rt.link.failure_errno()));
     return INVALID_PROCESSTRACE_HANDLE;
   }
   std::u16string name(Logfile->LoggerName, u16_length(Logfile->LoggerName, 1023));

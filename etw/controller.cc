@@ -128,22 +128,26 @@ const trace::SessionEntry* find_session(const trace::NamespaceState& st, uint64_
 // leaves in *rc (ERROR_SUCCESS by default) is the operation's answer.
 ULONG update_namespace(Runtime& rt, const std::function<ULONG(trace::NamespaceState&)>& change,
                        uint64_t* generation = nullptr) {
-  if (!rt.link.ensure()) return ERROR_ACCESS_DENIED;
+  if (!rt.link.ensure()) return namespace_error(rt.link.failure_errno());
   ULONG rc = ERROR_SUCCESS;
-  auto st = rt.link.store().update([&](trace::NamespaceState& s) -> Result<void> {
-    rc = change(s);
-    if (rc != ERROR_SUCCESS) return make_error("refused");
-    return {};
-  });
-  if (!st) return rc != ERROR_SUCCESS ? rc : ERROR_ACCESS_DENIED;
+  int err = 0;
+  auto st = rt.link.store().update(
+      [&](trace::NamespaceState& s) -> Result<void> {
+        rc = change(s);
+        if (rc != ERROR_SUCCESS) return make_error("refused");
+        return {};
+      },
+      &err);
+  if (!st) return rc != ERROR_SUCCESS ? rc : namespace_error(err);
   rt.sync_locked(*st);
   if (generation != nullptr) *generation = st->generation;
   return ERROR_SUCCESS;
 }
 
-// The published state (ERROR_ACCESS_DENIED when the namespace is unusable).
+// The published state (ERROR_ACCESS_DENIED when the namespace is unusable, ERROR_DISK_FULL
+// when its file system is too full to open it).
 ULONG read_namespace(Runtime& rt, trace::NamespaceState* out) {
-  if (!rt.link.ensure()) return ERROR_ACCESS_DENIED;
+  if (!rt.link.ensure()) return namespace_error(rt.link.failure_errno());
   auto st = rt.link.store().read();
   if (!st) return ERROR_ACCESS_DENIED;
   *out = std::move(*st);
@@ -156,6 +160,7 @@ ULONG check_new_session(const trace::NamespaceState& s, const trace::SessionEntr
   for (const auto& e : s.sessions)
     if (e.guid == entry.guid) return ERROR_ALREADY_EXISTS;
   if (!s.free_slot()) return ERROR_NO_SYSTEM_RESOURCES;  // every session slot is in use
+  if (s.next_instance > trace::kMaxInstance) return ERROR_NO_SYSTEM_RESOURCES;
   return ERROR_SUCCESS;
 }
 
@@ -179,8 +184,13 @@ ULONG start_locked(Runtime& rt, trace::SessionEntry entry, EVENT_TRACE_PROPERTIE
 
 // Removes a session and its enables; providers stop writing to it once they applied the
 // change (waited for here, bounded), then its buffers are reaped unless a consumer is
-// still reading them.
+// still reading them. The counters come from rings mapped before the stop (and those
+// created until the providers applied it): a consumer that sees the stop may remove the
+// files before they are counted.
 ULONG stop_locked(Runtime& rt, const trace::SessionEntry& e, EVENT_TRACE_PROPERTIES* p) {
+  const bool file = !e.log_file.empty();  // its host's counters are the file's
+  std::vector<trace::RingReader> rings;
+  if (!file) rings = map_rings(rt.link.dir(), e.instance);
   uint64_t gen = 0;
   const ULONG rc = update_namespace(
       rt,
@@ -192,10 +202,9 @@ ULONG stop_locked(Runtime& rt, const trace::SessionEntry& e, EVENT_TRACE_PROPERT
       &gen);
   if (rc != ERROR_SUCCESS) return rc;
   (void)trace::wait_applied(rt.link.dir(), gen, kStopWaitMs, rt.link.self());
-  fill_properties(
-      e,
-      e.log_file.empty() ? count_session(rt.link.dir(), e) : finish_file_session(rt.link.dir(), e),
-      p);
+  if (!file) map_new_rings(rt.link.dir(), e.instance, rings);
+  fill_properties(e, file ? finish_file_session(rt.link.dir(), e) : count_rings(rings, e.buffer_kb),
+                  p);
   reap_session(rt.link.dir(), e.instance);
   return ERROR_SUCCESS;
 }
@@ -208,7 +217,7 @@ ULONG stop_locked(Runtime& rt, const trace::SessionEntry& e, EVENT_TRACE_PROPERT
 // (removed again when StartTraceW created it) and undoes the session.
 ULONG start_file_session(Runtime& rt, trace::SessionEntry entry, EVENT_TRACE_PROPERTIES* p,
                          TRACEHANDLE* out) {
-  if (!rt.link.ensure()) return ERROR_ACCESS_DENIED;
+  if (!rt.link.ensure()) return namespace_error(rt.link.failure_errno());
   trace::LogInfo layout = trace::host_log_info(entry);
   if (auto plan = trace::plan_log_layout(layout); !plan)
     return start_failed(ERROR_INVALID_PARAMETER, plan.error().message);

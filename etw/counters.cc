@@ -48,6 +48,15 @@ std::vector<trace::RingReader> map_rings(const trace::TraceDir& dir, uint64_t in
   return rings;
 }
 
+void map_new_rings(const trace::TraceDir& dir, uint64_t instance,
+                   std::vector<trace::RingReader>& rings) {
+  std::set<std::string> known;
+  for (const trace::RingReader& r : rings) known.insert(r.name());
+  for (const std::string& name : dir.list(ring_prefix(instance)))
+    if (!known.contains(name))
+      if (auto r = trace::RingReader::open(dir, name)) rings.push_back(std::move(*r));
+}
+
 SessionCounters count_session(const trace::TraceDir& dir, const trace::SessionEntry& e) {
   return count_rings(map_rings(dir, e.instance), e.buffer_kb);
 }

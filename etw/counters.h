@@ -27,6 +27,9 @@ SessionCounters count_session(const trace::TraceDir& dir, const trace::SessionEn
 SessionCounters count_rings(const std::vector<trace::RingReader>& rings, uint32_t buffer_kb);
 // The rings of `instance`, mapped (unreadable ones skipped).
 std::vector<trace::RingReader> map_rings(const trace::TraceDir& dir, uint64_t instance);
+// Adds the rings of `instance` that `rings` does not hold yet (created since it was mapped).
+void map_new_rings(const trace::TraceDir& dir, uint64_t instance,
+                   std::vector<trace::RingReader>& rings);
 
 // The name of the consumer marker of `instance` for `who` (a live marker keeps the rings
 // of a stopped session until that consumer has read them).

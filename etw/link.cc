@@ -13,15 +13,17 @@ Result<void> Link::ensure() {
   std::lock_guard<std::mutex> lock(mu_);
   if (store_) return {};
   if (failure_) return std::unexpected(*failure_);
+  failure_errno_.store(0);
   auto dir = trace::TraceDir::open();
   if (!dir) {
     failure_ = dir.error();
     return std::unexpected(dir.error());
   }
   dir_ = std::make_unique<trace::TraceDir>(std::move(*dir));
-  auto store = trace::StateStore::open(*dir_);
-  if (!store) {
-    failure_ = store.error();
+  int err = 0;
+  auto store = trace::StateStore::open(*dir_, &err);
+  if (!store) {  // not cached: a full file system may have room at the next call
+    failure_errno_.store(err);
     return std::unexpected(store.error());
   }
   store_.emplace(std::move(*store));
@@ -33,10 +35,12 @@ void Link::start_listener(std::function<void()> apply) {
   if (!ensure()) return;
   std::lock_guard<std::mutex> lock(mu_);
   if (listening_) return;
-  auto slot = trace::ProcSlot::create(*dir_, self_);
-  if (!slot) return;  // no slot: Timeout waits will not count this process
-  slot_.emplace(std::move(*slot));
-  slot_->set_applied(applied_.load());
+  // Without a slot (a full file system) the process still applies changes; Timeout waits
+  // just do not count it.
+  if (auto slot = trace::ProcSlot::create(*dir_, self_)) {
+    slot_.emplace(std::move(*slot));
+    slot_->set_applied(applied_.load());
+  }
   apply_ = std::move(apply);
   listening_ = true;
   std::thread([this] { listen(); }).detach();

@@ -20,8 +20,12 @@ namespace pfc::etw {
 
 class Link {
  public:
-  // Opens the namespace (once per process, again after fork). Thread-safe.
+  // Opens the namespace (once per process, again after fork). Thread-safe. A directory
+  // that cannot be used fails every later call the same way; a generation page that cannot
+  // be allocated (a full file system) is tried again by the next call.
   Result<void> ensure();
+  // The errno behind the last failure of ensure() when the system gave one, else 0.
+  int failure_errno() const { return failure_errno_.load(); }
   trace::StateStore& store() { return *store_; }
   const trace::TraceDir& dir() { return *dir_; }
   const trace::ProcessKey& self() const { return self_; }
@@ -45,6 +49,7 @@ class Link {
   std::optional<Error> failure_;
   trace::ProcessKey self_;
   std::function<void()> apply_;
+  std::atomic<int> failure_errno_{0};
   bool listening_ = false;
   std::atomic<uint64_t> applied_{0};
 };

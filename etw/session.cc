@@ -70,7 +70,11 @@ const std::vector<uint64_t>& WriteContext::stack_trace() {
 
 trace::RingWriter* Session::create_ring() {
   std::lock_guard<std::mutex> lock(mu_);
-  if (ring_ || failed_ || !link_->ensure()) return ring_.get();
+  if (ring_ || failed_) return ring_.get();
+  if (!link_->ensure()) {  // not retried per event: the namespace stays unusable for it
+    failed_ = true;
+    return nullptr;
+  }
   const uint64_t cap =
       trace::ring_capacity(entry_.buffer_kb, entry_.min_buffers, entry_.max_buffers);
   if (const uint64_t front = trace::front_ring_capacity(cap); front != 0) {

@@ -94,6 +94,8 @@ Result<std::optional<SessionInfo>> stop_session(const std::u16string& name) {
   const ULONG rc = ControlTraceW(0, reinterpret_cast<LPCWSTR>(wide.c_str()), &p->props,
                                  EVENT_TRACE_CONTROL_STOP);
   if (rc == ERROR_WMI_INSTANCE_NOT_FOUND) return std::optional<SessionInfo>{};
+  if (rc == ERROR_DISK_FULL)
+    return make_error("cannot stop '" + info.name + "': " + error_text(rc));
   if (rc != ERROR_SUCCESS)
     return make_error("ControlTraceW(STOP) failed with " + std::to_string(rc));
   // A ring a provider created between the mapping above and the stop is not counted.

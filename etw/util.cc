@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 
 #include <ctime>
 #include <random>
@@ -25,6 +26,15 @@ thread_local uint32_t tls_last_error = ERROR_SUCCESS;
 }  // namespace
 
 void set_last_error(uint32_t error) { tls_last_error = error; }
+
+ULONG namespace_error(int err) {
+  return trace::disk_full(err) ? ERROR_DISK_FULL : ERROR_ACCESS_DENIED;
+}
+
+std::string error_text(ULONG rc) {
+  if (rc == ERROR_DISK_FULL) return std::strerror(ENOSPC);
+  return "error " + std::to_string(rc);
+}
 
 int64_t filetime_now() { return trace::filetime_now(); }
 

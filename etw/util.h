@@ -78,4 +78,12 @@ std::string u16_to_utf8(const std::u16string& s);
 
 void set_last_error(uint32_t error);
 
+// The ETW error for a trace namespace that cannot be used, from the errno behind it (0:
+// none known): ERROR_DISK_FULL for a full file system (ENOSPC, EDQUOT), else
+// ERROR_ACCESS_DENIED.
+ULONG namespace_error(int err);
+// What an ETW error the namespace returns means, for messages: "No space left on device"
+// for ERROR_DISK_FULL, else "error N".
+std::string error_text(ULONG rc);
+
 }  // namespace pfc::etw

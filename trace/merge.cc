@@ -7,8 +7,12 @@ void SessionRings::scan(const TraceDir& dir, const StateStore& store, uint64_t n
   if (now < next_scan_ns_) return;
   next_scan_ns_ = now + kScanNs;
   if (stopped_at_ == 0) {
-    auto st = store.read();
-    if (st && st->session_by_instance(instance_) == nullptr) stopped_at_ = now;
+    // A damaged state holds no session any more (the next publish replaces it by an empty
+    // one): that is this session's stop too, so its readers finish instead of waiting for
+    // a session that can never stop (docs/namespace.md §2).
+    bool damaged = false;
+    auto st = store.read(&damaged);
+    if (damaged || (st && st->session_by_instance(instance_) == nullptr)) stopped_at_ = now;
   }
   const std::string prefix = "r-" + std::to_string(instance_) + "-";
   for (const std::string& name : dir.list(prefix)) {

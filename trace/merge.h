@@ -35,7 +35,8 @@ class SessionRings {
  public:
   explicit SessionRings(uint64_t instance) : instance_(instance) {}
 
-  // Opens rings created since the last scan and notices the stop (at most every kScanNs).
+  // Opens rings created since the last scan and notices the stop (at most every kScanNs):
+  // the state no longer holds the instance, or is damaged (StateStore::read).
   void scan(const TraceDir& dir, const StateStore& store, uint64_t now);
 
   struct Pick {

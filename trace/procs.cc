@@ -35,12 +35,22 @@ std::optional<uint64_t> read_applied(const TraceDir& dir, const std::string& nam
 std::string proc_name(const ProcessKey& p) { return object_name('p', std::nullopt, p); }
 
 Result<ProcSlot> ProcSlot::create(const TraceDir& dir, const ProcessKey& self) {
-  auto fd = dir.open_file(proc_name(self), true);
+  const std::string name = proc_name(self);
+  auto fd = dir.open_file(name, true);
   if (!fd) return std::unexpected(fd.error());
-  if (::ftruncate(fd->get(), kProcFileSize) != 0)
-    return make_error(errno_text("cannot size the process slot", errno));
+  // Its page is taken before it is mapped: a full file system fails here, not with a SIGBUS
+  // in set_applied (docs/namespace.md §3); the file is removed again.
+  int err = ::ftruncate(fd->get(), kProcFileSize) != 0 ? errno : 0;
+  if (err == 0) err = reserve_file(fd->get(), kProcFileSize);
+  if (err != 0) {
+    dir.remove(name);
+    return make_error(errno_text("cannot allocate the process slot " + name, err));
+  }
   auto map = Mapping::map(fd->get(), kProcFileSize);
-  if (!map) return std::unexpected(map.error());
+  if (!map) {
+    dir.remove(name);
+    return std::unexpected(map.error());
+  }
   ProcSlot s;
   s.map_ = std::move(*map);
   return s;

@@ -77,15 +77,19 @@ Result<RingWriter> RingWriter::create(const TraceDir& dir, uint64_t instance,
   auto fd = dir.open_file(name, true);
   if (!fd) return std::unexpected(fd.error());
   const uint64_t total = kRingHeaderSize + capacity;
-  if (::ftruncate(fd->get(), static_cast<off_t>(total)) != 0)
-    return make_error(errno_text("cannot size trace buffer " + name, errno));
   // The ring's memory is taken now: a full tmpfs is an error here, not a SIGBUS in a
-  // later EventWrite (file systems without fallocate keep the sparse file).
-  if (const int err = ::posix_fallocate(fd->get(), 0, static_cast<off_t>(total));
-      err != 0 && err != EOPNOTSUPP && err != EINVAL)
-    return make_error(errno_text("cannot allocate trace buffer " + name, err));
+  // later EventWrite; the file is removed again, so no reader finds a ring without pages.
+  const auto fail = [&](const char* what, int err) {
+    dir.remove(name);
+    return make_error(errno_text(std::string(what) + " trace buffer " + name, err));
+  };
+  if (::ftruncate(fd->get(), static_cast<off_t>(total)) != 0) return fail("cannot size", errno);
+  if (const int err = reserve_file(fd->get(), total); err != 0) return fail("cannot allocate", err);
   auto map = Mapping::map(fd->get(), total);
-  if (!map) return std::unexpected(map.error());
+  if (!map) {
+    dir.remove(name);
+    return std::unexpected(map.error());
+  }
   if (populate) (void)map->prefault(0, total);  // no page fault on the write path later
   RingWriter w;
   w.map_ = std::move(*map);
@@ -138,6 +142,9 @@ EventRecord* RingWriter::claim(uint32_t bytes) {
   uint64_t head = h->head.load(std::memory_order_relaxed);
   uint64_t ts, pad;
   for (;;) {
+    // head is shared, hence untrusted (docs/namespace.md §5): records are 8-byte aligned, so
+    // a misaligned head is damage — the padding word would go past the end of the ring.
+    if ((head & 7) != 0) return nullptr;
     ts = mono_ns();  // after reading head: a later reservation has a later timestamp
     const uint64_t off = head & (capacity_ - 1);
     pad = off + bytes > capacity_ ? capacity_ - off : early_wrap(head, off, bytes);
@@ -209,6 +216,12 @@ Result<RingReader> RingReader::open(const TraceDir& dir, const std::string& name
   const auto size = static_cast<uint64_t>(st.st_size);
   if (size < kRingHeaderSize + kMinRingBytes || size > kRingHeaderSize + kMaxRingBytes)
     return make_error("trace buffer " + name + " has a bad size");
+  // Its blocks exist once its writer created it (st_blocks says so, at no cost); a ring
+  // caught between its writer's sizing and allocation gets them now, or on a full file
+  // system is refused here rather than raising SIGBUS.
+  if (static_cast<uint64_t>(st.st_blocks) * 512 < size)
+    if (const int err = reserve_file(fd->get(), size); err != 0)
+      return make_error(errno_text("cannot allocate trace buffer " + name, err));
   auto map = Mapping::map(fd->get(), size);
   if (!map) return std::unexpected(map.error());
   // The pages exist (the writer allocated them): map them all, if this ring is the one

@@ -12,6 +12,7 @@
 
 #include "base/ascii.h"
 #include "base/crc32.h"
+#include "trace/names.h"
 #include "trace/testpoint.h"
 #include "trace/wire.h"
 
@@ -80,8 +81,10 @@ EnableEntry get_enable(ByteReader& r) {
 }
 
 // Cross-record rules: slots in range and unique, names unique, instances below
-// next_instance, enables naming live sessions, seqs increasing and below next_seq.
+// next_instance (at most kMaxInstance + 1), enables naming live sessions, seqs increasing and below
+// next_seq.
 Result<void> check_consistent(const NamespaceState& s) {
+  if (s.next_instance > kMaxInstance + 1) return make_error("bad instance counter");
   uint64_t used = 0;
   for (size_t i = 0; i < s.sessions.size(); ++i) {
     const SessionEntry& e = s.sessions[i];
@@ -169,15 +172,36 @@ Result<NamespaceState> decode_state(const uint8_t* data, size_t size) {
   return s;
 }
 
-Result<StateStore> StateStore::open(const TraceDir& dir) {
+std::vector<uint8_t> encode_state_file(const NamespaceState& s) {
+  const std::vector<uint8_t> body = encode_state(s);
+  ByteWriter h;
+  h.put(kStateMagic);
+  h.put(kStateVersion);
+  h.put(static_cast<uint32_t>(body.size()));
+  h.put(crc32(body));
+  h.put(uint32_t{0});
+  std::vector<uint8_t> out = std::move(h.data());
+  out.insert(out.end(), body.begin(), body.end());
+  return out;
+}
+
+Result<StateStore> StateStore::open(const TraceDir& dir, int* os_error) {
   StateStore st;
   st.dir_ = &dir;
   auto fd = dir.open_file("gen", true);
   if (!fd) return std::unexpected(fd.error());
   struct stat info;
   if (::fstat(fd->get(), &info) != 0) return make_error(errno_text("cannot stat gen", errno));
+  // The page is taken before it is mapped, by every process (another one may have sized it
+  // and failed to allocate it): a full file system fails here, not with a SIGBUS later.
+  int err = 0;
   if (info.st_size < static_cast<off_t>(kGenPageSize) && ::ftruncate(fd->get(), kGenPageSize) != 0)
-    return make_error(errno_text("cannot size the generation page", errno));
+    err = errno;
+  if (err == 0) err = reserve_file(fd->get(), kGenPageSize);
+  if (err != 0) {
+    if (os_error != nullptr) *os_error = err;
+    return make_error(errno_text("cannot allocate trace file '" + dir.path() + "/gen'", err));
+  }
   auto map = Mapping::map(fd->get(), kGenPageSize);
   if (!map) return std::unexpected(map.error());
   st.gen_map_ = std::move(*map);
@@ -186,19 +210,14 @@ Result<StateStore> StateStore::open(const TraceDir& dir) {
 
 namespace {
 
-Result<NamespaceState> read_state_file(const TraceDir& dir) {
-  auto fd = dir.open_file("state", false);
-  if (!fd) {
-    if (errno == ENOENT) return NamespaceState{};
-    return std::unexpected(fd.error());
-  }
-  struct stat info;
-  if (::fstat(fd->get(), &info) != 0) return make_error(errno_text("cannot stat state", errno));
-  if (info.st_size < static_cast<off_t>(kStateHeader) ||
-      static_cast<size_t>(info.st_size) > kMaxStateBytes)
+constexpr size_t kPage = 4096;
+
+// The content of the open state file `fd` of `size` bytes, checked.
+Result<NamespaceState> check_state_file(int fd, off_t size) {
+  if (size < static_cast<off_t>(kStateHeader) || static_cast<size_t>(size) > kMaxStateBytes)
     return make_error("trace namespace state has a bad size");
-  std::vector<uint8_t> buf(static_cast<size_t>(info.st_size));
-  if (::pread(fd->get(), buf.data(), buf.size(), 0) != static_cast<ssize_t>(buf.size()))
+  std::vector<uint8_t> buf(static_cast<size_t>(size));
+  if (::pread(fd, buf.data(), buf.size(), 0) != static_cast<ssize_t>(buf.size()))
     return make_error("trace namespace state cannot be read whole");
   ByteReader h(buf.data(), kStateHeader);
   const uint64_t magic = h.get<uint64_t>();
@@ -215,45 +234,119 @@ Result<NamespaceState> read_state_file(const TraceDir& dir) {
   return decode_state(p, body);
 }
 
-Result<void> write_state_file(const TraceDir& dir, const NamespaceState& s) {
-  const std::vector<uint8_t> body = encode_state(s);
-  ByteWriter h;
-  h.put(kStateMagic);
-  h.put(kStateVersion);
-  h.put(static_cast<uint32_t>(body.size()));
-  h.put(crc32(body));
-  h.put(uint32_t{0});
-  std::vector<uint8_t> out = std::move(h.data());
-  out.insert(out.end(), body.begin(), body.end());
-  (void)::unlinkat(dir.fd(), "state.tmp", 0);
+// The state file, checked. *damaged: the error is the file's content (see StateStore::read).
+Result<NamespaceState> read_state_file(const TraceDir& dir, bool* damaged) {
+  *damaged = false;
+  auto fd = dir.open_file("state", false);
+  if (!fd) {
+    if (errno == ENOENT) return NamespaceState{};
+    return std::unexpected(fd.error());
+  }
+  struct stat info;
+  if (::fstat(fd->get(), &info) != 0) return make_error(errno_text("cannot stat state", errno));
+  auto state = check_state_file(fd->get(), info.st_size);
+  if (state) return state;
+  *damaged = true;
+  return make_error("trace file '" + dir.path() + "/state' is damaged (" + state.error().message +
+                    "); its sessions are lost, and the next session started replaces it");
+}
+
+// Writes `out` at offset 0 of `fd`: 0 or the errno (a short write is retried, so a full
+// file system ends in ENOSPC).
+int write_all(int fd, const std::vector<uint8_t>& out) {
+  size_t done = 0;
+  while (done < out.size()) {
+    const ssize_t n = ::pwrite(fd, out.data() + done, out.size() - done, static_cast<off_t>(done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return errno;
+    if (n == 0) return EIO;
+    done += static_cast<size_t>(n);
+  }
+  return 0;
+}
+
+// Leaves `state.tmp` holding the blocks of a state of `bytes` and a page more: the next
+// publish writes into blocks the file already has, so a change that does not grow the state
+// beyond that — a STOP above all, which then frees its session's rings — needs no new space
+// on a full file system (docs/namespace.md §2). Best effort.
+void reserve_spare(const TraceDir& dir, size_t bytes) {
   auto fd = dir.open_file("state.tmp", true);
+  if (fd) (void)reserve_file(fd->get(), (bytes + 2 * kPage - 1) / kPage * kPage);
+}
+
+// Writes `s` into `state.tmp` (the spare reserve_spare left, else a new file) and renames
+// it over `state`. *os_error: the errno of a failed write.
+Result<void> write_state_file(const TraceDir& dir, const NamespaceState& s, int* os_error) {
+  const std::vector<uint8_t> out = encode_state_file(s);
+  auto fd = dir.open_file("state.tmp", true);
+  if (!fd) {  // not a regular file of ours: replace it
+    dir.remove("state.tmp");
+    fd = dir.open_file("state.tmp", true);
+  }
   if (!fd) return std::unexpected(fd.error());
-  if (::pwrite(fd->get(), out.data(), out.size(), 0) != static_cast<ssize_t>(out.size()))
-    return make_error(errno_text("cannot write the trace namespace state", errno));
+  int err = write_all(fd->get(), out);
+  if (err == 0 && ::ftruncate(fd->get(), static_cast<off_t>(out.size())) != 0) err = errno;
+  if (err != 0) {
+    *os_error = err;
+    return make_error(errno_text("cannot write trace file '" + dir.path() + "/state.tmp'", err));
+  }
   testpoint("state.tmp-written");
-  if (::renameat(dir.fd(), "state.tmp", dir.fd(), "state") != 0)
-    return make_error(errno_text("cannot publish the trace namespace state", errno));
+  if (::renameat(dir.fd(), "state.tmp", dir.fd(), "state") != 0) {
+    *os_error = errno;
+    return make_error(errno_text("cannot publish the trace namespace state", *os_error));
+  }
   testpoint("state.renamed");
+  reserve_spare(dir, out.size());
   return {};
+}
+
+// One more than the largest instance a ring or a consumer marker in `dir` names (names
+// beyond kMaxInstance are not pfc's and count for nothing); 1 when none does.
+uint64_t instance_after_names(const TraceDir& dir) {
+  uint64_t next = 1;
+  for (const std::string& name : dir.list("")) {
+    for (const char kind : {'r', 'c'}) {
+      const std::optional<ObjectName> n = parse_object_name(name, kind, true);
+      if (n && *n->instance <= kMaxInstance) next = std::max(next, *n->instance + 1);
+    }
+  }
+  return next;
 }
 
 }  // namespace
 
-Result<NamespaceState> StateStore::read() const { return read_state_file(*dir_); }
+Result<NamespaceState> StateStore::read(bool* damaged) const {
+  bool bad = false;
+  auto s = read_state_file(*dir_, &bad);
+  if (damaged != nullptr) *damaged = !s && bad;
+  return s;
+}
 
-Result<NamespaceState> StateStore::update(const Change& change) {
+Result<NamespaceState> StateStore::update(const Change& change, int* os_error) {
+  int ignored = 0;
+  int& err = os_error != nullptr ? *os_error : ignored;
+  err = 0;
   // A fresh open file description per update: OFD locks then also exclude other threads
   // of this process.
   auto lock = dir_->open_file("lock", true);
   if (!lock) return std::unexpected(lock.error());
   if (auto ok = lock_file(lock->get()); !ok) return std::unexpected(ok.error());
   testpoint("state.locked");
-  auto current = read_state_file(*dir_);
+  bool damaged = false;
+  auto current = read_state_file(*dir_, &damaged);
+  if (!current && !damaged) return std::unexpected(current.error());  // unreadable for now
   NamespaceState s = current ? std::move(*current) : NamespaceState{};
   s.generation = std::max(s.generation, generation());
+  const uint64_t recorded = gen()->next_instance.load(std::memory_order_acquire);
+  s.next_instance = std::max(
+      {s.next_instance, std::min(recorded, kMaxInstance + 1), instance_after_names(*dir_)});
   if (auto ok = change(s); !ok) return std::unexpected(ok.error());
+  // What readers would refuse is never published (it would end every session).
+  if (auto ok = check_consistent(s); !ok)
+    return make_error("refused an inconsistent trace namespace state: " + ok.error().message);
   ++s.generation;
-  if (auto ok = write_state_file(*dir_, s); !ok) return std::unexpected(ok.error());
+  if (auto ok = write_state_file(*dir_, s, &err); !ok) return std::unexpected(ok.error());
+  gen()->next_instance.store(s.next_instance, std::memory_order_release);
   gen()->generation.store(s.generation, std::memory_order_release);
   gen()->futex.store(static_cast<uint32_t>(s.generation), std::memory_order_release);
   futex_wake_all(&gen()->futex);

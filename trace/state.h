@@ -26,6 +26,9 @@ inline constexpr size_t kMaxStateBytes = 64u << 20;
 inline constexpr size_t kMaxSessionNameUnits = 1023;
 inline constexpr size_t kMaxFilterBytes = 1u << 20;  // one enable's filter descriptors
 inline constexpr size_t kMaxPathUnits = 4096;
+// Session instances fit the 48 bits a TRACEHANDLE gives them (etw/session.h); a name in
+// the directory with a larger instance is not one pfc made.
+inline constexpr uint64_t kMaxInstance = (uint64_t{1} << 48) - 1;
 
 // EVENT_TRACE_PROPERTIES as StartTraceW accepted them.
 struct SessionEntry {
@@ -77,25 +80,37 @@ struct NamespaceState {
 std::vector<uint8_t> encode_state(const NamespaceState& s);
 // Fully validates; error names what is wrong.
 Result<NamespaceState> decode_state(const uint8_t* data, size_t size);
+// The whole state file: its 24-byte header (magic, version, body size, CRC-32) and the body.
+std::vector<uint8_t> encode_state_file(const NamespaceState& s);
 
 // The shared generation page.
 struct GenPage {
   std::atomic<uint32_t> futex;  // low 32 bits of generation
   uint32_t pad;
   std::atomic<uint64_t> generation;
+  std::atomic<uint64_t> next_instance;  // the state's next_instance, as last published
 };
 
 class StateStore {
  public:
-  static Result<StateStore> open(const TraceDir& dir);
+  // Opens (creating it when missing) and maps the generation page. On failure *os_error
+  // (when given) is the errno behind it, or 0.
+  static Result<StateStore> open(const TraceDir& dir, int* os_error = nullptr);
 
-  // The state as last published (empty when none was). A corrupt state file is an error.
-  Result<NamespaceState> read() const;
-  // Runs `change` on the current state under the namespace lock. When it returns an error
-  // nothing is written; otherwise the state is written with generation + 1 and every
-  // waiting process is woken. A corrupt state file is replaced by an empty state.
+  // The state as last published (empty when none was). A corrupt state file is an error;
+  // *damaged (when given) then says that the file itself is bad (its content failed the
+  // checks: the next update replaces it, so it holds no session any more) rather than
+  // unreadable for a while (an open or read that failed).
+  Result<NamespaceState> read(bool* damaged = nullptr) const;
+  // Runs `change` on the current state under the namespace lock. When it returns an error,
+  // or leaves a state decode_state would refuse, nothing is written; otherwise the state is written
+  // with generation + 1 and every waiting process is woken. A damaged state file is replaced by an
+  // empty state. Either way next_instance is at least every instance the directory still names plus
+  // one and the one the generation page last recorded, so a lost state never makes an instance
+  // number come back (docs/namespace.md §2). On failure *os_error (when given) is the
+  // errno behind it (ENOSPC: the file system is full), or 0.
   using Change = std::function<Result<void>(NamespaceState&)>;
-  Result<NamespaceState> update(const Change& change);
+  Result<NamespaceState> update(const Change& change, int* os_error = nullptr);
 
   uint64_t generation() const { return gen()->generation.load(std::memory_order_acquire); }
   // Returns when the generation differs from `seen`, or after timeout_ms.

@@ -65,6 +65,13 @@ std::string errno_text(const std::string& what, int err) {
   return what + ": " + std::strerror(err);
 }
 
+int reserve_file(int fd, uint64_t size) {
+  const int err = ::posix_fallocate(fd, 0, static_cast<off_t>(size));
+  return err == EOPNOTSUPP || err == EINVAL ? 0 : err;
+}
+
+bool disk_full(int err) { return err == ENOSPC || err == EDQUOT; }
+
 Result<void> lock_file(int fd) {
   struct flock fl {};
   fl.l_type = F_WRLCK;

@@ -70,6 +70,16 @@ class Mapping {
 // "what: strerror(errno)".
 std::string errno_text(const std::string& what, int err);
 
+// Takes the file's blocks for [0, size) now (posix_fallocate; a smaller file grows to
+// `size`), so a store through a mapping of them never raises SIGBUS on a full file system
+// (docs/namespace.md §3). Every page of the namespace that is mapped is reserved this way
+// before it is touched, by each process that maps it (a no-op when the blocks exist).
+// Returns 0 or the errno (ENOSPC, EDQUOT, ...); a file system without fallocate counts as
+// success (its files stay sparse).
+int reserve_file(int fd, uint64_t size);
+// True for the errnos of a full file system (ENOSPC, EDQUOT).
+bool disk_full(int err);
+
 // Blocks until this open file description holds the write lock of the whole file. The
 // kernel releases it when the descriptor is closed or the process dies.
 Result<void> lock_file(int fd);

@@ -19,6 +19,7 @@ namespace pfc::trace {
 namespace {
 
 using testing::commit_value;
+using testing::publish_session;
 using testing::TempNamespace;
 using testing::value_of;
 
@@ -48,15 +49,7 @@ struct Fixture {
   // live: the session is in the state (records wait for the merge horizon); otherwise
   // the first scan finds it stopped and everything is ready.
   explicit Fixture(bool live) {
-    if (live) {
-      auto st = store.update([](NamespaceState& s) -> Result<void> {
-        SessionEntry e;
-        e.instance = kInstance;
-        s.sessions.push_back(e);
-        return {};
-      });
-      EXPECT_TRUE(st.has_value());
-    }
+    if (live) (void)publish_session(store, kInstance);
   }
   void scan(uint64_t now) { rings.scan(dir, store, now); }
   // The index (in open order) of the ring a reader belongs to.

@@ -16,6 +16,7 @@ namespace pfc::trace {
 namespace {
 
 using testing::commit_value;
+using testing::publish_session;
 using testing::TempNamespace;
 using testing::value_of;
 
@@ -146,12 +147,7 @@ TEST(FrontRing, ConcurrentWritersThroughBothRingsKeepEachThreadsOrder) {
   TempNamespace ns;
   TraceDir dir = ns.open();
   StateStore store = *StateStore::open(dir);
-  ASSERT_TRUE(store.update([](NamespaceState& s) -> Result<void> {
-    SessionEntry e;
-    e.instance = kInstance;
-    s.sessions.push_back(e);
-    return {};
-  }));
+  ASSERT_TRUE(publish_session(store, kInstance));
   const ProcessKey self = self_process();
   RingWriter front = *RingWriter::create(dir, kInstance, self, kMinRingBytes, true);
   RingWriter main = *RingWriter::create(dir, kInstance, self, 16 * kMinRingBytes);

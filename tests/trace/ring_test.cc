@@ -1,7 +1,7 @@
 // tests/trace/ring_test.cc — the shared event ring: order, wrap-around, drops counted when
 // full, concurrent writers, a writer killed between reservation and commit, bytes of an
 // earlier lap never read as a record (nothing is zeroed), the version check, and damaged
-// shared data (never a crash or an out-of-bounds read).
+// shared data, for the reader and the writers (never a crash or an out-of-bounds access).
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -163,6 +163,25 @@ TEST(Ring, MisalignedTailStopsTheReader) {
     EXPECT_EQ(reader->peek(), nullptr) << tail;
     EXPECT_TRUE(reader->damaged()) << tail;
     EXPECT_TRUE(reader->finished()) << tail;
+  }
+}
+
+// Writers read head from shared memory too. A misaligned head (another process wrote it)
+// once made the padding word of the lap's end go at capacity - 1 or - 2, past the end of the
+// mapping: SIGSEGV inside EventWrite. Now the writer drops such records and counts them, as
+// it does when head is a ring or more ahead of tail; the reader stops (docs/namespace.md §5).
+TEST(Ring, OutOfRangeHeadDropsTheWritersRecords) {
+  for (uint64_t head : {~uint64_t{0}, ~uint64_t{1}, uint64_t{4}, uint64_t{1} << 40}) {
+    Fixture f;
+    ASSERT_TRUE(write_one(f.writer, 1));
+    auto fd = f.dir.open_file(ring_name(7, f.self), false);
+    ASSERT_TRUE(fd);
+    ASSERT_EQ(::pwrite(fd->get(), &head, 8, offsetof(RingHeader, head)), 8);
+    EXPECT_FALSE(write_one(f.writer, 2)) << head;
+    EXPECT_EQ(f.writer.lost(), 1u) << head;
+    EXPECT_EQ(f.reader.peek(), nullptr) << head;
+    EXPECT_TRUE(f.reader.damaged()) << head;
+    EXPECT_TRUE(f.reader.finished()) << head;
   }
 }
 

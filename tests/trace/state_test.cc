@@ -1,8 +1,10 @@
 // tests/trace/state_test.cc — the namespace state: encoding round trip, validation of
-// damaged files, update/read through two stores, generation wake-ups.
+// damaged files, update/read through two stores, generation wake-ups, and instance numbers
+// that a damaged state never gives back.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstddef>
 #include <thread>
 
 #include "trace/state.h"
@@ -137,6 +139,131 @@ TEST(StateStore, WaitChangeWakesOnUpdate) {
   for (int i = 0; i < 100 && st->generation() == g0; ++i) st->wait_change(g0, 100);
   t.join();
   EXPECT_NE(st->generation(), g0);
+}
+
+// ---- damaged state files: never an instance number again ------------------------------
+
+// Starts a session named `name` through `st`; its instance (0 when the update failed).
+uint64_t start_session(StateStore& st, const std::u16string& name) {
+  uint64_t instance = 0;
+  auto r = st.update([&](NamespaceState& s) -> Result<void> {
+    SessionEntry e;
+    e.slot = *s.free_slot();
+    e.instance = instance = s.next_instance++;
+    e.name = name;
+    s.sessions.push_back(e);
+    return {};
+  });
+  EXPECT_TRUE(r) << r.error().message;
+  return r ? instance : 0;
+}
+
+void write_bytes(const TraceDir& d, const std::string& name, const std::vector<uint8_t>& bytes) {
+  auto fd = d.open_file(name, true);
+  ASSERT_TRUE(fd);
+  ASSERT_EQ(::ftruncate(fd->get(), 0), 0);
+  ASSERT_EQ(::pwrite(fd->get(), bytes.data(), bytes.size(), 0), ssize_t(bytes.size()));
+}
+
+// The ways a state file was found damaged: it reads as an error, and the next update
+// replaces it by an empty state.
+enum class Damage { RandomBytes, BadBodyWithValidCrc, Truncated, HugeSize, Empty };
+
+void damage(const TraceDir& d, Damage how) {
+  std::vector<uint8_t> bytes;
+  switch (how) {
+    case Damage::RandomBytes: {
+      uint32_t x = 99;
+      for (int i = 0; i < 4096; ++i)
+        bytes.push_back(uint8_t((x = x * 1664525u + 1013904223u) >> 24));
+      break;
+    }
+    case Damage::BadBodyWithValidCrc: {
+      NamespaceState bad = sample();
+      bad.next_instance = 2;  // below its session's instance 4
+      bytes = encode_state_file(bad);
+      break;
+    }
+    case Damage::Truncated: {
+      auto fd = d.open_file("state", false);
+      ASSERT_TRUE(fd);
+      ASSERT_EQ(::ftruncate(fd->get(), 30), 0);
+      return;
+    }
+    case Damage::HugeSize: {
+      auto fd = d.open_file("state", false);
+      ASSERT_TRUE(fd);
+      ASSERT_EQ(::ftruncate(fd->get(), off_t(kMaxStateBytes) + 1), 0);
+      return;
+    }
+    case Damage::Empty: break;
+  }
+  write_bytes(d, "state", bytes);
+}
+
+class DamagedState : public ::testing::TestWithParam<Damage> {};
+
+TEST_P(DamagedState, IsReportedAndNeverGivesAnInstanceBack) {
+  TempNamespace ns;
+  TraceDir d = ns.open();
+  auto st = StateStore::open(d);
+  ASSERT_TRUE(st);
+  for (const char16_t* name : {u"A", u"B", u"C"}) (void)start_session(*st, name);
+  damage(d, GetParam());
+  bool damaged = false;
+  EXPECT_FALSE(st->read(&damaged));
+  EXPECT_TRUE(damaged);
+  // The generation page recorded the counter; nothing else names instance 3.
+  EXPECT_EQ(start_session(*st, u"D"), 4u);
+  auto now = st->read(&damaged);
+  ASSERT_TRUE(now);
+  EXPECT_FALSE(damaged);
+  ASSERT_EQ(now->sessions.size(), 1u);  // the damaged state's sessions are gone
+}
+
+std::string damage_name(const ::testing::TestParamInfo<Damage>& i) {
+  static const char* const kNames[] = {"RandomBytes", "BadBodyWithValidCrc", "Truncated",
+                                       "HugeSize", "Empty"};
+  return kNames[static_cast<int>(i.param)];
+}
+
+INSTANTIATE_TEST_SUITE_P(Kinds, DamagedState,
+                         ::testing::Values(Damage::RandomBytes, Damage::BadBodyWithValidCrc,
+                                           Damage::Truncated, Damage::HugeSize, Damage::Empty),
+                         damage_name);
+
+// With the generation page's record lost too, the directory's ring and marker names still
+// carry the instances in use; names of other forms, or beyond kMaxInstance, count for nothing.
+TEST(StateStore, InstancesTheDirectoryNamesAreNotReused) {
+  TempNamespace ns;
+  TraceDir d = ns.open();
+  auto st = StateStore::open(d);
+  ASSERT_TRUE(st);
+  (void)start_session(*st, u"A");
+  for (const char* name : {"r-41-1-1", "r-12-1-1-front", "c-57-1-1-host", "c-9-1-1-300",
+                           "r-281474976710656-1-1", "x-99-1-1", "r-70-x", "p-80-1"})
+    write_bytes(d, name, {});
+  damage(d, Damage::RandomBytes);
+  auto gen = d.open_file("gen", false);
+  ASSERT_TRUE(gen);
+  const uint64_t zero = 0;
+  ASSERT_EQ(::pwrite(gen->get(), &zero, 8, offsetof(GenPage, next_instance)), 8);
+  EXPECT_EQ(start_session(*st, u"B"), 58u);
+  EXPECT_EQ(start_session(*st, u"C"), 59u);
+}
+
+// A namespace without a state file (nothing published yet) has an empty state, not a
+// damaged one.
+TEST(StateStore, MissingStateReadsAsEmptyAndNotDamaged) {
+  TempNamespace ns;
+  TraceDir d = ns.open();
+  auto st = StateStore::open(d);
+  ASSERT_TRUE(st);
+  bool damaged = true;
+  auto s = st->read(&damaged);
+  ASSERT_TRUE(s);
+  EXPECT_FALSE(damaged);
+  EXPECT_TRUE(s->sessions.empty());
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
-// tests/trace/trace_test_util.h — a fresh namespace directory per test (PFC_TRACE_DIR), and
-// a ring record carrying a test value: writing one, reading the value back.
+// tests/trace/trace_test_util.h — a fresh namespace directory per test (PFC_TRACE_DIR), a
+// live session in it, and a ring record carrying a test value: writing one, reading the
+// value back.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -15,6 +16,7 @@
 
 #include "trace/dir.h"
 #include "trace/ring.h"
+#include "trace/state.h"
 
 namespace pfc::trace::testing {
 
@@ -36,6 +38,21 @@ class TempNamespace {
  private:
   std::string path_;
 };
+
+// Publishes a live session of `instance` (slot 0, named "S") through `store`: its readers
+// then wait for the merge horizon. True when the update went through.
+inline bool publish_session(StateStore& store, uint64_t instance) {
+  auto st = store.update([instance](NamespaceState& s) -> Result<void> {
+    SessionEntry e;
+    e.instance = instance;
+    e.name = u"S";
+    s.sessions.push_back(e);
+    s.next_instance = std::max(s.next_instance, instance + 1);
+    return {};
+  });
+  EXPECT_TRUE(st.has_value()) << st.error().message;
+  return st.has_value();
+}
 
 // The first 4 payload bytes of a test record (its value).
 inline uint32_t value_of(const RingReader::View& v) {

@@ -1,0 +1,349 @@
+// tests/multiproc/namespace_damage_test.cc — hostile input to the trace namespace
+// (docs/namespace.md §5) with controllers, providers and consumers as separate processes:
+// a ring's shared head overwritten while its provider writes, a damaged `state` file while
+// a session has a consumer, and a full file system under the namespace (root: a small
+// tmpfs). Nothing may crash, hang, reuse an instance number or deliver across sessions.
+// Every wait is bounded; every child is killed and reaped when a test fails (Child).
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/mount.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstddef>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "child.h"
+#include "trace/names.h"
+#include "trace/ring.h"
+#include "trace/state.h"
+
+namespace pfc::multiproc {
+namespace {
+
+constexpr int kWait = 20000;  // ms: generous bound for any single step on a loaded machine
+
+void ok(const std::vector<std::string>& args) {
+  int rc = -1;
+  const std::string out = run_actor(args, &rc);
+  ASSERT_EQ(rc, 0) << args[0] << ": " << out;
+}
+
+// Reads `n` "event PID ID SEQ" lines from a consumer (fewer when it stops or the time is up).
+std::vector<std::string> events(Child& consumer, size_t n) {
+  std::vector<std::string> out;
+  while (out.size() < n) {
+    const std::string line = consumer.read_line(kWait);
+    if (line.empty() || line.rfind("done", 0) == 0) break;
+    if (line.rfind("event ", 0) == 0) out.push_back(line);
+  }
+  return out;
+}
+
+// The rest of a consumer's events, up to its "done" line.
+std::vector<std::string> rest(Child& consumer) { return events(consumer, ~size_t{0}); }
+
+void write_events(Child& provider, int n) {
+  provider.send("write " + std::to_string(n) + " 1");
+  ASSERT_NE(provider.expect("wrote", kWait), "") << "the provider did not answer";
+}
+
+// A session with a provider process enabled in it and a consumer process reading it.
+struct Traced {
+  std::unique_ptr<Child> provider, consumer;
+};
+
+// Starts session `name`, the provider process of `tag` (enabled at level 5 in it), then a
+// consumer of it.
+void start_traced(const std::string& name, const std::string& tag, Traced& t) {
+  ok({"start", name});
+  t.provider = std::make_unique<Child>(std::vector<std::string>{"provider", tag});
+  ASSERT_EQ(t.provider->read_line(kWait), "registered");
+  ok({"enable", name, tag, "5", "0"});
+  t.consumer = std::make_unique<Child>(std::vector<std::string>{"consume", name});
+  ASSERT_EQ(t.consumer->read_line(kWait), "open");  // not "open-failed 170"
+}
+
+// `pfc trace ARGS` with its stdout and stderr, bounded.
+struct Ran {
+  int status = -1;
+  std::string output;
+};
+Ran pfc_trace(const std::vector<std::string>& args) {
+  std::vector<std::string> sh = {"-c", "exec \"$0\" trace \"$@\" 2>&1", PFC_BINARY};
+  sh.insert(sh.end(), args.begin(), args.end());
+  Child c(Child::Program{"/bin/sh"}, sh);
+  c.close_stdin();
+  Ran r;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kWait);
+  while (std::chrono::steady_clock::now() < deadline) {
+    const std::string line = c.read_line(100);
+    if (!line.empty()) r.output += line + "\n";
+    if (line.empty() && c.wait(0) >= 0) break;
+  }
+  for (std::string line; !(line = c.read_line(100)).empty();) r.output += line + "\n";
+  r.status = c.wait(kWait);
+  return r;
+}
+
+// The ring files in the namespace directory `dir`.
+size_t ring_files(const std::string& dir) {
+  size_t n = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    n += trace::parse_ring_name(e.path().filename().string()) ? 1 : 0;
+  return n;
+}
+
+// A child that died (the failure these tests look for) must not kill the test with
+// SIGPIPE when it is sent a line: the test reports it and cleans up.
+void ignore_sigpipe() { ::signal(SIGPIPE, SIG_IGN); }
+
+// A private namespace directory per test on /dev/shm (tmpfs, like a real namespace).
+class Damage : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ignore_sigpipe();
+    char tmpl[] = "/dev/shm/pfc-nd-XXXXXX";
+    dir_ = ::mkdtemp(tmpl);
+    ::setenv("PFC_TRACE_DIR", dir_.c_str(), 1);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  // The namespace's ring files written by process `pid` (any session).
+  std::vector<trace::RingId> rings_of(int pid) const {
+    std::vector<trace::RingId> out;
+    for (const auto& e : std::filesystem::directory_iterator(dir_))
+      if (auto id = trace::parse_ring_name(e.path().filename().string()))
+        if (id->writer.pid == uint32_t(pid)) out.push_back(*id);
+    return out;
+  }
+
+  std::string dir_;
+};
+
+// ---- a ring's head out of range (docs/namespace.md §5) --------------------------------
+
+class RingHead : public Damage, public ::testing::WithParamInterface<uint64_t> {};
+
+// Another same-user process writes `head` of a live ring. The provider once died of SIGSEGV
+// inside EventWrite for a misaligned value; now its events for that ring are dropped and
+// counted, the consumer stops reading the ring, and the session stops as usual.
+TEST_P(RingHead, OutOfRangeCostsTheProviderItsEventsNotItsLife) {
+  Traced s;  // 2 MB rings: no front ring, every event goes to the one ring
+  ASSERT_NO_FATAL_FAILURE(start_traced("S", "0x601", s));
+  Child& provider = *s.provider;
+  Child& consumer = *s.consumer;
+  write_events(provider, 100);
+  ASSERT_EQ(events(consumer, 100).size(), 100u);  // all read before the damage
+  const std::vector<trace::RingId> rings = rings_of(provider.pid());
+  ASSERT_EQ(rings.size(), 1u);
+  {
+    const std::string path = dir_ + "/" + trace::ring_name(rings[0].instance, rings[0].writer);
+    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+    const uint64_t head = GetParam();
+    f.seekp(offsetof(trace::RingHeader, head));
+    f.write(reinterpret_cast<const char*>(&head), sizeof head);
+    ASSERT_TRUE(f.good());
+  }
+  write_events(provider, 100);
+  int rc = -1;
+  EXPECT_EQ(run_actor({"stop", "S"}, &rc), "stop 0 lost 100\n");
+  EXPECT_TRUE(rest(consumer).empty());  // the damaged ring gives nothing more
+  EXPECT_EQ(consumer.wait(kWait), 0);
+  provider.send("quit");
+  EXPECT_EQ(provider.wait(kWait), 0);  // not 139 (SIGSEGV)
+}
+
+INSTANTIATE_TEST_SUITE_P(Values, RingHead,
+                         ::testing::Values(~uint64_t{0}, ~uint64_t{1}, uint64_t{1} << 40),
+                         [](const ::testing::TestParamInfo<uint64_t>& i) {
+                           return "head_" + std::to_string(i.param);
+                         });
+
+// ---- a damaged state file (docs/namespace.md §2) ---------------------------------------
+
+enum class StateDamage { RandomBytes, BadBodyWithValidCrc, Truncated, HugeSize };
+
+void damage_state(const std::string& path, StateDamage how) {
+  std::vector<uint8_t> bytes;
+  if (how == StateDamage::RandomBytes) {
+    uint32_t x = 7;
+    for (int i = 0; i < 4096; ++i) bytes.push_back(uint8_t((x = x * 1664525u + 1013904223u) >> 24));
+  } else if (how == StateDamage::BadBodyWithValidCrc) {
+    trace::NamespaceState bad;
+    trace::SessionEntry e;
+    e.instance = 9;  // not below next_instance (1)
+    e.name = u"X";
+    bad.sessions.push_back(e);
+    bytes = trace::encode_state_file(bad);
+  } else if (how == StateDamage::Truncated) {
+    std::filesystem::resize_file(path, 10);
+    return;
+  } else {
+    std::filesystem::resize_file(path, trace::kMaxStateBytes + 4096);
+    return;
+  }
+  std::ofstream(path, std::ios::binary | std::ios::trunc)
+      .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+}
+
+class StateDamaged : public Damage, public ::testing::WithParamInterface<StateDamage> {};
+
+// The state is damaged while session S has a consumer. S is gone with it: its consumer
+// returns with what it had, by itself. The next session gets a new instance number (it once
+// got S's again: its own consumer was refused with ERROR_BUSY and S's consumer received its
+// events), and its consumer gets exactly its events.
+TEST_P(StateDamaged, EndsItsSessionsAndNoInstanceComesBack) {
+  Traced s;
+  ASSERT_NO_FATAL_FAILURE(start_traced("S", "0x602", s));
+  Child& p1 = *s.provider;
+  Child& c1 = *s.consumer;
+  write_events(p1, 10);
+  ASSERT_EQ(events(c1, 10).size(), 10u);
+  const std::vector<trace::RingId> old_rings = rings_of(p1.pid());
+  ASSERT_EQ(old_rings.size(), 1u);
+  damage_state(dir_ + "/state", GetParam());
+  EXPECT_TRUE(rest(c1).empty());
+  EXPECT_EQ(c1.wait(kWait), 0);  // returned without any STOP
+  const Ran list = pfc_trace({"list"});
+  EXPECT_EQ(list.status, 1);
+  EXPECT_NE(list.output.find("trace file '" + dir_ + "/state' is damaged ("), std::string::npos)
+      << list.output;
+
+  Traced other;
+  ASSERT_NO_FATAL_FAILURE(start_traced("Other", "0x603", other));
+  Child& p2 = *other.provider;
+  Child& c2 = *other.consumer;
+  write_events(p2, 5);
+  const std::vector<trace::RingId> new_rings = rings_of(p2.pid());
+  ASSERT_EQ(new_rings.size(), 1u);
+  EXPECT_GT(new_rings[0].instance, old_rings[0].instance);
+  ok({"stop", "Other"});
+  const std::vector<std::string> got = rest(c2);
+  EXPECT_EQ(got.size(), 5u);
+  for (const std::string& line : got)
+    EXPECT_EQ(line.rfind("event " + std::to_string(p2.pid()) + " ", 0), 0u) << line;
+  EXPECT_EQ(c2.wait(kWait), 0);
+  for (Child* p : {&p1, &p2}) {
+    p->send("quit");
+    EXPECT_EQ(p->wait(kWait), 0);
+  }
+}
+
+std::string damage_name(const ::testing::TestParamInfo<StateDamage>& i) {
+  static const char* const kNames[] = {"RandomBytes", "BadBodyWithValidCrc", "Truncated",
+                                       "HugeSize"};
+  return kNames[static_cast<int>(i.param)];
+}
+
+INSTANTIATE_TEST_SUITE_P(Kinds, StateDamaged,
+                         ::testing::Values(StateDamage::RandomBytes,
+                                           StateDamage::BadBodyWithValidCrc, StateDamage::Truncated,
+                                           StateDamage::HugeSize),
+                         damage_name);
+
+// ---- a full file system (docs/namespace.md §3) -----------------------------------------
+
+// A 4 MB tmpfs of its own holds the namespace (root only: it is mounted), unmounted on every
+// path; fill() takes every free block.
+class FullFileSystem : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (::geteuid() != 0) GTEST_SKIP() << "not root: cannot mount a small tmpfs to fill";
+    ignore_sigpipe();
+    char tmpl[] = "/tmp/pfc-full-XXXXXX";
+    mnt_ = ::mkdtemp(tmpl);
+    ASSERT_EQ(::mount("tmpfs", mnt_.c_str(), "tmpfs", 0, "size=4m,mode=0700"), 0)
+        << std::strerror(errno);
+    mounted_ = true;
+    ::setenv("PFC_TRACE_DIR", (mnt_ + "/ns").c_str(), 1);
+  }
+  void TearDown() override {
+    if (mounted_) ::umount2(mnt_.c_str(), MNT_DETACH);
+    if (!mnt_.empty()) ::rmdir(mnt_.c_str());
+  }
+  void fill() const {
+    std::FILE* f = std::fopen((mnt_ + "/fill").c_str(), "ab");
+    ASSERT_NE(f, nullptr);
+    std::setvbuf(f, nullptr, _IONBF, 0);
+    static const char page[4096] = {};
+    while (std::fwrite(page, 1, sizeof page, f) == sizeof page) {
+    }
+    while (std::fwrite(page, 1, 1, f) == 1) {
+    }
+    std::fclose(f);
+  }
+
+  std::string mnt_;
+  bool mounted_ = false;
+};
+
+// Nothing can be created: no process dies of SIGBUS (exit 135) on a page it could not get;
+// a provider registers and runs untraced; controllers say the file system is full.
+TEST_F(FullFileSystem, NoProcessDiesWhenTheNamespaceCannotBeCreated) {
+  fill();
+  Child provider({"provider", "0x604"});
+  EXPECT_EQ(provider.read_line(kWait), "registered");
+  provider.send("write 10 1");
+  EXPECT_NE(provider.expect("wrote", kWait), "");
+  provider.send("quit");
+  EXPECT_EQ(provider.wait(kWait), 0);
+  int rc = -1;
+  EXPECT_EQ(run_actor({"start", "S"}, &rc), "start 112\n");  // ERROR_DISK_FULL
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"start", "S"},
+        {"list"},
+        {"stop", "S"},
+        {"disable", "S", "{00000604-0000-4000-8000-000000000001}"}}) {
+    const Ran r = pfc_trace(args);
+    EXPECT_EQ(r.status, 1) << args[0] << ": " << r.output;
+    if (args[0] != "disable") {
+      EXPECT_NE(r.output.find("No space left on device"), std::string::npos)
+          << args[0] << ": " << r.output;
+    }
+  }
+}
+
+// The file system fills while a session runs: its ring has its pages, so its events still
+// arrive; a second session's ring cannot be had, so its events are dropped; a provider
+// process started now still gets its callbacks; and both sessions stop (STOP writes the
+// state into the blocks the previous publish reserved for it).
+TEST_F(FullFileSystem, EventsAreDroppedAndSessionsStillStop) {
+  ok({"start", "S", "4", "16"});  // 128 KB rings
+  Child provider({"provider", "0x605"});
+  ASSERT_EQ(provider.read_line(kWait), "registered");
+  ok({"enable", "S", "0x605", "5", "0"});
+  write_events(provider, 10);
+  ASSERT_EQ(ring_files(mnt_ + "/ns"), 1u);
+  fill();
+  Child consumer({"consume", "S"});
+  ASSERT_EQ(consumer.read_line(kWait), "open");
+  ok({"start", "T", "4", "16"});
+  ok({"enable", "T", "0x605", "5", "0"});
+  Child late({"provider", "0x605"});
+  EXPECT_EQ(late.expect("callback 1", kWait), "callback 1 5 0xffffffffffffffff");
+  write_events(provider, 10);
+  write_events(late, 10);
+  const Ran stop_t = pfc_trace({"stop", "T"});
+  EXPECT_EQ(stop_t.status, 0) << stop_t.output;
+  const Ran stop_s = pfc_trace({"stop", "S"});
+  EXPECT_EQ(stop_s.status, 0) << stop_s.output;
+  EXPECT_NE(stop_s.output.find("\"events\":20,"), std::string::npos) << stop_s.output;
+  EXPECT_EQ(rest(consumer).size(), 20u);
+  EXPECT_EQ(consumer.wait(kWait), 0);
+  for (Child* p : {&provider, &late}) {
+    p->send("quit");
+    EXPECT_EQ(p->wait(kWait), 0);
+  }
+}
+
+}  // namespace
+}  // namespace pfc::multiproc
