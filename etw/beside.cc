@@ -5,6 +5,8 @@
 #include <link.h>
 #include <unistd.h>
 
+#include <algorithm>
+
 namespace pfc::etw {
 
 std::filesystem::path own_directory() {
@@ -24,6 +26,15 @@ std::filesystem::path own_directory() {
   const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
   if (n <= 0) return {};
   return std::filesystem::path(std::string(buf, static_cast<size_t>(n))).parent_path();
+}
+
+bool own_directory_within(const std::filesystem::path& root) {
+  std::error_code ec;
+  const std::filesystem::path dir = std::filesystem::weakly_canonical(own_directory(), ec);
+  if (ec || dir.empty()) return false;
+  const std::filesystem::path top = std::filesystem::weakly_canonical(root, ec);
+  if (ec || top.empty()) return false;
+  return std::mismatch(top.begin(), top.end(), dir.begin(), dir.end()).first == top.end();
 }
 
 std::string find_beside(std::initializer_list<std::string_view> relative,

@@ -16,6 +16,10 @@ namespace pfc::etw {
 // linked into the program itself. Empty when neither can be found.
 std::filesystem::path own_directory();
 
+// True when own_directory() is `root` or below it (both canonical): a library or program
+// of the build tree, which may use the build tree's files.
+bool own_directory_within(const std::filesystem::path& root);
+
 // The first `own_directory() / rel` (rel from `relative`, in order; normalised) that
 // `usable` accepts, then the first of `fallbacks` (absolute paths compiled in: the install
 // directory, the build tree) that it accepts; "" when none is.

@@ -36,14 +36,17 @@ Loader& loader() {
 #ifdef PFC_ETW_JIT_PLUGIN_BUILT
 bool readable(const std::string& path) { return ::access(path.c_str(), R_OK) == 0; }
 
-// PFC_ETW_JIT_PLUGIN, else beside libpfc_etw (the shared library's directory; for a static
-// link the program's, and its ../LIBDIR), else the install directory, else the build tree.
+// PFC_ETW_JIT_PLUGIN (ignored in setuid and setgid programs: secure_getenv), else beside
+// libpfc_etw (the shared library's directory; for a static link the program's, and its
+// ../LIBDIR), else the install directory, else — only for a library or program of the build
+// tree — the build tree's plugin.
 std::string plugin_path() {
-  if (const char* env = std::getenv("PFC_ETW_JIT_PLUGIN"); env != nullptr && *env != '\0')
+  if (const char* env = ::secure_getenv("PFC_ETW_JIT_PLUGIN"); env != nullptr && *env != '\0')
     return env;
+  const char* built = own_directory_within(PFC_ETW_BUILD_ROOT) ? PFC_ETW_JIT_PLUGIN_BUILT : "";
   return find_beside(
       {kJitPluginFile, "../" PFC_ETW_LIBDIR_NAME "/libpfc_etw_jit.so", "../lib/libpfc_etw_jit.so"},
-      {PFC_ETW_JIT_PLUGIN_INSTALLED, PFC_ETW_JIT_PLUGIN_BUILT}, readable);
+      {PFC_ETW_JIT_PLUGIN_INSTALLED, built}, readable);
 }
 
 std::string one_line(std::string text) {
