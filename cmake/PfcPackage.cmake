@@ -19,14 +19,15 @@ set(CPACK_DEBIAN_RUNTIME_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_DEV_PACKAGE_NAME libpfc-dev)
 set(CPACK_DEBIAN_DEV_PACKAGE_SECTION libdevel)
 # The dev package needs the libraries (pfc) and, for the static archives and the CMake
-# package, the dependencies' development files.
+# package, the dependencies' development files (llvm-19-dev for libpfc.a; libpfc_etw.a
+# needs no LLVM).
 set(_pfc_dev_depends "pfc (= ${PROJECT_VERSION}), libpugixml-dev, libre2-dev, zlib1g-dev")
 if(PFC_ENABLE_JIT)
   string(APPEND _pfc_dev_depends ", llvm-19-dev")
 endif()
 set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS "${_pfc_dev_depends}")
 set(CPACK_COMPONENT_RUNTIME_DESCRIPTION
-    "The pfc command and the shared libraries libpfc (C++ embedding API) and libpfc_etw (ETW-compatible C API).")
+    "The pfc command and the shared libraries libpfc (C++ embedding API) and libpfc_etw (ETW-compatible C API), with libpfc_etw's JIT plugin.")
 set(CPACK_COMPONENT_DEV_DESCRIPTION
     "Headers, static libraries, CMake package (find_package(pfc)) and pkg-config files for pfc.")
 include(CPack)

@@ -9,8 +9,8 @@
 
 #include <pthread.h>
 
-#include "compiler/jit/engine.h"
 #include "etw/filters.h"
+#include "etw/jit_loader.h"
 
 namespace pfc::etw {
 
@@ -79,11 +79,12 @@ namespace {
 // The engine behind every session of this process: PFC_ETW_ENGINE=interp|jit|auto|crosscheck.
 // Default jit: EnableTraceEx2 and EventRegister compile native code before they return (a
 // few milliseconds), so events are routed natively from the start and no background
-// compile can still be running when the process exits.
+// compile can still be running when the process exits. Native code comes from the JIT
+// plugin, loaded when the first program some session enables is compiled (etw/jit_loader.h).
 std::shared_ptr<ProgramCompiler> engine_from_environment() {
   const char* name = std::getenv("PFC_ETW_ENGINE");
   std::optional<Engine> engine = engine_from_name(name != nullptr ? name : "jit");
-  return make_program_compiler(engine.value_or(Engine::Jit));
+  return make_etw_compiler(engine.value_or(Engine::Jit));
 }
 
 }  // namespace

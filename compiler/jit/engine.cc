@@ -1,7 +1,8 @@
-// compiler/jit/engine.cc — engine names, make_program_compiler (engine.h: the one place
+// compiler/jit/engine.cc — make_program_compiler (engine.h: the one place
 // where the engine is chosen, docs/style.md §8) and the crosscheck debug engine. Built
 // with PFC_NO_JIT (PFC_ENABLE_JIT=OFF) it is the whole of pfc_jit: every engine runs the
-// interpreter, jit reports that it has no native code, crosscheck fails.
+// interpreter, jit reports that it has no native code, crosscheck fails. The engine
+// names are in compiler/engine_names.cc.
 #include <utility>
 
 #include "compiler/jit/engine.h"
@@ -11,8 +12,6 @@
 namespace pfc {
 
 namespace {
-
-constexpr std::string_view kEngineNames[] = {"interp", "jit", "auto", "crosscheck"};
 
 #ifdef PFC_NO_JIT
 constexpr const char* kNoJit = "this pfc was built without the JIT (PFC_ENABLE_JIT=OFF)";
@@ -59,14 +58,6 @@ class CrosscheckCompiler final : public ProgramCompiler {
 #endif
 
 }  // namespace
-
-std::string_view engine_name(Engine engine) { return kEngineNames[static_cast<size_t>(engine)]; }
-
-std::optional<Engine> engine_from_name(std::string_view name) {
-  for (size_t i = 0; i < std::size(kEngineNames); ++i)
-    if (name == kEngineNames[i]) return static_cast<Engine>(i);
-  return std::nullopt;
-}
 
 #ifdef PFC_NO_JIT
 bool jit_available() { return false; }

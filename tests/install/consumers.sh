@@ -33,6 +33,9 @@ for use in cmake pkg-config; do
       etw_demo*) run "$use $p" "$PFC_ISOLATE" "$b/$p" ;;
     esac
   done
+  # A static link of libpfc_etw.a needs nothing of LLVM (its JIT is a plugin, docs/etw.md).
+  [ $use = cmake ] && readelf -d "$b/etw_demo_static" | grep -Eq 'NEEDED.*lib(LLVM|z3|icu|xml2)' &&
+    { echo "FAIL: etw_demo_static needs LLVM or its closure"; fail=1; }
   # The shared programs use the installed libraries, not the build tree's.
   ldd "$b/filter_demo" | grep -q "$prefix/$libdir/libpfc.so.0" ||
     { echo "FAIL: $use filter_demo does not use the installed libpfc.so.0:"; ldd "$b/filter_demo"; fail=1; }

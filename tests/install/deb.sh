@@ -37,6 +37,8 @@ for f in usr/bin/pfc usr/share/man/man1/pfc.1 usr/include/pfc/filter.h usr/inclu
 done
 so=$(find "$root" -name 'libpfc.so.0' | head -1)
 [ -n "$so" ] || { echo "FAIL: no libpfc.so.0 in pfc"; exit 1; }
+[ "$(grep -c PFC_ENABLE_JIT:BOOL=OFF "$build/CMakeCache.txt")" = 1 ] ||
+  [ -n "$(find "$root" -name libpfc_etw_jit.so -type f)" ] || { echo "FAIL: no libpfc_etw_jit.so in pfc"; fail=1; }
 dpkg-deb -c "$pfc_deb" | grep -q '\.a$' && { echo "FAIL: static archives in the runtime package"; fail=1; }
 out=$(LD_LIBRARY_PATH=$(dirname "$so") "$root/usr/bin/pfc" --version 2>&1) ||
   { echo "FAIL: the unpacked pfc --version: $out"; fail=1; }
