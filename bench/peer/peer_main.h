@@ -16,7 +16,8 @@
  *   footprint         (waits for an enabling session when PEER_WAIT_ENABLED=1) writes one
  *                     event and prints "rss_kb X pss_kb Y" from /proc/self/smaps_rollup.
  *   first-event       re-executes itself; the new image writes its first enabled event and
- *                     prints "first_event_ms X", the time from before its exec.
+ *                     prints "first_event_ms X cpu_ms Y": the time from before its exec,
+ *                     and the CPU time the new image used until then (all its threads).
  *   record N          waits for an enabling session, writes N events, prints
  *                     "start_ns S end_ns E cpu_ns C" (CLOCK_MONOTONIC, thread CPU time).
  * Every wait for a session is bounded (10 s); a timeout is exit 1 with a message. */
@@ -125,7 +126,8 @@ static int peer_mode_first_event(int argc, char** argv) {
   if (peer_parse_count(argv[2], &t0) != 0 || peer_wait_enabled() != 0) return 1;
   peer_write(7); /* Level 7 passes the 50 % filter */
   const uint64_t t1 = peer_clock_ns(CLOCK_MONOTONIC);
-  printf("first_event_ms %.3f\n", (double)(t1 - t0) / 1e6);
+  const uint64_t cpu = peer_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+  printf("first_event_ms %.3f cpu_ms %.3f\n", (double)(t1 - t0) / 1e6, (double)cpu / 1e6);
   return 0;
 }
 
