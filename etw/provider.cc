@@ -45,7 +45,9 @@ ULONG register_record(const std::shared_ptr<RegRecord>& rec, uint64_t* out) {
     def.guid = rec->guid;
     def.legacy = rec->legacy;
     if (def.legacy) def.events.clear();
-    auto handle = rt.router().register_provider(def, rt.make_callback(rec));
+    // A modern registration's slot mirrors its enable state for the inline EventEnabled.
+    uint64_t* word = def.legacy ? nullptr : &enable_table.Enabled[slot_of(rec->handle)];
+    auto handle = rt.router().register_provider(def, rt.make_callback(rec), word);
     if (!handle) {
       rec->dead.store(true);
       return ERROR_NOT_ENOUGH_MEMORY;
@@ -125,7 +127,24 @@ struct WriteArgs {
   void* caller;
 };
 
-ULONG write_event(const WriteArgs& a) {
+// EventWrite*'s answer when no session enables the registration (docs/etw.md "Enable
+// state"): true when no session enables the registration of `handle`'s slot, `handle` is
+// that slot's live modern registration and the arguments are ones ETW accepts —
+// ERROR_SUCCESS, nothing copied. Anything else (enabled, bad handle, bad arguments) takes
+// write_event. Relaxed loads suffice: a caller holding a live handle got it from
+// EventRegister, which stored both words before it returned.
+inline bool quiet_write(REGHANDLE handle, const EVENT_DESCRIPTOR* desc, ULONG count,
+                        const EVENT_DATA_DESCRIPTOR* data) noexcept {
+  const uint32_t slot = slot_of(handle);
+  return std::atomic_ref<uint64_t>(enable_table.Enabled[slot]).load(std::memory_order_relaxed) ==
+             0 &&
+         std::atomic_ref<uint64_t>(enable_table.Handle[slot]).load(std::memory_order_relaxed) ==
+             handle &&
+         desc != nullptr && (data != nullptr ? count <= MAX_EVENT_DATA_DESCRIPTORS : count == 0);
+}
+
+// Not inlined into EventWrite*: their quiet path then needs no stack frame.
+__attribute__((noinline)) ULONG write_event(const WriteArgs& a) {
   Runtime& rt = Runtime::get();
   RegRecord* rec = rt.find(a.handle);
   if (rec == nullptr || rec->legacy) return ERROR_INVALID_HANDLE;
@@ -178,14 +197,15 @@ ULONG EventRegister(LPCGUID ProviderId, PENABLECALLBACK EnableCallback, PVOID Ca
 
 ULONG EventUnregister(REGHANDLE RegHandle) { return pfc::etw::unregister_record(RegHandle, false); }
 
-BOOLEAN EventEnabled(REGHANDLE RegHandle, PCEVENT_DESCRIPTOR EventDescriptor) {
+// The exported functions behind pfc/etw/evntprov.h's inline macros of the same names.
+BOOLEAN(EventEnabled)(REGHANDLE RegHandle, PCEVENT_DESCRIPTOR EventDescriptor) {
   if (EventDescriptor == nullptr) return FALSE;
   const pfc::etw::RegRecord* rec = Runtime::get().find(RegHandle);
   if (rec == nullptr || rec->legacy) return FALSE;
   return rec->provider->enabled(EventDescriptor->Level, EventDescriptor->Keyword) ? TRUE : FALSE;
 }
 
-BOOLEAN EventProviderEnabled(REGHANDLE RegHandle, UCHAR Level, ULONGLONG Keyword) {
+BOOLEAN(EventProviderEnabled)(REGHANDLE RegHandle, UCHAR Level, ULONGLONG Keyword) {
   const pfc::etw::RegRecord* rec = Runtime::get().find(RegHandle);
   if (rec == nullptr || rec->legacy) return FALSE;
   return rec->provider->enabled(Level, Keyword) ? TRUE : FALSE;
@@ -193,6 +213,8 @@ BOOLEAN EventProviderEnabled(REGHANDLE RegHandle, UCHAR Level, ULONGLONG Keyword
 
 __attribute__((noinline)) ULONG EventWrite(REGHANDLE RegHandle, PCEVENT_DESCRIPTOR EventDescriptor,
                                            ULONG UserDataCount, PEVENT_DATA_DESCRIPTOR UserData) {
+  if (pfc::etw::quiet_write(RegHandle, EventDescriptor, UserDataCount, UserData))
+    return ERROR_SUCCESS;
   return pfc::etw::write_event(WriteArgs{RegHandle, EventDescriptor, 0, 0, nullptr, nullptr,
                                          UserDataCount, UserData, 0, __builtin_return_address(0)});
 }
@@ -202,6 +224,8 @@ __attribute__((noinline)) ULONG EventWriteTransfer(REGHANDLE RegHandle,
                                                    LPCGUID ActivityId, LPCGUID RelatedActivityId,
                                                    ULONG UserDataCount,
                                                    PEVENT_DATA_DESCRIPTOR UserData) {
+  if (pfc::etw::quiet_write(RegHandle, EventDescriptor, UserDataCount, UserData))
+    return ERROR_SUCCESS;
   return pfc::etw::write_event(WriteArgs{RegHandle, EventDescriptor, 0, 0, ActivityId,
                                          RelatedActivityId, UserDataCount, UserData, 0,
                                          __builtin_return_address(0)});
@@ -212,6 +236,8 @@ __attribute__((noinline)) ULONG EventWriteEx(REGHANDLE RegHandle,
                                              ULONG Flags, LPCGUID ActivityId,
                                              LPCGUID RelatedActivityId, ULONG UserDataCount,
                                              PEVENT_DATA_DESCRIPTOR UserData) {
+  if (pfc::etw::quiet_write(RegHandle, EventDescriptor, UserDataCount, UserData))
+    return ERROR_SUCCESS;
   return pfc::etw::write_event(WriteArgs{RegHandle, EventDescriptor, Filter, Flags, ActivityId,
                                          RelatedActivityId, UserDataCount, UserData, 0,
                                          __builtin_return_address(0)});

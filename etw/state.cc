@@ -12,7 +12,14 @@
 #include "etw/filters.h"
 #include "etw/jit_loader.h"
 
+// The exported view of the table (pfc/etw/evntprov.h).
+extern "C" PFC_ETW_API const PFC_ETW_ENABLE_TABLE* const PfcEtwEnableTable =
+    &pfc::etw::enable_table;
+
 namespace pfc::etw {
+
+// Slot 0 starts with its free Handle (free_slot_handle); every other free slot holds 0.
+alignas(64) constinit PFC_ETW_ENABLE_TABLE enable_table = {{}, {free_slot_handle(0)}};
 
 // ---- Dispatcher ---------------------------------------------------------------------
 
@@ -102,7 +109,7 @@ bool Runtime::reserve(const std::shared_ptr<RegRecord>& rec) {
   // control_mu is held from reserve() to publish(): a free entry of regs_ is really free.
   for (uint32_t i = 0; i < kMaxRegistrations; ++i) {
     if (regs_[i].load() != nullptr) continue;
-    rec->handle = (++reg_generation_ << 16) | (i + 1);
+    rec->handle = (++reg_generation_ << std::countr_zero(kMaxRegistrations)) | i;
     owned_.push_back(rec);
     return true;
   }
@@ -110,13 +117,20 @@ bool Runtime::reserve(const std::shared_ptr<RegRecord>& rec) {
 }
 
 void Runtime::publish(const RegRecord* rec) {
-  regs_[(rec->handle & 0xFFFF) - 1].store(const_cast<RegRecord*>(rec));
+  const uint32_t slot = slot_of(rec->handle);
+  regs_[slot].store(const_cast<RegRecord*>(rec));
+  if (!rec->legacy)
+    std::atomic_ref<uint64_t>(enable_table.Handle[slot])
+        .store(rec->handle, std::memory_order_release);
 }
 
 std::shared_ptr<RegRecord> Runtime::take(uint64_t handle) {
   RegRecord* rec = find(handle);
   if (rec == nullptr) return nullptr;
-  regs_[(handle & 0xFFFF) - 1].store(nullptr);
+  const uint32_t slot = slot_of(handle);
+  std::atomic_ref<uint64_t>(enable_table.Handle[slot])
+      .store(free_slot_handle(slot), std::memory_order_release);
+  regs_[slot].store(nullptr);
   rec->dead.store(true);
   std::shared_ptr<RegRecord> out;
   for (const auto& r : owned_)
@@ -137,9 +151,7 @@ std::shared_ptr<RegRecord> Runtime::take(uint64_t handle) {
 }
 
 RegRecord* Runtime::find(uint64_t handle) const noexcept {
-  const uint64_t index = handle & 0xFFFF;
-  if (index == 0 || index > kMaxRegistrations) return nullptr;
-  RegRecord* rec = regs_[index - 1].load(std::memory_order_acquire);
+  RegRecord* rec = regs_[slot_of(handle)].load(std::memory_order_acquire);
   return rec != nullptr && rec->handle == handle ? rec : nullptr;
 }
 

@@ -30,6 +30,7 @@
 #include "etw/link.h"
 #include "etw/session.h"
 #include "etw/util.h"
+#include "pfc/etw/evntprov.h"
 #include "pfc/etw/evntrace.h"
 #include "pfc/router.h"
 
@@ -37,6 +38,21 @@ namespace pfc::etw {
 
 inline constexpr uint32_t kMaxModernSessions = 8;    // per provider, ETW-compatible cap
 inline constexpr uint32_t kMaxRegistrations = 2048;  // per process (Windows 8+)
+static_assert(kMaxRegistrations == PFC_ETW_REGISTRATION_SLOTS);
+
+// The enable table (pfc/etw/evntprov.h; docs/etw.md "Enable state"), indexed by
+// slot_of(handle); PfcEtwEnableTable points here. Enabled[slot] is the router's enable word
+// of the slot's registration (Router::register_provider); Handle[slot] is set by
+// Runtime::publish for a modern registration and reset by Runtime::take, under control_mu.
+// Every access is atomic (std::atomic_ref).
+extern PFC_ETW_ENABLE_TABLE enable_table;
+
+inline constexpr uint32_t slot_of(uint64_t handle) noexcept {
+  return static_cast<uint32_t>(handle & (kMaxRegistrations - 1));
+}
+// What a free slot's Handle holds: a value no handle of that slot has (slot 0's handles
+// have low bits 0, so 0 itself would match the invalid handle 0).
+inline constexpr uint64_t free_slot_handle(uint32_t slot) noexcept { return slot == 0 ? 1 : 0; }
 
 // One EventRegister or RegisterTraceGuidsW registration.
 struct RegRecord {
@@ -106,7 +122,8 @@ class Runtime {
   Dispatcher dispatcher;
 
   // Registrations, all under control_mu (held from reserve() to publish()). reserve()
-  // fills rec->handle (false: table full); publish() makes the handle valid for find();
+  // fills rec->handle = generation << 11 | slot (false: table full; never below 2048);
+  // publish() makes the handle valid for find() and, for a modern one, its slot's Handle;
   // take() removes it (the record stays allocated for a while, for racing readers).
   bool reserve(const std::shared_ptr<RegRecord>& rec);
   void publish(const RegRecord* rec);

@@ -47,14 +47,15 @@ struct Installed {
 // One provider registration (the object a ProviderHandle points to).
 class Registration final : public ProviderState {
  public:
-  Registration(ProviderDef def, EnableCallback callback)
-      : def(std::move(def)), callback(std::move(callback)) {}
+  Registration(ProviderDef def, EnableCallback callback, uint64_t* enable_word)
+      : def(std::move(def)), callback(std::move(callback)), enable_word_(enable_word) {}
   ~Registration() { delete installed.load(std::memory_order_relaxed); }
   Registration(const Registration&) = delete;
   Registration& operator=(const Registration&) = delete;
 
-  // Stores `s` into the lock-free words enabled() reads. Readers may briefly see a mix
-  // of old and new words; route() is the exact decision.
+  // Stores `s` into the lock-free words enabled() reads, and the enabled bit into the
+  // caller's enable word (Router::register_provider). Readers may briefly see a mix of
+  // old and new words; route() is the exact decision.
   void publish(const CompositeState& s) noexcept;
 
   const ProviderDef def;
@@ -63,6 +64,9 @@ class Registration final : public ProviderState {
   // Guarded by the router mutex:
   CompositeState state;
   bool unregistering = false;  // unregister_provider() was called from a callback
+
+ private:
+  uint64_t* const enable_word_;  // null: none (Router::register_provider)
 };
 
 // One session's enable of one GUID; `seq` orders enables (legacy: last enabler wins).
@@ -119,8 +123,8 @@ class RouterImpl final : public Router {
   ~RouterImpl() override;
 
   using Router::enable;
-  Result<ProviderHandle> register_provider(const ProviderDef& provider,
-                                           EnableCallback callback) override;
+  Result<ProviderHandle> register_provider(const ProviderDef& provider, EnableCallback callback,
+                                           uint64_t* enable_word) override;
   void unregister_provider(ProviderHandle provider) override;
   Result<SessionId> create_session(std::string name, std::shared_ptr<Sink> sink,
                                    std::optional<SessionId> slot) override;

@@ -103,8 +103,15 @@ class Router {
 
   // Registers a provider (EventRegister). The schema is what its programs are compiled
   // against. If sessions enabled its GUID before, the callback runs now with GUID_NULL.
+  // `enable_word`, when given, mirrors the registration's enabled state for a check made
+  // outside the router (the ETW API's inline EventEnabled, docs/etw.md "Enable state"):
+  // every publish stores (atomically, release, through std::atomic_ref) 0 when no session
+  // enables it, else a nonzero value, before enabled() can see it enabled and after
+  // enabled() sees it disabled; unregister_provider stores 0. It must stay valid and
+  // 8-byte aligned until unregister_provider returns.
   virtual Result<ProviderHandle> register_provider(const ProviderDef& provider,
-                                                   EnableCallback callback = {}) = 0;
+                                                   EnableCallback callback = {},
+                                                   uint64_t* enable_word = nullptr) = 0;
   virtual void unregister_provider(ProviderHandle provider) = 0;
 
   // Sessions get the lowest free slot; at most kMaxSessions live sessions; names must be

@@ -70,6 +70,21 @@ TEST(event_write_errors) {
   CHECK_EQ(EventWrite(h, NULL, 0, NULL), ERROR_INVALID_PARAMETER);
   CHECK_EQ(EventWrite(h, &d, MAX_EVENT_DATA_DESCRIPTORS + 1, data), ERROR_INVALID_PARAMETER);
   CHECK_EQ(EventWrite(h, &d, 1, NULL), ERROR_INVALID_PARAMETER);
+  /* The quiet return (no session enables h) keeps ETW's errors: a handle of another
+   * generation of h's slot, of no registration or of no slot is ERROR_INVALID_HANDLE. */
+  const REGHANDLE bad[] = {h ^ PFC_ETW_REGISTRATION_SLOTS, h + 1,
+                           h & (PFC_ETW_REGISTRATION_SLOTS - 1), ~(REGHANDLE)0};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+    CHECK_EQ(EventWrite(bad[i], &d, 0, NULL), ERROR_INVALID_HANDLE);
+    CHECK_EQ(EventWriteTransfer(bad[i], &d, NULL, NULL, 0, NULL), ERROR_INVALID_HANDLE);
+    CHECK_EQ(EventWriteEx(bad[i], &d, 0, 0, NULL, NULL, 0, NULL), ERROR_INVALID_HANDLE);
+  }
+  CHECK_EQ(EventWrite(h, &d, 0, data), ERROR_SUCCESS);
+  CHECK_EQ(EventWrite(h, &d, MAX_EVENT_DATA_DESCRIPTORS, data), ERROR_SUCCESS);
+  CHECK_EQ(EventWriteTransfer(h, &d, NULL, NULL, 1, data), ERROR_SUCCESS);
+  CHECK_EQ(EventWriteEx(h, &d, 0, EVENT_WRITE_FLAG_INPRIVATE, NULL, NULL, 1, data), 0);
+  CHECK_EQ(EventWriteTransfer(h, NULL, NULL, NULL, 0, NULL), ERROR_INVALID_PARAMETER);
+  CHECK_EQ(EventWriteEx(h, &d, 0, 0, NULL, NULL, 2, NULL), ERROR_INVALID_PARAMETER);
   TRACEHANDLE s = start_session(u"pv_write_errors");
   CHECK_EQ(EnableTraceEx2(s, &g, 1, 0, 0, 0, INFINITE, NULL), 0);
   data[0].Ptr = 0;
@@ -84,6 +99,63 @@ TEST(event_write_errors) {
   stop_session(s);
   CHECK_EQ(EventUnregister(h), 0);
   CHECK_EQ(EventWrite(h, &d, 0, NULL), ERROR_INVALID_HANDLE);
+  CHECK_EQ(EventWriteEx(h, &d, 0, 0, NULL, NULL, 0, NULL), ERROR_INVALID_HANDLE);
+}
+
+/* One word of the enable table, read as the library writes it: atomically. */
+static ULONGLONG table_word(const ULONGLONG* words, size_t slot) {
+  return __atomic_load_n(&words[slot], __ATOMIC_RELAXED);
+}
+
+/* The inline EventEnabled / EventProviderEnabled (pfc/etw/evntprov.h) answer what the
+ * exported functions answer, for live, stale and foreign handles, and the enable table's
+ * slot a handle leads to says whether a session enables its registration. */
+static void check_inline_agrees(REGHANDLE h, const EVENT_DESCRIPTOR* d) {
+  CHECK_EQ(EventEnabled(h, d), (EventEnabled)(h, d));
+  CHECK_EQ(EventProviderEnabled(h, d->Level, d->Keyword),
+           (EventProviderEnabled)(h, d->Level, d->Keyword));
+}
+
+TEST(inline_enabled_checks_agree_with_the_functions) {
+  GUID g = test_guid(0x10A, 1);
+  REGHANDLE h;
+  EVENT_DESCRIPTOR on, off_level, off_keyword;
+  EventDescCreate(&on, 1, 0, 0, 3, 0, 0, 0x1);
+  EventDescCreate(&off_level, 1, 0, 0, 5, 0, 0, 0x1);
+  EventDescCreate(&off_keyword, 1, 0, 0, 3, 0, 0, 0x2);
+  CHECK_EQ(EventRegister(&g, NULL, NULL, &h), 0);
+  const size_t slot = h & (PFC_ETW_REGISTRATION_SLOTS - 1);
+  CHECK_EQ(table_word(PfcEtwEnableTable->Handle, slot), h);
+  CHECK_EQ(table_word(PfcEtwEnableTable->Enabled, slot), 0);
+  const REGHANDLE stale = h ^ PFC_ETW_REGISTRATION_SLOTS; /* same slot, another generation */
+  const REGHANDLE others[] = {0, stale, h + 1, 0x12345, ~(REGHANDLE)0};
+  check_inline_agrees(h, &on);
+  CHECK(!EventEnabled(h, &on));
+  TRACEHANDLE s = start_session(u"pv_inline_checks");
+  CHECK_EQ(EnableTraceEx2(s, &g, 1, 3, 0x1, 0, INFINITE, NULL), 0);
+  CHECK(table_word(PfcEtwEnableTable->Enabled, slot) != 0);
+  CHECK(EventEnabled(h, &on));
+  CHECK(!EventEnabled(h, NULL));
+  CHECK(!EventEnabled(h, &off_level));
+  CHECK(!EventEnabled(h, &off_keyword));
+  check_inline_agrees(h, &on);
+  check_inline_agrees(h, &off_level);
+  check_inline_agrees(h, &off_keyword);
+  for (size_t i = 0; i < sizeof others / sizeof others[0]; ++i) {
+    CHECK(!EventEnabled(others[i], &on));
+    check_inline_agrees(others[i], &on);
+  }
+  CHECK_EQ(EnableTraceEx2(s, &g, 0, 0, 0, 0, INFINITE, NULL), 0);
+  CHECK_EQ(table_word(PfcEtwEnableTable->Enabled, slot), 0);
+  CHECK(!EventEnabled(h, &on));
+  CHECK_EQ(EnableTraceEx2(s, &g, 1, 3, 0x1, 0, INFINITE, NULL), 0);
+  CHECK(EventEnabled(h, &on));
+  CHECK_EQ(EventUnregister(h), 0);
+  CHECK_EQ(table_word(PfcEtwEnableTable->Enabled, slot), 0);
+  CHECK(table_word(PfcEtwEnableTable->Handle, slot) != h);
+  check_inline_agrees(h, &on);
+  CHECK(!EventEnabled(h, &on));
+  stop_session(s);
 }
 
 TEST(two_sessions_enable_then_disable_recomputes_the_composite) {

@@ -140,7 +140,24 @@ typedef VOID(NTAPI* PENABLECALLBACK)(LPCGUID SourceId, ULONG IsEnabled, UCHAR Le
                                      ULONGLONG MatchAnyKeyword, ULONGLONG MatchAllKeyword,
                                      PEVENT_FILTER_DESCRIPTOR FilterData, PVOID CallbackContext);
 
+/* pfc extension (not in the Windows SDK): the registrations' enable state where the inline
+ * EventEnabled / EventProviderEnabled below read it, in the application's address space, as
+ * a tracepoint tests a word (docs/etw.md "Enable state"). A REGHANDLE's slot is
+ * RegHandle & (PFC_ETW_REGISTRATION_SLOTS - 1). Only the library writes the table, with
+ * atomic stores; read it with atomic loads. 32768 bytes. */
+#define PFC_ETW_REGISTRATION_SLOTS 2048
+typedef struct _PFC_ETW_ENABLE_TABLE {
+  /* @0: per slot, nonzero iff a session enables the slot's live registration */
+  ULONGLONG Enabled[PFC_ETW_REGISTRATION_SLOTS];
+  /* @16384: per slot, that registration's REGHANDLE if it is a modern one, else a value no
+   * handle of the slot has */
+  ULONGLONG Handle[PFC_ETW_REGISTRATION_SLOTS];
+} PFC_ETW_ENABLE_TABLE;
+
 PFC_ETW_EXTERN_C_BEGIN
+
+/* This process's table (never NULL). */
+PFC_ETW_API extern const PFC_ETW_ENABLE_TABLE* const PfcEtwEnableTable;
 
 /* Registers a provider. If sessions enabled ProviderId before, EnableCallback runs (with
  * SourceId GUID_NULL) before EventRegister returns. Errors: ERROR_INVALID_PARAMETER
@@ -150,7 +167,10 @@ PFC_ETW_API ULONG EVNTAPI EventRegister(LPCGUID ProviderId, PENABLECALLBACK Enab
 /* After it returns the callback is never called again. ERROR_INVALID_HANDLE if unknown. */
 PFC_ETW_API ULONG EVNTAPI EventUnregister(REGHANDLE RegHandle);
 
-/* FALSE when no session would take an event of this level/keyword (conservative). */
+/* FALSE when no session would take an event of this level/keyword (conservative). Calls
+ * are inline macros (below) that return FALSE from the handle's slot while no session
+ * enables it, and call these functions only otherwise; `(EventEnabled)(...)` and
+ * `&EventEnabled` name the functions themselves. */
 PFC_ETW_API BOOLEAN EVNTAPI EventEnabled(REGHANDLE RegHandle, PCEVENT_DESCRIPTOR EventDescriptor);
 PFC_ETW_API BOOLEAN EVNTAPI EventProviderEnabled(REGHANDLE RegHandle, UCHAR Level,
                                                  ULONGLONG Keyword);
@@ -180,6 +200,27 @@ PFC_ETW_API ULONG EVNTAPI EventWriteString(REGHANDLE RegHandle, UCHAR Level, ULO
 PFC_ETW_API ULONG EVNTAPI EventActivityIdControl(ULONG ControlCode, LPGUID ActivityId);
 
 PFC_ETW_EXTERN_C_END
+
+/* Whether a session enables the registration in RegHandle's slot: one relaxed load. */
+FORCEINLINE BOOLEAN PfcEtwSlotEnabled(REGHANDLE RegHandle) {
+  const ULONGLONG* word = &PfcEtwEnableTable->Enabled[RegHandle & (PFC_ETW_REGISTRATION_SLOTS - 1)];
+  return __atomic_load_n(word, __ATOMIC_RELAXED) != 0;
+}
+
+FORCEINLINE BOOLEAN PfcEtwEventEnabled(REGHANDLE RegHandle, PCEVENT_DESCRIPTOR EventDescriptor) {
+  if (!PfcEtwSlotEnabled(RegHandle)) return FALSE;
+  return (EventEnabled)(RegHandle, EventDescriptor);
+}
+
+FORCEINLINE BOOLEAN PfcEtwEventProviderEnabled(REGHANDLE RegHandle, UCHAR Level,
+                                               ULONGLONG Keyword) {
+  if (!PfcEtwSlotEnabled(RegHandle)) return FALSE;
+  return (EventProviderEnabled)(RegHandle, Level, Keyword);
+}
+
+#define EventEnabled(RegHandle, EventDescriptor) PfcEtwEventEnabled(RegHandle, EventDescriptor)
+#define EventProviderEnabled(RegHandle, Level, Keyword) \
+  PfcEtwEventProviderEnabled(RegHandle, Level, Keyword)
 
 FORCEINLINE VOID EventDescCreate(PEVENT_DESCRIPTOR EventDescriptor, USHORT Id, UCHAR Version,
                                  UCHAR Channel, UCHAR Level, USHORT Task, UCHAR Opcode,
