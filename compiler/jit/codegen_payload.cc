@@ -171,7 +171,7 @@ Value* Codegen::pred_str(const ir::Inst& in) {
                          length_extent(f.length, in.imm), c32(static_cast<uint32_t>(pred.op)), data,
                          c64(pred.folded.size()), link_data, next_slot});
   string_next_[{off, in.b, length_key(f, in.imm)}] = b_.CreateLoad(i64_, next_slot);
-  return bool64(b_.CreateICmpNE(hit, c32(0)));
+  return helper_bit(hit);
 }
 
 // IS / ISNOT / CONTAINS / DOESNTCONTAIN of 1..4 ASCII characters on a NUL-terminated
@@ -198,7 +198,7 @@ Value* Codegen::pred_short_wstr(const ir::Inst& in) {
   const uint64_t op_len = static_cast<uint64_t>(pred.op) | pred.folded.size() << 16;
   Value* hit = b_.CreateCall(fn, {payload(), psize(), off, c64(packed), c32(op_len), next_slot});
   string_next_[{off, in.b, length_key(f, in.imm)}] = b_.CreateLoad(i64_, next_slot);
-  return bool64(b_.CreateICmpNE(hit, c32(0)));
+  return helper_bit(hit);
 }
 
 // REGEX / REGEX.CS: the compiled RE2 object is passed by address (the program owns it).
@@ -213,7 +213,7 @@ Value* Codegen::pred_regex(const ir::Inst& in) {
       fn, {payload(), psize(), off, c32(static_cast<uint32_t>(f.type)),
            length_extent(f.length, in.imm), pool_address(pred.regex.get()), next_slot});
   string_next_[{off, in.b, length_key(f, in.imm)}] = b_.CreateLoad(i64_, next_slot);
-  return bool64(b_.CreateICmpNE(hit, c32(0)));
+  return helper_bit(hit);
 }
 
 // IS / ISNOT of a GUID field, inline and branch-free, with pfc_tdh_guid_pred's semantics:
