@@ -158,10 +158,18 @@ Value* Codegen::pred_str(const ir::Inst& in) {
   needle.push_back(0);  // never empty; the helper reads only needle_len code points
   llvm::Constant* data = constant_array(
       llvm::ConstantDataArray::get(ctx_, llvm::ArrayRef<uint32_t>(needle)), "needle");
-  std::vector<uint32_t> links(pred.links.begin(), pred.links.end());
-  links.push_back(0);  // never empty, like the needle
-  llvm::Constant* link_data =
-      constant_array(llvm::ConstantDataArray::get(ctx_, llvm::ArrayRef<uint32_t>(links)), "links");
+  // Only the searches read the failure links (runtime/tdh.h): the others get null, and a
+  // long `in` list one constant per value, not two.
+  const bool searches = pred.op == PayloadOp::Contains || pred.op == PayloadOp::DoesntContain ||
+                        pred.op == PayloadOp::EndsWith || pred.op == PayloadOp::ContainsCs ||
+                        pred.op == PayloadOp::DoesntContainCs || pred.op == PayloadOp::EndsWithCs;
+  llvm::Constant* link_data = llvm::ConstantPointerNull::get(ptr_);
+  if (searches) {
+    std::vector<uint32_t> links(pred.links.begin(), pred.links.end());
+    links.push_back(0);  // never empty, like the needle
+    link_data = constant_array(llvm::ConstantDataArray::get(ctx_, llvm::ArrayRef<uint32_t>(links)),
+                               "links");
+  }
   llvm::FunctionCallee fn = helper("pfc_tdh_str_pred_next", i32_,
                                    {ptr_, i64_, i64_, i32_, i64_, i32_, ptr_, i64_, ptr_, ptr_});
   llvm::AllocaInst* next_slot = entry_slot(next_slot_, i64_, "next");
