@@ -1,7 +1,8 @@
 // runtime/casefold.h — simple Unicode case folding (CaseFolding.txt status C + S) and simple
 // upper-casing, from generated range tables (casefold_table.inc) with an ASCII fast path.
-// Used by the TDH string predicates (tdh.cc), the compiler (needle folding) and
-// Guid::from_provider_name. Pure functions on immutable tables: thread-safe.
+// Used by the TDH string predicates (tdh.cc), the compiler (needle folding), the glob
+// compiler (classes, foldings_in) and Guid::from_provider_name. Pure functions on immutable
+// tables: thread-safe.
 #pragma once
 
 #include <string>
