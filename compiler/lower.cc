@@ -272,7 +272,8 @@ MaskVal header_masks(IrBuilder& b, MaskLowering& ml, const std::vector<SessionSt
   for (const internal::ListRule& r : ids) note_mask(b, r.slot, ir::Check::EventId, id);
   const MaskVal level_keyword = ml.bit_and(level, keyword);  // sequenced: deterministic
   const MaskVal pid_id = ml.bit_and(pid, id);
-  const MaskVal scope = ml.bit_and(ml.from_bools(scopes), indexed_scopes(b, ml, lists));
+  const MaskVal indexed = indexed_scopes(b, ml, lists);  // sequenced: deterministic
+  const MaskVal scope = ml.bit_and(ml.from_bools(scopes), indexed);
   return ml.bit_and(ml.bit_and(level_keyword, pid_id), scope);
 }
 

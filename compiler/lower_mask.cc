@@ -204,7 +204,9 @@ MaskVal MaskLowering::keyword(const std::vector<KeywordRule>& rules) {
   const MaskVal nonzero = bit_and(any, all_of);
   if (nonzero.is_const() && nonzero.bits == zero) return nonzero;
   const Reg is_zero = b_.cmp(kw, ir::Cond::Eq, 0);
-  return MaskVal::of(b_.emit(Op::Select, is_zero, reg(MaskVal::constant(zero)), reg(nonzero)));
+  const Reg if_nonzero = reg(nonzero);  // sequenced: deterministic order
+  const Reg if_zero = reg(MaskVal::constant(zero));
+  return MaskVal::of(b_.emit(Op::Select, is_zero, if_zero, if_nonzero));
 }
 
 MaskVal MaskLowering::list(ir::HeaderField field, const std::vector<ListRule>& rules) {

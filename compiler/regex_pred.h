@@ -29,8 +29,8 @@ RegexResult compile_regex(std::string_view pattern, bool case_sensitive);
 extern "C" {
 
 // Whether `re` matches the string field at `off` (in_type 1 = UTF-16LE, converted to UTF-8
-// with unpaired surrogates as U+FFFD; 2 = 8-bit text, given to RE2 as is). Returns 0 when
-// the field cannot be decoded. *next receives what pfc_tdh_skip returns for the field (as
+// with unpaired surrogates as U+FFFD; 2 = 8-bit text, given to RE2 as is): 1 or 0. Returns
+// 0 when the field cannot be decoded. *next receives what pfc_tdh_skip returns for the field (as
 // pfc_tdh_str_pred_next). UTF-16 fields are converted into a per-thread buffer.
 int pfc_ir_pred_regex_next(const uint8_t* payload, uint64_t size, uint64_t off, uint32_t in_type,
                            uint64_t length, const re2::RE2* re, uint64_t* next);

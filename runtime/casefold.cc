@@ -39,6 +39,29 @@ char32_t fold_case_table(char32_t c) { return lookup(kFoldRanges, c); }
 char32_t upper_case_table(char32_t c) { return lookup(kUpperRanges, c); }
 }  // namespace internal
 
+std::vector<std::pair<char32_t, char32_t>> foldings_in(char32_t first, char32_t last) {
+  std::vector<std::pair<char32_t, char32_t>> out;
+  // Runs are disjoint and sorted: start at the last one starting at or below `first`.
+  const auto* it = std::upper_bound(std::begin(kFoldRanges), std::end(kFoldRanges), first,
+                                    [](char32_t v, const CaseRange& r) { return v < r.lo; });
+  if (it != std::begin(kFoldRanges)) --it;
+  for (; it != std::end(kFoldRanges) && it->lo <= last; ++it) {
+    const uint32_t end = it->lo + (it->count - 1u) * it->stride;  // the run's last code point
+    if (end < first) continue;
+    const uint32_t k0 = first > it->lo ? (first - it->lo + it->stride - 1u) / it->stride : 0;
+    const uint32_t k1 = std::min<uint32_t>(it->count - 1u, (last - it->lo) / it->stride);
+    auto folded = [&](uint32_t k) {
+      return static_cast<char32_t>(static_cast<int32_t>(it->lo + k * it->stride) + it->delta);
+    };
+    if (it->stride == 1) {
+      if (k0 <= k1) out.emplace_back(folded(k0), folded(k1));
+    } else {
+      for (uint32_t k = k0; k <= k1; ++k) out.emplace_back(folded(k), folded(k));
+    }
+  }
+  return out;
+}
+
 std::u32string fold_utf8(std::string_view text) {
   std::u32string out = utf8_to_utf32(text);
   for (char32_t& c : out) c = fold_case(c);

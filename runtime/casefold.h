@@ -1,11 +1,14 @@
 // runtime/casefold.h — simple Unicode case folding (CaseFolding.txt status C + S) and simple
 // upper-casing, from generated range tables (casefold_table.inc) with an ASCII fast path.
-// Used by the TDH string predicates (tdh.cc), the compiler (needle folding) and
-// Guid::from_provider_name. Pure functions on immutable tables: thread-safe.
+// Used by the TDH string predicates (tdh.cc), the compiler (needle folding), the glob
+// compiler (classes, foldings_in) and Guid::from_provider_name. Pure functions on immutable
+// tables: thread-safe.
 #pragma once
 
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "base/ascii.h"
 
@@ -22,6 +25,13 @@ inline char32_t fold_case(char32_t c) {
   if (c < 0x80) return ascii_lower(c);
   return internal::fold_case_table(c);
 }
+
+// The simple case foldings of the code points in [first, last] that do not fold to
+// themselves, as ranges {lo, hi} of consecutive foldings (a run of letters whose foldings
+// are consecutive is one range), in the order of their sources; ranges may overlap. What
+// a case-insensitive glob class `[first-last]` matches besides its members as written
+// (runtime/glob.h). Linear in the folding table's runs inside [first, last].
+std::vector<std::pair<char32_t, char32_t>> foldings_in(char32_t first, char32_t last);
 
 // The simple upper-case mapping of `c` (UnicodeData.txt), itself when it has none.
 inline char32_t upper_case(char32_t c) {

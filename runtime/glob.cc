@@ -2,6 +2,8 @@
 // offsets are mapped back to bytes for diagnostics.
 #include "runtime/glob.h"
 
+#include <algorithm>
+#include <utility>
 #include <vector>
 
 #include "base/utf8.h"
@@ -30,13 +32,36 @@ Reader read_pattern(std::string_view pattern) {
   return r;
 }
 
+using Ranges = std::vector<std::pair<char32_t, char32_t>>;
+
+// What a case-insensitive class matches, for the folded text (docs/semantics.md §2.2): a
+// character c is in it iff c or a character with c's simple case folding is a member as
+// written, i.e. iff fold(c) is a member or the folding of one. So the members as written
+// plus their foldings, sorted and merged. (Members that do not fold to themselves never
+// meet folded text and need not be removed; folding is idempotent.)
+Ranges folded_members(const Ranges& written) {
+  Ranges all = written;
+  for (const auto& [lo, hi] : written) {
+    Ranges more = foldings_in(lo, hi);
+    all.insert(all.end(), more.begin(), more.end());
+  }
+  std::sort(all.begin(), all.end());
+  Ranges merged;
+  for (const auto& [lo, hi] : all) {
+    if (!merged.empty() && lo <= merged.back().second + 1)
+      merged.back().second = std::max(merged.back().second, hi);
+    else merged.emplace_back(lo, hi);
+  }
+  return merged;
+}
+
 // One `[...]` starting after the `[` (r.i); appends its token. False on an unterminated class
 // or a reversed range (error set).
 bool compile_class(Reader& r, bool fold, GlobResult& out) {
   const size_t open = r.i - 1;
   bool negate = false;
   if (!r.done() && (r.cps[r.i] == U'!' || r.cps[r.i] == U'^')) negate = true, ++r.i;
-  std::u32string ranges;
+  Ranges ranges;
   bool first = true;
   while (true) {
     if (r.done()) {
@@ -59,12 +84,12 @@ bool compile_class(Reader& r, bool fold, GlobResult& out) {
         return false;
       }
     }
-    ranges.push_back(fold ? fold_case(c) : c);
-    ranges.push_back(fold ? fold_case(hi) : hi);
+    ranges.emplace_back(c, hi);
   }
+  if (fold) ranges = folded_members(ranges);
   out.code.push_back(negate ? kGlobNotClass : kGlobClass);
-  out.code.push_back(static_cast<char32_t>(ranges.size() / 2));
-  out.code += ranges;
+  out.code.push_back(static_cast<char32_t>(ranges.size()));
+  for (const auto& [lo, hi] : ranges) out.code += {lo, hi};
   return true;
 }
 

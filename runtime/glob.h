@@ -6,7 +6,10 @@
 // in the set (`[!...]` or `[^...]` not in it; `a-z` ranges; `]` first is literal, `-` first
 // or last is literal), `\` makes the next code point literal (also inside `[...]`); anything
 // else matches itself. The whole string must match. Case-insensitive patterns compare simple
-// case foldings: the text, the literals and the range endpoints are folded first.
+// case foldings: the text and the literals are folded, and a class matches a character iff
+// the class as written holds that character or one with the same folding (so `[A-z]`
+// matches `_`, as `.cs` does, and `[Z-a]` matches `a`, `A`, `z` and `Z`): its compiled
+// ranges are its members as written plus their foldings, sorted and merged.
 #pragma once
 
 #include <string>
@@ -28,7 +31,7 @@ struct GlobResult {
 };
 
 // Compiles a UTF-8 pattern (invalid bytes b stand for U+DC00 + b, as in fold_utf8).
-// `fold`: case-insensitive (literals and range endpoints simple-case-folded).
+// `fold`: case-insensitive (literals folded, classes widened by their members' foldings).
 GlobResult compile_glob(std::string_view pattern, bool fold);
 
 // Whether `code` is well-formed compiled glob (every class token has its count and pairs

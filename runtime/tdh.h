@@ -44,7 +44,8 @@ int pfc_tdh_int_pred(uint32_t op, int is_signed, uint64_t value, uint64_t lo, ui
 // `links` are the needle's KMP failure links (runtime/str_search.h needle_links,
 // `needle_len` entries); CONTAINS / DOESNTCONTAIN / ENDSWITH need them (linear time in
 // field + needle), the others ignore them (may be null). MATCHES is O(field × needle).
-// Returns 0 when the field cannot be decoded, whatever the operator.
+// Returns 1 when the predicate holds, else 0 (JIT code relies on exactly 0 or 1); 0 when
+// the field cannot be decoded, whatever the operator.
 int pfc_tdh_str_pred(const uint8_t* payload, uint64_t size, uint64_t off, uint32_t in_type,
                      uint64_t length, uint32_t op, const char32_t* needle, uint64_t needle_len,
                      const uint32_t* links);

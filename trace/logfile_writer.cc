@@ -128,9 +128,10 @@ Result<bool> LogWriter::add(const EventRecord& h, const uint8_t* payload, const 
   std::memcpy(p, &h, sizeof h);
   store_le<uint32_t>(p + offsetof(EventRecord, size), size);
   store_le<uint32_t>(p + offsetof(EventRecord, state), kRecordEvent);
-  std::memcpy(p + sizeof h, payload, h.payload_len);
+  if (h.payload_len != 0) std::memcpy(p + sizeof h, payload, h.payload_len);  // may be null
   std::memset(p + sizeof h + h.payload_len, 0, ((h.payload_len + 7u) & ~7u) - h.payload_len);
-  std::memcpy(p + sizeof h + ((h.payload_len + 7u) & ~7u), stack, 8u * h.stack_count);
+  if (h.stack_count != 0)  // stack may be null then
+    std::memcpy(p + sizeof h + ((h.payload_len + 7u) & ~7u), stack, 8u * h.stack_count);
   staged_ += size;
   used_ += size;
   events_++;

@@ -461,7 +461,7 @@ Value* Codegen::mask_lookup(Value* key, const ir::MaskMap& map, bool byte) {
 Value* Codegen::str_in(const ir::Inst& in) {
   llvm::FunctionCallee f = helper("pfc_ir_str_in", i32_, {ptr_, ptr_, i32_});
   Value* hit = b_.CreateCall(f, {pool_address(&p_.str_sets[in.b]), event_, c32(in.a)});
-  return bool64(b_.CreateICmpNE(hit, c32(0)));
+  return helper_bit(hit);
 }
 
 Value* Codegen::str_index(const ir::Inst& in) {

@@ -95,6 +95,13 @@ class Codegen {
     bits_.insert(v);
     return v;
   }
+  // The i32 result of a predicate helper (pfc_tdh_str_pred_next, its short form, the regex
+  // and str.in helpers: each returns exactly 0 or 1) as a 0/1 i64, without an `icmp`. An
+  // `icmp ne %call, 0` feeding a conjunction made EarlyCSE quadratic: simplifying each
+  // compare asks isKnownNonZero(%call), which walks the compare's users through every
+  // `and` after it (ValueTracking's dominating-condition search), so a `not in` list of
+  // n strings cost O(n^2) (docs/jit.md "Large programs").
+  Value* helper_bit(Value* hit) { return bit(b_.CreateZExt(hit, i64_)); }
   bool is_bit(Value* v, int depth = 0) const;
   Value* is_zero(Value* v);
   Value* logic(llvm::Instruction::BinaryOps op, Value* a, Value* b);

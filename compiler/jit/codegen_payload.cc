@@ -158,10 +158,18 @@ Value* Codegen::pred_str(const ir::Inst& in) {
   needle.push_back(0);  // never empty; the helper reads only needle_len code points
   llvm::Constant* data = constant_array(
       llvm::ConstantDataArray::get(ctx_, llvm::ArrayRef<uint32_t>(needle)), "needle");
-  std::vector<uint32_t> links(pred.links.begin(), pred.links.end());
-  links.push_back(0);  // never empty, like the needle
-  llvm::Constant* link_data =
-      constant_array(llvm::ConstantDataArray::get(ctx_, llvm::ArrayRef<uint32_t>(links)), "links");
+  // Only the searches read the failure links (runtime/tdh.h): the others get null, and a
+  // long `in` list one constant per value, not two.
+  const bool searches = pred.op == PayloadOp::Contains || pred.op == PayloadOp::DoesntContain ||
+                        pred.op == PayloadOp::EndsWith || pred.op == PayloadOp::ContainsCs ||
+                        pred.op == PayloadOp::DoesntContainCs || pred.op == PayloadOp::EndsWithCs;
+  llvm::Constant* link_data = llvm::ConstantPointerNull::get(ptr_);
+  if (searches) {
+    std::vector<uint32_t> links(pred.links.begin(), pred.links.end());
+    links.push_back(0);  // never empty, like the needle
+    link_data = constant_array(llvm::ConstantDataArray::get(ctx_, llvm::ArrayRef<uint32_t>(links)),
+                               "links");
+  }
   llvm::FunctionCallee fn = helper("pfc_tdh_str_pred_next", i32_,
                                    {ptr_, i64_, i64_, i32_, i64_, i32_, ptr_, i64_, ptr_, ptr_});
   llvm::AllocaInst* next_slot = entry_slot(next_slot_, i64_, "next");
@@ -171,7 +179,7 @@ Value* Codegen::pred_str(const ir::Inst& in) {
                          length_extent(f.length, in.imm), c32(static_cast<uint32_t>(pred.op)), data,
                          c64(pred.folded.size()), link_data, next_slot});
   string_next_[{off, in.b, length_key(f, in.imm)}] = b_.CreateLoad(i64_, next_slot);
-  return bool64(b_.CreateICmpNE(hit, c32(0)));
+  return helper_bit(hit);
 }
 
 // IS / ISNOT / CONTAINS / DOESNTCONTAIN of 1..4 ASCII characters on a NUL-terminated
@@ -198,7 +206,7 @@ Value* Codegen::pred_short_wstr(const ir::Inst& in) {
   const uint64_t op_len = static_cast<uint64_t>(pred.op) | pred.folded.size() << 16;
   Value* hit = b_.CreateCall(fn, {payload(), psize(), off, c64(packed), c32(op_len), next_slot});
   string_next_[{off, in.b, length_key(f, in.imm)}] = b_.CreateLoad(i64_, next_slot);
-  return bool64(b_.CreateICmpNE(hit, c32(0)));
+  return helper_bit(hit);
 }
 
 // REGEX / REGEX.CS: the compiled RE2 object is passed by address (the program owns it).
@@ -213,7 +221,7 @@ Value* Codegen::pred_regex(const ir::Inst& in) {
       fn, {payload(), psize(), off, c32(static_cast<uint32_t>(f.type)),
            length_extent(f.length, in.imm), pool_address(pred.regex.get()), next_slot});
   string_next_[{off, in.b, length_key(f, in.imm)}] = b_.CreateLoad(i64_, next_slot);
-  return bool64(b_.CreateICmpNE(hit, c32(0)));
+  return helper_bit(hit);
 }
 
 // IS / ISNOT of a GUID field, inline and branch-free, with pfc_tdh_guid_pred's semantics:

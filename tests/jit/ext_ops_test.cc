@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "base/utf8.h"
 #include "compiler/lower.h"
 #include "tests/jit/jit_test_util.h"
 
@@ -128,6 +129,64 @@ TEST(ExtOps, AnsiUtf8Folding) {
   EXPECT_TRUE(routes("S: string;", "S regex \"^\u00e9\"",
                      astr("\xC3\x89"
                           "cole")));
+}
+
+// Case-insensitive glob classes (docs/semantics.md §2.2): c is in `[...]` iff c or a
+// character with c's simple case folding is a member as written, so `matches` accepts at
+// least what `matches.cs` does, whatever the range's endpoints are.
+struct GlobRow {
+  const char* cls;
+  std::u16string text;
+  bool ci;  // matches
+  bool cs;  // matches.cs
+};
+const GlobRow kGlobClassRows[] = {
+    {"[A-z]", u"_", true, true},  // the range spans letters and [\]^_`
+    {"[A-z]", u"`", true, true},
+    {"[A-z]", u"^", true, true},
+    {"[A-z]", u"Q", true, true},
+    {"[A-z]", u"@", false, false},
+    {"[A-z]", u"{", false, false},
+    {"[A-z]", u"\u212a", true, false},  // KELVIN SIGN folds to k
+    {"[A-z]", u"\u017f", true, false},  // ſ folds to s
+    {"[!A-z]", u"_", false, false},
+    {"[!A-z]", u"\u212a", false, true},
+    {"[Z-a]", u"a", true, true},  // a valid range that looks reversed case-insensitively
+    {"[Z-a]", u"A", true, false},
+    {"[Z-a]", u"Z", true, true},
+    {"[Z-a]", u"z", true, false},
+    {"[Z-a]", u"_", true, true},
+    {"[Z-a]", u"b", false, false},
+    {"[Z-a]", u"Y", false, false},
+    {"[!Z-a]", u"z", false, true},
+    {"[!Z-a]", u"y", true, true},
+    {"[K]", u"\u212a", true, false},
+    {"[\u212a]", u"k", true, false},  // a member that folds to another character
+    {"[\u212a]", u"K", true, false},
+    {"[\u212a]", u"\u212a", true, true},
+    {"[R-T]", u"\u017f", true, false},  // S is a member and ſ folds to s
+    {"[\u017f]", u"S", true, false},
+    {"[\u017f]", u"s", true, false},
+    {"[\u00c0-\u00de]", u"\u00e9", true, false},   // É in the range
+    {"[\u00c0-\u00de]", u"\u00f7", false, false},  // ÷: × U+00D7 is a member, ÷ no folding
+    {"[\u0391-\u03a9]", u"\u03c2", true, false},   // final sigma: Σ is a member
+    {"[\u0400-\u040f]", u"\u0451", true, false},   // ё: Ё is a member
+    {"[a-c]", u"B", true, false},
+    {"[ -\U0010ffff]", u"\u212a", true, true},
+};
+
+TEST(ExtOps, CaseInsensitiveGlobClassesTestTheFoldedText) {
+  for (const GlobRow& r : kGlobClassRows) {
+    for (const char* decl : {"S: wstring;", "S: string;"}) {
+      std::string utf8;
+      utf16_to_utf8(r.text, utf8, Unpaired::Reject);
+      const std::vector<uint8_t> payload = decl[3] == 'w' ? wstr(r.text) : astr(utf8);
+      const std::string cls = r.cls;
+      EXPECT_EQ(routes(decl, "S matches \"" + cls + "\"", payload), r.ci) << decl << " " << cls;
+      EXPECT_EQ(routes(decl, "S matches.cs \"" + cls + "\"", payload), r.cs) << decl << " " << cls;
+      EXPECT_EQ(routes(decl, "S matches \"*" + cls + "*\"", payload), r.ci) << decl << " " << cls;
+    }
+  }
 }
 
 // A truncated string (no terminator) is undecodable: every operator is false, `not` true.

@@ -90,6 +90,51 @@ TEST(JitScale, CutProgramsRouteLikeTheInterpreter) {
   }
 }
 
+// `F in` / `F not in` a list of n strings on field F (string or wstring), one session.
+std::string string_list_script(int n, const char* type, bool in, bool long_values) {
+  std::string values;
+  for (int i = 0; i < n; ++i)
+    values +=
+        (i ? ", \"" : "\"") + std::string(long_values ? "value-" : "v") + std::to_string(i) + "\"";
+  return std::string("provider P { event E (id=1) { F: ") + type +
+         "; } }\nsession S { enable P { payload E where F " + (in ? "in " : "not in ") + values +
+         "; } }\n";
+}
+
+size_t count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+// A string list is one helper call per value whose 0/1 result feeds the conjunction or
+// disjunction directly: no `icmp` per value (an `icmp ne %call, 0` in an `and` chain made
+// EarlyCSE walk the rest of the chain from every compare, O(n^2): docs/jit.md "Large
+// programs"). So the generated code grows linearly and its compares not at all.
+TEST(JitScale, StringListsAreLinearWithoutComparePerValue) {
+  struct Shape {
+    const char* type;
+    bool in, long_values;
+  };
+  for (const Shape& sh : {Shape{"wstring", false, false}, Shape{"wstring", true, true},
+                          Shape{"string", true, true}, Shape{"string", false, false}}) {
+    size_t icmps[2] = {}, lines[2] = {};
+    for (int k = 0; k < 2; ++k) {
+      const int n = 500 << k;
+      auto program = lower(spec_from_script(string_list_script(n, sh.type, sh.in, sh.long_values)));
+      ASSERT_TRUE(program) << program.error().message;
+      auto ir = emit_llvm(*program, OptLevel::O0);  // the code generator's own output
+      ASSERT_TRUE(ir) << ir.error().message;
+      EXPECT_EQ(count(*ir, "call i32 @pfc_"), size_t(n)) << sh.type;
+      icmps[k] = count(*ir, "icmp ");
+      lines[k] = count(*ir, "\n");
+    }
+    EXPECT_EQ(icmps[1], icmps[0]) << sh.type << " " << sh.in;
+    EXPECT_LT(icmps[0], 10u) << sh.type << " " << sh.in;
+    EXPECT_LE(lines[1], 2 * lines[0] + 50) << sh.type << " " << sh.in;
+  }
+}
+
 // Destroying the compiler abandons the compilation in progress (at its next stage
 // boundary) instead of waiting for it, and reports no error for it.
 TEST(JitScale, DestroyedCompilerDoesNotWaitForItsThread) {

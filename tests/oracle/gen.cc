@@ -207,10 +207,13 @@ ProviderDef gen_schema(Entropy& in, const Limits& lim) {
 
 // ---- sessions ----------------------------------------------------------------------
 
-// A glob over the word alphabet: words with `*`, `?` and small sets spliced in.
+// A glob over the word alphabet: words with `*`, `?` and small sets spliced in (also ranges
+// across letters and non-letters, and members whose foldings are other members' or the
+// alphabet's: KELVIN SIGN, ſ in [R-T]).
 std::u32string gen_glob(Entropy& in) {
-  static const std::vector<std::u32string> kParts = {U"*",         U"?",   U"[a-k]", U"[!a]",
-                                                     U"[\u00E9s]", U"\\*", U"[]x]",  U"[x-]"};
+  static const std::vector<std::u32string> kParts = {
+      U"*",    U"?",     U"[a-k]", U"[!a]",           U"[\u00E9s]", U"\\*",   U"[]x]",
+      U"[x-]", U"[A-z]", U"[Z-a]", U"[\u212A\u00C9]", U"[R-T]",     U"[!A-Z]"};
   std::u32string s;
   const uint64_t n = 1 + in.next(4);
   for (uint64_t i = 0; i < n; ++i) {

@@ -2,6 +2,8 @@
 // docs/semantics.md §2.2 with no code shared with runtime/glob.cc, runtime/tdh.cc or RE2:
 // globs by dynamic programming over (pattern token, text position), regexes of a small
 // RE2-compatible subset by backtracking (patterns are tiny, so exponential time is fine).
+#include <map>
+
 #include "tests/oracle/oracle_internal.h"
 
 namespace pfc::oracle_internal {
@@ -17,9 +19,33 @@ struct Token {
 
 char32_t maybe_fold(char32_t c, bool fold_case) { return fold_case ? fold(c) : c; }
 
-bool in_set(const Token& t, char32_t c) {
-  bool hit = false;
-  for (const auto& [lo, hi] : t.ranges) hit = hit || (lo <= c && c <= hi);
+bool in_ranges(const Token& t, char32_t c) {
+  for (const auto& [lo, hi] : t.ranges)
+    if (lo <= c && c <= hi) return true;
+  return false;
+}
+
+// The code points that fold to f other than f itself, from one pass over all of them.
+const std::vector<char32_t>& unfolded(char32_t f) {
+  static const auto* inverse = [] {
+    auto* m = new std::map<char32_t, std::vector<char32_t>>;
+    for (char32_t c = 0; c < 0x110000; ++c)
+      if (fold(c) != c) (*m)[fold(c)].push_back(c);
+    return m;
+  }();
+  static const std::vector<char32_t> kNone;
+  auto it = inverse->find(f);
+  return it == inverse->end() ? kNone : it->second;
+}
+
+// Set membership of c; sets keep their ranges as written. Case-insensitively c is in the
+// set when c, its folding or another character with that folding is.
+bool in_set(const Token& t, char32_t c, bool fold_case) {
+  bool hit = in_ranges(t, c);
+  if (fold_case) {
+    hit = hit || in_ranges(t, fold(c));
+    for (char32_t x : unfolded(fold(c))) hit = hit || in_ranges(t, x);
+  }
   return hit != t.negate;
 }
 
@@ -49,7 +75,7 @@ std::optional<std::vector<Token>> glob_tokens(const std::u32string& p, bool fold
           ++j;
           if (hi < lo) return std::nullopt;
         }
-        t.ranges.push_back({maybe_fold(lo, fold_case), maybe_fold(hi, fold_case)});
+        t.ranges.push_back({lo, hi});
       }
       i = j;
     } else {
@@ -60,10 +86,10 @@ std::optional<std::vector<Token>> glob_tokens(const std::u32string& p, bool fold
   return out;
 }
 
-bool one(const Token& t, char32_t c) {
+bool one(const Token& t, char32_t c, bool fold_case) {
   switch (t.kind) {
     case Token::Any: return true;
-    case Token::Set: return in_set(t, c);
+    case Token::Set: return in_set(t, c, fold_case);
     default: return t.c == c;
   }
 }
@@ -82,7 +108,7 @@ bool glob_match(const std::string& pattern, const std::u32string& text, bool fol
     std::vector<bool> next(s.size() + 1, false);
     for (size_t j = 0; j <= s.size(); ++j) {
       if (t.kind == Token::Star) next[j] = ok[j] || (j > 0 && next[j - 1]);
-      else next[j] = j > 0 && ok[j - 1] && one(t, s[j - 1]);
+      else next[j] = j > 0 && ok[j - 1] && one(t, s[j - 1], fold_case);
     }
     ok = std::move(next);
   }
@@ -134,13 +160,13 @@ std::optional<Regex> parse_regex(const std::u32string& p) {
 
 // RE2 in UTF-8 mode matches nothing against an invalid byte (decoded here as U+DC00 + b);
 // `.` matches every other code point but '\n'. Case-insensitively a literal matches the
-// code points with its simple folding, and a set (of lower-case ranges) also matches when
-// the code point's folding is in it.
+// code points with its simple folding, and a set matches the code points with the folding
+// of one of its members.
 bool atom(const Token& t, char32_t c, bool fold_case, bool eight_bit) {
   if (eight_bit && c >= 0xDC80 && c <= 0xDCFF) return false;
   switch (t.kind) {
     case Token::Any: return c != U'\n';
-    case Token::Set: return in_set(t, c) || (fold_case && in_set(t, fold(c)));
+    case Token::Set: return in_set(t, c, fold_case);
     default: return fold_case ? fold(t.c) == fold(c) : t.c == c;
   }
 }

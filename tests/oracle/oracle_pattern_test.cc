@@ -25,6 +25,30 @@ TEST(OraclePattern, Glob) {
   EXPECT_TRUE(glob_match("\xCF\x83*", U"\u03A3\u03BF", true));  // σ* on Σο
 }
 
+// A class matches c case-insensitively iff c or a character with c's folding is a member as
+// written: never less than the case-sensitive form accepts.
+TEST(OraclePattern, GlobClassesCaseInsensitively) {
+  struct Row {
+    const char* pattern;
+    std::u32string text;
+    bool ci, cs;
+  };
+  const Row rows[] = {
+      {"[A-z]", U"_", true, true},       {"[A-z]", U"`", true, true},
+      {"[A-z]", U"\u212A", true, false}, {"[A-z]", U"\u017F", true, false},
+      {"[A-z]", U"@", false, false},     {"[!A-z]", U"_", false, false},
+      {"[Z-a]", U"a", true, true},       {"[Z-a]", U"A", true, false},
+      {"[Z-a]", U"z", true, false},      {"[Z-a]", U"b", false, false},
+      {"[\u212A]", U"k", true, false},   {"[\u212A]", U"K", true, false},
+      {"[R-T]", U"\u017F", true, false}, {"[\u017F]", U"S", true, false},
+      {"[!Z-a]", U"Z", false, false},    {"[\u0391-\u03A9]", U"\u03C2", true, false},
+  };
+  for (const Row& r : rows) {
+    EXPECT_EQ(glob_match(r.pattern, r.text, true), r.ci) << r.pattern;
+    EXPECT_EQ(glob_match(r.pattern, r.text, false), r.cs) << r.pattern;
+  }
+}
+
 TEST(OraclePattern, RegexSubset) {
   EXPECT_EQ(regex_match("^a.c$", U"ABC", true, false), true);
   EXPECT_EQ(regex_match("^a.c$", U"ABC", false, false), false);
