@@ -1,9 +1,7 @@
 // etw/file_session.cc — see file_session.h.
 #include "etw/file_session.h"
 
-#include <dlfcn.h>
 #include <fcntl.h>
-#include <link.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/file.h>
@@ -17,6 +15,7 @@
 #include <thread>
 
 #include "base/utf8.h"
+#include "etw/beside.h"
 #include "etw/enable_ext.h"
 #include "etw/util.h"
 #include "trace/host.h"
@@ -41,56 +40,19 @@ std::string utf8(const std::u16string& s) {
 
 bool usable(const std::string& path) { return !path.empty() && ::access(path.c_str(), X_OK) == 0; }
 
-// The file holding this code: the shared library's path when libpfc_etw.so is loaded,
-// else (linked into an executable, whose dladdr name is only argv[0]) /proc/self/exe.
-std::filesystem::path code_file() {
-  Dl_info info{};
-  link_map* map = nullptr;
-  if (::dladdr1(reinterpret_cast<void*>(&host_executable), &info, reinterpret_cast<void**>(&map),
-                RTLD_DL_LINKMAP) != 0 &&
-      map != nullptr && map->l_name != nullptr && map->l_name[0] != '\0') {
-    std::error_code ec;
-    auto path = std::filesystem::weakly_canonical(map->l_name, ec);
-    if (!ec) return path;
-  }
-  std::error_code ec;
-  auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  return ec ? std::filesystem::path() : exe;
-}
-
-#ifdef PFC_BUILD_DIR
-// Whether `file` lies inside the directory `dir`.
-bool inside(const std::filesystem::path& file, const std::string& dir) {
-  std::error_code ec;
-  const auto base = std::filesystem::weakly_canonical(dir, ec);
-  if (ec || base.empty()) return false;
-  const auto rel = file.lexically_relative(base);
-  return !rel.empty() && *rel.begin() != "..";
-}
-#endif
-
 }  // namespace
 
 std::string host_executable() {
-  if (const char* env = std::getenv("PFC_TRACE_HOST"); env != nullptr && *env != '\0') return env;
-  const std::filesystem::path code = code_file();
-  if (!code.empty()) {
-    // Beside the library or program, or in its installed tree's libexec (bin/ or lib/ →
-    // ../libexec, lib/ARCH/ → ../../libexec), so an unpacked or relocated install works.
-    const auto dir = code.parent_path();
-    for (const auto& candidate : {dir / "pfc-trace-host", dir / "../libexec/pfc-trace-host",
-                                  dir / "../../libexec/pfc-trace-host"})
-      if (usable(candidate.string())) return candidate.lexically_normal().string();
-  }
-#ifdef PFC_BUILD_DIR
-  // The build tree's host, for the build tree's programs only (an installed pfc never
-  // starts a build tree's host).
-  if (inside(code, PFC_BUILD_DIR) && usable(PFC_BUILD_TRACE_HOST)) return PFC_BUILD_TRACE_HOST;
-#endif
-#ifdef PFC_LIBEXEC_DIR
-  if (usable(PFC_LIBEXEC_DIR "/pfc-trace-host")) return PFC_LIBEXEC_DIR "/pfc-trace-host";
-#endif
-  return "";
+  if (const char* env = ::secure_getenv("PFC_TRACE_HOST"); env != nullptr && *env != '\0')
+    return env;
+  // Beside the library or program, or in its installed tree's libexec (bin/ or lib/ →
+  // ../libexec, lib/ARCH/ → ../../libexec), so an unpacked or relocated install works; then
+  // the build tree's host, for the build tree's programs only (an installed pfc never
+  // starts a build tree's host); then the configured install directory.
+  const char* built = own_directory_within(PFC_BUILD_DIR) ? PFC_BUILD_TRACE_HOST : "";
+  return find_beside(
+      {"pfc-trace-host", "../libexec/pfc-trace-host", "../../libexec/pfc-trace-host"},
+      {built, PFC_LIBEXEC_DIR "/pfc-trace-host"}, usable);
 }
 
 bool read_log_file_name(const EVENT_TRACE_PROPERTIES* p, std::u16string& out) {

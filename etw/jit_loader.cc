@@ -43,7 +43,7 @@ bool readable(const std::string& path) { return ::access(path.c_str(), R_OK) == 
 std::string plugin_path() {
   if (const char* env = ::secure_getenv("PFC_ETW_JIT_PLUGIN"); env != nullptr && *env != '\0')
     return env;
-  const char* built = own_directory_within(PFC_ETW_BUILD_ROOT) ? PFC_ETW_JIT_PLUGIN_BUILT : "";
+  const char* built = own_directory_within(PFC_BUILD_DIR) ? PFC_ETW_JIT_PLUGIN_BUILT : "";
   return find_beside(
       {kJitPluginFile, "../" PFC_ETW_LIBDIR_NAME "/libpfc_etw_jit.so", "../lib/libpfc_etw_jit.so"},
       {PFC_ETW_JIT_PLUGIN_INSTALLED, built}, readable);
