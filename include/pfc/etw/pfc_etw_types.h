@@ -27,7 +27,13 @@
 #define NTAPI
 #define WMIAPI
 #define EVNTAPI
+/* FORCEINLINE (winnt.h's __forceinline): in C++ an inline function with external linkage,
+ * as on Windows (so it also serves member functions); in C `static inline`. */
+#ifdef __cplusplus
+#define FORCEINLINE inline
+#else
 #define FORCEINLINE static inline
+#endif
 #define __stdcall
 #define __cdecl
 #define __fastcall
