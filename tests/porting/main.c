@@ -84,6 +84,10 @@ static void check_strsafe(void) {
   CHECK(StringCchPrintf(f, ARRAYSIZE(f), u"[%*d|%-*ls|%.2s|%s]", 4, 42, 3, u"a", u"xyz",
                         (PCWSTR)NULL) == S_OK &&
         wide_equal(f, u"[  42|a  |xy|(null)]"));
+  CHECK(StringCchPrintf(f, ARRAYSIZE(f), u"%hc%C%lc|%+05d|%#x|%lld|%zu|%*d|%hhu|%hd|%.3e", 'n', 'N',
+                        u'\u00e9', 42, 255, -((LONGLONG)1 << 40), (size_t)7, -3, 1, 257, 65537,
+                        1234.5) == S_OK &&
+        wide_equal(f, u"nN\u00e9|+0042|0xff|-1099511627776|7|1  |1|1|1.234e+03"));
   CHECK(StringCchPrintf(f, 6, u"%d", 1234567) == STRSAFE_E_INSUFFICIENT_BUFFER &&
         wide_equal(f, u"12345"));
   CHECK(StringCbPrintf(f, 4 * sizeof(WCHAR), u"ab%s", u"cd") == STRSAFE_E_INSUFFICIENT_BUFFER &&
@@ -92,6 +96,9 @@ static void check_strsafe(void) {
   CHECK(StringCchPrintf(f, ARRAYSIZE(f), u"ab%n", &written) == STRSAFE_E_INVALID_PARAMETER &&
         wide_equal(f, u"ab"));
   CHECK(StringCchPrintf(f, ARRAYSIZE(f), u"%q") == STRSAFE_E_INVALID_PARAMETER);
+  CHECK(StringCchPrintf(f, ARRAYSIZE(f), u"%1000001d", 1) == STRSAFE_E_INVALID_PARAMETER);
+  CHECK(StringCchPrintf(f, 8, u"%1000000d", 1) == STRSAFE_E_INSUFFICIENT_BUFFER &&
+        wide_equal(f, u"       "));
   char a[8];
   CHECK(StringCchPrintfA(a, sizeof a, "%s-%d", "abc", 12) == S_OK && strcmp(a, "abc-12") == 0);
   CHECK(StringCbPrintfA(a, 4, "%d", 12345) == STRSAFE_E_INSUFFICIENT_BUFFER &&
