@@ -3,7 +3,7 @@
 # then the project consumer/ configured and built against it twice: with find_package(pfc)
 # (shared and static libraries) and with pkg-config. Every program it builds runs: the C++
 # filter_demo with each engine, the C etw_demo (and, with pkg-config, tests/porting's
-# porting_demo, built from pkg-config's flags alone) in its own trace namespace.
+# porting_demo and era_demo, built from pkg-config's flags alone) in its own trace namespace.
 set -u
 build=$1
 src=$2
@@ -29,11 +29,11 @@ for use in cmake pkg-config; do
     cmake --build "$b" >>"$tmp/log" 2>&1 || { echo "FAIL: consumer ($use) does not build:"; cat "$tmp/log"; fail=1; continue; }
   programs="filter_demo etw_demo"
   [ $use = cmake ] && programs="$programs filter_demo_static etw_demo_static"
-  [ $use = pkg-config ] && programs="$programs porting_demo"
+  [ $use = pkg-config ] && programs="$programs porting_demo era_demo"
   for p in $programs; do
     case $p in
       filter_demo*) for e in $engines; do run "$use $p $e" "$b/$p" $e; done ;;
-      etw_demo*|porting_demo) run "$use $p" "$PFC_ISOLATE" "$b/$p" ;;
+      etw_demo*|porting_demo|era_demo) run "$use $p" "$PFC_ISOLATE" "$b/$p" ;;
     esac
   done
   # The shared programs use the installed libraries, not the build tree's.
