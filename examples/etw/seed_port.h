@@ -14,21 +14,9 @@
 
 #include "pfc/etw/evntrace.h"
 
-/* SAL annotations, calling conventions and the MC-generated header's storage classes. */
-#define _In_
-#define _In_opt_
-#define _Out_
-#define __cdecl
-#define __declspec(x)
-#ifndef EXTERN_C
-#define EXTERN_C
-#endif
+/* The sample's entry point (the SAL annotations, __cdecl, __declspec(selectany), EXTERN_C
+ * and the base types come from the ETW headers: docs/porting.md). */
 #define wmain main
-
-/* Base types of windef.h the sample uses (C only: no porting header defines them yet). */
-typedef char CHAR;
-typedef CHAR* PCHAR;
-typedef unsigned int UINT;
 
 #ifndef MAX_PATH
 #define MAX_PATH 260

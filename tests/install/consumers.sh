@@ -2,7 +2,8 @@
 # tests/install/consumers.sh BUILD_DIR SRC_DIR — `cmake --install` into a temporary prefix,
 # then the project consumer/ configured and built against it twice: with find_package(pfc)
 # (shared and static libraries) and with pkg-config. Every program it builds runs: the C++
-# filter_demo with each engine, the C etw_demo in its own trace namespace (tests/isolate.sh).
+# filter_demo with each engine, the C etw_demo (and, with pkg-config, tests/porting's
+# porting_demo and era_demo, built from pkg-config's flags alone) in its own trace namespace.
 set -u
 build=$1
 src=$2
@@ -21,16 +22,18 @@ for use in cmake pkg-config; do
   b=$tmp/build-$use
   PKG_CONFIG_PATH=$prefix/$libdir/pkgconfig cmake -S "$src/consumer" -B "$b" -G Ninja \
     -DCMAKE_PREFIX_PATH="$prefix" -DPFC_USE=$use -DCMAKE_C_COMPILER="${PFC_CC:-cc}" \
+    -DPFC_PORTING_DIR="$src/../porting" \
     -DCMAKE_CXX_COMPILER="${PFC_CXX:-c++}" -DCMAKE_C_FLAGS="${PFC_CONSUMER_FLAGS:-}" \
     -DCMAKE_CXX_FLAGS="${PFC_CONSUMER_FLAGS:-}" \
     -DCMAKE_EXE_LINKER_FLAGS="${PFC_CONSUMER_LINK_FLAGS:-}" >"$tmp/log" 2>&1 &&
     cmake --build "$b" >>"$tmp/log" 2>&1 || { echo "FAIL: consumer ($use) does not build:"; cat "$tmp/log"; fail=1; continue; }
   programs="filter_demo etw_demo"
   [ $use = cmake ] && programs="$programs filter_demo_static etw_demo_static"
+  [ $use = pkg-config ] && programs="$programs porting_demo era_demo"
   for p in $programs; do
     case $p in
       filter_demo*) for e in $engines; do run "$use $p $e" "$b/$p" $e; done ;;
-      etw_demo*) run "$use $p" "$PFC_ISOLATE" "$b/$p" ;;
+      etw_demo*|porting_demo|era_demo) run "$use $p" "$PFC_ISOLATE" "$b/$p" ;;
     esac
   done
   # A static link of libpfc_etw.a needs nothing of LLVM (its JIT is a plugin, docs/etw.md).

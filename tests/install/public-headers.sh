@@ -12,7 +12,8 @@ trap 'rm -rf "$tmp"' EXIT
 cmake --install "$build" --prefix "$tmp/p" --component dev >/dev/null || exit 1
 inc=$tmp/p/include
 std_headers=" algorithm array atomic cstddef cstdint cstring deque functional map memory mutex optional \
-string string_view type_traits utility vector stddef.h stdint.h string.h uchar.h "
+string string_view type_traits utility vector stdarg.h stddef.h stdint.h stdio.h stdlib.h string.h \
+uchar.h wchar.h "
 fail=0
 count=0
 for h in $(cd "$inc" && find pfc -name '*.h' | sort); do

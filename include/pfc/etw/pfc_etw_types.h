@@ -27,7 +27,87 @@
 #define NTAPI
 #define WMIAPI
 #define EVNTAPI
+/* FORCEINLINE (winnt.h's __forceinline): in C++ an inline function with external linkage,
+ * as on Windows (so it also serves member functions); in C `static inline`. */
+#ifdef __cplusplus
+#define FORCEINLINE inline
+#else
 #define FORCEINLINE static inline
+#endif
+#define __stdcall
+#define __cdecl
+#define __fastcall
+#define CALLBACK
+#define APIENTRY
+#define WINAPIV
+
+/* winnt.h's EXTERN_C: C linkage in C++, `extern` in C. */
+#ifdef __cplusplus
+#define EXTERN_C extern "C"
+#define EXTERN_C_START extern "C" {
+#define EXTERN_C_END }
+#else
+#define EXTERN_C extern
+#define EXTERN_C_START
+#define EXTERN_C_END
+#endif
+
+/* DECLSPEC_SELECTANY / __declspec(selectany), as MSVC means it: the object is defined (zero-
+ * initialised when it has no initialiser) in every translation unit that declares it so,
+ * and the program has one of it. mc output writes `EXTERN_C __declspec(selectany) T x;`,
+ * which by the language is an extern declaration; so the macro first ends the declaration
+ * the `extern` / `extern "C"` before it began (with the prototype of a function nobody
+ * defines, a distinct name per use) and then starts the definition: in C++17 an inline
+ * variable, otherwise a weak one (in C a tentative definition, which is a zero-filled
+ * definition under -fno-common and -fcommon alike). Put it before the type, as mc does;
+ * after the type (`const GUID DECLSPEC_SELECTANY g = ...`) is a compile error. In C++ the
+ * object has C++ linkage, which for a name in the global namespace is the same symbol;
+ * under an `extern "C" {` block (as mc output is) it keeps C linkage. docs/porting.md. */
+#define PFC_ETW_CAT_(a, b) a##b
+#define PFC_ETW_CAT(a, b) PFC_ETW_CAT_(a, b)
+#if defined(__cplusplus) && __cplusplus >= 201703L
+#define PFC_ETW_SELECTANY_DEFINITION inline
+#else
+#define PFC_ETW_SELECTANY_DEFINITION __attribute__((weak))
+#endif
+#define DECLSPEC_SELECTANY                                             \
+  void PFC_ETW_CAT(pfc_etw_selectany_declaration_, __COUNTER__)(void); \
+  PFC_ETW_SELECTANY_DEFINITION
+
+/* winnt.h's other DECLSPEC_* macros. In C, DECLSPEC_NOINLINE is `static`: mc writes
+ * `DECLSPEC_NOINLINE __inline` functions into a header included by several translation
+ * units, which MSVC links once; GCC's C99 `inline` without `static` emits no out-of-line
+ * copy (undefined references) and an inline function cannot be weak, so each translation
+ * unit gets its own copy (GCC warns about noinline on an inline function, so the hint is
+ * dropped; `static DECLSPEC_NOINLINE` is a duplicate `static`: write
+ * `__attribute__((noinline))`). In C++ `__inline` is `inline`, linked once as on Windows. */
+#define DECLSPEC_ALIGN(n) __attribute__((__aligned__(n)))
+#define DECLSPEC_CACHEALIGN DECLSPEC_ALIGN(64) /* SYSTEM_CACHE_ALIGNMENT_SIZE on x64 */
+#define DECLSPEC_NORETURN __attribute__((__noreturn__))
+#define DECLSPEC_NOTHROW __attribute__((__nothrow__))
+#define DECLSPEC_NOVTABLE
+#define DECLSPEC_IMPORT
+#define DECLSPEC_EXPORT __attribute__((__visibility__("default")))
+#ifdef __cplusplus
+#define DECLSPEC_NOINLINE __attribute__((__noinline__))
+#else
+#define DECLSPEC_NOINLINE static
+#endif
+
+/* __declspec(x) for the x above: __declspec(selectany), __declspec(align(16)), ... Any
+ * other x is a compile error naming PFC_ETW_DECLSPEC_x. */
+#define __declspec(x) PFC_ETW_DECLSPEC_##x
+#define PFC_ETW_DECLSPEC_selectany DECLSPEC_SELECTANY
+#define PFC_ETW_DECLSPEC_noinline DECLSPEC_NOINLINE
+#define PFC_ETW_DECLSPEC_align(n) DECLSPEC_ALIGN(n)
+#define PFC_ETW_DECLSPEC_noreturn DECLSPEC_NORETURN
+#define PFC_ETW_DECLSPEC_nothrow DECLSPEC_NOTHROW
+#define PFC_ETW_DECLSPEC_novtable DECLSPEC_NOVTABLE
+#define PFC_ETW_DECLSPEC_dllimport DECLSPEC_IMPORT
+#define PFC_ETW_DECLSPEC_dllexport DECLSPEC_EXPORT
+#define PFC_ETW_DECLSPEC_thread __thread
+
+#include "sal.h"
 
 #define ANYSIZE_ARRAY 1
 #ifndef TRUE
@@ -162,7 +242,7 @@ typedef struct _SYSTEMTIME {
   WORD wMinute;
   WORD wSecond;
   WORD wMilliseconds;
-} SYSTEMTIME, *PSYSTEMTIME;
+} SYSTEMTIME, *PSYSTEMTIME, *LPSYSTEMTIME;
 
 typedef struct _TIME_ZONE_INFORMATION {
   LONG Bias;
@@ -190,7 +270,7 @@ typedef const GUID* REFGUID;
 /* DEFINE_GUID(name, l, w1, w2, b1, ..., b8) as in guiddef.h: declares `name` (extern
  * const GUID); after #include "initguid.h" (or with INITGUID defined before this header)
  * it defines it, as a weak symbol so a header of DEFINE_GUIDs may define them in several
- * translation units (DECLSPEC_SELECTANY). */
+ * translation units (selectany). */
 #ifdef __cplusplus
 #define PFC_ETW_EXTERN_C extern "C"
 #define PFC_ETW_DEFINE_LINKAGE extern "C" /* a definition: it has an initializer */
@@ -198,10 +278,9 @@ typedef const GUID* REFGUID;
 #define PFC_ETW_EXTERN_C extern
 #define PFC_ETW_DEFINE_LINKAGE /* const objects at file scope are external in C */
 #endif
-#define DECLSPEC_SELECTANY __attribute__((weak))
 #define PFC_ETW_DEFINE_GUID_VALUE(name, l, w1, w2, b1, b2, b3, b4, b5, b6, b7, b8) \
-  PFC_ETW_DEFINE_LINKAGE const GUID DECLSPEC_SELECTANY name = {                    \
-      l, w1, w2, {b1, b2, b3, b4, b5, b6, b7, b8}}
+  PFC_ETW_DEFINE_LINKAGE const GUID __attribute__((weak))                          \
+  name = {l, w1, w2, {b1, b2, b3, b4, b5, b6, b7, b8}}
 #define PFC_ETW_DECLARE_GUID(name, l, w1, w2, b1, b2, b3, b4, b5, b6, b7, b8) \
   PFC_ETW_EXTERN_C const GUID name
 #ifndef DEFINE_GUID

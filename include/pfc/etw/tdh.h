@@ -6,6 +6,7 @@
 #ifndef PFC_ETW_TDH_H
 #define PFC_ETW_TDH_H
 
+#include "evntcons.h" /* as the SDK's tdh.h: EVENT_RECORD for the decoding API */
 #include "evntprov.h"
 
 typedef ULONG TDHSTATUS;
