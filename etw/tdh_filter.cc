@@ -157,6 +157,7 @@ uint32_t aggregate(ULONG count, void* const* filters, const BOOLEAN* all_flags,
   const std::vector<uint8_t> blob = encode_blob(contents);
   void* data = std::malloc(blob.size());
   if (data == nullptr) return tdh_result(ERROR_NOT_ENOUGH_MEMORY, "out of memory");
+  UndoOnThrow unallocate([&] { std::free(data); });  // the set's insertion may throw
   std::memcpy(data, blob.data(), blob.size());
   {
     std::lock_guard lock(live().mu);
