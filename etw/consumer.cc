@@ -22,6 +22,7 @@
 
 #include "base/utf8.h"
 #include "etw/counters.h"
+#include "etw/guard.h"
 #include "etw/state.h"
 #include "trace/host.h"
 #include "trace/logfile.h"
@@ -375,104 +376,122 @@ using namespace pfc::etw;
 extern "C" {
 
 TRACEHANDLE OpenTraceW(PEVENT_TRACE_LOGFILEW Logfile) {
-  if (Logfile == nullptr) {
-    set_last_error(ERROR_INVALID_PARAMETER);
-    return INVALID_PROCESSTRACE_HANDLE;
-  }
-  const ULONG mode = Logfile->ProcessTraceMode;
-  if ((mode & PROCESS_TRACE_MODE_EVENT_RECORD) == 0) {
-    set_last_error(ERROR_NOT_SUPPORTED);  // EVENT_TRACE callbacks
-    return INVALID_PROCESSTRACE_HANDLE;
-  }
-  if (Logfile->LogFileName != nullptr && Logfile->LogFileName[0] != 0)
-    return open_log_file(Logfile);
-  if (Logfile->LoggerName == nullptr) {
-    set_last_error(ERROR_INVALID_PARAMETER);
-    return INVALID_PROCESSTRACE_HANDLE;
-  }
-  if ((mode & PROCESS_TRACE_MODE_REAL_TIME) == 0) {
-    set_last_error(ERROR_NOT_SUPPORTED);  // a session read without real-time mode
-    return INVALID_PROCESSTRACE_HANDLE;
-  }
-  Runtime& rt = Runtime::get();
-  if (!rt.link.ensure()) {
-    set_last_error(namespace_error(rt.link.failure_errno()));
-    return INVALID_PROCESSTRACE_HANDLE;
-  }
-  std::u16string name(Logfile->LoggerName, u16_length(Logfile->LoggerName, 1023));
-  ConsumerTable& t = consumers();
-  std::lock_guard<std::mutex> lock(t.mu);
-  auto st = rt.link.store().read();
-  const pfc::trace::SessionEntry* e = st ? st->session_by_name(name) : nullptr;
-  if (e == nullptr) {
-    set_last_error(ERROR_WMI_INSTANCE_NOT_FOUND);
-    return INVALID_PROCESSTRACE_HANDLE;
-  }
-  if (!e->log_file.empty()) return follow_session_file(t, *e, Logfile);
-  if (has_live_consumer(rt.link.dir(), e->instance)) {
-    set_last_error(ERROR_BUSY);
-    return INVALID_PROCESSTRACE_HANDLE;
-  }
-  auto c = std::make_shared<Consumer>();
-  c->handle = t.next++;
-  c->entry = *e;
-  c->rings = std::make_unique<pfc::trace::SessionRings>(e->instance);
-  c->callback = Logfile->EventRecordCallback;
-  c->context = Logfile->Context;
-  c->marker = consumer_marker(e->instance, rt.link.self()) + "-" + std::to_string(c->handle);
-  if (!rt.link.dir().open_file(c->marker, true)) {
-    set_last_error(ERROR_ACCESS_DENIED);
-    return INVALID_PROCESSTRACE_HANDLE;
-  }
-  fill_header(*e, count_session(rt.link.dir(), *e), Logfile);
-  t.by_handle[c->handle] = c;
-  return c->handle;
+  return guarded(
+      [&]() -> TRACEHANDLE {
+        if (Logfile == nullptr) {
+          set_last_error(ERROR_INVALID_PARAMETER);
+          return INVALID_PROCESSTRACE_HANDLE;
+        }
+        const ULONG mode = Logfile->ProcessTraceMode;
+        if ((mode & PROCESS_TRACE_MODE_EVENT_RECORD) == 0) {
+          set_last_error(ERROR_NOT_SUPPORTED);  // EVENT_TRACE callbacks
+          return INVALID_PROCESSTRACE_HANDLE;
+        }
+        if (Logfile->LogFileName != nullptr && Logfile->LogFileName[0] != 0)
+          return open_log_file(Logfile);
+        if (Logfile->LoggerName == nullptr) {
+          set_last_error(ERROR_INVALID_PARAMETER);
+          return INVALID_PROCESSTRACE_HANDLE;
+        }
+        if ((mode & PROCESS_TRACE_MODE_REAL_TIME) == 0) {
+          set_last_error(ERROR_NOT_SUPPORTED);  // a session read without real-time mode
+          return INVALID_PROCESSTRACE_HANDLE;
+        }
+        Runtime& rt = Runtime::get();
+        if (!rt.link.ensure()) {
+          set_last_error(namespace_error(rt.link.failure_errno()));
+          return INVALID_PROCESSTRACE_HANDLE;
+        }
+        std::u16string name(Logfile->LoggerName, u16_length(Logfile->LoggerName, 1023));
+        ConsumerTable& t = consumers();
+        std::lock_guard<std::mutex> lock(t.mu);
+        auto st = rt.link.store().read();
+        const pfc::trace::SessionEntry* e = st ? st->session_by_name(name) : nullptr;
+        if (e == nullptr) {
+          set_last_error(ERROR_WMI_INSTANCE_NOT_FOUND);
+          return INVALID_PROCESSTRACE_HANDLE;
+        }
+        if (!e->log_file.empty()) return follow_session_file(t, *e, Logfile);
+        if (has_live_consumer(rt.link.dir(), e->instance)) {
+          set_last_error(ERROR_BUSY);
+          return INVALID_PROCESSTRACE_HANDLE;
+        }
+        auto c = std::make_shared<Consumer>();
+        c->handle = t.next++;
+        c->entry = *e;
+        c->rings = std::make_unique<pfc::trace::SessionRings>(e->instance);
+        c->callback = Logfile->EventRecordCallback;
+        c->context = Logfile->Context;
+        c->marker = consumer_marker(e->instance, rt.link.self()) + "-" + std::to_string(c->handle);
+        const SessionCounters counters = count_session(rt.link.dir(), *e);
+        t.by_handle[c->handle] = c;
+        UndoOnThrow undo([&] {
+          t.by_handle.erase(c->handle);
+          rt.link.dir().remove(c->marker);
+        });
+        if (!rt.link.dir().open_file(c->marker, true)) {
+          t.by_handle.erase(c->handle);
+          set_last_error(ERROR_ACCESS_DENIED);
+          return INVALID_PROCESSTRACE_HANDLE;
+        }
+        fill_header(*e, counters, Logfile);
+        return c->handle;
+      },
+      fail_handle);
 }
 
 ULONG ProcessTrace(PTRACEHANDLE HandleArray, ULONG HandleCount, LPFILETIME StartTime,
                    LPFILETIME EndTime) {
-  (void)StartTime;
-  (void)EndTime;
-  if (HandleArray == nullptr || HandleCount == 0 || HandleCount > kMaxProcessHandles)
-    return ERROR_INVALID_PARAMETER;
-  ConsumerTable& t = consumers();
-  std::vector<std::shared_ptr<Consumer>> owned;
-  std::vector<Consumer*> list;
-  {
+  return guarded([&]() -> ULONG {
+    (void)StartTime;
+    (void)EndTime;
+    if (HandleArray == nullptr || HandleCount == 0 || HandleCount > kMaxProcessHandles)
+      return ERROR_INVALID_PARAMETER;
+    ConsumerTable& t = consumers();
+    std::vector<std::shared_ptr<Consumer>> owned;
+    std::vector<Consumer*> list;
+    {
+      std::lock_guard<std::mutex> lock(t.mu);
+      for (ULONG i = 0; i < HandleCount; ++i) {
+        auto it = t.by_handle.find(HandleArray[i]);
+        if (it == t.by_handle.end() || it->second->closed.load()) return ERROR_INVALID_HANDLE;
+        if (it->second->processing) return ERROR_BUSY;
+        owned.push_back(it->second);
+        list.push_back(it->second.get());
+      }
+      for (Consumer* c : list) c->processing = true;
+    }
+    UndoOnThrow unmark([&] {  // a failed ProcessTrace leaves the handles usable
+      std::lock_guard<std::mutex> lock(t.mu);
+      for (Consumer* c : list) c->processing = false;
+    });
+    Runtime& rt = Runtime::get();
+    const ULONG rc = process(rt, list);
     std::lock_guard<std::mutex> lock(t.mu);
-    for (ULONG i = 0; i < HandleCount; ++i) {
-      auto it = t.by_handle.find(HandleArray[i]);
-      if (it == t.by_handle.end() || it->second->closed.load()) return ERROR_INVALID_HANDLE;
-      if (it->second->processing) return ERROR_BUSY;
-      owned.push_back(it->second);
-      list.push_back(it->second.get());
+    for (Consumer* c : list) {
+      c->processing = false;
+      if (c->closed.load()) {
+        release(rt, *c);
+        t.by_handle.erase(c->handle);
+      }
     }
-    for (Consumer* c : list) c->processing = true;
-  }
-  Runtime& rt = Runtime::get();
-  const ULONG rc = process(rt, list);
-  std::lock_guard<std::mutex> lock(t.mu);
-  for (Consumer* c : list) {
-    c->processing = false;
-    if (c->closed.load()) {
-      release(rt, *c);
-      t.by_handle.erase(c->handle);
-    }
-  }
-  return rc;
+    return rc;
+  });
 }
 
 ULONG CloseTrace(TRACEHANDLE TraceHandle) {
-  ConsumerTable& t = consumers();
-  std::lock_guard<std::mutex> lock(t.mu);
-  auto it = t.by_handle.find(TraceHandle);
-  if (it == t.by_handle.end() || it->second->closed.load()) return ERROR_INVALID_HANDLE;
-  Consumer* c = it->second.get();
-  c->closed.store(true);
-  if (c->processing) return ERROR_CTX_CLOSE_PENDING;  // ProcessTrace returns soon and frees it
-  release(Runtime::get(), *c);
-  t.by_handle.erase(it);
-  return ERROR_SUCCESS;
+  return guarded([&]() -> ULONG {
+    ConsumerTable& t = consumers();
+    std::lock_guard<std::mutex> lock(t.mu);
+    auto it = t.by_handle.find(TraceHandle);
+    if (it == t.by_handle.end() || it->second->closed.load()) return ERROR_INVALID_HANDLE;
+    Consumer* c = it->second.get();
+    c->closed.store(true);
+    if (c->processing) return ERROR_CTX_CLOSE_PENDING;  // ProcessTrace returns soon and frees it
+    release(Runtime::get(), *c);
+    t.by_handle.erase(it);
+    return ERROR_SUCCESS;
+  });
 }
 
 }  // extern "C"

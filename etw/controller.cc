@@ -14,6 +14,7 @@
 #include "etw/enable_wire.h"
 #include "etw/file_session.h"
 #include "etw/filters.h"
+#include "etw/guard.h"
 #include "etw/private_enable.h"
 #include "etw/state.h"
 #include "trace/host.h"
@@ -139,7 +140,8 @@ ULONG update_namespace(Runtime& rt, const std::function<ULONG(trace::NamespaceSt
       },
       &err);
   if (!st) return rc != ERROR_SUCCESS ? rc : namespace_error(err);
-  rt.sync_locked(*st);
+  // Committed: when applying it here fails, this process's listener applies it later.
+  best_effort([&] { rt.sync_locked(*st); });
   if (generation != nullptr) *generation = st->generation;
   return ERROR_SUCCESS;
 }
@@ -176,7 +178,9 @@ ULONG start_locked(Runtime& rt, trace::SessionEntry entry, EVENT_TRACE_PROPERTIE
     return ERROR_SUCCESS;
   });
   if (rc != ERROR_SUCCESS) return rc;
-  if (auto st = rt.link.store().read()) reap_orphans(rt.link.dir(), *st);  // after crashes
+  best_effort([&] {  // after crashes
+    if (auto st = rt.link.store().read()) reap_orphans(rt.link.dir(), *st);
+  });
   fill_properties(made, SessionCounters{}, p);
   *out = session_handle(made.instance, made.slot);
   return ERROR_SUCCESS;
@@ -201,11 +205,13 @@ ULONG stop_locked(Runtime& rt, const trace::SessionEntry& e, EVENT_TRACE_PROPERT
       },
       &gen);
   if (rc != ERROR_SUCCESS) return rc;
-  (void)trace::wait_applied(rt.link.dir(), gen, kStopWaitMs, rt.link.self());
-  if (!file) map_new_rings(rt.link.dir(), e.instance, rings);
-  fill_properties(e, file ? finish_file_session(rt.link.dir(), e) : count_rings(rings, e.buffer_kb),
-                  p);
-  reap_session(rt.link.dir(), e.instance);
+  best_effort([&] {  // the session is stopped: what follows cannot fail the stop
+    (void)trace::wait_applied(rt.link.dir(), gen, kStopWaitMs, rt.link.self());
+    if (!file) map_new_rings(rt.link.dir(), e.instance, rings);
+    fill_properties(
+        e, file ? finish_file_session(rt.link.dir(), e) : count_rings(rings, e.buffer_kb), p);
+    reap_session(rt.link.dir(), e.instance);
+  });
   return ERROR_SUCCESS;
 }
 
@@ -339,59 +345,63 @@ extern "C" {
 
 ULONG StartTraceW(PTRACEHANDLE TraceHandle, LPCWSTR InstanceName,
                   PEVENT_TRACE_PROPERTIES Properties) {
-  if (TraceHandle == nullptr) return ERROR_INVALID_PARAMETER;
-  *TraceHandle = 0;
-  if (InstanceName == nullptr || Properties == nullptr) return ERROR_INVALID_PARAMETER;
-  clear_start_problem();
-  if (const ULONG rc = check_start(InstanceName, Properties); rc != ERROR_SUCCESS) return rc;
-  Runtime& rt = Runtime::get();
-  std::lock_guard<std::mutex> lock(rt.control_mu);
-  pfc::trace::SessionEntry entry = entry_from(InstanceName, Properties);
-  if (!entry.log_file.empty()) return start_file_session(rt, entry, Properties, TraceHandle);
-  return start_locked(rt, std::move(entry), Properties, TraceHandle);
+  return guarded([&]() -> ULONG {
+    if (TraceHandle == nullptr) return ERROR_INVALID_PARAMETER;
+    *TraceHandle = 0;
+    if (InstanceName == nullptr || Properties == nullptr) return ERROR_INVALID_PARAMETER;
+    clear_start_problem();
+    if (const ULONG rc = check_start(InstanceName, Properties); rc != ERROR_SUCCESS) return rc;
+    Runtime& rt = Runtime::get();
+    std::lock_guard<std::mutex> lock(rt.control_mu);
+    pfc::trace::SessionEntry entry = entry_from(InstanceName, Properties);
+    if (!entry.log_file.empty()) return start_file_session(rt, entry, Properties, TraceHandle);
+    return start_locked(rt, std::move(entry), Properties, TraceHandle);
+  });
 }
 
 ULONG ControlTraceW(TRACEHANDLE TraceHandle, LPCWSTR InstanceName,
                     PEVENT_TRACE_PROPERTIES Properties, ULONG ControlCode) {
-  if (Properties == nullptr || (TraceHandle == 0 && InstanceName == nullptr))
-    return ERROR_INVALID_PARAMETER;
-  if (Properties->Wnode.BufferSize < sizeof(EVENT_TRACE_PROPERTIES)) return ERROR_BAD_LENGTH;
-  if (ControlCode == EVENT_TRACE_CONTROL_INCREMENT_FILE ||
-      ControlCode == EVENT_TRACE_CONTROL_CONVERT_TO_REALTIME)
-    return ERROR_NOT_SUPPORTED;
-  if (ControlCode > EVENT_TRACE_CONTROL_CONVERT_TO_REALTIME) return ERROR_INVALID_PARAMETER;
-  Runtime& rt = Runtime::get();
-  uint64_t seq = 0;
-  {
-    std::lock_guard<std::mutex> lock(rt.control_mu);
-    pfc::trace::NamespaceState st;
-    if (const ULONG rc = read_namespace(rt, &st); rc != ERROR_SUCCESS) return rc;
-    std::u16string name;
-    if (TraceHandle == 0) name.assign(InstanceName, u16_length(InstanceName, kMaxNameChars));
-    const pfc::trace::SessionEntry* found =
-        find_session(st, TraceHandle, TraceHandle == 0 ? &name : nullptr);
-    if (found == nullptr) return ERROR_WMI_INSTANCE_NOT_FOUND;
-    const pfc::trace::SessionEntry e = *found;
-    if (ControlCode == EVENT_TRACE_CONTROL_STOP) {
-      if (const ULONG rc = stop_locked(rt, e, Properties); rc != ERROR_SUCCESS) return rc;
-      seq = rt.dispatcher.posted();
-    } else if (ControlCode == EVENT_TRACE_CONTROL_UPDATE) {
-      if (const ULONG rc = update_locked(rt, e, Properties); rc != ERROR_SUCCESS) return rc;
+  return guarded([&]() -> ULONG {
+    if (Properties == nullptr || (TraceHandle == 0 && InstanceName == nullptr))
+      return ERROR_INVALID_PARAMETER;
+    if (Properties->Wnode.BufferSize < sizeof(EVENT_TRACE_PROPERTIES)) return ERROR_BAD_LENGTH;
+    if (ControlCode == EVENT_TRACE_CONTROL_INCREMENT_FILE ||
+        ControlCode == EVENT_TRACE_CONTROL_CONVERT_TO_REALTIME)
+      return ERROR_NOT_SUPPORTED;
+    if (ControlCode > EVENT_TRACE_CONTROL_CONVERT_TO_REALTIME) return ERROR_INVALID_PARAMETER;
+    Runtime& rt = Runtime::get();
+    uint64_t seq = 0;
+    {
+      std::lock_guard<std::mutex> lock(rt.control_mu);
+      pfc::trace::NamespaceState st;
       if (const ULONG rc = read_namespace(rt, &st); rc != ERROR_SUCCESS) return rc;
-      const pfc::trace::SessionEntry* now = st.session_by_instance(e.instance);
-      if (now == nullptr) return ERROR_WMI_INSTANCE_NOT_FOUND;
-      fill_properties(*now, live_counters(rt, *now), Properties);
-      return ERROR_SUCCESS;
-    } else {  // QUERY, FLUSH: committed events are readable in the rings at once; a file
-              // session's host writes its partly filled buffer (bounded wait)
-      if (ControlCode == EVENT_TRACE_CONTROL_FLUSH && !e.log_file.empty())
-        (void)pfc::trace::request_host_flush(rt.link.dir(), e.instance, kFlushWaitMs);
-      fill_properties(e, live_counters(rt, e), Properties);
-      return ERROR_SUCCESS;
+      std::u16string name;
+      if (TraceHandle == 0) name.assign(InstanceName, u16_length(InstanceName, kMaxNameChars));
+      const pfc::trace::SessionEntry* found =
+          find_session(st, TraceHandle, TraceHandle == 0 ? &name : nullptr);
+      if (found == nullptr) return ERROR_WMI_INSTANCE_NOT_FOUND;
+      const pfc::trace::SessionEntry e = *found;
+      if (ControlCode == EVENT_TRACE_CONTROL_STOP) {
+        if (const ULONG rc = stop_locked(rt, e, Properties); rc != ERROR_SUCCESS) return rc;
+        seq = rt.dispatcher.posted();
+      } else if (ControlCode == EVENT_TRACE_CONTROL_UPDATE) {
+        if (const ULONG rc = update_locked(rt, e, Properties); rc != ERROR_SUCCESS) return rc;
+        if (const ULONG rc = read_namespace(rt, &st); rc != ERROR_SUCCESS) return rc;
+        const pfc::trace::SessionEntry* now = st.session_by_instance(e.instance);
+        if (now == nullptr) return ERROR_WMI_INSTANCE_NOT_FOUND;
+        fill_properties(*now, live_counters(rt, *now), Properties);
+        return ERROR_SUCCESS;
+      } else {  // QUERY, FLUSH: committed events are readable in the rings at once; a file
+                // session's host writes its partly filled buffer (bounded wait)
+        if (ControlCode == EVENT_TRACE_CONTROL_FLUSH && !e.log_file.empty())
+          (void)pfc::trace::request_host_flush(rt.link.dir(), e.instance, kFlushWaitMs);
+        fill_properties(e, live_counters(rt, e), Properties);
+        return ERROR_SUCCESS;
+      }
     }
-  }
-  rt.dispatcher.wait(seq, INFINITE);  // this process's providers' callbacks ran
-  return ERROR_SUCCESS;
+    rt.dispatcher.wait(seq, INFINITE);  // this process's providers' callbacks ran
+    return ERROR_SUCCESS;
+  });
 }
 
 ULONG StopTraceW(TRACEHANDLE TraceHandle, LPCWSTR InstanceName,
@@ -407,8 +417,12 @@ ULONG QueryTraceW(TRACEHANDLE TraceHandle, LPCWSTR InstanceName,
 ULONG EnableTraceEx2(TRACEHANDLE TraceId, LPCGUID ProviderId, ULONG ControlCode, UCHAR Level,
                      ULONGLONG MatchAnyKeyword, ULONGLONG MatchAllKeyword, ULONG Timeout,
                      PENABLE_TRACE_PARAMETERS EnableParameters) {
-  return pfc::etw::enable_trace(TraceId, ProviderId, ControlCode, Level, MatchAnyKeyword,
-                                MatchAllKeyword, Timeout, EnableParameters, false);
+  return guarded([&]() -> ULONG {
+    return guarded([&] {
+      return pfc::etw::enable_trace(TraceId, ProviderId, ControlCode, Level, MatchAnyKeyword,
+                                    MatchAllKeyword, Timeout, EnableParameters, false);
+    });
+  });
 }
 
 }  // extern "C"

@@ -6,6 +6,7 @@
 
 #include <cstring>
 
+#include "etw/guard.h"
 #include "etw/state.h"
 
 namespace pfc::etw {
@@ -78,27 +79,29 @@ ULONG RegisterTraceGuidsW(WMIDPREQUEST RequestAddress, PVOID RequestContext, LPC
                           ULONG GuidCount, PTRACE_GUID_REGISTRATION TraceGuidReg,
                           LPCWSTR MofImagePath, LPCWSTR MofResourceName,
                           PTRACEHANDLE RegistrationHandle) {
-  (void)MofImagePath;
-  (void)MofResourceName;
-  if (RegistrationHandle == nullptr) return ERROR_INVALID_PARAMETER;
-  *RegistrationHandle = 0;
-  if (RequestAddress == nullptr || ControlGuid == nullptr ||
-      (GuidCount != 0 && TraceGuidReg == nullptr))
-    return ERROR_INVALID_PARAMETER;
-  auto rec = std::make_shared<RegRecord>();
-  rec->guid = to_pfc(*ControlGuid);
-  rec->legacy = true;
-  rec->request = RequestAddress;
-  rec->request_context = RequestContext;
-  const ULONG rc = register_record(rec, RegistrationHandle);
-  if (rc != ERROR_SUCCESS) return rc;
-  for (ULONG i = 0; i < GuidCount; ++i)
-    TraceGuidReg[i].RegHandle = reinterpret_cast<HANDLE>(rec->handle);
-  return ERROR_SUCCESS;
+  return guarded([&]() -> ULONG {
+    (void)MofImagePath;
+    (void)MofResourceName;
+    if (RegistrationHandle == nullptr) return ERROR_INVALID_PARAMETER;
+    *RegistrationHandle = 0;
+    if (RequestAddress == nullptr || ControlGuid == nullptr ||
+        (GuidCount != 0 && TraceGuidReg == nullptr))
+      return ERROR_INVALID_PARAMETER;
+    auto rec = std::make_shared<RegRecord>();
+    rec->guid = to_pfc(*ControlGuid);
+    rec->legacy = true;
+    rec->request = RequestAddress;
+    rec->request_context = RequestContext;
+    const ULONG rc = register_record(rec, RegistrationHandle);
+    if (rc != ERROR_SUCCESS) return rc;
+    for (ULONG i = 0; i < GuidCount; ++i)
+      TraceGuidReg[i].RegHandle = reinterpret_cast<HANDLE>(rec->handle);
+    return ERROR_SUCCESS;
+  });
 }
 
 ULONG UnregisterTraceGuids(TRACEHANDLE RegistrationHandle) {
-  return unregister_record(RegistrationHandle, true);
+  return guarded([&] { return unregister_record(RegistrationHandle, true); });
 }
 
 TRACEHANDLE GetTraceLoggerHandle(PVOID Buffer) {
@@ -114,41 +117,44 @@ UCHAR GetTraceEnableLevel(TRACEHANDLE TraceHandle) { return context_of(TraceHand
 ULONG GetTraceEnableFlags(TRACEHANDLE TraceHandle) { return context_of(TraceHandle).EnableFlags; }
 
 ULONG TraceEvent(TRACEHANDLE TraceHandle, PEVENT_TRACE_HEADER EventTrace) {
-  if (EventTrace == nullptr || EventTrace->Size < sizeof(EVENT_TRACE_HEADER))
-    return ERROR_INVALID_PARAMETER;
-  size_t payload_size = 0;  // checked before anything is read through a DataPtr
-  if (!classic_payload_size(EventTrace, &payload_size)) return ERROR_INVALID_PARAMETER;
-  GUID guid = EventTrace->Guid;
-  if ((EventTrace->Flags & WNODE_FLAG_USE_GUID_PTR) != 0) {
-    if (EventTrace->GuidPtr == 0) return ERROR_INVALID_PARAMETER;
-    std::memcpy(&guid, reinterpret_cast<const void*>(static_cast<uintptr_t>(EventTrace->GuidPtr)),
-                sizeof guid);
-  }
-  Runtime& rt = Runtime::get();
-  const TRACE_ENABLE_CONTEXT ctx = context_of(TraceHandle);
-  std::shared_ptr<Session> s = rt.session_by_logger(ctx.LoggerId);
-  if (!s) return ERROR_INVALID_HANDLE;
-  // A session that lost the provider to a later enabler no longer receives its events.
-  if (((rt.router().enabling_sessions(to_pfc(guid)) >> s->slot()) & 1) == 0) return ERROR_SUCCESS;
-  std::vector<uint8_t> payload;
-  copy_classic_payload(EventTrace, payload_size, payload);
-  pfc::EventView view;
-  view.desc.opcode = EventTrace->Class.Type;
-  view.desc.level = EventTrace->Class.Level;
-  view.desc.version = static_cast<uint8_t>(EventTrace->Class.Version);
-  view.payload = payload.data();
-  view.payload_size = payload.size();
-  view.pid = current_pid();
-  view.tid = current_tid();
-  WriteContext write;
-  write.flags = EVENT_HEADER_FLAG_CLASSIC_HEADER | EVENT_HEADER_FLAG_64_BIT_HEADER;
-  write.timestamp = filetime_now();
-  write.provider = to_pfc(guid);
-  WriteContext* saved = tls_write;
-  tls_write = &write;
-  s->deliver(view, false);
-  tls_write = saved;
-  return ERROR_SUCCESS;
+  return guarded([&]() -> ULONG {
+    if (EventTrace == nullptr || EventTrace->Size < sizeof(EVENT_TRACE_HEADER))
+      return ERROR_INVALID_PARAMETER;
+    size_t payload_size = 0;  // checked before anything is read through a DataPtr
+    if (!classic_payload_size(EventTrace, &payload_size)) return ERROR_INVALID_PARAMETER;
+    GUID guid = EventTrace->Guid;
+    if ((EventTrace->Flags & WNODE_FLAG_USE_GUID_PTR) != 0) {
+      if (EventTrace->GuidPtr == 0) return ERROR_INVALID_PARAMETER;
+      std::memcpy(&guid, reinterpret_cast<const void*>(static_cast<uintptr_t>(EventTrace->GuidPtr)),
+                  sizeof guid);
+    }
+    Runtime& rt = Runtime::get();
+    const TRACE_ENABLE_CONTEXT ctx = context_of(TraceHandle);
+    std::shared_ptr<Session> s = rt.session_by_logger(ctx.LoggerId);
+    if (!s) return ERROR_INVALID_HANDLE;
+    // A session that lost the provider to a later enabler no longer receives its events.
+    if (((rt.router().enabling_sessions(to_pfc(guid)) >> s->slot()) & 1) == 0) return ERROR_SUCCESS;
+    std::vector<uint8_t> payload;
+    copy_classic_payload(EventTrace, payload_size, payload);
+    pfc::EventView view;
+    view.desc.opcode = EventTrace->Class.Type;
+    view.desc.level = EventTrace->Class.Level;
+    view.desc.version = static_cast<uint8_t>(EventTrace->Class.Version);
+    view.payload = payload.data();
+    view.payload_size = payload.size();
+    view.pid = current_pid();
+    view.tid = current_tid();
+    WriteContext write;
+    write.flags = EVENT_HEADER_FLAG_CLASSIC_HEADER | EVENT_HEADER_FLAG_64_BIT_HEADER;
+    write.timestamp = filetime_now();
+    write.provider = to_pfc(guid);
+    WriteContext* saved = tls_write;
+    tls_write = &write;
+    UndoOnThrow restore([&] { tls_write = saved; });
+    s->deliver(view, false);
+    tls_write = saved;
+    return ERROR_SUCCESS;
+  });
 }
 
 }  // extern "C"

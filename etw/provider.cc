@@ -9,6 +9,7 @@
 #include <string>
 
 #include "base/tls.h"
+#include "etw/guard.h"
 #include "etw/state.h"
 #include "etw/tdh_store.h"
 
@@ -38,6 +39,7 @@ ULONG register_record(const std::shared_ptr<RegRecord>& rec, uint64_t* out) {
   {
     std::lock_guard<std::mutex> lock(rt.control_mu);
     if (!rt.reserve(rec)) return ERROR_NOT_ENOUGH_MEMORY;
+    UndoOnThrow unreserve([&] { rec->dead.store(true); });  // as a refused registration
     // The manifest schema of the GUID (TdhLoadManifest*) lets payload filters route.
     ProviderDef def;
     if (auto schema = TdhStore::get().find_loaded(rec->guid)) def = *schema;
@@ -69,8 +71,9 @@ ULONG unregister_record(uint64_t handle, bool legacy) {
     std::lock_guard<std::mutex> lock(rt.control_mu);
     RegRecord* found = rt.find(handle);
     if (found == nullptr || found->legacy != legacy) return ERROR_INVALID_HANDLE;
+    // The router first: when it throws (etw/guard.h), the handle stays valid to retry.
+    rt.router().unregister_provider(found->provider);
     rec = rt.take(handle);
-    rt.router().unregister_provider(rec->provider);
   }
   rt.dispatcher.quiesce(rec.get());
   return ERROR_SUCCESS;
@@ -143,8 +146,9 @@ inline bool quiet_write(REGHANDLE handle, const EVENT_DESCRIPTOR* desc, ULONG co
          desc != nullptr && (data != nullptr ? count <= MAX_EVENT_DATA_DESCRIPTORS : count == 0);
 }
 
-// Not inlined into EventWrite*: their quiet path then needs no stack frame.
-__attribute__((noinline)) ULONG write_event(const WriteArgs& a) {
+// Not inlined into EventWrite*: their quiet path then needs no stack frame. The guard
+// (etw/guard.h) is here, behind the quiet path, for the same reason.
+ULONG write_unguarded(const WriteArgs& a) {
   Runtime& rt = Runtime::get();
   RegRecord* rec = rt.find(a.handle);
   if (rec == nullptr || rec->legacy) return ERROR_INVALID_HANDLE;
@@ -174,14 +178,21 @@ __attribute__((noinline)) ULONG write_event(const WriteArgs& a) {
   ctx.caller = a.caller;
   WriteContext* saved = tls_write;
   tls_write = &ctx;
+  UndoOnThrow restore([&] { tls_write = saved; });
   rt.router().write(rec->provider, view, exclude);
   tls_write = saved;
   return ERROR_SUCCESS;
 }
 
+__attribute__((noinline)) ULONG write_event(const WriteArgs& a) {
+  return guarded([&] { return write_unguarded(a); });
+}
+
 }  // namespace
 }  // namespace pfc::etw
 
+using pfc::etw::fail_false;
+using pfc::etw::guarded;
 using pfc::etw::Runtime;
 using pfc::etw::WriteArgs;
 
@@ -189,26 +200,39 @@ extern "C" {
 
 ULONG EventRegister(LPCGUID ProviderId, PENABLECALLBACK EnableCallback, PVOID CallbackContext,
                     PREGHANDLE RegHandle) {
-  if (RegHandle == nullptr) return ERROR_INVALID_PARAMETER;
-  *RegHandle = 0;
-  if (ProviderId == nullptr) return ERROR_INVALID_PARAMETER;
-  return pfc::etw::register_modern(*ProviderId, EnableCallback, CallbackContext, RegHandle);
+  return guarded([&]() -> ULONG {
+    if (RegHandle == nullptr) return ERROR_INVALID_PARAMETER;
+    *RegHandle = 0;
+    if (ProviderId == nullptr) return ERROR_INVALID_PARAMETER;
+    return pfc::etw::register_modern(*ProviderId, EnableCallback, CallbackContext, RegHandle);
+  });
 }
 
-ULONG EventUnregister(REGHANDLE RegHandle) { return pfc::etw::unregister_record(RegHandle, false); }
+ULONG EventUnregister(REGHANDLE RegHandle) {
+  return guarded([&] { return pfc::etw::unregister_record(RegHandle, false); });
+}
 
 // The exported functions behind pfc/etw/evntprov.h's inline macros of the same names.
 BOOLEAN(EventEnabled)(REGHANDLE RegHandle, PCEVENT_DESCRIPTOR EventDescriptor) {
-  if (EventDescriptor == nullptr) return FALSE;
-  const pfc::etw::RegRecord* rec = Runtime::get().find(RegHandle);
-  if (rec == nullptr || rec->legacy) return FALSE;
-  return rec->provider->enabled(EventDescriptor->Level, EventDescriptor->Keyword) ? TRUE : FALSE;
+  return guarded(
+      [&]() -> BOOLEAN {
+        if (EventDescriptor == nullptr) return FALSE;
+        const pfc::etw::RegRecord* rec = Runtime::get().find(RegHandle);
+        if (rec == nullptr || rec->legacy) return FALSE;
+        return rec->provider->enabled(EventDescriptor->Level, EventDescriptor->Keyword) ? TRUE
+                                                                                        : FALSE;
+      },
+      fail_false);
 }
 
 BOOLEAN(EventProviderEnabled)(REGHANDLE RegHandle, UCHAR Level, ULONGLONG Keyword) {
-  const pfc::etw::RegRecord* rec = Runtime::get().find(RegHandle);
-  if (rec == nullptr || rec->legacy) return FALSE;
-  return rec->provider->enabled(Level, Keyword) ? TRUE : FALSE;
+  return guarded(
+      [&]() -> BOOLEAN {
+        const pfc::etw::RegRecord* rec = Runtime::get().find(RegHandle);
+        if (rec == nullptr || rec->legacy) return FALSE;
+        return rec->provider->enabled(Level, Keyword) ? TRUE : FALSE;
+      },
+      fail_false);
 }
 
 __attribute__((noinline)) ULONG EventWrite(REGHANDLE RegHandle, PCEVENT_DESCRIPTOR EventDescriptor,
@@ -259,23 +283,27 @@ __attribute__((noinline)) ULONG EventWriteString(REGHANDLE RegHandle, UCHAR Leve
 }
 
 ULONG EventActivityIdControl(ULONG ControlCode, LPGUID ActivityId) {
-  using pfc::etw::tls_activity;
-  if (ActivityId == nullptr) return ERROR_INVALID_PARAMETER;
-  const GUID previous = tls_activity;
-  switch (ControlCode) {
-    case EVENT_ACTIVITY_CTRL_GET_ID: *ActivityId = previous; return ERROR_SUCCESS;
-    case EVENT_ACTIVITY_CTRL_SET_ID: tls_activity = *ActivityId; return ERROR_SUCCESS;
-    case EVENT_ACTIVITY_CTRL_CREATE_ID: *ActivityId = pfc::etw::random_guid(); return ERROR_SUCCESS;
-    case EVENT_ACTIVITY_CTRL_GET_SET_ID:
-      tls_activity = *ActivityId;
-      *ActivityId = previous;
-      return ERROR_SUCCESS;
-    case EVENT_ACTIVITY_CTRL_CREATE_SET_ID:
-      tls_activity = pfc::etw::random_guid();
-      *ActivityId = previous;
-      return ERROR_SUCCESS;
-    default: return ERROR_INVALID_PARAMETER;
-  }
+  return guarded([&]() -> ULONG {
+    using pfc::etw::tls_activity;
+    if (ActivityId == nullptr) return ERROR_INVALID_PARAMETER;
+    const GUID previous = tls_activity;
+    switch (ControlCode) {
+      case EVENT_ACTIVITY_CTRL_GET_ID: *ActivityId = previous; return ERROR_SUCCESS;
+      case EVENT_ACTIVITY_CTRL_SET_ID: tls_activity = *ActivityId; return ERROR_SUCCESS;
+      case EVENT_ACTIVITY_CTRL_CREATE_ID:
+        *ActivityId = pfc::etw::random_guid();
+        return ERROR_SUCCESS;
+      case EVENT_ACTIVITY_CTRL_GET_SET_ID:
+        tls_activity = *ActivityId;
+        *ActivityId = previous;
+        return ERROR_SUCCESS;
+      case EVENT_ACTIVITY_CTRL_CREATE_SET_ID:
+        tls_activity = pfc::etw::random_guid();
+        *ActivityId = previous;
+        return ERROR_SUCCESS;
+      default: return ERROR_INVALID_PARAMETER;
+    }
+  });
 }
 
 }  // extern "C"

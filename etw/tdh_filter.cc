@@ -10,6 +10,7 @@
 
 #include "base/quote.h"
 #include "compiler/convert.h"
+#include "etw/guard.h"
 #include "etw/payload_blob.h"
 #include "etw/tdh_store.h"
 #include "pfc/etw/tdh.h"
@@ -156,6 +157,7 @@ uint32_t aggregate(ULONG count, void* const* filters, const BOOLEAN* all_flags,
   const std::vector<uint8_t> blob = encode_blob(contents);
   void* data = std::malloc(blob.size());
   if (data == nullptr) return tdh_result(ERROR_NOT_ENOUGH_MEMORY, "out of memory");
+  UndoOnThrow unallocate([&] { std::free(data); });  // the set's insertion may throw
   std::memcpy(data, blob.data(), blob.size());
   {
     std::lock_guard lock(live().mu);
@@ -178,49 +180,58 @@ TDHSTATUS TdhCreatePayloadFilter(LPCGUID ProviderGuid, PCEVENT_DESCRIPTOR EventD
                                  BOOLEAN EventMatchANY, ULONG PayloadPredicateCount,
                                  PPAYLOAD_FILTER_PREDICATE PayloadPredicates,
                                  PVOID* PayloadFilter) {
-  try {
-    return create_filter(ProviderGuid, EventDescriptor, EventMatchANY != 0, PayloadPredicateCount,
-                         PayloadPredicates, PayloadFilter);
-  } catch (const std::bad_alloc&) {
-    return tdh_result(ERROR_NOT_ENOUGH_MEMORY, "out of memory");
-  }
+  return guarded(
+      [&] {
+        return create_filter(ProviderGuid, EventDescriptor, EventMatchANY != 0,
+                             PayloadPredicateCount, PayloadPredicates, PayloadFilter);
+      },
+      fail_tdh);
 }
 
 TDHSTATUS TdhDeletePayloadFilter(PVOID* PayloadFilter) {
-  if (PayloadFilter == nullptr) return tdh_result(ERROR_INVALID_PARAMETER, "NULL pointer");
-  {
-    std::lock_guard lock(live().mu);
-    if (live().filters.erase(*PayloadFilter) == 0)
-      return tdh_result(ERROR_INVALID_PARAMETER, "not a live TdhCreatePayloadFilter result");
-  }
-  delete static_cast<SingleFilter*>(*PayloadFilter);
-  *PayloadFilter = nullptr;
-  return tdh_result(ERROR_SUCCESS);
+  return guarded(
+      [&]() -> TDHSTATUS {
+        if (PayloadFilter == nullptr) return tdh_result(ERROR_INVALID_PARAMETER, "NULL pointer");
+        {
+          std::lock_guard lock(live().mu);
+          if (live().filters.erase(*PayloadFilter) == 0)
+            return tdh_result(ERROR_INVALID_PARAMETER, "not a live TdhCreatePayloadFilter result");
+        }
+        delete static_cast<SingleFilter*>(*PayloadFilter);
+        *PayloadFilter = nullptr;
+        return tdh_result(ERROR_SUCCESS);
+      },
+      fail_tdh);
 }
 
 TDHSTATUS TdhAggregatePayloadFilters(ULONG PayloadFilterCount, PVOID* PayloadFilterPtrs,
                                      PBOOLEAN EventMatchALLFlags,
                                      PEVENT_FILTER_DESCRIPTOR EventFilterDescriptor) {
-  try {
-    return aggregate(PayloadFilterCount, PayloadFilterPtrs, EventMatchALLFlags,
-                     EventFilterDescriptor);
-  } catch (const std::bad_alloc&) {
-    return tdh_result(ERROR_NOT_ENOUGH_MEMORY, "out of memory");
-  }
+  return guarded(
+      [&] {
+        return aggregate(PayloadFilterCount, PayloadFilterPtrs, EventMatchALLFlags,
+                         EventFilterDescriptor);
+      },
+      fail_tdh);
 }
 
 TDHSTATUS TdhCleanupPayloadEventFilterDescriptor(PEVENT_FILTER_DESCRIPTOR EventFilterDescriptor) {
-  if (EventFilterDescriptor == nullptr || EventFilterDescriptor->Type != EVENT_FILTER_TYPE_PAYLOAD)
-    return tdh_result(ERROR_INVALID_PARAMETER, "not a payload filter descriptor");
-  void* data = reinterpret_cast<void*>(static_cast<uintptr_t>(EventFilterDescriptor->Ptr));
-  {
-    std::lock_guard lock(live().mu);
-    if (live().blobs.erase(data) == 0)
-      return tdh_result(ERROR_INVALID_PARAMETER, "not a TdhAggregatePayloadFilters result");
-  }
-  std::free(data);
-  *EventFilterDescriptor = EVENT_FILTER_DESCRIPTOR{};
-  return tdh_result(ERROR_SUCCESS);
+  return guarded(
+      [&]() -> TDHSTATUS {
+        if (EventFilterDescriptor == nullptr ||
+            EventFilterDescriptor->Type != EVENT_FILTER_TYPE_PAYLOAD)
+          return tdh_result(ERROR_INVALID_PARAMETER, "not a payload filter descriptor");
+        void* data = reinterpret_cast<void*>(static_cast<uintptr_t>(EventFilterDescriptor->Ptr));
+        {
+          std::lock_guard lock(live().mu);
+          if (live().blobs.erase(data) == 0)
+            return tdh_result(ERROR_INVALID_PARAMETER, "not a TdhAggregatePayloadFilters result");
+        }
+        std::free(data);
+        *EventFilterDescriptor = EVENT_FILTER_DESCRIPTOR{};
+        return tdh_result(ERROR_SUCCESS);
+      },
+      fail_tdh);
 }
 
 }  // extern "C"

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "etw/guard.h"
 #include "etw/tdh_store.h"
 #include "pfc/etw/tdh.h"
 #include "runtime/manifest.h"
@@ -81,29 +82,45 @@ using namespace pfc::etw;
 
 extern "C" {
 
-TDHSTATUS TdhLoadManifest(PWSTR Manifest) { return load_path(Manifest, false); }
+TDHSTATUS TdhLoadManifest(PWSTR Manifest) {
+  return guarded([&] { return load_path(Manifest, false); }, fail_tdh);
+}
 
-TDHSTATUS TdhLoadManifestFromBinary(PWSTR BinaryPath) { return load_path(BinaryPath, true); }
+TDHSTATUS TdhLoadManifestFromBinary(PWSTR BinaryPath) {
+  return guarded([&] { return load_path(BinaryPath, true); }, fail_tdh);
+}
 
 TDHSTATUS TdhUnloadManifest(PWSTR Manifest) {
-  std::string path;
-  if (!path_from(Manifest, path)) return tdh_result(ERROR_INVALID_PARAMETER, "invalid path");
-  if (!TdhStore::get().erase("file:" + path))
-    return tdh_result(ERROR_FILE_NOT_FOUND, path + ": no manifest loaded from this path");
-  return tdh_result(ERROR_SUCCESS);
+  return guarded(
+      [&]() -> TDHSTATUS {
+        std::string path;
+        if (!path_from(Manifest, path)) return tdh_result(ERROR_INVALID_PARAMETER, "invalid path");
+        if (!TdhStore::get().erase("file:" + path))
+          return tdh_result(ERROR_FILE_NOT_FOUND, path + ": no manifest loaded from this path");
+        return tdh_result(ERROR_SUCCESS);
+      },
+      fail_tdh);
 }
 
 TDHSTATUS TdhLoadManifestFromMemory(LPCVOID pData, ULONG cbData) {
-  if (pData == nullptr || cbData == 0) return tdh_result(ERROR_INVALID_PARAMETER, "no data");
-  return load_text(std::string_view(static_cast<const char*>(pData), cbData),
-                   memory_key(pData, cbData), "<memory>");
+  return guarded(
+      [&]() -> TDHSTATUS {
+        if (pData == nullptr || cbData == 0) return tdh_result(ERROR_INVALID_PARAMETER, "no data");
+        return load_text(std::string_view(static_cast<const char*>(pData), cbData),
+                         memory_key(pData, cbData), "<memory>");
+      },
+      fail_tdh);
 }
 
 TDHSTATUS TdhUnloadManifestFromMemory(LPCVOID pData, ULONG cbData) {
-  if (pData == nullptr || cbData == 0) return tdh_result(ERROR_INVALID_PARAMETER, "no data");
-  if (!TdhStore::get().erase(memory_key(pData, cbData)))
-    return tdh_result(ERROR_NOT_FOUND, "no manifest was loaded from these bytes");
-  return tdh_result(ERROR_SUCCESS);
+  return guarded(
+      [&]() -> TDHSTATUS {
+        if (pData == nullptr || cbData == 0) return tdh_result(ERROR_INVALID_PARAMETER, "no data");
+        if (!TdhStore::get().erase(memory_key(pData, cbData)))
+          return tdh_result(ERROR_NOT_FOUND, "no manifest was loaded from these bytes");
+        return tdh_result(ERROR_SUCCESS);
+      },
+      fail_tdh);
 }
 
 const char* PfcTdhGetLastErrorMessage(void) { return tdh_message(); }

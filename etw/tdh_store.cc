@@ -4,6 +4,8 @@
 
 #include <mutex>
 
+#include "etw/guard.h"
+
 namespace pfc::etw {
 namespace {
 
@@ -51,6 +53,13 @@ const char* tdh_message() { return tls_message.c_str(); }
 
 uint32_t tdh_result(uint32_t rc, std::string message) {
   set_tdh_message(rc == 0 ? std::string() : std::move(message));
+  return rc;
+}
+
+// The messages fit std::string's inline buffer (at least 15 characters): assigning them
+// never allocates.
+ULONG fail_tdh(ULONG rc) noexcept {
+  tls_message.assign(rc == ERROR_NOT_ENOUGH_MEMORY ? "out of memory" : "internal error");
   return rc;
 }
 

@@ -63,18 +63,21 @@ uint64_t min_active_epoch() {
 
 }  // namespace
 
-EpochRecord* register_epoch_thread() noexcept {
-  EpochRecord* r = nullptr;
-  try {
-    r = claim_record();
-  } catch (...) {
-    std::fputs("pfc: cannot register a thread for epoch reclamation\n", stderr);
-    std::abort();
-  }
+EpochRecord* claim_epoch_thread() {
+  EpochRecord* r = claim_record();
   static thread_local ThreadExitHook hook;
   (void)hook;
   tls_epoch_record = r;
   return r;
+}
+
+EpochRecord* register_epoch_thread() noexcept {
+  try {
+    return claim_epoch_thread();
+  } catch (...) {
+    std::fputs("pfc: cannot register a thread for epoch reclamation\n", stderr);
+    std::abort();
+  }
 }
 
 }  // namespace internal

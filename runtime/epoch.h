@@ -44,8 +44,10 @@ inline constinit std::atomic<uint64_t> global_epoch{1};
 // so the hot path reads it without a TLS wrapper call.
 PFC_TLS_HOT inline constinit thread_local EpochRecord* tls_epoch_record = nullptr;
 // Slow path: claims (or allocates) a record for the calling thread and arranges its
-// release at thread exit. Terminates if allocation fails.
+// release at thread exit. Terminates if allocation fails; claim_epoch_thread() throws
+// std::bad_alloc instead.
 EpochRecord* register_epoch_thread() noexcept;
+EpochRecord* claim_epoch_thread();
 }  // namespace internal
 
 // A reclamation domain: a list of deleters waiting for readers to leave.
@@ -88,6 +90,14 @@ class EpochDomain {
   ~EpochDomain();
   EpochDomain(const EpochDomain&) = delete;
   EpochDomain& operator=(const EpochDomain&) = delete;
+
+  // Registers the calling thread now (nothing when it is): its enter() then never
+  // allocates. Throws std::bad_alloc where enter() would terminate — for callers that
+  // report failures instead (the C boundary of libpfc_etw, etw/guard.h).
+  static void prepare_thread() {
+    if (internal::tls_epoch_record == nullptr) [[unlikely]]
+      internal::claim_epoch_thread();
+  }
 
   [[nodiscard]] Guard enter() const noexcept {
     internal::EpochRecord* r = internal::tls_epoch_record;

@@ -8,6 +8,7 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <memory>
 
 namespace pfc::trace {
 namespace {
@@ -62,16 +63,16 @@ std::vector<std::string> TraceDir::list(const std::string& prefix) const {
   std::vector<std::string> out;
   const int fd = ::openat(fd_.get(), ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0) return out;
-  DIR* d = ::fdopendir(fd);
+  // Closed also when an allocation below throws.
+  const std::unique_ptr<DIR, int (*)(DIR*)> d(::fdopendir(fd), ::closedir);
   if (d == nullptr) {
     ::close(fd);
     return out;
   }
-  while (const struct dirent* e = ::readdir(d)) {
+  while (const struct dirent* e = ::readdir(d.get())) {
     std::string name = e->d_name;
     if (name.compare(0, prefix.size(), prefix) == 0) out.push_back(std::move(name));
   }
-  ::closedir(d);
   return out;
 }
 

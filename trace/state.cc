@@ -3,6 +3,7 @@
 //   @20 u32 reserved (0)     @24 body (encode_state)
 #include "trace/state.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -268,10 +269,13 @@ int write_all(int fd, const std::vector<uint8_t>& out) {
 // Leaves `state.tmp` holding the blocks of a state of `bytes` and a page more: the next
 // publish writes into blocks the file already has, so a change that does not grow the state
 // beyond that — a STOP above all, which then frees its session's rings — needs no new space
-// on a full file system (docs/namespace.md §2). Best effort.
-void reserve_spare(const TraceDir& dir, size_t bytes) {
-  auto fd = dir.open_file("state.tmp", true);
-  if (fd) (void)reserve_file(fd->get(), (bytes + 2 * kPage - 1) / kPage * kPage);
+// on a full file system (docs/namespace.md §2). Best effort, and it allocates nothing: it
+// follows the publication, which nothing may fail any more. The rename left no state.tmp
+// (the lock is held): a new one is ours and regular.
+void reserve_spare(const TraceDir& dir, size_t bytes) noexcept {
+  const UniqueFd fd(
+      ::openat(dir.fd(), "state.tmp", O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
+  if (fd) (void)reserve_file(fd.get(), (bytes + 2 * kPage - 1) / kPage * kPage);
 }
 
 // Writes `s` into `state.tmp` (the spare reserve_spare left, else a new file) and renames
