@@ -27,6 +27,7 @@
 #include "runtime/casefold.h"
 #include "runtime/glob.h"
 #include "runtime/str_search.h"
+#include "runtime/wide_search.h"
 
 namespace pfc {
 namespace {
@@ -144,9 +145,10 @@ int compare(uint32_t op, T v, T lo, T hi) {
 }
 
 // The code units that can begin a code point whose simple case folding is the ASCII
-// character `c` (a needle's first code point), for contains(). Only ASCII characters and
-// two others fold to ASCII: U+212A KELVIN SIGN → 'k' and U+017F LATIN SMALL LETTER LONG S →
-// 's' (CaseFolding.txt C + S; checked over every code point by tdh_fast_test); surrogates,
+// character `c` (a needle's first code point), for contains(). Besides the ASCII
+// characters, at most one BMP code point outside the surrogates folds to each ASCII
+// character (fold_source_above_ascii: U+212A KELVIN SIGN → 'k' and U+017F LATIN SMALL
+// LETTER LONG S → 's'; checked over every code point by tdh_fast_test); surrogates,
 // supplementary code points and the U+DC00 + b of invalid 8-bit bytes all fold to non-ASCII.
 // Absent targets repeat `c`, so every test below stays branch-free.
 struct AsciiStarts {
@@ -159,8 +161,10 @@ struct AsciiStarts {
 AsciiStarts ascii_starts(char32_t c) {
   const auto b = static_cast<uint8_t>(c);
   AsciiStarts a{b, static_cast<uint8_t>(is_ascii_lower(b) ? 0x20 : 0), b, b};
-  if (b == 'k') a.wide = 0x212A, a.lead = 0xE2;
-  if (b == 's') a.wide = 0x017F, a.lead = 0xC5;
+  if (const char16_t w = fold_source_above_ascii(c)) {
+    a.wide = w;
+    a.lead = static_cast<uint8_t>(w < 0x800 ? 0xC0 | (w >> 6) : 0xE0 | (w >> 12));
+  }
   return a;
 }
 
@@ -410,6 +414,38 @@ bool contains_utf16_terminated(const uint8_t* payload, uint64_t size, uint64_t o
   return *nul != kBad;
 }
 
+bool is_op(uint32_t op, PayloadOp o) { return op == static_cast<uint32_t>(o); }
+
+bool is_contains(uint32_t op) {
+  return is_op(op, PayloadOp::Contains) || is_op(op, PayloadOp::ContainsCs) ||
+         is_op(op, PayloadOp::DoesntContain) || is_op(op, PayloadOp::DoesntContainCs);
+}
+
+// CONTAINS / DOESNTCONTAIN (`op`, either case form) of the prepared ASCII needle `n` on the
+// UTF-16 field at off: the result and *next of string_field then contains(), in one pass
+// over the units (runtime/wide_search.h says why units give the same answer as decoded
+// code points). The text ends at the first 0x0000 unit or at `length` units; the terminator
+// of a field without a length is the first 0x0000 unit of [off, size), an odd last byte
+// ignored, as find_nul16 finds it.
+int wide_contains(const uint8_t* payload, uint64_t size, uint64_t off, uint64_t length, uint32_t op,
+                  const WideNeedle& n, uint64_t* next) {
+  *next = kBad;
+  if (off > size) return 0;  // includes off == PFC_TDH_BAD_OFFSET
+  if (length != kNoLength && length > (size - off) / 2) return 0;
+  const uint8_t* b = payload + off;
+  const uint8_t* e = b + (length == kNoLength ? (size - off) & ~uint64_t{1} : 2 * length);
+  const uint8_t* at = wide_find(b, e, n);
+  const bool found = at != e && (at[0] != 0 || at[1] != 0);
+  if (length != kNoLength) {
+    *next = off + 2 * length;
+  } else {
+    const uint8_t* nul = found ? wide_find_nul(at, e) : at;
+    if (nul == e) return 0;
+    *next = static_cast<uint64_t>(nul - payload) + 2;
+  }
+  return found == (is_op(op, PayloadOp::Contains) || is_op(op, PayloadOp::ContainsCs));
+}
+
 // A string field at off with `unit`-byte code units: [off, *end) holds its characters
 // (terminator and anything from an embedded NUL on excluded) and *next is the offset just
 // past the field, as pfc_tdh_skip computes it; false (nothing stored) when it does not fit.
@@ -495,6 +531,11 @@ int pfc_tdh_str_pred_next(const uint8_t* payload, uint64_t size, uint64_t off, u
     return 0;
   }
   const uint64_t unit = in_type == 1 ? 2 : 1;
+  WideNeedle wide;
+  if (unit == 2 && is_contains(op) &&
+      wide_needle(needle, links, needle_len, !case_sensitive(op), &wide)) {
+    return wide_contains(payload, size, off, length, op, wide, next);
+  }
   if (off <= size && single_pass_contains(unit, length, op, needle, needle_len)) {
     int found = 0;
     uint64_t nul = 0;
@@ -503,7 +544,7 @@ int pfc_tdh_str_pred_next(const uint8_t* payload, uint64_t size, uint64_t off, u
       return 0;
     }
     *next = nul + 2;
-    return static_cast<PayloadOp>(op) == PayloadOp::Contains ? found : !found;
+    return is_op(op, PayloadOp::Contains) ? found : !found;
   }
   uint64_t end = 0;
   if (!string_field(payload, size, off, unit, length, &end, next)) {
@@ -522,6 +563,16 @@ int pfc_tdh_str_pred_next(const uint8_t* payload, uint64_t size, uint64_t off, u
 
 int pfc_tdh_wstr_short_pred_next(const uint8_t* payload, uint64_t size, uint64_t off,
                                  uint64_t needle, uint32_t op_len, uint64_t* next) {
+  if (is_contains(op_len & 0xFFFF) && (op_len >> 16) <= PFC_TDH_SHORT_NEEDLE) {
+    const uint64_t len = op_len >> 16;
+    char32_t cps[PFC_TDH_SHORT_NEEDLE];
+    uint32_t links[PFC_TDH_SHORT_NEEDLE];
+    for (uint64_t i = 0; i < len; ++i) cps[i] = char32_t((needle >> (16 * i)) & 0xFFFF);
+    needle_links_into({cps, len}, links);
+    WideNeedle wide;
+    if (wide_needle(cps, links, len, !case_sensitive(op_len & 0xFFFF), &wide))
+      return wide_contains(payload, size, off, kNoLength, op_len & 0xFFFF, wide, next);
+  }
   const uint64_t nul = off > size ? kBad : find_nul(payload, off, size, 2);
   if (nul == kBad) {
     *next = kBad;
