@@ -421,6 +421,18 @@ bool is_contains(uint32_t op) {
          is_op(op, PayloadOp::DoesntContain) || is_op(op, PayloadOp::DoesntContainCs);
 }
 
+// UTF-16 texts shorter than this are searched code point by code point: for them the
+// setup of wide_find (checking the needle, choosing the loop) costs more than it saves.
+constexpr uint64_t kWideMinBytes = 32;
+
+// Is the UTF-16 field at off at least kWideMinBytes long (or, without a length, does the
+// payload hold that many bytes from off, none of them its terminator)? False for bad offsets.
+bool wide_text_is_long(const uint8_t* payload, uint64_t size, uint64_t off, uint64_t length) {
+  if (off > size) return false;
+  if (length != kNoLength) return length >= kWideMinBytes / 2;
+  return size - off >= kWideMinBytes && find_nul16(payload, off, off + kWideMinBytes) == kBad;
+}
+
 // CONTAINS / DOESNTCONTAIN (`op`, either case form) of the prepared ASCII needle `n` on the
 // UTF-16 field at off: the result and *next of string_field then contains(), in one pass
 // over the units (runtime/wide_search.h says why units give the same answer as decoded
@@ -444,6 +456,15 @@ int wide_contains(const uint8_t* payload, uint64_t size, uint64_t off, uint64_t 
     *next = static_cast<uint64_t>(nul - payload) + 2;
   }
   return found == (is_op(op, PayloadOp::Contains) || is_op(op, PayloadOp::ContainsCs));
+}
+
+// The packed needle of pfc_tdh_wstr_short_pred_next (`n` code points, 16 bits each) as code
+// points in cps and its KMP failure links; false when n is over PFC_TDH_SHORT_NEEDLE.
+bool unpack_short(uint64_t needle, uint64_t n, char32_t* cps, uint32_t* links) {
+  if (n > PFC_TDH_SHORT_NEEDLE) return false;
+  for (uint64_t i = 0; i < n; ++i) cps[i] = char32_t((needle >> (16 * i)) & 0xFFFF);
+  needle_links_into({cps, n}, links);
+  return true;
 }
 
 // A string field at off with `unit`-byte code units: [off, *end) holds its characters
@@ -532,7 +553,7 @@ int pfc_tdh_str_pred_next(const uint8_t* payload, uint64_t size, uint64_t off, u
   }
   const uint64_t unit = in_type == 1 ? 2 : 1;
   WideNeedle wide;
-  if (unit == 2 && is_contains(op) &&
+  if (unit == 2 && is_contains(op) && wide_text_is_long(payload, size, off, length) &&
       wide_needle(needle, links, needle_len, !case_sensitive(op), &wide)) {
     return wide_contains(payload, size, off, length, op, wide, next);
   }
@@ -563,16 +584,6 @@ int pfc_tdh_str_pred_next(const uint8_t* payload, uint64_t size, uint64_t off, u
 
 int pfc_tdh_wstr_short_pred_next(const uint8_t* payload, uint64_t size, uint64_t off,
                                  uint64_t needle, uint32_t op_len, uint64_t* next) {
-  if (is_contains(op_len & 0xFFFF) && (op_len >> 16) <= PFC_TDH_SHORT_NEEDLE) {
-    const uint64_t len = op_len >> 16;
-    char32_t cps[PFC_TDH_SHORT_NEEDLE];
-    uint32_t links[PFC_TDH_SHORT_NEEDLE];
-    for (uint64_t i = 0; i < len; ++i) cps[i] = char32_t((needle >> (16 * i)) & 0xFFFF);
-    needle_links_into({cps, len}, links);
-    WideNeedle wide;
-    if (wide_needle(cps, links, len, !case_sensitive(op_len & 0xFFFF), &wide))
-      return wide_contains(payload, size, off, kNoLength, op_len & 0xFFFF, wide, next);
-  }
   const uint64_t nul = off > size ? kBad : find_nul(payload, off, size, 2);
   if (nul == kBad) {
     *next = kBad;
@@ -594,8 +605,14 @@ int pfc_tdh_wstr_short_pred_next(const uint8_t* payload, uint64_t size, uint64_t
     return true;
   };
   bool found = false;
+  char32_t cps[PFC_TDH_SHORT_NEEDLE] = {};
+  uint32_t links[PFC_TDH_SHORT_NEEDLE] = {};
+  WideNeedle wide;
   if (op == PayloadOp::Is || op == PayloadOp::IsNot) {
     found = len == n && matches_at(0);
+  } else if (2 * len >= kWideMinBytes && unpack_short(needle, n, cps, links) &&
+             wide_needle(cps, links, n, true, &wide)) {
+    found = wide_find(s, s + 2 * len, wide) != s + 2 * len;  // [s, s + 2 len) holds no NUL
   } else {
     for (uint64_t j = 0; j + n <= len && !found; ++j) found = matches_at(j);
   }

@@ -289,5 +289,37 @@ TEST(WideSearch, ContainsFormsMatchTheReference) {
   EXPECT_GT(hits, 4000u);
 }
 
+// The JIT's short-needle helper (1..4 folded ASCII characters, NUL-terminated fields) gives
+// what the general helper gives, on texts below and above the length where it switches to
+// the vector search.
+TEST(WideSearch, ShortNeedleHelperMatchesTheGeneralOne) {
+  Gen g(0x5407);
+  for (int round = 0; round < 20000; ++round) {
+    std::u32string needle = g.needle().substr(0, 1 + g.below(PFC_TDH_SHORT_NEEDLE));
+    for (char32_t& c : needle) c = fold_case(c);
+    const std::u16string text = g.text(g.below(90), needle);
+    std::vector<uint8_t> bytes(g.below(3), 0xEE);
+    const uint64_t off = bytes.size();
+    for (char16_t u : text) bytes.insert(bytes.end(), {uint8_t(u), uint8_t(u >> 8)});
+    if (!g.chance(6)) bytes.insert(bytes.end(), {0, 0});
+    const uint64_t size = g.chance(4) ? g.below(bytes.size() + 1) : bytes.size();
+    const auto buf = exact_copy(bytes, size);
+    uint64_t packed = 0;
+    for (size_t i = 0; i < needle.size(); ++i) packed |= uint64_t{needle[i]} << (16 * i);
+    const std::vector<uint32_t> links = needle_links(needle);
+    for (PayloadOp o : {PayloadOp::Contains, PayloadOp::DoesntContain}) {
+      SCOPED_TRACE(::testing::Message() << "round " << round << " op " << op(o));
+      uint64_t want_next = 0, got_next = 0;
+      const int want =
+          pfc_tdh_str_pred_next(buf.get(), size, off, 1, PFC_TDH_NO_LENGTH, op(o), needle.data(),
+                                needle.size(), links.data(), &want_next);
+      const uint32_t op_len = op(o) | uint32_t(needle.size()) << 16;
+      ASSERT_EQ(pfc_tdh_wstr_short_pred_next(buf.get(), size, off, packed, op_len, &got_next),
+                want);
+      ASSERT_EQ(got_next, want_next);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace pfc
