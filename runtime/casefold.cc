@@ -32,7 +32,36 @@ char32_t lookup(const CaseRange (&table)[N], char32_t c) {
   return static_cast<char32_t>(static_cast<int32_t>(c) + r.delta);
 }
 
+// For each ASCII character, the code point above U+007F folding to it (0: none), and
+// whether the table keeps the promises of fold_source_above_ascii (casefold.h).
+struct AsciiFoldSources {
+  char16_t of[0x80] = {};
+  bool unique = true;    // at most one code point per ASCII character
+  bool one_unit = true;  // each below U+10000 and not a surrogate
+};
+
+constexpr AsciiFoldSources ascii_fold_sources() {
+  AsciiFoldSources s;
+  for (const CaseRange& r : kFoldRanges) {
+    for (uint32_t k = 0; k < r.count; ++k) {
+      const uint32_t c = r.lo + k * r.stride;
+      const int64_t f = int64_t{c} + r.delta;
+      if (c < 0x80 || f < 0 || f >= 0x80) continue;
+      s.unique = s.unique && s.of[f] == 0;
+      s.one_unit = s.one_unit && c < 0x10000 && (c < 0xD800 || c > 0xDFFF);
+      s.of[f] = static_cast<char16_t>(c);
+    }
+  }
+  return s;
+}
+
+constexpr AsciiFoldSources kAsciiFoldSources = ascii_fold_sources();
+static_assert(kAsciiFoldSources.unique && kAsciiFoldSources.one_unit,
+              "fold_source_above_ascii's contract no longer holds for this Unicode version");
+
 }  // namespace
+
+char16_t fold_source_above_ascii(char32_t c) { return c < 0x80 ? kAsciiFoldSources.of[c] : 0; }
 
 namespace internal {
 char32_t fold_case_table(char32_t c) { return lookup(kFoldRanges, c); }

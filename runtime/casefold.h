@@ -39,6 +39,14 @@ inline char32_t upper_case(char32_t c) {
   return internal::upper_case_table(c);
 }
 
+// The code point above U+007F whose simple case folding is the ASCII character `c`
+// (U+212A KELVIN SIGN for 'k', U+017F LATIN SMALL LETTER LONG S for 's'), or 0 when there is
+// none. Derived from the fold table when it is compiled, which also checks the properties
+// the unit-at-a-time string searches rely on (runtime/wide_search.h): at most one such
+// code point per ASCII character, each in the BMP outside the surrogates (one UTF-16 unit,
+// never part of a pair). `c` must be below 0x80.
+char16_t fold_source_above_ascii(char32_t c);
+
 // Decodes `text` as 8-bit text (UTF-8; invalid bytes b → U+DC00 + b, as the string
 // predicates decode 8-bit fields) and folds every code point: the needle form that
 // pfc_tdh_str_pred expects.

@@ -14,14 +14,21 @@ namespace pfc {
 // KMP failure links of `needle`: links[i] is the length of the longest proper prefix of
 // needle[0..i] that is also a suffix of it. O(needle.size()). Needles are shorter than
 // 2^32 code points (scripts are at most 64 MiB, ETW filter values far less).
-inline std::vector<uint32_t> needle_links(std::u32string_view needle) {
-  std::vector<uint32_t> links(needle.size(), 0);
+// needle_links into `links` (needle.size() entries), without allocating.
+inline void needle_links_into(std::u32string_view needle, uint32_t* links) {
+  if (needle.empty()) return;
+  links[0] = 0;
   uint32_t k = 0;
   for (size_t i = 1; i < needle.size(); ++i) {
     while (k > 0 && needle[i] != needle[k]) k = links[k - 1];
     if (needle[i] == needle[k]) ++k;
     links[i] = k;
   }
+}
+
+inline std::vector<uint32_t> needle_links(std::u32string_view needle) {
+  std::vector<uint32_t> links(needle.size(), 0);
+  needle_links_into(needle, links.data());
   return links;
 }
 

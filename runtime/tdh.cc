@@ -27,6 +27,7 @@
 #include "runtime/casefold.h"
 #include "runtime/glob.h"
 #include "runtime/str_search.h"
+#include "runtime/wide_search.h"
 
 namespace pfc {
 namespace {
@@ -144,9 +145,10 @@ int compare(uint32_t op, T v, T lo, T hi) {
 }
 
 // The code units that can begin a code point whose simple case folding is the ASCII
-// character `c` (a needle's first code point), for contains(). Only ASCII characters and
-// two others fold to ASCII: U+212A KELVIN SIGN → 'k' and U+017F LATIN SMALL LETTER LONG S →
-// 's' (CaseFolding.txt C + S; checked over every code point by tdh_fast_test); surrogates,
+// character `c` (a needle's first code point), for contains(). Besides the ASCII
+// characters, at most one BMP code point outside the surrogates folds to each ASCII
+// character (fold_source_above_ascii: U+212A KELVIN SIGN → 'k' and U+017F LATIN SMALL
+// LETTER LONG S → 's'; checked over every code point by tdh_fast_test); surrogates,
 // supplementary code points and the U+DC00 + b of invalid 8-bit bytes all fold to non-ASCII.
 // Absent targets repeat `c`, so every test below stays branch-free.
 struct AsciiStarts {
@@ -159,8 +161,10 @@ struct AsciiStarts {
 AsciiStarts ascii_starts(char32_t c) {
   const auto b = static_cast<uint8_t>(c);
   AsciiStarts a{b, static_cast<uint8_t>(is_ascii_lower(b) ? 0x20 : 0), b, b};
-  if (b == 'k') a.wide = 0x212A, a.lead = 0xE2;
-  if (b == 's') a.wide = 0x017F, a.lead = 0xC5;
+  if (const char16_t w = fold_source_above_ascii(c)) {
+    a.wide = w;
+    a.lead = static_cast<uint8_t>(w < 0x800 ? 0xC0 | (w >> 6) : 0xE0 | (w >> 12));
+  }
   return a;
 }
 
@@ -410,6 +414,59 @@ bool contains_utf16_terminated(const uint8_t* payload, uint64_t size, uint64_t o
   return *nul != kBad;
 }
 
+bool is_op(uint32_t op, PayloadOp o) { return op == static_cast<uint32_t>(o); }
+
+bool is_contains(uint32_t op) {
+  return is_op(op, PayloadOp::Contains) || is_op(op, PayloadOp::ContainsCs) ||
+         is_op(op, PayloadOp::DoesntContain) || is_op(op, PayloadOp::DoesntContainCs);
+}
+
+// UTF-16 texts shorter than this are searched code point by code point: for them the
+// setup of wide_find (checking the needle, choosing the loop) costs more than it saves.
+constexpr uint64_t kWideMinBytes = 32;
+
+// Is the UTF-16 field at off at least kWideMinBytes long (or, without a length, does the
+// payload hold that many bytes from off, none of them its terminator)? False for bad offsets.
+bool wide_text_is_long(const uint8_t* payload, uint64_t size, uint64_t off, uint64_t length) {
+  if (off > size) return false;
+  if (length != kNoLength) return length >= kWideMinBytes / 2;
+  return size - off >= kWideMinBytes && find_nul16(payload, off, off + kWideMinBytes) == kBad;
+}
+
+// CONTAINS / DOESNTCONTAIN (`op`, either case form) of the prepared ASCII needle `n` on the
+// UTF-16 field at off: the result and *next of string_field then contains(), in one pass
+// over the units (runtime/wide_search.h says why units give the same answer as decoded
+// code points). The text ends at the first 0x0000 unit or at `length` units; the terminator
+// of a field without a length is the first 0x0000 unit of [off, size), an odd last byte
+// ignored, as find_nul16 finds it.
+int wide_contains(const uint8_t* payload, uint64_t size, uint64_t off, uint64_t length, uint32_t op,
+                  const WideNeedle& n, uint64_t* next) {
+  *next = kBad;
+  if (off > size) return 0;  // includes off == PFC_TDH_BAD_OFFSET
+  if (length != kNoLength && length > (size - off) / 2) return 0;
+  const uint8_t* b = payload + off;
+  const uint8_t* e = b + (length == kNoLength ? (size - off) & ~uint64_t{1} : 2 * length);
+  const uint8_t* at = wide_find(b, e, n);
+  const bool found = at != e && (at[0] != 0 || at[1] != 0);
+  if (length != kNoLength) {
+    *next = off + 2 * length;
+  } else {
+    const uint8_t* nul = found ? wide_find_nul(at, e) : at;
+    if (nul == e) return 0;
+    *next = static_cast<uint64_t>(nul - payload) + 2;
+  }
+  return found == (is_op(op, PayloadOp::Contains) || is_op(op, PayloadOp::ContainsCs));
+}
+
+// The packed needle of pfc_tdh_wstr_short_pred_next (`n` code points, 16 bits each) as code
+// points in cps and its KMP failure links; false when n is over PFC_TDH_SHORT_NEEDLE.
+bool unpack_short(uint64_t needle, uint64_t n, char32_t* cps, uint32_t* links) {
+  if (n > PFC_TDH_SHORT_NEEDLE) return false;
+  for (uint64_t i = 0; i < n; ++i) cps[i] = char32_t((needle >> (16 * i)) & 0xFFFF);
+  needle_links_into({cps, n}, links);
+  return true;
+}
+
 // A string field at off with `unit`-byte code units: [off, *end) holds its characters
 // (terminator and anything from an embedded NUL on excluded) and *next is the offset just
 // past the field, as pfc_tdh_skip computes it; false (nothing stored) when it does not fit.
@@ -495,6 +552,11 @@ int pfc_tdh_str_pred_next(const uint8_t* payload, uint64_t size, uint64_t off, u
     return 0;
   }
   const uint64_t unit = in_type == 1 ? 2 : 1;
+  WideNeedle wide;
+  if (unit == 2 && is_contains(op) && wide_text_is_long(payload, size, off, length) &&
+      wide_needle(needle, links, needle_len, !case_sensitive(op), &wide)) {
+    return wide_contains(payload, size, off, length, op, wide, next);
+  }
   if (off <= size && single_pass_contains(unit, length, op, needle, needle_len)) {
     int found = 0;
     uint64_t nul = 0;
@@ -503,7 +565,7 @@ int pfc_tdh_str_pred_next(const uint8_t* payload, uint64_t size, uint64_t off, u
       return 0;
     }
     *next = nul + 2;
-    return static_cast<PayloadOp>(op) == PayloadOp::Contains ? found : !found;
+    return is_op(op, PayloadOp::Contains) ? found : !found;
   }
   uint64_t end = 0;
   if (!string_field(payload, size, off, unit, length, &end, next)) {
@@ -543,8 +605,14 @@ int pfc_tdh_wstr_short_pred_next(const uint8_t* payload, uint64_t size, uint64_t
     return true;
   };
   bool found = false;
+  char32_t cps[PFC_TDH_SHORT_NEEDLE] = {};
+  uint32_t links[PFC_TDH_SHORT_NEEDLE] = {};
+  WideNeedle wide;
   if (op == PayloadOp::Is || op == PayloadOp::IsNot) {
     found = len == n && matches_at(0);
+  } else if (2 * len >= kWideMinBytes && unpack_short(needle, n, cps, links) &&
+             wide_needle(cps, links, n, true, &wide)) {
+    found = wide_find(s, s + 2 * len, wide) != s + 2 * len;  // [s, s + 2 len) holds no NUL
   } else {
     for (uint64_t j = 0; j + n <= len && !found; ++j) found = matches_at(j);
   }

@@ -40,5 +40,31 @@ TEST(StrSearchScale, WorstCaseNeedleIsLinear) {
             1);
 }
 
+// The vector search of an ASCII needle in UTF-16 verifies candidates whose first and last
+// units match: a needle with a late mismatch in its middle makes every unit such a
+// candidate, and the search must still be linear (it hands over to KMP), in both case forms.
+TEST(StrSearchScale, MiddleMismatchNeedleIsLinearInUtf16) {
+  const std::u32string needle = fold_utf8(std::string(2000, 'a') + "b" + std::string(2000, 'a'));
+  const std::vector<uint32_t> links = needle_links(needle);
+  std::vector<uint8_t> wide;
+  for (int i = 0; i < 32000; ++i) wide.insert(wide.end(), {'a', 0});
+  wide.insert(wide.end(), {0, 0});
+  int hits = 0;
+  for (int i = 0; i < 100; ++i) {
+    for (const PayloadOp op : {PayloadOp::Contains, PayloadOp::ContainsCs}) {
+      hits += pfc_tdh_str_pred(wide.data(), wide.size(), 0, 1, PFC_TDH_NO_LENGTH, uint32_t(op),
+                               needle.data(), needle.size(), links.data());
+      hits += pfc_tdh_str_pred(wide.data(), wide.size(), 0, 1, 32000, uint32_t(op), needle.data(),
+                               needle.size(), links.data());
+    }
+  }
+  EXPECT_EQ(hits, 0);
+  wide[2 * 29000] = 'B';  // now the field holds the needle (units 27000..31000)
+  EXPECT_EQ(
+      pfc_tdh_str_pred(wide.data(), wide.size(), 0, 1, PFC_TDH_NO_LENGTH,
+                       uint32_t(PayloadOp::Contains), needle.data(), needle.size(), links.data()),
+      1);
+}
+
 }  // namespace
 }  // namespace pfc
