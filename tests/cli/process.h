@@ -19,9 +19,11 @@ struct ProcessResult {
 enum class StdoutTo { Capture, ClosedPipe, DevFull };
 
 // Runs `program` with `args` (argv[1..]) in directory `cwd` (empty: the current one),
-// stdin closed. Never throws; a failure to start shows as exit_code -1 with a message in err.
+// stdin closed, in this process's environment plus `env` ("NAME=VALUE" entries). Never
+// throws; a failure to start shows as exit_code -1 with a message in err.
 ProcessResult run_process(const std::string& program, const std::vector<std::string>& args,
-                          const std::string& cwd = "", StdoutTo to = StdoutTo::Capture);
+                          const std::string& cwd = "", StdoutTo to = StdoutTo::Capture,
+                          const std::vector<std::string>& env = {});
 
 // The whole file, or "" if it cannot be read.
 std::string read_text(const std::string& path);
