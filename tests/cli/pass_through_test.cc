@@ -3,10 +3,7 @@
 // accepts come out byte for byte, hold the events the re-encoding holds, and every other
 // input form (a JSON array, a capture) is re-encoded.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
-#include <filesystem>
-#include <fstream>
 #include <string>
 #include <vector>
 
@@ -15,8 +12,6 @@
 
 namespace pfc::test {
 namespace {
-
-namespace fs = std::filesystem;
 
 const char* const kScript = R"(provider P {11111111-2222-3333-4444-555555555555} {
     event E (id=1, level=4) { N: uint32; S: wstring; D: double; }
@@ -29,16 +24,9 @@ const std::vector<std::string> kReencode = {std::string(cli::kReencodeEventsVar)
 
 class PassThrough : public testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("pfc_pass_through_" + std::to_string(getpid()));
-    fs::create_directories(dir_);
-    write("s.pfs", kScript);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
-  void write(const std::string& name, const std::string& text) const {
-    std::ofstream(path(name), std::ios::binary) << text;
-  }
+  void SetUp() override { write("s.pfs", kScript); }
+  std::string path(const std::string& name) const { return scratch_.path(name); }
+  void write(const std::string& name, const std::string& text) const { scratch_.write(name, text); }
   // `pfc run s.pfs --events FILE --output events [--session A]`, its lines as they came or,
   // with `reencode`, re-encoded; expects success.
   std::string events(const std::string& file, bool reencode, bool only_a = false) const {
@@ -64,7 +52,7 @@ class PassThrough : public testing::Test {
     EXPECT_EQ(events("out.jsonl", true), reencoded);
   }
   const std::vector<std::string> kNone;
-  fs::path dir_;
+  ScratchDir scratch_{"pfc_pass_through"};
 };
 
 // Every form the reader accepts is written as it came, not normalised.

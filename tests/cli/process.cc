@@ -9,6 +9,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -34,6 +35,21 @@ std::string read_text(const std::string& path) {
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
+}
+
+ScratchDir::ScratchDir(const std::string& prefix)
+    : dir_((std::filesystem::temp_directory_path() / (prefix + "_" + std::to_string(getpid())))
+               .string()) {
+  std::filesystem::create_directories(dir_);
+}
+
+ScratchDir::~ScratchDir() {
+  std::error_code ignored;
+  std::filesystem::remove_all(dir_, ignored);
+}
+
+void ScratchDir::write(const std::string& name, const std::string& text) const {
+  std::ofstream(path(name), std::ios::binary) << text;
 }
 
 ProcessResult run_process(const std::string& program, const std::vector<std::string>& args,

@@ -28,4 +28,21 @@ ProcessResult run_process(const std::string& program, const std::vector<std::str
 // The whole file, or "" if it cannot be read.
 std::string read_text(const std::string& path);
 
+// A fresh directory PREFIX_PID in the system's temporary directory, removed with everything
+// in it when destroyed.
+class ScratchDir {
+ public:
+  explicit ScratchDir(const std::string& prefix);
+  ~ScratchDir();
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+  const std::string& dir() const { return dir_; }
+  std::string path(const std::string& name) const { return dir_ + "/" + name; }
+  // Creates or replaces the file `name` holding exactly `text`.
+  void write(const std::string& name, const std::string& text) const;
+
+ private:
+  std::string dir_;
+};
+
 }  // namespace pfc::test
