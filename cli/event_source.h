@@ -25,6 +25,11 @@ struct SourceEvent {
   uint64_t exclude = 0;           // sessions removed after filtering (bit = slot)
   uint64_t timestamp = 0;         // captures only (100-ns ticks)
   uint64_t where = 0;             // the line (JSON, from 1) or the record index (capture)
+  // JSON Lines only: the event's line as it came, without its '\n' (a CRLF line keeps its
+  // '\r'), a view into the source's buffer valid until the next call of next(); empty for
+  // every other input form. `--output events` writes it instead of re-encoding the event
+  // (docs/cli.md "Output").
+  std::string_view text;
 };
 
 // A problem in the input. With a line it renders as a diagnostic

@@ -53,6 +53,8 @@ class JsonSource final : public EventSource {
       event.view = input_.event.view();
       event.exclude = input_.exclude;
       event.where = rec.start.line;
+      // consume_record() only moves the read position: the bytes stay until the next fill().
+      event.text = array_ ? std::string_view() : rec.text;
       return Step::Event;
     }
   }

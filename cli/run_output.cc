@@ -2,6 +2,7 @@
 #include "cli/run_output.h"
 
 #include <chrono>
+#include <cstdlib>
 #include <unordered_map>
 
 #include "base/hex.h"
@@ -89,14 +90,24 @@ std::string event_line(const CheckedScript& script, const std::vector<std::strin
   return out + "}\n";
 }
 
+// The selected events as events-file lines (docs/cli.md "Output"): a JSON Lines event's
+// line as it came (SourceEvent::text, then '\n'), every other event re-encoded by
+// event_line. `reencode` re-encodes every event: the tests' way of comparing the two
+// (make_run_output).
 class EventsOutput final : public RunOutput {
  public:
   EventsOutput(const CheckedScript& script, const std::vector<std::string>& sessions,
-               uint64_t selected, OutputFile& out)
-      : script_(script), sessions_(sessions), selected_(selected), out_(out) {}
+               uint64_t selected, bool reencode, OutputFile& out)
+      : script_(script), sessions_(sessions), selected_(selected), reencode_(reencode), out_(out) {}
   Result<void> event(uint64_t, const SourceEvent& e, const RouteResult& r,
                      const std::vector<Rejection>*) override {
-    if ((r.deliver & selected_) != 0) out_.write(event_line(script_, sessions_, e));
+    if ((r.deliver & selected_) == 0) return {};
+    if (e.text.empty() || reencode_) {
+      out_.write(event_line(script_, sessions_, e));
+      return {};
+    }
+    out_.write(e.text);
+    out_.write("\n");
     return {};
   }
   Result<void> finish() override { return {}; }
@@ -105,6 +116,7 @@ class EventsOutput final : public RunOutput {
   const CheckedScript& script_;
   const std::vector<std::string>& sessions_;
   uint64_t selected_;
+  bool reencode_;
   OutputFile& out_;
 };
 
@@ -245,7 +257,8 @@ Result<std::unique_ptr<RunOutput>> make_run_output(const RunOutputOptions& o,
   switch (o.mode) {
     case OutputMode::Decisions: return std::make_unique<DecisionsOutput>(sessions, out);
     case OutputMode::Events:
-      return std::make_unique<EventsOutput>(script, sessions, o.selected, out);
+      return std::make_unique<EventsOutput>(script, sessions, o.selected,
+                                            std::getenv(kReencodeEventsVar) != nullptr, out);
     case OutputMode::Csv: return std::make_unique<CsvOutput>(script, sessions, out);
     case OutputMode::Count: return std::make_unique<CountOutput>(sessions, o.engine, out);
     case OutputMode::Capture: break;

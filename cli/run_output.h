@@ -35,6 +35,11 @@ struct RunOutputOptions {
   std::string engine;                // --count: the engine's name
 };
 
+// Set (to anything) in the environment, `--output events` re-encodes JSON Lines events too
+// instead of writing their lines as they came: only the tests use it, to compare the two
+// (tests/golden/README.md).
+inline constexpr const char* kReencodeEventsVar = "PFC_TEST_REENCODE_EVENTS";
+
 // The output for `mode`; fails only for a capture whose temporary file cannot be made.
 Result<std::unique_ptr<RunOutput>> make_run_output(const RunOutputOptions& options,
                                                    const CheckedScript& script,

@@ -9,7 +9,10 @@
 //    passes size();
 //  - the two JSON forms agree: when the input is JSON Lines (first non-blank byte '{') and
 //    every line was read without a problem, the same lines as one JSON array give the same
-//    events, field for field and byte for byte.
+//    events, field for field and byte for byte;
+//  - SourceEvent::text: for JSON Lines read without a problem, the events' texts are the
+//    non-blank lines exactly (`--output events` writes them as they came); for every other
+//    form it is empty.
 // Seeds: fuzz/corpus/source/ (JSON files written by hand, captures by `pfc gen`).
 #include <sys/mman.h>
 #include <unistd.h>
@@ -21,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "base/ascii.h"
 #include "cli/event_source.h"
 #include "compiler/frontend.h"
 #include "grammar/source.h"
@@ -101,6 +105,7 @@ struct ReadResult {
   bool opened = false;
   bool problems = false;
   std::vector<Flat> events;
+  std::vector<std::string> texts;  // SourceEvent::text of each event
 };
 
 ReadResult read_all(const std::string& bytes) {
@@ -121,6 +126,7 @@ ReadResult read_all(const std::string& bytes) {
     if (source.size() && source.consumed() > *source.size()) __builtin_trap();
     if (s == EventSource::Step::Event) {
       out.events.push_back(flatten(event));
+      out.texts.emplace_back(event.text);
     } else if (s == EventSource::Step::Problem) {
       if (problem.message.empty()) __builtin_trap();
       out.problems = true;
@@ -135,20 +141,32 @@ ReadResult read_all(const std::string& bytes) {
   return out;
 }
 
+// The non-blank lines of JSON Lines text, without their '\n'.
+std::vector<std::string> nonblank_lines(const std::string& bytes) {
+  std::vector<std::string> out;
+  std::istringstream lines(bytes);
+  for (std::string line; std::getline(lines, line);)
+    if (!trim_ascii_space(line).empty()) out.push_back(line);  // blank as for the source
+  return out;
+}
+
 // The same lines as one JSON array, or "" when the input is not plain JSON Lines.
 std::string as_array(const std::string& bytes) {
   const size_t first = bytes.find_first_not_of(" \t\r\n");
   if (first == std::string::npos || bytes[first] != '{') return "";
   std::string out = "[";
-  std::istringstream lines(bytes);
-  std::string line;
   bool any = false;
-  while (std::getline(lines, line)) {
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+  for (const std::string& line : nonblank_lines(bytes)) {
     out += (any ? "," : "") + line + "\n";
     any = true;
   }
   return out + "]";
+}
+
+bool all_empty(const std::vector<std::string>& texts) {
+  for (const std::string& t : texts)
+    if (!t.empty()) return false;
+  return true;
 }
 
 }  // namespace
@@ -171,8 +189,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const ReadResult lines = read_all(bytes);
   if (!lines.opened || lines.problems) return 0;
   const std::string array = as_array(bytes);
-  if (array.empty()) return 0;
+  if (array.empty()) {
+    if (!all_empty(lines.texts)) __builtin_trap();  // a capture, an array: nothing to pass
+    return 0;
+  }
+  if (lines.texts != nonblank_lines(bytes)) {
+    std::fprintf(stderr, "source_fuzzer: an event's text is not its line\n");
+    __builtin_trap();
+  }
   const ReadResult joined = read_all(array);
+  if (!all_empty(joined.texts)) __builtin_trap();
   if (!joined.opened || joined.problems || joined.events != lines.events) {
     std::fprintf(stderr, "source_fuzzer: JSON Lines gave %zu events, the array %s\n",
                  lines.events.size(),

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/run_output.h"
 #include "tests/cli/process.h"
 
 namespace pfc::test {
@@ -64,8 +65,8 @@ class GenRun : public ::testing::Test {
     std::ifstream in(path(name), std::ios::binary);
     return {std::istreambuf_iterator<char>(in), {}};
   }
-  ProcessResult pfc(std::vector<std::string> args) const {
-    return run_process(PFC_BINARY, args, dir_);
+  ProcessResult pfc(std::vector<std::string> args, const std::vector<std::string>& env = {}) const {
+    return run_process(PFC_BINARY, args, dir_, StdoutTo::Capture, env);
   }
 
   std::string dir_;
@@ -167,8 +168,10 @@ TEST_F(GenRun, CaptureEventLookupFollowsEveryKeyChange) {
       pfc({"run", "keys.pfs", "--events", "keys.jsonl", "--output", "capture", "-o", "keys.cap"})
           .exit_code,
       0);
+  // Re-encoded (cli/run_output.h): a JSON Lines line would otherwise be written as it came.
   const ProcessResult from_json =
-      pfc({"run", "keys.pfs", "--events", "keys.jsonl", "--output", "events"});
+      pfc({"run", "keys.pfs", "--events", "keys.jsonl", "--output", "events"},
+          {std::string(cli::kReencodeEventsVar) + "=1"});
   const ProcessResult from_capture =
       pfc({"run", "keys.pfs", "--events", "keys.cap", "--output", "events"});
   ASSERT_EQ(from_json.exit_code, 0) << from_json.err;

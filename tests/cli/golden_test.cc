@@ -9,12 +9,14 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "base/ascii.h"
+#include "cli/run_output.h"
 #include "process.h"
 
 namespace pfc::test {
@@ -42,6 +44,10 @@ std::vector<std::string> cases_with(const std::string& marker) {
 }
 
 std::string case_dir(const std::string& name) { return std::string(PFC_GOLDEN_DIR) + "/" + name; }
+
+// The environment that makes `--output events` re-encode JSON Lines events too
+// (cli/run_output.h), as it does every other input.
+const std::vector<std::string> kReencode = {std::string(cli::kReencodeEventsVar) + "=1"};
 
 std::string test_name(std::string s) {
   for (char& c : s)
@@ -133,7 +139,8 @@ INSTANTIATE_TEST_SUITE_P(Golden, GoldenRun, testing::ValuesIn(run_cases()),
                            return test_name(info.param.name + "_" + info.param.engine);
                          });
 
-// --output events and --output csv against expected.events / expected.csv (engine auto).
+// --output events (re-encoded) and --output csv against expected.events / expected.csv
+// (engine auto).
 class GoldenOutput : public testing::TestWithParam<std::string> {};
 
 TEST_P(GoldenOutput, MatchesExpected) {
@@ -141,8 +148,9 @@ TEST_P(GoldenOutput, MatchesExpected) {
   for (const std::string mode : {"events", "csv"}) {
     const std::string expected = dir + "/expected." + mode;
     if (!fs::exists(expected)) continue;
-    const ProcessResult got = run_process(
-        PFC_BINARY, {"run", "script.pfs", "--events", "events.jsonl", "--output", mode}, dir);
+    const ProcessResult got =
+        run_process(PFC_BINARY, {"run", "script.pfs", "--events", "events.jsonl", "--output", mode},
+                    dir, StdoutTo::Capture, kReencode);
     EXPECT_EQ(got.exit_code, 0) << mode << ": " << got.err;
     EXPECT_EQ(got.err, "") << mode;
     EXPECT_EQ(got.out, read_text(expected)) << mode;
@@ -235,6 +243,80 @@ std::vector<std::string> round_trip_cases() {
 }
 
 INSTANTIATE_TEST_SUITE_P(Golden, GoldenRoundTrip, testing::ValuesIn(round_trip_cases()),
+                         [](const testing::TestParamInfo<std::string>& info) {
+                           return test_name(info.param);
+                         });
+
+// The events of a JSON Lines file in order: its lines (the last one without '\n' too),
+// blank ones left out, each with its '\n' (docs/cli.md "Output").
+std::vector<std::string> event_lines(const std::string& text) {
+  std::vector<std::string> out;
+  for (size_t at = 0; at < text.size();) {
+    const size_t nl = std::min(text.find('\n', at), text.size());
+    const std::string line = text.substr(at, nl - at);
+    if (line.find_first_not_of(" \t\r") != std::string::npos) out.push_back(line + "\n");
+    at = nl + 1;
+  }
+  return out;
+}
+
+// Every successful run case, all sessions: `--output events` against the same re-encoded.
+// A JSON Lines input passes through: the output is the selected input lines byte for byte,
+// it holds the events the re-encoding holds (re-encoding the output gives the re-encoded
+// output byte for byte), and on the re-encoded output itself, where every line is in the
+// encoder's form, both are the same bytes. A JSON array is re-encoded either way.
+class GoldenPassThrough : public testing::TestWithParam<std::string> {};
+
+TEST_P(GoldenPassThrough, EqualsTheReencodedOutput) {
+  const std::string dir = case_dir(GetParam());
+  std::vector<std::string> base = {"run", "script.pfs", "--events", "events.jsonl"};
+  const std::vector<std::string> extra = split_words(read_text(dir + "/args"));
+  base.insert(base.end(), extra.begin(), extra.end());
+  std::erase(base, std::string("--explain"));
+  std::vector<std::string> events = base;
+  events.insert(events.end(), {"--output", "events"});
+  const ProcessResult decisions = run_process(PFC_BINARY, base, dir);
+  const ProcessResult passed = run_process(PFC_BINARY, events, dir);
+  const ProcessResult reencoded =
+      run_process(PFC_BINARY, events, dir, StdoutTo::Capture, kReencode);
+  ASSERT_EQ(decisions.exit_code, 0) << decisions.err;
+  ASSERT_EQ(passed.exit_code, 0) << passed.err;
+  ASSERT_EQ(reencoded.exit_code, 0) << reencoded.err;
+  const std::string input = read_text(dir + "/events.jsonl");
+  if (input.find_first_not_of(" \t\r\n") != std::string::npos &&
+      input[input.find_first_not_of(" \t\r\n")] == '[') {
+    EXPECT_EQ(passed.out, reencoded.out) << "a JSON array is re-encoded";
+    return;
+  }
+  // The selected input lines: those whose decision names a session.
+  const std::vector<std::string> lines = event_lines(input);
+  std::istringstream in(decisions.out);
+  std::string selected;
+  size_t n = 0;
+  for (std::string d; std::getline(in, d); ++n) {
+    ASSERT_LT(n, lines.size());
+    if (d.find("\"sessions\":[]") == std::string::npos) selected += lines[n];
+  }
+  EXPECT_EQ(n, lines.size());
+  EXPECT_EQ(passed.out, selected);
+  // The same events, and the same bytes where the input is in the encoder's form.
+  const std::string tmp = fs::temp_directory_path() / ("pfc_passthrough_" + GetParam() + "_" +
+                                                       std::to_string(::getpid()) + ".jsonl");
+  for (const std::string* text : {&passed.out, &reencoded.out}) {
+    std::ofstream(tmp, std::ios::binary) << *text;
+    std::vector<std::string> again = events;
+    again[3] = tmp;
+    const ProcessResult r = run_process(PFC_BINARY, again, dir, StdoutTo::Capture, kReencode);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, reencoded.out);
+    const ProcessResult p = run_process(PFC_BINARY, again, dir);
+    EXPECT_EQ(p.exit_code, 0) << p.err;
+    EXPECT_EQ(p.out, *text) << "a pass-through of its own output";
+  }
+  fs::remove(tmp);
+}
+
+INSTANTIATE_TEST_SUITE_P(Golden, GoldenPassThrough, testing::ValuesIn(round_trip_cases()),
                          [](const testing::TestParamInfo<std::string>& info) {
                            return test_name(info.param);
                          });

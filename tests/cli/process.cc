@@ -9,6 +9,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -36,8 +37,24 @@ std::string read_text(const std::string& path) {
   return s.str();
 }
 
+ScratchDir::ScratchDir(const std::string& prefix)
+    : dir_((std::filesystem::temp_directory_path() / (prefix + "_" + std::to_string(getpid())))
+               .string()) {
+  std::filesystem::create_directories(dir_);
+}
+
+ScratchDir::~ScratchDir() {
+  std::error_code ignored;
+  std::filesystem::remove_all(dir_, ignored);
+}
+
+void ScratchDir::write(const std::string& name, const std::string& text) const {
+  std::ofstream(path(name), std::ios::binary) << text;
+}
+
 ProcessResult run_process(const std::string& program, const std::vector<std::string>& args,
-                          const std::string& cwd, StdoutTo to) {
+                          const std::string& cwd, StdoutTo to,
+                          const std::vector<std::string>& env) {
   ProcessResult result;
   TempFile out, err;
   if (out.fd < 0 || err.fd < 0) {
@@ -48,6 +65,10 @@ ProcessResult run_process(const std::string& program, const std::vector<std::str
   argv.push_back(const_cast<char*>(program.c_str()));
   for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
+  std::vector<char*> envp(env.size());
+  for (size_t i = 0; i < env.size(); ++i) envp[i] = const_cast<char*>(env[i].c_str());
+  for (char** e = environ; *e != nullptr; ++e) envp.push_back(*e);
+  envp.push_back(nullptr);
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
@@ -64,7 +85,7 @@ ProcessResult run_process(const std::string& program, const std::vector<std::str
   posix_spawn_file_actions_adddup2(&actions, err.fd, 2);
   if (!cwd.empty()) posix_spawn_file_actions_addchdir_np(&actions, cwd.c_str());
   pid_t pid = 0;
-  const int rc = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), environ);
+  const int rc = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
   for (const int fd : pipe_fds)
     if (fd >= 0) close(fd);  // the reader is gone before the child can write

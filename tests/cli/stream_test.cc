@@ -171,17 +171,11 @@ std::string capture_head(uint64_t count) {
 
 class Stream : public testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("pfc_stream_" + std::to_string(getpid()));
-    fs::create_directories(dir_);
-    write("s.pfs", kScript);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
-  void write(const std::string& name, const std::string& text) const {
-    std::ofstream(path(name), std::ios::binary) << text;
-  }
-  fs::path dir_;
+  void SetUp() override { write("s.pfs", kScript); }
+  std::string path(const std::string& name) const { return scratch_.path(name); }
+  void write(const std::string& name, const std::string& text) const { scratch_.write(name, text); }
+  ScratchDir scratch_{"pfc_stream"};
+  fs::path dir_ = scratch_.dir();
 };
 
 // 13 M records of 100 bytes (1.3 GB) through a pipe, more than ten times the 120 MB the
