@@ -35,7 +35,7 @@
 namespace pfc::cli {
 namespace {
 
-constexpr std::string_view kCommands[] = {"check", "run", "state", "compile", "gen", "trace"};
+constexpr std::string_view kCommands[] = {"check", "run", "state", "compile", "gen", "trace", "mc"};
 
 struct Parsed {
   std::string script;
@@ -133,6 +133,9 @@ void add_subcommands(CLI::App& app, Parsed& p) {
       ->check(CLI::IsMember({"ast", "ir", "llvm", "asm"}));
   compile->footer(kCompileExamples);
   add_trace(app, p.trace);
+  // Listed for --help; its arguments are parsed by run_mc (mc's spellings: -um, -h DIR).
+  app.add_subcommand("mc", "Write the header mc.exe -um generates for a manifest (pfc mc --help)")
+      ->allow_extras();
 }
 
 int usage_error(const std::string& message) {
@@ -224,6 +227,17 @@ class StdoutStream {
   std::streambuf* saved_;
 };
 
+// `pfc mc ARGS` (argv[1] is "mc"): mc's option spellings, parsed by parse_mc_args.
+int run_mc(int argc, char** argv, StdoutStream& out) {
+  const auto options = parse_mc_args(std::vector<std::string>(argv + 2, argv + argc));
+  if (!options) return usage_error(options.error());
+  if (options->help) {
+    std::cout << kMcHelp << '\n';
+    return out.check(kExitOk);
+  }
+  return out.check(command_mc(*options, std::cerr));
+}
+
 bool wants_version(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string_view a = argv[i];
@@ -235,6 +249,7 @@ bool wants_version(int argc, char** argv) {
 
 int run_main(int argc, char** argv) {
   StdoutStream out;
+  if (argc > 1 && std::string_view(argv[1]) == "mc") return run_mc(argc, argv, out);
   if (wants_version(argc, argv)) {
     std::cout << "pfc " << PFC_VERSION << '\n';
     return out.check(kExitOk);

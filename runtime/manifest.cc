@@ -108,8 +108,14 @@ bool Parser::parse_provider(pugi::xml_node p, ProviderDef& out) {
   out.guid = *guid;
   event_names_.clear();
   event_ids_.clear();
+  if (info_ != nullptr) {
+    info_->push_back(ManifestProviderInfo{});
+    info_->back().symbol = trim_ascii_space(p.attribute("symbol").value());
+    info_->back().at = position(p);
+  }
   Tables tables;
   if (!parse_tables(p, tables)) return false;
+  if (info_ != nullptr) collect_symbols(p, tables, info_->back());
   for (pugi::xml_node list : p.children()) {
     if (!internal::is_element(list, kEventsNs, "events")) continue;
     for (pugi::xml_node e : list.children()) {
@@ -139,6 +145,14 @@ bool Parser::parse_tables(pugi::xml_node p, Tables& t) {
         if (tid.empty()) return fail(tpl, "template without a tid");
         Template parsed;
         if (!parse_template(tpl, parsed)) return false;
+        if (info_ != nullptr) {
+          ManifestTemplate& m = info_->back().templates.emplace_back();
+          m.tid = tid;
+          m.fields = parsed.fields;
+          for (pugi::xml_node d : parsed.fields_at) m.fields_at.push_back(position(d));
+          m.stopped = parsed.stopped;
+          m.stopped_at = position(parsed.stopped_at);
+        }
         if (!t.templates.emplace(tid, std::move(parsed)).second)
           return fail(tpl, "duplicate template " + quote_text(tid));
       }
@@ -211,13 +225,70 @@ bool Parser::parse_template(pugi::xml_node tpl, Template& out) {
   template_fields_.clear();
   for (pugi::xml_node d : tpl.children()) {
     // A struct's layout cannot be represented: later fields cannot be located (docs/etw.md).
-    if (internal::is_element(d, kEventsNs, "struct")) break;
+    if (internal::is_element(d, kEventsNs, "struct")) {
+      out.stopped = "struct " + quote_text(d.attribute("name").value());
+      out.stopped_at = d;
+      break;
+    }
     if (!internal::is_element(d, kEventsNs, "data")) continue;
     const size_t before = out.fields.size();
     if (!parse_data(d, out.fields)) return false;
-    if (out.fields.size() == before) break;  // an unsupported type: same as a struct
+    if (out.fields.size() == before) {  // an unsupported type: same as a struct
+      out.stopped = "data " + quote_text(d.attribute("name").value()) + " of inType " +
+                    quote_text(d.attribute("inType").value());
+      out.stopped_at = d;
+      break;
+    }
+    out.fields_at.push_back(d);
   }
   return true;
+}
+
+ManifestPosition Parser::position(pugi::xml_node at) const {
+  ManifestPosition out;
+  const ptrdiff_t offset = at ? at.offset_debug() : -1;
+  if (offset >= 0) internal::line_column(text_, static_cast<size_t>(offset), out.line, out.column);
+  return out;
+}
+
+namespace {
+
+// Appends the symbol of every `item` of `list` that has one, its value looked up by name.
+void symbols_of(pugi::xml_node list, const char* item, const NameMap& values,
+                std::vector<ManifestSymbol>& out) {
+  for (pugi::xml_node n : list.children()) {
+    if (!internal::is_element(n, kEventsNs, item)) continue;
+    const std::string symbol(trim_ascii_space(n.attribute("symbol").value()));
+    const auto v = values.find(std::string_view(n.attribute("name").value()));
+    if (!symbol.empty() && v != values.end()) out.push_back({symbol, v->second});
+  }
+}
+
+}  // namespace
+
+void Parser::collect_symbols(pugi::xml_node p, const Tables& t, ManifestProviderInfo& out) const {
+  for (pugi::xml_node list : p.children()) {
+    if (internal::is_element(list, kEventsNs, "levels")) {
+      symbols_of(list, "level", t.levels, out.levels);
+    } else if (internal::is_element(list, kEventsNs, "opcodes")) {
+      symbols_of(list, "opcode", t.opcodes, out.opcodes);
+    } else if (internal::is_element(list, kEventsNs, "keywords")) {
+      symbols_of(list, "keyword", t.keywords, out.keywords);
+    } else if (internal::is_element(list, kEventsNs, "channels")) {
+      symbols_of(list, "channel", t.channels, out.channels);
+    } else if (internal::is_element(list, kEventsNs, "tasks")) {
+      symbols_of(list, "task", t.tasks, out.tasks);
+      for (pugi::xml_node task : list.children()) {
+        if (!internal::is_element(task, kEventsNs, "task")) continue;
+        const auto scoped = t.task_opcodes.find(std::string_view(task.attribute("name").value()));
+        if (scoped == t.task_opcodes.end()) continue;
+        for (pugi::xml_node ops : task.children()) {
+          if (internal::is_element(ops, kEventsNs, "opcodes"))
+            symbols_of(ops, "opcode", scoped->second, out.opcodes);
+        }
+      }
+    }
+  }
 }
 
 }  // namespace internal
@@ -233,7 +304,10 @@ std::string manifest_size_error(std::string_view name) {
          std::to_string(kMaxManifestBytes >> 20) + " MiB of manifest text";
 }
 
-std::expected<std::vector<ProviderDef>, ManifestError> parse_manifest(std::string_view text) {
+namespace {
+
+std::expected<std::vector<ProviderDef>, ManifestError> parse(
+    std::string_view text, std::vector<ManifestProviderInfo>* info) {
   if (text.size() > kMaxManifestBytes) {
     return std::unexpected(
         ManifestError{ManifestError::Kind::Content, 0, 0, manifest_size_error("the manifest")});
@@ -250,7 +324,19 @@ std::expected<std::vector<ProviderDef>, ManifestError> parse_manifest(std::strin
     if (r.offset >= 0) internal::line_column(utf8, static_cast<size_t>(r.offset), e.line, e.column);
     return std::unexpected(std::move(e));
   }
-  return internal::Parser(utf8).run(doc);
+  return internal::Parser(utf8, info).run(doc);
+}
+
+}  // namespace
+
+std::expected<std::vector<ProviderDef>, ManifestError> parse_manifest(std::string_view text) {
+  return parse(text, nullptr);
+}
+
+std::expected<std::vector<ProviderDef>, ManifestError> parse_manifest(
+    std::string_view text, std::vector<ManifestProviderInfo>& info) {
+  info.clear();
+  return parse(text, &info);
 }
 
 }  // namespace pfc

@@ -223,6 +223,7 @@ TEST(CliDocs, ManPageAndCompletionsCoverEveryOption) {
                                                        {"gen"},
                                                        {"state"},
                                                        {"compile"},
+                                                       {"mc"},
                                                        {"trace"},
                                                        {"trace", "start"},
                                                        {"trace", "enable"},

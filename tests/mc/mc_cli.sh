@@ -1,0 +1,57 @@
+#!/bin/sh
+# tests/mc/mc_cli.sh PFC SRC_DIR — `pfc mc` as a command (docs/cli.md):
+#   - the header for Widget.man equals Widget.h.expected (-h DIR; the default DIR, the
+#     current directory, and BASENAME, the manifest's name; -z BASENAME);
+#   - every errors/NAME.man is exit 1 with errors/NAME.expected's positioned message on
+#     stderr and writes no header;
+#   - usage errors are exit 2 and write nothing; a missing manifest or output directory
+#     is exit 1.
+set -u
+pfc=$1 src=$2
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+failed=0
+fail() { echo "FAIL: $*"; failed=1; }
+cd "$src" || exit 1
+
+"$pfc" mc -um -h "$tmp" Widget.man || fail "pfc mc -um -h DIR Widget.man: exit $?"
+cmp -s "$tmp/Widget.h" Widget.h.expected ||
+  { fail "the header differs from Widget.h.expected:"; diff "$tmp/Widget.h" Widget.h.expected | head -40; }
+mkdir "$tmp/cwd" && (cd "$tmp/cwd" && "$pfc" mc -um "$src/Widget.man") || fail "pfc mc in the current directory"
+cmp -s "$tmp/cwd/Widget.h" Widget.h.expected || fail "the default DIR and BASENAME"
+"$pfc" mc -z widget_events -h "$tmp" -um Widget.man || fail "-z BASENAME"
+cmp -s "$tmp/widget_events.h" Widget.h.expected || fail "-z widget_events: not the same header"
+
+for man in errors/*.man; do
+  name=${man%.man}
+  err=$("$pfc" mc -um -h "$tmp/err" "$man" 2>&1 >/dev/null)
+  code=$?
+  got=$(printf 'exit %s\n%s' "$code" "$err")
+  [ "$got" = "$(cat "$name.expected")" ] ||
+    fail "$man: got '$got', expected '$(cat "$name.expected")'"
+done
+[ ! -e "$tmp/err" ] || fail "an erroneous manifest wrote something"
+
+# usage ARGS... — exit 2, a message on stderr, nothing written.
+usage() {
+  err=$("$pfc" mc "$@" 2>&1 >/dev/null)
+  code=$?
+  [ "$code" = 2 ] && [ -n "$err" ] || fail "pfc mc $*: exit $code, stderr '$err' (expected exit 2)"
+}
+usage -h "$tmp/u" Widget.man                  # no -um
+usage -um -h "$tmp/u"                         # no manifest
+usage -um -h "$tmp/u" Widget.man Widget.man   # two manifests
+usage -um -h "$tmp/u" -q Widget.man           # unknown option
+usage -um Widget.man -h                       # -h without its value
+usage -um -h "$tmp/u" -z a/b Widget.man       # -z with a directory
+[ ! -e "$tmp/u" ] || fail "a usage error wrote something"
+"$pfc" mc --help | grep -q 'pfc mc -um' || fail "pfc mc --help"
+
+err=$("$pfc" mc -um -h "$tmp" missing.man 2>&1)
+[ $? = 1 ] && [ "$err" = "pfc: error: cannot read missing.man: No such file or directory" ] ||
+  fail "a missing manifest: '$err'"
+"$pfc" mc -um -h "$tmp/no/such/dir" Widget.man 2>/dev/null
+[ $? = 1 ] || fail "a missing output directory is not exit 1"
+
+[ $failed = 0 ] && echo "mc_cli: header, errors and usage as expected"
+exit $failed
