@@ -6,6 +6,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <utility>
 
 #include "base/ascii.h"
@@ -28,6 +29,36 @@ std::string identifier(std::string_view name) {
     if (!is_ascii_alnum(c) && c != '_') c = '_';
   if (out.empty() || is_ascii_digit(out[0])) out.insert(out.begin(), '_');
   return out;
+}
+
+// True for a C identifier: a letter or '_', then letters, digits and '_'.
+bool is_identifier(std::string_view s) {
+  if (s.empty() || is_ascii_digit(s[0])) return false;
+  for (char c : s)
+    if (!is_ascii_alnum(c) && c != '_') return false;
+  return true;
+}
+
+// The error for a `symbol` attribute that is not a C identifier (the header would not
+// compile), or nullopt.
+std::optional<McError> bad_symbol(std::string_view symbol, ManifestPosition at) {
+  if (symbol.empty() || is_identifier(symbol)) return std::nullopt;
+  return McError{at, "symbol " + quote_text(symbol) +
+                         " is not a C identifier (letters, digits and '_', not starting with a "
+                         "digit)"};
+}
+
+// The first symbol of the provider that is not a C identifier.
+std::optional<McError> check_symbols(const ManifestProviderInfo& info) {
+  if (auto e = bad_symbol(info.symbol, info.at)) return e;
+  for (const auto* list :
+       {&info.channels, &info.levels, &info.opcodes, &info.tasks, &info.keywords}) {
+    for (const ManifestSymbol& s : *list)
+      if (auto e = bad_symbol(s.symbol, s.at)) return e;
+  }
+  for (const ManifestEvent& e : info.events)
+    if (auto bad = bad_symbol(e.symbol, e.at)) return bad;
+  return std::nullopt;
 }
 
 // How mc passes one in-type: its letter in template names, the parameter type of one value
@@ -196,6 +227,7 @@ class ProviderWriter {
   }
 
   std::expected<std::string, McError> write() {
+    if (std::optional<McError> bad = check_symbols(info_)) return std::unexpected(*bad);
     std::string out = "//+\n// Provider " + def_.name + " Event Count " +
                       std::to_string(def_.events.size()) +
                       "\n//+\nEXTERN_C __declspec(selectany) const GUID " + guid_ + " = " +

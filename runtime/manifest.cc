@@ -251,20 +251,16 @@ ManifestPosition Parser::position(pugi::xml_node at) const {
   return out;
 }
 
-namespace {
-
 // Appends the symbol of every `item` of `list` that has one, its value looked up by name.
-void symbols_of(pugi::xml_node list, const char* item, const NameMap& values,
-                std::vector<ManifestSymbol>& out) {
+void Parser::symbols_of(pugi::xml_node list, const char* item, const NameMap& values,
+                        std::vector<ManifestSymbol>& out) const {
   for (pugi::xml_node n : list.children()) {
     if (!internal::is_element(n, kEventsNs, item)) continue;
     const std::string symbol(trim_ascii_space(n.attribute("symbol").value()));
     const auto v = values.find(std::string_view(n.attribute("name").value()));
-    if (!symbol.empty() && v != values.end()) out.push_back({symbol, v->second});
+    if (!symbol.empty() && v != values.end()) out.push_back({symbol, v->second, position(n)});
   }
 }
-
-}  // namespace
 
 void Parser::collect_symbols(pugi::xml_node p, const Tables& t, ManifestProviderInfo& out) const {
   for (pugi::xml_node list : p.children()) {

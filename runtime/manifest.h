@@ -68,6 +68,7 @@ struct ManifestPosition {
 struct ManifestSymbol {
   std::string symbol;
   uint64_t value = 0;
+  ManifestPosition at;
 };
 
 struct ManifestTemplate {

@@ -54,6 +54,8 @@ class Parser {
   ManifestPosition position(pugi::xml_node at) const;
   // Records the symbols of the provider's levels, opcodes, tasks, keywords and channels.
   void collect_symbols(pugi::xml_node p, const Tables& t, ManifestProviderInfo& out) const;
+  void symbols_of(pugi::xml_node list, const char* item, const NameMap& values,
+                  std::vector<ManifestSymbol>& out) const;
   // manifest_events.cc
   // Appends one field of the template that parse_template is reading.
   bool parse_data(pugi::xml_node d, std::vector<FieldDef>& fields);

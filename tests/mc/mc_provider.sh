@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/mc/mc_provider.sh PFC PROVIDER MANIFEST EXPECTED — the provider built from the
 # header `pfc mc` generated (widget_provider.c) writes into a log-file session that enabled
-# Contoso-Widget at level 4 with keyword 0x1; `pfc trace show --schema MANIFEST` decodes
+# Contoso-Widget at level 4 with keyword 0x1 and Contoso-Gadget at level 5; `pfc trace show --schema MANIFEST` decodes
 # the file, and the events (without pid, tid, ts and cpu) must be EXPECTED. Runs in its
 # own PFC_TRACE_DIR (tests/isolate.sh); every command bounded by timeout; the session is
 # stopped on every exit.
@@ -15,6 +15,8 @@ fail() { echo "FAIL: $*"; exit 1; }
 timeout 60 "$pfc" trace start mc-widget --file "$log" >/dev/null || fail "trace start"
 timeout 60 "$pfc" trace enable mc-widget Contoso-Widget --level 4 --any 0x1 \
   --schema "$manifest" >/dev/null || fail "trace enable"
+timeout 60 "$pfc" trace enable mc-widget Contoso-Gadget --schema "$manifest" >/dev/null ||
+  fail "trace enable Contoso-Gadget"
 timeout 60 "$provider" || fail "the provider"
 timeout 60 "$pfc" trace stop mc-widget >/dev/null || fail "trace stop"
 got=$(timeout 60 "$pfc" trace show "$log" --schema "$manifest") || fail "trace show"
@@ -25,4 +27,4 @@ if [ "$got" != "$want" ]; then
   echo "--- got"; printf '%s\n' "$got"; echo "--- expected"; printf '%s\n' "$want"
   exit 1
 fi
-echo "mc_provider: the 2 events written through the generated header read back as written"
+echo "mc_provider: the 4 events written through the generated header read back as written"

@@ -4,7 +4,8 @@
  * enabled Contoso-Widget at level 4 with keyword 0x1: it checks the enable bits
  * (EventEnabled<Event>), writes WidgetPart and WidgetOrder with typed arguments (every
  * field type of the manifest, a length-referenced binary, a counted array, a SID), calls the
- * disabled events (nothing is written), and unregisters. mc_provider.sh reads the events
+ * disabled events (nothing is written), and unregisters; then writes two events of the
+ * second provider, Contoso-Gadget (enabled at level 5). mc_provider.sh reads the events
  * back with `pfc trace show --schema Widget.man` and compares them with expected.jsonl. */
 #include <stdio.h>
 #include <windows.h>
@@ -57,6 +58,17 @@ int main(void) {
   if (rc != ERROR_SUCCESS) return failed("EventWriteWidgetPartVerbose", rc);
   rc = EventUnregisterContoso_Widget();
   if (rc != ERROR_SUCCESS || Contoso_WidgetHandle != 0) return failed("EventUnregister", rc);
-  printf("widget_provider: registered, enabled, wrote 2 events, unregistered\n");
+
+  /* The second provider (no symbol: its GUID and context are named after it), enabled at
+   * level 5. */
+  rc = EventRegisterContoso_Gadget();
+  if (rc != ERROR_SUCCESS) return failed("EventRegisterContoso_Gadget", rc);
+  if (!EventEnabledGadgetTick() || !EventEnabledGadgetTock() || Contoso_Gadget_Context.Level != 5)
+    return failed("the second provider's enable bits", Contoso_GadgetEnableBits[0]);
+  if ((rc = EventWriteGadgetTick(7)) != ERROR_SUCCESS) return failed("EventWriteGadgetTick", rc);
+  if ((rc = EventWriteGadgetTock(0x10)) != ERROR_SUCCESS) return failed("EventWriteGadgetTock", rc);
+  rc = EventUnregisterContoso_Gadget();
+  if (rc != ERROR_SUCCESS) return failed("EventUnregisterContoso_Gadget", rc);
+  printf("widget_provider: registered, enabled, wrote 4 events, unregistered\n");
   return 0;
 }
