@@ -215,6 +215,9 @@ std::string descriptor_c(const EventDescriptor& d) {
          ", " + hex(d.opcode) + ", " + hex(d.task) + ", " + hex(d.keyword) + "}";
 }
 
+// MCGEN_TRACE_CONTEXT::EnableBitsCount is a USHORT.
+constexpr size_t kMaxEnableBits = 0xFFFF;
+
 // Writes one provider; templates_used collects the template functions its events call.
 class ProviderWriter {
  public:
@@ -246,6 +249,12 @@ class ProviderWriter {
              descriptor_c(d) + ";\n#define " + sym + "_value " + hex(d.id) + "\n";
       bit_of(d);
     }
+    if (bits_.size() > kMaxEnableBits) {
+      return std::unexpected(McError{
+          info_.at, "provider " + quote_text(def_.name) + " has " + std::to_string(bits_.size()) +
+                        " distinct level and keyword pairs; mc's enable bits count at most " +
+                        std::to_string(kMaxEnableBits)});
+    }
     out += std::string(kMcNote) + "//\n// Allow disabling of code generation\n//\n" +
            "#ifndef MCGEN_DISABLE_PROVIDER_CODE_GENERATION\n\n" + globals() +
            std::string(kMcRegister) + register_macros();
@@ -261,11 +270,9 @@ class ProviderWriter {
  private:
   // The event's enable bit: one per distinct (level, keyword), in order of first use.
   size_t bit_of(const EventDescriptor& d) {
-    const std::pair<uint8_t, uint64_t> key{d.level, d.keyword};
-    for (size_t i = 0; i < bits_.size(); ++i)
-      if (bits_[i] == key) return i;
-    bits_.push_back(key);
-    return bits_.size() - 1;
+    const auto [it, added] = bit_index_.try_emplace({d.level, d.keyword}, bits_.size());
+    if (added) bits_.push_back(it->first);
+    return it->second;
   }
 
   std::string globals() const {
@@ -309,10 +316,11 @@ class ProviderWriter {
                       mask + ") != 0)\n\n//\n// Event Macro for " + sym +
                       "\n//\n#define EventWrite" + sym + "(";
     std::string call = "TemplateEventDescriptor(" + name_ + "Handle, &" + sym;
-    if (!me.tid.empty()) {
-      const ManifestTemplate* tpl = find_template(me.tid);
-      auto sig = signature(*tpl);
-      if (!sig) return std::unexpected(sig.error());
+    const ManifestTemplate* tpl = me.tid.empty() ? nullptr : find_template(me.tid);
+    std::expected<std::string, McError> sig;  // "" without a template
+    if (tpl != nullptr) sig = signature(*tpl);
+    if (!sig) return std::unexpected(sig.error());
+    if (!sig->empty()) {  // a template without fields writes as no template does
       if (used_.emplace(*sig, tpl).second) order_.push_back(*sig);
       call = "Template_" + *sig + "(" + name_ + "Handle, &" + sym;
       for (size_t i = 0; i < ev.fields.size(); ++i) {
@@ -339,7 +347,8 @@ class ProviderWriter {
   std::vector<std::string>& order_;
   std::string name_;  // the provider name as an identifier (…EnableBits, …Handle)
   std::string guid_;  // the provider's symbol (its GUID and …_Context)
-  std::vector<std::pair<uint8_t, uint64_t>> bits_;
+  std::vector<std::pair<uint8_t, uint64_t>> bits_;  // level and keyword of each enable bit
+  std::map<std::pair<uint8_t, uint64_t>, size_t> bit_index_;
 };
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include <pugixml.hpp>
 
+#include <algorithm>
 #include <array>
 #include <set>
 #include <unordered_set>
@@ -244,10 +245,11 @@ bool Parser::parse_template(pugi::xml_node tpl, Template& out) {
   return true;
 }
 
+// Only the offset: lines and columns are computed for all positions at once at the end
+// (resolve_positions), one pass over the text instead of one per element.
 ManifestPosition Parser::position(pugi::xml_node at) const {
   ManifestPosition out;
-  const ptrdiff_t offset = at ? at.offset_debug() : -1;
-  if (offset >= 0) internal::line_column(text_, static_cast<size_t>(offset), out.line, out.column);
+  out.offset = at ? at.offset_debug() : -1;
   return out;
 }
 
@@ -302,6 +304,38 @@ std::string manifest_size_error(std::string_view name) {
 
 namespace {
 
+// Fills line and column of every position of `info` with an offset: in offset order, each
+// counted on from the previous one.
+void resolve_positions(std::string_view text, std::vector<ManifestProviderInfo>& info) {
+  std::vector<ManifestPosition*> all;
+  for (ManifestProviderInfo& p : info) {
+    all.push_back(&p.at);
+    for (auto* list : {&p.channels, &p.levels, &p.opcodes, &p.tasks, &p.keywords})
+      for (ManifestSymbol& s : *list) all.push_back(&s.at);
+    for (ManifestTemplate& t : p.templates) {
+      all.push_back(&t.stopped_at);
+      for (ManifestPosition& f : t.fields_at) all.push_back(&f);
+    }
+    for (ManifestEvent& e : p.events) all.push_back(&e.at);
+  }
+  std::erase_if(all, [](const ManifestPosition* p) { return p->offset < 0; });
+  std::sort(all.begin(), all.end(), [](const ManifestPosition* a, const ManifestPosition* b) {
+    return a->offset < b->offset;
+  });
+  uint32_t line = 1, column = 1;
+  size_t from = 0;  // an element's start: a character boundary
+  for (ManifestPosition* p : all) {
+    const size_t to = std::min(static_cast<size_t>(p->offset), text.size());
+    uint32_t l = 1, c = 1;
+    internal::line_column(text.substr(from), to - from, l, c);
+    column = l == 1 ? column + c - 1 : c;
+    line += l - 1;
+    from = to;
+    p->line = line;
+    p->column = column;
+  }
+}
+
 std::expected<std::vector<ProviderDef>, ManifestError> parse(
     std::string_view text, std::vector<ManifestProviderInfo>* info) {
   if (text.size() > kMaxManifestBytes) {
@@ -320,7 +354,9 @@ std::expected<std::vector<ProviderDef>, ManifestError> parse(
     if (r.offset >= 0) internal::line_column(utf8, static_cast<size_t>(r.offset), e.line, e.column);
     return std::unexpected(std::move(e));
   }
-  return internal::Parser(utf8, info).run(doc);
+  auto parsed = internal::Parser(utf8, info).run(doc);
+  if (parsed && info != nullptr) resolve_positions(utf8, *info);
+  return parsed;
 }
 
 }  // namespace

@@ -62,6 +62,7 @@ std::expected<std::vector<ProviderDef>, ManifestError> parse_manifest(std::strin
 struct ManifestPosition {
   uint32_t line = 0;
   uint32_t column = 0;
+  int64_t offset = -1;  // byte offset in the parsed (UTF-8) text; -1 = unknown
 };
 
 // A level, opcode, task, keyword or channel that has a `symbol` attribute.

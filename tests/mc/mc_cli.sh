@@ -32,6 +32,28 @@ for man in errors/*.man; do
 done
 [ ! -e "$tmp/err" ] || fail "an erroneous manifest wrote something"
 
+# More distinct (level, keyword) pairs than MCGEN_TRACE_CONTEXT's USHORT EnableBitsCount:
+# 256 levels × 257 keywords, one event each (ids 0..65535, then version 1).
+awk 'BEGIN {
+  print "<instrumentationManifest xmlns=\"http://schemas.microsoft.com/win/2004/08/events\">"
+  print "<instrumentation><events>"
+  print "<provider name=\"Many\" guid=\"{3f1e0d2c-4b5a-6978-8a9b-0c1d2e3f4a5b}\">"
+  print "<levels>"
+  for (l = 0; l < 256; l++) printf "<level name=\"l%d\" value=\"%d\"/>\n", l, l
+  print "</levels><keywords>"
+  for (k = 1; k <= 257; k++) printf "<keyword name=\"k%d\" mask=\"%d\"/>\n", k, k
+  print "</keywords><events>"
+  for (n = 0; n < 65792; n++)
+    printf "<event value=\"%d\" version=\"%d\" level=\"l%d\" keywords=\"k%d\" symbol=\"e%d\"/>\n",
+      n % 65536, int(n / 65536), n % 256, int(n / 256) + 1, n
+  print "</events></provider></events></instrumentation></instrumentationManifest>"
+}' >"$tmp/many.man"
+err=$(timeout 60 "$pfc" mc -um -h "$tmp/err" "$tmp/many.man" 2>&1)
+code=$?
+[ $code = 1 ] && [ "$err" = "pfc: error: $tmp/many.man:3:2: provider 'Many' has 65792 distinct level and keyword pairs; mc's enable bits count at most 65535" ] ||
+  fail "65792 enable bits: exit $code, '$err'"
+[ ! -e "$tmp/err" ] || fail "the manifest with too many enable bits wrote something"
+
 # usage ARGS... — exit 2, a message on stderr, nothing written.
 usage() {
   err=$("$pfc" mc "$@" 2>&1 >/dev/null)
