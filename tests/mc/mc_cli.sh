@@ -1,7 +1,8 @@
 #!/bin/sh
 # tests/mc/mc_cli.sh PFC SRC_DIR — `pfc mc` as a command (docs/cli.md):
 #   - the header for Widget.man equals Widget.h.expected (-h DIR; the default DIR, the
-#     current directory, and BASENAME, the manifest's name; -z BASENAME);
+#     current directory, and BASENAME, the manifest's name; -z BASENAME); an event whose
+#     template has no data calls TemplateEventDescriptor;
 #   - every errors/NAME.man is exit 1 with errors/NAME.expected's positioned message on
 #     stderr and writes no header;
 #   - usage errors are exit 2 and write nothing; a missing manifest or output directory
@@ -19,8 +20,12 @@ cmp -s "$tmp/Widget.h" Widget.h.expected ||
   { fail "the header differs from Widget.h.expected:"; diff "$tmp/Widget.h" Widget.h.expected | head -40; }
 mkdir "$tmp/cwd" && (cd "$tmp/cwd" && "$pfc" mc -um "$src/Widget.man") || fail "pfc mc in the current directory"
 cmp -s "$tmp/cwd/Widget.h" Widget.h.expected || fail "the default DIR and BASENAME"
-"$pfc" mc -z widget_events -h "$tmp" -um Widget.man || fail "-z BASENAME"
+"$pfc" --color never mc -z widget_events -h "$tmp" -um Widget.man || fail "-z BASENAME"
 cmp -s "$tmp/widget_events.h" Widget.h.expected || fail "-z widget_events: not the same header"
+"$pfc" mc -um -h "$tmp" empty_template.man || fail "empty_template.man: exit $?"
+grep -q '^        TemplateEventDescriptor(EmptyHandle, &Ev)' "$tmp/empty_template.h" &&
+  ! grep -q 'Template_(' "$tmp/empty_template.h" ||
+  fail "a template without data does not write as no template"
 
 for man in errors/*.man; do
   name=${man%.man}
@@ -66,6 +71,8 @@ usage -um -h "$tmp/u" Widget.man Widget.man   # two manifests
 usage -um -h "$tmp/u" -q Widget.man           # unknown option
 usage -um Widget.man -h                       # -h without its value
 usage -um -h "$tmp/u" -z a/b Widget.man       # -z with a directory
+"$pfc" --color purple mc -um -h "$tmp/u" Widget.man 2>/dev/null
+[ $? = 2 ] || fail "--color purple before mc is not a usage error"
 [ ! -e "$tmp/u" ] || fail "a usage error wrote something"
 "$pfc" mc --help | grep -q 'pfc mc -um' || fail "pfc mc --help"
 
