@@ -132,6 +132,14 @@ std::expected<std::string, McError> signature(const ManifestTemplate& tpl) {
                                              ": arrays of strings or binaries have no "
                                              "EventWrite argument in pfc mc"});
     }
+    for (size_t j = 0; j < i; ++j) {  // EventWrite<Event>'s parameters must differ
+      if (identifier(tpl.fields[j].name) == identifier(f.name)) {
+        return std::unexpected(McError{at, "data " + quote_text(tpl.fields[j].name) + " and " +
+                                               quote_text(f.name) + " of template " +
+                                               quote_text(tpl.tid) + " are both the argument " +
+                                               identifier(f.name)});
+      }
+    }
     sig += t.letter;
     sig += extent_name(f.count.present() ? f.count : f.length);
   }
