@@ -36,6 +36,8 @@ std::expected<McOptions, std::string> parse_mc_args(const std::vector<std::strin
   if (o.help) return o;
   if (!o.user_mode) return std::unexpected("mc: -um is required (pfc mc writes user-mode code)");
   if (o.manifest.empty()) return std::unexpected("mc: MANIFEST is required");
+  if (o.base.empty() && o.manifest == "-")
+    return std::unexpected("mc: a manifest from standard input (-) needs -z BASENAME");
   if (o.base.empty()) o.base = std::filesystem::path(o.manifest).stem().string();
   if (o.base.empty() || o.base.find('/') != std::string::npos)
     return std::unexpected("mc: -z " + o.base + ": expected a file name without a directory");
@@ -43,6 +45,7 @@ std::expected<McOptions, std::string> parse_mc_args(const std::vector<std::strin
 }
 
 int command_mc(const McOptions& options, std::ostream& err) {
+  const std::string name = options.manifest == "-" ? "<stdin>" : options.manifest;
   auto text = read_whole_file(options.manifest, kMaxManifestBytes, "a manifest's limit");
   if (!text) {
     err << "pfc: error: " << text.error().message << '\n';
@@ -51,16 +54,15 @@ int command_mc(const McOptions& options, std::ostream& err) {
   std::vector<ManifestProviderInfo> info;
   auto parsed = parse_manifest(*text, info);
   if (!parsed) {
-    err << "pfc: error: " << parsed.error().to_string(options.manifest) << '\n';
+    err << "pfc: error: " << parsed.error().to_string(name) << '\n';
     return kExitInput;
   }
-  auto header =
-      mc_header(*parsed, info, std::filesystem::path(options.manifest).filename().string());
+  auto header = mc_header(*parsed, info, std::filesystem::path(name).filename().string());
   if (!header) {
     const McError& e = header.error();
     err << "pfc: error: "
         << ManifestError{ManifestError::Kind::Content, e.at.line, e.at.column, e.message}.to_string(
-               options.manifest)
+               name)
         << '\n';
     return kExitInput;
   }

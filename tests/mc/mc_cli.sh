@@ -71,10 +71,17 @@ usage -um -h "$tmp/u" Widget.man Widget.man   # two manifests
 usage -um -h "$tmp/u" -q Widget.man           # unknown option
 usage -um Widget.man -h                       # -h without its value
 usage -um -h "$tmp/u" -z a/b Widget.man       # -z with a directory
+usage -um -h "$tmp/u" - <Widget.man           # standard input without -z
 "$pfc" --color purple mc -um -h "$tmp/u" Widget.man 2>/dev/null
 [ $? = 2 ] || fail "--color purple before mc is not a usage error"
 [ ! -e "$tmp/u" ] || fail "a usage error wrote something"
 "$pfc" mc --help | grep -q 'pfc mc -um' || fail "pfc mc --help"
+"$pfc" mc -um -h "$tmp" -z from_stdin - <Widget.man || fail "a manifest from standard input"
+sed 's/from <stdin>/from Widget.man/' "$tmp/from_stdin.h" | cmp -s - Widget.h.expected ||
+  fail "the header of a manifest from standard input differs"
+err=$("$pfc" mc -um -h "$tmp/err" -z x - <errors/struct.man 2>&1)
+[ $? = 1 ] && [ "$err" = "pfc: error: <stdin>:10:12: template 'T': struct 'S' cannot be laid out (docs/etw.md)" ] ||
+  fail "an error in a manifest from standard input: '$err'"
 
 err=$("$pfc" mc -um -h "$tmp" missing.man 2>&1)
 [ $? = 1 ] && [ "$err" = "pfc: error: cannot read missing.man: No such file or directory" ] ||
