@@ -253,8 +253,9 @@ class ProviderWriter {
       const std::string& sym = info_.events[i].symbol;
       if (sym.empty()) continue;
       const EventDescriptor& d = def_.events[i].desc;
-      out += "EXTERN_C __declspec(selectany) const EVENT_DESCRIPTOR " + sym + " = " +
-             descriptor_c(d) + ";\n#define " + sym + "_value " + hex(d.id) + "\n";
+      out += "EXTERN_C __declspec(selectany) const EVENT_DESCRIPTOR ";
+      out += sym + " = " + descriptor_c(d) + ";\n";
+      out += "#define " + sym + "_value " + hex(d.id) + "\n";
       bit_of(d);
     }
     if (bits_.size() > kMaxEnableBits) {
