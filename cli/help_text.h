@@ -14,6 +14,20 @@ inline constexpr const char* kMainFooter =
     "Run 'pfc COMMAND --help' for a command's options. Exit codes: 0 success, 1 errors in the "
     "script or input files (or a failed write), 2 usage errors, 3 internal errors.";
 
+// `pfc mc --help` (mc's options are parsed by parse_mc_args, not CLI11).
+inline constexpr const char* kMcHelp =
+    "Write the header mc.exe -um generates for an instrumentation manifest\n"
+    "Usage: pfc mc -um [-h DIR] [-z BASENAME] MANIFEST.man\n"
+    "\n"
+    "Options:\n"
+    "  -um           user-mode code (required; the only mode)\n"
+    "  -h DIR        directory of the header (default: the current directory)\n"
+    "  -z BASENAME   the header is BASENAME.h (default: the manifest's name without extension)\n"
+    "\n"
+    "Examples:\n"
+    "  pfc mc -um provider.man                   writes ./provider.h\n"
+    "  pfc mc -um -h gen -z etw_events app.man   writes gen/etw_events.h";
+
 inline constexpr const char* kCheckExamples =
     "Examples:\n"
     "  pfc check trace.pfs                       diagnostics only; exit 0 when clean\n"

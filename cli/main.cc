@@ -35,7 +35,7 @@
 namespace pfc::cli {
 namespace {
 
-constexpr std::string_view kCommands[] = {"check", "run", "state", "compile", "gen", "trace"};
+constexpr std::string_view kCommands[] = {"check", "run", "state", "compile", "gen", "trace", "mc"};
 
 struct Parsed {
   std::string script;
@@ -133,6 +133,9 @@ void add_subcommands(CLI::App& app, Parsed& p) {
       ->check(CLI::IsMember({"ast", "ir", "llvm", "asm"}));
   compile->footer(kCompileExamples);
   add_trace(app, p.trace);
+  // Listed for --help; its arguments are parsed by run_mc (mc's spellings: -um, -h DIR).
+  app.add_subcommand("mc", "Write the header mc.exe -um generates for a manifest (pfc mc --help)")
+      ->allow_extras();
 }
 
 int usage_error(const std::string& message) {
@@ -224,6 +227,37 @@ class StdoutStream {
   std::streambuf* saved_;
 };
 
+// The index of the command word "mc" when it is the command (after any --color option),
+// else 0.
+int mc_command_at(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view a = argv[i];
+    if (a == "--color") {
+      ++i;
+    } else if (!a.starts_with("--color=")) {
+      return a == "mc" ? i : 0;
+    }
+  }
+  return 0;
+}
+
+// `pfc mc ARGS` (argv[at] is "mc"): mc's option spellings, parsed by parse_mc_args.
+int run_mc(int at, int argc, char** argv, StdoutStream& out) {
+  for (int i = 1; i < at; ++i) {  // --color: checked as for every command (no colours here)
+    std::string_view v = argv[i];
+    v = v == "--color" ? (i + 1 < at ? std::string_view(argv[++i]) : "") : v.substr(8);
+    if (v != "auto" && v != "always" && v != "never")
+      return usage_error("--color: '" + std::string(v) + "' is not one of auto, always, never");
+  }
+  const auto options = parse_mc_args(std::vector<std::string>(argv + at + 1, argv + argc));
+  if (!options) return usage_error(options.error());
+  if (options->help) {
+    std::cout << kMcHelp << '\n';
+    return out.check(kExitOk);
+  }
+  return out.check(command_mc(*options, std::cerr));
+}
+
 bool wants_version(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string_view a = argv[i];
@@ -235,6 +269,7 @@ bool wants_version(int argc, char** argv) {
 
 int run_main(int argc, char** argv) {
   StdoutStream out;
+  if (const int at = mc_command_at(argc, argv); at > 0) return run_mc(at, argc, argv, out);
   if (wants_version(argc, argv)) {
     std::cout << "pfc " << PFC_VERSION << '\n';
     return out.check(kExitOk);

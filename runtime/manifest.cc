@@ -6,6 +6,7 @@
 
 #include <pugixml.hpp>
 
+#include <algorithm>
 #include <array>
 #include <set>
 #include <unordered_set>
@@ -108,8 +109,14 @@ bool Parser::parse_provider(pugi::xml_node p, ProviderDef& out) {
   out.guid = *guid;
   event_names_.clear();
   event_ids_.clear();
+  if (info_ != nullptr) {
+    info_->push_back(ManifestProviderInfo{});
+    info_->back().symbol = trim_ascii_space(p.attribute("symbol").value());
+    info_->back().at = position(p);
+  }
   Tables tables;
   if (!parse_tables(p, tables)) return false;
+  if (info_ != nullptr) collect_symbols(p, tables, info_->back());
   for (pugi::xml_node list : p.children()) {
     if (!internal::is_element(list, kEventsNs, "events")) continue;
     for (pugi::xml_node e : list.children()) {
@@ -139,6 +146,14 @@ bool Parser::parse_tables(pugi::xml_node p, Tables& t) {
         if (tid.empty()) return fail(tpl, "template without a tid");
         Template parsed;
         if (!parse_template(tpl, parsed)) return false;
+        if (info_ != nullptr) {
+          ManifestTemplate& m = info_->back().templates.emplace_back();
+          m.tid = tid;
+          m.fields = parsed.fields;
+          for (pugi::xml_node d : parsed.fields_at) m.fields_at.push_back(position(d));
+          m.stopped = parsed.stopped;
+          m.stopped_at = position(parsed.stopped_at);
+        }
         if (!t.templates.emplace(tid, std::move(parsed)).second)
           return fail(tpl, "duplicate template " + quote_text(tid));
       }
@@ -211,13 +226,67 @@ bool Parser::parse_template(pugi::xml_node tpl, Template& out) {
   template_fields_.clear();
   for (pugi::xml_node d : tpl.children()) {
     // A struct's layout cannot be represented: later fields cannot be located (docs/etw.md).
-    if (internal::is_element(d, kEventsNs, "struct")) break;
+    if (internal::is_element(d, kEventsNs, "struct")) {
+      out.stopped = "struct " + quote_text(d.attribute("name").value());
+      out.stopped_at = d;
+      break;
+    }
     if (!internal::is_element(d, kEventsNs, "data")) continue;
     const size_t before = out.fields.size();
     if (!parse_data(d, out.fields)) return false;
-    if (out.fields.size() == before) break;  // an unsupported type: same as a struct
+    if (out.fields.size() == before) {  // an unsupported type: same as a struct
+      out.stopped = "data " + quote_text(d.attribute("name").value()) + " of inType " +
+                    quote_text(d.attribute("inType").value());
+      out.stopped_at = d;
+      break;
+    }
+    out.fields_at.push_back(d);
   }
   return true;
+}
+
+// Only the offset: lines and columns are computed for all positions at once at the end
+// (resolve_positions), one pass over the text instead of one per element.
+ManifestPosition Parser::position(pugi::xml_node at) const {
+  ManifestPosition out;
+  out.offset = at ? at.offset_debug() : -1;
+  return out;
+}
+
+// Appends the symbol of every `item` of `list` that has one, its value looked up by name.
+void Parser::symbols_of(pugi::xml_node list, const char* item, const NameMap& values,
+                        std::vector<ManifestSymbol>& out) const {
+  for (pugi::xml_node n : list.children()) {
+    if (!internal::is_element(n, kEventsNs, item)) continue;
+    const std::string symbol(trim_ascii_space(n.attribute("symbol").value()));
+    const auto v = values.find(std::string_view(n.attribute("name").value()));
+    if (!symbol.empty() && v != values.end()) out.push_back({symbol, v->second, position(n)});
+  }
+}
+
+void Parser::collect_symbols(pugi::xml_node p, const Tables& t, ManifestProviderInfo& out) const {
+  for (pugi::xml_node list : p.children()) {
+    if (internal::is_element(list, kEventsNs, "levels")) {
+      symbols_of(list, "level", t.levels, out.levels);
+    } else if (internal::is_element(list, kEventsNs, "opcodes")) {
+      symbols_of(list, "opcode", t.opcodes, out.opcodes);
+    } else if (internal::is_element(list, kEventsNs, "keywords")) {
+      symbols_of(list, "keyword", t.keywords, out.keywords);
+    } else if (internal::is_element(list, kEventsNs, "channels")) {
+      symbols_of(list, "channel", t.channels, out.channels);
+    } else if (internal::is_element(list, kEventsNs, "tasks")) {
+      symbols_of(list, "task", t.tasks, out.tasks);
+      for (pugi::xml_node task : list.children()) {
+        if (!internal::is_element(task, kEventsNs, "task")) continue;
+        const auto scoped = t.task_opcodes.find(std::string_view(task.attribute("name").value()));
+        if (scoped == t.task_opcodes.end()) continue;
+        for (pugi::xml_node ops : task.children()) {
+          if (internal::is_element(ops, kEventsNs, "opcodes"))
+            symbols_of(ops, "opcode", scoped->second, out.opcodes);
+        }
+      }
+    }
+  }
 }
 
 }  // namespace internal
@@ -233,7 +302,42 @@ std::string manifest_size_error(std::string_view name) {
          std::to_string(kMaxManifestBytes >> 20) + " MiB of manifest text";
 }
 
-std::expected<std::vector<ProviderDef>, ManifestError> parse_manifest(std::string_view text) {
+namespace {
+
+// Fills line and column of every position of `info` with an offset: in offset order, each
+// counted on from the previous one.
+void resolve_positions(std::string_view text, std::vector<ManifestProviderInfo>& info) {
+  std::vector<ManifestPosition*> all;
+  for (ManifestProviderInfo& p : info) {
+    all.push_back(&p.at);
+    for (auto* list : {&p.channels, &p.levels, &p.opcodes, &p.tasks, &p.keywords})
+      for (ManifestSymbol& s : *list) all.push_back(&s.at);
+    for (ManifestTemplate& t : p.templates) {
+      all.push_back(&t.stopped_at);
+      for (ManifestPosition& f : t.fields_at) all.push_back(&f);
+    }
+    for (ManifestEvent& e : p.events) all.push_back(&e.at);
+  }
+  std::erase_if(all, [](const ManifestPosition* p) { return p->offset < 0; });
+  std::sort(all.begin(), all.end(), [](const ManifestPosition* a, const ManifestPosition* b) {
+    return a->offset < b->offset;
+  });
+  uint32_t line = 1, column = 1;
+  size_t from = 0;  // an element's start: a character boundary
+  for (ManifestPosition* p : all) {
+    const size_t to = std::min(static_cast<size_t>(p->offset), text.size());
+    uint32_t l = 1, c = 1;
+    internal::line_column(text.substr(from), to - from, l, c);
+    column = l == 1 ? column + c - 1 : c;
+    line += l - 1;
+    from = to;
+    p->line = line;
+    p->column = column;
+  }
+}
+
+std::expected<std::vector<ProviderDef>, ManifestError> parse(
+    std::string_view text, std::vector<ManifestProviderInfo>* info) {
   if (text.size() > kMaxManifestBytes) {
     return std::unexpected(
         ManifestError{ManifestError::Kind::Content, 0, 0, manifest_size_error("the manifest")});
@@ -250,7 +354,21 @@ std::expected<std::vector<ProviderDef>, ManifestError> parse_manifest(std::strin
     if (r.offset >= 0) internal::line_column(utf8, static_cast<size_t>(r.offset), e.line, e.column);
     return std::unexpected(std::move(e));
   }
-  return internal::Parser(utf8).run(doc);
+  auto parsed = internal::Parser(utf8, info).run(doc);
+  if (parsed && info != nullptr) resolve_positions(utf8, *info);
+  return parsed;
+}
+
+}  // namespace
+
+std::expected<std::vector<ProviderDef>, ManifestError> parse_manifest(std::string_view text) {
+  return parse(text, nullptr);
+}
+
+std::expected<std::vector<ProviderDef>, ManifestError> parse_manifest(
+    std::string_view text, std::vector<ManifestProviderInfo>& info) {
+  info.clear();
+  return parse(text, &info);
 }
 
 }  // namespace pfc

@@ -56,6 +56,50 @@ std::string manifest_size_error(std::string_view name);
 // entity references other than XML's five predefined ones are never expanded.
 std::expected<std::vector<ProviderDef>, ManifestError> parse_manifest(std::string_view text);
 
+// What a manifest declares beyond the schema, for generating mc.exe's header (`pfc mc`,
+// docs/cli.md): symbols, template ids and where each element is. Positions as in
+// ManifestError (0 = unknown).
+struct ManifestPosition {
+  uint32_t line = 0;
+  uint32_t column = 0;
+  int64_t offset = -1;  // byte offset in the parsed (UTF-8) text; -1 = unknown
+};
+
+// A level, opcode, task, keyword or channel that has a `symbol` attribute.
+struct ManifestSymbol {
+  std::string symbol;
+  uint64_t value = 0;
+  ManifestPosition at;
+};
+
+struct ManifestTemplate {
+  std::string tid;
+  std::vector<FieldDef> fields;             // as events copy them
+  std::vector<ManifestPosition> fields_at;  // each field's <data> element
+  // The first <struct> or data element of an in-type pfc cannot lay out (fields ends
+  // before it), with its description; empty when every element is in `fields`.
+  std::string stopped;
+  ManifestPosition stopped_at;
+};
+
+struct ManifestEvent {
+  std::string symbol;  // the `symbol` attribute ("" when absent)
+  std::string tid;     // the `template` attribute ("" when none)
+  ManifestPosition at;
+};
+
+struct ManifestProviderInfo {
+  std::string symbol;  // the provider's `symbol` attribute ("" when absent)
+  ManifestPosition at;
+  std::vector<ManifestSymbol> channels, levels, opcodes, tasks, keywords;  // document order
+  std::vector<ManifestTemplate> templates;                                 // document order
+  std::vector<ManifestEvent> events;  // parallel to ProviderDef::events
+};
+
+// parse_manifest, also filling `info` (one entry per provider, parallel to the result).
+std::expected<std::vector<ProviderDef>, ManifestError> parse_manifest(
+    std::string_view text, std::vector<ManifestProviderInfo>& info);
+
 // The first manifest embedded as text in arbitrary bytes (an executable or library):
 // from "<?xml" (when it directly precedes the root) or the root element's "<" to the end
 // of the matching "</...instrumentationManifest>". nullopt when there is none.

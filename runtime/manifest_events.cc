@@ -179,6 +179,11 @@ bool Parser::parse_event(pugi::xml_node e, const Tables& t, ProviderDef& p) {
                        std::to_string(ev.desc.version) + " as event " + quote_text(same->second));
   }
   p.events.push_back(std::move(ev));
+  if (info_ != nullptr) {
+    info_->back().events.push_back(
+        ManifestEvent{std::string(trim_ascii_space(e.attribute("symbol").value())),
+                      std::string(tid), position(e)});
+  }
   return true;
 }
 

@@ -21,6 +21,9 @@ using NameMap = std::map<std::string, uint64_t, std::less<>>;
 
 struct Template {
   std::vector<FieldDef> fields;
+  std::vector<pugi::xml_node> fields_at;  // each field's <data> element
+  std::string stopped;                    // why the fields end early ("" = they do not)
+  pugi::xml_node stopped_at;
 };
 
 // What one provider defines; keys are the `name` (or chid / tid) attributes as written.
@@ -33,7 +36,9 @@ struct Tables {
 // Parses one document. Every parse_* returns false after fail() recorded the first error.
 class Parser {
  public:
-  explicit Parser(std::string_view text) : text_(text) {}
+  // `info`, when given, receives what ManifestProviderInfo describes.
+  explicit Parser(std::string_view text, std::vector<ManifestProviderInfo>* info = nullptr)
+      : text_(text), info_(info) {}
 
   std::expected<std::vector<ProviderDef>, ManifestError> run(const pugi::xml_document& doc);
 
@@ -46,6 +51,11 @@ class Parser {
   bool parse_tasks(pugi::xml_node list, Tables& t);
   bool parse_channels(pugi::xml_node list, Tables& t);
   bool parse_template(pugi::xml_node tpl, Template& out);
+  ManifestPosition position(pugi::xml_node at) const;
+  // Records the symbols of the provider's levels, opcodes, tasks, keywords and channels.
+  void collect_symbols(pugi::xml_node p, const Tables& t, ManifestProviderInfo& out) const;
+  void symbols_of(pugi::xml_node list, const char* item, const NameMap& values,
+                  std::vector<ManifestSymbol>& out) const;
   // manifest_events.cc
   // Appends one field of the template that parse_template is reading.
   bool parse_data(pugi::xml_node d, std::vector<FieldDef>& fields);
@@ -58,6 +68,7 @@ class Parser {
 
   std::string_view text_;
   std::optional<ManifestError> error_;
+  std::vector<ManifestProviderInfo>* info_ = nullptr;
   // The current provider's events by name and by (id << 8 | version), for duplicates.
   std::unordered_set<std::string> event_names_;
   std::unordered_map<uint32_t, std::string> event_ids_;

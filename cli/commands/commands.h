@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <expected>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -37,10 +38,22 @@ struct GenCommandOptions {
   std::optional<double> match_rate;
 };
 
+struct McOptions {
+  std::string manifest;
+  std::string dir = ".";   // -h DIR
+  std::string base;        // -z BASENAME (default: the manifest's name without extension)
+  bool user_mode = false;  // -um (required: the only mode)
+  bool help = false;
+};
+
+// `pfc mc`'s arguments (those after "mc"); the error is a usage error's message.
+std::expected<McOptions, std::string> parse_mc_args(const std::vector<std::string>& args);
+
 int command_check(const CheckOptions& options, std::ostream& err);
 int command_run(const RunOptions& options, std::ostream& err);
 int command_state(const std::string& script, std::ostream& err);
 int command_gen(const GenCommandOptions& options, std::ostream& out, std::ostream& err);
+int command_mc(const McOptions& options, std::ostream& err);
 int command_compile(const std::string& script, const std::string& emit, std::ostream& out,
                     std::ostream& err);
 

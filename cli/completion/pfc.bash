@@ -3,11 +3,11 @@
 _pfc() {
   local cur prev words cword
   _init_completion || return
-  local commands="check run gen state compile trace"
+  local commands="check run gen state compile mc trace"
   local command="" i
   for ((i = 1; i < cword; i++)); do
     case "${words[i]}" in
-      check|run|gen|state|compile|trace) command="${words[i]}"; break ;;
+      check|run|gen|state|compile|mc|trace) command="${words[i]}"; break ;;
     esac
   done
   case "$prev" in
@@ -26,6 +26,8 @@ _pfc() {
     --schema) _filedir '@(pfs|man)'; return ;;
     --script) _filedir pfs; return ;;
     --file) _filedir; return ;;
+    -h) [[ $command == mc ]] && { _filedir -d; return; } ;;
+    -z) [[ $command == mc ]] && return ;;
     --any|--all|--pid|--exe|--event-id|--property|--buffer-kb|--buffers|--circular) return ;;
   esac
   if [[ $cur == --color=* ]]; then
@@ -40,6 +42,13 @@ _pfc() {
     run) opts+=" --events --engine --explain --count --output -o --output-file --session --debug-crosscheck" ;;
     gen) opts+=" --count --seed -o --output --match-rate" ;;
     compile) opts+=" --emit" ;;
+    mc)
+      if [[ $cur == -* ]]; then
+        COMPREPLY=($(compgen -W "-um -h -z --help" -- "$cur"))
+      else
+        _filedir man
+      fi
+      return ;;
     trace)
       local sub="" j
       for ((j = i + 1; j < cword; j++)); do

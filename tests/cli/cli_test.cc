@@ -221,6 +221,7 @@ TEST(CliDocs, ManPageAndCompletionsCoverEveryOption) {
                                                        {"gen"},
                                                        {"state"},
                                                        {"compile"},
+                                                       {"mc"},
                                                        {"trace"},
                                                        {"trace", "start"},
                                                        {"trace", "enable"},
