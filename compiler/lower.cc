@@ -182,7 +182,7 @@ Result<void> lower_key(IrBuilder& b, MaskLowering& ml, MaskVal header, const Pro
   // Region registers read 0 for other keys, so their results become the region's mask
   // inside it (one value leaves the region); anything else must be tied to the key. The
   // mask is built after all of them (folding each in as it is known cut instructions but
-  // ran slower: docs/performance.md "Run 4"). The indexed sessions' mask is made of
+  // ran slower: docs/ir.md §4). The indexed sessions' mask is made of
   // region registers only (each has a mask.range term).
   std::vector<std::pair<uint32_t, Reg>> inside, outside;
   for (const auto& [slot, r] : results->bools) {

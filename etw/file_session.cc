@@ -190,9 +190,7 @@ ULONG spawn_host(const trace::TraceDir& dir, uint64_t instance, int fd) {
   // The host uses the same namespace whatever the environment says.
   std::vector<std::string> env_text{"PFC_TRACE_DIR=" + dir.path()};
   for (char** e = environ; e != nullptr && *e != nullptr; ++e)
-    if (std::strncmp(*e, "PFC_TRACE_DIR=", 14) != 0 &&
-        std::strncmp(*e, "PFC_TEST_CRASH_AT=", 18) != 0)
-      env_text.emplace_back(*e);
+    if (std::strncmp(*e, "PFC_TRACE_DIR=", 14) != 0) env_text.emplace_back(*e);
   std::vector<char*> envp;
   for (auto& e : env_text) envp.push_back(e.data());
   envp.push_back(nullptr);

@@ -189,8 +189,10 @@ class RingWriter {
   uint32_t salt_ = 0;
   // The last tail a writer thread of this process saw: space checks use it and reload the
   // shared tail only when it says the record does not fit (tail only grows), so writers
-  // rarely touch the consumer's cache line. Acquire/release chains the consumer's zeroing
-  // to every thread that reuses the value. Heap-held so the writer stays movable.
+  // rarely touch the consumer's cache line. The consumer publishes tail with release once
+  // it has read the space before it; loading it with acquire and storing it here with
+  // release passes that on to every thread that reuses the value, so no writer overwrites
+  // space before the consumer's reads of it. Heap-held so the writer stays movable.
   std::unique_ptr<std::atomic<uint64_t>> seen_tail_ = std::make_unique<std::atomic<uint64_t>>(0);
   // try_reserve's misses since it last reloaded the shared tail (relaxed: a count that
   // threads race on only shifts when the next reload happens).

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <string>
 
+#ifdef PFC_TESTPOINTS
 namespace pfc::trace::testpoint_detail {
 namespace {
 
@@ -43,3 +44,4 @@ void reach(const char* name) {
 }
 
 }  // namespace pfc::trace::testpoint_detail
+#endif

@@ -1,5 +1,5 @@
 // bench/trace/ring_bench.cc — what a session host pays per record on one core, with no
-// other process involved (docs/performance.md "The front ring"): two rings
+// other process involved (docs/performance.md "System-wide tracing throughput"): two rings
 // filled in turn, as two writers at the same pace fill them, then merged by timestamp
 //   Ring_Write            reserve + fill + commit of one 32-byte-payload record
 //   Ring_Drain/0          SessionRings::drain, each record taken and dropped

@@ -4,6 +4,7 @@
 # (shared and static libraries) and with pkg-config. Every program it builds runs: the C++
 # filter_demo with each engine, the C etw_demo (and, with pkg-config, tests/porting's
 # porting_demo and era_demo, built from pkg-config's flags alone) in its own trace namespace.
+# No installed file carries the crash tests' hook (trace/testpoint.h).
 set -u
 build=$1
 src=$2
@@ -13,6 +14,11 @@ prefix=$tmp/prefix
 cmake --install "$build" --prefix "$prefix" >/dev/null || { echo "FAIL: cmake --install"; exit 1; }
 libdir=$(cd "$prefix" && ls -d lib*/pkgconfig | head -1 | xargs dirname)
 fail=0
+# The crash tests' hook (trace/testpoint.h) is compiled into no installed file.
+for f in "$prefix"/"$libdir"/* "$prefix"/bin/* "$prefix"/libexec/*; do
+  [ -f "$f" ] || continue
+  if grep -q PFC_TEST_CRASH_AT "$f"; then echo "FAIL: $f carries the crash tests' hook"; fail=1; fi
+done
 run() {  # run NAME COMMAND... — runs one built program, reports its output on failure
   name=$1; shift
   if ! "$@" >"$tmp/out" 2>&1; then echo "FAIL: $name:"; cat "$tmp/out"; fail=1; fi
