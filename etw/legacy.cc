@@ -148,11 +148,9 @@ ULONG TraceEvent(TRACEHANDLE TraceHandle, PEVENT_TRACE_HEADER EventTrace) {
     write.flags = EVENT_HEADER_FLAG_CLASSIC_HEADER | EVENT_HEADER_FLAG_64_BIT_HEADER;
     write.timestamp = filetime_now();
     write.provider = to_pfc(guid);
-    WriteContext* saved = tls_write;
-    tls_write = &write;
-    UndoOnThrow restore([&] { tls_write = saved; });
+    WriteSource source(std::move(write));
+    const WriteScope scope(&source);
     s->deliver(view, false);
-    tls_write = saved;
     return ERROR_SUCCESS;
   });
 }

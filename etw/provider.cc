@@ -5,6 +5,7 @@
 #include <sys/random.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -89,31 +90,46 @@ ULONG register_modern(const GUID& id, PENABLECALLBACK cb, void* ctx, REGHANDLE* 
   return register_record(rec, out);
 }
 
+// The largest payload of one event: its record, header included, fits in 64 KiB.
+constexpr uint64_t kMaxPayload = 0xFFFF - sizeof(EVENT_HEADER);
+
+const uint8_t* bytes_of(const EVENT_DATA_DESCRIPTOR& d) {
+  return reinterpret_cast<const uint8_t*>(static_cast<uintptr_t>(d.Ptr));
+}
+
+// Why assemble refused the descriptors: ERROR_INVALID_PARAMETER when one has bytes but no
+// pointer, else ERROR_ARITHMETIC_OVERFLOW (their total exceeds kMaxPayload).
+__attribute__((noinline)) ULONG descriptor_error(ULONG count, const EVENT_DATA_DESCRIPTOR* data) {
+  for (ULONG i = 0; i < count; ++i)
+    if (data[i].Size != 0 && data[i].Ptr == 0) return ERROR_INVALID_PARAMETER;
+  return ERROR_ARITHMETIC_OVERFLOW;
+}
+
 // The payload of EventWrite*: the data descriptors concatenated into a per-thread buffer,
-// or, for one descriptor, the caller's bytes themselves (no copy). Sets *out/*size.
+// or, for one descriptor, the caller's bytes themselves (no copy). Sets *out/*size. One pass
+// checks and copies (the buffer is scratch: a refused list leaves nothing behind); the
+// buffer only grows, so a thread's events of one shape resize nothing.
 ULONG assemble(ULONG count, const EVENT_DATA_DESCRIPTOR* data, const uint8_t** out,
                uint64_t* size) {
-  uint64_t total = 0;
-  for (ULONG i = 0; i < count; ++i) {
-    if (data[i].Size != 0 && data[i].Ptr == 0) return ERROR_INVALID_PARAMETER;
-    total += data[i].Size;
-  }
-  if (total > 0xFFFF - sizeof(EVENT_HEADER)) return ERROR_ARITHMETIC_OVERFLOW;
-  *size = total;
   if (count == 1) {
-    *out = reinterpret_cast<const uint8_t*>(static_cast<uintptr_t>(data[0].Ptr));
+    if ((data[0].Size != 0 && data[0].Ptr == 0) || data[0].Size > kMaxPayload)
+      return descriptor_error(count, data);
+    *out = bytes_of(data[0]);
+    *size = data[0].Size;
     return ERROR_SUCCESS;
   }
-  PFC_TLS_HOT thread_local std::vector<uint8_t> buf;
-  buf.resize(static_cast<size_t>(total));
-  size_t off = 0;
+  PFC_TLS_HOT thread_local std::vector<uint8_t> buf;  // its size is the room
+  uint64_t off = 0;
   for (ULONG i = 0; i < count; ++i) {
-    if (data[i].Size == 0) continue;
-    std::memcpy(buf.data() + off,
-                reinterpret_cast<const void*>(static_cast<uintptr_t>(data[i].Ptr)), data[i].Size);
-    off += data[i].Size;
+    const ULONG n = data[i].Size;
+    if (n == 0) continue;
+    if (data[i].Ptr == 0 || n > kMaxPayload - off) return descriptor_error(count, data);
+    if (off + n > buf.size()) buf.resize(static_cast<size_t>(std::max(off + n, 2 * buf.size())));
+    std::memcpy(buf.data() + off, bytes_of(data[i]), n);
+    off += n;
   }
   *out = buf.data();
+  *size = off;
   return ERROR_SUCCESS;
 }
 
@@ -146,6 +162,24 @@ inline bool quiet_write(REGHANDLE handle, const EVENT_DESCRIPTOR* desc, ULONG co
          desc != nullptr && (data != nullptr ? count <= MAX_EVENT_DATA_DESCRIPTORS : count == 0);
 }
 
+// What build_context reads: the call's arguments and its registration.
+struct Pending {
+  const WriteArgs* args;
+  const RegRecord* rec;
+};
+
+// The WriteContext of an EventWrite* call (WriteSource's build; `arg` is a Pending). The
+// timestamp stays 0: the first session's ring reservation sets it (Session::deliver).
+void build_context(WriteContext& ctx, const void* arg) {
+  const auto& p = *static_cast<const Pending*>(arg);
+  const WriteArgs& a = *p.args;
+  ctx.flags = static_cast<uint16_t>(EVENT_HEADER_FLAG_64_BIT_HEADER | a.header_flags);
+  ctx.provider = p.rec->guid;
+  ctx.activity = to_pfc(a.activity != nullptr ? *a.activity : tls_activity);
+  ctx.related = a.related;
+  ctx.caller = a.caller;
+}
+
 // Not inlined into EventWrite*: their quiet path then needs no stack frame. The guard
 // (etw/guard.h) is here, behind the quiet path, for the same reason.
 ULONG write_unguarded(const WriteArgs& a) {
@@ -156,31 +190,23 @@ ULONG write_unguarded(const WriteArgs& a) {
       (a.count != 0 && a.data == nullptr))
     return ERROR_INVALID_PARAMETER;
   if (!rec->provider->enabled(a.desc->Level, a.desc->Keyword)) return ERROR_SUCCESS;
-  EventView view;
+  // Each field written once (designated initializers): this runs for every enabled event,
+  // also for the ones the sessions' filters reject.
+  const ThreadIds ids = current_ids();
+  EventView view{
+      .desc = to_pfc(*a.desc), .pid = ids.pid, .tid = ids.tid, .exe = StrRef::of(exe_path())};
   if (const ULONG rc = assemble(a.count, a.data, &view.payload, &view.payload_size);
       rc != ERROR_SUCCESS)
     return rc;
-  view.desc = to_pfc(*a.desc);
-  const ThreadIds ids = current_ids();
-  view.pid = ids.pid;
-  view.tid = ids.tid;
-  view.exe = StrRef::of(exe_path());
 
   uint64_t exclude = a.filter;
   if ((a.flags & EVENT_WRITE_FLAG_INPRIVATE) != 0) exclude |= rec->inprivate.load();
 
-  WriteContext ctx;
-  ctx.flags = static_cast<uint16_t>(EVENT_HEADER_FLAG_64_BIT_HEADER | a.header_flags);
-  // The timestamp stays 0: the first session's ring reservation sets it (Session::deliver).
-  ctx.provider = rec->guid;
-  ctx.activity = to_pfc(a.activity != nullptr ? *a.activity : tls_activity);
-  ctx.related = a.related;
-  ctx.caller = a.caller;
-  WriteContext* saved = tls_write;
-  tls_write = &ctx;
-  UndoOnThrow restore([&] { tls_write = saved; });
+  // The WriteContext is built when a session takes the event (build_context), not before.
+  const Pending pending{&a, rec};
+  WriteSource source(build_context, &pending);
+  const WriteScope scope(&source);
   rt.router().write(rec->provider, view, exclude);
-  tls_write = saved;
   return ERROR_SUCCESS;
 }
 

@@ -12,7 +12,7 @@
 
 namespace pfc::etw {
 
-PFC_TLS_HOT thread_local WriteContext* tls_write = nullptr;
+PFC_TLS_HOT thread_local WriteSource* tls_write = nullptr;
 
 namespace {
 
@@ -98,10 +98,10 @@ trace::RingWriter* Session::create_ring() {
 }
 
 void Session::deliver(const EventView& event, bool with_stack) {
-  WriteContext* ctx = tls_write;
-  if (ctx == nullptr) [[unlikely]]
+  WriteSource* source = tls_write;
+  if (source == nullptr) [[unlikely]]
     return deliver_bare(event);
-  write(event, *ctx, with_stack);
+  write(event, source->context(), with_stack);
 }
 
 void Session::deliver_bare(const EventView& event) {

@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <utility>
 #include <vector>
 
 #include "base/tls.h"
@@ -81,7 +83,44 @@ struct WriteContext {
 
   const std::vector<uint64_t>& stack_trace();
 };
-extern PFC_TLS_HOT thread_local WriteContext* tls_write;
+// What tls_write points to while an event is routed: its WriteContext, built on first use
+// (by the first session that takes the event), so an event that every session's filter
+// rejects builds none. `build` fills a default WriteContext from `arg`; a source made from
+// a WriteContext is built already.
+class WriteSource {
+ public:
+  using Build = void (*)(WriteContext& ctx, const void* arg);
+  WriteSource(Build build, const void* arg) noexcept : build_(build), arg_(arg) {}
+  explicit WriteSource(WriteContext ctx) : ctx_(std::move(ctx)) {}
+
+  WriteContext& context() {
+    if (!ctx_) [[unlikely]] {
+      ctx_.emplace();
+      build_(*ctx_, arg_);
+    }
+    return *ctx_;
+  }
+
+ private:
+  Build build_ = nullptr;
+  const void* arg_ = nullptr;
+  std::optional<WriteContext> ctx_;
+};
+extern PFC_TLS_HOT thread_local WriteSource* tls_write;
+
+// Makes `source` the thread's WriteSource (the one Session::deliver reads) for its scope and
+// restores the previous one when the scope is left, by return or by exception alike: no
+// std::uncaught_exceptions() query on the EventWrite path.
+class WriteScope {
+ public:
+  explicit WriteScope(WriteSource* source) noexcept : saved_(tls_write) { tls_write = source; }
+  ~WriteScope() { tls_write = saved_; }
+  WriteScope(const WriteScope&) = delete;
+  WriteScope& operator=(const WriteScope&) = delete;
+
+ private:
+  WriteSource* saved_;
+};
 
 // The session handle of a namespace session: instance and logger id (slot + 1).
 inline uint64_t session_handle(uint64_t instance, uint32_t slot) {

@@ -94,6 +94,12 @@ TEST(event_write_errors) {
   EventDataDescCreate(&data[0], big, sizeof big);
   EventDataDescCreate(&data[1], big, sizeof big);
   CHECK_EQ(EventWrite(h, &d, 2, data), ERROR_ARITHMETIC_OVERFLOW);
+  /* A piece with a size but no bytes is named first, also after pieces that overflow. */
+  EventDataDescCreate(&data[2], NULL, 4);
+  CHECK_EQ(EventWrite(h, &d, 3, data), ERROR_INVALID_PARAMETER);
+  static UCHAR huge[70000]; /* one piece over the limit: the caller's bytes, still refused */
+  EventDataDescCreate(&data[0], huge, sizeof huge);
+  CHECK_EQ(EventWrite(h, &d, 1, data), ERROR_ARITHMETIC_OVERFLOW);
   memset(data, 0, sizeof data); /* 128 empty pieces are fine */
   CHECK_EQ(EventWrite(h, &d, MAX_EVENT_DATA_DESCRIPTORS, data), ERROR_SUCCESS);
   stop_session(s);
