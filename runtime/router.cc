@@ -135,7 +135,7 @@ void RouterImpl::remove_registration(Registration* reg) {
     Registration* owned = r->release();
     regs.erase(r);
     // A racing route() through a stale handle must not touch freed memory.
-    epoch_.retire([owned] { delete owned; });
+    retire(owned);
     break;
   }
   if (it->second.empty()) providers_.erase(it);

@@ -93,7 +93,7 @@ void RouterImpl::commit(std::vector<Plan>& plans) {
     // through the new program.
     const Installed* old =
         p.reg->installed.exchange(p.installed.release(), std::memory_order_acq_rel);
-    if (old != nullptr) epoch_.retire([old] { delete old; });
+    if (old != nullptr) retire(old);
     p.reg->state = p.state;
     p.reg->publish(p.state);
   }

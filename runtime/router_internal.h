@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -167,6 +168,18 @@ class RouterImpl final : public Router {
   // Runs callbacks with mu_ held and the reentrancy flag set, then deferred unregisters.
   void dispatch(std::vector<PendingCallback>& pending);
   void remove_registration(Registration* reg);  // mu_ held
+  // Deletes `object` once no reader can hold it. retire() allocates; without memory this
+  // waits for the readers instead (synchronize) and deletes it here, so a change is never
+  // left half-published and nothing leaks. mu_ held; never inside a read guard.
+  template <class T>
+  void retire(T* object) {
+    try {
+      epoch_.retire([object] { delete object; });
+    } catch (const std::bad_alloc&) {
+      epoch_.synchronize();
+      delete object;
+    }
+  }
 
   EpochDomain epoch_;  // declared first: destroyed last, after every registration
   std::shared_ptr<ProgramCompiler> compiler_;
