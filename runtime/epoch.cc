@@ -94,6 +94,14 @@ std::vector<EpochDomain::Retired> EpochDomain::take_all() {
 void EpochDomain::put_back(std::vector<Retired>& entries) {
   if (entries.empty()) return;
   std::lock_guard<std::mutex> lock(mu_);
+  // Without allocating where the capacity is there already: into an empty list, or the
+  // list's newer entries into `entries` (which held the whole list when it was taken).
+  if (retired_.empty() || entries.capacity() >= entries.size() + retired_.size()) {
+    for (Retired& e : retired_) entries.push_back(std::move(e));
+    retired_.swap(entries);
+    return;
+  }
+  retired_.reserve(retired_.size() + entries.size());  // may throw: nothing moved yet
   for (Retired& e : entries) retired_.push_back(std::move(e));
 }
 
@@ -106,24 +114,33 @@ void EpochDomain::retire(std::function<void()> deleter) {
     std::lock_guard<std::mutex> lock(mu_);
     retired_.push_back(Retired{tag, std::move(deleter)});
   }
-  collect();
+  // `deleter` is queued: from here retire() succeeds. collect() allocates only when the
+  // list grew meanwhile beyond what it can hold; then the entries it held are dropped
+  // (their objects leak, none is freed early).
+  try {
+    collect();
+  } catch (const std::bad_alloc&) {
+  }
 }
 
 size_t EpochDomain::collect() {
   std::vector<Retired> entries = take_all();
   if (entries.empty()) return 0;
   const uint64_t min = internal::min_active_epoch();
-  std::vector<Retired> keep;
+  // Runs the ready deleters and moves the others to the front, in place: no allocation.
+  size_t kept = 0;
   size_t ran = 0;
-  for (Retired& e : entries) {
-    if (e.tag <= min) {
-      e.deleter();
+  for (size_t i = 0; i < entries.size(); ++i) {
+    if (entries[i].tag <= min) {
+      entries[i].deleter();
       ++ran;
     } else {
-      keep.push_back(std::move(e));
+      if (kept != i) entries[kept] = std::move(entries[i]);
+      ++kept;
     }
   }
-  put_back(keep);
+  entries.erase(entries.begin() + static_cast<std::ptrdiff_t>(kept), entries.end());
+  put_back(entries);
   return ran;
 }
 

@@ -116,7 +116,8 @@ class EpochDomain {
   // Allocates (list node, std::function); bad_alloc propagates with nothing retired.
   void retire(std::function<void()> deleter);
 
-  // Runs the deleters that are safe now, without waiting. Returns how many ran.
+  // Runs the deleters that are safe now, without waiting, and allocates nothing unless
+  // the list grew past its capacity while they ran. Returns how many ran.
   size_t collect();
 
   // Blocks until every reader that entered before the call has left, then runs every
