@@ -126,7 +126,7 @@ Routine Description:
 --*/
 {
     PMCGEN_TRACE_CONTEXT Ctx = (PMCGEN_TRACE_CONTEXT)CallbackContext;
-    ULONG Ix;
+    ULONG Bit;
 #ifndef MCGEN_PRIVATE_ENABLE_CALLBACK_V2
     UNREFERENCED_PARAMETER(SourceId);
     UNREFERENCED_PARAMETER(FilterData);
@@ -135,54 +135,36 @@ Routine Description:
     if (Ctx == NULL) {
         return;
     }
-
-    switch (ControlCode) {
-
-        case EVENT_CONTROL_CODE_ENABLE_PROVIDER:
-            Ctx->Level = Level;
-            Ctx->MatchAnyKeyword = MatchAnyKeyword;
-            Ctx->MatchAllKeyword = MatchAllKeyword;
-            Ctx->IsEnabled = EVENT_CONTROL_CODE_ENABLE_PROVIDER;
-
-            for (Ix = 0; Ix < Ctx->EnableBitsCount; Ix += 1) {
-                if (McGenLevelKeywordEnabled(Ctx, Ctx->EnableLevel[Ix], Ctx->EnableKeyWords[Ix]) != FALSE) {
-                    Ctx->EnableBitMask[Ix >> 5] |= (1 << (Ix % 32));
-                } else {
-                    Ctx->EnableBitMask[Ix >> 5] &= ~(1 << (Ix % 32));
-                }
+    if (ControlCode == EVENT_CONTROL_CODE_ENABLE_PROVIDER) {
+        Ctx->Level = Level;
+        Ctx->MatchAnyKeyword = MatchAnyKeyword;
+        Ctx->MatchAllKeyword = MatchAllKeyword;
+        Ctx->IsEnabled = EVENT_CONTROL_CODE_ENABLE_PROVIDER;
+        // Bit i of the mask: event i passes the session's level and keywords.
+        for (Bit = 0; Bit < Ctx->EnableBitsCount; ++Bit) {
+            const ULONG Mask = (ULONG)1 << (Bit % 32);
+            if (McGenLevelKeywordEnabled(Ctx, Ctx->EnableLevel[Bit], Ctx->EnableKeyWords[Bit])) {
+                Ctx->EnableBitMask[Bit / 32] |= Mask;
+            } else {
+                Ctx->EnableBitMask[Bit / 32] &= ~Mask;
             }
-            break;
-
-        case EVENT_CONTROL_CODE_DISABLE_PROVIDER:
-            Ctx->IsEnabled = EVENT_CONTROL_CODE_DISABLE_PROVIDER;
-            Ctx->Level = 0;
-            Ctx->MatchAnyKeyword = 0;
-            Ctx->MatchAllKeyword = 0;
-            if (Ctx->EnableBitsCount > 0) {
-                RtlZeroMemory(Ctx->EnableBitMask, (((Ctx->EnableBitsCount - 1) / 32) + 1) * sizeof(ULONG));
-            }
-            break;
-
-        default:
-            break;
+        }
+    } else if (ControlCode == EVENT_CONTROL_CODE_DISABLE_PROVIDER) {
+        Ctx->IsEnabled = EVENT_CONTROL_CODE_DISABLE_PROVIDER;
+        Ctx->Level = 0;
+        Ctx->MatchAnyKeyword = 0;
+        Ctx->MatchAllKeyword = 0;
+        // Every event's bit off: one ULONG per 32 events.
+        for (Bit = 0; Bit < Ctx->EnableBitsCount; Bit += 32) {
+            Ctx->EnableBitMask[Bit / 32] = 0;
+        }
     }
 
 #ifdef MCGEN_PRIVATE_ENABLE_CALLBACK_V2
-    //
-    // Call user defined callback
-    //
-    MCGEN_PRIVATE_ENABLE_CALLBACK_V2(
-        SourceId,
-        ControlCode,
-        Level,
-        MatchAnyKeyword,
-        MatchAllKeyword,
-        FilterData,
-        CallbackContext
-        );
+    // The provider's own callback, after the enable bits are up to date.
+    MCGEN_PRIVATE_ENABLE_CALLBACK_V2(SourceId, ControlCode, Level, MatchAnyKeyword,
+                                     MatchAllKeyword, FilterData, CallbackContext);
 #endif
-
-    return;
 }
 
 #endif
@@ -203,8 +185,6 @@ inline constexpr std::string_view kMcNote = R"(
 
 inline constexpr std::string_view kMcRegister = R"(#if !defined(McGenEventRegisterUnregister)
 #define McGenEventRegisterUnregister
-#pragma warning(push)
-#pragma warning(disable:6103)
 DECLSPEC_NOINLINE __inline
 ULONG __stdcall
 McGenEventRegister(
@@ -222,17 +202,11 @@ Routine Description:
 
 --*/
 {
-    ULONG Error;
-
-    if (*RegHandle) {
+    if (*RegHandle != (REGHANDLE)0) {
         return ERROR_SUCCESS;
     }
-
-    Error = EventRegister( ProviderId, EnableCallback, CallbackContext, RegHandle);
-
-    return Error;
+    return EventRegister(ProviderId, EnableCallback, CallbackContext, RegHandle);
 }
-#pragma warning(pop)
 
 
 DECLSPEC_NOINLINE __inline
@@ -247,16 +221,13 @@ Routine Description:
 
 --*/
 {
-    ULONG Error;
+    ULONG Result = ERROR_SUCCESS;
 
-    if(!(*RegHandle)) {
-        return ERROR_SUCCESS;
+    if (*RegHandle != (REGHANDLE)0) {
+        Result = EventUnregister(*RegHandle);
+        *RegHandle = (REGHANDLE)0;
     }
-
-    Error = EventUnregister(*RegHandle);
-    *RegHandle = (REGHANDLE)0;
-
-    return Error;
+    return Result;
 }
 #endif
 )";
