@@ -226,9 +226,10 @@ Result<void> ElfCheck::symbol(const Elf64_Sym& s, std::string_view n) {
       return make_error("pfc_route is not a function in an executable segment");
     route_ = true;
   } else if (n == "pfc_table") {
+    // An empty table is never written, and the linker may place it past every segment.
     const Elf64_Phdr* seg = segment_of(s.st_value, s.st_size);
-    if (type != STT_OBJECT || s.st_size != slots_ * 8 || s.st_value % 8 != 0 || !seg ||
-        !(seg->p_flags & PF_W))
+    const bool writable = slots_ == 0 || (seg && (seg->p_flags & PF_W));
+    if (type != STT_OBJECT || s.st_size != slots_ * 8 || s.st_value % 8 != 0 || !writable)
       return make_error("pfc_table is not " + std::to_string(slots_) +
                         " aligned pointers in a writable segment");
     table_ = true;

@@ -8,6 +8,9 @@
 #include <fstream>
 #include <sstream>
 
+#include <simdjson.h>
+
+#include "cli/json_event.h"
 #include "compiler/frontend.h"
 #include "compiler/lower.h"
 #include "tests/oracle/gen.h"
@@ -23,9 +26,27 @@ std::string read_file(const std::filesystem::path& path) {
   return s.str();
 }
 
+// The events of `dir`/events.jsonl (one object per line; other lines are left out) that
+// are of provider `provider`.
+std::vector<Event> golden_events(const std::filesystem::path& dir, const CheckedScript& script,
+                                 uint32_t provider) {
+  std::vector<Event> events;
+  std::istringstream lines(read_file(dir / "events.jsonl"));
+  simdjson::dom::parser parser;
+  for (std::string line; std::getline(lines, line);) {
+    simdjson::dom::element doc;
+    if (parser.parse(simdjson::padded_string(line)).get(doc) != simdjson::SUCCESS) continue;
+    cli::InputEvent in;
+    if (doc.is_object() && cli::read_json_event(doc, script, in) && in.provider == provider)
+      events.push_back(std::move(in.event));
+  }
+  return events;
+}
+
 // Every provider's program of one checked script (slot = session index).
-void lower_script(const std::string& name, const CheckedScript& script,
+void lower_script(const std::filesystem::path& dir, const CheckedScript& script,
                   std::vector<CorpusProgram>& out) {
+  const std::string name = "golden/" + dir.filename().string();
   for (uint32_t p = 0; p < script.schema.providers.size(); ++p) {
     ProgramSpec spec;
     spec.provider = script.schema.providers[p];
@@ -34,7 +55,9 @@ void lower_script(const std::string& name, const CheckedScript& script,
         if (e.provider == p) spec.sessions.push_back(SessionEntry::sharing(slot, e.params));
     auto program = lower(spec);
     EXPECT_TRUE(program.has_value()) << name << ": " << program.error().message;
-    if (program) out.push_back({name + " provider " + std::to_string(p), std::move(*program), {}});
+    if (program)
+      out.push_back({name + " provider " + std::to_string(p), std::move(*program),
+                     golden_events(dir, script, p)});
   }
 }
 
@@ -48,7 +71,7 @@ std::vector<CorpusProgram> golden_programs() {
   std::vector<CorpusProgram> out;
   for (const auto& dir : scripts) {
     FrontendOutput front = compile_script(SourceFile("script.pfs", read_file(dir / "script.pfs")));
-    if (front.ok()) lower_script("golden/" + dir.filename().string(), front.checked.script, out);
+    if (front.ok()) lower_script(dir, front.checked.script, out);
   }
   EXPECT_GT(out.size(), 10u) << "golden corpus at " << PFC_GOLDEN_DIR;
   return out;

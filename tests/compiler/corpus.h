@@ -16,7 +16,7 @@ namespace pfc::testing {
 struct CorpusProgram {
   std::string name;  // "golden/CASE provider N" or "generated SEED"
   ir::Program program;
-  std::vector<Event> events;  // generated cases only; empty for golden scripts
+  std::vector<Event> events;  // golden: the case's events.jsonl events of this provider
 };
 
 // The lowered golden-corpus programs (fails the test when none is found).

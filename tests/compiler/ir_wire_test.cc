@@ -40,7 +40,13 @@ TEST(IrWire, GoldenAndGeneratedProgramsRoundTrip) {
   std::vector<CorpusProgram> generated = generated_programs(1, 300);
   ASSERT_GT(generated.size(), 250u);
   const std::vector<Event> events = all_generated_events(generated);
-  for (const CorpusProgram& c : golden_programs()) expect_round_trip(c, events);
+  size_t golden_events = 0;
+  for (const CorpusProgram& c : golden_programs()) {
+    expect_round_trip(c, events);
+    expect_round_trip(c, c.events);
+    golden_events += c.events.size();
+  }
+  EXPECT_GT(golden_events, 100u);
   for (const CorpusProgram& c : generated) expect_round_trip(c, c.events);
 }
 
