@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include <cerrno>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -44,10 +45,14 @@ std::string read_all(const fs::path& path) {
 // shared object with ld.lld-19 and `link_flags`; fails the test when a tool fails.
 std::string shared_object(const std::string& c_source, const std::string& link_flags,
                           const std::string& cc_flags = "-O1", const std::string& asm_source = "") {
-  EXPECT_TRUE(std::string_view(PFC_TEST_CLANG).size() && std::string_view(PFC_TEST_LLD).size())
+  EXPECT_FALSE(std::string_view(PFC_TEST_CLANG).empty() || std::string_view(PFC_TEST_LLD).empty())
       << "clang-19 and ld.lld-19 are needed (scripts/bootstrap installs them)";
   char pattern[] = "/tmp/pfc-elf-test-XXXXXX";
-  const fs::path dir = mkdtemp(pattern);
+  if (mkdtemp(pattern) == nullptr) {
+    ADD_FAILURE() << "mkdtemp: " << std::strerror(errno);
+    return {};
+  }
+  const fs::path dir = pattern;
   std::ofstream(dir / "a.c") << kBase << c_source;
   std::string objects = (dir / "a.o").string();
   std::string cmd = std::string(PFC_TEST_CLANG) + " -c -fPIC " + cc_flags + " " +

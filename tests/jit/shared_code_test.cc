@@ -130,7 +130,8 @@ TEST(SharedCode, CancelledCompilesStop) {
 // The linker runs in a private directory under TMPDIR that is gone afterwards.
 TEST(SharedCode, TheLinkDirectoryIsRemoved) {
   char pattern[] = "/tmp/pfc-shared-test-XXXXXX";
-  const std::string dir = mkdtemp(pattern);
+  ASSERT_NE(mkdtemp(pattern), nullptr);
+  const std::string dir = pattern;
   const char* old = std::getenv("TMPDIR");
   const std::string saved = old ? old : "";
   setenv("TMPDIR", dir.c_str(), 1);

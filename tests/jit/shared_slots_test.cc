@@ -25,16 +25,16 @@ using ir::Op;
 ir::Program every_slot_kind() {
   ProgramBuilder b;
   ir::Program& p = b.program();
-  p.int_sets.push_back({});
+  p.int_sets.emplace_back();
   for (uint64_t v = 0; v < internal::kConstSetValues + 10; ++v)
     p.int_sets[0].values.push_back(3 * v);
   p.str_sets.push_back(ir::StrSet{{"a.exe", "c.exe"}, true});
-  p.mask_maps.push_back({});
+  p.mask_maps.emplace_back();
   for (uint64_t k = 0; k < internal::kInlineMaskKeys + 4; ++k) {
     p.mask_maps[0].keys.push_back(k * (internal::kDenseMaskSpan + 7));
     p.mask_maps[0].masks.push_back(uint64_t{1} << (k % 60));
   }
-  p.range_maps.push_back({});
+  p.range_maps.emplace_back();
   for (uint64_t s = 0; s < internal::kInlineRangeStarts + 3; ++s)
     p.range_maps[0].starts.push_back(5 * s + 1);
   for (size_t i = 0; i <= p.range_maps[0].starts.size(); ++i)
