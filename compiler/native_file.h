@@ -77,9 +77,8 @@ struct NativeFile {
   std::vector<TableSlot> slots;
   std::string_view elf;  // into the parsed bytes
 };
-std::string write_native_file(const ProgramKey& key, std::string_view target,
-                              uint64_t compile_us, std::span<const TableSlot> slots,
-                              std::string_view elf);
+std::string write_native_file(const ProgramKey& key, std::string_view target, uint64_t compile_us,
+                              std::span<const TableSlot> slots, std::string_view elf);
 // Checks magic, version, hash and bounds, then the shared object (check_shared_object).
 // An Error names what is wrong; the caller keeps interpreting.
 Result<NativeFile> parse_native_file(std::string_view bytes);
@@ -102,10 +101,10 @@ class LoadedNative {
   SharedRouteFn fn() const { return fn_; }
 
  private:
-  friend Result<std::unique_ptr<LoadedNative>> load_native(const NativeFile&,
-                                                           const ir::Program&);
-  LoadedNative(void* handle, SharedRouteFn fn) : handle_(handle), fn_(fn) {}
+  friend Result<std::unique_ptr<LoadedNative>> load_native(const NativeFile&, const ir::Program&);
+  LoadedNative(void* handle, int fd, SharedRouteFn fn) : handle_(handle), fd_(fd), fn_(fn) {}
   void* handle_;
+  int fd_;  // the sealed memfd the code was loaded from, open while it is loaded
   SharedRouteFn fn_;
 };
 
