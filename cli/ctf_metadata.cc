@@ -69,18 +69,22 @@ std::string ctf_identifier(std::string_view name) {
 std::string ctf_typed_fields(const EventDef& def) {
   std::set<std::string> used;
   std::string out;
+  // One member: "    TYPE NAME;" or, with `extent`, the sequence "    TYPE NAME[EXTENT];".
+  const auto member = [&out](std::string_view type, std::string_view name,
+                             std::string_view extent = {}) {
+    out.append("    ").append(type).append(" ").append(name);
+    if (!extent.empty()) out.append("[").append(extent).append("]");
+    out.append(";\n");
+  };
   for (const FieldDef& f : def.fields) {
     const std::string base = ctf_identifier(f.name);
     const bool bytes = f.type == InType::Binary || f.type == InType::Sid;
-    if (f.count.present()) {
-      const std::string n = unique(used, base + "_count");
-      out += "    uint32_t " + n + ";\n    " + element_type(f.type) + ' ' + unique(used, base) +
-             '[' + n + "];\n";
-    } else if (bytes) {
-      const std::string n = unique(used, base + "_length");
-      out += "    uint32_t " + n + ";\n    uint8_t " + unique(used, base) + '[' + n + "];\n";
+    if (f.count.present() || bytes) {
+      const std::string n = unique(used, base + (f.count.present() ? "_count" : "_length"));
+      member("uint32_t", n);
+      member(f.count.present() ? element_type(f.type) : "uint8_t", unique(used, base), n);
     } else {
-      out += "    " + element_type(f.type) + ' ' + unique(used, base) + ";\n";
+      member(element_type(f.type), unique(used, base));
     }
   }
   return out;

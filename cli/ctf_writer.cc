@@ -125,10 +125,11 @@ struct CtfWriter::State {
 
 namespace {
 
-// (provider, id, version, typed) as a map key.
+// (provider, id, version, and the definition of a typed class) as a map key.
 std::string class_key(const CtfEvent& e, bool typed) {
   std::string key(reinterpret_cast<const char*>(&e.provider), sizeof e.provider);
-  key += std::to_string(e.desc.id) + '.' + std::to_string(e.desc.version) + (typed ? 't' : 'r');
+  key += std::to_string(e.desc.id) + '.' + std::to_string(e.desc.version);
+  if (typed) key += '@' + std::to_string(reinterpret_cast<uintptr_t>(e.def));
   return key;
 }
 

@@ -219,7 +219,7 @@ inline void expect_same_value(const BtJson& bt, const BtJson& show, const std::s
     }
     if (bt.is_object())
       for (const auto& [name, item] : bt.items()) {
-        expect_same_value(item, show[k], where + "." + name);
+        expect_same_value(item, show[k], std::string(where).append(".").append(name));
         ++k;
       }
   } else {
@@ -255,7 +255,7 @@ inline void expect_same_payload(const BtEvent& bt, const BtJson& show, const std
       ASSERT_NE(it, bt.fields.end()) << where << ": no member for " << name;
     }
     EXPECT_EQ(it.key(), member) << where;
-    expect_same_value(it.value(), v, where + "." + name);
+    expect_same_value(it.value(), v, std::string(where).append(".").append(name));
     ++it;
   }
   EXPECT_EQ(it, bt.fields.end()) << where << ": extra members in " << bt.fields.dump();

@@ -160,6 +160,7 @@ class CtfWriterTest : public ::testing::Test {
     const test::ProcessResult r =
         test::run_process(bt, {"--clock-gmt", "--clock-date", dir_.path("ctf")});
     EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.err, "");  // babeltrace2 logs a packet it cannot decode and goes on
     return test::parse_babeltrace(r.out);
   }
 
@@ -197,6 +198,15 @@ TEST_F(CtfWriterTest, EveryInTypeReadsBackAsShowPrintsIt) {
   undeclared.desc.id = 9;
   undeclared.filetime += 2;
   events.push_back(undeclared);
+  EventDef empty_def;  // a declared event without fields: a class without a payload struct
+  empty_def.name = "Empty";
+  empty_def.desc.id = 8;
+  CtfEvent empty = typed;
+  empty.def = &empty_def;
+  empty.desc = empty_def.desc;
+  empty.payload_size = 0;
+  empty.filetime += 3;
+  events.push_back(empty);
   for (const CtfEvent& e : events) ASSERT_TRUE((*w)->add(e));
   ASSERT_TRUE((*w)->finish());
   EXPECT_EQ((*w)->times_adjusted(), 0u);
@@ -209,6 +219,8 @@ TEST_F(CtfWriterTest, EveryInTypeReadsBackAsShowPrintsIt) {
   EXPECT_EQ(bt[0].fields["wide_text"], "h\xc3\xa9llo \xe2\x98\x83 \"q\" \\");
   EXPECT_EQ(bt[1].name, "Prov:AllTypes");
   EXPECT_EQ(bt[2].name, "{00000015-0000-4000-8000-0000000000AB}:id=9,version=2");
+  EXPECT_EQ(bt[3].name, "Prov:Empty");
+  EXPECT_TRUE(bt[3].fields.empty());
 }
 
 // TSDL identifiers: other characters become '_', and a name taken gets _2, _3 ...

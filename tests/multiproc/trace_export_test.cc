@@ -90,6 +90,7 @@ class TraceExport : public TraceCliFixture {
     EXPECT_NE(bt_path, "") << "babeltrace2 is not installed (scripts/bootstrap installs it)";
     const ProcessResult bt = run_process(bt_path, {"--clock-gmt", "--clock-date", out});
     EXPECT_EQ(bt.exit_code, 0) << bt.err;
+    EXPECT_EQ(bt.err, "");  // babeltrace2 logs a packet it cannot decode and goes on
     const std::vector<test::BtEvent> events = test::parse_babeltrace(bt.out);
     std::vector<test::BtJson> lines;
     std::istringstream in(show.out);
