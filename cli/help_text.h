@@ -122,4 +122,10 @@ inline constexpr const char* kTraceShowExamples =
     "  pfc trace show --session a/b                 a session whose name holds a '/'\n"
     "Schemas published by 'pfc trace enable --script' decode without --schema.";
 
+inline constexpr const char* kTraceExportExamples =
+    "Examples:\n"
+    "  pfc trace export rec.etl --format ctf -o rec.ctf   then: babeltrace2 rec.ctf\n"
+    "  pfc trace export rec.etl --format ctf -o rec.ctf --schema Example.man\n"
+    "Event names and typed fields come from the schemas, as in 'pfc trace show'.";
+
 }  // namespace pfc::cli

@@ -43,6 +43,17 @@ void add_enable(CLI::App& trace, TraceOptions& o) {
                 "filter script (.pfs) or manifest (.man) naming PROVIDER (repeatable)");
 }
 
+void add_export(CLI::App& trace, TraceOptions& o) {
+  CLI::App* s = sub(trace, o, "export", "Write a log file's events as a CTF trace (babeltrace2)",
+                    kTraceExportExamples);
+  s->add_option("FILE", o.name, "the log file")->required();
+  s->add_option("--format", o.format, "the output format: ctf (a CTF 1.8 directory)")->required();
+  s->add_option("-o,--output", o.output, "the directory to create (or an empty one)")->required();
+  s->add_option("--schema", o.schemas,
+                "filter script (.pfs) or manifest (.man) declaring providers: typed event "
+                "classes (adds to the file's schemas; repeatable)");
+}
+
 }  // namespace
 
 void add_trace(CLI::App& app, TraceOptions& o) {
@@ -90,6 +101,7 @@ void add_trace(CLI::App& app, TraceOptions& o) {
                    "\"fields\" (adds to the schemas published with the enables; repeatable)");
   show->add_flag("--follow", o.follow,
                  "keep reading until the session stops (a file: is closed) or Ctrl-C");
+  add_export(*trace, o);
 }
 
 }  // namespace pfc::cli
