@@ -1,5 +1,5 @@
-/* tests/porting/era_provider.c — a provider built from a real mc-generated header
- * (xbox/ERA_ETW.h, kept as published) with two translation units (era_second.c), as a
+/* tests/porting/era_provider.c — a provider built from an mc-generated header (Era.h, from
+ * Era.man by `pfc mc -um` at build time) with two translation units (era_second.c), as a
  * Windows project would: its selectany handle, enable bits and trace context must be one
  * object each (they were undefined weak symbols, and the provider crashed). It registers,
  * is enabled by a real-time session at level 4, writes events from both units, sees the

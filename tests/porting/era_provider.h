@@ -1,11 +1,12 @@
-/* tests/porting/era_provider.h — the mc-generated provider header (xbox/ERA_ETW.h) and
- * what era_second.c adds to it. Included by both units of the era provider test. */
+/* tests/porting/era_provider.h — the mc-generated provider header (Era.h, which `pfc mc -um`
+ * makes from Era.man at build time) and what era_second.c adds to it. Included by both
+ * units of the era provider test. */
 #ifndef PFC_TESTS_ERA_PROVIDER_H
 #define PFC_TESTS_ERA_PROVIDER_H
 
 #include <windows.h>
 
-#include "xbox/ERA_ETW.h"
+#include "Era.h"
 
 EXTERN_C_START
 
