@@ -19,7 +19,8 @@ constexpr size_t kMaxNameUnits = 1024;  // longest property or map name looked u
 // A fixed-layout head followed by NUL-terminated UTF-16 strings; offsets from its start.
 class Blob {
  public:
-  explicit Blob(size_t head) : bytes_(head, 0) {}
+  // `head` bytes, at least `min` (the C struct's own size, one array element included).
+  Blob(size_t head, size_t min) : bytes_(std::max(head, min), 0) {}
   // Appends `text` (UTF-8); returns its offset, 0 for "".
   ULONG add(const std::string& text) {
     if (text.empty()) return 0;
@@ -50,11 +51,7 @@ class Blob {
   void put(size_t at, const T& value) {
     std::memcpy(bytes_.data() + at, &value, sizeof(T));
   }
-  // At least `min` bytes (the C struct's own size).
-  std::vector<uint8_t> finish(size_t min) {
-    if (bytes_.size() < min) bytes_.resize(min, 0);
-    return std::move(bytes_);
-  }
+  std::vector<uint8_t> finish() { return std::move(bytes_); }
 
  private:
   std::vector<uint8_t> bytes_;
@@ -75,7 +72,8 @@ ULONG copy_out(const std::vector<uint8_t>& bytes, void* buffer, ULONG* size) {
 
 std::vector<uint8_t> event_info_bytes(const EventSchema& s) {
   const size_t n = s.properties.size();
-  Blob b(offsetof(TRACE_EVENT_INFO, EventPropertyInfoArray) + n * sizeof(EVENT_PROPERTY_INFO));
+  Blob b(offsetof(TRACE_EVENT_INFO, EventPropertyInfoArray) + n * sizeof(EVENT_PROPERTY_INFO),
+         sizeof(TRACE_EVENT_INFO));
   TRACE_EVENT_INFO h{};
   h.ProviderGuid = s.provider;
   h.EventDescriptor = s.descriptor;
@@ -124,12 +122,13 @@ std::vector<uint8_t> event_info_bytes(const EventSchema& s) {
     e.Flags = static_cast<PROPERTY_FLAGS>(flags);
     b.put(offsetof(TRACE_EVENT_INFO, EventPropertyInfoArray) + i * sizeof(EVENT_PROPERTY_INFO), e);
   }
-  return b.finish(sizeof(TRACE_EVENT_INFO));
+  return b.finish();
 }
 
 std::vector<uint8_t> map_info_bytes(const MapSchema& m) {
   const size_t n = m.entries.size();
-  Blob b(offsetof(EVENT_MAP_INFO, MapEntryArray) + n * sizeof(EVENT_MAP_ENTRY));
+  Blob b(offsetof(EVENT_MAP_INFO, MapEntryArray) + n * sizeof(EVENT_MAP_ENTRY),
+         sizeof(EVENT_MAP_INFO));
   EVENT_MAP_INFO h{};
   h.NameOffset = b.add(m.name);
   h.Flag = m.flag;
@@ -142,7 +141,7 @@ std::vector<uint8_t> map_info_bytes(const MapSchema& m) {
     e.OutputOffset = b.add(m.entries[i].second);
     b.put(offsetof(EVENT_MAP_INFO, MapEntryArray) + i * sizeof(EVENT_MAP_ENTRY), e);
   }
-  return b.finish(sizeof(EVENT_MAP_INFO));
+  return b.finish();
 }
 
 // A NUL-terminated UTF-16 name given by address, as UTF-8; false when unterminated.
@@ -235,8 +234,9 @@ uint32_t property_span(PEVENT_RECORD ev, ULONG count, PPROPERTY_DATA_DESCRIPTOR 
 std::vector<uint8_t> provider_list_bytes() {
   const auto all = TdhStore::get().all();
   const size_t n = all.size();
-  Blob b(offsetof(PROVIDER_ENUMERATION_INFO, TraceProviderInfoArray) +
-         n * sizeof(TRACE_PROVIDER_INFO));
+  Blob b(
+      offsetof(PROVIDER_ENUMERATION_INFO, TraceProviderInfoArray) + n * sizeof(TRACE_PROVIDER_INFO),
+      sizeof(PROVIDER_ENUMERATION_INFO));
   b.put(0, static_cast<ULONG>(n));
   for (size_t i = 0; i < n; ++i) {
     TRACE_PROVIDER_INFO p{};
@@ -247,7 +247,7 @@ std::vector<uint8_t> provider_list_bytes() {
               i * sizeof(TRACE_PROVIDER_INFO),
           p);
   }
-  return b.finish(sizeof(PROVIDER_ENUMERATION_INFO));
+  return b.finish();
 }
 
 }  // namespace

@@ -204,7 +204,7 @@ Fail binary(const Input& in, uint16_t out_type, Formatted& out) {
     text = buf;
   } else if (out_type == TDH_OUTTYPE_SOCKETADDRESS) {
     text = socket_text(p, in.length);
-  } else {
+  } else if (in.length != 0) {  // "0x" and the bytes; nothing for none
     text = "0x";
     for (size_t i = 0; i < in.length; ++i) text += text_of("%02X", p[i]);
   }

@@ -281,6 +281,8 @@ TEST_F(Decode, AnEventWithoutTemplateHasNoProperties) {
   const auto* i = reinterpret_cast<const TRACE_EVENT_INFO*>(buf.data());
   EXPECT_GE(buf.size(), sizeof(TRACE_EVENT_INFO));
   EXPECT_EQ(i->PropertyCount, 0u);
+  EXPECT_EQ(text_at(i, i->ProviderNameOffset), u"Pfc-Decode-Test");  // after the whole struct
+  EXPECT_GE(i->ProviderNameOffset, sizeof(TRACE_EVENT_INFO));
   EXPECT_EQ(text_at(i, i->LevelNameOffset), u"Error");
   EXPECT_EQ(text_at(i, i->TaskNameOffset), u"<none>");
   EXPECT_EQ(text_at(i, i->KeywordsNameOffset), u"<none>");

@@ -148,6 +148,8 @@ const std::vector<Row>& rows() {
       // leading zeros" ("0x" prefix and case: docs/etw.md).
       {"[Out] xs:hexBinary", TDH_INTYPE_BINARY, TDH_OUTTYPE_NULL,
        std::vector<uint8_t>{0x00, 0x0F, 0xA0}, 3, u"0x000FA0", 3},
+      {"[Out] xs:hexBinary, no bytes (docs/etw.md)", TDH_INTYPE_BINARY, TDH_OUTTYPE_HEXBINARY,
+       std::vector<uint8_t>{}, 0, u"", 0},
       // [Out] win:IPv6: formatted as RtlIpv6AddressToString does.
       {"[Out] win:IPv6", TDH_INTYPE_BINARY, TDH_OUTTYPE_IPV6,
        std::vector<uint8_t>{0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1}, 16,
