@@ -1,7 +1,8 @@
 /* tests/tdh_api/tdh_decode_consumer.c — the reading process of
  * tdh_api.decode_across_processes: a log-file consumer written the way Windows ETW
- * consumers decode events (docs/etw.md "TDH decoding"). It loads the manifest argv[2]
- * with TdhLoadManifest, opens the log file argv[1] with OpenTrace, and for every event
+ * consumers decode events (docs/etw.md "TDH decoding"). It loads the manifest argv[2], when
+ * given, with TdhLoadManifest (else the log file's recorded schemas decode), opens the log
+ * file argv[1] with OpenTrace, and for every event
  * prints TdhGetEventInformation's names and each top-level property formatted with
  * TdhFormatProperty: lengths and array sizes from other properties read with
  * TdhGetPropertySize / TdhGetProperty, maps from TdhGetEventMapInformation with the
@@ -133,8 +134,9 @@ static void WINAPI on_event(PEVENT_RECORD ev) {
     return;
   }
   printf("Event ID: %u (%s)\n", info->EventDescriptor.Id,
-         info->DecodingSource == DecodingSourceXMLFile ? "manifest" : "other");
+         info->DecodingSource == DecodingSourceXMLFile ? "DecodingSourceXMLFile" : "other");
   line("Provider", at(info, info->ProviderNameOffset));
+  line("Event", at(info, info->EventNameOffset));
   line("Level", at(info, info->LevelNameOffset));
   line("Task", at(info, info->TaskNameOffset));
   line("Opcode", at(info, info->OpcodeNameOffset));
@@ -156,14 +158,15 @@ static void WINAPI on_event(PEVENT_RECORD ev) {
 }
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    fprintf(stderr, "usage: tdh_decode_consumer LOGFILE MANIFEST\n");
+  if (argc != 2 && argc != 3) {
+    fprintf(stderr, "usage: tdh_decode_consumer LOGFILE [MANIFEST]\n");
     return 2;
   }
   WCHAR file[1024] = {0}, manifest[1024] = {0};
   for (size_t i = 0; argv[1][i] != 0 && i < 1023; ++i) file[i] = (unsigned char)argv[1][i];
-  for (size_t i = 0; argv[2][i] != 0 && i < 1023; ++i) manifest[i] = (unsigned char)argv[2][i];
-  ULONG rc = TdhLoadManifest(manifest);
+  for (size_t i = 0; argc == 3 && argv[2][i] != 0 && i < 1023; ++i)
+    manifest[i] = (unsigned char)argv[2][i];
+  ULONG rc = argc == 3 ? TdhLoadManifest(manifest) : ERROR_SUCCESS;
   if (rc != ERROR_SUCCESS) {
     fprintf(stderr, "TdhLoadManifest failed with %lu: %s\n", (unsigned long)rc,
             PfcTdhGetLastErrorMessage());

@@ -1,7 +1,9 @@
-/* tests/tdh_api/tdh_decode_producer.c — the writing process of tdh_api.decode_across_processes:
- * starts the file session "pfc-tdh-decode" writing the log file argv[1], registers and
- * enables the provider of decode.man, writes its events (Sent twice, Idle once) and stops
- * the session. The consumer (tdh_decode_consumer.c) decodes the file in another process. */
+/* tests/tdh_api/tdh_decode_producer.c — the writing process of the tdh_api.decode_* tests:
+ * `tdh_decode_producer LOGFILE` starts the file session "pfc-tdh-decode" writing LOGFILE,
+ * registers and enables the provider of decode.man, writes its events (Sent twice, Idle
+ * once) and stops the session; `tdh_decode_producer --provider-only` only registers and
+ * writes them (a session enabled it beforehand, e.g. `pfc trace enable --script
+ * decode.pfs`). The consumer (tdh_decode_consumer.c) decodes them in another process. */
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -54,8 +56,34 @@ static ULONG write_sent(REGHANDLE reg, const WCHAR* peer, UINT32 address, UINT16
   return EventWrite(reg, &d, 14, f);
 }
 
+/* Writes the three events. */
+static int write_events(REGHANDLE reg) {
+  static const UINT32 chunks[3] = {512, 1024, 4096};
+  static const UCHAR digest[4] = {0xDE, 0xAD, 0xBE, 0xEF};
+  /* 10.1.2.3 in network byte order; 2024-01-01T00:00:00Z */
+  FAIL_IF(write_sent(reg, u"alpha", 0x0302010Au, 0x5000, 6, 3, 133485408000000000ull, 1, 0, 3,
+                     chunks, 4, digest, "first") != ERROR_SUCCESS,
+          "EventWrite 1");
+  FAIL_IF(write_sent(reg, u"b\u00e9ta", 0x0100007Fu, 0x3500, 17, 0,
+                     133485408000000000ull + 123456789ull, 0, 0x80004005u, 0, chunks, 0, digest,
+                     "") != ERROR_SUCCESS,
+          "EventWrite 2");
+  EVENT_DESCRIPTOR idle;
+  EventDescCreate(&idle, 2, 0, 0, 5, 0, 0, 0);
+  FAIL_IF(EventWrite(reg, &idle, 0, NULL) != ERROR_SUCCESS, "EventWrite 3");
+  return 0;
+}
+
 int main(int argc, char** argv) {
-  FAIL_IF(argc != 2, "usage: tdh_decode_producer LOGFILE");
+  FAIL_IF(argc != 2, "usage: tdh_decode_producer LOGFILE | --provider-only");
+  if (strcmp(argv[1], "--provider-only") == 0) {
+    REGHANDLE reg = 0;
+    FAIL_IF(EventRegister(&kProvider, NULL, NULL, &reg) != ERROR_SUCCESS, "EventRegister");
+    FAIL_IF(!EventProviderEnabled(reg, 5, 0x10), "not enabled by a session");
+    const int rc = write_events(reg);
+    FAIL_IF(EventUnregister(reg) != ERROR_SUCCESS, "EventUnregister");
+    return rc;
+  }
   Properties p;
   memset(&p, 0, sizeof p);
   p.props.Wnode.BufferSize = sizeof p;
@@ -73,19 +101,7 @@ int main(int argc, char** argv) {
   FAIL_IF(EnableTraceEx2(session, &kProvider, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 5, 0, 0, INFINITE,
                          NULL) != ERROR_SUCCESS,
           "EnableTraceEx2");
-  static const UINT32 chunks[3] = {512, 1024, 4096};
-  static const UCHAR digest[4] = {0xDE, 0xAD, 0xBE, 0xEF};
-  /* 10.1.2.3 in network byte order; 2024-01-01T00:00:00Z */
-  FAIL_IF(write_sent(reg, u"alpha", 0x0302010Au, 0x5000, 6, 3, 133485408000000000ull, 1, 0, 3,
-                     chunks, 4, digest, "first") != ERROR_SUCCESS,
-          "EventWrite 1");
-  FAIL_IF(write_sent(reg, u"b\u00e9ta", 0x0100007Fu, 0x3500, 17, 0,
-                     133485408000000000ull + 123456789ull, 0, 0x80004005u, 0, chunks, 0, digest,
-                     "") != ERROR_SUCCESS,
-          "EventWrite 2");
-  EVENT_DESCRIPTOR idle;
-  EventDescCreate(&idle, 2, 0, 0, 5, 0, 0, 0);
-  FAIL_IF(EventWrite(reg, &idle, 0, NULL) != ERROR_SUCCESS, "EventWrite 3");
+  if (write_events(reg) != 0) return 1;
   FAIL_IF(EventUnregister(reg) != ERROR_SUCCESS, "EventUnregister");
   FAIL_IF(StopTraceW(session, NULL, &p.props) != ERROR_SUCCESS, "StopTrace");
   return 0;
