@@ -102,34 +102,40 @@ std::string float_text(F v) {
   return std::string(buf, r.ptr);
 }
 
-// A value map's text for v, or the decimal value when no entry matches; a bit map's texts
-// of the entries whose bits are all set, joined with ", ", then any bits left in hex.
-std::u16string mapped(const EVENT_MAP_INFO& m, uint64_t v) {
-  const auto* base = reinterpret_cast<const uint8_t*>(&m);
-  const auto text = [&](const EVENT_MAP_ENTRY& e) {
-    const auto* s = reinterpret_cast<const char16_t*>(base + e.OutputOffset);
-    return e.OutputOffset == 0 ? std::u16string() : std::u16string(s);
-  };
+// A map entry's text without the trailing spaces of manifest map texts.
+std::u16string entry_text(const EVENT_MAP_INFO& m, const EVENT_MAP_ENTRY& e) {
+  if (e.OutputOffset == 0) return {};
+  std::u16string text(
+      reinterpret_cast<const char16_t*>(reinterpret_cast<const uint8_t*>(&m) + e.OutputOffset));
+  while (!text.empty() && text.back() == u' ') text.pop_back();
+  return text;
+}
+
+// A value map's text for v (false when no entry has v); a bit map's texts of the entries
+// whose bits are all set, joined with ", ", then any bits left in hex.
+bool mapped(const EVENT_MAP_INFO& m, uint64_t v, std::u16string& out) {
   if ((m.Flag & (EVENTMAP_INFO_FLAG_MANIFEST_BITMAP | EVENTMAP_INFO_FLAG_WBEM_BITMAP)) == 0) {
     for (ULONG i = 0; i < m.EntryCount; ++i) {
-      if (m.MapEntryArray[i].Value == v) return text(m.MapEntryArray[i]);
+      if (m.MapEntryArray[i].Value == v) {
+        out = entry_text(m, m.MapEntryArray[i]);
+        return true;
+      }
     }
-    return widen(std::to_string(v));
+    return false;
   }
-  std::u16string out;
   uint64_t left = v;
   for (ULONG i = 0; i < m.EntryCount; ++i) {
     const ULONG bits = m.MapEntryArray[i].Value;
     if ((bits == 0 && v != 0) || (bits != 0 && (v & bits) != bits)) continue;
     if (!out.empty()) out += u", ";
-    out += text(m.MapEntryArray[i]);
+    out += entry_text(m, m.MapEntryArray[i]);
     left &= ~uint64_t{bits};
   }
   if (left != 0 || out.empty()) {
     if (!out.empty()) out += u", ";
     out += widen(hex(left));
   }
-  return out;
+  return true;
 }
 
 // A UTF-16LE string: `length` characters, else up to its NUL (which must be there).
@@ -217,10 +223,7 @@ Fail binary(const Input& in, uint16_t out_type, Formatted& out) {
 Fail integer(uint64_t v, bool is_signed, size_t size, uint16_t out_type, const EVENT_MAP_INFO* map,
              Formatted& out) {
   out.consumed = size;
-  if (map != nullptr) {
-    out.text = mapped(*map, v);
-    return Fail::None;
-  }
+  if (map != nullptr) return mapped(*map, v, out.text) ? Fail::None : Fail::Data;
   std::string text;
   switch (out_type) {
     case TDH_OUTTYPE_HEXINT8:

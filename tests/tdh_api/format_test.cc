@@ -197,8 +197,8 @@ TEST(FormatProperty, PointerSizeFour) {
   EXPECT_EQ(r.consumed, 4);
 }
 
-// EVENT_MAP_INFO as the consumer got it from TdhGetEventMapInformation (trailing spaces
-// removed): [Fmt] MapInfo "maps integer and bit values to strings".
+// EVENT_MAP_INFO as TdhGetEventMapInformation returns it (texts end with a space):
+// [Fmt] MapInfo "maps integer and bit values to strings".
 struct Map {
   EVENT_MAP_INFO head;
   EVENT_MAP_ENTRY more[2];
@@ -210,7 +210,7 @@ Map make_map(MAP_FLAGS flag) {
   m.head.Flag = flag;
   m.head.EntryCount = 3;
   const ULONG values[3] = {1, 2, 4};
-  const char16_t* names[3] = {u"One", u"Two", u"Four"};
+  const char16_t* names[3] = {u"One ", u"Two ", u"Four "};
   EVENT_MAP_ENTRY* e = m.head.MapEntryArray;
   for (int i = 0; i < 3; ++i) {
     e[i].Value = values[i];
@@ -223,9 +223,14 @@ Map make_map(MAP_FLAGS flag) {
 
 TEST(FormatProperty, ValueMapsAndBitMaps) {
   const Map values = make_map(EVENTMAP_INFO_FLAG_MANIFEST_VALUEMAP);
+  // The text without its trailing space (docs/etw.md).
   EXPECT_EQ(format(TDH_INTYPE_UINT32, 0, bytes<uint32_t>(2), 0, &values.head).text, u"Two");
-  // A value no entry has: the number (docs/etw.md).
-  EXPECT_EQ(format(TDH_INTYPE_UINT32, 0, bytes<uint32_t>(9), 0, &values.head).text, u"9");
+  // A value no entry has: ERROR_EVT_INVALID_EVENT_DATA ("If the value isn't in the map,
+  // TdhFormatProperty treats it as an error", the TdhFormatProperty sample of
+  // learn.microsoft.com "Using TdhFormatProperty to Consume Event Data").
+  EXPECT_EQ(format(TDH_INTYPE_UINT32, 0, bytes<uint32_t>(9), 0, &values.head).rc,
+            ERROR_EVT_INVALID_EVENT_DATA);
+  EXPECT_EQ(format(TDH_INTYPE_UINT32, 0, bytes<uint32_t>(9)).text, u"9");  // without the map
   const Map bits = make_map(EVENTMAP_INFO_FLAG_MANIFEST_BITMAP);
   // The texts of the set bits, ", " between them, bits no entry names in hex (docs/etw.md).
   EXPECT_EQ(format(TDH_INTYPE_UINT32, 0, bytes<uint32_t>(5), 0, &bits.head).text, u"One, Four");

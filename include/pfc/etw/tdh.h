@@ -452,4 +452,31 @@ PFC_ETW_API const char* PfcTdhGetLastErrorMessage(void);
 
 PFC_ETW_EXTERN_C_END
 
+#ifdef __cplusplus
+/* C++: TdhFormatProperty into a wchar_t buffer, as Windows code declares its buffers
+ * (std::vector<wchar_t>). The buffer receives the same UTF-16 units (WCHARs) as a WCHAR
+ * buffer; *BufferSize counts bytes as always (a wchar_t buffer of *BufferSize / 2
+ * elements, Windows' size, holds them). Read the text as WCHARs, e.g. with wprintf(u"%ls")
+ * (pfc_etw_wprintf.h). A template, so that NULL, nullptr and WCHAR buffers still call the
+ * function above. */
+template <class T>
+struct PfcEtwIsWcharT {
+  static const bool value = false;
+};
+template <>
+struct PfcEtwIsWcharT<wchar_t> {
+  static const bool value = true;
+};
+template <class W>
+inline TDHSTATUS TdhFormatProperty(PTRACE_EVENT_INFO EventInfo, PEVENT_MAP_INFO MapInfo,
+                                   ULONG PointerSize, USHORT PropertyInType, USHORT PropertyOutType,
+                                   USHORT PropertyLength, USHORT UserDataLength, PBYTE UserData,
+                                   PULONG BufferSize, W* Buffer, PUSHORT UserDataConsumed) {
+  static_assert(PfcEtwIsWcharT<W>::value, "TdhFormatProperty: Buffer must be WCHAR* or wchar_t*");
+  return TdhFormatProperty(EventInfo, MapInfo, PointerSize, PropertyInType, PropertyOutType,
+                           PropertyLength, UserDataLength, UserData, BufferSize,
+                           reinterpret_cast<PWCHAR>(Buffer), UserDataConsumed);
+}
+#endif
+
 #endif /* PFC_ETW_TDH_H */
