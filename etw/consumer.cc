@@ -427,6 +427,7 @@ TRACEHANDLE OpenTraceW(PEVENT_TRACE_LOGFILEW Logfile) {
         c->callback = Logfile->EventRecordCallback;
         c->context = Logfile->Context;
         c->schemas = session_trace_schemas(name);
+        c->schemas->prefetch();
         c->marker = consumer_marker(e->instance, rt.link.self()) + "-" + std::to_string(c->handle);
         const SessionCounters counters = count_session(rt.link.dir(), *e);
         t.by_handle[c->handle] = c;

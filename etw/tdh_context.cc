@@ -28,13 +28,22 @@ std::vector<LoadedProvider> decode_log_schema(const trace::ProviderSchema& s) {
   return out;
 }
 
-std::shared_ptr<const LoadedProvider> TraceSchemas::find(const Guid& guid) {
-  std::lock_guard<std::mutex> lock(mu_);
-  if (auto it = by_guid_.find(guid); it != by_guid_.end()) return it->second;
+void TraceSchemas::refresh() {
   for (LoadedProvider& p : fetch_()) {
     const Guid g = p.def.guid;
     by_guid_[g] = std::make_shared<const LoadedProvider>(std::move(p));
   }
+}
+
+void TraceSchemas::prefetch() {
+  std::lock_guard<std::mutex> lock(mu_);
+  refresh();
+}
+
+std::shared_ptr<const LoadedProvider> TraceSchemas::find(const Guid& guid) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (auto it = by_guid_.find(guid); it != by_guid_.end()) return it->second;
+  refresh();
   auto it = by_guid_.find(guid);
   return it == by_guid_.end() ? nullptr : it->second;
 }

@@ -26,8 +26,13 @@ class TraceSchemas {
   using Fetch = std::function<std::vector<LoadedProvider>()>;
   explicit TraceSchemas(Fetch fetch) : fetch_(std::move(fetch)) {}
   std::shared_ptr<const LoadedProvider> find(const Guid& guid);
+  // Fetches now: a real-time session's schemas while its enables are published (a
+  // session stopped before its events are delivered no longer publishes them).
+  void prefetch();
 
  private:
+  void refresh();  // mu_ held
+
   Fetch fetch_;
   std::mutex mu_;
   std::map<Guid, std::shared_ptr<const LoadedProvider>, GuidBytesLess> by_guid_;

@@ -1,8 +1,10 @@
 /* tests/tdh_api/tdh_decode_consumer.c — the reading process of
  * tdh_api.decode_across_processes: a log-file consumer written the way Windows ETW
- * consumers decode events (docs/etw.md "TDH decoding"). It loads the manifest argv[2], when
- * given, with TdhLoadManifest (else the log file's recorded schemas decode), opens the log
- * file argv[1] with OpenTrace, and for every event
+ * consumers decode events (docs/etw.md "TDH decoding"). `tdh_decode_consumer LOGFILE
+ * [MANIFEST]` loads MANIFEST, when given, with TdhLoadManifest (else the log file's recorded
+ * schemas decode) and opens LOGFILE with OpenTrace; `tdh_decode_consumer --session NAME
+ * READY` opens the real-time session NAME (its published schemas decode), creates the file
+ * READY once it is open, and reads until the session stops. For every event it
  * prints TdhGetEventInformation's names and each top-level property formatted with
  * TdhFormatProperty: lengths and array sizes from other properties read with
  * TdhGetPropertySize / TdhGetProperty, maps from TdhGetEventMapInformation with the
@@ -157,15 +159,22 @@ static void WINAPI on_event(PEVENT_RECORD ev) {
   free(info);
 }
 
+/* The ASCII text s as a WCHAR string in out (1024 units). */
+static void widen(const char* s, WCHAR* out) {
+  size_t i = 0;
+  for (; s[i] != 0 && i < 1023; ++i) out[i] = (unsigned char)s[i];
+  out[i] = 0;
+}
+
 int main(int argc, char** argv) {
-  if (argc != 2 && argc != 3) {
-    fprintf(stderr, "usage: tdh_decode_consumer LOGFILE [MANIFEST]\n");
+  const int session = argc == 4 && strcmp(argv[1], "--session") == 0;
+  if (!session && argc != 2 && argc != 3) {
+    fprintf(stderr, "usage: tdh_decode_consumer LOGFILE [MANIFEST] | --session NAME READY\n");
     return 2;
   }
   WCHAR file[1024] = {0}, manifest[1024] = {0};
-  for (size_t i = 0; argv[1][i] != 0 && i < 1023; ++i) file[i] = (unsigned char)argv[1][i];
-  for (size_t i = 0; argc == 3 && argv[2][i] != 0 && i < 1023; ++i)
-    manifest[i] = (unsigned char)argv[2][i];
+  widen(argv[session ? 2 : 1], file);
+  if (argc == 3) widen(argv[2], manifest);
   ULONG rc = argc == 3 ? TdhLoadManifest(manifest) : ERROR_SUCCESS;
   if (rc != ERROR_SUCCESS) {
     fprintf(stderr, "TdhLoadManifest failed with %lu: %s\n", (unsigned long)rc,
@@ -174,13 +183,27 @@ int main(int argc, char** argv) {
   }
   EVENT_TRACE_LOGFILEW trace;
   memset(&trace, 0, sizeof trace);
-  trace.LogFileName = file;
+  if (session) {
+    trace.LoggerName = file;
+    trace.ProcessTraceMode = PROCESS_TRACE_MODE_EVENT_RECORD | PROCESS_TRACE_MODE_REAL_TIME;
+  } else {
+    trace.LogFileName = file;
+    trace.ProcessTraceMode = PROCESS_TRACE_MODE_EVENT_RECORD;
+  }
   trace.EventRecordCallback = on_event;
-  trace.ProcessTraceMode = PROCESS_TRACE_MODE_EVENT_RECORD;
   TRACEHANDLE h = OpenTraceW(&trace);
   if (h == INVALID_PROCESSTRACE_HANDLE) {
     fprintf(stderr, "OpenTrace failed with %lu\n", (unsigned long)GetLastError());
     return 1;
+  }
+  if (session) {
+    FILE* ready = fopen(argv[3], "w");
+    if (ready == NULL) {
+      fprintf(stderr, "cannot create %s\n", argv[3]);
+      CloseTrace(h);
+      return 1;
+    }
+    fclose(ready);
   }
   rc = ProcessTrace(&h, 1, NULL, NULL);
   CloseTrace(h);
