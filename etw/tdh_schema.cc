@@ -31,8 +31,8 @@ const ManifestTemplate* template_of(const ManifestProviderInfo& info, const Even
   return nullptr;
 }
 
-// EVENT_PROPERTY_INFO keeps counts and lengths in 16 bits.
-bool fits(const Extent& e) { return e.kind != Extent::Kind::Fixed || e.value <= 0xFFFF; }
+// EVENT_PROPERTY_INFO keeps counts, lengths and the indexes of their fields in 16 bits.
+bool fits(const Extent& e) { return e.kind == Extent::Kind::None || e.value <= 0xFFFF; }
 
 void names_from_manifest(const LoadedProvider& p, const EventDef& ev, EventSchema& out) {
   const ManifestProviderInfo& info = p.info;
@@ -119,8 +119,9 @@ uint32_t event_schema(const EVENT_RECORD& record, EventSchema& out) {
   for (size_t i = 0; i < ev->fields.size(); ++i) {
     const FieldDef& f = ev->fields[i];
     if (!fits(f.count) || !fits(f.length)) {
-      return tdh_result(ERROR_NOT_SUPPORTED, "field " + f.name + " of event " + ev->name +
-                                                 " has a count or length above 65535");
+      return tdh_result(ERROR_NOT_SUPPORTED,
+                        "field " + f.name + " of event " + ev->name +
+                            " has a count or length (or its field's index) above 65535");
     }
     PropertySchema prop{f.name, f, 0, {}};
     if (tpl != nullptr && i < tpl->formats.size()) {

@@ -1,11 +1,10 @@
-/* tests/tdh_api/tdh_decode_consumer.c — the reading process of
- * tdh_api.decode_across_processes: a log-file consumer written the way Windows ETW
- * consumers decode events (docs/etw.md "TDH decoding"). `tdh_decode_consumer LOGFILE
- * [MANIFEST]` loads MANIFEST, when given, with TdhLoadManifest (else the log file's recorded
- * schemas decode) and opens LOGFILE with OpenTrace; `tdh_decode_consumer --session NAME
- * READY` opens the real-time session NAME (its published schemas decode), creates the file
- * READY once it is open, and reads until the session stops. For every event it
- * prints TdhGetEventInformation's names and each top-level property formatted with
+/* tests/tdh_api/tdh_decode_consumer.c — the reading process of the tdh_api.decode_* tests
+ * (decode.sh): a consumer written the way Windows ETW consumers decode events (docs/etw.md "TDH
+ * decoding"). `tdh_decode_consumer LOGFILE [MANIFEST]` loads MANIFEST, when given, with
+ * TdhLoadManifest (else the log file's recorded schemas decode) and opens LOGFILE with OpenTrace;
+ * `tdh_decode_consumer --session NAME READY` opens the real-time session NAME (its published
+ * schemas decode), creates the file READY once it is open, and reads until the session stops. For
+ * every event it prints TdhGetEventInformation's names and each top-level property formatted with
  * TdhFormatProperty: lengths and array sizes from other properties read with
  * TdhGetPropertySize / TdhGetProperty, maps from TdhGetEventMapInformation with the
  * trailing space of manifest map texts removed. */
