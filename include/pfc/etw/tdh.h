@@ -434,11 +434,12 @@ PFC_ETW_API TDHSTATUS TdhEnumerateProviders(PPROVIDER_ENUMERATION_INFO pBuffer, 
 /* Formats one value (one element of an array) at UserData as text (the texts per type are
  * in docs/etw.md "TDH decoding"): PropertyLength is the property's length (0 = of its
  * type, or NUL-terminated), MapInfo (may be NULL) maps integers to names, PointerSize is
- * 4 or 8. *BufferSize is in bytes, NUL included; *UserDataConsumed receives the bytes the
- * value took. Errors: ERROR_INVALID_PARAMETER (NULL pointers, a PointerSize other than 4
- * or 8, an in-type pfc does not format, an out-type that does not apply to the in-type),
- * ERROR_EVT_INVALID_EVENT_DATA (UserDataLength bytes do not hold the value),
- * ERROR_INSUFFICIENT_BUFFER (with the needed size in *BufferSize). */
+ * 4 or 8; an out-type that does not apply to the in-type shows the in-type's default.
+ * *BufferSize is in bytes, NUL included; *UserDataConsumed receives the bytes the value
+ * took. Errors: ERROR_INVALID_PARAMETER (NULL pointers, a PointerSize other than 4 or 8,
+ * an in-type pfc does not format), ERROR_EVT_INVALID_EVENT_DATA (UserDataLength bytes do
+ * not hold the value, or its value map has no entry for it), ERROR_INSUFFICIENT_BUFFER
+ * (with the needed size in *BufferSize). */
 PFC_ETW_API TDHSTATUS TdhFormatProperty(PTRACE_EVENT_INFO EventInfo, PEVENT_MAP_INFO MapInfo,
                                         ULONG PointerSize, USHORT PropertyInType,
                                         USHORT PropertyOutType, USHORT PropertyLength,
