@@ -343,6 +343,47 @@ TEST_F(Decode, PropertyErrors) {
   EXPECT_EQ(TdhGetPropertySize(&record_, 0, nullptr, 1, &unnamed, &size), ERROR_INVALID_PARAMETER);
 }
 
+// Every property of the event cut after each byte: found (within the cut) or 15005.
+TEST_F(Decode, TruncatedDataIsReportedNeverReadPast) {
+  const char16_t* names[] = {u"Count", u"Items",  u"Name", u"Tag",  u"Id",  u"Flags",
+                             u"Color", u"Access", u"Size", u"Blob", u"Pair"};
+  for (size_t cut = 0; cut < data_.size(); ++cut) {
+    std::vector<uint8_t> part(data_.begin(), data_.begin() + static_cast<ptrdiff_t>(cut));
+    EVENT_RECORD r = record(1, 2, part);
+    for (const char16_t* name : names) {
+      PROPERTY_DATA_DESCRIPTOR d{reinterpret_cast<ULONGLONG>(name), 0xFFFFFFFF, 0};
+      ULONG size = 0;
+      const ULONG rc = TdhGetPropertySize(&r, 0, nullptr, 1, &d, &size);
+      ASSERT_TRUE(rc == ERROR_SUCCESS || rc == ERROR_EVT_INVALID_EVENT_DATA) << cut << " " << rc;
+      if (rc != ERROR_SUCCESS) continue;
+      std::vector<uint8_t> out(size);
+      ASSERT_EQ(TdhGetProperty(&r, 0, nullptr, 1, &d, size, out.data()), ERROR_SUCCESS);
+    }
+  }
+}
+
+// Every in-type on every short data length: formatted within the data, or 15005.
+TEST(DecodeFormat, ShortDataForEveryInType) {
+  TRACE_EVENT_INFO info{};
+  const uint8_t bytes[24] = {1, 2, 0, 0, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14};
+  for (USHORT in = 1; in <= TDH_INTYPE_WBEMSID; ++in) {
+    for (USHORT n = 0; n <= sizeof bytes; ++n) {
+      std::vector<uint8_t> data(bytes, bytes + n);  // exactly n bytes: past them is unowned
+      WCHAR text[128];
+      ULONG size = sizeof text;
+      USHORT used = 0;
+      const ULONG rc = TdhFormatProperty(&info, nullptr, 8, in, TDH_OUTTYPE_NULL, 0, n, data.data(),
+                                         &size, text, &used);
+      ASSERT_TRUE(rc == ERROR_SUCCESS || rc == ERROR_EVT_INVALID_EVENT_DATA ||
+                  rc == ERROR_INVALID_PARAMETER)
+          << in << " " << n << " " << rc;
+      if (rc == ERROR_SUCCESS) {
+        EXPECT_LE(used, n) << in;
+      }
+    }
+  }
+}
+
 std::vector<uint8_t> map_info(EVENT_RECORD& r, const char16_t* name, ULONG& rc) {
   ULONG size = 0;
   rc = TdhGetEventMapInformation(&r, const_cast<PWSTR>(name), nullptr, &size);
