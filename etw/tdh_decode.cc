@@ -23,20 +23,7 @@ class Blob {
   Blob(size_t head, size_t min) : bytes_(std::max(head, min), 0) {}
   // Appends `text` (UTF-8); returns its offset, 0 for "".
   ULONG add(const std::string& text) {
-    if (text.empty()) return 0;
-    std::u16string wide;
-    if (!utf8_to_utf16(text, wide)) {  // not well-formed: its decoding, U+FFFD included
-      wide.clear();
-      for (char32_t c : utf8_to_utf32(text)) {
-        if (c > 0xFFFF) {
-          wide.push_back(static_cast<char16_t>(0xD7C0 + (c >> 10)));
-          wide.push_back(static_cast<char16_t>(0xDC00 | (c & 0x3FF)));
-        } else {
-          wide.push_back(static_cast<char16_t>(c));
-        }
-      }
-    }
-    return add_units(wide);
+    return text.empty() ? 0 : add_units(utf8_to_u16_lossy(text));
   }
   // Appends the units and a NUL; returns their offset.
   ULONG add_units(std::u16string_view units) {

@@ -172,17 +172,7 @@ Fail ansi_string(const Input& in, Formatted& out) {
   }
   const void* nul = std::memchr(in.data, 0, n);
   if (nul != nullptr) n = static_cast<size_t>(static_cast<const uint8_t*>(nul) - in.data);
-  const uint8_t* p = in.data;
-  const uint8_t* stop = in.data + n;
-  while (p < stop) {
-    char32_t c = decode_utf8_step(p, stop);
-    if (c > 0xFFFF) {
-      out.text.push_back(static_cast<char16_t>(0xD7C0 + (c >> 10)));
-      out.text.push_back(static_cast<char16_t>(0xDC00 | (c & 0x3FF)));
-    } else {
-      out.text.push_back(static_cast<char16_t>(c));
-    }
-  }
+  out.text = utf8_to_u16_lossy(std::string_view(reinterpret_cast<const char*>(in.data), n));
   out.consumed = end;
   return Fail::None;
 }

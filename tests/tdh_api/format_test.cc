@@ -142,6 +142,9 @@ const std::vector<Row>& rows() {
       // docs/etw.md); [Out] win:Utf8.
       {"[In] win:AnsiString", TDH_INTYPE_ANSISTRING, TDH_OUTTYPE_NULL,
        std::vector<uint8_t>{'o', 'k', 0}, 0, u"ok", 3},
+      {"[In] win:AnsiString, a byte that is not UTF-8: U+FFFD (docs/etw.md)",
+       TDH_INTYPE_ANSISTRING, TDH_OUTTYPE_NULL, std::vector<uint8_t>{'a', 0xFF, 0}, 0,
+       u"a\uFFFD", 3},
       {"[Out] win:Utf8", TDH_INTYPE_ANSISTRING, TDH_OUTTYPE_UTF8,
        std::vector<uint8_t>{0xC3, 0xA9, 't', 0xC3, 0xA9}, 5, u"\u00e9t\u00e9", 5},
       // [Out] xs:hexBinary: "A sequence of hexadecimal digits. Each byte ... padded with
