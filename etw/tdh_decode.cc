@@ -146,12 +146,15 @@ struct Span {
   uint64_t begin = 0, end = 0;
 };
 
-// The value of the earlier scalar integer field `j` (a count or length).
+// The value of the earlier scalar integer field `j` (a count or length); `starts` holds
+// the offsets of the fields before the current one and its own. False when `j` is not an
+// earlier field (schemas guarantee it is) or its value is not in the data.
 bool field_value(const EventSchema& s, const std::vector<uint64_t>& starts, uint32_t j,
                  const uint8_t* data, uint64_t size, uint64_t& out) {
+  if (j + 1 >= starts.size()) return false;
   int ok = 1;
-  out = pfc_tdh_load_int(data, size, starts.at(j),
-                         static_cast<uint32_t>(s.properties[j].layout.type), &ok);
+  out = pfc_tdh_load_int(data, size, starts[j], static_cast<uint32_t>(s.properties[j].layout.type),
+                         &ok);
   return ok != 0;
 }
 
