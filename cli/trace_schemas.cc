@@ -7,8 +7,8 @@
 #include "cli/exit_code.h"
 #include "cli/files.h"
 #include "cli/script_loader.h"
-#include "etw/enable_ext.h"
 #include "etw/session_info.h"
+#include "etw/tdh_context.h"
 #include "runtime/manifest.h"
 #include "trace/logfile.h"
 
@@ -33,15 +33,9 @@ std::optional<int> load_manifest(const std::string& path, std::vector<ProviderDe
 
 // One schema of a log file as providers (none when it does not decode).
 std::vector<ProviderDef> decode_file_schema(const trace::ProviderSchema& s) {
-  if (s.kind == trace::kSchemaPfcExtension) {
-    auto ext = etw::decode_ext(s.data.data(), s.data.size(), nullptr);
-    if (ext && ext->schema && ext->schema->guid == s.provider) return {std::move(*ext->schema)};
-  } else if (s.kind == trace::kSchemaManifest) {
-    auto parsed = parse_manifest(
-        std::string_view(reinterpret_cast<const char*>(s.data.data()), s.data.size()));
-    if (parsed) return std::move(*parsed);
-  }
-  return {};
+  std::vector<ProviderDef> out;
+  for (etw::LoadedProvider& p : etw::decode_log_schema(s)) out.push_back(std::move(p.def));
+  return out;
 }
 
 }  // namespace

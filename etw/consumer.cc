@@ -24,6 +24,7 @@
 #include "etw/counters.h"
 #include "etw/guard.h"
 #include "etw/state.h"
+#include "etw/tdh_context.h"
 #include "trace/host.h"
 #include "trace/logfile.h"
 #include "trace/merge.h"
@@ -56,7 +57,8 @@ struct Consumer {
   bool log_done = false;
   uint64_t next_try_ns = 0;
   ConsumerProblem problem;
-  std::u16string logger_name;  // log files: what LogfileHeader.LoggerName points to
+  std::u16string logger_name;             // log files: what LogfileHeader.LoggerName points to
+  std::shared_ptr<TraceSchemas> schemas;  // what TDH decodes the trace's events with
   std::atomic<bool> closed{false};
   bool processing = false;  // guarded by table mutex
 };
@@ -128,6 +130,7 @@ void deliver(const Consumer& c, const trace::RingReader::View& v) {
   static uint8_t empty_payload[1] = {0};
   r.UserData = e.payload_len == 0 ? empty_payload : const_cast<uint8_t*>(v.payload);
   r.UserContext = c.context;
+  DeliveryScope decoding(c.schemas.get());
   c.callback(&r);
 }
 
@@ -318,6 +321,7 @@ TRACEHANDLE add_file_consumer(ConsumerTable& t, std::unique_ptr<trace::LogReader
   c->callback = f->EventRecordCallback;
   c->context = f->Context;
   fill_file_header(*c, path, f);
+  c->schemas = log_file_schemas(c->log->info());
   t.by_handle[c->handle] = c;
   return c->handle;
 }
@@ -422,6 +426,8 @@ TRACEHANDLE OpenTraceW(PEVENT_TRACE_LOGFILEW Logfile) {
         c->rings = std::make_unique<pfc::trace::SessionRings>(e->instance);
         c->callback = Logfile->EventRecordCallback;
         c->context = Logfile->Context;
+        c->schemas = session_trace_schemas(name);
+        c->schemas->prefetch();
         c->marker = consumer_marker(e->instance, rt.link.self()) + "-" + std::to_string(c->handle);
         const SessionCounters counters = count_session(rt.link.dir(), *e);
         t.by_handle[c->handle] = c;

@@ -45,9 +45,10 @@ bool read_file(const std::string& path, std::string& out) {
 
 // Parses `text` and stores its providers under `key`.
 uint32_t load_text(std::string_view text, const std::string& key, std::string_view name) {
-  auto parsed = parse_manifest(text);
+  std::vector<ManifestProviderInfo> info;
+  auto parsed = parse_manifest(text, info);
   if (!parsed) return tdh_result(ERROR_XML_PARSE_ERROR, parsed.error().to_string(name));
-  TdhStore::get().put(key, std::move(*parsed));
+  TdhStore::get().put(key, std::move(*parsed), std::move(info));
   return tdh_result(ERROR_SUCCESS);
 }
 

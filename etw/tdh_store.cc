@@ -2,6 +2,7 @@
 // error message of the TDH functions.
 #include "etw/tdh_store.h"
 
+#include <algorithm>
 #include <mutex>
 
 #include "etw/guard.h"
@@ -18,10 +19,14 @@ TdhStore& TdhStore::get() {
   return *store;
 }
 
-void TdhStore::put(const std::string& key, std::vector<ProviderDef> providers) {
+void TdhStore::put(const std::string& key, std::vector<ProviderDef> providers,
+                   std::vector<ManifestProviderInfo> info) {
   Source src;
-  for (ProviderDef& p : providers)
-    src.providers.push_back(std::make_shared<const ProviderDef>(std::move(p)));
+  info.resize(providers.size());
+  for (size_t i = 0; i < providers.size(); ++i) {
+    src.providers.push_back(std::make_shared<const LoadedProvider>(
+        LoadedProvider{std::move(providers[i]), std::move(info[i])}));
+  }
   std::unique_lock lock(mu_);
   src.seq = ++seq_;
   sources_[key] = std::move(src);
@@ -33,18 +38,42 @@ bool TdhStore::erase(const std::string& key) {
 }
 
 std::shared_ptr<const ProviderDef> TdhStore::find_loaded(const Guid& guid) const {
+  std::shared_ptr<const LoadedProvider> found = find_decoding(guid);
+  if (!found) return nullptr;
+  return std::shared_ptr<const ProviderDef>(found, &found->def);
+}
+
+std::shared_ptr<const LoadedProvider> TdhStore::find_decoding(const Guid& guid) const {
   std::shared_lock lock(mu_);
-  std::shared_ptr<const ProviderDef> best;
+  std::shared_ptr<const LoadedProvider> best;
   uint64_t best_seq = 0;
   for (const auto& [key, src] : sources_) {
     for (const auto& p : src.providers) {
-      if (p->guid == guid && src.seq > best_seq) {
+      if (p->def.guid == guid && src.seq > best_seq) {
         best = p;
         best_seq = src.seq;
       }
     }
   }
   return best;
+}
+
+std::vector<std::shared_ptr<const LoadedProvider>> TdhStore::all() const {
+  std::vector<Guid> guids;
+  {
+    std::shared_lock lock(mu_);
+    for (const auto& [key, src] : sources_) {
+      for (const auto& p : src.providers) {
+        if (std::find(guids.begin(), guids.end(), p->def.guid) == guids.end())
+          guids.push_back(p->def.guid);
+      }
+    }
+  }
+  std::vector<std::shared_ptr<const LoadedProvider>> out;
+  for (const Guid& g : guids) {
+    if (auto p = find_decoding(g)) out.push_back(std::move(p));
+  }
+  return out;
 }
 
 void set_tdh_message(std::string message) { tls_message = std::move(message); }

@@ -103,3 +103,26 @@ extern "C" {
 DWORD GetLastError(void) { return pfc::etw::tls_last_error; }
 void SetLastError(DWORD error) { pfc::etw::tls_last_error = error; }
 }
+
+namespace pfc::etw {
+
+std::u16string utf8_to_u16_lossy(std::string_view utf8) {
+  std::u16string out;
+  if (utf8_to_utf16(utf8, out)) return out;
+  out.clear();
+  const auto* p = reinterpret_cast<const uint8_t*>(utf8.data());
+  const uint8_t* end = p + utf8.size();
+  while (p < end) {
+    char32_t c = decode_utf8_step(p, end);
+    if (is_surrogate(c)) c = 0xFFFD;  // how decode_utf8_step passes on a byte that is not UTF-8
+    if (c > 0xFFFF) {
+      out.push_back(static_cast<char16_t>(0xD7C0 + (c >> 10)));  // 0xD800 + (c - 0x10000) >> 10
+      out.push_back(static_cast<char16_t>(0xDC00 | (c & 0x3FF)));
+    } else {
+      out.push_back(static_cast<char16_t>(c));
+    }
+  }
+  return out;
+}
+
+}  // namespace pfc::etw

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <string_view>
 
 #include "pfc/etw/evntprov.h"
 #include "pfc/guid.h"
@@ -75,6 +76,9 @@ size_t u16_length(const WCHAR* s, size_t max);
 bool u16_iequal(const std::u16string& a, const std::u16string& b);
 // UTF-16 → UTF-8 (unpaired surrogates become U+FFFD).
 std::string u16_to_utf8(const std::u16string& s);
+// UTF-8 → UTF-16, never failing: each byte that is not part of a UTF-8 sequence becomes
+// U+FFFD.
+std::u16string utf8_to_u16_lossy(std::string_view utf8);
 
 void set_last_error(uint32_t error);
 

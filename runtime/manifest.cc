@@ -74,6 +74,7 @@ std::expected<std::vector<ProviderDef>, ManifestError> Parser::run(const pugi::x
                    std::string(kEventsNs));
     return std::unexpected(*error_);
   }
+  if (info_ != nullptr) read_strings(root);
   for (pugi::xml_node ins : root.children()) {
     if (!internal::is_element(ins, kEventsNs, "instrumentation")) continue;
     for (pugi::xml_node evs : ins.children()) {
@@ -116,7 +117,12 @@ bool Parser::parse_provider(pugi::xml_node p, ProviderDef& out) {
   }
   Tables tables;
   if (!parse_tables(p, tables)) return false;
-  if (info_ != nullptr) collect_symbols(p, tables, info_->back());
+  if (info_ != nullptr) {
+    collect_symbols(p, tables, info_->back());
+    collect_names(p, tables, info_->back());
+    info_->back().message = message_of(p);
+    if (!collect_maps(p, info_->back())) return false;
+  }
   for (pugi::xml_node list : p.children()) {
     if (!internal::is_element(list, kEventsNs, "events")) continue;
     for (pugi::xml_node e : list.children()) {
@@ -153,6 +159,7 @@ bool Parser::parse_tables(pugi::xml_node p, Tables& t) {
           for (pugi::xml_node d : parsed.fields_at) m.fields_at.push_back(position(d));
           m.stopped = parsed.stopped;
           m.stopped_at = position(parsed.stopped_at);
+          m.formats = parsed.formats;
         }
         if (!t.templates.emplace(tid, std::move(parsed)).second)
           return fail(tpl, "duplicate template " + quote_text(tid));
@@ -241,6 +248,7 @@ bool Parser::parse_template(pugi::xml_node tpl, Template& out) {
       break;
     }
     out.fields_at.push_back(d);
+    if (!parse_format(d, out.formats.emplace_back())) return false;
   }
   return true;
 }

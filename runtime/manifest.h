@@ -72,6 +72,28 @@ struct ManifestSymbol {
   ManifestPosition at;
 };
 
+// How a template field is shown (TDH decoding, docs/etw.md "TDH decoding"): its outType
+// as a TDH_OUTTYPE value (0 = none given: the in-type's default) and its `map` attribute.
+struct ManifestFieldFormat {
+  uint16_t out_type = 0;
+  std::string map;  // "" = none
+};
+
+// The display name of a level, opcode, task, keyword or channel: its message string
+// ($(string.ID) resolved in the first <resources>' string table), else its name.
+struct ManifestName {
+  uint64_t value = 0;
+  std::string text;
+  int32_t task = -1;  // opcodes declared inside a task: that task's value; else -1
+};
+
+// A <valueMap> or <bitMap>: entries in document order, texts resolved as ManifestName's.
+struct ManifestMap {
+  std::string name;
+  bool bitmap = false;
+  std::vector<std::pair<uint32_t, std::string>> entries;
+};
+
 struct ManifestTemplate {
   std::string tid;
   std::vector<FieldDef> fields;             // as events copy them
@@ -80,12 +102,14 @@ struct ManifestTemplate {
   // before it), with its description; empty when every element is in `fields`.
   std::string stopped;
   ManifestPosition stopped_at;
+  std::vector<ManifestFieldFormat> formats;  // parallel to fields
 };
 
 struct ManifestEvent {
   std::string symbol;  // the `symbol` attribute ("" when absent)
   std::string tid;     // the `template` attribute ("" when none)
   ManifestPosition at;
+  std::string message;  // the resolved `message` attribute ("" when none)
 };
 
 struct ManifestProviderInfo {
@@ -94,6 +118,11 @@ struct ManifestProviderInfo {
   std::vector<ManifestSymbol> channels, levels, opcodes, tasks, keywords;  // document order
   std::vector<ManifestTemplate> templates;                                 // document order
   std::vector<ManifestEvent> events;  // parallel to ProviderDef::events
+  // For TDH decoding: the provider's message, every level, opcode, task, keyword and
+  // channel it declares with its display name, and its value and bit maps.
+  std::string message;
+  std::vector<ManifestName> level_names, opcode_names, task_names, keyword_names, channel_names;
+  std::vector<ManifestMap> maps;
 };
 
 // parse_manifest, also filling `info` (one entry per provider, parallel to the result).

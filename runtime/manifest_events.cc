@@ -182,7 +182,7 @@ bool Parser::parse_event(pugi::xml_node e, const Tables& t, ProviderDef& p) {
   if (info_ != nullptr) {
     info_->back().events.push_back(
         ManifestEvent{std::string(trim_ascii_space(e.attribute("symbol").value())),
-                      std::string(tid), position(e)});
+                      std::string(tid), position(e), message_of(e)});
   }
   return true;
 }

@@ -95,7 +95,95 @@ constexpr std::array<std::pair<std::string_view, InType>, 21> kInTypes = {{
 constexpr std::array<std::string_view, 3> kUnsupportedInTypes = {
     "CountedUnicodeString", "CountedAnsiString", "CountedBinary"};
 
+// winmeta.xml outType names and their TDH_OUTTYPE values (pfc/etw/tdh.h _TDH_OUT_TYPE).
+constexpr std::array<std::pair<std::string_view, uint16_t>, 37> kOutTypes = {{
+    {"string", 1},
+    {"dateTime", 2},
+    {"datetime", 2},
+    {"byte", 3},
+    {"unsignedByte", 4},
+    {"short", 5},
+    {"unsignedShort", 6},
+    {"int", 7},
+    {"unsignedInt", 8},
+    {"long", 9},
+    {"unsignedLong", 10},
+    {"float", 11},
+    {"double", 12},
+    {"boolean", 13},
+    {"GUID", 14},
+    {"hexBinary", 15},
+    {"HexInt8", 16},
+    {"HexInt16", 17},
+    {"HexInt32", 18},
+    {"HexInt64", 19},
+    {"PID", 20},
+    {"TID", 21},
+    {"Port", 22},
+    {"IPv4", 23},
+    {"IPv6", 24},
+    {"SocketAddress", 25},
+    {"CIMDateTime", 26},
+    {"ETWTIME", 27},
+    {"Xml", 28},
+    {"ErrorCode", 29},
+    {"Win32Error", 30},
+    {"NTSTATUS", 31},
+    {"HResult", 32},
+    {"DateTimeCultureInsensitive", 33},
+    {"Json", 34},
+    {"Utf8", 35},
+    {"Pkcs7WithTypeInfo", 36},
+}};
+
+// The message strings winmeta.xml gives its levels and opcodes.
+constexpr std::array<std::pair<uint64_t, std::string_view>, 6> kLevelTexts = {{
+    {0, "Log Always"},
+    {1, "Critical"},
+    {2, "Error"},
+    {3, "Warning"},
+    {4, "Information"},
+    {5, "Verbose"},
+}};
+constexpr std::array<std::pair<uint64_t, std::string_view>, 11> kOpcodeTexts = {{
+    {0, "Info"},
+    {1, "Start"},
+    {2, "Stop"},
+    {3, "DCStart"},
+    {4, "DCStop"},
+    {5, "Extension"},
+    {6, "Reply"},
+    {7, "Resume"},
+    {8, "Suspend"},
+    {9, "Send"},
+    {240, "Receive"},
+}};
+
+template <size_t N>
+std::optional<std::string_view> text_of(
+    const std::array<std::pair<uint64_t, std::string_view>, N>& t, uint64_t value) {
+  for (const auto& [v, text] : t) {
+    if (v == value) return text;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
+
+std::optional<uint16_t> out_type_value(std::string_view local) {
+  for (const auto& [name, value] : kOutTypes) {
+    if (name == local) return value;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string_view> winmeta_level_text(uint64_t value) {
+  return text_of(kLevelTexts, value);
+}
+
+std::optional<std::string_view> winmeta_opcode_text(uint64_t value) {
+  return text_of(kOpcodeTexts, value);
+}
 
 std::optional<std::string_view> namespace_of(pugi::xml_node n, std::string_view prefix) {
   if (prefix == "xml") return "http://www.w3.org/XML/1998/namespace";

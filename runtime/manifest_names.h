@@ -40,6 +40,13 @@ struct InTypeName {
   bool known = false;
 };
 InTypeName winmeta_in_type(std::string_view local);
+// TDH_OUTTYPE value of an outType local name (win: or xs:, e.g. "HexInt32", "string"), or
+// nullopt for an unknown name.
+std::optional<uint16_t> out_type_value(std::string_view local);
+// The display names of winmeta's levels and opcodes (win:Informational → "Information",
+// win:Start → "Start"), by value; nullopt for values winmeta does not name.
+std::optional<std::string_view> winmeta_level_text(uint64_t value);
+std::optional<std::string_view> winmeta_opcode_text(uint64_t value);
 // Well-known Event Log channels an <importChannel> may name (System 8, Application 9,
 // Security 10).
 std::optional<uint64_t> standard_channel(std::string_view name);

@@ -21,8 +21,9 @@ using NameMap = std::map<std::string, uint64_t, std::less<>>;
 
 struct Template {
   std::vector<FieldDef> fields;
-  std::vector<pugi::xml_node> fields_at;  // each field's <data> element
-  std::string stopped;                    // why the fields end early ("" = they do not)
+  std::vector<ManifestFieldFormat> formats;  // parallel to fields
+  std::vector<pugi::xml_node> fields_at;     // each field's <data> element
+  std::string stopped;                       // why the fields end early ("" = they do not)
   pugi::xml_node stopped_at;
 };
 
@@ -56,6 +57,19 @@ class Parser {
   void collect_symbols(pugi::xml_node p, const Tables& t, ManifestProviderInfo& out) const;
   void symbols_of(pugi::xml_node list, const char* item, const NameMap& values,
                   std::vector<ManifestSymbol>& out) const;
+  // manifest_texts.cc
+  // Reads the string table of the first <localization>/<resources>.
+  void read_strings(pugi::xml_node root);
+  // The display text of a `message` attribute: $(string.ID) resolved ("" when the table
+  // has no such string), other text as written.
+  std::string message_of(pugi::xml_node at) const;
+  // The message, else the name attribute, of `at`.
+  std::string display_name(pugi::xml_node at) const;
+  // Records the display names and maps of the provider (ManifestProviderInfo).
+  void collect_names(pugi::xml_node p, const Tables& t, ManifestProviderInfo& out) const;
+  bool collect_maps(pugi::xml_node p, ManifestProviderInfo& out);
+  // The format of the <data> element `d` (its outType and map).
+  bool parse_format(pugi::xml_node d, ManifestFieldFormat& out);
   // manifest_events.cc
   // Appends one field of the template that parse_template is reading.
   bool parse_data(pugi::xml_node d, std::vector<FieldDef>& fields);
@@ -75,6 +89,7 @@ class Parser {
   // The current template's fields by name (index into its field list).
   std::unordered_map<std::string, uint32_t> template_fields_;
   size_t fields_total_ = 0;  // over all events so far, at most kMaxManifestFields
+  std::map<std::string, std::string, std::less<>> strings_;  // string table: id → value
 };
 
 }  // namespace pfc::internal

@@ -102,8 +102,10 @@ std::string manifest() {
                 "<instrumentationManifest xmlns=\"http://schemas.microsoft.com/win/2004/08/"
                 "events\" xmlns:win=\"http://manifests.microsoft.com/win/2004/08/windows/"
                 "events\"><instrumentation><events><provider name=\"Guard\" "
-                "guid=\"{%08lX-0001-4000-8000-000000000000}\"><templates><template "
-                "tid=\"T\"><data name=\"N\" inType=\"win:UInt32\"/></template></templates>"
+                "guid=\"{%08lX-0001-4000-8000-000000000000}\"><maps><valueMap name=\"M\"><map "
+                "value=\"7\" message=\"seven\"/></valueMap></maps><templates><template "
+                "tid=\"T\"><data name=\"N\" inType=\"win:UInt32\" map=\"M\"/></template>"
+                "</templates>"
                 "<events><event value=\"1\" symbol=\"E\" template=\"T\"/></events></provider>"
                 "</events></instrumentation></instrumentationManifest>",
                 static_cast<unsigned long>(kProvider.Data1));
@@ -133,6 +135,26 @@ void create_filter() {
   ASSERT_EQ(TdhCreatePayloadFilter(&kProvider, &e, TRUE, 1, &p, &g_filter), ERROR_SUCCESS);
 }
 EVENT_FILTER_DESCRIPTOR g_blob{};
+
+// An event of kManifest's event 1 (N = 7) for the decoding rows, and their buffers.
+UINT32 g_n = 7;
+EVENT_RECORD decoded_event() {
+  EVENT_RECORD r{};
+  r.EventHeader.ProviderId = kProvider;
+  r.EventHeader.EventDescriptor.Id = 1;
+  r.UserData = &g_n;
+  r.UserDataLength = sizeof g_n;
+  return r;
+}
+EVENT_RECORD g_record = decoded_event();
+alignas(8) BYTE g_out[4096];
+ULONG g_out_size = 0;
+PROPERTY_DATA_DESCRIPTOR g_property{reinterpret_cast<ULONGLONG>(u"N"), 0xFFFFFFFFu, 0};
+void load_manifest() {
+  ASSERT_EQ(TdhLoadManifestFromMemory(kManifest.data(), static_cast<ULONG>(kManifest.size())),
+            ERROR_SUCCESS);
+  g_out_size = sizeof g_out;
+}
 
 // A modern provider the session enables (the write rows), and a classic one with its
 // logger handle.
@@ -358,6 +380,35 @@ const std::vector<Row>& rows() {
          ASSERT_EQ(stop_session(), ERROR_SUCCESS);
        },
        [] { return ProcessTrace(&g_consumer, 1, nullptr, nullptr); }},
+      {"TdhGetEventInformation", true, load_manifest,
+       [] {
+         return TdhGetEventInformation(&g_record, 0, nullptr,
+                                       reinterpret_cast<PTRACE_EVENT_INFO>(g_out), &g_out_size);
+       }},
+      {"TdhGetEventMapInformation", true, load_manifest,
+       [] {
+         return TdhGetEventMapInformation(&g_record, const_cast<PWSTR>(u"M"),
+                                          reinterpret_cast<PEVENT_MAP_INFO>(g_out), &g_out_size);
+       }},
+      {"TdhGetPropertySize", true, load_manifest,
+       [] { return TdhGetPropertySize(&g_record, 0, nullptr, 1, &g_property, &g_out_size); }},
+      {"TdhGetProperty", true, load_manifest,
+       [] { return TdhGetProperty(&g_record, 0, nullptr, 1, &g_property, sizeof g_out, g_out); }},
+      {"TdhEnumerateProviders", true, load_manifest,
+       [] {
+         return TdhEnumerateProviders(reinterpret_cast<PPROVIDER_ENUMERATION_INFO>(g_out),
+                                      &g_out_size);
+       }},
+      {"TdhFormatProperty", true, none,
+       [] {
+         TRACE_EVENT_INFO info{};
+         ULONG size = sizeof g_out;
+         USHORT used = 0;
+         GUID value = kProvider;  // its 38-character text does not fit a short string
+         return TdhFormatProperty(&info, nullptr, 8, TDH_INTYPE_GUID, TDH_OUTTYPE_NULL, 0,
+                                  sizeof value, reinterpret_cast<PBYTE>(&value), &size,
+                                  reinterpret_cast<PWCHAR>(g_out), &used);
+       }},
       {"PfcTdhGetLastErrorMessage", false, none,
        [] { return PfcTdhGetLastErrorMessage()[0] == 0 ? 0u : 1u; }},
   };

@@ -3,7 +3,8 @@
 # then the project consumer/ configured and built against it twice: with find_package(pfc)
 # (shared and static libraries) and with pkg-config. Every program it builds runs: the C++
 # filter_demo with each engine, the C etw_demo (and, with pkg-config, tests/porting's
-# porting_demo and era_demo, built from pkg-config's flags alone) in its own trace namespace.
+# porting_demo, era_demo and tdh_demo, built from pkg-config's flags alone) in its own trace
+# namespace.
 # No installed file carries the crash tests' hook (trace/testpoint.h).
 set -u
 build=$1
@@ -35,11 +36,11 @@ for use in cmake pkg-config; do
     cmake --build "$b" >>"$tmp/log" 2>&1 || { echo "FAIL: consumer ($use) does not build:"; cat "$tmp/log"; fail=1; continue; }
   programs="filter_demo etw_demo"
   [ $use = cmake ] && programs="$programs filter_demo_static etw_demo_static"
-  [ $use = pkg-config ] && programs="$programs porting_demo era_demo"
+  [ $use = pkg-config ] && programs="$programs porting_demo era_demo tdh_demo"
   for p in $programs; do
     case $p in
       filter_demo*) for e in $engines; do run "$use $p $e" "$b/$p" $e; done ;;
-      etw_demo*|porting_demo|era_demo) run "$use $p" "$PFC_ISOLATE" "$b/$p" ;;
+      etw_demo*|porting_demo|era_demo|tdh_demo) run "$use $p" "$PFC_ISOLATE" "$b/$p" ;;
     esac
   done
   # A static link of libpfc_etw.a needs nothing of LLVM (its JIT is a plugin, docs/etw.md).

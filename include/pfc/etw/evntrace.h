@@ -8,6 +8,17 @@
 
 #include "evntprov.h"
 
+/* The provider GUID of a log file's header event (EVENT_TRACE_TYPE_INFO). Defined where
+ * INITGUID is defined before this header (or after initguid.h), as in the SDK; declared
+ * elsewhere. */
+#ifdef INITGUID
+PFC_ETW_DEFINE_GUID_VALUE(EventTraceGuid, 0x68fdd900, 0x4a3e, 0x11d1, 0x84, 0xf4, 0x00, 0x00, 0xf8,
+                          0x04, 0x64, 0xe3);
+#else
+DEFINE_GUID(EventTraceGuid, 0x68fdd900, 0x4a3e, 0x11d1, 0x84, 0xf4, 0x00, 0x00, 0xf8, 0x04, 0x64,
+            0xe3);
+#endif
+
 #define WNODE_FLAG_TRACED_GUID 0x00020000u
 #define WNODE_FLAG_USE_GUID_PTR 0x00080000u
 #define WNODE_FLAG_USE_MOF_PTR 0x00100000u

@@ -36,6 +36,8 @@
 #endif
 #define __stdcall
 #define __cdecl
+#define UNALIGNED /* x64: unaligned access needs no qualifier */
+#define __unaligned
 #define __fastcall
 #define CALLBACK
 #define APIENTRY
@@ -299,6 +301,12 @@ static inline int IsEqualGUID(REFGUID a, REFGUID b) {
   }
   return 1;
 }
+
+#ifdef __cplusplus
+/* guiddef.h's C++ comparisons. */
+inline bool operator==(const GUID& a, const GUID& b) { return IsEqualGUID(&a, &b) != 0; }
+inline bool operator!=(const GUID& a, const GUID& b) { return !(a == b); }
+#endif
 
 /* winerror.h codes returned by the API. */
 #define ERROR_SUCCESS 0u

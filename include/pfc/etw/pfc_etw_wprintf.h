@@ -249,4 +249,52 @@ static inline HRESULT pfc_etw_vwprintf(LPWSTR dest, size_t cch_dest, PCWSTR form
   return hr;
 }
 
+#ifdef __cplusplus
+/* C++: wprintf and fwprintf with a WCHAR format, as ported code calls them (`wprintf(u"%ls\n",
+ * name)`): the text is formatted as above and written to the stream as UTF-8. They are
+ * overloads beside the C library's wchar_t ones (C has no overloads: there, format with
+ * StringCchPrintfW and print with pfc_utf16_to_utf8). Return the number of WCHARs
+ * written, or -1 (a refused conversion, no memory, a write error). */
+static inline int pfc_etw_vfwprintf(FILE* stream, PCWSTR format, va_list args) {
+  for (size_t cch = 256;; cch *= 4) {
+    LPWSTR text = (LPWSTR)malloc(cch * sizeof(WCHAR));
+    if (text == NULL) return -1;
+    va_list copy;
+    va_copy(copy, args);
+    const HRESULT hr = pfc_etw_vwprintf(text, cch, format, copy);
+    va_end(copy);
+    if (hr == (HRESULT)0x8007007A && cch < ((size_t)1 << 26)) {
+      free(text);
+      continue;
+    }
+    const size_t bytes = hr == S_OK ? pfc_utf16_to_utf8(text, NULL, 0) : 0;
+    char* utf8 = hr == S_OK ? (char*)malloc(bytes + 1) : NULL;
+    int written = -1;
+    if (utf8 != NULL) {
+      pfc_utf16_to_utf8(text, utf8, bytes + 1);
+      if (fwrite(utf8, 1, bytes, stream) == bytes) written = (int)pfc_wcslen(text);
+    }
+    free(utf8);
+    free(text);
+    return written;
+  }
+}
+
+inline int fwprintf(FILE* stream, const char16_t* format, ...) {
+  va_list args;
+  va_start(args, format);
+  const int n = pfc_etw_vfwprintf(stream, format, args);
+  va_end(args);
+  return n;
+}
+
+inline int wprintf(const char16_t* format, ...) {
+  va_list args;
+  va_start(args, format);
+  const int n = pfc_etw_vfwprintf(stdout, format, args);
+  va_end(args);
+  return n;
+}
+#endif
+
 #endif /* PFC_ETW_WPRINTF_H */

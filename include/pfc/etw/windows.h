@@ -1,7 +1,8 @@
 /* pfc/etw/windows.h — the part of the SDK's windows.h an ETW provider or controller uses:
  * the base types, compiler and SAL macros (pfc_etw_types.h, sal.h), <stdlib.h>, <string.h>
  * and <wchar.h> (which the SDK's windows.h brings), the memory macros of winbase.h, TEXT,
- * FileTimeToSystemTime, StringFromGUID2 and the WCHAR helpers (pfc_etw_wchar.h). With
+ * FileTimeToSystemTime, StringFromGUID2, the WCHAR helpers (pfc_etw_wchar.h) and, in C++,
+ * wprintf / fwprintf with a WCHAR format (pfc_etw_wprintf.h). With
  * `pkg-config --cflags pfc-etw`, `#include <windows.h>` finds this file (docs/porting.md).
  * Compiles as C11 and C++. */
 #ifndef PFC_ETW_WINDOWS_H
@@ -104,5 +105,9 @@ static inline int StringFromGUID2(REFGUID guid, LPOLESTR out, int cch_max) {
   out[n++] = 0;
   return n;
 }
+
+#ifdef __cplusplus
+#include "pfc_etw_wprintf.h" /* wprintf(u"...") */
+#endif
 
 #endif /* PFC_ETW_WINDOWS_H */
