@@ -90,6 +90,9 @@ void add_trace(CLI::App& app, TraceOptions& o) {
                    "\"fields\" (adds to the schemas published with the enables; repeatable)");
   show->add_flag("--follow", o.follow,
                  "keep reading until the session stops (a file: is closed) or Ctrl-C");
+  sub(*trace, o, "programs",
+      "Print every compiled routing program of the namespace (one JSON object each)",
+      kTraceProgramsExamples);
 }
 
 }  // namespace pfc::cli

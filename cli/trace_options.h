@@ -95,5 +95,7 @@ int enable_script(const TraceOptions& o, std::ostream& err);
 int command_trace(const TraceOptions& options, std::ostream& out, std::ostream& err);
 // `pfc trace show` (cli/trace_show.cc).
 int command_trace_show(const TraceOptions& options, std::ostream& out, std::ostream& err);
+// `pfc trace programs` (cli/trace_programs.cc).
+int command_trace_programs(std::ostream& out, std::ostream& err);
 
 }  // namespace pfc::cli

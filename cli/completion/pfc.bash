@@ -52,10 +52,10 @@ _pfc() {
     trace)
       local sub="" j
       for ((j = i + 1; j < cword; j++)); do
-        case "${words[j]}" in start|enable|disable|list|query|stop|show) sub="${words[j]}"; break ;; esac
+        case "${words[j]}" in start|enable|disable|list|query|stop|show|programs) sub="${words[j]}"; break ;; esac
       done
       case "$sub" in
-        "") COMPREPLY=($(compgen -W "start enable disable list query stop show --help" -- "$cur")); return ;;
+        "") COMPREPLY=($(compgen -W "start enable disable list query stop show programs --help" -- "$cur")); return ;;
         start) opts+=" --realtime --buffer-kb --buffers --file --circular" ;;
         enable) opts+=" --level --any --all --pid --exe --event-id --property --script --session --schema" ;;
         disable) opts+=" --schema" ;;
