@@ -135,7 +135,12 @@ class PluginCompiler final : public ProgramCompiler {
 
 std::shared_ptr<ProgramCompiler> make_etw_compiler(Engine engine) {
   if (engine == Engine::Interp) return std::make_shared<InterpCompiler>();
+#ifdef PFC_ETW_JIT_PLUGIN_BUILT
   if (engine == Engine::Auto) return make_shared_compiler();
+#else
+  // A build without the JIT has no compile service either.
+  if (engine == Engine::Auto) return std::make_shared<InterpCompiler>();
+#endif
   return std::make_shared<PluginCompiler>(engine);
 }
 

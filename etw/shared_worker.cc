@@ -33,10 +33,6 @@ using trace::ProgramFile;
 
 constexpr uint64_t kProbeEveryMs = 1000;  // re-check the service (and the request) this often
 
-bool executable(const std::string& path) {
-  return !path.empty() && ::access(path.c_str(), X_OK) == 0;
-}
-
 // PFC_TRACE_COMPILER (ignored in setuid and setgid programs), else beside libpfc_etw or in
 // its installed tree's libexec, then the build tree's (for the build tree's programs
 // only), then the configured install directory — as the session host is found.
@@ -44,6 +40,9 @@ std::string compiler_executable() {
   if (const char* env = ::secure_getenv("PFC_TRACE_COMPILER"); env != nullptr && *env != '\0')
     return env;
 #ifdef PFC_BUILD_TRACE_COMPILER
+  const auto executable = [](const std::string& path) {
+    return !path.empty() && ::access(path.c_str(), X_OK) == 0;
+  };
   const char* built = own_directory_within(PFC_BUILD_DIR) ? PFC_BUILD_TRACE_COMPILER : "";
   return find_beside(
       {"pfc-trace-compiler", "../libexec/pfc-trace-compiler", "../../libexec/pfc-trace-compiler"},
@@ -53,13 +52,9 @@ std::string compiler_executable() {
 #endif
 }
 
-// Starts the service for `dir` (it detaches at once; the spawned process is reaped here).
-Result<void> start_service(const trace::TraceDir& dir) {
-  const std::string exe = compiler_executable();
-  if (exe.empty())
-    return make_error(
-        "pfc-trace-compiler not found beside libpfc_etw (this build has no JIT, "
-        "or PFC_TRACE_COMPILER is empty)");
+// Starts the service `exe` for `dir` (it detaches at once; the spawned process is reaped
+// here).
+Result<void> start_service(const std::string& exe, const trace::TraceDir& dir) {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
@@ -196,15 +191,20 @@ class Worker {
     return Step::Waiting;
   }
 
-  // The request written (unless there), then the service started (unless one runs).
+  // The request written (unless there), then the service started (unless one runs). The
+  // request comes first: a service that is about to exit looks for requests after it let
+  // the lock go, so a request written before the probe is never left unserved.
   Result<void> ask(const trace::TraceDir& dir, const Active& a) {
+    const std::string exe = compiler_executable();
+    if (exe.empty())
+      return make_error("pfc-trace-compiler not found beside libpfc_etw (set PFC_TRACE_COMPILER)");
     const std::string req = program_file_name(a.hex, ProgramFile::Request);
     if (::faccessat(dir.fd(), req.c_str(), F_OK, AT_SYMLINK_NOFOLLOW) != 0) {
       auto w = trace::write_file_atomic(dir, req, trace::encode_request(a.job->provider, a.wire));
       if (!w) return w;
     }
     if (trace::compile_service_running(dir)) return {};
-    return start_service(dir);
+    return start_service(exe, dir);
   }
 
   std::optional<std::string> read_failure(const trace::TraceDir& dir, const std::string& hex) {

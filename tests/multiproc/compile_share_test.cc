@@ -83,7 +83,7 @@ unsigned seq_of(const Json& event) {
   return seq;
 }
 
-class SharedCode : public TraceCliFixture {
+class CompileShare : public TraceCliFixture {
  protected:
   void SetUp() override {
     TraceCliFixture::SetUp();
@@ -194,7 +194,7 @@ class SharedCode : public TraceCliFixture {
   std::string script_;
 };
 
-TEST_F(SharedCode, ProvidersBeforeAndAfterTheEnableShareOneCompileAndRouteAsTheInterpreter) {
+TEST_F(CompileShare, ProvidersBeforeAndAfterTheEnableShareOneCompileAndRouteAsTheInterpreter) {
   std::vector<std::unique_ptr<Child>> natives;
   for (int i = 0; i < 8; ++i) natives.push_back(provider());
   auto reference = interpreting();
@@ -234,7 +234,7 @@ std::string damage_name(const ::testing::TestParamInfo<Damage>& info) {
   return "";
 }
 
-class DamagedCode : public SharedCode, public ::testing::WithParamInterface<Damage> {
+class DamagedCode : public CompileShare, public ::testing::WithParamInterface<Damage> {
  protected:
   // The program of W and V ready, unused; the program of W alone ready too (reclaimed
   // only after 30 s). Returns the key of the W+V program.
@@ -326,7 +326,7 @@ INSTANTIATE_TEST_SUITE_P(Files, DamagedCode,
 
 // ---- the service killed at each step (docs/namespace.md §5) ----------------------------
 
-class ServiceCrash : public SharedCode, public ::testing::WithParamInterface<std::string> {};
+class ServiceCrash : public CompileShare, public ::testing::WithParamInterface<std::string> {};
 
 // The first service started is killed at the crash point; the provider's next probe
 // starts another, which serves the request: one compile, nothing left over.
@@ -369,7 +369,7 @@ INSTANTIATE_TEST_SUITE_P(Points, ServiceCrash,
 
 // A provider killed while its program is being compiled: the code is written, used by
 // nobody, reclaimed after PFC_COMPILER_KEEP_MS, and the service then exits.
-TEST_F(SharedCode, ProviderKilledDuringTheCompileLeavesNothingBehind) {
+TEST_F(CompileShare, ProviderKilledDuringTheCompileLeavesNothingBehind) {
   ::setenv("PFC_COMPILER_KEEP_MS", "300", 1);
   auto p = provider();
   start_and_enable("W");
@@ -388,10 +388,10 @@ TEST_F(SharedCode, ProviderKilledDuringTheCompileLeavesNothingBehind) {
 
 // ---- a namespace on a noexec mount -----------------------------------------------------
 
-class NoexecNamespace : public SharedCode {
+class NoexecNamespace : public CompileShare {
  protected:
   void SetUp() override {
-    SharedCode::SetUp();
+    CompileShare::SetUp();
     if (::geteuid() != 0) GTEST_SKIP() << "not root: cannot mount a small tmpfs with noexec";
     mnt_ = dir_ + "/mnt";
     std::filesystem::create_directory(mnt_);
@@ -406,7 +406,7 @@ class NoexecNamespace : public SharedCode {
   void TearDown() override {
     kill_service();
     if (mounted_) ::umount2(mnt_.c_str(), MNT_DETACH);
-    SharedCode::TearDown();
+    CompileShare::TearDown();
   }
   std::string mnt_;
   bool mounted_ = false;
