@@ -165,7 +165,9 @@ class Worker {
 
   Step step(Active& a) {
     if (program_gone(*a.job)) return Step::Done;  // retired before its code came
-    if (!dir_) {
+    // Opened once; again when PFC_TRACE_DIR names another directory (tests of one process
+    // use several namespaces).
+    if (!dir_ || dir_->path() != trace::TraceDir::default_path()) {
       auto dir = trace::TraceDir::open();
       if (!dir) return fail(a, dir.error().message);
       dir_ = std::move(*dir);
