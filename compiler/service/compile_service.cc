@@ -29,6 +29,9 @@ using trace::program_file_name;
 using trace::ProgramFile;
 
 constexpr size_t kMaxLogBytes = 64 * 1024;
+// Over the byte budget, a program is removed once unused this long (or keep_ms, if
+// shorter): new code is unused until its waiting providers, woken by the rename, open it.
+constexpr uint64_t kBudgetGraceMs = 2000;
 
 uint64_t env_number(const char* name, uint64_t fallback) {
   const char* text = std::getenv(name);
@@ -162,8 +165,9 @@ class Service {
     return compile_shared(*program, pkey);
   }
 
-  // Removes what no process has used for keep_ms, and unused programs beyond the byte
-  // budget (longest unused first). True when anything is left in the cache.
+  // Removes what no process has used for keep_ms, and, beyond the byte budget, programs
+  // unused for kBudgetGraceMs (longest unused first). True when anything is left in the
+  // cache.
   bool reclaim(const std::map<std::string, Entry>& entries) {
     const uint64_t now = trace::mono_ns();
     uint64_t total = 0;
@@ -185,8 +189,10 @@ class Service {
     std::sort(unused.begin(), unused.end());
     size_t left = entries.size();
     for (const auto& [first, key] : unused) {
-      const bool expired = now - first >= options_.keep_ms * 1000000;
-      if (!expired && total <= options_.max_bytes) continue;
+      const uint64_t unused_ms = (now - first) / 1000000;
+      const bool expired = unused_ms >= options_.keep_ms;
+      const bool over = total > options_.max_bytes && unused_ms >= kBudgetGraceMs;
+      if (!expired && !over) continue;
       const Entry& e = entries.at(key);
       if (remove(key, e)) {
         total -= e.bytes;

@@ -95,6 +95,7 @@ class CompileShare : public TraceCliFixture {
     kill_service();
     ::unsetenv("PFC_COMPILER_IDLE_MS");
     ::unsetenv("PFC_COMPILER_KEEP_MS");
+    ::unsetenv("PFC_COMPILER_CACHE_MB");
     TraceCliFixture::TearDown();
   }
 
@@ -384,6 +385,25 @@ TEST_F(CompileShare, ProviderKilledDuringTheCompileLeavesNothingBehind) {
   int pid = 0;
   ASSERT_TRUE(lock >> pid);
   EXPECT_TRUE(wait_for([&] { return ::kill(pid, 0) != 0; }, kWait)) << "service " << pid;
+}
+
+// Over the byte budget (PFC_COMPILER_CACHE_MB=0), a program no process uses any more is
+// removed at once, however long the keep time; the one in use stays.
+TEST_F(CompileShare, UnusedProgramsBeyondTheBudgetGoFirst) {
+  ::setenv("PFC_COMPILER_CACHE_MB", "0", 1);
+  ::setenv("PFC_COMPILER_KEEP_MS", "600000", 1);
+  auto p = provider();
+  start_and_enable("W");
+  ASSERT_NE(p->expect("callback 1", kWait), "");
+  ASSERT_TRUE(wait_for([&] { return one_program("ready", 1); }, kNative));
+  const std::string only_w = programs().at(0)["key"];
+  start_and_enable("V");
+  ASSERT_TRUE(wait_for([&] { return one_program("ready", 1) && programs().at(0)["key"] != only_w; },
+                       kNative))
+      << test::read_text(ns_ + "/compiler.log");
+  EXPECT_EQ(compiles(), 2);
+  p->send("quit");
+  EXPECT_EQ(p->wait(kWait), 0);
 }
 
 // ---- a namespace on a noexec mount -----------------------------------------------------
