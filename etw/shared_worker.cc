@@ -149,7 +149,7 @@ class Worker {
   void wait() {
     uint64_t n;
     struct pollfd p[2] = {{wake_.get(), POLLIN, 0}, {watch_.get(), POLLIN, 0}};
-    const int timeout = active_.empty() ? -1 : 200;
+    const int timeout = active_.empty() && wake_ ? -1 : 200;  // (no eventfd: poll the queue)
     if (::poll(p, watch_ ? 2 : 1, timeout) <= 0) return;
     while (::read(wake_.get(), &n, sizeof n) > 0) {
     }

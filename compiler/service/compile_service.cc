@@ -159,7 +159,10 @@ class Service {
     if (!request) return std::unexpected(request.error());
     provider = std::string(request->provider);
     const ProgramKey pkey = program_key(request->wire);
-    if (pkey.hex() != key) return make_error("request: its bytes have key " + pkey.hex());
+    if (pkey.hex() != key)
+      return make_error("request: its bytes have key " + pkey.hex() +
+                        " here (a process of another CPU identity or code version asked, or "
+                        "the file is damaged)");
     auto program = ir::decode_program(request->wire);
     if (!program) return std::unexpected(program.error());
     return compile_shared(*program, pkey);
