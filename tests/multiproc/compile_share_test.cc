@@ -22,6 +22,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <random>
 #include <set>
 #include <thread>
 
@@ -365,6 +366,46 @@ INSTANTIATE_TEST_SUITE_P(Points, ServiceCrash,
                            n.erase(std::remove(n.begin(), n.end(), '-'), n.end());
                            return n;
                          });
+
+// The service killed at random instants of five enables, each a new program: every time
+// the provider's next probe starts another service, and the provider ends up routing each
+// program natively with the interpreter's decisions.
+TEST_F(CompileShare, ServiceKilledAtRandomInstants) {
+  std::vector<std::unique_ptr<Child>> natives;
+  natives.push_back(provider());
+  auto reference = interpreting();
+  std::mt19937 random(std::random_device{}());
+  std::set<std::string> seen;
+  for (int round = 0; round < 5; ++round) {
+    const std::string name = "R" + std::to_string(round);
+    script_ = write_file(name + ".pfs",
+                         std::string(kProvider) + "session " + name +
+                             " { enable Actor { event_id in 5; payload Named where Seq lt " +
+                             std::to_string(round * 5 + 5) + "; } }\n");
+    start_and_enable(name);
+    std::this_thread::sleep_for(std::chrono::milliseconds(random() % 300));
+    kill_service();
+    std::string key;
+    ASSERT_TRUE(wait_for(
+        [&] {
+          for (const Json& p : programs())
+            if (p["state"] == "ready" && p["processes"] == 1 && !seen.count(p["key"]))
+              key = p["key"];
+          return !key.empty();
+        },
+        kNative))
+        << "round " << round << ": " << test::read_text(ns_ + "/compiler.log");
+    seen.insert(key);
+  }
+  write_events(*natives[0]);
+  write_events(*reference);
+  for (int round = 0; round < 5; ++round)
+    expect_interpreter_decisions("R" + std::to_string(round), natives, *reference);
+  natives[0]->send("quit");
+  reference->send("quit");
+  EXPECT_EQ(natives[0]->wait(kWait), 0);
+  EXPECT_EQ(reference->wait(kWait), 0);
+}
 
 // ---- processes that go away -------------------------------------------------------------
 
