@@ -6,6 +6,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <string>
@@ -116,7 +117,7 @@ Result<std::unique_ptr<LoadedNative>> load_native(const NativeFile& file,
   auto* fn = reinterpret_cast<SharedRouteFn>(dlsym(handle, "pfc_route"));
   auto* slots = static_cast<void**>(dlsym(handle, "pfc_table"));
   if (!fn || !slots) return make_error("compiled code lacks pfc_route or pfc_table");
-  if (!table.empty()) std::memcpy(slots, table.data(), table.size() * sizeof(void*));
+  std::copy(table.begin(), table.end(), slots);
   loaded->fn_ = fn;
   return loaded;
 }

@@ -1,7 +1,8 @@
 // compiler/jit/codegen_impl.h — internal to compiler/jit/: the class that lowers one
 // ir::Program to one LLVM function (codegen.h has the calling convention). Its members are
-// defined in codegen.cc (control flow, header checks, sets, session masks) and
-// codegen_payload.cc (payload reads and predicates).
+// defined in codegen.cc (control flow, header checks, sets, session masks),
+// codegen_payload.cc (payload reads and predicates) and codegen_table.cc (helpers and pool
+// addresses: constants or pfc_table).
 #pragma once
 
 #include <cstdint>

@@ -75,6 +75,7 @@ std::string read_file(const fs::path& path) {
 // Runs `argv` with stdin from /dev/null and stdout and stderr into `log`; its exit status.
 Result<int> run(const std::vector<std::string>& argv, const fs::path& log) {
   std::vector<char*> args;
+  args.reserve(argv.size() + 1);
   for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
   posix_spawn_file_actions_t actions;

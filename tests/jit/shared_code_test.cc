@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -115,6 +117,30 @@ TEST(SharedCode, SlotsAreCheckedAgainstTheProgram) {
   auto loaded = load_native(*file, empty);
   ASSERT_FALSE(loaded.has_value());
   EXPECT_EQ(loaded.error().message, "table slot names string set 0 of 0");
+}
+
+TEST(SharedCode, CancelledCompilesStop) {
+  const ir::Program p = exe_in("a.exe");
+  int asked = 0;
+  auto r = compile_shared(p, ProgramKey{}, kDefaultOptLevel, [&] { return ++asked == 2; });
+  ASSERT_FALSE(r.has_value());
+  EXPECT_EQ(r.error().message, kCancelledMessage);
+}
+
+// The linker runs in a private directory under TMPDIR that is gone afterwards.
+TEST(SharedCode, TheLinkDirectoryIsRemoved) {
+  char pattern[] = "/tmp/pfc-shared-test-XXXXXX";
+  ASSERT_NE(mkdtemp(pattern), nullptr);
+  const std::string dir = pattern;
+  const char* old = std::getenv("TMPDIR");
+  const std::string saved = old ? old : "";
+  setenv("TMPDIR", dir.c_str(), 1);
+  auto r = compile_shared(exe_in("a.exe"), ProgramKey{});
+  if (old) setenv("TMPDIR", saved.c_str(), 1);
+  else unsetenv("TMPDIR");
+  EXPECT_TRUE(r.has_value()) << r.error().message;
+  EXPECT_TRUE(std::filesystem::is_empty(dir));
+  std::filesystem::remove_all(dir);
 }
 
 TEST(SharedCode, VerifierFailuresAreErrors) {
