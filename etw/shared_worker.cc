@@ -73,6 +73,7 @@ Result<void> start_service(const std::string& exe, const trace::TraceDir& dir) {
   for (char** e = environ; e != nullptr && *e != nullptr; ++e)
     if (std::strncmp(*e, "PFC_TRACE_DIR=", 14) != 0) env_text.emplace_back(*e);
   std::vector<char*> envp;
+  envp.reserve(env_text.size() + 1);
   for (auto& e : env_text) envp.push_back(e.data());
   envp.push_back(nullptr);
   char* argv[] = {const_cast<char*>(exe.c_str()), nullptr};

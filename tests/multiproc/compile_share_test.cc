@@ -198,6 +198,7 @@ class CompileShare : public TraceCliFixture {
 
 TEST_F(CompileShare, ProvidersBeforeAndAfterTheEnableShareOneCompileAndRouteAsTheInterpreter) {
   std::vector<std::unique_ptr<Child>> natives;
+  natives.reserve(16);
   for (int i = 0; i < 8; ++i) natives.push_back(provider());
   auto reference = interpreting();
   start_and_enable("W");
