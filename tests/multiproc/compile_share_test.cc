@@ -408,6 +408,31 @@ TEST_F(CompileShare, ServiceKilledAtRandomInstants) {
   EXPECT_EQ(reference->wait(kWait), 0);
 }
 
+// Requests are untrusted input: a damaged header, bytes of another key and IR that does
+// not decode each give a failure with the reason, never a crash or code.
+TEST_F(CompileShare, HostileRequestsFailWithTheirReason) {
+  std::filesystem::create_directories(ns_);
+  std::filesystem::permissions(ns_, std::filesystem::perms::owner_all);
+  const std::string a(32, 'a'), b(32, 'b');
+  std::ofstream(ns_ + "/prog-" + a + ".req") << "PFCREQ 9 whatever\n";
+  std::ofstream(ns_ + "/prog-" + b + ".req")
+      << "PFCREQ 1 {00000009-0000-4000-8000-000000000001}\nnot IR";
+  for (const std::string& k : {a, b}) ::chmod((ns_ + "/prog-" + k + ".req").c_str(), 0600);
+  // KEEP 0 and IDLE 0: the service answers, removes the failures and exits.
+  const ProcessResult r =
+      test::run_process(TRACE_COMPILER_TESTPOINTS, {"--foreground"}, "", test::StdoutTo::Capture,
+                        {"PFC_COMPILER_KEEP_MS=0", "PFC_COMPILER_IDLE_MS=0"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  const std::string log = test::read_text(ns_ + "/compiler.log");
+  EXPECT_NE(log.find(a + " failed  cpu_us="), std::string::npos) << log;
+  EXPECT_NE(log.find("does not start with"), std::string::npos) << log;
+  EXPECT_NE(log.find(b + " failed {00000009-0000-4000-8000-000000000001}"), std::string::npos)
+      << log;
+  EXPECT_NE(log.find("its bytes have key"), std::string::npos) << log;
+  EXPECT_EQ(compiles(), 0);
+  EXPECT_TRUE(programs().empty());
+}
+
 // ---- processes that go away -------------------------------------------------------------
 
 // A provider killed while its program is being compiled: the code is written, used by
