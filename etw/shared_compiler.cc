@@ -48,7 +48,7 @@ class SharedCompiler final : public ProgramCompiler {
                                            spec.provider.guid.to_string());
     auto program = std::make_shared<SharedProgram>(job);
     job->slot = program->slot();  // before the worker can see the job
-    submit_shared_job(std::move(job));
+    submit_shared_job(job);
     return std::shared_ptr<const RoutingProgram>(std::move(program));
   }
 

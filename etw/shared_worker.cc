@@ -92,9 +92,11 @@ std::string one_line(std::string text) {
   return text;
 }
 
-// One program the worker is working on.
+// One program the worker is working on: held weakly, so a retired program's job (its
+// interpreter, its IR) is freed with the program, not when the worker gets to it.
 struct Active {
-  std::shared_ptr<SharedJob> job;
+  std::weak_ptr<SharedJob> weak;
+  std::shared_ptr<SharedJob> job;  // weak, locked for the length of one step
   std::string wire;
   ProgramKey key;
   std::string hex;
@@ -108,11 +110,11 @@ class Worker {
  public:
   Worker() : wake_(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) {}
 
-  void submit(std::shared_ptr<SharedJob> job) {
+  void submit(const std::shared_ptr<SharedJob>& job) {
     shared_counters().requested.fetch_add(1, std::memory_order_relaxed);
     {
       std::lock_guard lock(mu_);
-      queue_.push_back(std::move(job));
+      queue_.emplace_back(job);
     }
     const uint64_t one = 1;
     (void)!::write(wake_.get(), &one, sizeof one);
@@ -123,7 +125,12 @@ class Worker {
     for (;;) {
       take_queue();
       active_.erase(std::remove_if(active_.begin(), active_.end(),
-                                   [this](Active& a) { return step(a) == Step::Done; }),
+                                   [this](Active& a) {
+                                     a.job = a.weak.lock();
+                                     const bool done = !a.job || step(a) == Step::Done;
+                                     a.job.reset();
+                                     return done;
+                                   }),
                     active_.end());
       wait();
     }
@@ -131,15 +138,17 @@ class Worker {
 
  private:
   void take_queue() {
-    std::vector<std::shared_ptr<SharedJob>> jobs;
+    std::vector<std::weak_ptr<SharedJob>> jobs;
     {
       std::lock_guard lock(mu_);
       jobs.swap(queue_);
     }
-    for (auto& job : jobs) {
+    for (auto& weak : jobs) {
+      const std::shared_ptr<SharedJob> job = weak.lock();
+      if (!job || program_gone(*job)) continue;
       Active a;
-      a.job = std::move(job);
-      a.wire = ir::encode_program(a.job->interp->program());
+      a.weak = weak;
+      a.wire = ir::encode_program(job->interp->program());
       a.key = program_key(a.wire);
       a.hex = a.key.hex();
       a.deadline = trace::mono_ns() + kSharedCodeWaitMs * 1000000;
@@ -257,8 +266,8 @@ class Worker {
   }
 
   std::mutex mu_;
-  std::vector<std::shared_ptr<SharedJob>> queue_;  // under mu_
-  trace::UniqueFd wake_;                           // eventfd: a job was queued
+  std::vector<std::weak_ptr<SharedJob>> queue_;  // under mu_
+  trace::UniqueFd wake_;                         // eventfd: a job was queued
   // The worker thread's own:
   std::vector<Active> active_;
   std::optional<trace::TraceDir> dir_;
@@ -287,7 +296,7 @@ Worker& worker() {
 
 }  // namespace
 
-void submit_shared_job(std::shared_ptr<SharedJob> job) { worker().submit(std::move(job)); }
+void submit_shared_job(const std::shared_ptr<SharedJob>& job) { worker().submit(job); }
 
 SharedCounters& shared_counters() {
   static SharedCounters* c = new SharedCounters();

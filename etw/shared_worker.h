@@ -22,7 +22,7 @@ namespace pfc::etw {
 // How long a program waits for the service before it stays on the interpreter.
 inline constexpr uint64_t kSharedCodeWaitMs = 60000;
 
-// One program's way to native code, shared by the program and the worker.
+// One program's way to native code: owned by the program, held weakly by the worker.
 struct SharedJob {
   SharedJob(std::shared_ptr<const Interpreter> interp, std::string provider)
       : interp(std::move(interp)), provider(std::move(provider)) {}
@@ -33,15 +33,15 @@ struct SharedJob {
   // Destroyed after `native`, whose table points into its program.
   const std::shared_ptr<const Interpreter> interp;
   const std::string provider;  // the provider GUID as text, for the request
-  // Set by the worker under mu before the slot is stored; freed with the job, after the
-  // program (the router retires programs through its EpochDomain).
+  // Set by the worker under mu before the slot is stored; freed with the job, i.e. with the
+  // program or just after it (the router retires programs through its EpochDomain).
   std::unique_ptr<LoadedNative> native;
   trace::UniqueFd used;  // the open .so with this process's shared flock: "in use"
 };
 
-// Hands `job` to the process's worker (started on first use, again after fork). Never
-// blocks on the namespace.
-void submit_shared_job(std::shared_ptr<SharedJob> job);
+// Hands `job` to the process's worker (started on first use, again after fork), which
+// keeps only a weak reference. Never blocks on the namespace.
+void submit_shared_job(const std::shared_ptr<SharedJob>& job);
 
 // Counters behind shared_code_status().
 struct SharedCounters {
