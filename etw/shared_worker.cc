@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/eventfd.h>
@@ -283,8 +284,20 @@ struct WorkerSlot {
   Worker* worker = nullptr;
 };
 
+WorkerSlot& worker_slot() {
+  static WorkerSlot* slot = [] {
+    auto* s = new WorkerSlot();
+    // A fork while another thread holds the slot's lock must not leave it locked in the
+    // child: held across fork, released on both sides.
+    ::pthread_atfork([] { worker_slot().mu.lock(); }, [] { worker_slot().mu.unlock(); },
+                     [] { worker_slot().mu.unlock(); });
+    return s;
+  }();
+  return *slot;
+}
+
 Worker& worker() {
-  static WorkerSlot* slot = new WorkerSlot();
+  WorkerSlot* slot = &worker_slot();
   std::lock_guard lock(slot->mu);
   if (slot->worker == nullptr || slot->pid != ::getpid()) {
     slot->pid = ::getpid();
