@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
@@ -109,6 +111,34 @@ TEST_F(SharedSwap, ProgramRetiredBeforeItsCodeArrivesIsDropped) {
   EXPECT_EQ(after.requested, before.requested + 5);
   EXPECT_EQ(after.interpreted, before.interpreted) << after.last_error;
 }
+
+// A forked child has none of the parent's threads: its first program starts its own
+// worker, which brings it native code. Not under ThreadSanitizer, which cannot start a
+// thread in the child of a multi-threaded fork (the ci and asan-ubsan builds run it).
+#if defined(__SANITIZE_THREAD__)
+#define PFC_TEST_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define PFC_TEST_TSAN 1
+#endif
+#endif
+#ifndef PFC_TEST_TSAN
+TEST_F(SharedSwap, ForkedChildStartsItsOwnWorker) {
+  auto compiler = make_shared_compiler();
+  auto parent = compiler->compile(spec(2));  // the parent's worker runs
+  ASSERT_TRUE(parent);
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    const uint64_t before = shared_code_status().native;
+    auto mine = compiler->compile(spec(7));
+    ::_exit(mine && wait_native(before + 1) ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+}
+#endif
 
 }  // namespace
 }  // namespace pfc::etw
