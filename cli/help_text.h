@@ -100,6 +100,12 @@ inline constexpr const char* kTraceListExamples =
     "Examples:\n"
     "  pfc trace list          one JSON object per live session";
 
+inline constexpr const char* kTraceProgramsExamples =
+    "Examples:\n"
+    "  pfc trace programs\n"
+    "  {\"key\":\"3f…\",\"provider\":\"{…}\",\"bytes\":20480,\"compile_us\":41230,"
+    "\"processes\":64,\"state\":\"ready\"}";
+
 inline constexpr const char* kTraceQueryExamples =
     "Examples:\n"
     "  pfc trace query MyTrace\n"

@@ -102,6 +102,9 @@ void add_trace(CLI::App& app, TraceOptions& o) {
   show->add_flag("--follow", o.follow,
                  "keep reading until the session stops (a file: is closed) or Ctrl-C");
   add_export(*trace, o);
+  sub(*trace, o, "programs",
+      "Print every compiled routing program of the namespace (one JSON object each)",
+      kTraceProgramsExamples);
 }
 
 }  // namespace pfc::cli

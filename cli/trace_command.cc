@@ -298,9 +298,10 @@ int command_trace(const TraceOptions& o, std::ostream& out, std::ostream& err) {
   if (o.action == "stop") return stop(o, out, err);
   if (o.action == "show") return command_trace_show(o, out, err);
   if (o.action == "export") return command_trace_export(o, err);
+  if (o.action == "programs") return command_trace_programs(out, err);
   return usage(err,
                "pfc trace: give a subcommand (start, enable, disable, list, query, stop, "
-               "show, export)");
+               "show, export, programs)");
 }
 
 }  // namespace pfc::cli

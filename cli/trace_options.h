@@ -99,5 +99,7 @@ int command_trace(const TraceOptions& options, std::ostream& out, std::ostream& 
 int command_trace_show(const TraceOptions& options, std::ostream& out, std::ostream& err);
 // `pfc trace export FILE --format ctf -o DIR` (cli/trace_export.cc).
 int command_trace_export(const TraceOptions& options, std::ostream& err);
+// `pfc trace programs` (cli/trace_programs.cc).
+int command_trace_programs(std::ostream& out, std::ostream& err);
 
 }  // namespace pfc::cli

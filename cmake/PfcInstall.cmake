@@ -1,7 +1,8 @@
 # cmake/PfcInstall.cmake — what `cmake --install` puts where (docs/embedding.md "Installing"):
 #   component runtime: bin/pfc, lib/libpfc.so.0*, lib/libpfc_etw.so.0*, lib/libpfc_etw_jit.so
-#                      (the JIT plugin libpfc_etw loads from its own directory), the man
-#                      page, docs
+#                      (the JIT plugin libpfc_etw loads from its own directory),
+#                      libexec/pfc-trace-compiler (the namespace's compile service), the
+#                      man page, docs
 #   component dev:     include/pfc (the public headers only), lib/*.so links, lib/*.a,
 #                      lib/cmake/pfc (pfcConfig.cmake, version file, targets), lib/pkgconfig
 include(CMakePackageConfigHelpers)
@@ -24,6 +25,10 @@ install(TARGETS pfc_lib pfc_etw EXPORT pfcTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime NAMELINK_COMPONENT dev)
 if(TARGET pfc_etw_jit)  # a plugin, not linked by anyone: no namelink, not exported
   install(TARGETS pfc_etw_jit LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime)
+endif()
+if(TARGET pfc-trace-compiler)  # started by provider processes (docs/namespace.md)
+  install(TARGETS pfc-trace-compiler RUNTIME DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}
+          COMPONENT runtime)
 endif()
 install(TARGETS pfc_lib_static pfc_etw_static EXPORT pfcStaticTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT dev)

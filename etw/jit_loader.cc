@@ -13,6 +13,7 @@
 #include "compiler/interp.h"
 #include "etw/beside.h"
 #include "etw/jit_plugin.h"
+#include "etw/shared_compiler.h"
 
 namespace pfc::etw {
 namespace {
@@ -108,7 +109,7 @@ const JitPlugin* jit_plugin() {
   return l.plugin;
 }
 
-// jit, auto, crosscheck: the plugin's compiler from the first program with a session on.
+// jit, crosscheck: the plugin's compiler from the first program with a session on.
 class PluginCompiler final : public ProgramCompiler {
  public:
   explicit PluginCompiler(Engine engine) : engine_(engine) {}
@@ -134,6 +135,12 @@ class PluginCompiler final : public ProgramCompiler {
 
 std::shared_ptr<ProgramCompiler> make_etw_compiler(Engine engine) {
   if (engine == Engine::Interp) return std::make_shared<InterpCompiler>();
+#ifdef PFC_ETW_JIT_PLUGIN_BUILT
+  if (engine == Engine::Auto) return make_shared_compiler();
+#else
+  // A build without the JIT has no compile service either.
+  if (engine == Engine::Auto) return std::make_shared<InterpCompiler>();
+#endif
   return std::make_shared<PluginCompiler>(engine);
 }
 

@@ -17,9 +17,10 @@
 namespace pfc::etw {
 
 // The compiler of `engine` (PFC_ETW_ENGINE): interp → the interpreter, never the plugin;
-// jit, auto and crosscheck → the plugin's compiler of that engine, loaded at the first
-// compile() of a program with at least one session, or the interpreter when the plugin is
-// unavailable.
+// auto → the namespace's shared code (etw/shared_compiler.h), never the plugin (the
+// interpreter in a build without the JIT); jit and
+// crosscheck → the plugin's compiler of that engine, loaded at the first compile() of a
+// program with at least one session, or the interpreter when the plugin is unavailable.
 std::shared_ptr<ProgramCompiler> make_etw_compiler(Engine engine);
 
 enum class JitPluginState : uint8_t {

@@ -84,14 +84,14 @@ Runtime& Runtime::get() {
 namespace {
 
 // The engine behind every session of this process: PFC_ETW_ENGINE=interp|jit|auto|crosscheck.
-// Default jit: EnableTraceEx2 and EventRegister compile native code before they return (a
-// few milliseconds), so events are routed natively from the start and no background
-// compile can still be running when the process exits. Native code comes from the JIT
-// plugin, loaded when the first program some session enables is compiled (etw/jit_loader.h).
+// Default auto: the interpreter at once, then the native code the namespace's compile
+// service made once for every process (etw/shared_compiler.h); no compiler in this
+// process. jit: the in-process JIT plugin, compiling before EnableTraceEx2 and EventRegister
+// return (etw/jit_loader.h).
 std::shared_ptr<ProgramCompiler> engine_from_environment() {
   const char* name = std::getenv("PFC_ETW_ENGINE");
-  std::optional<Engine> engine = engine_from_name(name != nullptr ? name : "jit");
-  return make_etw_compiler(engine.value_or(Engine::Jit));
+  std::optional<Engine> engine = engine_from_name(name != nullptr ? name : "auto");
+  return make_etw_compiler(engine.value_or(Engine::Auto));
 }
 
 }  // namespace

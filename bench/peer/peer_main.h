@@ -13,7 +13,8 @@
  *   loop w|g N        N events (Level = i % 20) through peer_loop after a warm-up of 1,000;
  *                     prints "cpu_ns_per_event X". Under callgrind, count only
  *                     measured_loop (--toggle-collect=measured_loop).
- *   footprint         (waits for an enabling session when PEER_WAIT_ENABLED=1) writes one
+ *   footprint         (waits for an enabling session when PEER_WAIT_ENABLED=1, and
+ *                     PEER_SETTLE_MS more) writes one
  *                     event and prints "rss_kb X pss_kb Y" from /proc/self/smaps_rollup.
  *   first-event       re-executes itself; the new image writes its first enabled event and
  *                     prints "first_event_ms X cpu_ms Y": the time from before its exec,
@@ -52,10 +53,23 @@ static int peer_wait_enabled(void) {
   return 0;
 }
 
-/* PEER_WAIT_ENABLED=1: loop and footprint first wait for an enabling session. */
+/* PEER_WAIT_ENABLED=1: loop and footprint first wait for an enabling session, then
+ * PEER_SETTLE_MS more milliseconds (default 0): pfc's default engine routes with the
+ * interpreter until the namespace's native code is swapped in (docs/etw.md "Engine"). */
 static int peer_wait_requested(void) {
   const char* v = getenv("PEER_WAIT_ENABLED");
   return v != NULL && strcmp(v, "1") == 0;
+}
+
+static int peer_wait_settled(void) {
+  if (peer_wait_enabled() != 0) return 1;
+  const char* v = getenv("PEER_SETTLE_MS");
+  const long ms = v != NULL ? strtol(v, NULL, 10) : 0;
+  if (ms > 0) {
+    const struct timespec pause = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&pause, NULL);
+  }
+  return 0;
 }
 
 static int peer_parse_count(const char* text, uint64_t* out) {
@@ -80,7 +94,7 @@ static int peer_mode_loop(int argc, char** argv) {
     fprintf(stderr, "usage: %s loop w|g N\n", argv[0]);
     return 2;
   }
-  if (peer_wait_requested() && peer_wait_enabled() != 0) return 1;
+  if (peer_wait_requested() && peer_wait_settled() != 0) return 1;
   peer_loop(argv[2][0], 1000); /* warm-up: lazy binding, first-touch pages */
   const uint64_t t0 = peer_clock_ns(CLOCK_THREAD_CPUTIME_ID);
   measured_loop(argv[2][0], n);
@@ -108,7 +122,7 @@ static int peer_print_footprint(void) {
 }
 
 static int peer_mode_footprint(void) {
-  if (peer_wait_requested() && peer_wait_enabled() != 0) return 1;
+  if (peer_wait_requested() && peer_wait_settled() != 0) return 1;
   peer_write(7);
   return peer_print_footprint();
 }

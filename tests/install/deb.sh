@@ -39,6 +39,9 @@ so=$(find "$root" -name 'libpfc.so.0' | head -1)
 [ -n "$so" ] || { echo "FAIL: no libpfc.so.0 in pfc"; exit 1; }
 [ "$(grep -c PFC_ENABLE_JIT:BOOL=OFF "$build/CMakeCache.txt")" = 1 ] ||
   [ -n "$(find "$root" -name libpfc_etw_jit.so -type f)" ] || { echo "FAIL: no libpfc_etw_jit.so in pfc"; fail=1; }
+# The namespace's compile service (docs/namespace.md "Compiled programs").
+[ "$(grep -c PFC_ENABLE_JIT:BOOL=OFF "$build/CMakeCache.txt")" = 1 ] ||
+  [ -n "$(find "$root" -name pfc-trace-compiler -type f)" ] || { echo "FAIL: no pfc-trace-compiler in pfc"; fail=1; }
 dpkg-deb -c "$pfc_deb" | grep -q '\.a$' && { echo "FAIL: static archives in the runtime package"; fail=1; }
 out=$(LD_LIBRARY_PATH=$(dirname "$so") "$root/usr/bin/pfc" --version 2>&1) ||
   { echo "FAIL: the unpacked pfc --version: $out"; fail=1; }

@@ -1,6 +1,7 @@
-// tests/multiproc/jit_plugin_test.cc — the JIT of libpfc_etw is a plugin (docs/etw.md
-// "Engine"): a provider process maps no LLVM while no session enables it; once a session
-// does, the plugin is loaded and the events are routed as filtered; with the plugin out of
+// tests/multiproc/jit_plugin_test.cc — the JIT of libpfc_etw's `jit` engine is a plugin
+// (docs/etw.md "Engine"): a provider process maps no LLVM while no session enables it; once
+// a session does, the plugin is loaded and the events are routed as filtered; the default
+// engine (the namespace's shared code) never loads it; with the plugin out of
 // reach (PFC_ETW_JIT_PLUGIN naming a missing file) or PFC_ETW_ENGINE=interp, the
 // interpreter routes the same events and nothing of LLVM is mapped. Providers are
 // trace_actor linked with libpfc_etw.so and, for the lookup beside a program, with
@@ -97,7 +98,7 @@ void route_through_session(Child& provider, bool expect_plugin) {
 }
 
 TEST_F(JitPlugin, ProviderMapsNoLlvmUntilASessionEnablesItThenLoadsThePlugin) {
-  Child provider({"provider", "0x7e1"});
+  Child provider({"provider", "0x7e1"}, {"PFC_ETW_ENGINE=jit"});
   route_through_session(provider, true);
 }
 
@@ -112,13 +113,18 @@ TEST_F(JitPlugin, ExplicitJitEngineWithoutThePluginRoutesWithTheInterpreter) {
   route_through_session(provider, false);
 }
 
+TEST_F(JitPlugin, DefaultEngineNeverLoadsThePlugin) {
+  Child provider({"provider", "0x7e1"}, {"PFC_COMPILER_IDLE_MS=200"});
+  route_through_session(provider, false);
+}
+
 TEST_F(JitPlugin, InterpreterEngineNeverLoadsThePlugin) {
   Child provider({"provider", "0x7e1"}, {"PFC_ETW_ENGINE=interp"});
   route_through_session(provider, false);
 }
 
 TEST_F(JitPlugin, StaticLinkFindsThePlugin) {
-  Child provider(Child::Program{TRACE_ACTOR_STATIC}, {"provider", "0x7e1"});
+  Child provider(Child::Program{TRACE_ACTOR_STATIC}, {"provider", "0x7e1"}, {"PFC_ETW_ENGINE=jit"});
   route_through_session(provider, true);
 }
 

@@ -1,0 +1,288 @@
+// compiler/service/compile_service.cc — see compile_service.h.
+#include "compiler/service/compile_service.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/inotify.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cstdlib>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "compiler/ir_wire.h"
+#include "compiler/jit/shared_code.h"
+#include "compiler/native_file.h"
+#include "trace/dir.h"
+#include "trace/program_cache.h"
+#include "trace/testpoint.h"
+
+namespace pfc::service {
+namespace {
+
+using trace::program_file_name;
+using trace::ProgramFile;
+
+constexpr size_t kMaxLogBytes = 64 * 1024;
+// Over the byte budget, a program is removed once unused this long (or keep_ms, if
+// shorter): new code is unused until its waiting providers, woken by the rename, open it.
+constexpr uint64_t kBudgetGraceMs = 2000;
+
+uint64_t env_number(const char* name, uint64_t fallback) {
+  const char* text = std::getenv(name);
+  if (text == nullptr || *text == '\0') return fallback;
+  uint64_t value = 0;
+  const char* end = text + std::char_traits<char>::length(text);
+  auto [ptr, ec] = std::from_chars(text, end, value);
+  return ec == std::errc() && ptr == end ? value : fallback;
+}
+
+// CPU time of this (single-threaded) process and its reaped children — the linker runs as
+// one (compiler/jit/shared_code.h).
+uint64_t cpu_us() {
+  uint64_t us = 0;
+  for (int who : {RUSAGE_SELF, RUSAGE_CHILDREN}) {
+    struct rusage r {};
+    ::getrusage(who, &r);
+    for (const struct timeval& t : {r.ru_utime, r.ru_stime})
+      us += static_cast<uint64_t>(t.tv_sec) * 1000000u + static_cast<uint64_t>(t.tv_usec);
+  }
+  return us;
+}
+
+std::string one_line(std::string text) {
+  std::replace(text.begin(), text.end(), '\n', ' ');
+  if (text.size() > trace::kMaxFailureBytes - 1) text.resize(trace::kMaxFailureBytes - 1);
+  return text;
+}
+
+// The service's PID in compiler.lock, for people and tests.
+void record_pid(int fd) {
+  const std::string pid = std::to_string(::getpid()) + "\n";
+  if (::ftruncate(fd, 0) == 0) (void)!::pwrite(fd, pid.data(), pid.size(), 0);
+}
+
+// What the directory holds for one key.
+struct Entry {
+  bool request = false, code = false, failure = false;
+  uint64_t bytes = 0;
+};
+
+class Service {
+ public:
+  Service(trace::TraceDir dir, trace::UniqueFd lock, const ServiceOptions& options)
+      : dir_(std::move(dir)), lock_(std::move(lock)), options_(options) {}
+
+  int run() {
+    for (const std::string& name : trace::stale_program_temporaries(dir_)) dir_.remove(name);
+    trace::UniqueFd watch(::inotify_init1(IN_NONBLOCK | IN_CLOEXEC));
+    if (watch) (void)::inotify_add_watch(watch.get(), dir_.path().c_str(), IN_MOVED_TO);
+    uint64_t last_work = trace::mono_ns();
+    for (;;) {
+      auto entries = scan();
+      if (serve(entries)) last_work = trace::mono_ns();
+      const bool cached = reclaim(scan());
+      if (!cached && trace::mono_ns() - last_work >= options_.idle_ms * 1000000) {
+        if (leave()) return 0;
+        last_work = trace::mono_ns();
+        continue;
+      }
+      wait_for_change(watch.get());
+    }
+  }
+
+ private:
+  std::map<std::string, Entry> scan() const {
+    std::map<std::string, Entry> out;
+    for (const std::string& name : dir_.list("prog-")) {
+      auto parsed = trace::parse_program_file_name(name);
+      if (!parsed) continue;
+      Entry& e = out[parsed->key];
+      (parsed->kind == ProgramFile::Request ? e.request
+       : parsed->kind == ProgramFile::Code  ? e.code
+                                            : e.failure) = true;
+      struct stat st;
+      if (::fstatat(dir_.fd(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0)
+        e.bytes += static_cast<uint64_t>(st.st_size);
+    }
+    return out;
+  }
+
+  // Compiles every request that has neither code nor a failure. True when one was served.
+  bool serve(const std::map<std::string, Entry>& entries) {
+    bool worked = false;
+    for (const auto& [key, e] : entries) {
+      if (!e.request || e.code || e.failure) continue;
+      compile(key);
+      worked = true;
+    }
+    return worked;
+  }
+
+  void compile(const std::string& key) {
+    const uint64_t cpu0 = cpu_us();
+    std::string provider;
+    auto bytes = compile_request(key, provider);
+    trace::testpoint("compiler.compiled");
+    const uint64_t cpu = cpu_us() - cpu0;
+    if (bytes) {
+      auto w = trace::write_file_atomic(dir_, program_file_name(key, ProgramFile::Code), *bytes,
+                                        "compiler.tmp-written");
+      if (w) {
+        log(key + " compiled " + provider + " cpu_us=" + std::to_string(cpu) +
+            " bytes=" + std::to_string(bytes->size()));
+        return;
+      }
+      bytes = std::unexpected(w.error());
+    }
+    const std::string reason = one_line(bytes.error().message);
+    (void)trace::write_file_atomic(dir_, program_file_name(key, ProgramFile::Failure), reason,
+                                   "compiler.tmp-written");
+    log(key + " failed " + provider + " cpu_us=" + std::to_string(cpu) + ": " + reason);
+  }
+
+  // The request's bytes checked (its key recomputed, its IR decoded and verified), then
+  // compiled: the file's bytes, or why not.
+  Result<std::string> compile_request(const std::string& key, std::string& provider) {
+    const std::string name = program_file_name(key, ProgramFile::Request);
+    auto fd = dir_.open_file(name, false);
+    if (!fd) return std::unexpected(fd.error());
+    auto bytes = trace::read_whole_file(fd->get(), trace::kMaxProgramFileBytes,
+                                        "request '" + dir_.path() + "/" + name + "'");
+    if (!bytes) return std::unexpected(bytes.error());
+    auto request = trace::decode_request(*bytes);
+    if (!request) return std::unexpected(request.error());
+    provider = std::string(request->provider);
+    const ProgramKey pkey = program_key(request->wire);
+    if (pkey.hex() != key)
+      return make_error("request: its bytes have key " + pkey.hex() +
+                        " here (a process of another CPU identity or code version asked, or "
+                        "the file is damaged)");
+    auto program = ir::decode_program(request->wire);
+    if (!program) return std::unexpected(program.error());
+    return compile_shared(*program, pkey);
+  }
+
+  // Removes what no process has used for keep_ms, and, beyond the byte budget, programs
+  // unused for kBudgetGraceMs (longest unused first). True when anything is left in the
+  // cache.
+  bool reclaim(const std::map<std::string, Entry>& entries) {
+    const uint64_t now = trace::mono_ns();
+    uint64_t total = 0;
+    std::vector<std::pair<uint64_t, std::string>> unused;  // (since, key)
+    std::map<std::string, uint64_t> since;
+    for (const auto& [key, e] : entries) {
+      total += e.bytes;
+      if (e.request && !e.code && !e.failure) continue;  // being compiled
+      trace::UniqueFd held;
+      if (e.code) {
+        held = trace::lock_unused(dir_, program_file_name(key, ProgramFile::Code));
+        if (!held) continue;  // in use (or just removed)
+      }
+      auto it = unused_since_.find(key);
+      since[key] = it != unused_since_.end() ? it->second : now;
+      unused.emplace_back(since[key], key);
+    }
+    unused_since_ = std::move(since);
+    std::sort(unused.begin(), unused.end());
+    size_t left = entries.size();
+    for (const auto& [first, key] : unused) {
+      const uint64_t unused_ms = (now - first) / 1000000;
+      const bool expired = unused_ms >= options_.keep_ms;
+      const bool over = total > options_.max_bytes && unused_ms >= kBudgetGraceMs;
+      if (!expired && !over) continue;
+      const Entry& e = entries.at(key);
+      if (remove(key, e)) {
+        total -= e.bytes;
+        --left;
+      }
+    }
+    return left > 0;
+  }
+
+  // Removes one key's files, the code first and only while no process uses it.
+  bool remove(const std::string& key, const Entry& e) {
+    if (e.code) {
+      const std::string code = program_file_name(key, ProgramFile::Code);
+      trace::UniqueFd held = trace::lock_unused(dir_, code);
+      if (!held) return false;
+      dir_.remove(code);
+    }
+    dir_.remove(program_file_name(key, ProgramFile::Request));
+    dir_.remove(program_file_name(key, ProgramFile::Failure));
+    unused_since_.erase(key);
+    return true;
+  }
+
+  // Gives the lock up; a request that arrived meanwhile (its writer saw the lock held and
+  // started no service) is served by taking it again. True: exit now.
+  bool leave() {
+    lock_ = trace::UniqueFd();
+    for (const auto& [key, e] : scan()) {
+      if (!e.request || e.code || e.failure) continue;
+      auto again = trace::take_compile_service_lock(dir_);
+      if (!again || !*again) return true;  // another service took over
+      lock_ = std::move(*again);
+      record_pid(lock_.get());
+      return false;
+    }
+    return true;
+  }
+
+  void wait_for_change(int watch) {
+    struct pollfd p {
+      watch, POLLIN, 0
+    };
+    if (watch < 0 || ::poll(&p, 1, 250) <= 0) {
+      if (watch < 0) ::usleep(50000);
+      return;
+    }
+    char buf[4096];
+    while (::read(watch, buf, sizeof buf) > 0) {
+    }
+  }
+
+  // One line per compile in compiler.log, which restarts when it reaches kMaxLogBytes.
+  void log(const std::string& line) {
+    auto fd = dir_.open_file(trace::kCompilerLog, true);
+    if (!fd) return;
+    struct stat st;
+    if (::fstat(fd->get(), &st) == 0 && static_cast<uint64_t>(st.st_size) > kMaxLogBytes)
+      (void)!::ftruncate(fd->get(), 0);
+    const std::string text = line + "\n";
+    (void)!::pwrite(fd->get(), text.data(), text.size(), ::lseek(fd->get(), 0, SEEK_END));
+  }
+
+  trace::TraceDir dir_;
+  trace::UniqueFd lock_;
+  ServiceOptions options_;
+  std::map<std::string, uint64_t> unused_since_;  // key → when first seen unused (mono ns)
+};
+
+}  // namespace
+
+ServiceOptions options_from_environment() {
+  ServiceOptions o;
+  o.idle_ms = env_number("PFC_COMPILER_IDLE_MS", o.idle_ms);
+  o.keep_ms = env_number("PFC_COMPILER_KEEP_MS", o.keep_ms);
+  o.max_bytes = env_number("PFC_COMPILER_CACHE_MB", o.max_bytes >> 20) << 20;
+  return o;
+}
+
+int run_compile_service(const ServiceOptions& options) {
+  auto dir = trace::TraceDir::open();
+  if (!dir) return 3;
+  auto lock = trace::take_compile_service_lock(*dir);
+  if (!lock) return 3;
+  if (!*lock) return 0;  // another service serves this namespace
+  record_pid(lock->get());
+  trace::testpoint("compiler.locked");
+  return Service(std::move(*dir), std::move(*lock), options).run();
+}
+
+}  // namespace pfc::service

@@ -1,0 +1,319 @@
+// etw/shared_worker.cc — see shared_worker.h.
+#include "etw/shared_worker.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/eventfd.h>
+#include <sys/inotify.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include "compiler/ir_wire.h"
+#include "etw/beside.h"
+#include "trace/dir.h"
+#include "trace/program_cache.h"
+
+extern char** environ;
+
+namespace pfc::etw {
+namespace {
+
+using trace::program_file_name;
+using trace::ProgramFile;
+
+constexpr uint64_t kProbeEveryMs = 1000;  // re-check the service (and the request) this often
+
+// PFC_TRACE_COMPILER (ignored in setuid and setgid programs), else beside libpfc_etw or in
+// its installed tree's libexec, then the build tree's (for the build tree's programs
+// only), then the configured install directory — as the session host is found.
+std::string compiler_executable() {
+  if (const char* env = ::secure_getenv("PFC_TRACE_COMPILER"); env != nullptr && *env != '\0')
+    return env;
+#ifdef PFC_BUILD_TRACE_COMPILER
+  const auto executable = [](const std::string& path) {
+    return !path.empty() && ::access(path.c_str(), X_OK) == 0;
+  };
+  const char* built = own_directory_within(PFC_BUILD_DIR) ? PFC_BUILD_TRACE_COMPILER : "";
+  return find_beside(
+      {"pfc-trace-compiler", "../libexec/pfc-trace-compiler", "../../libexec/pfc-trace-compiler"},
+      {built, PFC_LIBEXEC_DIR "/pfc-trace-compiler"}, executable);
+#else
+  return "";
+#endif
+}
+
+// Starts the service `exe` for `dir` (it detaches at once; the spawned process is reaped
+// here).
+Result<void> start_service(const std::string& exe, const trace::TraceDir& dir) {
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addclosefrom_np(&actions, 3);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  sigset_t all, none;
+  sigfillset(&all);
+  sigemptyset(&none);
+  posix_spawnattr_setsigdefault(&attr, &all);
+  posix_spawnattr_setsigmask(&attr, &none);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+  std::vector<std::string> env_text{"PFC_TRACE_DIR=" + dir.path()};
+  for (char** e = environ; e != nullptr && *e != nullptr; ++e)
+    if (std::strncmp(*e, "PFC_TRACE_DIR=", 14) != 0) env_text.emplace_back(*e);
+  std::vector<char*> envp;
+  envp.reserve(env_text.size() + 1);
+  for (auto& e : env_text) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  char* argv[] = {const_cast<char*>(exe.c_str()), nullptr};
+  pid_t pid = 0;
+  const int rc = ::posix_spawn(&pid, exe.c_str(), &actions, &attr, argv, envp.data());
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
+  if (rc != 0) return make_error(trace::errno_text("cannot start " + exe, rc));
+  while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+  }
+  return {};  // (ECHILD: SIGCHLD is ignored by the program; nothing to reap)
+}
+
+std::string one_line(std::string text) {
+  std::replace(text.begin(), text.end(), '\n', ' ');
+  return text;
+}
+
+// One program the worker is working on: held weakly, so a retired program's job (its
+// interpreter, its IR) is freed with the program, not when the worker gets to it.
+struct Active {
+  std::weak_ptr<SharedJob> weak;
+  std::shared_ptr<SharedJob> job;  // weak, locked for the length of one step
+  std::string wire;
+  ProgramKey key;
+  std::string hex;
+  uint64_t deadline = 0;
+  uint64_t next_probe = 0;
+};
+
+enum class Step : uint8_t { Waiting, Done };
+
+class Worker {
+ public:
+  Worker() : wake_(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) {}
+
+  void submit(const std::shared_ptr<SharedJob>& job) {
+    shared_counters().requested.fetch_add(1, std::memory_order_relaxed);
+    {
+      std::lock_guard lock(mu_);
+      queue_.emplace_back(job);
+    }
+    const uint64_t one = 1;
+    (void)!::write(wake_.get(), &one, sizeof one);
+  }
+
+  // The thread's loop; never returns (the process ends with it).
+  void run() {
+    for (;;) {
+      take_queue();
+      active_.erase(std::remove_if(active_.begin(), active_.end(),
+                                   [this](Active& a) {
+                                     a.job = a.weak.lock();
+                                     const bool done = !a.job || step(a) == Step::Done;
+                                     a.job.reset();
+                                     return done;
+                                   }),
+                    active_.end());
+      wait();
+    }
+  }
+
+ private:
+  void take_queue() {
+    std::vector<std::weak_ptr<SharedJob>> jobs;
+    {
+      std::lock_guard lock(mu_);
+      jobs.swap(queue_);
+    }
+    for (auto& weak : jobs) {
+      const std::shared_ptr<SharedJob> job = weak.lock();
+      if (!job || program_gone(*job)) continue;
+      Active a;
+      a.weak = weak;
+      a.wire = ir::encode_program(job->interp->program());
+      a.key = program_key(a.wire);
+      a.hex = a.key.hex();
+      a.deadline = trace::mono_ns() + kSharedCodeWaitMs * 1000000;
+      active_.push_back(std::move(a));
+    }
+  }
+
+  void wait() {
+    uint64_t n;
+    struct pollfd p[2] = {{wake_.get(), POLLIN, 0}, {watch_.get(), POLLIN, 0}};
+    const int timeout = active_.empty() && wake_ ? -1 : 200;  // (no eventfd: poll the queue)
+    if (::poll(p, watch_ ? 2 : 1, timeout) <= 0) return;
+    while (::read(wake_.get(), &n, sizeof n) > 0) {
+    }
+    char buf[4096];
+    while (watch_ && ::read(watch_.get(), buf, sizeof buf) > 0) {
+    }
+  }
+
+  bool program_gone(SharedJob& job) {
+    std::lock_guard lock(job.mu);
+    return job.slot == nullptr;
+  }
+
+  Step step(Active& a) {
+    if (program_gone(*a.job)) return Step::Done;  // retired before its code came
+    // Opened once; again when PFC_TRACE_DIR names another directory (tests of one process
+    // use several namespaces).
+    if (!dir_ || dir_->path() != trace::TraceDir::default_path()) {
+      auto dir = trace::TraceDir::open();
+      if (!dir) return fail(a, dir.error().message);
+      dir_ = std::move(*dir);
+      watch_ = trace::UniqueFd(::inotify_init1(IN_NONBLOCK | IN_CLOEXEC));
+      if (watch_ && ::inotify_add_watch(watch_.get(), dir_->path().c_str(), IN_MOVED_TO) < 0)
+        watch_ = trace::UniqueFd();
+    }
+    const trace::TraceDir& dir = *dir_;
+    if (auto failure = read_failure(dir, a.hex)) return fail(a, "compile: " + *failure);
+    bool missing = false;
+    auto used =
+        trace::open_program_file_used(dir, program_file_name(a.hex, ProgramFile::Code), &missing);
+    if (used) return load(a, std::move(used->fd));
+    if (!missing) return reject(a, used.error().message);
+    const uint64_t now = trace::mono_ns();
+    if (now >= a.deadline)
+      return fail(a, "no answer from the compile service within " +
+                         std::to_string(kSharedCodeWaitMs / 1000) + " s");
+    if (now >= a.next_probe) {
+      a.next_probe = now + kProbeEveryMs * 1000000;
+      if (auto asked = ask(dir, a); !asked) return fail(a, asked.error().message);
+    }
+    return Step::Waiting;
+  }
+
+  // The request written (unless there), then the service started (unless one runs). The
+  // request comes first: a service that is about to exit looks for requests after it let
+  // the lock go, so a request written before the probe is never left unserved.
+  Result<void> ask(const trace::TraceDir& dir, const Active& a) {
+    const std::string exe = compiler_executable();
+    if (exe.empty())
+      return make_error("pfc-trace-compiler not found beside libpfc_etw (set PFC_TRACE_COMPILER)");
+    const std::string req = program_file_name(a.hex, ProgramFile::Request);
+    if (::faccessat(dir.fd(), req.c_str(), F_OK, AT_SYMLINK_NOFOLLOW) != 0) {
+      auto w = trace::write_file_atomic(dir, req, trace::encode_request(a.job->provider, a.wire));
+      if (!w) return w;
+    }
+    if (trace::compile_service_running(dir)) return {};
+    return start_service(exe, dir);
+  }
+
+  std::optional<std::string> read_failure(const trace::TraceDir& dir, const std::string& hex) {
+    auto fd = dir.open_file(program_file_name(hex, ProgramFile::Failure), false);
+    if (!fd) return std::nullopt;
+    auto text = trace::read_whole_file(fd->get(), trace::kMaxFailureBytes, "failure file");
+    return text ? *text : text.error().message;
+  }
+
+  Step load(Active& a, trace::UniqueFd fd) {
+    const std::string what =
+        "trace file '" + dir_->path() + "/" + program_file_name(a.hex, ProgramFile::Code) + "'";
+    auto bytes = trace::read_whole_file(fd.get(), trace::kMaxProgramFileBytes, what);
+    if (!bytes) return reject(a, bytes.error().message);
+    auto file = parse_native_file(*bytes);
+    if (!file) return reject(a, what + ": " + file.error().message);
+    if (!(file->key == a.key))
+      return reject(a, what + " holds the code of program " + file->key.hex());
+    auto native = load_native(*file, a.job->interp->program());
+    if (!native) return fail(a, what + ": " + native.error().message);
+    std::lock_guard lock(a.job->mu);
+    if (a.job->slot == nullptr) return Step::Done;
+    const SharedRouteFn fn = (*native)->fn();
+    a.job->native = std::move(*native);
+    a.job->used = std::move(fd);
+    a.job->slot->store(fn, std::memory_order_release);
+    shared_counters().native.fetch_add(1, std::memory_order_relaxed);
+    return Step::Done;
+  }
+
+  // A file that failed a check: kept on the interpreter, and the namespace told (the
+  // failure file, which `pfc trace programs` shows and the service reclaims).
+  Step reject(Active& a, const std::string& why) {
+    const std::string text =
+        one_line("process " + std::to_string(::getpid()) + " refused the code: " + why)
+            .substr(0, trace::kMaxFailureBytes - 1);
+    (void)trace::write_file_atomic(*dir_, program_file_name(a.hex, ProgramFile::Failure), text);
+    return fail(a, why);
+  }
+
+  Step fail(Active&, const std::string& why) {
+    SharedCounters& c = shared_counters();
+    c.interpreted.fetch_add(1, std::memory_order_relaxed);
+    std::lock_guard lock(c.mu);
+    c.last_error = one_line(why);
+    return Step::Done;
+  }
+
+  std::mutex mu_;
+  std::vector<std::weak_ptr<SharedJob>> queue_;  // under mu_
+  trace::UniqueFd wake_;                         // eventfd: a job was queued
+  // The worker thread's own:
+  std::vector<Active> active_;
+  std::optional<trace::TraceDir> dir_;
+  trace::UniqueFd watch_;  // inotify on the directory: a file was renamed into it
+};
+
+// The process's worker, started on first use; a forked child starts its own (the parent's
+// thread does not exist there; its jobs stay with the parent). Never destroyed: the thread
+// runs until the process ends.
+struct WorkerSlot {
+  std::mutex mu;
+  pid_t pid = 0;
+  Worker* worker = nullptr;
+};
+
+WorkerSlot& worker_slot() {
+  static WorkerSlot* slot = [] {
+    auto* s = new WorkerSlot();
+    // A fork while another thread holds the slot's lock must not leave it locked in the
+    // child: held across fork, released on both sides.
+    ::pthread_atfork([] { worker_slot().mu.lock(); }, [] { worker_slot().mu.unlock(); },
+                     [] { worker_slot().mu.unlock(); });
+    return s;
+  }();
+  return *slot;
+}
+
+Worker& worker() {
+  WorkerSlot* slot = &worker_slot();
+  std::lock_guard lock(slot->mu);
+  if (slot->worker == nullptr || slot->pid != ::getpid()) {
+    slot->pid = ::getpid();
+    slot->worker = new Worker();
+    std::thread([w = slot->worker] { w->run(); }).detach();
+  }
+  return *slot->worker;
+}
+
+}  // namespace
+
+void submit_shared_job(const std::shared_ptr<SharedJob>& job) { worker().submit(job); }
+
+SharedCounters& shared_counters() {
+  static SharedCounters* c = new SharedCounters();
+  return *c;
+}
+
+}  // namespace pfc::etw
