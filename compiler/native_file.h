@@ -19,14 +19,14 @@
 #include <vector>
 
 #include "compiler/ir.h"
+#include "compiler/native_fn.h"
 #include "pfc/error.h"
 #include "pfc/event.h"
 
 namespace pfc {
 
-// The generated function (the JIT's NativeRouteFn, compiler/jit/jit.h): returns the
-// deliver mask and stores `stack & deliver` into *stack.
-using SharedRouteFn = uint64_t (*)(const EventView* event, uint64_t* stack);
+// The generated function (compiler/native_fn.h), as the in-process JIT makes it.
+using SharedRouteFn = NativeRouteFn;
 
 // What a provider asks the namespace for: a hash (XXH3-128) of the program's wire bytes
 // (compiler/ir_wire.h), kNativeCodeVersion and cpu_identity(). Equal keys ⇒ the same

@@ -2,14 +2,11 @@
 #include "etw/shared_compiler.h"
 
 #include "compiler/interp.h"
-#include "compiler/jit/jit.h"
 #include "compiler/lower.h"
 #include "etw/shared_worker.h"
 
 namespace pfc::etw {
 namespace {
-
-static_assert(std::is_same_v<SharedRouteFn, NativeRouteFn>);
 
 // Routes with the interpreter until the worker stores the native function (one atomic
 // pointer; neither engine is freed before the program). Thread-safe.
