@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -69,13 +70,9 @@ class Host {
       const uint64_t now = mono_ns();
       rings_.scan(dir_, store_, now);
       // A failed write makes the writer count everything as lost from then on: the host
-      // keeps draining the rings, so writers and STOP behave as with a full file.
-      const size_t taken =
-          rings_.drain(now, kDrainBatch, [this](RingReader&, const RingReader::View& v) {
-            (void)writer_.add(v.header, v.payload, v.stack);
-          });
-      if (taken != 0) publish();
-      if (taken == kDrainBatch) continue;  // more may be ready: no sleep, no idle work
+      // keeps moving the rings' records, so writers and STOP behave as with a full file.
+      const uint64_t moved = move_records(now);
+      if (moved != 0) publish();
       note_schemas(now);
       const bool asked = flush_asked(now);
       if ((writer_.pending() && now - last_flush >= flush_ns_) || asked) {
@@ -85,7 +82,7 @@ class Host {
         if (asked) answer_flush();
       }
       if (rings_.oldest().view == nullptr && rings_.finished(now)) break;
-      if (taken < kDrainSleepBelow) std::this_thread::sleep_for(kIdleSleep);
+      if (moved < kLogWriteChunk) std::this_thread::sleep_for(kIdleSleep);
     }
     note_schemas(~uint64_t{0});
     uint64_t ring_lost = rings_.given_up();
@@ -133,6 +130,76 @@ class Host {
     if (changed) (void)writer_.set_schemas(schemas_);  // a failed write: the file keeps the old
   }
 
+  // Moves every committed record of every ring into the file, ring by ring, in runs
+  // (RingReader::span: no record is parsed beyond its word, lengths and timestamp, none
+  // copied but by the write), then raises the file's merge horizon to `now` less the merge
+  // lag: a record not moved yet has a later timestamp, unless its writer took longer than
+  // that between its timestamp and its commit (docs/namespace.md §3). Returns the bytes.
+  uint64_t move_records(uint64_t now) {
+    const size_t n = rings_.rings().size();
+    last_ts_.resize(n, 0);
+    group_limit_.resize(n, 0);
+    uint64_t horizon = now > kLagNs ? now - kLagNs : 0, moved = 0;
+    for (size_t i = 0; i < n; ++i) {
+      const uint32_t g = rings_.group(i);
+      if (g == i) group_limit_[g] = limit_of_group(g);
+      horizon = std::min(horizon, group_limit_[g]);
+      moved += move_ring(i, group_limit_[g]);
+    }
+    if (rings_.stopped_at() == 0) writer_.set_horizon(horizon);
+    return moved;
+  }
+
+  // The timestamp limit for the rings of the writer process whose first ring is `g`: none,
+  // unless one of its rings has a record in flight while the other may hold later records of
+  // the same threads; then the timestamp of the last record before that one (every record
+  // behind it is later), so a thread whose records alternate between the two rings is never
+  // reordered (docs/namespace.md §3 "The front ring").
+  uint64_t limit_of_group(uint32_t g) {
+    uint64_t limit = ~uint64_t{0};
+    const auto& rings = rings_.rings();
+    bool siblings = false;
+    for (size_t j = g + 1; j < rings.size() && !siblings; ++j) siblings = rings_.group(j) == g;
+    if (!siblings) return limit;
+    for (size_t j = g; j < rings.size(); ++j) {
+      if (rings_.group(j) != g) continue;
+      const RingReader::Span s = rings[j]->span(limit, ~uint64_t{0});
+      if (s.stop == RingReader::Span::Stop::InFlight)
+        limit = std::min(limit, s.events != 0 ? s.last_ts : last_ts_[j]);
+    }
+    return limit;
+  }
+
+  // Ring i's records up to `limit`, as chunks of at most the current buffer's room.
+  uint64_t move_ring(size_t i, uint64_t limit) {
+    RingReader& r = *rings_.rings()[i];
+    uint64_t moved = 0;
+    for (;;) {
+      const RingReader::Span s = r.span(limit, writer_.room());
+      if (s.events != 0) {
+        (void)writer_.add_chunk(s.data, static_cast<uint32_t>(s.bytes), s.events,
+                                static_cast<uint32_t>(i));
+        r.release(s.bytes);
+        rings_.count_taken(i, s.events);
+        last_ts_[i] = s.last_ts;
+        moved += s.bytes;
+      }
+      if (s.stop == RingReader::Span::Stop::Full) {
+        if (s.events == 0 && writer_.empty()) {  // larger than a buffer: lost, and counted
+          if (r.peek() != nullptr) {
+            writer_.lose_event();
+            r.pop();
+            rings_.count_taken(i, 1);
+          }
+        } else {
+          (void)writer_.next_buffer();
+        }
+        continue;
+      }
+      if (s.events == 0) return moved;
+    }
+  }
+
   // The live counters, into the marker (controllers' QUERY reads them; they add the rings'
   // own losses). Events given up in damaged rings count as lost from when that happens.
   void publish() {
@@ -159,6 +226,8 @@ class Host {
   uint64_t next_schema_check_ = 0;
   uint64_t schema_generation_ = 0;
   std::vector<ProviderSchema> schemas_;  // every provider's latest, in first-enable order
+  std::vector<uint64_t> last_ts_;        // per ring: the timestamp of the last record moved
+  std::vector<uint64_t> group_limit_;    // per first ring of a writer: this round's limit
 };
 
 // The spawned process forks the host and exits with the host's start-up status (0: the

@@ -75,6 +75,11 @@ class SessionRings {
     if (stopped_at_ == 0) stopped_at_ = now;
   }
   const std::vector<std::unique_ptr<RingReader>>& rings() const { return rings_; }
+  // The index of the first ring of ring i's writer process (the same for its main and front
+  // rings), for a reader that takes records itself (RingReader::span)...
+  uint32_t group(size_t i) const { return group_[i]; }
+  // ... and counts what it took from ring i (given_up() needs it).
+  void count_taken(size_t i, uint64_t events) { taken_[i] += events; }
 
  private:
   uint64_t instance_;

@@ -642,12 +642,12 @@ TEST_F(FileSession, OtherVersionIsNamedByEveryReader) {
   EXPECT_EQ(stop_file("S").rc, 0u);
   std::string bytes = test::read_text(file_);
   ASSERT_GE(bytes.size(), 128u);
-  bytes[8] = 2;  // version 2, header CRC made valid again
+  bytes[8] = 1;  // version 1 (the earlier layout), header CRC made valid again
   const uint32_t crc = crc32_of(bytes.data(), 104);
   std::memcpy(bytes.data() + 104, &crc, 4);
   std::ofstream(file_, std::ios::binary | std::ios::trunc) << bytes;
   const std::string want =
-      "pfc: error: " + file_ + ": log file version 2 is not supported (this pfc reads version 1)\n";
+      "pfc: error: " + file_ + ": log file version 1 is not supported (this pfc reads version 2)\n";
   const ProcessResult show = pfc_trace({"show", file_});
   EXPECT_EQ(show.exit_code, 1);
   EXPECT_EQ(show.err, want);

@@ -148,3 +148,128 @@ TEST(LogWriter, AFailedWriteIsReportedOnceAndEveryEventIsCounted) {
 
 }  // namespace
 }  // namespace pfc::trace
+
+namespace pfc::trace {
+namespace {
+
+using namespace testing;  // logfile_test_util.h
+
+// `n` records of writer `pid` as one chunk, timestamps first, first + step, ...
+std::vector<uint8_t> run_of(uint32_t pid, uint64_t first, uint64_t step, uint32_t n) {
+  std::vector<uint8_t> out;
+  for (uint32_t k = 0; k < n; ++k) {
+    EventRecord h{};
+    h.size = record_bytes(4, 0);
+    h.state = ring_stamp(k * 128, 20, 0x5A5A, kRecordEvent);  // a ring's stamp, as moved
+    h.ts = first + k * step;
+    h.pid = pid;
+    h.payload_len = 4;
+    const auto* p = reinterpret_cast<const uint8_t*>(&h);
+    out.insert(out.end(), p, p + sizeof h);
+    const auto ts = static_cast<uint32_t>(h.ts);
+    out.insert(out.end(), reinterpret_cast<const uint8_t*>(&ts),
+               reinterpret_cast<const uint8_t*>(&ts) + 4);
+    out.resize(out.size() + 4, 0);
+  }
+  return out;
+}
+
+void add_run(LogWriter& w, uint32_t pid, uint64_t first, uint64_t step, uint32_t n) {
+  const std::vector<uint8_t> run = run_of(pid, first, step, n);
+  if (run.size() > w.room()) {
+    ASSERT_TRUE(w.next_buffer());
+  }
+  ASSERT_TRUE(w.add_chunk(run.data(), static_cast<uint32_t>(run.size()), n, pid));
+}
+
+// Every event's timestamp, and the step the reading ended with (release_held() once at
+// the first Pending when `release`).
+std::pair<std::vector<uint64_t>, LogReader::Step> timestamps(LogReader& r, bool release) {
+  std::vector<uint64_t> out;
+  RingReader::View v;
+  for (;;) {
+    const LogReader::Step s = r.next(v);
+    if (s == LogReader::Step::Pending && release && r.release_held()) {
+      release = false;
+      continue;
+    }
+    if (s != LogReader::Step::Event) return {out, s};
+    out.push_back(v.header.ts);
+  }
+}
+
+std::vector<uint64_t> range(uint64_t from, uint64_t to) {
+  std::vector<uint64_t> v;
+  for (uint64_t t = from; t < to; ++t) v.push_back(t);
+  return v;
+}
+
+// The session host writes each writer's records as runs (chunks) in the order it moved
+// them, not merged: readers merge them by timestamp (docs/logfile.md "Merging"), across
+// chunks and buffers, and hold back what lies above the last horizon until the file says
+// more (or ends, or the reader stops following).
+TEST(LogMerge, ChunksOfTwoWritersComeBackInTimestampOrder) {
+  TempFile f;
+  auto w = LogWriter::create(f.open_rw(), settings(kMinLogBuffer));
+  ASSERT_TRUE(w);
+  for (uint64_t round = 0; round < 40; ++round) {  // writer 1: even, writer 2: odd timestamps
+    add_run(*w, 1, round * 20, 2, 10);
+    add_run(*w, 2, round * 20 + 1, 2, 10);
+    w->set_horizon(round * 20 + 19);
+  }
+  ASSERT_TRUE(w->flush());  // not closed: the horizon is the last round's
+  {
+    auto r = open_reader(f);
+    ASSERT_TRUE(r) << r.error().message;
+    const auto [ts, last] = timestamps(*r, false);
+    EXPECT_EQ(last, LogReader::Step::Pending);
+    EXPECT_EQ(ts, range(0, 800));
+  }
+  add_run(*w, 2, 801, 2, 5);  // above the horizon, then a late run below what came after it
+  add_run(*w, 1, 800, 2, 5);
+  ASSERT_TRUE(w->flush());
+  {
+    auto r = open_reader(f);
+    ASSERT_TRUE(r);
+    const auto [ts, last] = timestamps(*r, false);  // a follower: held back, not lost
+    EXPECT_EQ(last, LogReader::Step::Pending);
+    EXPECT_EQ(ts, range(0, 800));
+    auto r2 = open_reader(f);
+    ASSERT_TRUE(r2);
+    const auto [all, last2] = timestamps(*r2, true);  // one that stops following: all
+    EXPECT_EQ(last2, LogReader::Step::Pending);
+    EXPECT_EQ(all, range(0, 810));
+  }
+  ASSERT_TRUE(w->close(1, 0));
+  auto r = open_reader(f);
+  ASSERT_TRUE(r);
+  const auto [ts, last] = timestamps(*r, false);
+  EXPECT_EQ(last, LogReader::Step::End) << r->problem();
+  EXPECT_EQ(ts, range(0, 810));
+  EXPECT_GT(r->buffers_read(), 3u);
+}
+
+// A chunk whose records do not add up to its header, inside a buffer whose CRC is right:
+// the events of the buffers before come, then the damage, named with the buffer's offset.
+TEST(LogMerge, AChunkThatDoesNotAddUpIsDamage) {
+  TempFile f;
+  auto w = LogWriter::create(f.open_rw(), settings(kMinLogBuffer));
+  ASSERT_TRUE(w);
+  add_run(*w, 1, 0, 1, 10);
+  w->set_horizon(9);
+  ASSERT_TRUE(w->next_buffer());
+  const std::vector<uint8_t> run = run_of(1, 10, 1, 3);
+  ASSERT_TRUE(w->add_chunk(run.data(), static_cast<uint32_t>(run.size()), 2, 1));  // says 2
+  ASSERT_TRUE(w->close(1, 0));
+  auto r = open_reader(f);
+  ASSERT_TRUE(r);
+  const auto [ts, last] = timestamps(*r, false);
+  EXPECT_EQ(last, LogReader::Step::Damaged);
+  EXPECT_EQ(ts, range(0, 10));
+  EXPECT_NE(r->problem().find("damaged chunk (event count) in the buffer at offset"),
+            std::string::npos)
+      << r->problem();
+}
+
+}  // namespace
+}  // namespace pfc::trace
