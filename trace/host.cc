@@ -24,6 +24,9 @@ namespace {
 constexpr uint32_t kModeCircular = 0x2;  // EVENT_TRACE_FILE_MODE_CIRCULAR
 constexpr int kLogFd = 3;
 constexpr auto kIdleSleep = std::chrono::microseconds(500);
+// New writers' rings are looked for this often: a fresh writer at full pace fills a 2 MB
+// ring in about 10 ms, before the host would see it at the consumers' kScanNs.
+constexpr uint64_t kHostScanNs = 1'000'000;
 
 // The pfc enable extensions among an enable's descriptors (EnableEntry::filters: the
 // layout of etw/enable_wire.h), appended to `out` as schemas of `provider`. Malformed
@@ -58,8 +61,8 @@ bool merge_schema(std::vector<ProviderSchema>& known, ProviderSchema next) {
 class Host {
  public:
   Host(const TraceDir& dir, StateStore store, const SessionEntry& e, LogWriter writer)
-      : dir_(dir), store_(std::move(store)), rings_(e.instance), writer_(std::move(writer)),
-        instance_(e.instance) {
+      : dir_(dir), store_(std::move(store)), rings_(e.instance, kHostScanNs),
+        writer_(std::move(writer)), instance_(e.instance) {
     flush_ns_ = uint64_t{e.flush_timer != 0 ? e.flush_timer : 1} * 1'000'000'000;
   }
 

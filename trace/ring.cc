@@ -57,7 +57,7 @@ std::optional<RingId> parse_ring_name(const std::string& name) {
 
 uint64_t ring_capacity(uint32_t buffer_kb, uint32_t min_buffers, uint32_t max_buffers) {
   const uint64_t buffers =
-      std::max<uint64_t>({uint64_t{min_buffers}, uint64_t{max_buffers}, uint64_t{32}});
+      std::max<uint64_t>({uint64_t{min_buffers}, uint64_t{max_buffers}, kMinRingBuffers});
   uint64_t bytes = uint64_t{std::max<uint32_t>(buffer_kb, 4)} * 1024 * buffers;
   bytes = std::clamp(bytes, kMinRingBytes, kMaxRingBytes);
   return std::bit_ceil(bytes);

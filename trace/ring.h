@@ -118,8 +118,12 @@ struct RingId {
   bool front = false;
 };
 std::optional<RingId> parse_ring_name(const std::string& name);
-// Ring capacity for a session's buffer settings: BufferSize KB × buffers, clamped to
-// [kMinRingBytes, kMaxRingBytes], rounded up to a power of two.
+// Ring capacity for a session's buffer settings: BufferSize KB × max(buffers,
+// kMinRingBuffers), clamped to [kMinRingBytes, kMaxRingBytes], rounded up to a power of two.
+// 128: at ETW's default 64 KB buffers an 8 MB ring, which holds about 50 ms of a writer at
+// full pace — what a session host descheduled on a loaded 2-core machine needed to lose
+// nothing (docs/namespace.md §3 "Ring size"); 2 MB lost a quarter of the events there.
+inline constexpr uint64_t kMinRingBuffers = 128;
 uint64_t ring_capacity(uint32_t buffer_kb, uint32_t min_buffers, uint32_t max_buffers);
 
 // Where a writer may start the next lap early (docs/namespace.md §3 "The working set"):
