@@ -122,4 +122,12 @@ inline constexpr const char* kTraceShowExamples =
     "  pfc trace show --session a/b                 a session whose name holds a '/'\n"
     "Schemas published by 'pfc trace enable --script' decode without --schema.";
 
+inline constexpr const char* kTraceExportExamples =
+    "Examples:\n"
+    "  pfc trace export rec.etl --format ctf -o rec-ctf    CTF 1.8: one stream per process\n"
+    "  babeltrace2 rec-ctf                                 view it\n"
+    "  pfc trace export rec.etl --format ctf -o d --schema trace.pfs   decode more events\n"
+    "Events are merged by timestamp; decoded fields where a schema is known (the file's own\n"
+    "or --schema), the payload as hex otherwise.";
+
 }  // namespace pfc::cli

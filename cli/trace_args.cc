@@ -62,7 +62,7 @@ void add_trace(CLI::App& app, TraceOptions& o) {
   start->add_option("--buffer-kb", o.buffer_kb, "BufferSize in KB (default 64)");
   start->add_option("--buffers", o.buffers,
                     "MaximumBuffers (each writing process gets "
-                    "BufferSize × max(buffers, 32) of ring)");
+                    "BufferSize × max(buffers, 128) of ring)");
   add_enable(*trace, o);
   CLI::App* disable =
       sub(*trace, o, "disable", "Disable a provider for a session", kTraceDisableExamples);
@@ -90,6 +90,15 @@ void add_trace(CLI::App& app, TraceOptions& o) {
                    "\"fields\" (adds to the schemas published with the enables; repeatable)");
   show->add_flag("--follow", o.follow,
                  "keep reading until the session stops (a file: is closed) or Ctrl-C");
+  CLI::App* exp = sub(*trace, o, "export", "Write a log file as a CTF trace (babeltrace2 reads it)",
+                      kTraceExportExamples);
+  exp->add_option("FILE", o.name, "the log file")->required();
+  exp->add_option("--format", o.format, "the trace format: ctf")->required();
+  exp->add_option("-o,--output", o.output, "the directory to write (created if missing)")
+      ->required();
+  exp->add_option("--schema", o.schemas,
+                  "filter script (.pfs) or manifest (.man) declaring providers: decoded fields "
+                  "(adds to the file's schemas; repeatable)");
 }
 
 }  // namespace pfc::cli

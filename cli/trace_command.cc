@@ -297,8 +297,10 @@ int command_trace(const TraceOptions& o, std::ostream& out, std::ostream& err) {
   if (o.action == "query") return print_query(o.name, out, err);
   if (o.action == "stop") return stop(o, out, err);
   if (o.action == "show") return command_trace_show(o, out, err);
-  return usage(err,
-               "pfc trace: give a subcommand (start, enable, disable, list, query, stop, show)");
+  if (o.action == "export") return command_trace_export(o, err);
+  return usage(
+      err,
+      "pfc trace: give a subcommand (start, enable, disable, list, query, stop, show, export)");
 }
 
 }  // namespace pfc::cli

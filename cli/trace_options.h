@@ -17,7 +17,7 @@
 namespace pfc::cli {
 
 struct TraceOptions {
-  std::string action;  // start, enable, disable, list, query, stop, show
+  std::string action;  // start, enable, disable, list, query, stop, show, export
   std::string name;    // NAME
   std::string provider;
   std::string file;      // start --file PATH
@@ -36,6 +36,8 @@ struct TraceOptions {
   std::string session;  // enable --script: the script's session; show: the session's name
   std::vector<std::string> schemas;  // show / enable / disable --schema FILE.pfs|FILE.man
   bool follow = false;
+  std::string format;  // export --format
+  std::string output;  // export -o DIR
 };
 
 // EnableTraceEx2's arguments for `enable` (the filters as raw descriptor bodies).
@@ -95,5 +97,7 @@ int enable_script(const TraceOptions& o, std::ostream& err);
 int command_trace(const TraceOptions& options, std::ostream& out, std::ostream& err);
 // `pfc trace show` (cli/trace_show.cc).
 int command_trace_show(const TraceOptions& options, std::ostream& out, std::ostream& err);
+// `pfc trace export FILE --format ctf -o DIR` (cli/trace_export.cc).
+int command_trace_export(const TraceOptions& options, std::ostream& err);
 
 }  // namespace pfc::cli

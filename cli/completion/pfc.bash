@@ -52,14 +52,15 @@ _pfc() {
     trace)
       local sub="" j
       for ((j = i + 1; j < cword; j++)); do
-        case "${words[j]}" in start|enable|disable|list|query|stop|show) sub="${words[j]}"; break ;; esac
+        case "${words[j]}" in start|enable|disable|list|query|stop|show|export) sub="${words[j]}"; break ;; esac
       done
       case "$sub" in
-        "") COMPREPLY=($(compgen -W "start enable disable list query stop show --help" -- "$cur")); return ;;
+        "") COMPREPLY=($(compgen -W "start enable disable list query stop show export --help" -- "$cur")); return ;;
         start) opts+=" --realtime --buffer-kb --buffers --file --circular" ;;
         enable) opts+=" --level --any --all --pid --exe --event-id --property --script --session --schema" ;;
         disable) opts+=" --schema" ;;
         show) opts+=" --schema --follow --session" ;;
+        export) opts+=" --format -o --output --schema" ;;
       esac
       COMPREPLY=($(compgen -W "$opts" -- "$cur")); return ;;
   esac

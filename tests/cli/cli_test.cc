@@ -229,7 +229,8 @@ TEST(CliDocs, ManPageAndCompletionsCoverEveryOption) {
                                                        {"trace", "list"},
                                                        {"trace", "query"},
                                                        {"trace", "stop"},
-                                                       {"trace", "show"}};
+                                                       {"trace", "show"},
+                                                       {"trace", "export"}};
   for (const std::vector<std::string>& words : helps) {
     const std::string command = words.back();
     std::vector<std::string> args = words;

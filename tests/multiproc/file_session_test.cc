@@ -429,6 +429,80 @@ TEST_F(FileSession, ScriptEnableRecordsItsSchemaAndShowDecodesTheFileAlone) {
       << with_man.out.substr(0, 200);
 }
 
+// What babeltrace2 prints after the timestamp and delta for the event of a `pfc trace show`
+// line of kWhereScript's Actor: "Actor:EVENT: { pid = P }, { tid = T, cpu = C, level = L,
+// opcode = 0, keyword = 0 }, { Seq = N }" (pfc trace export's stream and event layout).
+std::string babeltrace_line_of(const std::string& show) {
+  const auto field = [&](const std::string& key) {
+    const size_t at = show.find("\"" + key + "\":");
+    if (at == std::string::npos) return std::string("?");
+    const size_t from = at + key.size() + 3;
+    std::string v = show.substr(from, show.find_first_of(",}", from) - from);
+    if (v.size() >= 2 && v.front() == '"') v = v.substr(1, v.size() - 2);
+    return v;
+  };
+  return "Actor:" + field("event") + ": { pid = " + field("pid") + " }, { tid = " + field("tid") +
+         ", cpu = " + field("cpu") + ", level = " + field("level") +
+         ", opcode = 0, keyword = 0 }, { Seq = " + field("Seq") + " }";
+}
+
+// The viewer path (docs/cli.md "pfc trace export"): a recording by two processes, exported
+// as CTF and read by babeltrace2 (scripts/bootstrap installs it), gives exactly the events
+// `pfc trace show` prints, in the same order, with names, ids and decoded fields; one
+// stream file per writing process.
+TEST_F(FileSession, ExportedCtfReadsInBabeltrace2AsShowPrintsTheFile) {
+  const std::string script = dir_ + "/s.pfs";
+  std::ofstream(script) << kWhereScript;
+  ASSERT_EQ(run_process(PFC_BINARY, {"trace", "start", "R", "--file", file_}).exit_code, 0);
+  const ProcessResult en =
+      run_process(PFC_BINARY, {"trace", "enable", "R", "--script", script, "--session", "Low"});
+  ASSERT_EQ(en.exit_code, 0) << en.err;
+  auto a = enabled_provider();
+  auto b = enabled_provider();
+  write_events(*a, 400);
+  write_events(*b, 400);
+  write_events(*a, 400);
+  ASSERT_EQ(run_process(PFC_BINARY, {"trace", "stop", "R"}).exit_code, 0);
+  for (auto* p : {a.get(), b.get()}) {
+    p->send("quit");
+    EXPECT_EQ(p->wait(kWait), 0);
+  }
+  const ProcessResult show = run_process(PFC_BINARY, {"trace", "show", file_});
+  ASSERT_EQ(show.exit_code, 0) << show.err;
+  const std::string ctf = dir_ + "/ctf";
+  const ProcessResult ex =
+      run_process(PFC_BINARY, {"trace", "export", file_, "--format", "ctf", "-o", ctf});
+  ASSERT_EQ(ex.exit_code, 0) << ex.err;
+  EXPECT_EQ(ex.err, "");
+  size_t streams = 0;
+  for (const auto& e : std::filesystem::directory_iterator(ctf))
+    streams += e.path().filename().string().starts_with("stream-") ? 1 : 0;
+  EXPECT_EQ(streams, 2u);
+  const ProcessResult bt = run_process("/usr/bin/babeltrace2", {ctf});
+  ASSERT_EQ(bt.exit_code, 0) << bt.err;
+  std::vector<std::string> want, got;
+  std::istringstream s(show.out), v(bt.out);
+  for (std::string line; std::getline(s, line);) want.push_back(babeltrace_line_of(line));
+  for (std::string line; std::getline(v, line);) {
+    const size_t at = line.find(") ");  // after "[TIME] (+DELTA)"
+    got.push_back(at == std::string::npos ? line : line.substr(at + 2));
+  }
+  // Per write of 400 (Seq 0-399): 300 of events Two-Four, 25 of One (Seq 0, 4, ..., 96).
+  EXPECT_EQ(want.size(), 3u * (300u + 25u)) << show.out.substr(0, 300);
+  EXPECT_EQ(got, want);
+
+  const ProcessResult bad =
+      run_process(PFC_BINARY, {"trace", "export", file_, "--format", "json", "-o", ctf});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_EQ(bad.err,
+            "pfc: error: --format json: the export formats are: ctf\n"
+            "Run 'pfc trace --help' for usage.\n");
+  const ProcessResult missing =
+      run_process(PFC_BINARY, {"trace", "export", dir_ + "/none", "--format", "ctf", "-o", ctf});
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_EQ(missing.err, "pfc: error: cannot read " + dir_ + "/none: No such file or directory\n");
+}
+
 TEST_F(FileSession, ShowFollowReadsAGrowingFileUntilItIsClosed) {
   start("seq", 0, 64);
   Child show(Child::Program{PFC_BINARY}, {"trace", "show", file_, "--follow"});
