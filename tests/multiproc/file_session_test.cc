@@ -174,6 +174,38 @@ TEST_F(FileSession, TwoProvidersLeaveExactlyTheEventsTheFiltersPass) {
   EXPECT_EQ(b->wait(kWait), 0);
 }
 
+// A writer killed inside EventWrite (its 300th record reserved, never committed) while the
+// host moves the rings (docs/namespace.md §5): the host gives that record up once the process
+// is gone and moves the rest of its ring; the file holds the 299 events before it and every
+// event of the other writer, each writer's in the order it wrote them, and the stop returns.
+TEST_F(FileSession, WriterKilledMidRecordLeavesItsEarlierEventsInTheFile) {
+  start("seq", 0, 64);
+  auto steady = enabled_provider();
+  Child victim({"provider", kTag}, {"PFC_TEST_CRASH_AT=ring.reserved:300"});
+  EXPECT_NE(victim.expect("callback 1", kWait), "");
+  EXPECT_EQ(victim.expect("registered", kWait), "registered");
+  write_events(*steady, 500);
+  victim.send("write 1000 1");
+  EXPECT_EQ(victim.wait(kWait), 128 + SIGKILL);
+  write_events(*steady, 500);
+  const Stop s = stop_file("S");
+  EXPECT_EQ(s.rc, 0u);
+  EXPECT_EQ(s.lost, 0u);
+  const FileRead r = read_file(file_);
+  EXPECT_EQ(r.done, "done 0");
+  std::map<unsigned, std::vector<unsigned>> seqs;  // per writer, in file order
+  for (const FileEvent& e : r.events) seqs[e.pid].push_back(e.seq);
+  std::vector<unsigned> first;
+  for (unsigned i = 0; i < 299; ++i) first.push_back(i);
+  EXPECT_EQ(seqs[static_cast<unsigned>(victim.pid())], first);
+  std::vector<unsigned> twice;
+  for (unsigned k = 0; k < 2; ++k)
+    for (unsigned i = 0; i < 500; ++i) twice.push_back(i);
+  EXPECT_EQ(seqs[static_cast<unsigned>(steady->pid())], twice);
+  steady->send("quit");
+  EXPECT_EQ(steady->wait(kWait), 0);
+}
+
 // Batches of 1000 events (120 bytes each) with pauses, so the rings never overflow and every
 // loss is the file's.
 void write_batches(Child& p, int batches) {
