@@ -573,6 +573,14 @@ LogReader::Step LogReader::emit(RingReader::View& out) {
   return Step::Event;
 }
 
+// A file whose horizons lag (damaged, or hostile) would make the reader hold every buffer:
+// past kMaxHeldBytes the oldest record goes out without waiting for the horizon.
+bool LogReader::holding_too_much() const {
+  size_t held = buffer_.use_count() > 1 ? 1 : 0;
+  for (const auto& b : spare_) held += b.use_count() > 1 ? 1 : 0;
+  return held * uint64_t{info_.buffer_size} >= kMaxHeldBytes;
+}
+
 bool LogReader::release_held() {
   release_all_ = true;
   return !runs_.empty();
@@ -580,7 +588,9 @@ bool LogReader::release_held() {
 
 LogReader::Step LogReader::next(RingReader::View& out) {
   for (;;) {
-    if (!runs_.empty() && (done_ || release_all_ || runs_.front().ts <= horizon_)) return emit(out);
+    if (!runs_.empty() &&
+        (done_ || release_all_ || runs_.front().ts <= horizon_ || holding_too_much()))
+      return emit(out);
     if (done_) return problem_.empty() ? Step::End : Step::Damaged;
     const Step s = load_next_buffer();
     if (s == Step::Event) {

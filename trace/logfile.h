@@ -261,6 +261,8 @@ class LogReader {
     uint64_t ts = 0, order = 0;
   };
   static bool run_after(const Run& a, const Run& b);
+  static constexpr uint64_t kMaxHeldBytes = 64u << 20;
+  bool holding_too_much() const;
   std::unique_ptr<LogInput> input_;
   std::string display_;
   LogInfo info_;

@@ -249,6 +249,27 @@ TEST(LogMerge, ChunksOfTwoWritersComeBackInTimestampOrder) {
   EXPECT_GT(r->buffers_read(), 3u);
 }
 
+// A file whose horizon never passes its records (here: never set) costs a reader at most
+// kMaxHeldBytes of held buffers; past that it delivers the oldest records without waiting.
+TEST(LogMerge, ReaderHoldsAtMostItsLimitOfBuffers) {
+  TempFile f;
+  auto w = LogWriter::create(f.open_rw(), settings(kMaxLogBuffer));
+  ASSERT_TRUE(w);
+  for (uint64_t b = 0; b < 6; ++b) {
+    add_run(*w, 1, b * 10, 1, 10);
+    ASSERT_TRUE(w->next_buffer());
+  }
+  auto r = open_reader(f);
+  ASSERT_TRUE(r);
+  const auto [ts, last] = timestamps(*r, false);  // not closed, horizon 0: nothing is due
+  EXPECT_EQ(last, LogReader::Step::Pending);
+  // 64 MB is 4 buffers of 16 MB: the first buffer's records at least came out, in order,
+  // but not the records of the buffers read after the limit was reached.
+  ASSERT_GE(ts.size(), 10u);
+  EXPECT_EQ(ts, range(0, ts.size()));
+  EXPECT_LT(ts.size(), 60u);
+}
+
 // A chunk whose records do not add up to its header, inside a buffer whose CRC is right:
 // the events of the buffers before come, then the damage, named with the buffer's offset.
 TEST(LogMerge, AChunkThatDoesNotAddUpIsDamage) {
