@@ -286,6 +286,43 @@ TEST_F(FileSession, RealTimeConsumerOfACircularFileSessionFollowsTheFile) {
   expect_consumer_follows("circrt", 1);
 }
 
+// A consumer following the file of a session that two processes write at once: the host
+// moves each writer's runs unmerged and the follower merges them as the buffers arrive
+// (docs/logfile.md "Merging"): every event, each writer's in the order it wrote them.
+TEST_F(FileSession, FollowerOfTwoWritersGetsEveryEventInEachWritersOrder) {
+  start("seqrt", 0, 64);
+  Child consumer({"consume", "S"});
+  ASSERT_EQ(consumer.expect("open", kWait), "open");
+  auto a = enabled_provider();
+  auto b = enabled_provider();
+  a->send("write 3000 1");
+  b->send("write 3000 1");
+  EXPECT_NE(a->expect("wrote", kWait), "");
+  EXPECT_NE(b->expect("wrote", kWait), "");
+  EXPECT_EQ(stop_file("S").rc, 0u);
+  std::map<unsigned, std::vector<unsigned>> seqs;
+  for (;;) {
+    const std::string line = consumer.read_line(kWait);
+    unsigned pid = 0, id = 0, seq = 0;
+    if (std::sscanf(line.c_str(), "event %u %u %u", &pid, &id, &seq) == 3) {
+      seqs[pid].push_back(seq);
+      continue;
+    }
+    EXPECT_EQ(line, "done 0");
+    break;
+  }
+  std::vector<unsigned> all;
+  for (unsigned i = 0; i < 3000; ++i) all.push_back(i);
+  EXPECT_EQ(seqs.size(), 2u);
+  EXPECT_EQ(seqs[static_cast<unsigned>(a->pid())], all);
+  EXPECT_EQ(seqs[static_cast<unsigned>(b->pid())], all);
+  EXPECT_EQ(consumer.wait(kWait), 0);
+  for (auto* p : {a.get(), b.get()}) {
+    p->send("quit");
+    EXPECT_EQ(p->wait(kWait), 0);
+  }
+}
+
 TEST_F(FileSession, FlushWritesThePartlyFilledBufferWhileTheSessionRuns) {
   start("seq", 0, 64);
   auto p = enabled_provider();
