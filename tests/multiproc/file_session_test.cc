@@ -99,6 +99,18 @@ std::vector<unsigned> write_events(Child& provider, int n) {
   return per;
 }
 
+// Session Low of kScript with a `where` expression: One passes when Seq < 100 or > 900.
+constexpr const char* kWhereScript = R"(provider Actor {00000015-0000-4000-8000-000000000001} {
+    event One (id=1, level=4) { Seq: uint32; }
+    event Two (id=2, level=4) { Seq: uint32; }
+    event Three (id=3, level=4) { Seq: uint32; }
+    event Four (id=4, level=4) { Seq: uint32; }
+}
+session Low {
+    enable Actor level=verbose { payload One where Seq lt 100 or Seq gt 900; }
+}
+)";
+
 class FileSession : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -120,6 +132,16 @@ class FileSession : public ::testing::Test {
     std::vector<std::string> args{"enable", "S", kTag, "5", "0"};
     if (ids != nullptr) args.push_back(ids);
     EXPECT_EQ(run_actor(args, &rc), "enable 0\n");
+  }
+
+  // Session "R" recording into file_, enabled with kWhereScript (written to `script`) by
+  // `pfc trace enable --script`, which records the script's schema in the file.
+  void start_script_session(const std::string& script) {
+    std::ofstream(script) << kWhereScript;
+    ASSERT_EQ(run_process(PFC_BINARY, {"trace", "start", "R", "--file", file_}).exit_code, 0);
+    const ProcessResult en =
+        run_process(PFC_BINARY, {"trace", "enable", "R", "--script", script, "--session", "Low"});
+    ASSERT_EQ(en.exit_code, 0) << en.err;
   }
 
   // The pid of the session's host, from its marker in the namespace.
@@ -409,18 +431,6 @@ TEST_F(FileSession, PfcTraceRecordsAndShowPipedToRunEqualsRunOnTheFile) {
   EXPECT_EQ(p->wait(kWait), 0);
 }
 
-// Session Low of kScript with a `where` expression: One passes when Seq < 100 or > 900.
-constexpr const char* kWhereScript = R"(provider Actor {00000015-0000-4000-8000-000000000001} {
-    event One (id=1, level=4) { Seq: uint32; }
-    event Two (id=2, level=4) { Seq: uint32; }
-    event Three (id=3, level=4) { Seq: uint32; }
-    event Four (id=4, level=4) { Seq: uint32; }
-}
-session Low {
-    enable Actor level=verbose { payload One where Seq lt 100 or Seq gt 900; }
-}
-)";
-
 // A manifest naming the same provider "ManActor" (a --schema given to show wins).
 constexpr const char* kManifest = R"(<?xml version="1.0" encoding="UTF-8"?>
 <instrumentationManifest xmlns="http://schemas.microsoft.com/win/2004/08/events"
@@ -441,11 +451,7 @@ constexpr const char* kManifest = R"(<?xml version="1.0" encoding="UTF-8"?>
 // script equals `pfc run` on the file.
 TEST_F(FileSession, ScriptEnableRecordsItsSchemaAndShowDecodesTheFileAlone) {
   const std::string script = dir_ + "/s.pfs";
-  std::ofstream(script) << kWhereScript;
-  ASSERT_EQ(run_process(PFC_BINARY, {"trace", "start", "R", "--file", file_}).exit_code, 0);
-  const ProcessResult en =
-      run_process(PFC_BINARY, {"trace", "enable", "R", "--script", script, "--session", "Low"});
-  ASSERT_EQ(en.exit_code, 0) << en.err;
+  ASSERT_NO_FATAL_FAILURE(start_script_session(script));
   auto p = enabled_provider();
   write_events(*p, 1000);
   const ProcessResult stop = run_process(PFC_BINARY, {"trace", "stop", "R"});
@@ -521,11 +527,7 @@ std::string babeltrace_line_of(const std::string& show) {
 // stream file per writing process.
 TEST_F(FileSession, ExportedCtfReadsInBabeltrace2AsShowPrintsTheFile) {
   const std::string script = dir_ + "/s.pfs";
-  std::ofstream(script) << kWhereScript;
-  ASSERT_EQ(run_process(PFC_BINARY, {"trace", "start", "R", "--file", file_}).exit_code, 0);
-  const ProcessResult en =
-      run_process(PFC_BINARY, {"trace", "enable", "R", "--script", script, "--session", "Low"});
-  ASSERT_EQ(en.exit_code, 0) << en.err;
+  ASSERT_NO_FATAL_FAILURE(start_script_session(script));
   auto a = enabled_provider();
   auto b = enabled_provider();
   write_events(*a, 400);
