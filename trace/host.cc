@@ -58,6 +58,37 @@ bool merge_schema(std::vector<ProviderSchema>& known, ProviderSchema next) {
   return true;
 }
 
+}  // namespace
+
+Moved move_runs(RingReader& r, LogWriter& w, uint64_t limit, uint32_t stream) {
+  Moved m;
+  for (;;) {
+    const RingReader::Span s = r.span(limit, w.room());
+    if (s.events != 0) {
+      (void)w.add_chunk(s.data, static_cast<uint32_t>(s.bytes), s.events, stream);
+      r.release(s.bytes);
+      m.bytes += s.bytes;
+      m.events += s.events;
+      m.last_ts = s.last_ts;
+    }
+    if (s.stop == RingReader::Span::Stop::Full) {
+      if (s.events == 0 && w.empty()) {  // larger than a buffer: lost, and counted
+        if (r.peek() != nullptr) {
+          w.lose_event();
+          r.pop();
+          m.events++;
+        }
+      } else {
+        (void)w.next_buffer();
+      }
+      continue;
+    }
+    if (s.events == 0) return m;
+  }
+}
+
+namespace {
+
 class Host {
  public:
   Host(const TraceDir& dir, StateStore store, const SessionEntry& e, LogWriter writer)
@@ -173,34 +204,12 @@ class Host {
     return limit;
   }
 
-  // Ring i's records up to `limit`, as chunks of at most the current buffer's room.
+  // Ring i's records up to `limit` into the file (move_runs), counted as taken.
   uint64_t move_ring(size_t i, uint64_t limit) {
-    RingReader& r = *rings_.rings()[i];
-    uint64_t moved = 0;
-    for (;;) {
-      const RingReader::Span s = r.span(limit, writer_.room());
-      if (s.events != 0) {
-        (void)writer_.add_chunk(s.data, static_cast<uint32_t>(s.bytes), s.events,
-                                static_cast<uint32_t>(i));
-        r.release(s.bytes);
-        rings_.count_taken(i, s.events);
-        last_ts_[i] = s.last_ts;
-        moved += s.bytes;
-      }
-      if (s.stop == RingReader::Span::Stop::Full) {
-        if (s.events == 0 && writer_.empty()) {  // larger than a buffer: lost, and counted
-          if (r.peek() != nullptr) {
-            writer_.lose_event();
-            r.pop();
-            rings_.count_taken(i, 1);
-          }
-        } else {
-          (void)writer_.next_buffer();
-        }
-        continue;
-      }
-      if (s.events == 0) return moved;
-    }
+    const Moved m = move_runs(*rings_.rings()[i], writer_, limit, static_cast<uint32_t>(i));
+    rings_.count_taken(i, m.events);
+    if (m.events != 0) last_ts_[i] = m.last_ts;
+    return m.bytes;
   }
 
   // The live counters, into the marker (controllers' QUERY reads them; they add the rings'
