@@ -277,7 +277,7 @@ std::string LogReader::not_closed_warning() const {
          (sections_lost_ ? "; its sections (session, provider schemas) are unreadable)" : ")");
 }
 
-LogReader::Step LogReader::damaged(std::string what) {
+LogReader::Step LogReader::damaged(const std::string& what) {
   problem_ = display_ + ": " + what;
   done_ = true;
   return Step::Damaged;

@@ -243,7 +243,7 @@ class LogReader {
   // Checks every chunk and record of the buffer just read and adds its chunks to the merge.
   bool take_buffer();
   Step emit(RingReader::View& out);
-  Step damaged(std::string what);
+  Step damaged(const std::string& what);
   Result<void> order_circular();
   Result<void> order_closed_circular();
   Step end_of_file();

@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <numeric>
 #include <set>
 #include <sstream>
 #include <string>
@@ -130,7 +131,7 @@ class FileSession : public ::testing::Test {
                         &rc),
               "start 0\n");
     std::vector<std::string> args{"enable", "S", kTag, "5", "0"};
-    if (ids != nullptr) args.push_back(ids);
+    if (ids != nullptr) args.emplace_back(ids);
     EXPECT_EQ(run_actor(args, &rc), "enable 0\n");
   }
 
@@ -217,12 +218,11 @@ TEST_F(FileSession, WriterKilledMidRecordLeavesItsEarlierEventsInTheFile) {
   EXPECT_EQ(r.done, "done 0");
   std::map<unsigned, std::vector<unsigned>> seqs;  // per writer, in file order
   for (const FileEvent& e : r.events) seqs[e.pid].push_back(e.seq);
-  std::vector<unsigned> first;
-  for (unsigned i = 0; i < 299; ++i) first.push_back(i);
+  std::vector<unsigned> first(299);
+  std::iota(first.begin(), first.end(), 0u);
   EXPECT_EQ(seqs[static_cast<unsigned>(victim.pid())], first);
-  std::vector<unsigned> twice;
-  for (unsigned k = 0; k < 2; ++k)
-    for (unsigned i = 0; i < 500; ++i) twice.push_back(i);
+  std::vector<unsigned> twice(1000);  // two writes of Seq 0-499
+  for (unsigned i = 0; i < twice.size(); ++i) twice[i] = i % 500;
   EXPECT_EQ(seqs[static_cast<unsigned>(steady->pid())], twice);
   steady->send("quit");
   EXPECT_EQ(steady->wait(kWait), 0);
@@ -333,8 +333,8 @@ TEST_F(FileSession, FollowerOfTwoWritersGetsEveryEventInEachWritersOrder) {
     EXPECT_EQ(line, "done 0");
     break;
   }
-  std::vector<unsigned> all;
-  for (unsigned i = 0; i < 3000; ++i) all.push_back(i);
+  std::vector<unsigned> all(3000);
+  std::iota(all.begin(), all.end(), 0u);
   EXPECT_EQ(seqs.size(), 2u);
   EXPECT_EQ(seqs[static_cast<unsigned>(a->pid())], all);
   EXPECT_EQ(seqs[static_cast<unsigned>(b->pid())], all);

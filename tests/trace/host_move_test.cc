@@ -39,6 +39,7 @@ TEST(MoveRuns, ConcurrentWritersEveryAcceptedRecordOnceInThreadOrder) {
   std::atomic<int> done{0};
   std::atomic<uint64_t> refused{0};
   std::vector<std::thread> threads;
+  threads.reserve(kThreads);
   for (int t = 0; t < kThreads; ++t)
     threads.emplace_back([&, t] {
       for (uint32_t i = 0; i < kPerThread; ++i) {
