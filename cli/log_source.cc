@@ -66,6 +66,7 @@ class LogSource final : public EventSource {
         case trace::LogReader::Step::Event: break;
         case trace::LogReader::Step::End: done_ = true; return Step::End;
         case trace::LogReader::Step::Pending:
+          if (log_->release_held()) continue;  // records held back for the merge come first
           done_ = true;
           out = *problem(log_->not_closed_warning(), false);
           return Step::Problem;

@@ -159,6 +159,8 @@ const trace::RingReader::View* file_peek(Runtime& rt, Consumer& c, uint64_t now)
     case trace::LogReader::Step::Pending: break;
   }
   if (c.follow == Follow::None || (c.follow == Follow::WhileSession && session_over(rt, c))) {
+    // Records held back for the merge (the file ends unfinished) come first.
+    if (c.log->release_held()) return file_peek(rt, c, now);
     c.log_done = true;
     c.problem = {c.log->not_closed_warning(), false};
     return nullptr;

@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -23,6 +24,9 @@ namespace {
 constexpr uint32_t kModeCircular = 0x2;  // EVENT_TRACE_FILE_MODE_CIRCULAR
 constexpr int kLogFd = 3;
 constexpr auto kIdleSleep = std::chrono::microseconds(500);
+// New writers' rings are looked for this often: a fresh writer at full pace fills a 2 MB
+// ring in about 10 ms, before the host would see it at the consumers' kScanNs.
+constexpr uint64_t kHostScanNs = 1'000'000;
 
 // The pfc enable extensions among an enable's descriptors (EnableEntry::filters: the
 // layout of etw/enable_wire.h), appended to `out` as schemas of `provider`. Malformed
@@ -54,11 +58,42 @@ bool merge_schema(std::vector<ProviderSchema>& known, ProviderSchema next) {
   return true;
 }
 
+}  // namespace
+
+Moved move_runs(RingReader& r, LogWriter& w, uint64_t limit, uint32_t stream) {
+  Moved m;
+  for (;;) {
+    const RingReader::Span s = r.span(limit, w.room());
+    if (s.events != 0) {
+      (void)w.add_chunk(s.data, static_cast<uint32_t>(s.bytes), s.events, stream);
+      r.release(s.bytes);
+      m.bytes += s.bytes;
+      m.events += s.events;
+      m.last_ts = s.last_ts;
+    }
+    if (s.stop == RingReader::Span::Stop::Full) {
+      if (s.events == 0 && w.empty()) {  // larger than a buffer: lost, and counted
+        if (r.peek() != nullptr) {
+          w.lose_event();
+          r.pop();
+          m.events++;
+        }
+      } else {
+        (void)w.next_buffer();
+      }
+      continue;
+    }
+    if (s.events == 0) return m;
+  }
+}
+
+namespace {
+
 class Host {
  public:
   Host(const TraceDir& dir, StateStore store, const SessionEntry& e, LogWriter writer)
-      : dir_(dir), store_(std::move(store)), rings_(e.instance), writer_(std::move(writer)),
-        instance_(e.instance) {
+      : dir_(dir), store_(std::move(store)), rings_(e.instance, kHostScanNs),
+        writer_(std::move(writer)), instance_(e.instance) {
     flush_ns_ = uint64_t{e.flush_timer != 0 ? e.flush_timer : 1} * 1'000'000'000;
   }
 
@@ -69,13 +104,9 @@ class Host {
       const uint64_t now = mono_ns();
       rings_.scan(dir_, store_, now);
       // A failed write makes the writer count everything as lost from then on: the host
-      // keeps draining the rings, so writers and STOP behave as with a full file.
-      const size_t taken =
-          rings_.drain(now, kDrainBatch, [this](RingReader&, const RingReader::View& v) {
-            (void)writer_.add(v.header, v.payload, v.stack);
-          });
-      if (taken != 0) publish();
-      if (taken == kDrainBatch) continue;  // more may be ready: no sleep, no idle work
+      // keeps moving the rings' records, so writers and STOP behave as with a full file.
+      const uint64_t moved = move_records(now);
+      if (moved != 0) publish();
       note_schemas(now);
       const bool asked = flush_asked(now);
       if ((writer_.pending() && now - last_flush >= flush_ns_) || asked) {
@@ -85,7 +116,7 @@ class Host {
         if (asked) answer_flush();
       }
       if (rings_.oldest().view == nullptr && rings_.finished(now)) break;
-      if (taken < kDrainSleepBelow) std::this_thread::sleep_for(kIdleSleep);
+      if (moved < kLogWriteChunk) std::this_thread::sleep_for(kIdleSleep);
     }
     note_schemas(~uint64_t{0});
     uint64_t ring_lost = rings_.given_up();
@@ -133,6 +164,54 @@ class Host {
     if (changed) (void)writer_.set_schemas(schemas_);  // a failed write: the file keeps the old
   }
 
+  // Moves every committed record of every ring into the file, ring by ring, in runs
+  // (RingReader::span: no record is parsed beyond its word, lengths and timestamp, none
+  // copied but by the write), then raises the file's merge horizon to `now` less the merge
+  // lag: a record not moved yet has a later timestamp, unless its writer took longer than
+  // that between its timestamp and its commit (docs/namespace.md §3). Returns the bytes.
+  uint64_t move_records(uint64_t now) {
+    const size_t n = rings_.rings().size();
+    last_ts_.resize(n, 0);
+    group_limit_.resize(n, 0);
+    uint64_t horizon = now > kLagNs ? now - kLagNs : 0, moved = 0;
+    for (size_t i = 0; i < n; ++i) {
+      const uint32_t g = rings_.group(i);
+      if (g == i) group_limit_[g] = limit_of_group(g);
+      horizon = std::min(horizon, group_limit_[g]);
+      moved += move_ring(i, group_limit_[g]);
+    }
+    if (rings_.stopped_at() == 0) writer_.set_horizon(horizon);
+    return moved;
+  }
+
+  // The timestamp limit for the rings of the writer process whose first ring is `g`: none,
+  // unless one of its rings has a record in flight while the other may hold later records of
+  // the same threads; then the timestamp of the last record before that one (every record
+  // behind it is later), so a thread whose records alternate between the two rings is never
+  // reordered (docs/namespace.md §3 "The front ring").
+  uint64_t limit_of_group(uint32_t g) {
+    uint64_t limit = ~uint64_t{0};
+    const auto& rings = rings_.rings();
+    bool siblings = false;
+    for (size_t j = g + 1; j < rings.size() && !siblings; ++j) siblings = rings_.group(j) == g;
+    if (!siblings) return limit;
+    for (size_t j = g; j < rings.size(); ++j) {
+      if (rings_.group(j) != g) continue;
+      const RingReader::Span s = rings[j]->span(limit, ~uint64_t{0});
+      if (s.stop == RingReader::Span::Stop::InFlight)
+        limit = std::min(limit, s.events != 0 ? s.last_ts : last_ts_[j]);
+    }
+    return limit;
+  }
+
+  // Ring i's records up to `limit` into the file (move_runs), counted as taken.
+  uint64_t move_ring(size_t i, uint64_t limit) {
+    const Moved m = move_runs(*rings_.rings()[i], writer_, limit, static_cast<uint32_t>(i));
+    rings_.count_taken(i, m.events);
+    if (m.events != 0) last_ts_[i] = m.last_ts;
+    return m.bytes;
+  }
+
   // The live counters, into the marker (controllers' QUERY reads them; they add the rings'
   // own losses). Events given up in damaged rings count as lost from when that happens.
   void publish() {
@@ -159,6 +238,8 @@ class Host {
   uint64_t next_schema_check_ = 0;
   uint64_t schema_generation_ = 0;
   std::vector<ProviderSchema> schemas_;  // every provider's latest, in first-enable order
+  std::vector<uint64_t> last_ts_;        // per ring: the timestamp of the last record moved
+  std::vector<uint64_t> group_limit_;    // per first ring of a writer: this round's limit
 };
 
 // The spawned process forks the host and exits with the host's start-up status (0: the

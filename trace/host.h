@@ -16,6 +16,7 @@
 
 #include "trace/dir.h"
 #include "trace/logfile.h"
+#include "trace/ring.h"
 #include "trace/state.h"
 #include "trace/sys.h"
 
@@ -24,6 +25,19 @@ namespace pfc::trace {
 // The descriptor type whose bytes the host records as provider schemas (kind
 // kSchemaPfcExtension): etw::kFilterTypePfcExtension, asserted equal in etw/file_session.cc.
 inline constexpr uint32_t kHostSchemaFilterType = 0x80FC0001u;
+
+// Moves ring `r`'s committed records with timestamps up to `limit` into `w` as chunks
+// (RingReader::span runs, each at most the current buffer's room, written from the ring's
+// mapping; a full buffer is written and the next begun), handing their space back to the
+// writers: the session host's work per ring and round (docs/logfile.md "The session
+// host"). A record larger than a buffer is dropped and counted lost in `w`. Returns what it
+// took (bytes of records, events — the dropped one included —, the last timestamp).
+struct Moved {
+  uint64_t bytes = 0;
+  uint64_t events = 0;
+  uint64_t last_ts = 0;
+};
+Moved move_runs(RingReader& r, LogWriter& w, uint64_t limit, uint32_t stream);
 
 // The log file layout the host writes for session `e` (before LogWriter::create's
 // plan_log_layout); StartTraceW checks it before it touches the file.

@@ -209,7 +209,7 @@ Result<LogReader> LogReader::open(std::unique_ptr<LogInput> input, std::string d
   r.input_ = std::move(input);
   r.display_ = std::move(display);
   if (auto h = r.refresh(); !h) return std::unexpected(h.error());
-  r.buffer_.assign(r.info_.buffer_size, 0);
+  r.buffer_ = std::make_shared<std::vector<uint8_t>>(r.info_.buffer_size, 0);
   return r;
 }
 
@@ -260,7 +260,7 @@ Result<LogInfo> LogReader::read_header() {
 Result<void> LogReader::refresh() {
   auto info = read_header();
   if (!info) return std::unexpected(info.error());
-  if (!buffer_.empty() &&
+  if (buffer_ != nullptr &&
       (info->buffer_size != info_.buffer_size || info->data_offset != info_.data_offset ||
        info->circular != info_.circular))
     return make_error(display_ + ": the log file header changed while it was read");
@@ -277,7 +277,7 @@ std::string LogReader::not_closed_warning() const {
          (sections_lost_ ? "; its sections (session, provider schemas) are unreadable)" : ")");
 }
 
-LogReader::Step LogReader::damaged(std::string what) {
+LogReader::Step LogReader::damaged(const std::string& what) {
   problem_ = display_ + ": " + what;
   done_ = true;
   return Step::Damaged;
@@ -373,7 +373,7 @@ Result<void> LogReader::order_closed_circular() {
 }
 
 LogReader::Step LogReader::check_buffer(uint64_t offset, size_t got) {
-  const uint8_t* b = buffer_.data();
+  const uint8_t* b = buffer_->data();
   const bool pending = !info_.closed;
   const auto fail = [&](std::string what) {
     if (pending) return Step::Pending;  // being written (or its writer died mid-write)
@@ -382,7 +382,8 @@ LogReader::Step LogReader::check_buffer(uint64_t offset, size_t got) {
   if (got < info_.buffer_size) return fail("truncated buffer");
   const uint32_t used = load_le<uint32_t>(b + 16), events = load_le<uint32_t>(b + 20);
   if (load_le<uint32_t>(b) != kLogBufferMagic || used > info_.buffer_size - kLogBufferHeaderSize ||
-      used % 8 != 0 || events > used / sizeof(EventRecord))
+      used % 8 != 0 || events > used / sizeof(EventRecord) || load_le<uint32_t>(b + 28) != 0 ||
+      load_le<uint64_t>(b + 40) != 0)
     return fail("damaged buffer header");
   uint8_t copy[kLogBufferHeaderSize];
   std::memcpy(copy, b, sizeof copy);
@@ -396,9 +397,6 @@ LogReader::Step LogReader::check_buffer(uint64_t offset, size_t got) {
                 std::to_string(want) + ")");
   expected_sequence_ = seq + 1;
   buffer_offset_ = offset;
-  pos_ = kLogBufferHeaderSize;
-  used_end_ = kLogBufferHeaderSize + used;
-  remaining_ = events;
   buffers_read_++;
   return Step::Event;
 }
@@ -441,14 +439,14 @@ LogReader::Step LogReader::load_circular_buffer() {
       }
     }
     const uint64_t offset = info_.data_offset + order_[next_index_].second * info_.buffer_size;
-    auto got = input_->read_at(offset, buffer_.data(), buffer_.size());
+    auto got = input_->read_at(offset, fresh_buffer(), buffer_->size());
     if (!got) return damaged(got.error().message);
     const Step s = check_buffer(offset, *got);
     if (s == Step::Event) {
       next_index_++;
       return s;
     }
-    if (s != Step::Pending || load_le<uint64_t>(buffer_.data() + 8) <= order_[next_index_].first)
+    if (s != Step::Pending || load_le<uint64_t>(buffer_->data() + 8) <= order_[next_index_].first)
       return s;        // damaged, or being written (a follower retries)
     ordered_ = false;  // lapped: the slot holds a newer buffer
   }
@@ -460,8 +458,8 @@ LogReader::Step LogReader::load_circular_buffer() {
 // CRC, would otherwise go unnoticed).
 LogReader::Step LogReader::end_of_file() {
   if (buffers_read_ == info_.buffers_written && expected_sequence_ == buffers_read_ &&
-      buffers_overwritten_ == 0 && events_read_ != info_.events_written)
-    return damaged("the buffers hold " + std::to_string(events_read_) +
+      buffers_overwritten_ == 0 && events_loaded_ != info_.events_written)
+    return damaged("the buffers hold " + std::to_string(events_loaded_) +
                    " events, the header says " + std::to_string(info_.events_written) +
                    " were written");
   return Step::End;
@@ -472,7 +470,7 @@ LogReader::Step LogReader::load_next_buffer() {
   const uint64_t slot = next_index_;
   if (info_.closed && next_index_ >= info_.buffers_written) return end_of_file();
   const uint64_t offset = info_.data_offset + slot * uint64_t{info_.buffer_size};
-  auto got = input_->read_at(offset, buffer_.data(), buffer_.size());
+  auto got = input_->read_at(offset, fresh_buffer(), buffer_->size());
   if (!got) return damaged(got.error().message);
   if (*got == 0 && !info_.closed) return Step::Pending;
   if (*got == 0)
@@ -483,38 +481,124 @@ LogReader::Step LogReader::load_next_buffer() {
   return s;
 }
 
-bool LogReader::decode_record(RingReader::View& out) {
-  const uint8_t* p = buffer_.data() + pos_;
-  if (used_end_ - pos_ < sizeof(EventRecord)) return false;
-  std::memcpy(&out.header, p, sizeof(EventRecord));
-  const EventRecord& e = out.header;
-  if (e.state != kRecordEvent || e.size > used_end_ - pos_ || e.payload_len > e.size ||
-      e.stack_count > e.size / 8 || record_bytes(e.payload_len, e.stack_count) != e.size)
+uint8_t* LogReader::fresh_buffer() {
+  if (buffer_.use_count() > 1) {  // its records are being merged: read into another one
+    spare_.push_back(std::move(buffer_));
+    for (auto& b : spare_)
+      if (b.use_count() == 1) {
+        buffer_ = std::move(b);
+        break;
+      }
+    std::erase(spare_, nullptr);
+    if (buffer_ == nullptr) buffer_ = std::make_shared<std::vector<uint8_t>>(info_.buffer_size, 0);
+  }
+  return buffer_->data();
+}
+
+namespace {
+
+// Whether the record at `p` (`room` bytes left in its chunk) is a whole event record.
+bool record_ok(const uint8_t* p, uint32_t room, uint32_t& size) {
+  if (room < sizeof(EventRecord)) return false;
+  EventRecord e;
+  std::memcpy(&e, p, sizeof e);
+  size = e.size;
+  // `state` is the ring's stamp: its kind bits say event (docs/namespace.md §3).
+  return (e.state & 3u) == kRecordEvent && size % 8 == 0 && size >= sizeof e && size <= room &&
+         record_fits(e.payload_len, e.stack_count, size);
+}
+
+uint64_t ts_at(const std::vector<uint8_t>& b, uint32_t pos) {
+  return load_le<uint64_t>(b.data() + pos + offsetof(EventRecord, ts));
+}
+
+}  // namespace
+
+// The heap order of runs: the smallest timestamp on top, then file order.
+bool LogReader::run_after(const Run& a, const Run& b) {
+  return a.ts != b.ts ? a.ts > b.ts : a.order > b.order;
+}
+
+bool LogReader::take_buffer() {
+  const std::vector<uint8_t>& b = *buffer_;
+  const uint32_t end = kLogBufferHeaderSize + load_le<uint32_t>(b.data() + 16);
+  const uint32_t events = load_le<uint32_t>(b.data() + 20);
+  const auto bad = [&](const char* what) {
+    damaged(std::string(what) + " in the buffer at offset " + std::to_string(buffer_offset_));
     return false;
-  out.payload = p + sizeof(EventRecord);
-  out.stack = out.payload + ((e.payload_len + 7u) & ~7u);
-  pos_ += e.size;
+  };
+  std::vector<Run> found;
+  uint64_t counted = 0;
+  for (uint32_t at = kLogBufferHeaderSize; at < end;) {
+    if (end - at < kLogChunkHeaderSize) return bad("damaged chunk header");
+    const uint32_t bytes = load_le<uint32_t>(b.data() + at);
+    const uint32_t n = load_le<uint32_t>(b.data() + at + 4);
+    at += kLogChunkHeaderSize;
+    if (bytes == 0 || bytes > end - at || n == 0 || load_le<uint32_t>(b.data() + at - 4) != 0)
+      return bad("damaged chunk header");
+    uint32_t seen = 0, size = 0;
+    for (uint32_t p = at; p < at + bytes; p += size, ++seen)
+      if (!record_ok(b.data() + p, at + bytes - p, size)) return bad("damaged event record");
+    if (seen != n) return bad("damaged chunk (event count)");
+    found.push_back(Run{buffer_, at, at + bytes, ts_at(b, at), next_order_++});
+    counted += n;
+    at += bytes;
+  }
+  if (counted != events) return bad("damaged buffer (event count)");
+  events_loaded_ += events;
+  horizon_ = std::max(horizon_, load_le<uint64_t>(b.data() + 32));
+  for (Run& r : found) {
+    runs_.push_back(std::move(r));
+    std::push_heap(runs_.begin(), runs_.end(), run_after);
+  }
   return true;
+}
+
+LogReader::Step LogReader::emit(RingReader::View& out) {
+  std::pop_heap(runs_.begin(), runs_.end(), run_after);
+  Run& r = runs_.back();
+  const uint8_t* p = r.buffer->data() + r.pos;
+  std::memcpy(&out.header, p, sizeof(EventRecord));
+  out.payload = p + sizeof(EventRecord);
+  out.stack = out.payload + ((out.header.payload_len + 7u) & ~7u);
+  current_ = r.buffer;
+  r.pos += out.header.size;  // checked by take_buffer
+  if (r.pos < r.end) {
+    r.ts = ts_at(*r.buffer, r.pos);
+    std::push_heap(runs_.begin(), runs_.end(), run_after);
+  } else {
+    runs_.pop_back();
+  }
+  events_read_++;
+  return Step::Event;
+}
+
+// A file whose horizons lag (damaged, or hostile) would make the reader hold every buffer:
+// past kMaxHeldBytes the oldest record goes out without waiting for the horizon.
+bool LogReader::holding_too_much() const {
+  size_t held = buffer_.use_count() > 1 ? 1 : 0;
+  for (const auto& b : spare_) held += b.use_count() > 1 ? 1 : 0;
+  return held * uint64_t{info_.buffer_size} >= kMaxHeldBytes;
+}
+
+bool LogReader::release_held() {
+  release_all_ = true;
+  return !runs_.empty();
 }
 
 LogReader::Step LogReader::next(RingReader::View& out) {
   for (;;) {
+    if (!runs_.empty() &&
+        (done_ || release_all_ || runs_.front().ts <= horizon_ || holding_too_much()))
+      return emit(out);
     if (done_) return problem_.empty() ? Step::End : Step::Damaged;
-    if (remaining_ > 0) {
-      remaining_--;
-      if (!decode_record(out))
-        return damaged("damaged event record in the buffer at offset " +
-                       std::to_string(buffer_offset_));
-      events_read_++;
-      return Step::Event;
-    }
-    if (pos_ != used_end_)
-      return damaged("buffer holds more bytes than its events at offset " +
-                     std::to_string(buffer_offset_));
     const Step s = load_next_buffer();
-    if (s == Step::Event) continue;
+    if (s == Step::Event) {
+      take_buffer();  // damage: done_, the records before it still come
+      continue;
+    }
     if (s == Step::End) done_ = true;
-    return s;
+    if (s == Step::Pending) return s;
   }
 }
 

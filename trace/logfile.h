@@ -1,12 +1,15 @@
 // trace/logfile.h — the log file of a file session (docs/logfile.md): a versioned,
 // self-describing header (session, clock, start/end time, pointer size, buffer size,
 // counters, typed sections such as provider schemas), then fixed-size buffers, each with a
-// header (sequence number, used bytes, event count, CRC-32) holding whole event records in
-// the ring's record layout (trace/ring.h). LogWriter is used by the session host (one
-// process owns the file); LogReader is used by every reader and never trusts the file:
-// every length, count and CRC is checked, and damage ends the events with a problem text.
+// header (sequence number, used bytes, event count, CRC-32, merge horizon) holding chunks:
+// runs of whole event records of one ring, in the ring's record layout (trace/ring.h), as
+// the session host moved them. LogWriter is used by the session host (one process owns the
+// file); LogReader is used by every reader: it merges the chunks by timestamp as it reads
+// and never trusts the file: every length, count and CRC is checked, and damage ends the
+// events with a problem text.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -20,9 +23,10 @@
 
 namespace pfc::trace {
 
-inline constexpr uint32_t kLogVersion = 1;
+inline constexpr uint32_t kLogVersion = 2;
 inline constexpr uint32_t kLogHeaderSize = 128;
-inline constexpr uint32_t kLogBufferHeaderSize = 32;
+inline constexpr uint32_t kLogBufferHeaderSize = 48;
+inline constexpr uint32_t kLogChunkHeaderSize = 16;
 inline constexpr uint32_t kMinLogBuffer = 4u << 10;
 inline constexpr uint32_t kMaxLogBuffer = 16u << 20;
 inline constexpr uint32_t kMaxLogSections = 16u << 20;   // bytes of the section area
@@ -31,6 +35,8 @@ inline constexpr uint64_t kMaxCircularSlots = 1u << 20;
 // The writer stages records in pieces of this size and writes each piece at its place in
 // the file, so the bytes it checksums and hands to pwrite are still in the cache.
 inline constexpr uint32_t kLogWriteChunk = 64u << 10;
+// Larger pieces (the host's runs of ring records) are written straight from their memory.
+inline constexpr uint32_t kLogDirectWrite = 4u << 10;
 inline constexpr uint32_t kLogClockFiletime = 1;  // TimeStamp: FILETIME (CLOCK_REALTIME)
 inline constexpr uint32_t kLogModeCircular = 1;   // header flag
 
@@ -99,11 +105,27 @@ class LogWriter {
   // before the file is touched).
   static Result<LogWriter> create(UniqueFd fd, LogInfo info);
 
-  // Adds one event. When it does not fit the current buffer, that buffer is written
-  // first. Returns false when the event is lost at once (larger than a buffer); a full
-  // sequential file counts its events lost when their buffer ends. A failed write is
-  // returned once (the event then counted lost too); from then on the file counts as full
-  // (every later buffer lost and counted), so the caller may go on.
+  // Adds a chunk: `events` whole event records of one ring (`stream`: the host's number for
+  // it), `bytes` of them, at most room(). The records are written as they are (a ring's
+  // stamp in `state` included); readers check them. A full sequential file counts its
+  // events lost when their buffer ends. A failed write is returned once (the chunk's events
+  // then counted lost too); from then on the file counts as full (every later buffer lost
+  // and counted), so the caller may go on.
+  Result<void> add_chunk(const uint8_t* records, uint32_t bytes, uint32_t events, uint32_t stream);
+  // Record bytes the current buffer can still take in one more chunk (0: none).
+  uint32_t room() const;
+  // Whether the current buffer holds nothing yet.
+  bool empty() const { return used_ == 0; }
+  // Writes the current buffer (when it holds events) and starts the next one.
+  Result<void> next_buffer() { return write_buffer(); }
+  // Raises the merge horizon the next buffer header carries: every record with a timestamp
+  // at or below it is in that buffer or an earlier one (docs/logfile.md "Merging").
+  void set_horizon(uint64_t ts) { horizon_ = std::max(horizon_, ts); }
+  // Counts one event lost that no buffer can take (larger than a buffer).
+  void lose_event() { info_.events_lost++; }
+  // Adds one event as a chunk of its own, in a new buffer when it does not fit, and raises
+  // the horizon to its timestamp (tests and seeds: events added in timestamp order read
+  // back in that order). False when it is lost at once (larger than a buffer).
   Result<bool> add(const EventRecord& header, const uint8_t* payload, const uint8_t* stack);
   // Replaces the provider schemas and rewrites the header and sections (one pwrite at
   // offset 0; readers re-read the sections when their CRC changed). The section area
@@ -129,17 +151,23 @@ class LogWriter {
   uint64_t buffer_offset() const;
   // Whether the current buffer may be written (a sequential file's maximum size).
   bool buffer_fits() const;
-  // Writes the staged records at their place in the current buffer (the first time for a
-  // buffer: decides whether it fits, and in a circular file first clears the header of the
-  // buffer it overwrites, so a crash in between leaves no valid header over new records).
-  Result<void> write_chunk();
+  // Writes `n` bytes at their place in the current buffer, after the `written_` ones (the
+  // first time for a buffer: decides whether it fits, and in a circular file first clears
+  // the header of the buffer it overwrites, so a crash in between leaves no valid header
+  // over new records).
+  Result<void> write_piece(const uint8_t* p, uint32_t n);
+  // Appends bytes to the current buffer: staged when small, written at once when large.
+  Result<void> append(const uint8_t* p, uint32_t n);
+  Result<void> write_staged();
   void lose_buffer(uint32_t events);  // the current buffer's events, lost and counted
 
-  std::vector<uint8_t> chunk_;  // staged records (kLogWriteChunk, or one larger record)
+  std::vector<uint8_t> chunk_;  // staged bytes (kLogWriteChunk)
   uint32_t staged_ = 0;         // bytes in chunk_
-  uint32_t used_ = 0;           // record bytes of the current buffer, written or staged
-  uint32_t crc_ = 0;            // CRC-32 of the record bytes written so far
-  bool started_ = false;        // the current buffer has records in the file
+  uint32_t written_ = 0;        // bytes of the current buffer's body in the file
+  uint32_t used_ = 0;           // body bytes of the current buffer, written or staged
+  uint32_t crc_ = 0;            // CRC-32 of the body bytes written so far
+  uint64_t horizon_ = 0;
+  bool started_ = false;  // the current buffer has records in the file
   uint32_t events_ = 0;
   uint64_t sequence_ = 0;
   bool full_ = false;
@@ -179,7 +207,14 @@ class LogReader {
     End,      // the file is closed and every event was read
     Damaged,  // the rest of the file is unreadable: problem() says why
   };
+  // Events come merged by timestamp (ties: the order they are in the file): a record is
+  // returned once the horizon of a buffer read says no later buffer holds an older one,
+  // and every record read so far once the file ended or its damage was reached.
   Step next(RingReader::View& out);
+  // After Pending, for a reader that stops following: the records read but held back for
+  // the merge (an unfinished file: their horizon never came) are returned by next() from
+  // now on, then Pending again. False when none is held.
+  bool release_held();
   // After Pending: re-reads the header (a writer may have closed the file meanwhile) so
   // next() can go on.
   Result<void> refresh();
@@ -205,23 +240,41 @@ class LogReader {
   enum class Peek : uint8_t { Nothing, Next, Lapped };
   Peek peek_next_slot();
   Step check_buffer(uint64_t offset, size_t got);
-  Step damaged(std::string what);
+  // Checks every chunk and record of the buffer just read and adds its chunks to the merge.
+  bool take_buffer();
+  Step emit(RingReader::View& out);
+  Step damaged(const std::string& what);
   Result<void> order_circular();
   Result<void> order_closed_circular();
   Step end_of_file();
   uint64_t slots() const;  // circular
   Result<LogInfo> read_header();
   void keep_sections(LogInfo& info) const;  // the sections read before, into `info`
-  bool decode_record(RingReader::View& out);
+  // buffer_'s bytes to read the next buffer into (another vector while runs hold it).
+  uint8_t* fresh_buffer();
 
+  // One chunk being merged: its records from `pos` to `end` in a buffer read, `ts` the
+  // timestamp of the record at `pos`; `order` breaks ties (file order).
+  struct Run {
+    std::shared_ptr<const std::vector<uint8_t>> buffer;
+    uint32_t pos = 0, end = 0;
+    uint64_t ts = 0, order = 0;
+  };
+  static bool run_after(const Run& a, const Run& b);
+  static constexpr uint64_t kMaxHeldBytes = 64u << 20;
+  bool holding_too_much() const;
   std::unique_ptr<LogInput> input_;
   std::string display_;
   LogInfo info_;
-  std::vector<uint8_t> buffer_;
+  std::shared_ptr<std::vector<uint8_t>> buffer_;              // the buffer read last
+  std::vector<std::shared_ptr<std::vector<uint8_t>>> spare_;  // buffers to read into again
+  std::shared_ptr<const std::vector<uint8_t>> current_;       // holds the last view's bytes
+  std::vector<Run> runs_;                                     // a min-heap by (ts, order)
+  uint64_t next_order_ = 0;
+  uint64_t horizon_ = 0;            // the largest horizon of the buffers read
+  bool release_all_ = false;        // release_held() was called
+  uint64_t events_loaded_ = 0;      // events of the buffers read
   uint64_t buffer_offset_ = 0;      // where buffer_ was read from
-  uint32_t pos_ = 0;                // next record in buffer_ (after its header)
-  uint32_t used_end_ = 0;           // end of the records in buffer_
-  uint32_t remaining_ = 0;          // events of the current buffer not yet returned
   uint64_t next_index_ = 0;         // the next buffer slot (sequential) / order entry
   uint64_t expected_sequence_ = 0;  // the next buffer's sequence (sequential: slot i holds i)
   // Circular: (sequence, slot) of the buffers not yet read, by sequence, from the last scan

@@ -1,7 +1,8 @@
 // trace/logfile_writer.cc — LogWriter (logfile.h): a session host's log file, the layout of
-// docs/logfile.md. Records are staged in kLogWriteChunk pieces and written at their place
-// in the current buffer as each piece fills; the buffer's header goes last, when the buffer
-// is complete, with a CRC that combines its own bytes' CRC with the records'.
+// docs/logfile.md. Small chunks are staged in kLogWriteChunk pieces and large ones written
+// straight from the caller's memory (the host's ring mapping), each at its place in the
+// current buffer; the buffer's header goes last, when the buffer is complete, with a CRC
+// that combines its own bytes' CRC with the body's.
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -108,40 +109,64 @@ bool LogWriter::buffer_fits() const {
          info_.data_offset + (sequence_ + 1) * info_.buffer_size <= info_.max_bytes;
 }
 
+uint32_t LogWriter::room() const {
+  const uint32_t taken = kLogBufferHeaderSize + used_ + kLogChunkHeaderSize;
+  return taken < info_.buffer_size ? info_.buffer_size - taken : 0;
+}
+
+Result<void> LogWriter::add_chunk(const uint8_t* records, uint32_t bytes, uint32_t events,
+                                  uint32_t stream) {
+  std::array<uint8_t, kLogChunkHeaderSize> h{};
+  store_le<uint32_t>(h.data(), bytes);
+  store_le<uint32_t>(h.data() + 4, events);
+  store_le<uint32_t>(h.data() + 8, stream);
+  auto w = append(h.data(), kLogChunkHeaderSize);
+  if (w) w = append(records, bytes);
+  events_ += events;
+  return w;  // a failure: the buffer's events are counted lost when it ends
+}
+
 Result<bool> LogWriter::add(const EventRecord& h, const uint8_t* payload, const uint8_t* stack) {
   const uint32_t size = record_bytes(h.payload_len, h.stack_count);
-  if (uint64_t{size} > info_.buffer_size - kLogBufferHeaderSize) {
+  if (uint64_t{size} + kLogChunkHeaderSize > info_.buffer_size - kLogBufferHeaderSize) {
     info_.events_lost++;
     return false;
   }
-  Result<void> w;
-  if (kLogBufferHeaderSize + used_ + size > info_.buffer_size) w = write_buffer();
-  else if (staged_ != 0 && staged_ + size > kLogWriteChunk) w = write_chunk();
-  if (!w) {
-    info_.events_lost++;  // this one too: the file is full from now on
-    return std::unexpected(w.error());
-  }
-  // A record over a chunk is staged whole; chunk_ keeps the room, but later pieces are
-  // still flushed at kLogWriteChunk (the test above), so only that much stays in use.
-  if (staged_ + size > chunk_.size()) chunk_.resize(staged_ + size);
-  uint8_t* p = chunk_.data() + staged_;
-  std::memcpy(p, &h, sizeof h);
-  store_le<uint32_t>(p + offsetof(EventRecord, size), size);
-  store_le<uint32_t>(p + offsetof(EventRecord, state), kRecordEvent);
-  if (h.payload_len != 0) std::memcpy(p + sizeof h, payload, h.payload_len);  // may be null
-  std::memset(p + sizeof h + h.payload_len, 0, ((h.payload_len + 7u) & ~7u) - h.payload_len);
-  if (h.stack_count != 0)  // stack may be null then
-    std::memcpy(p + sizeof h + ((h.payload_len + 7u) & ~7u), stack, 8u * h.stack_count);
-  staged_ += size;
-  used_ += size;
-  events_++;
+  if (size > room())
+    if (auto w = write_buffer(); !w) return std::unexpected(w.error());
+  const auto* hp = reinterpret_cast<const uint8_t*>(&h);
+  std::vector<uint8_t> rec(hp, hp + sizeof h);
+  rec.resize(size, 0);
+  store_le<uint32_t>(rec.data() + offsetof(EventRecord, size), size);
+  store_le<uint32_t>(rec.data() + offsetof(EventRecord, state), kRecordEvent);
+  if (h.payload_len != 0) std::memcpy(rec.data() + sizeof h, payload, h.payload_len);
+  if (h.stack_count != 0)
+    std::memcpy(rec.data() + sizeof h + ((h.payload_len + 7u) & ~7u), stack, 8u * h.stack_count);
+  if (auto w = add_chunk(rec.data(), size, 1, 0); !w) return std::unexpected(w.error());
+  set_horizon(h.ts);
   return true;
 }
 
-Result<void> LogWriter::write_chunk() {
+Result<void> LogWriter::append(const uint8_t* p, uint32_t n) {
+  used_ += n;
+  Result<void> w;
+  if (staged_ + n > chunk_.size() || n > kLogDirectWrite) w = write_staged();
+  if (n > kLogDirectWrite) return w ? write_piece(p, n) : w;  // straight from the caller's memory
+  std::memcpy(chunk_.data() + staged_, p, n);
+  staged_ += n;
+  return w;
+}
+
+Result<void> LogWriter::write_staged() {
   const uint32_t n = staged_;
   staged_ = 0;
-  if (n == 0 || full_) return {};  // full: the buffer is counted lost when it ends
+  return n == 0 ? Result<void>{} : write_piece(chunk_.data(), n);
+}
+
+Result<void> LogWriter::write_piece(const uint8_t* p, uint32_t n) {
+  const uint64_t at = buffer_offset() + kLogBufferHeaderSize + written_;
+  written_ += n;
+  if (full_) return {};  // full: the buffer is counted lost when it ends
   if (!started_) {
     started_ = true;
     if (!buffer_fits()) {  // sequential and full: lost, as ETW does
@@ -154,9 +179,8 @@ Result<void> LogWriter::write_chunk() {
         return w;
       }
   }
-  crc_ = crc32({chunk_.data(), n}, crc_);
-  const uint64_t at = buffer_offset() + kLogBufferHeaderSize + used_ - n;
-  if (auto w = write_all(fd_.get(), chunk_.data(), n, at); !w) {
+  crc_ = crc32({p, n}, crc_);
+  if (auto w = write_all(fd_.get(), p, n, at); !w) {
     full_ = true;  // a disk full or failing: this and every later buffer is lost, and counted
     return w;
   }
@@ -170,11 +194,12 @@ void LogWriter::lose_buffer(uint32_t events) {
 
 Result<void> LogWriter::write_buffer() {
   if (events_ == 0) return {};
-  auto w = write_chunk();
+  auto w = write_staged();
   const uint32_t events = events_, used = used_, records_crc = crc_;
   const uint64_t at = buffer_offset();
   events_ = 0;
   used_ = 0;
+  written_ = 0;
   crc_ = 0;
   started_ = false;
   if (full_) {
@@ -186,6 +211,7 @@ Result<void> LogWriter::write_buffer() {
   store_le<uint64_t>(b.data() + 8, sequence_);
   store_le<uint32_t>(b.data() + 16, used);
   store_le<uint32_t>(b.data() + 20, events);
+  store_le<uint64_t>(b.data() + 32, horizon_);
   store_le<uint32_t>(b.data() + 24, crc32_combine(crc32(b), records_crc, used));
   // Zeroes after the records (an earlier lap's bytes in a circular file, the file's end in
   // a sequential one), then the header: a buffer is valid only once it is whole.
@@ -231,6 +257,7 @@ Result<void> LogWriter::set_schemas(std::vector<ProviderSchema> schemas) {
 }
 
 Result<void> LogWriter::close(int64_t end_time, uint64_t ring_lost) {
+  horizon_ = ~uint64_t{0};  // nothing comes after the last buffer
   auto w = write_buffer();
   info_.end_time = end_time;
   info_.events_lost += ring_lost;

@@ -5,8 +5,9 @@ namespace pfc::trace {
 
 void SessionRings::scan(const TraceDir& dir, const StateStore& store, uint64_t now) {
   if (now < next_scan_ns_) return;
-  next_scan_ns_ = now + kScanNs;
-  if (stopped_at_ == 0) {
+  next_scan_ns_ = now + scan_ns_;
+  if (stopped_at_ == 0 && now >= next_stop_check_ns_) {
+    next_stop_check_ns_ = now + kScanNs;
     // A damaged state holds no session any more (the next publish replaces it by an empty
     // one): that is this session's stop too, so its readers finish instead of waiting for
     // a session that can never stop (docs/namespace.md §2).

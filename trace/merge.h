@@ -33,10 +33,13 @@ inline constexpr size_t kDrainSleepBelow = 64;
 
 class SessionRings {
  public:
-  explicit SessionRings(uint64_t instance) : instance_(instance) {}
+  // Rings of new writers are looked for every `scan_ns`, the stop every kScanNs.
+  explicit SessionRings(uint64_t instance, uint64_t scan_ns = kScanNs)
+      : instance_(instance), scan_ns_(scan_ns) {}
 
-  // Opens rings created since the last scan and notices the stop (at most every kScanNs):
-  // the state no longer holds the instance, or is damaged (StateStore::read).
+  // Opens rings created since the last scan (at most every scan_ns) and notices the stop
+  // (at most every kScanNs): the state no longer holds the instance, or is damaged
+  // (StateStore::read).
   void scan(const TraceDir& dir, const StateStore& store, uint64_t now);
 
   struct Pick {
@@ -75,6 +78,11 @@ class SessionRings {
     if (stopped_at_ == 0) stopped_at_ = now;
   }
   const std::vector<std::unique_ptr<RingReader>>& rings() const { return rings_; }
+  // The index of the first ring of ring i's writer process (the same for its main and front
+  // rings), for a reader that takes records itself (RingReader::span)...
+  uint32_t group(size_t i) const { return group_[i]; }
+  // ... and counts what it took from ring i (given_up() needs it).
+  void count_taken(size_t i, uint64_t events) { taken_[i] += events; }
 
  private:
   uint64_t instance_;
@@ -86,7 +94,9 @@ class SessionRings {
   std::vector<uint64_t> taken_;  // per ring: records drain() took
   bool siblings_ = false;        // some writer has two rings
   std::set<std::string> known_;
+  uint64_t scan_ns_;
   uint64_t next_scan_ns_ = 0;
+  uint64_t next_stop_check_ns_ = 0;
   uint64_t stopped_at_ = 0;  // 0: the session is live
 };
 

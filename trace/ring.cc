@@ -57,7 +57,7 @@ std::optional<RingId> parse_ring_name(const std::string& name) {
 
 uint64_t ring_capacity(uint32_t buffer_kb, uint32_t min_buffers, uint32_t max_buffers) {
   const uint64_t buffers =
-      std::max<uint64_t>({uint64_t{min_buffers}, uint64_t{max_buffers}, uint64_t{32}});
+      std::max<uint64_t>({uint64_t{min_buffers}, uint64_t{max_buffers}, kMinRingBuffers});
   uint64_t bytes = uint64_t{std::max<uint32_t>(buffer_kb, 4)} * 1024 * buffers;
   bytes = std::clamp(bytes, kMinRingBytes, kMaxRingBytes);
   return std::bit_ceil(bytes);
@@ -261,43 +261,58 @@ bool RingReader::writer_gone() {
   return dead_;
 }
 
+RingReader::At RingReader::classify(uint64_t pos, uint32_t& size) {
+  const uint64_t off = pos & (capacity_ - 1);
+  // pos starts at the shared tail: misaligned, the record's words could lie past the end.
+  if ((off & 7) != 0) return At::Bad;
+  if (head_seen_ == pos) {  // only now is head needed
+    head_seen_ = header()->head.load(std::memory_order_acquire);
+    if (head_seen_ == pos) return At::Empty;
+  }
+  if (head_seen_ - pos > capacity_) return At::Bad;  // also a head below tail
+  // Below head: the record is reserved, so its word is the reserved or the event stamp of
+  // this position — or, just after the writer's CAS, bytes of an earlier lap.
+  const uint64_t word = word_of(data() + off).load(std::memory_order_acquire);
+  if (twin_ != nullptr) ring_tsan::acquire(twin_ + kRingHeaderSize + off);
+  size = static_cast<uint32_t>(word);
+  const auto stamp = static_cast<uint32_t>(word >> 32);
+  const uint32_t base = stamp_base(pos, lap_shift_, salt_);
+  const bool size_ok =
+      size >= 8 && size % 8 == 0 && size <= capacity_ - off && size <= head_seen_ - pos;
+  if (stamp == (base | kRecordPadding))  // padding always runs to the end
+    return size_ok && size == capacity_ - off ? At::Skip : At::Bad;
+  if (stamp != (base | kRecordEvent)) {
+    if (!writer_gone()) return At::Wait;  // being written
+    // Reserved by a writer that died: skipped by its size; if even that was not written,
+    // the rest of the ring is lost.
+    return stamp == (base | kRecordReserved) && size_ok ? At::Skip : At::Bad;
+  }
+  if (!size_ok || size < sizeof(EventRecord)) return At::Bad;
+  const auto* e = reinterpret_cast<const EventRecord*>(data() + off);
+  if (!record_fits(e->payload_len, e->stack_count, size)) return At::Bad;
+  return At::Event;
+}
+
 const RingReader::View* RingReader::peek() {
   if (damaged_) return nullptr;
   if (current_ != 0) return &view_;
   for (;;) {
+    uint32_t size = 0;
+    switch (classify(pos_, size)) {
+      case At::Empty:
+      case At::Wait: return nullptr;
+      case At::Skip: skip(size); continue;
+      case At::Bad: damaged_ = true; return nullptr;
+      case At::Event: break;
+    }
     const uint64_t off = pos_ & (capacity_ - 1);
-    // pos_ starts at the shared tail: misaligned, the record's words could lie past the end.
-    if ((off & 7) != 0) break;
-    if (head_seen_ == pos_) {  // only now is head needed
-      head_seen_ = header()->head.load(std::memory_order_acquire);
-      if (head_seen_ == pos_) return nullptr;
-      if (head_seen_ - pos_ > capacity_) break;  // also a head below tail
-    }
-    // Below head: the record is reserved, so its word is the reserved or the event stamp of
-    // this position — or, just after the writer's CAS, bytes of an earlier lap.
-    auto* rec = reinterpret_cast<EventRecord*>(data() + off);
-    const uint64_t word = word_of(rec).load(std::memory_order_acquire);
-    if (twin_ != nullptr) ring_tsan::acquire(twin_ + kRingHeaderSize + off);
-    const auto size = static_cast<uint32_t>(word);
-    const auto stamp = static_cast<uint32_t>(word >> 32);
-    const uint32_t base = stamp_base(pos_, lap_shift_, salt_);
-    const bool size_ok =
-        size >= 8 && size % 8 == 0 && size <= capacity_ - off && size <= head_seen_ - pos_;
-    if (stamp == (base | kRecordPadding)) {
-      if (!size_ok || size != capacity_ - off) break;  // padding always runs to the end
-      skip(size);
-      continue;
-    }
-    if (stamp != (base | kRecordEvent)) {
-      if (!writer_gone()) return nullptr;                        // being written
-      if (stamp != (base | kRecordReserved) || !size_ok) break;  // died before even that: rest lost
-      skip(size);
-      continue;
-    }
-    if (!size_ok || size < sizeof(EventRecord)) break;
-    std::memcpy(&view_.header, rec, sizeof(EventRecord));
+    std::memcpy(&view_.header, data() + off, sizeof(EventRecord));
     const EventRecord& e = view_.header;
-    if (uint64_t{record_bytes(e.payload_len, e.stack_count)} > size || e.payload_len > size) break;
+    // The lengths again, from our copy: the writer's bytes may change under a reader.
+    if (!record_fits(e.payload_len, e.stack_count, size)) {
+      damaged_ = true;
+      return nullptr;
+    }
     view_.payload = data() + off + sizeof(EventRecord);
     view_.stack = view_.payload + ((e.payload_len + 7u) & ~7u);
     current_ = size;
@@ -308,8 +323,46 @@ const RingReader::View* RingReader::peek() {
       __builtin_prefetch(data() + (at & (capacity_ - 1)), 0, 3);
     return &view_;
   }
-  damaged_ = true;
-  return nullptr;
+}
+
+RingReader::Span RingReader::span(uint64_t limit, uint64_t max_bytes) {
+  Span s;
+  current_ = 0;  // a record peek() returned is the span's first: still unread
+  while (!damaged_) {
+    const uint64_t pos = pos_ + s.bytes;
+    uint32_t size = 0;
+    const At a = classify(pos, size);
+    if (a == At::Skip && s.bytes == 0) {
+      skip(size);
+      continue;
+    }
+    if (a == At::Bad) damaged_ = true;
+    if (a == At::Wait) s.stop = Span::Stop::InFlight;
+    if (a != At::Event) break;  // Skip after events: the next span starts there
+    const uint64_t off = pos & (capacity_ - 1);
+    const uint64_t ts = reinterpret_cast<const EventRecord*>(data() + off)->ts;
+    if (ts > limit) {
+      s.stop = Span::Stop::NotReady;
+      break;
+    }
+    if (s.bytes + size > max_bytes) {
+      s.stop = Span::Stop::Full;
+      break;
+    }
+    if (s.bytes == 0) s.data = data() + off;
+    s.bytes += size;
+    s.events++;
+    s.last_ts = ts;
+    if (off + size == capacity_) break;  // the end of the lap: a span is contiguous
+  }
+  return s;
+}
+
+void RingReader::release(uint64_t bytes) {
+  if (bytes == 0) return;
+  pos_ += bytes;
+  if (twin_ != nullptr) ring_tsan::release(&reinterpret_cast<RingHeader*>(twin_)->tail);
+  header()->tail.store(pos_, std::memory_order_release);
 }
 
 void RingReader::skip(uint32_t size) {
@@ -318,11 +371,9 @@ void RingReader::skip(uint32_t size) {
 }
 
 void RingReader::pop() {
-  if (current_ == 0) return;
-  pos_ += current_;
+  const uint32_t size = current_;
   current_ = 0;
-  if (twin_ != nullptr) ring_tsan::release(&reinterpret_cast<RingHeader*>(twin_)->tail);
-  header()->tail.store(pos_, std::memory_order_release);
+  release(size);
 }
 
 bool RingReader::finished() {

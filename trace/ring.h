@@ -104,6 +104,10 @@ inline uint32_t ring_stamp(uint64_t pos, uint32_t lap_shift, uint32_t salt, uint
 inline uint32_t record_bytes(uint32_t payload_len, uint32_t stack_count) {
   return static_cast<uint32_t>(sizeof(EventRecord) + ((payload_len + 7u) & ~7u) + 8u * stack_count);
 }
+// Whether a record of `size` bytes holds its payload and stack (ring and log-file readers).
+inline bool record_fits(uint32_t payload_len, uint16_t stack_count, uint32_t size) {
+  return payload_len <= size && uint64_t{record_bytes(payload_len, stack_count)} <= size;
+}
 
 // `r-INSTANCE-PID-START` for a writer's main ring, with `-front` for its front ring.
 std::string ring_name(uint64_t instance, const ProcessKey& writer, bool front = false);
@@ -114,8 +118,12 @@ struct RingId {
   bool front = false;
 };
 std::optional<RingId> parse_ring_name(const std::string& name);
-// Ring capacity for a session's buffer settings: BufferSize KB × buffers, clamped to
-// [kMinRingBytes, kMaxRingBytes], rounded up to a power of two.
+// Ring capacity for a session's buffer settings: BufferSize KB × max(buffers,
+// kMinRingBuffers), clamped to [kMinRingBytes, kMaxRingBytes], rounded up to a power of two.
+// 128: at ETW's default 64 KB buffers an 8 MB ring, which holds about 50 ms of a writer at
+// full pace — what a session host descheduled on a loaded 2-core machine needed to lose
+// nothing (docs/namespace.md §3 "Ring size"); 2 MB lost a quarter of the events there.
+inline constexpr uint64_t kMinRingBuffers = 128;
 uint64_t ring_capacity(uint32_t buffer_kb, uint32_t min_buffers, uint32_t max_buffers);
 
 // Where a writer may start the next lap early (docs/namespace.md §3 "The working set"):
@@ -218,6 +226,26 @@ class RingReader {
   const View* peek();
   // Hands the space of the record returned by peek() back to the writers.
   void pop();
+
+  // A run of whole event records at tail, contiguous in the mapping, for a reader that moves
+  // records in bulk (the log-file session host): committed, each with a timestamp <= limit,
+  // `max_bytes` at most, not past the end of the lap. Padding and records of dead writers
+  // before it are skipped. Each record's word and lengths are checked (damage ends the span
+  // and sets damaged()); nothing is copied. It invalidates a record peek() returned (that
+  // record is the span's first). Why it ended: `stop`.
+  struct Span {
+    const uint8_t* data = nullptr;
+    uint64_t bytes = 0;
+    uint32_t events = 0;
+    uint64_t last_ts = 0;  // the timestamp of its last record
+    // Empty: no record after it (or the end of the lap, or damage); InFlight: the next
+    // record is reserved, not committed; NotReady: the next one is later than `limit`;
+    // Full: the next one would pass `max_bytes`.
+    enum class Stop : uint8_t { Empty, InFlight, NotReady, Full } stop = Stop::Empty;
+  };
+  Span span(uint64_t limit, uint64_t max_bytes);
+  // Hands the first `bytes` of a span back to the writers (a prefix made of whole records).
+  void release(uint64_t bytes);
   // Right after a peek() that returned nullptr: true when that was because the record at
   // tail is reserved and not yet committed (a writer is between its CAS and its commit),
   // false when the ring is empty (or damaged).
@@ -242,6 +270,11 @@ class RingReader {
   RingHeader* header() const { return reinterpret_cast<RingHeader*>(map_.data()); }
   uint8_t* data() const { return map_.data() + kRingHeaderSize; }
   bool writer_gone();
+  // The record at `pos` (from tail on): an event (its word and lengths checked), one to skip
+  // (padding, or reserved by a writer that died) of `size` bytes, none (head reached), one
+  // being written, or damage.
+  enum class At : uint8_t { Event, Skip, Empty, Wait, Bad };
+  At classify(uint64_t pos, uint32_t& size);
   // Skips the record at pos_ (padding, or reserved by a dead writer) of `size` bytes.
   void skip(uint32_t size);
 

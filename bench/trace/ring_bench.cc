@@ -4,6 +4,8 @@
 //   Ring_Write            reserve + fill + commit of one 32-byte-payload record
 //   Ring_Drain/0          SessionRings::drain, each record taken and dropped
 //   Ring_Drain/1          the same, each record added to a log file (LogWriter::add)
+//   Ring_Move             the session host's way: each ring's runs moved into a log file
+//                         (move_runs: RingReader::span + LogWriter::add_chunk), unmerged
 // Times are per record. Cross-process costs (lines moving between cores, the writers'
 // pace) are bench_trace's; these are the floor under them.
 #include <benchmark/benchmark.h>
@@ -17,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "trace/host.h"
 #include "trace/logfile.h"
 #include "trace/merge.h"
 
@@ -114,6 +117,36 @@ BENCHMARK(Ring_Drain)
     ->UseManualTime()
     ->Unit(benchmark::kNanosecond)
     ->Iterations(20);
+
+void Ring_Move(benchmark::State& state) {
+  Namespace ns;
+  auto dir = TraceDir::open();
+  std::vector<RingWriter> rings;
+  rings.push_back(make_ring(*dir, 101));
+  rings.push_back(make_ring(*dir, 102));
+  std::vector<RingReader> readers;
+  for (uint32_t pid : {101u, 102u})
+    readers.push_back(std::move(*RingReader::open(*dir, ring_name(kInstance, {pid, 1000 + pid}))));
+  LogInfo info;
+  info.session = u"bench";
+  info.buffer_size = 1u << 20;
+  const std::string file = ns.path + "/bench.etl";
+  auto log = LogWriter::create(UniqueFd(::open(file.c_str(), O_RDWR | O_CREAT, 0600)), info);
+  if (!log) std::abort();
+  for (auto _ : state) {
+    fill(rings, kBatch);
+    const auto t0 = std::chrono::steady_clock::now();
+    uint64_t n = 0;
+    for (uint32_t i = 0; i < readers.size(); ++i)
+      n += move_runs(readers[i], *log, ~uint64_t{0}, i).events;
+    const auto t1 = std::chrono::steady_clock::now();
+    if (n != 2u * kBatch) std::abort();
+    state.SetIterationTime(std::chrono::duration<double>(t1 - t0).count() / static_cast<double>(n));
+    (void)log->flush();  // emptied between passes, as in Ring_Drain/1
+    if (::truncate(file.c_str(), 0) != 0) std::abort();
+  }
+}
+BENCHMARK(Ring_Move)->UseManualTime()->Unit(benchmark::kNanosecond)->Iterations(20);
 
 }  // namespace
 }  // namespace pfc::trace

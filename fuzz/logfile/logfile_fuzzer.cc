@@ -70,6 +70,7 @@ void read_all(const uint8_t* data, size_t size, bool seekable) {
       refreshed = true;
       if (r->refresh()) continue;
     }
+    if (step == trace::LogReader::Step::Pending && r->release_held()) continue;
     break;
   }
 }

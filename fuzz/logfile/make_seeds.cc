@@ -1,8 +1,8 @@
 // fuzz/logfile/make_seeds.cc — writes the log-file fuzzer's seeds into DIR (argv[1]) with
 // the real writer (trace::LogWriter): a closed sequential file, an unclosed one, a full one
-// (size limit), a circular one that wrapped, one with schemas, files whose schemas were
-// rewritten into the reserved room (closed, unclosed, one schema left out), and a few
-// damaged copies.
+// (size limit), a circular one that wrapped, two writers' chunks merged by the readers, one with
+// schemas, files whose schemas were rewritten into the reserved room (closed, unclosed, one schema
+// left out), and a few damaged copies.
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -18,9 +18,12 @@ namespace {
 using namespace pfc;
 
 std::string g_dir;
+constexpr uint32_t kRounds = ~0u;  // make()'s `events` for add_rounds' file
 
+// Event i as its own chunk (LogWriter::add), timestamps in order.
 void add(trace::LogWriter& w, uint32_t i) {
   trace::EventRecord h{};
+  h.ts = i;
   h.id = static_cast<uint16_t>(i % 5);
   h.pid = 100;
   h.filetime = 133'000'000'000'000'000 + i;
@@ -29,6 +32,30 @@ void add(trace::LogWriter& w, uint32_t i) {
   std::vector<uint8_t> payload(h.payload_len, static_cast<uint8_t>(i));
   const uint64_t stack = i;
   (void)w.add(h, payload.data(), reinterpret_cast<const uint8_t*>(&stack));
+}
+
+// Two writers' runs of records as the session host moves them: chunks of several records,
+// interleaved timestamps across the chunks, a horizon after each round.
+void add_rounds(trace::LogWriter& w, uint32_t rounds) {
+  for (uint32_t round = 0; round < rounds; ++round) {
+    for (uint32_t stream = 0; stream < 2; ++stream) {
+      std::vector<uint8_t> run;
+      for (uint32_t k = 0; k < 3; ++k) {
+        trace::EventRecord h{};
+        h.size = trace::record_bytes(4, 0);
+        h.state = trace::kRecordEvent;
+        h.ts = round * 100 + k * 2 + stream;
+        h.pid = 100 + stream;
+        h.payload_len = 4;
+        const auto* p = reinterpret_cast<const uint8_t*>(&h);
+        run.insert(run.end(), p, p + sizeof h);
+        run.resize(run.size() + 8, static_cast<uint8_t>(k));
+      }
+      if (run.size() > w.room()) (void)w.next_buffer();
+      (void)w.add_chunk(run.data(), static_cast<uint32_t>(run.size()), 3, stream);
+    }
+    w.set_horizon(round * 100 + 50);
+  }
 }
 
 // With `rewrite`: 8 KB of schema room, and set_schemas after the events (one schema too
@@ -47,7 +74,9 @@ std::vector<uint8_t> make(bool circular, uint64_t max, uint32_t events, bool clo
   if (rewrite) info.schema_room = 8192;
   auto w = trace::LogWriter::create(std::move(fd), info);
   if (!w) std::abort();
-  for (uint32_t i = 0; i < events; ++i) add(*w, i);
+  if (events == kRounds) add_rounds(*w, 40);
+  else
+    for (uint32_t i = 0; i < events; ++i) add(*w, i);
   if (rewrite)
     (void)w->set_schemas({{Guid{5}, trace::kSchemaPfcExtension, {}, {'P', 'F', 'C', 'X'}},
                           {Guid{6}, trace::kSchemaManifest, "M", std::vector<uint8_t>(9000, 'm')},
@@ -86,6 +115,8 @@ int main(int argc, char** argv) {
   save("rewritten_closed", make(false, 0, 50, true, false, true));
   save("rewritten_unclosed", make(false, 0, 50, false, false, true));
   save("empty_closed", make(false, 0, 0, true, false));
+  save("two_streams_closed", make(false, 0, kRounds, true, false));
+  save("two_streams_unclosed", make(false, 0, kRounds, false, false));
   auto bad = seq;
   bad[4096 + 40] ^= 0xFF;  // a record inside buffer 0
   save("damaged_record", bad);

@@ -201,7 +201,7 @@ static void note_sequence(PEVENT_RECORD r) {
   s->count++;
 }
 
-/* A session of buffer_kb × max_buffers KB (ring_capacity: at least 32 buffers) and
+/* A session of buffer_kb × max_buffers KB (ring_capacity: at least 128 buffers) and
  * `count` events of `payload` bytes (at most 1000) numbered from 0, written with nobody
  * reading. */
 typedef struct {
@@ -243,18 +243,18 @@ static ULONG burst(LPCWSTR name, ULONG tag, Burst b, Sequence* seq) {
 }
 
 TEST(a_full_session_buffer_loses_events_and_counts_them) {
-  /* 4 KB × 32 = 128 KB: about 120 of these 1,112-byte records. */
+  /* 4 KB × 128 = 512 KB, the smallest ring: about 470 of these 1,112-byte records. */
   Sequence seq = {0, 0, 0};
-  const Burst b = {4, 1, 1000, 400};
+  const Burst b = {4, 1, 1000, 1000};
   const ULONG lost = burst(u"cs_lost", 0x304, b, &seq);
-  CHECK(lost > 0 && lost < 400);
-  CHECK_EQ(seq.count + lost, 400);
+  CHECK(lost > 0 && lost < 1000);
+  CHECK_EQ(seq.count + lost, 1000);
   CHECK_EQ(seq.out_of_order, 0);
 }
 
-/* 512 KB × 64 = 32 MB, the smallest ring with a front ring (8 MB); 312-byte records: the
+/* 256 KB × 128 = 32 MB, the smallest ring with a front ring (8 MB); 312-byte records: the
  * front ring holds about 26,900 of them, the main ring about 107,500. */
-static const Burst kPastTheFront = {512, 64, 200, 60000};
+static const Burst kPastTheFront = {256, 64, 200, 60000};
 
 TEST(a_burst_past_the_front_ring_is_kept_in_order_by_the_main_ring) {
   Sequence seq = {0, 0, 0};

@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <numeric>
 #include <set>
 #include <sstream>
 #include <string>
@@ -99,6 +100,18 @@ std::vector<unsigned> write_events(Child& provider, int n) {
   return per;
 }
 
+// Session Low of kScript with a `where` expression: One passes when Seq < 100 or > 900.
+constexpr const char* kWhereScript = R"(provider Actor {00000015-0000-4000-8000-000000000001} {
+    event One (id=1, level=4) { Seq: uint32; }
+    event Two (id=2, level=4) { Seq: uint32; }
+    event Three (id=3, level=4) { Seq: uint32; }
+    event Four (id=4, level=4) { Seq: uint32; }
+}
+session Low {
+    enable Actor level=verbose { payload One where Seq lt 100 or Seq gt 900; }
+}
+)";
+
 class FileSession : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -118,8 +131,18 @@ class FileSession : public ::testing::Test {
                         &rc),
               "start 0\n");
     std::vector<std::string> args{"enable", "S", kTag, "5", "0"};
-    if (ids != nullptr) args.push_back(ids);
+    if (ids != nullptr) args.emplace_back(ids);
     EXPECT_EQ(run_actor(args, &rc), "enable 0\n");
+  }
+
+  // Session "R" recording into file_, enabled with kWhereScript (written to `script`) by
+  // `pfc trace enable --script`, which records the script's schema in the file.
+  void start_script_session(const std::string& script) {
+    std::ofstream(script) << kWhereScript;
+    ASSERT_EQ(run_process(PFC_BINARY, {"trace", "start", "R", "--file", file_}).exit_code, 0);
+    const ProcessResult en =
+        run_process(PFC_BINARY, {"trace", "enable", "R", "--script", script, "--session", "Low"});
+    ASSERT_EQ(en.exit_code, 0) << en.err;
   }
 
   // The pid of the session's host, from its marker in the namespace.
@@ -172,6 +195,37 @@ TEST_F(FileSession, TwoProvidersLeaveExactlyTheEventsTheFiltersPass) {
   b->send("quit");
   EXPECT_EQ(a->wait(kWait), 0);
   EXPECT_EQ(b->wait(kWait), 0);
+}
+
+// A writer killed inside EventWrite (its 300th record reserved, never committed) while the
+// host moves the rings (docs/namespace.md §5): the host gives that record up once the process
+// is gone and moves the rest of its ring; the file holds the 299 events before it and every
+// event of the other writer, each writer's in the order it wrote them, and the stop returns.
+TEST_F(FileSession, WriterKilledMidRecordLeavesItsEarlierEventsInTheFile) {
+  start("seq", 0, 64);
+  auto steady = enabled_provider();
+  Child victim({"provider", kTag}, {"PFC_TEST_CRASH_AT=ring.reserved:300"});
+  EXPECT_NE(victim.expect("callback 1", kWait), "");
+  EXPECT_EQ(victim.expect("registered", kWait), "registered");
+  write_events(*steady, 500);
+  victim.send("write 1000 1");
+  EXPECT_EQ(victim.wait(kWait), 128 + SIGKILL);
+  write_events(*steady, 500);
+  const Stop s = stop_file("S");
+  EXPECT_EQ(s.rc, 0u);
+  EXPECT_EQ(s.lost, 0u);
+  const FileRead r = read_file(file_);
+  EXPECT_EQ(r.done, "done 0");
+  std::map<unsigned, std::vector<unsigned>> seqs;  // per writer, in file order
+  for (const FileEvent& e : r.events) seqs[e.pid].push_back(e.seq);
+  std::vector<unsigned> first(299);
+  std::iota(first.begin(), first.end(), 0u);
+  EXPECT_EQ(seqs[static_cast<unsigned>(victim.pid())], first);
+  std::vector<unsigned> twice(1000);  // two writes of Seq 0-499
+  for (unsigned i = 0; i < twice.size(); ++i) twice[i] = i % 500;
+  EXPECT_EQ(seqs[static_cast<unsigned>(steady->pid())], twice);
+  steady->send("quit");
+  EXPECT_EQ(steady->wait(kWait), 0);
 }
 
 // Batches of 1000 events (120 bytes each) with pauses, so the rings never overflow and every
@@ -252,6 +306,43 @@ TEST_F(FileSession, RealTimeConsumerOfAFileSessionFollowsTheFile) {
 
 TEST_F(FileSession, RealTimeConsumerOfACircularFileSessionFollowsTheFile) {
   expect_consumer_follows("circrt", 1);
+}
+
+// A consumer following the file of a session that two processes write at once: the host
+// moves each writer's runs unmerged and the follower merges them as the buffers arrive
+// (docs/logfile.md "Merging"): every event, each writer's in the order it wrote them.
+TEST_F(FileSession, FollowerOfTwoWritersGetsEveryEventInEachWritersOrder) {
+  start("seqrt", 0, 64);
+  Child consumer({"consume", "S"});
+  ASSERT_EQ(consumer.expect("open", kWait), "open");
+  auto a = enabled_provider();
+  auto b = enabled_provider();
+  a->send("write 3000 1");
+  b->send("write 3000 1");
+  EXPECT_NE(a->expect("wrote", kWait), "");
+  EXPECT_NE(b->expect("wrote", kWait), "");
+  EXPECT_EQ(stop_file("S").rc, 0u);
+  std::map<unsigned, std::vector<unsigned>> seqs;
+  for (;;) {
+    const std::string line = consumer.read_line(kWait);
+    unsigned pid = 0, id = 0, seq = 0;
+    if (std::sscanf(line.c_str(), "event %u %u %u", &pid, &id, &seq) == 3) {
+      seqs[pid].push_back(seq);
+      continue;
+    }
+    EXPECT_EQ(line, "done 0");
+    break;
+  }
+  std::vector<unsigned> all(3000);
+  std::iota(all.begin(), all.end(), 0u);
+  EXPECT_EQ(seqs.size(), 2u);
+  EXPECT_EQ(seqs[static_cast<unsigned>(a->pid())], all);
+  EXPECT_EQ(seqs[static_cast<unsigned>(b->pid())], all);
+  EXPECT_EQ(consumer.wait(kWait), 0);
+  for (auto* p : {a.get(), b.get()}) {
+    p->send("quit");
+    EXPECT_EQ(p->wait(kWait), 0);
+  }
 }
 
 TEST_F(FileSession, FlushWritesThePartlyFilledBufferWhileTheSessionRuns) {
@@ -340,18 +431,6 @@ TEST_F(FileSession, PfcTraceRecordsAndShowPipedToRunEqualsRunOnTheFile) {
   EXPECT_EQ(p->wait(kWait), 0);
 }
 
-// Session Low of kScript with a `where` expression: One passes when Seq < 100 or > 900.
-constexpr const char* kWhereScript = R"(provider Actor {00000015-0000-4000-8000-000000000001} {
-    event One (id=1, level=4) { Seq: uint32; }
-    event Two (id=2, level=4) { Seq: uint32; }
-    event Three (id=3, level=4) { Seq: uint32; }
-    event Four (id=4, level=4) { Seq: uint32; }
-}
-session Low {
-    enable Actor level=verbose { payload One where Seq lt 100 or Seq gt 900; }
-}
-)";
-
 // A manifest naming the same provider "ManActor" (a --schema given to show wins).
 constexpr const char* kManifest = R"(<?xml version="1.0" encoding="UTF-8"?>
 <instrumentationManifest xmlns="http://schemas.microsoft.com/win/2004/08/events"
@@ -372,11 +451,7 @@ constexpr const char* kManifest = R"(<?xml version="1.0" encoding="UTF-8"?>
 // script equals `pfc run` on the file.
 TEST_F(FileSession, ScriptEnableRecordsItsSchemaAndShowDecodesTheFileAlone) {
   const std::string script = dir_ + "/s.pfs";
-  std::ofstream(script) << kWhereScript;
-  ASSERT_EQ(run_process(PFC_BINARY, {"trace", "start", "R", "--file", file_}).exit_code, 0);
-  const ProcessResult en =
-      run_process(PFC_BINARY, {"trace", "enable", "R", "--script", script, "--session", "Low"});
-  ASSERT_EQ(en.exit_code, 0) << en.err;
+  ASSERT_NO_FATAL_FAILURE(start_script_session(script));
   auto p = enabled_provider();
   write_events(*p, 1000);
   const ProcessResult stop = run_process(PFC_BINARY, {"trace", "stop", "R"});
@@ -642,12 +717,12 @@ TEST_F(FileSession, OtherVersionIsNamedByEveryReader) {
   EXPECT_EQ(stop_file("S").rc, 0u);
   std::string bytes = test::read_text(file_);
   ASSERT_GE(bytes.size(), 128u);
-  bytes[8] = 2;  // version 2, header CRC made valid again
+  bytes[8] = 1;  // version 1 (the earlier layout), header CRC made valid again
   const uint32_t crc = crc32_of(bytes.data(), 104);
   std::memcpy(bytes.data() + 104, &crc, 4);
   std::ofstream(file_, std::ios::binary | std::ios::trunc) << bytes;
   const std::string want =
-      "pfc: error: " + file_ + ": log file version 2 is not supported (this pfc reads version 1)\n";
+      "pfc: error: " + file_ + ": log file version 1 is not supported (this pfc reads version 2)\n";
   const ProcessResult show = pfc_trace({"show", file_});
   EXPECT_EQ(show.exit_code, 1);
   EXPECT_EQ(show.err, want);

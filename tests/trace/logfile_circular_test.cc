@@ -122,14 +122,14 @@ const std::vector<Mutation>& mutations() {
          store_le<uint32_t>(b.data() + at + 16, load_le<uint32_t>(b.data() + at + 16) + 8);
          fix_buffer_crc(b, at);
        },
-       "more bytes than its events"},
+       "damaged chunk header"},
       {"used shrunk, valid CRC", 13,
        [](auto& b, const Layout& l) {
          const uint64_t at = l.offset_of_sequence(survivor(l, 3));
          store_le<uint32_t>(b.data() + at + 16, load_le<uint32_t>(b.data() + at + 16) - 8);
          fix_buffer_crc(b, at);
        },
-       "damaged event record"},
+       "damaged chunk header"},
       {"zero-filled slot", 13,
        [](auto& b, const Layout& l) {
          std::fill_n(b.begin() + static_cast<long>(l.offset_of_sequence(survivor(l, 7))), l.buffer,
@@ -180,7 +180,9 @@ const std::vector<Mutation>& mutations() {
          const uint64_t at = l.offset_of_sequence(4);
          const uint32_t events = load_le<uint32_t>(b.data() + at + 20);
          uint32_t pos = kLogBufferHeaderSize;
-         for (uint32_t i = 0; i + 1 < events; ++i) pos += load_le<uint32_t>(b.data() + at + pos);
+         // One chunk per event (LogWriter::add): its header holds the record's size.
+         for (uint32_t i = 0; i + 1 < events; ++i)
+           pos += kLogChunkHeaderSize + load_le<uint32_t>(b.data() + at + pos);
          store_le<uint32_t>(b.data() + at + 16, pos - kLogBufferHeaderSize);
          store_le<uint32_t>(b.data() + at + 20, events - 1);
          fix_buffer_crc(b, at);

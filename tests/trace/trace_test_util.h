@@ -89,6 +89,7 @@ inline void check_concurrent_writers(RingWriter& writer, RingReader& reader, uin
   constexpr int kThreads = 4, kPerThread = 20000;
   std::atomic<uint64_t> accepted{0};
   std::vector<std::thread> ts;
+  ts.reserve(kThreads);
   for (int t = 0; t < kThreads; ++t)
     ts.emplace_back([&, t] {
       for (int i = 0; i < kPerThread; ++i)
