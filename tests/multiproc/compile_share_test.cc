@@ -482,8 +482,9 @@ class NoexecNamespace : public CompileShare {
     if (::geteuid() != 0) GTEST_SKIP() << "not root: cannot mount a small tmpfs with noexec";
     mnt_ = dir_ + "/mnt";
     std::filesystem::create_directory(mnt_);
+    // Room for two writers' default 8 MB rings and the program files.
     ASSERT_EQ(::mount("tmpfs", mnt_.c_str(), "tmpfs", MS_NOEXEC | MS_NOSUID | MS_NODEV,
-                      "size=16m,mode=0700"),
+                      "size=64m,mode=0700"),
               0)
         << std::strerror(errno);
     mounted_ = true;
