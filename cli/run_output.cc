@@ -6,13 +6,14 @@
 #include <unordered_map>
 
 #include "base/hex.h"
-#include "cli/capture_sink.h"
 #include "cli/counts.h"
+#include "io/capture_sink.h"
 #include "io/event_decode.h"
 
 namespace pfc::cli {
 namespace {
 
+using io::CaptureSink;
 using io::decode_fields;
 using io::field_value_json;
 using io::payload_hex;

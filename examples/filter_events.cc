@@ -1,11 +1,13 @@
 // examples/filter_events.cc — the events library with the filter API (docs/embedding.md
 // "Reading and writing events"): reads an events file (JSON Lines, a JSON array, a capture
 // or a log file), routes every event through a compiled filter script and writes each
-// event some session receives as an events-file line, as `pfc run --output events` does.
+// event some session receives to OUT as an events-file line (as `pfc run --output events`
+// does) or, when OUT ends in ".cap", into a binary capture.
 //
-//   filter_events SCRIPT EVENTS     (EVENTS "-" = standard input)
+//   filter_events SCRIPT EVENTS [OUT]     (EVENTS "-" = standard input; OUT: standard output)
 //
-// Exit status: 0, 1 when the script or the events file is bad, 2 for usage.
+// Exit status: 0, 1 when the script or the events file is bad or OUT cannot be written,
+// 2 for usage.
 #include <pfc/events.h>
 #include <pfc/filter.h>
 
@@ -13,8 +15,8 @@
 #include <string>
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    std::fputs("usage: filter_events SCRIPT EVENTS\n", stderr);
+  if (argc != 3 && argc != 4) {
+    std::fputs("usage: filter_events SCRIPT EVENTS [OUT]\n", stderr);
     return 2;
   }
   pfc::FilterOptions options;
@@ -40,6 +42,15 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s: %s\n", problem.file.c_str(), problem.message.c_str());
     return 1;
   }
+  const std::string out = argc == 4 ? argv[3] : "-";
+  const auto format =
+      out.ends_with(".cap") ? pfc::EventSink::Format::Capture : pfc::EventSink::Format::EventsFile;
+  std::string error;
+  std::unique_ptr<pfc::EventSink> sink = pfc::open_sink(out, format, source_schema, &error);
+  if (sink == nullptr) {
+    std::fprintf(stderr, "%s\n", error.c_str());
+    return 1;
+  }
   int status = 0;
   pfc::SourceEvent event;
   for (;;) {
@@ -53,7 +64,11 @@ int main(int argc, char** argv) {
       continue;
     }
     const pfc::RouteResult r = filter.route(event.provider, event.view, event.exclude);
-    if (r.deliver != 0) std::fputs(pfc::events_file_line(source_schema, event).c_str(), stdout);
+    if (r.deliver != 0 && !sink->write(event)) break;
+  }
+  if (!sink->finish()) {
+    std::fprintf(stderr, "%s\n", sink->error().c_str());
+    return 1;
   }
   return status;
 }

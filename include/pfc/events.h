@@ -83,6 +83,29 @@ class EventSource {
 std::unique_ptr<EventSource> open_events(const std::string& path, const SourceSchema& schema,
                                          SourceProblem* problem);
 
+// Writes events to a file ("-" = standard output) as events-file lines (JSON Lines, each
+// as events_file_line writes it) or as a binary capture, with memory bounded independently
+// of the number of events: a capture's records go to a temporary file beside the output
+// (else in $TMPDIR) until finish() writes the header and tables and copies them after.
+class EventSink {
+ public:
+  enum class Format : uint8_t { EventsFile, Capture };
+  virtual ~EventSink() = default;
+  // Appends `event` (its provider an index into the sink's SourceSchema::schema.providers,
+  // as a source gives it). False on a write error (error()); later calls fail too.
+  virtual bool write(const SourceEvent& event) = 0;
+  // Completes the file (a capture's header, tables and records) and closes it. False on a
+  // write error (error()).
+  virtual bool finish() = 0;
+  // The first write error ("cannot write NAME: REASON"; empty for a pipe its reader closed).
+  virtual std::string error() const = 0;
+};
+
+// Creates or truncates `path` for events in `format`. Null with `*error` set when the file
+// cannot be created, or for a capture when the schema has more than 65,535 providers.
+std::unique_ptr<EventSink> open_sink(const std::string& path, EventSink::Format format,
+                                     const SourceSchema& schema, std::string* error);
+
 // `event` as one events-file line ending in '\n' (docs/cli.md "The events file"): the
 // provider's and event's names (id and version for an event the schema does not declare),
 // every descriptor member, pid, tid, exe, package_id and app_id when present, the payload

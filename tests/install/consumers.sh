@@ -3,7 +3,8 @@
 # then the project consumer/ configured and built against it twice: with find_package(pfc)
 # (shared and static libraries) and with pkg-config. Every program it builds runs: the C++
 # filter_demo with each engine, examples/filter_events.cc on the example script and events
-# (its lines must be those of the installed `pfc run --output events`, re-encoded), the C etw_demo (and, with pkg-config, tests/porting's
+# (its lines, and its capture as pfc reads it, must be those of the installed `pfc run
+# --output events`, re-encoded), the C etw_demo (and, with pkg-config, tests/porting's
 # porting_demo and era_demo, built from pkg-config's flags alone) in its own trace namespace.
 # No installed file carries the crash tests' hook (trace/testpoint.h).
 set -u
@@ -25,7 +26,8 @@ run() {  # run NAME COMMAND... — runs one built program, reports its output on
   if ! "$@" >"$tmp/out" 2>&1; then echo "FAIL: $name:"; cat "$tmp/out"; fail=1; fi
 }
 # check_filter_events NAME PROGRAM — the example's matches on examples/etw-sample.* are
-# the lines the installed pfc writes for them (re-encoded: tests/golden/README.md).
+# the lines the installed pfc writes for them (re-encoded: tests/golden/README.md), also
+# when the example writes them as a capture.
 ex=$src/../../examples
 check_filter_events() {
   run "$1" "$2" "$ex/etw-sample.pfs" "$ex/etw-sample.jsonl"
@@ -35,6 +37,11 @@ check_filter_events() {
     "$2" "$ex/etw-sample.pfs" "$ex/etw-sample.jsonl" >"$tmp/got" 2>&1 &&
     [ -s "$tmp/got" ] && cmp -s "$tmp/expected" "$tmp/got" ||
     { echo "FAIL: $1 differs from pfc run --output events:"; diff "$tmp/expected" "$tmp/got"; fail=1; }
+  # The same matches written as a capture, read back by pfc.
+  "$2" "$ex/etw-sample.pfs" "$ex/etw-sample.jsonl" "$tmp/matches.cap" >"$tmp/got" 2>&1 &&
+    "$prefix/bin/pfc" run "$ex/etw-sample.pfs" --events "$tmp/matches.cap" --output events \
+      >"$tmp/got" 2>&1 && cmp -s "$tmp/expected" "$tmp/got" ||
+    { echo "FAIL: $1's capture differs:"; diff "$tmp/expected" "$tmp/got"; fail=1; }
 }
 engines="interp jit auto"  # without the JIT, jit and auto run the interpreter
 for use in cmake pkg-config; do

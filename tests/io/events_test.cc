@@ -2,8 +2,8 @@
 // every format read back (JSON Lines, JSON array, capture, log file), every input limit
 // (io/limits.h, the capture format's in runtime/capture.h, applied by the streaming source
 // and the in-memory CaptureReader alike), every kind of error with its position, the
-// events-file line writer (a written line reads back as the same event) and payload ↔
-// named field values.
+// events-file line writer and the sinks (what they write reads back as the same events) and
+// payload ↔ named field values.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -280,6 +280,68 @@ TEST_F(EventsTest, WrittenLinesReadBackAsTheSameEvents) {
     EXPECT_EQ(again.events[i].exe, first.events[i].exe);
     EXPECT_EQ(again.events[i].payload, first.events[i].payload);
     EXPECT_EQ(again.events[i].line, first.events[i].line);
+  }
+}
+
+// The sinks: what a source reads, written in either format, reads back as the same events.
+TEST_F(EventsTest, SinksWriteWhatSourcesReadBack) {
+  CaptureWriter w;
+  const uint16_t app = *w.add_provider(kApp);
+  Event tick;
+  tick.desc = schema_.providers[0].events[0].desc;
+  tick.payload = tick_payload(5, "xyz");
+  tick.exe = "/bin/app";
+  ASSERT_TRUE(w.add(app, tick, 1000));
+  tick.payload = {9};  // not a Tick payload: payload_hex, or the raw bytes in a capture
+  ASSERT_TRUE(w.add(app, tick, 2000));
+  file_.write(w.finish());
+  const Outcome first = read_all(file_.path(), source_);
+  ASSERT_EQ(first.events.size(), 2u);
+  for (const EventSink::Format format :
+       {EventSink::Format::EventsFile, EventSink::Format::Capture}) {
+    SCOPED_TRACE(int(format));
+    TempFile out;
+    std::string error;
+    std::unique_ptr<EventSink> sink = open_sink(out.path(), format, source_, &error);
+    ASSERT_NE(sink, nullptr) << error;
+    SourceProblem problem;
+    std::unique_ptr<EventSource> source = open_events(file_.path(), source_, &problem);
+    ASSERT_NE(source, nullptr);
+    SourceEvent e;
+    while (source->next(e, problem) == EventSource::Step::Event) ASSERT_TRUE(sink->write(e));
+    ASSERT_TRUE(sink->finish()) << sink->error();
+    const Outcome again = read_all(out.path(), source_);
+    ASSERT_EQ(again.problems, std::vector<std::string>{});
+    ASSERT_EQ(again.events.size(), 2u);
+    for (size_t i = 0; i < 2; ++i) {
+      EXPECT_EQ(again.events[i].line, first.events[i].line);
+      EXPECT_EQ(again.events[i].payload, first.events[i].payload);
+      // A capture keeps the timestamps; events-file lines do not carry them.
+      EXPECT_EQ(again.events[i].timestamp,
+                format == EventSink::Format::Capture ? first.events[i].timestamp : 0u);
+    }
+  }
+}
+
+TEST_F(EventsTest, SinkErrorsNameTheFile) {
+  std::string error;
+  EXPECT_EQ(open_sink("/nonexistent/out.jsonl", EventSink::Format::EventsFile, source_, &error),
+            nullptr);
+  EXPECT_EQ(error, "cannot write /nonexistent/out.jsonl: No such file or directory");
+  for (const EventSink::Format format :
+       {EventSink::Format::EventsFile, EventSink::Format::Capture}) {
+    SCOPED_TRACE(int(format));
+    std::unique_ptr<EventSink> full = open_sink("/dev/full", format, source_, &error);
+    ASSERT_NE(full, nullptr) << error;
+    const Event bare{};
+    SourceEvent e;
+    e.view = bare.view();
+    bool ok = true;
+    for (int i = 0; i < 5000 && ok; ++i) ok = full->write(e);  // past the output buffer
+    ok = ok && full->finish();
+    EXPECT_FALSE(ok);
+    EXPECT_EQ(full->error(), "cannot write /dev/full: No space left on device");
+    EXPECT_FALSE(full->write(e));  // stays failed
   }
 }
 
