@@ -97,7 +97,8 @@ class EventSink {
   // Completes the file (a capture's header, tables and records) and closes it. False on a
   // write error (error()).
   virtual bool finish() = 0;
-  // The first write error ("cannot write NAME: REASON"; empty for a pipe its reader closed).
+  // The first write error ("cannot write NAME: REASON", also for a pipe whose reader
+  // closed it); empty while there is none.
   virtual std::string error() const = 0;
 };
 
