@@ -219,6 +219,16 @@ std::optional<SessionId> Filter::find_session(std::string_view name) const {
   return it->second;
 }
 
+std::vector<std::string> Filter::session_names() const {
+  std::lock_guard lock(impl_->mu);
+  std::vector<std::string> out;
+  for (const auto& [name, id] : impl_->sessions) {
+    if (id >= out.size()) out.resize(id + 1);
+    out[id] = name;
+  }
+  return out;
+}
+
 Status Filter::add_session(std::string name, SessionId* id) {
   std::lock_guard lock(impl_->mu);
   return impl_->add_session(std::move(name), id);

@@ -14,12 +14,15 @@
 
 #include "base/le.h"
 #include "cli/ctf_metadata.h"
-#include "cli/event_decode.h"
 #include "cli/output_file.h"
 #include "etw/util.h"
+#include "io/event_decode.h"
 
 namespace pfc::cli {
 namespace {
+
+using io::decode_fields;
+using io::DecodedFields;
 
 constexpr size_t kPacketBytes = size_t{1} << 20;            // a packet is closed once it holds this
 constexpr size_t kPacketHeadBytes = 4 + 16 + 4 + 5 * 8;     // packet header + packet context

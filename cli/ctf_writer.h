@@ -4,7 +4,7 @@
 // CTF types are docs/logfile.md "Viewing with babeltrace2".
 //
 // Events go into one stream in the order given (a log file's order: by time). A declared
-// event whose payload decodes exactly (cli/event_decode.h) gets a typed event class per
+// event whose payload decodes exactly (io/event_decode.h) gets a typed event class per
 // (provider, id, version); any other event one with the payload as a u8 sequence. The
 // metadata, which lists every class used, is written by finish().
 #pragma once

@@ -1,9 +1,11 @@
-// cli/files.cc — bounded whole-file reads over cli/byte_reader.h.
+// cli/files.cc — bounded whole-file reads over io/byte_reader.h.
 #include "cli/files.h"
 
-#include "cli/byte_reader.h"
+#include "io/byte_reader.h"
 
 namespace pfc::cli {
+
+using io::ByteReader;
 
 Result<std::string> read_whole_file(const std::string& path, uint64_t limit,
                                     const std::string& what) {

@@ -8,17 +8,14 @@
 #include <vector>
 
 #include "api/explain.h"
+#include "io/json_text.h"
 #include "pfc/event.h"
 #include "pfc/router.h"
 
 namespace pfc::cli {
 
-// `s` as a JSON string literal (quotes included). Invalid UTF-8 becomes U+FFFD.
-std::string json_quote(std::string_view s);
-
-// Appends ["A","B"] (JSON strings) for the slots set in `mask`, in slot (= declaration)
-// order; `names` maps slot → name.
-void append_names(std::string& out, uint64_t mask, const std::vector<std::string>& names);
+using io::append_names;
+using io::json_quote;
 
 // {"seq":N,"sessions":[...],"stack":[...]} plus ,"why":{...} when `why` is non-null.
 // `names` maps session slot → session name. Ends with '\n'.

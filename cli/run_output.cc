@@ -6,12 +6,17 @@
 #include <unordered_map>
 
 #include "base/hex.h"
-#include "cli/capture_sink.h"
 #include "cli/counts.h"
-#include "cli/event_decode.h"
+#include "io/capture_sink.h"
+#include "io/event_decode.h"
 
 namespace pfc::cli {
 namespace {
+
+using io::CaptureSink;
+using io::decode_fields;
+using io::field_value_json;
+using io::payload_hex;
 
 // The contract's lines. Without --explain they are assembled in one reused buffer from
 // session names quoted once (this is the hot path of `pfc run`); with it, by
@@ -58,52 +63,20 @@ class DecisionsOutput final : public RunOutput {
   std::string line_;
 };
 
-// ,"exclude":["A",...] for a non-zero mask.
-void append_exclude(std::string& out, uint64_t mask, const std::vector<std::string>& sessions) {
-  if (mask == 0) return;
-  out += ",\"exclude\":";
-  append_names(out, mask, sessions);
-}
-
-// The event as one events-file line (docs/cli.md "The events file"): every descriptor
-// member explicit, so reading it back gives the same event.
-std::string event_line(const CheckedScript& script, const std::vector<std::string>& sessions,
-                       const SourceEvent& e) {
-  const EventView& v = e.view;
-  std::string out = "{\"provider\":" + json_quote(script.schema.providers[e.provider].name);
-  if (e.def != nullptr) {
-    out += ",\"event\":" + json_quote(e.def->name);
-  } else {
-    out +=
-        ",\"id\":" + std::to_string(v.desc.id) + ",\"version\":" + std::to_string(v.desc.version);
-  }
-  out += ",\"level\":" + std::to_string(v.desc.level) + ",\"keyword\":\"" + to_hex(v.desc.keyword) +
-         "\",\"opcode\":" + std::to_string(v.desc.opcode) +
-         ",\"task\":" + std::to_string(v.desc.task) +
-         ",\"channel\":" + std::to_string(v.desc.channel) + ",\"pid\":" + std::to_string(v.pid) +
-         ",\"tid\":" + std::to_string(v.tid);
-  if (v.exe.size != 0) out += ",\"exe\":" + json_quote(v.exe.view());
-  if (v.package_id.size != 0) out += ",\"package_id\":" + json_quote(v.package_id.view());
-  if (v.app_id.size != 0) out += ",\"app_id\":" + json_quote(v.app_id.view());
-  append_payload_json(out, e.def, e.view);
-  append_exclude(out, e.exclude, sessions);
-  return out + "}\n";
-}
-
 // The selected events as events-file lines (docs/cli.md "Output"): a JSON Lines event's
 // line as it came (SourceEvent::text, then '\n'), every other event re-encoded by
-// event_line. `reencode` re-encodes every event: the tests' way of comparing the two
-// (make_run_output).
+// events_file_line (pfc/events.h). `reencode` re-encodes every event: the tests' way of comparing
+// the two (make_run_output).
 class EventsOutput final : public RunOutput {
  public:
   EventsOutput(const CheckedScript& script, const std::vector<std::string>& sessions,
                uint64_t selected, bool reencode, OutputFile& out)
-      : script_(script), sessions_(sessions), selected_(selected), reencode_(reencode), out_(out) {}
+      : schema_{script.schema, sessions}, selected_(selected), reencode_(reencode), out_(out) {}
   Result<void> event(uint64_t, const SourceEvent& e, const RouteResult& r,
                      const std::vector<Rejection>*) override {
     if ((r.deliver & selected_) == 0) return {};
     if (e.text.empty() || reencode_) {
-      out_.write(event_line(script_, sessions_, e));
+      out_.write(events_file_line(schema_, e));
       return {};
     }
     out_.write(e.text);
@@ -113,8 +86,7 @@ class EventsOutput final : public RunOutput {
   Result<void> finish() override { return {}; }
 
  private:
-  const CheckedScript& script_;
-  const std::vector<std::string>& sessions_;
+  const SourceSchema schema_;
   uint64_t selected_;
   bool reencode_;
   OutputFile& out_;

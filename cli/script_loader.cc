@@ -3,11 +3,11 @@
 
 #include <string>
 
-#include "cli/byte_reader.h"
 #include "cli/exit_code.h"
 #include "cli/files.h"
 #include "cli/limits.h"
 #include "cli/term.h"
+#include "io/byte_reader.h"
 
 namespace pfc::cli {
 
@@ -51,7 +51,7 @@ std::expected<std::unique_ptr<SourceFile>, int> read_source(const std::string& p
     err << "pfc: error: " << text.error().message << '\n';
     return std::unexpected(kExitInput);
   }
-  return std::make_unique<SourceFile>(input_display_name(path), std::move(*text));
+  return std::make_unique<SourceFile>(io::input_display_name(path), std::move(*text));
 }
 
 std::string diagnostic_summary(const DiagnosticCounts& counts) {

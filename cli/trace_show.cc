@@ -24,7 +24,6 @@
 
 #include "base/hex.h"
 #include "base/utf8.h"
-#include "cli/event_decode.h"
 #include "cli/exit_code.h"
 #include "cli/output.h"
 #include "cli/trace_options.h"
@@ -32,6 +31,7 @@
 #include "etw/consumer.h"
 #include "etw/session_info.h"
 #include "etw/util.h"
+#include "io/event_line.h"
 #include "pfc/etw/evntcons.h"
 #include "pfc/etw/evntrace.h"
 
@@ -147,13 +147,6 @@ void append_number(std::string& out, T v) {
   out.append(buf, r.ptr);
 }
 
-// Appends `member` (`,"name":`) and the number `v`.
-template <typename T>
-void append_member(std::string& out, const char* member, T v) {
-  out += member;
-  append_number(out, v);
-}
-
 const ProviderDef* find_guid(const std::vector<ProviderDef>& providers, const Guid& g) {
   for (const ProviderDef& p : providers)
     if (p.guid == g) return &p;
@@ -187,9 +180,7 @@ const ShowState::Head& head_of(ShowState& s, const Guid& g, const EventDescripto
   h.id = d.id;
   h.version = d.version;
   h.def = def;
-  h.text = "{\"provider\":" + json_quote(provider != nullptr ? provider->name : g.to_string());
-  if (def != nullptr) h.text += ",\"event\":" + json_quote(def->name);
-  h.text += ",\"id\":" + std::to_string(d.id) + ",\"version\":" + std::to_string(d.version);
+  h.text = io::event_line_head(provider != nullptr ? provider->name : g.to_string(), def, d, true);
   return h;
 }
 
@@ -200,28 +191,19 @@ void format_event(ShowState& s, const EVENT_RECORD& r) {
   const EventDescriptor d = etw::to_pfc(h.EventDescriptor);
   const ShowState::Head& head = head_of(s, g, d);
   std::string& out = s.lines;
-  out += head.text;
-  append_member(out, ",\"level\":", d.level);
-  out += ",\"keyword\":\"0x";
-  append_hex(out, d.keyword);
-  out += '"';
-  append_member(out, ",\"opcode\":", d.opcode);
-  append_member(out, ",\"task\":", d.task);
-  append_member(out, ",\"channel\":", d.channel);
-  append_member(out, ",\"pid\":", h.ProcessId);
-  append_member(out, ",\"tid\":", h.ThreadId);
-  out += ",\"ts\":\"";
-  append_rfc3339(s, h.TimeStamp.QuadPart);
-  out += "\",\"cpu\":";
-  append_number(out, r.BufferContext.ProcessorIndex);
   EventView view;
   view.desc = d;
   view.payload = static_cast<const uint8_t*>(r.UserData);
   view.payload_size = r.UserDataLength;
   view.pid = h.ProcessId;
   view.tid = h.ThreadId;
-  append_payload_json(out, head.def, view);
-  out += "}\n";
+  out += head.text;
+  io::append_event_descriptor(out, view);
+  out += ",\"ts\":\"";
+  append_rfc3339(s, h.TimeStamp.QuadPart);
+  out += "\",\"cpu\":";
+  append_number(out, r.BufferContext.ProcessorIndex);
+  io::append_event_tail(out, head.def, view, 0, {});
 }
 
 // Writes the formatted lines; false when standard output failed.

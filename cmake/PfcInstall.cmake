@@ -7,10 +7,10 @@
 #                      lib/cmake/pfc (pfcConfig.cmake, version file, targets), lib/pkgconfig
 include(CMakePackageConfigHelpers)
 
-# The public headers: the C++ API (filter.h), the data it uses, and the ETW C API. Every
+# The public headers: the C++ API (filter.h, events.h), the data they use, and the ETW C API. Every
 # other header under include/pfc is internal (not installed); tests/install checks that
 # each of these compiles alone with -std=c++20 from the installed tree.
-set(PFC_PUBLIC_HEADERS diagnostic.h enable.h event.h filter.h guid.h schema.h)
+set(PFC_PUBLIC_HEADERS diagnostic.h enable.h event.h events.h filter.h guid.h schema.h)
 set(PFC_ETW_PUBLIC_HEADERS evntcons.h evntprov.h evntrace.h initguid.h pfc_etw_types.h strsafe.h tdh.h
                            windows.h
                            pfc_etw_wchar.h pfc_etw_wprintf.h sal.h tchar.h wmistr.h)

@@ -19,7 +19,7 @@ if(PFC_ENABLE_JIT)
 endif()
 # The same for pkg-config (Libs.private of pfc-etw.pc and pfc.pc).
 set(PFC_INTERP_PC_LIBS "-lpugixml -lre2 -lz -pthread")
-set(PFC_CORE_PC_LIBS "${PFC_INTERP_PC_LIBS}")
+set(PFC_CORE_PC_LIBS "-lsimdjson ${PFC_INTERP_PC_LIBS}")  # libpfc's events library (io/)
 if(PFC_ENABLE_JIT)
   string(PREPEND PFC_CORE_PC_LIBS "-L${LLVM_LIBRARY_DIR} -lLLVM-${LLVM_VERSION_MAJOR} ")
 endif()

@@ -163,11 +163,23 @@ std::vector<uint8_t> capture_header_bytes(uint32_t providers, uint32_t strings, 
   return out;
 }
 
+std::string capture_payload_limit_message(uint64_t payload) {
+  return "payload of " + std::to_string(payload) + " bytes exceeds the limit of " +
+         std::to_string(kMaxCapturePayload) + " bytes";
+}
+
+std::string capture_strings_limit_message(uint32_t index, uint64_t offset) {
+  return "capture: the string table exceeds the limit of " + std::to_string(kMaxCaptureStrings) +
+         " bytes (string " + std::to_string(index) + " at offset " + std::to_string(offset) + ")";
+}
+
 }  // namespace internal
 
 namespace {
 
 using internal::CaptureHeaderFields;
+using internal::kMaxCapturePayload;
+using internal::kMaxCaptureStrings;
 
 // Reads the provider and string tables starting at *offset; advances it.
 Result<void> read_tables(std::span<const uint8_t> b, const CaptureHeaderFields& h, uint64_t* offset,
@@ -183,11 +195,15 @@ Result<void> read_tables(std::span<const uint8_t> b, const CaptureHeaderFields& 
     return fail("string count " + std::to_string(h.strings) + " at offset 16 cannot fit in the " +
                 std::to_string(b.size() - off) + " bytes after offset " + std::to_string(off));
   strings.reserve(h.strings);
+  uint64_t total = 0;
   for (uint32_t i = 0; i < h.strings; ++i) {
     if (b.size() - off < 4)
       return fail("string " + std::to_string(i) + " at offset " + std::to_string(off) +
                   ": truncated length");
     const uint64_t len = load_le(&b[off], 4);
+    total += len + 4;
+    if (total > kMaxCaptureStrings)
+      return make_error(internal::capture_strings_limit_message(i, off));
     if (len > b.size() - off - 4)
       return fail("string " + std::to_string(i) + " at offset " + std::to_string(off) +
                   ": length " + std::to_string(len) + " runs past the end of the file");
@@ -208,6 +224,8 @@ Result<uint64_t> check_record(std::span<const uint8_t> b, uint64_t index, uint64
                            std::to_string(kCaptureRecordHeaderSize) + " fixed bytes)");
   const uint8_t* r = &b[off];
   const uint64_t payload = load_le(r + rec::kPayloadSize, 4);
+  if (payload > kMaxCapturePayload)
+    return record_fail(index, off, internal::capture_payload_limit_message(payload));
   if (payload > left - kCaptureRecordHeaderSize)
     return record_fail(index, off,
                        "payload of " + std::to_string(payload) +

@@ -40,6 +40,17 @@ inline constexpr uint32_t kRecordCount = 24;    // u64
 inline constexpr uint32_t kBodySize = 32;       // u64, bytes after the header
 }  // namespace capture_header
 
+// The limits every capture reader applies (docs/cli.md "Limits"): a record's payload (the
+// encoder's bound on a payload, runtime/encode.h) and the string table (executable paths),
+// all strings with their 4-byte lengths together.
+inline constexpr uint64_t kMaxCapturePayload = uint64_t{16} << 20;
+inline constexpr uint64_t kMaxCaptureStrings = uint64_t{64} << 20;
+// Their messages: "payload of N bytes exceeds the limit of …" (after the record prefix of
+// capture_record_error) and "capture: the string table exceeds the limit of … (string I at
+// offset O)".
+std::string capture_payload_limit_message(uint64_t payload);
+std::string capture_strings_limit_message(uint32_t index, uint64_t offset);
+
 // The header fields a reader needs after validation.
 struct CaptureHeaderFields {
   uint32_t providers = 0;

@@ -1,16 +1,19 @@
 // cli/commands/gen.cc — `pfc gen SCRIPT --count N --seed S -o FILE [--match-rate R]`:
 // streams a binary capture of synthetic events drawn from the script's schema
-// (cli/generate.h) into FILE ("-" = standard output) through cli/capture_sink.h, holding no
+// (cli/generate.h) into FILE ("-" = standard output) through io/capture_sink.h, holding no
 // events, and prints one summary line (to stderr when the capture goes to stdout).
 #include <cstdio>
 
-#include "cli/capture_sink.h"
 #include "cli/commands/commands.h"
 #include "cli/exit_code.h"
 #include "cli/generate.h"
+#include "cli/output_file.h"
 #include "cli/script_loader.h"
+#include "io/capture_sink.h"
 
 namespace pfc::cli {
+
+using io::CaptureSink;
 
 int command_gen(const GenCommandOptions& options, std::ostream& out, std::ostream& err) {
   auto loaded = load_script(options.script, err);

@@ -1,5 +1,5 @@
 // cli/commands/run.cc — `pfc run SCRIPT --events FILE`: streams the events of FILE (JSON
-// Lines, a JSON array or a binary capture; cli/event_source.h) through a Router built from
+// Lines, a JSON array, a binary capture or a log file; pfc/events.h) through a Router built from
 // the script, one event at a time, and writes what --output asks for (cli/run_output.h):
 // one decision line per event (the default), the selected events, CSV, a capture, or with
 // --count the per-session totals. A bad event is reported on stderr when it is reached,

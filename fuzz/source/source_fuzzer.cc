@@ -1,6 +1,6 @@
-// fuzz/source/source_fuzzer.cc — the event sources of `pfc run --events` (cli/event_source.h:
-// JSON Lines, one JSON array, binary captures) on arbitrary bytes, read against the schema
-// of source.pfs (every field type). Checks, for every input:
+// fuzz/source/source_fuzzer.cc — the event sources of `pfc run --events` (pfc/events.h,
+// opened by cli/event_source.h: JSON Lines, one JSON array, binary captures) on arbitrary bytes,
+// read against the schema of source.pfs (every field type). Checks, for every input:
 //  - no crash, hang or out-of-bounds read: every event's payload and strings are read whole
 //    (ASan), at most kMaxSteps steps are taken and the source must end by then;
 //  - the interface's contract: an event's provider index names a provider of the script,

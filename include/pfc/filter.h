@@ -124,6 +124,9 @@ class Filter {
 
   // Live sessions by name (script sessions keep their declared names).
   std::optional<SessionId> find_session(std::string_view name) const;
+  // Live sessions' names by slot, up to the highest slot in use ("" for a free slot): the
+  // `sessions` of a pfc::SourceSchema (pfc/events.h), so "exclude" names resolve to slots.
+  std::vector<std::string> session_names() const;
   Status add_session(std::string name, SessionId* id);
   Status stop_session(SessionId session);
   // EnableTraceEx2 semantics (docs/semantics.md): enable replaces the session's state for

@@ -80,6 +80,7 @@ TEST_P(FilterTest, RoutesWritesAndExplainsTheScript) {
   EXPECT_EQ(f.find_provider("Nope"), std::nullopt);
   EXPECT_EQ(f.find_session("all"), 0u);
   EXPECT_EQ(f.find_session("big"), 1u);
+  EXPECT_EQ(f.session_names(), (std::vector<std::string>{"all", "big"}));
   EXPECT_TRUE(f.enabled(0, 5, 0));
   EXPECT_FALSE(f.enabled(1, 5, 0));  // no such provider
 
@@ -137,6 +138,7 @@ TEST_P(FilterTest, ProvidersAndSessionsByHand) {
 
   ASSERT_TRUE(f->stop_session(a).ok());
   EXPECT_EQ(f->find_session("a"), std::nullopt);
+  EXPECT_EQ(f->session_names(), (std::vector<std::string>{"", "b"}));  // slot 0 is free
   SessionId again = 9;
   ASSERT_TRUE(f->add_session("c", &again).ok());
   EXPECT_EQ(again, 0u);  // the freed slot

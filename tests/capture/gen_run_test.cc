@@ -136,7 +136,7 @@ TEST_F(GenRun, CountWorksOnJsonLinesToo) {
 }
 
 // The capture reader caches the schema's event per (provider, id, version)
-// (cli/capture_source.cc): records that switch provider, version or ID from one to the next,
+// (io/capture_source.cc): records that switch provider, version or ID from one to the next,
 // keys that share an ID across providers or versions, undeclared events and more keys than
 // the cache has slots must all decode as the JSON reader (which has no cache) decodes them.
 TEST_F(GenRun, CaptureEventLookupFollowsEveryKeyChange) {

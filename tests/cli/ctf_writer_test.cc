@@ -2,7 +2,7 @@
 // with a field of every TDH in-type (arrays included), names that need mangling, a payload
 // that does not decode, an undeclared event and a clock step back are written as a CTF
 // trace, read with `babeltrace2 --clock-gmt --clock-date DIR`, and every event compared
-// with the events-file line `pfc trace show` prints for it (cli/event_decode.h
+// with the events-file line `pfc trace show` prints for it (io/event_decode.h
 // append_payload_json, the code show uses).
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -14,14 +14,16 @@
 
 #include "babeltrace_text.h"
 #include "cli/ctf_writer.h"
-#include "cli/event_decode.h"
 #include "cli/output.h"
+#include "io/event_decode.h"
 #include "process.h"
 #include "runtime/encode.h"
 
 namespace pfc::cli {
 namespace {
 
+using io::append_payload_json;
+using io::DecodedFields;
 using test::BtEvent;
 
 constexpr int64_t kFiletime = 134089920001234567;  // 2025-12-01, 100 ns digits non-zero

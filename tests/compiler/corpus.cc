@@ -10,9 +10,10 @@
 
 #include <simdjson.h>
 
-#include "cli/json_event.h"
+#include "cli/event_source.h"
 #include "compiler/frontend.h"
 #include "compiler/lower.h"
+#include "io/json_event.h"
 #include "tests/oracle/gen.h"
 
 namespace pfc::testing {
@@ -33,11 +34,12 @@ std::vector<Event> golden_events(const std::filesystem::path& dir, const Checked
   std::vector<Event> events;
   std::istringstream lines(read_file(dir / "events.jsonl"));
   simdjson::dom::parser parser;
+  const SourceSchema schema = cli::source_schema(script);
   for (std::string line; std::getline(lines, line);) {
     simdjson::dom::element doc;
     if (parser.parse(simdjson::padded_string(line)).get(doc) != simdjson::SUCCESS) continue;
-    cli::InputEvent in;
-    if (doc.is_object() && cli::read_json_event(doc, script, in) && in.provider == provider)
+    io::InputEvent in;
+    if (doc.is_object() && io::read_json_event(doc, schema, in) && in.provider == provider)
       events.push_back(std::move(in.event));
   }
   return events;

@@ -1,11 +1,11 @@
-// cli/json_syntax.cc — nlohmann::json SAX pass that records the first error.
-#include "cli/json_syntax.h"
+// io/json_syntax.cc — nlohmann::json SAX pass that records the first error.
+#include "io/json_syntax.h"
 
 #include <cmath>
 
 #include <nlohmann/json.hpp>
 
-namespace pfc::cli {
+namespace pfc::io {
 namespace {
 
 using nlohmann::json;
@@ -67,4 +67,4 @@ std::optional<JsonSyntaxError> json_syntax_error(std::string_view text) {
   return sax.error;
 }
 
-}  // namespace pfc::cli
+}  // namespace pfc::io

@@ -1,4 +1,4 @@
-// cli/capture_source.cc — a binary capture (docs/cli.md "The capture format") as an
+// io/capture_source.cc — a binary capture (docs/cli.md "The capture format") as an
 // EventSource, read in blocks: the header and tables first (open), then one record at a
 // time, each checked before it is returned; the CRC-32 of the body is computed on the way
 // and compared after the last record. Checks that need the file's size (a regular file)
@@ -12,14 +12,15 @@
 
 #include "base/crc32.h"
 #include "base/hex.h"
-#include "cli/limits.h"
-#include "cli/source_parts.h"
+#include "io/source_parts.h"
 #include "runtime/capture.h"
 
-namespace pfc::cli {
+namespace pfc::io {
 namespace {
 
 using internal::CaptureHeaderFields;
+using internal::kMaxCapturePayload;
+using internal::kMaxCaptureStrings;
 
 SourceProblem capture_problem(const std::string& file, std::string message) {
   SourceProblem p;
@@ -31,7 +32,7 @@ SourceProblem capture_problem(const std::string& file, std::string message) {
 
 class CaptureSource final : public EventSource {
  public:
-  CaptureSource(ByteReader reader, const CheckedScript& script)
+  CaptureSource(ByteReader reader, const SourceSchema& script)
       : reader_(std::move(reader)), script_(script) {}
 
   // Reads and checks the header and tables; the problem when they are bad.
@@ -82,9 +83,7 @@ class CaptureSource final : public EventSource {
     }
     const uint64_t payload = load_le(bytes(4).data(), 4);
     if (payload > kMaxCapturePayload)
-      return stop_record(problem, "payload of " + std::to_string(payload) +
-                                      " bytes exceeds the limit of " +
-                                      std::to_string(kMaxCapturePayload) + " bytes");
+      return stop_record(problem, internal::capture_payload_limit_message(payload));
     auto whole = ensure(kCaptureRecordHeaderSize + payload);
     if (!whole) return stop(problem, whole.error().message);
     if (!*whole)
@@ -238,10 +237,7 @@ class CaptureSource final : public EventSource {
                     ": truncated length");
       const uint64_t len = load_le(bytes(4).data(), 4);
       total += len + 4;
-      if (total > kMaxCaptureStrings)
-        return fail("capture: the string table exceeds the limit of " +
-                    std::to_string(kMaxCaptureStrings) + " bytes (string " + std::to_string(i) +
-                    " at offset " + std::to_string(off) + ")");
+      if (total > kMaxCaptureStrings) return fail(internal::capture_strings_limit_message(i, off));
       auto text = ensure(4 + len);
       if (!text) return fail(text.error().message);
       if (!*text)
@@ -277,7 +273,7 @@ class CaptureSource final : public EventSource {
   }
 
   ByteReader reader_;
-  const CheckedScript& script_;
+  const SourceSchema script_;  // a copy: the caller's may be a temporary
   CaptureHeaderFields header_;
   std::vector<uint32_t> providers_;  // capture provider index → script provider index
   std::vector<std::string> strings_;
@@ -298,10 +294,10 @@ class CaptureSource final : public EventSource {
 }  // namespace
 
 std::expected<std::unique_ptr<EventSource>, SourceProblem> make_capture_source(
-    ByteReader reader, const CheckedScript& script) {
+    ByteReader reader, const SourceSchema& script) {
   auto source = std::make_unique<CaptureSource>(std::move(reader), script);
   if (auto problem = source->open()) return std::unexpected(std::move(*problem));
   return source;
 }
 
-}  // namespace pfc::cli
+}  // namespace pfc::io

@@ -1,7 +1,8 @@
-// cli/event_decode.h — an event's payload decoded back into field values per its schema
-// (the inverse of the encoding of "fields", runtime/encode.h), for `pfc run --output
-// events|csv`. A decoding is returned only when it is exact: encoding the decoded values
-// gives the payload back byte for byte, and every value can be written as JSON (strings
+// io/event_decode.h — an event's payload decoded back into field values per its schema
+// (the inverse of the encoding of "fields", runtime/encode.h), for events-file lines
+// (io/event_line.h, pfc/events.h events_fields_json), `pfc run --output csv` and CTF. A
+// decoding is returned only when it is exact: encoding the decoded values gives the
+// payload back byte for byte, and every value can be written as JSON (strings
 // are valid UTF-8, numbers finite). Otherwise (a truncated or malformed payload, an
 // undeclared event, a lone surrogate...) the caller writes the raw bytes (payload_hex).
 #pragma once
@@ -14,7 +15,7 @@
 #include "pfc/event.h"
 #include "runtime/encode.h"
 
-namespace pfc::cli {
+namespace pfc::io {
 
 using DecodedFields = std::vector<std::pair<std::string, FieldValue>>;
 
@@ -32,7 +33,7 @@ void append_payload_hex(std::string& out, const EventView& view);
 
 // Appends the payload member of an events-file line (docs/cli.md "The events file"):
 // ,"fields":{...} when `def` is non-null and decode_fields succeeds, else
-// ,"payload_hex":"…" (lower case). Used by `pfc run --output events` and `pfc trace show`.
+// ,"payload_hex":"…" (lower case).
 void append_payload_json(std::string& out, const EventDef* def, const EventView& view);
 
-}  // namespace pfc::cli
+}  // namespace pfc::io

@@ -1,10 +1,10 @@
-// cli/json_scan.cc — lexical JSON scanning (cli/json_scan.h).
-#include "cli/json_scan.h"
+// io/json_scan.cc — lexical JSON scanning (io/json_scan.h).
+#include "io/json_scan.h"
 
 #include "base/ascii.h"
 #include "base/utf8.h"
 
-namespace pfc::cli {
+namespace pfc::io {
 
 bool scan_json_value(std::string_view text, JsonScan& s) {
   for (; s.pos < text.size(); ++s.pos) {
@@ -107,4 +107,4 @@ TextPos advance_pos(TextPos pos, std::string_view text) {
   return pos;
 }
 
-}  // namespace pfc::cli
+}  // namespace pfc::io

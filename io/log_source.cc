@@ -1,4 +1,4 @@
-// cli/log_source.cc — a trace log file (docs/logfile.md) as an EventSource: `pfc run SCRIPT
+// io/log_source.cc — a trace log file (docs/logfile.md) as an EventSource: `pfc run SCRIPT
 // --events FILE` filters a recording again offline. Read one buffer at a time through
 // trace::LogReader (every length, count and CRC checked): from a file with pread (any
 // mode), from standard input forward only (sequential files). An event of a provider the
@@ -9,10 +9,10 @@
 
 #include <cstring>
 
-#include "cli/source_parts.h"
+#include "io/source_parts.h"
 #include "trace/logfile.h"
 
-namespace pfc::cli {
+namespace pfc::io {
 namespace {
 
 // Standard input (or any ByteReader) as a forward-only LogInput.
@@ -42,7 +42,7 @@ class StreamInput final : public trace::LogInput {
 
 class LogSource final : public EventSource {
  public:
-  LogSource(ByteReader reader, const CheckedScript& script)
+  LogSource(ByteReader reader, const SourceSchema& script)
       : reader_(std::move(reader)), script_(script) {}
 
   std::optional<SourceProblem> open(const std::string& path) {
@@ -125,7 +125,7 @@ class LogSource final : public EventSource {
   }
 
   ByteReader reader_;
-  const CheckedScript& script_;
+  const SourceSchema script_;  // a copy: the caller's may be a temporary
   std::optional<trace::LogReader> log_;
   std::string name_;
   uint64_t index_ = 0;
@@ -135,10 +135,10 @@ class LogSource final : public EventSource {
 }  // namespace
 
 std::expected<std::unique_ptr<EventSource>, SourceProblem> make_log_source(
-    ByteReader reader, const std::string& path, const CheckedScript& script) {
+    ByteReader reader, const std::string& path, const SourceSchema& script) {
   auto source = std::make_unique<LogSource>(std::move(reader), script);
   if (auto problem = source->open(path)) return std::unexpected(std::move(*problem));
   return source;
 }
 
-}  // namespace pfc::cli
+}  // namespace pfc::io

@@ -1,7 +1,7 @@
-// cli/event_fields_simple.cc — encode_simple_fields (cli/event_fields_simple.h). The rules
+// io/event_fields_simple.cc — encode_simple_fields (io/event_fields_simple.h). The rules
 // are those of runtime/encode.h restricted to the cases handled here; anything else is
-// declined, never approximated (tests/cli/event_fields_test.cc compares both paths).
-#include "cli/event_fields_simple.h"
+// declined, never approximated (tests/io/event_fields_test.cc compares both paths).
+#include "io/event_fields_simple.h"
 
 #include <array>
 #include <cstring>
@@ -12,7 +12,7 @@
 #include "pfc/guid.h"
 #include "runtime/encode.h"
 
-namespace pfc::cli {
+namespace pfc::io {
 namespace {
 
 using simdjson::dom::element;
@@ -140,4 +140,4 @@ bool encode_simple_fields(const EventDef& event, simdjson::dom::object fields,
   return next == event.fields.size() && out.size() <= kMaxPayloadBytes;
 }
 
-}  // namespace pfc::cli
+}  // namespace pfc::io

@@ -1,7 +1,7 @@
-// cli/byte_reader.h — an input file ("-" = standard input) read in blocks into one buffer
+// io/byte_reader.h — an input file ("-" = standard input) read in blocks into one buffer
 // that only grows up to a caller-given limit, so memory is bounded by the longest record a
 // reader needs at once, never by the input's size. Works on anything read(2) can read:
-// regular files, pipes, terminals, /dev/zero. Used by the event sources (cli/event_source.h)
+// regular files, pipes, terminals, /dev/zero. Used by the event sources (pfc/events.h)
 // and the script reader (cli/files.h).
 #pragma once
 
@@ -15,7 +15,7 @@
 
 #include "pfc/error.h"
 
-namespace pfc::cli {
+namespace pfc::io {
 
 // The name an input is reported under: the path, or "<stdin>" for "-".
 std::string input_display_name(const std::string& path);
@@ -80,4 +80,4 @@ class ByteReader {
   std::function<void()> before_read_;
 };
 
-}  // namespace pfc::cli
+}  // namespace pfc::io

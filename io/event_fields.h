@@ -1,4 +1,4 @@
-// cli/event_fields.h — the "fields" and "payload_hex" members of an event turned into
+// io/event_fields.h — the "fields" and "payload_hex" members of an event turned into
 // payload bytes: JSON values (simdjson DOM) → runtime/encode.h FieldValues → TDH encoding
 // per schema.
 #pragma once
@@ -13,7 +13,7 @@
 
 #include "pfc/schema.h"
 
-namespace pfc::cli {
+namespace pfc::io {
 
 // Array elements one event's "fields" may hold, counted over all fields and nesting levels
 // (docs/cli.md "Limits"): bounds the memory a single line can take while it is converted.
@@ -22,7 +22,7 @@ inline constexpr uint64_t kMaxFieldElements = uint64_t{1} << 20;
 // Encodes `fields` (a JSON object: field name → value) for `event` in the schema's field
 // order into `out` (its contents replaced; its buffer reused). Fails with a one-line message
 // (unknown or repeated field, wrong value type, out of range, too many elements...). Simple
-// events take cli/event_fields_simple.h's path, others (and every error) the general one.
+// events take io/event_fields_simple.h's path, others (and every error) the general one.
 std::expected<void, std::string> encode_json_fields(const EventDef& event,
                                                     simdjson::dom::object fields,
                                                     std::vector<uint8_t>& out);
@@ -38,4 +38,4 @@ std::expected<void, std::string> encode_json_fields_general(const EventDef& even
 std::expected<void, std::string> decode_payload_hex(std::string_view hex,
                                                     std::vector<uint8_t>& out);
 
-}  // namespace pfc::cli
+}  // namespace pfc::io

@@ -1,4 +1,4 @@
-// cli/json_scan.h — lexical scanning of JSON text without parsing it: where a value ends
+// io/json_scan.h — lexical scanning of JSON text without parsing it: where a value ends
 // (strings, escapes and nesting tracked, nothing validated), where a top-level member's key
 // starts, and line/column positions. The JSON event sources use it to split a JSON array
 // into elements without holding the array, and to place carets on keys.
@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-namespace pfc::cli {
+namespace pfc::io {
 
 // Resumable state of scan_json_value over text that may arrive in pieces.
 struct JsonScan {
@@ -42,4 +42,4 @@ struct TextPos {
 // The position after `text` when it starts at `pos`.
 TextPos advance_pos(TextPos pos, std::string_view text);
 
-}  // namespace pfc::cli
+}  // namespace pfc::io

@@ -1,13 +1,13 @@
-// cli/json_event.cc — JSON event objects → InputEvent (cli/json_event.h).
-#include "cli/json_event.h"
+// io/json_event.cc — JSON event objects → InputEvent (io/json_event.h).
+#include "io/json_event.h"
 
 #include <array>
 #include <optional>
 
 #include "base/integer_text.h"
-#include "cli/event_fields.h"
+#include "io/event_fields.h"
 
-namespace pfc::cli {
+namespace pfc::io {
 namespace {
 
 using simdjson::dom::element;
@@ -232,8 +232,7 @@ Status read_payload(const Members& m, const EventDef* def, Event& e) {
   return {};
 }
 
-std::expected<uint64_t, JsonEventError> read_exclude(const Members& m,
-                                                     const CheckedScript& script) {
+std::expected<uint64_t, JsonEventError> read_exclude(const Members& m, const SourceSchema& script) {
   if (!m[kExclude]) return uint64_t{0};
   const auto bad = [] { return fail(kExclude, "\"exclude\" must be an array of session names"); };
   if (m[kExclude]->type() != element_type::ARRAY) return bad();
@@ -242,7 +241,7 @@ std::expected<uint64_t, JsonEventError> read_exclude(const Members& m,
     if (name.type() != element_type::STRING) return bad();
     const std::string_view s = name.get_string();
     size_t slot = 0;
-    while (slot < script.sessions.size() && script.sessions[slot].name != s) ++slot;
+    while (slot < script.sessions.size() && script.sessions[slot] != s) ++slot;
     if (slot == script.sessions.size() || slot >= 64)
       return fail(kExclude, "unknown session '" + std::string(s) + "' in \"exclude\"");
     mask |= uint64_t{1} << slot;
@@ -252,7 +251,7 @@ std::expected<uint64_t, JsonEventError> read_exclude(const Members& m,
 
 }  // namespace
 
-std::expected<void, JsonEventError> read_json_event(element value, const CheckedScript& script,
+std::expected<void, JsonEventError> read_json_event(element value, const SourceSchema& script,
                                                     InputEvent& out) {
   if (value.type() != element_type::OBJECT) return fail_whole("an event must be a JSON object");
   Members members;
@@ -277,4 +276,4 @@ std::expected<void, JsonEventError> read_json_event(element value, const Checked
   return {};
 }
 
-}  // namespace pfc::cli
+}  // namespace pfc::io

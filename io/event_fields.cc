@@ -1,13 +1,15 @@
-// cli/event_fields.cc — JSON field values → runtime/encode.h, and payload_hex decoding.
-#include "cli/event_fields.h"
+// io/event_fields.cc — JSON field values → runtime/encode.h, and payload_hex decoding.
+#include "io/event_fields.h"
 
 #include <utility>
 
 #include "base/hex.h"
-#include "cli/event_fields_simple.h"
+#include "io/event_fields_simple.h"
+#include "io/limits.h"
+#include "pfc/events.h"
 #include "runtime/encode.h"
 
-namespace pfc::cli {
+namespace pfc::io {
 namespace {
 
 using simdjson::dom::element;
@@ -98,4 +100,23 @@ std::expected<void, std::string> decode_payload_hex(std::string_view hex,
   return {};
 }
 
-}  // namespace pfc::cli
+}  // namespace pfc::io
+
+namespace pfc {
+
+std::string events_encode_fields(const EventDef& def, std::string_view fields_json,
+                                 std::vector<uint8_t>* payload) {
+  if (fields_json.size() > io::kMaxEventText)
+    return "the fields exceed the limit of " + std::to_string(io::kMaxEventText) + " bytes";
+  simdjson::dom::parser parser;
+  const simdjson::padded_string text(fields_json);
+  simdjson::dom::element doc;
+  if (const auto error = parser.parse(text).get(doc); error != simdjson::SUCCESS)
+    return std::string("the fields are not valid JSON: ") + simdjson::error_message(error);
+  if (doc.type() != simdjson::dom::element_type::OBJECT) return "the fields must be a JSON object";
+  auto encoded = io::encode_json_fields(def, doc.get_object(), *payload);
+  if (!encoded) return encoded.error();
+  return {};
+}
+
+}  // namespace pfc

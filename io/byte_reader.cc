@@ -1,5 +1,5 @@
-// cli/byte_reader.cc — block reads with read(2), errno messages, bounded growth.
-#include "cli/byte_reader.h"
+// io/byte_reader.cc — block reads with read(2), errno messages, bounded growth.
+#include "io/byte_reader.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -10,7 +10,7 @@
 #include <cstring>
 #include <utility>
 
-namespace pfc::cli {
+namespace pfc::io {
 
 std::string input_display_name(const std::string& path) { return path == "-" ? "<stdin>" : path; }
 
@@ -127,4 +127,4 @@ Result<bool> ByteReader::fill_to(size_t n) {
   return true;
 }
 
-}  // namespace pfc::cli
+}  // namespace pfc::io

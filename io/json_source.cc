@@ -1,6 +1,6 @@
-// cli/json_source.cc — JSON events files as an EventSource: JSON Lines (one event per line,
+// io/json_source.cc — JSON events files as an EventSource: JSON Lines (one event per line,
 // blank lines skipped) or one JSON array of events, parsed one event at a time with
-// simdjson's DOM parser. The input is read in blocks (cli/byte_reader.h); at most one event
+// simdjson's DOM parser. The input is read in blocks (io/byte_reader.h); at most one event
 // text (≤ kMaxEventText) and the current block are held. A bad event is a non-fatal problem
 // (the source goes on with the next one); a line or element over the limit, or a broken
 // array structure, is fatal.
@@ -9,14 +9,14 @@
 #include <simdjson.h>
 
 #include "base/ascii.h"
-#include "cli/json_event.h"
-#include "cli/json_scan.h"
-#include "cli/json_syntax.h"
-#include "cli/limits.h"
-#include "cli/source_parts.h"
 #include "grammar/source.h"
+#include "io/json_event.h"
+#include "io/json_scan.h"
+#include "io/json_syntax.h"
+#include "io/limits.h"
+#include "io/source_parts.h"
 
-namespace pfc::cli {
+namespace pfc::io {
 namespace {
 
 // One event's text and the position of its first byte.
@@ -27,7 +27,7 @@ struct Record {
 
 class JsonSource final : public EventSource {
  public:
-  JsonSource(ByteReader reader, const CheckedScript& script, bool array)
+  JsonSource(ByteReader reader, const SourceSchema& script, bool array)
       : reader_(std::move(reader)), script_(script), array_(array) {}
   // (No parser_.set_max_capacity: simdjson 3.0.1 inverts its test and caps every document at
   // 32 bytes. Records are bounded by kMaxEventText before they reach the parser.)
@@ -260,7 +260,7 @@ class JsonSource final : public EventSource {
   }
 
   ByteReader reader_;
-  const CheckedScript& script_;
+  const SourceSchema script_;  // a copy: the caller's may be a temporary
   const bool array_;
   simdjson::dom::parser parser_;
   InputEvent input_;
@@ -275,9 +275,9 @@ class JsonSource final : public EventSource {
 
 }  // namespace
 
-std::unique_ptr<EventSource> make_json_source(ByteReader reader, const CheckedScript& script,
+std::unique_ptr<EventSource> make_json_source(ByteReader reader, const SourceSchema& script,
                                               bool array) {
   return std::make_unique<JsonSource>(std::move(reader), script, array);
 }
 
-}  // namespace pfc::cli
+}  // namespace pfc::io

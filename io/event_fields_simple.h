@@ -1,4 +1,4 @@
-// cli/event_fields_simple.h — the fast path of encode_json_fields (cli/event_fields.h) for
+// io/event_fields_simple.h — the fast path of encode_json_fields (io/event_fields.h) for
 // the common shape of event: scalar integer, string and GUID fields without counts or
 // lengths, given in declaration order (as pfc writes them) as JSON integers, strings and
 // booleans. Encodes straight from the JSON
@@ -12,7 +12,7 @@
 
 #include "pfc/schema.h"
 
-namespace pfc::cli {
+namespace pfc::io {
 
 // Encodes `fields` for `event` into `out` (replacing its contents) and returns true when the
 // event and the values are of the simple kind and valid; then `out` is byte for byte what
@@ -23,4 +23,4 @@ namespace pfc::cli {
 bool encode_simple_fields(const EventDef& event, simdjson::dom::object fields,
                           std::vector<uint8_t>& out);
 
-}  // namespace pfc::cli
+}  // namespace pfc::io

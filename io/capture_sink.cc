@@ -1,5 +1,5 @@
-// cli/capture_sink.cc — streaming capture writer over a temporary body file.
-#include "cli/capture_sink.h"
+// io/capture_sink.cc — streaming capture writer over a temporary body file.
+#include "io/capture_sink.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -15,7 +15,7 @@
 #include "pfc/capture.h"
 #include "runtime/capture.h"
 
-namespace pfc::cli {
+namespace pfc::io {
 namespace {
 
 constexpr size_t kChunk = size_t{1} << 20;
@@ -128,4 +128,4 @@ Result<void> CaptureSink::finish() {
   return {};
 }
 
-}  // namespace pfc::cli
+}  // namespace pfc::io

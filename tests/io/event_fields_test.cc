@@ -1,4 +1,4 @@
-// tests/cli/event_fields_test.cc — cli/event_fields_simple.h against the general path of
+// tests/io/event_fields_test.cc — io/event_fields_simple.h against the general path of
 // encode_json_fields on random "fields" objects: whenever the simple path encodes, the
 // general one must give the same bytes; the simple path must take the plain cases (values
 // of the right kind, in declaration order) and decline every other shape.
@@ -10,10 +10,10 @@
 
 #include <simdjson.h>
 
-#include "cli/event_fields.h"
-#include "cli/event_fields_simple.h"
+#include "io/event_fields.h"
+#include "io/event_fields_simple.h"
 
-namespace pfc::cli {
+namespace pfc::io {
 namespace {
 
 EventDef simple_event() {
@@ -179,4 +179,4 @@ TEST(EventFieldsSimple, OtherShapesAreDeclined) {
 }
 
 }  // namespace
-}  // namespace pfc::cli
+}  // namespace pfc::io

@@ -1,8 +1,9 @@
-// cli/capture_sink.h — writes a binary capture (docs/cli.md "The capture format") of any
+// io/capture_sink.h — writes a binary capture (docs/cli.md "The capture format") of any
 // number of events with memory bounded by the string table (distinct executable paths),
 // not by the event count: records go to an unnamed temporary file as they come (with a
 // running checksum); finish() writes the header and tables to the output and copies the
-// records after them. Used by `pfc gen` and `pfc run --output capture`.
+// records after them. Used by `pfc gen`, `pfc run --output capture` and EventSink
+// (pfc/events.h).
 #pragma once
 
 #include <cstdint>
@@ -10,12 +11,12 @@
 #include <unordered_map>
 #include <vector>
 
-#include "cli/output_file.h"
+#include "io/output_file.h"
 #include "pfc/error.h"
 #include "pfc/event.h"
 #include "pfc/guid.h"
 
-namespace pfc::cli {
+namespace pfc::io {
 
 class CaptureSink {
  public:
@@ -48,4 +49,4 @@ class CaptureSink {
   uint64_t records_ = 0;
 };
 
-}  // namespace pfc::cli
+}  // namespace pfc::io

@@ -1,6 +1,6 @@
-// cli/event_decode.cc — TDH payload → FieldValues (cli/event_decode.h), with the exactness
+// io/event_decode.cc — TDH payload → FieldValues (io/event_decode.h), with the exactness
 // check by re-encoding.
-#include "cli/event_decode.h"
+#include "io/event_decode.h"
 
 #include <charconv>
 #include <cmath>
@@ -8,10 +8,11 @@
 
 #include "base/hex.h"
 #include "base/utf8.h"
-#include "cli/output.h"
+#include "io/json_text.h"
+#include "pfc/events.h"
 #include "runtime/tdh.h"
 
-namespace pfc::cli {
+namespace pfc::io {
 namespace {
 
 class Decoder {
@@ -212,6 +213,18 @@ std::string payload_hex(const EventView& view) {
   return out;
 }
 
+// Appends {"name":value,...} for decoded fields.
+void append_fields_object(std::string& out, const DecodedFields& fields) {
+  out += '{';
+  for (size_t i = 0; i < fields.size(); ++i) {
+    if (i != 0) out += ',';
+    out += json_quote(fields[i].first);
+    out += ':';
+    append_json(out, fields[i].second);
+  }
+  out += '}';
+}
+
 void append_payload_json(std::string& out, const EventDef* def, const EventView& view) {
   const std::optional<DecodedFields> fields =
       def != nullptr ? decode_fields(*def, view) : std::nullopt;
@@ -221,14 +234,20 @@ void append_payload_json(std::string& out, const EventDef* def, const EventView&
     out += '"';
     return;
   }
-  out += ",\"fields\":{";
-  for (size_t i = 0; i < fields->size(); ++i) {
-    if (i != 0) out += ',';
-    out += json_quote((*fields)[i].first);
-    out += ':';
-    append_json(out, (*fields)[i].second);
-  }
-  out += '}';
+  out += ",\"fields\":";
+  append_fields_object(out, *fields);
 }
 
-}  // namespace pfc::cli
+}  // namespace pfc::io
+
+namespace pfc {
+
+std::optional<std::string> events_fields_json(const EventDef& def, const EventView& event) {
+  const std::optional<io::DecodedFields> fields = io::decode_fields(def, event);
+  if (!fields) return std::nullopt;
+  std::string out;
+  io::append_fields_object(out, *fields);
+  return out;
+}
+
+}  // namespace pfc

@@ -1,4 +1,4 @@
-// cli/json_syntax.h — a readable, positioned message for JSON text the fast parser
+// io/json_syntax.h — a readable, positioned message for JSON text the fast parser
 // (simdjson) rejected: nlohmann::json's SAX parser re-reads the text (only on this error
 // path) and names what it found where ("syntax error while parsing object key -
 // unexpected '}'; expected string literal").
@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-namespace pfc::cli {
+namespace pfc::io {
 
 struct JsonSyntaxError {
   size_t offset = 0;  // byte offset in the text of the last character read
@@ -20,4 +20,4 @@ struct JsonSyntaxError {
 // Control and non-ASCII bytes in the message become '?' (it quotes what it read).
 std::optional<JsonSyntaxError> json_syntax_error(std::string_view text);
 
-}  // namespace pfc::cli
+}  // namespace pfc::io

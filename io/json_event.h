@@ -1,5 +1,5 @@
-// cli/json_event.h — one event of an events file (docs/cli.md "The events file"): a parsed
-// JSON object (simdjson DOM) resolved against the checked script's schema into an owning
+// io/json_event.h — one event of an events file (docs/cli.md "The events file"): a parsed
+// JSON object (simdjson DOM) resolved against a schema (pfc/events.h SourceSchema) into an owning
 // Event, its provider, schema event and exclusion mask.
 #pragma once
 
@@ -10,13 +10,13 @@
 
 #include <simdjson.h>
 
-#include "compiler/check.h"
 #include "pfc/event.h"
+#include "pfc/events.h"
 
-namespace pfc::cli {
+namespace pfc::io {
 
 struct InputEvent {
-  uint32_t provider = 0;          // index into CheckedScript::schema.providers
+  uint32_t provider = 0;          // index into SourceSchema::schema.providers
   const EventDef* def = nullptr;  // the schema's event; null for an undeclared id (payload_hex)
   Event event;
   uint64_t exclude = 0;  // bit s = session slot s named in "exclude"
@@ -35,6 +35,6 @@ struct JsonEventError {
 // accepted only with "payload_hex" (the event is then written exactly as given; its
 // descriptor defaults to 0 where not given).
 std::expected<void, JsonEventError> read_json_event(simdjson::dom::element value,
-                                                    const CheckedScript& script, InputEvent& out);
+                                                    const SourceSchema& script, InputEvent& out);
 
-}  // namespace pfc::cli
+}  // namespace pfc::io
