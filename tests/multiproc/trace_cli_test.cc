@@ -73,6 +73,17 @@ class TraceCli : public TraceCliFixture {
            ",\"events_lost\":0,\"buffers_written\":0}\n";
   }
 
+  // True once a consumer's marker (docs/namespace.md §1) exists in the namespace: a `show
+  // --follow` started as a Child has attached (bounded: 20 s).
+  bool consumer_attached() const {
+    for (int i = 0; i < 2000; ++i) {
+      for (const auto& f : std::filesystem::directory_iterator(dir_ + "/ns"))
+        if (f.path().filename().string().starts_with("c-")) return true;
+      ::usleep(10000);
+    }
+    return false;
+  }
+
   std::string script_;
 };
 
@@ -214,14 +225,7 @@ TEST_F(TraceCli, ShowWithoutFollowPrintsWhatIsBufferedAndReturns) {
 TEST_F(TraceCli, FollowEndsOnSigint) {
   ASSERT_EQ(pfc({"start", "S"}).exit_code, 0);
   Child show(Child::Program{PFC_BINARY}, {"trace", "show", "S", "--follow"});
-  // Attached once its consumer marker (docs/namespace.md §1) exists.
-  bool attached = false;
-  for (int i = 0; i < 2000 && !attached; ++i) {
-    for (const auto& f : std::filesystem::directory_iterator(dir_ + "/ns"))
-      attached = attached || f.path().filename().string().starts_with("c-");
-    if (!attached) ::usleep(10000);
-  }
-  ASSERT_TRUE(attached);
+  ASSERT_TRUE(consumer_attached());
   const ProcessResult second = pfc({"show", "S"});
   EXPECT_EQ(second.exit_code, 1);
   EXPECT_NE(second.err.find("already has a consumer"), std::string::npos) << second.err;
@@ -235,6 +239,8 @@ TEST_F(TraceCli, FollowedEventsRouteThroughPfcRun) {
   ASSERT_EQ(pfc({"start", "S"}).exit_code, 0);
   ASSERT_EQ(pfc({"enable", "S", kGuid, "--event-id", "1,2"}).exit_code, 0);
   Child show(Child::Program{PFC_BINARY}, {"trace", "show", "S", "--follow", "--schema", script_});
+  // Before the stop: a consumer that attaches after it finds no session and shows nothing.
+  ASSERT_TRUE(consumer_attached());
   Child provider({"provider", "9"});
   ASSERT_NE(provider.expect("callback 1", kWait), "");
   const Written w = write_events(provider, 40);  // Seq 0..39, ids 1..4 in turn
