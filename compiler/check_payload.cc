@@ -247,7 +247,7 @@ bool copy_nodes(const ast::Expr& in, Expansions& preds, PayloadExpr& out) {
         out.nodes.push_back({PayloadExpr::Node::Kind::Pred, index, 0});
       }
       if (count > 1) {
-        const bool any = in.preds[n.index].op == ast::PredOp::In;
+        const bool any = in.preds[n.index].op == PayloadOp::In;
         out.nodes.push_back(
             {any ? PayloadExpr::Node::Kind::Or : PayloadExpr::Node::Kind::And, first_kid, count});
       }

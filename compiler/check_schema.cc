@@ -64,9 +64,7 @@ EventDescriptor check_attrs(const std::vector<ast::Attr>& attrs, CheckContext& c
 std::optional<InType> resolve_type(const ast::Name& type, CheckContext& cx) {
   if (std::optional<InType> t = in_type_from_name(to_ascii_lower(type.text))) return t;
   std::vector<std::string_view> names;
-  for (uint16_t i = 1; i <= static_cast<uint16_t>(InType::HexInt64); ++i) {
-    names.push_back(in_type_name(static_cast<InType>(i)));
-  }
+  for (const InTypeInfo& row : kInTypes) names.push_back(row.name);
   cx.error(type.pos, "unknown type " + quote_text(type.text) + did_you_mean(type.text, names));
   return std::nullopt;
 }

@@ -34,12 +34,6 @@ std::string_view option_name(ast::OptionKind k) {
   return kNames[static_cast<size_t>(k)];
 }
 
-std::string_view filter_name(ast::FilterKind k) {
-  static constexpr std::array<std::string_view, 7> kNames = {
-      "pid", "exe", "package_id", "app_id", "event_id", "stack_id", "payload"};
-  return kNames[static_cast<size_t>(k)];
-}
-
 uint32_t check_properties(const ast::Option& o, CheckContext& cx) {
   uint32_t bits = 0;
   for (const ast::Name& n : o.properties) {
@@ -118,7 +112,7 @@ void warn_options(const ast::Enable& e, const EnableParams& params, const Provid
 std::vector<std::string> split_names(const ast::Filter& f, CheckContext& cx) {
   std::vector<std::string> names;
   std::unordered_set<std::string_view> seen;
-  const std::string_view kind = filter_name(f.kind);
+  const std::string_view kind = ast::filter_kind_name(f.kind);
   std::string_view rest = f.text.value;
   bool reported = false;
   auto report = [&](std::string message) {
@@ -196,7 +190,7 @@ void check_filters(const ast::Enable& e, uint32_t provider, SessionDecl::Enable&
     }
     const auto k = static_cast<size_t>(f.kind);
     if (f.kind != ast::FilterKind::Payload && first[k] != nullptr) {
-      cx.error(f.pos, "duplicate '" + std::string(filter_name(f.kind)) +
+      cx.error(f.pos, "duplicate '" + std::string(ast::filter_kind_name(f.kind)) +
                           "' filter (first on line " + std::to_string(first[k]->pos.line) + ")");
       continue;
     }

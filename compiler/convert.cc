@@ -1,5 +1,5 @@
 // compiler/convert.cc — TDH-style value conversion for payload predicates (see convert.h;
-// rules in docs/semantics.md §2.3), driven by the table of runtime/payload_ops.h.
+// rules in docs/semantics.md §2.3), driven by the table of pfc/payload_ops.h.
 #include "compiler/convert.h"
 
 #include "base/ascii.h"
@@ -11,7 +11,7 @@ namespace pfc::internal {
 namespace {
 
 // The integer row of `t` (the caller knows it is an integer-like type).
-const FieldTypeInfo& int_row(InType t) { return *find_payload_field_type(t); }
+const InTypeInfo& int_row(InType t) { return *find_payload_field_type(t); }
 
 bool is_int_type(InType t) { return payload_value_kind(t) == ValueKind::Integer; }
 bool is_string_type(InType t) { return payload_value_kind(t) == ValueKind::String; }
@@ -24,14 +24,14 @@ std::string field_desc(std::string_view field, InType type) {
   return "field " + quote_text(field) + " of type '" + std::string(in_type_name(type)) + "'";
 }
 
-std::string range_text(const FieldTypeInfo& s) {
+std::string range_text(const InTypeInfo& s) {
   return (s.max_negative ? "-" + std::to_string(s.max_negative) : std::string("0")) + ".." +
          std::to_string(s.max_positive);
 }
 
 // Range-checks `v` for the shape and returns its 64-bit two's complement bits.
 std::expected<uint64_t, std::string> to_bits(std::string_view field, InType type, IntText v) {
-  const FieldTypeInfo& s = int_row(type);
+  const InTypeInfo& s = int_row(type);
   const bool ok = v.negative ? v.magnitude <= s.max_negative : v.magnitude <= s.max_positive;
   if (!(ok || (v.negative && v.magnitude == 0))) {
     return std::unexpected("value " + int_text(v) + " is out of range for " +

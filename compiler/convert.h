@@ -1,6 +1,6 @@
 // compiler/convert.h — payload predicate values: the conversion of a value to its field's
 // type the way TDH converts PAYLOAD_FILTER_PREDICATE.Value text (docs/semantics.md §2.3),
-// following the operator/type table of runtime/payload_ops.h (which operators apply to
+// following the operator/type table of pfc/payload_ops.h (which operators apply to
 // which field types, how many values they take, each type's range). Used by
 // compiler/check for script literals; the text form also serves the ETW-compatible API.
 #pragma once
@@ -13,8 +13,8 @@
 
 #include "grammar/ast.h"
 #include "pfc/enable.h"
+#include "pfc/payload_ops.h"
 #include "pfc/schema.h"
-#include "runtime/payload_ops.h"
 
 namespace pfc::internal {
 

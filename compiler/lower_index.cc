@@ -7,7 +7,7 @@
 #include <optional>
 
 #include "compiler/check_interval.h"
-#include "runtime/payload_ops.h"
+#include "pfc/payload_ops.h"
 
 namespace pfc::internal {
 

@@ -7,9 +7,9 @@
 
 #include "base/utf8.h"
 #include "compiler/regex_pred.h"
+#include "pfc/payload_ops.h"
 #include "runtime/casefold.h"
 #include "runtime/glob.h"
-#include "runtime/payload_ops.h"
 
 namespace pfc::internal {
 

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "base/ascii.h"
+#include "pfc/payload_ops.h"
 #include "runtime/glob.h"
-#include "runtime/payload_ops.h"
 
 namespace pfc {
 namespace {
@@ -22,10 +22,7 @@ constexpr uint32_t kNumHeaderFields = uint32_t(ir::HeaderField::PayloadSize) + 1
 constexpr uint32_t kNumHeaderStrings = uint32_t(ir::HeaderString::EventName) + 1;
 constexpr uint32_t kNumConds = uint32_t(ir::Cond::SGe) + 1;
 
-bool known_type(InType t) {
-  return uint16_t(t) >= uint16_t(InType::UnicodeString) &&
-         uint16_t(t) <= uint16_t(InType::HexInt64);
-}
+bool known_type(InType t) { return in_type_known(uint16_t(t)); }
 
 class Verifier {
  public:

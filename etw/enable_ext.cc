@@ -8,7 +8,7 @@
 #include <string>
 
 #include "etw/payload_blob.h"
-#include "runtime/payload_ops.h"
+#include "pfc/payload_ops.h"
 
 namespace pfc::etw {
 namespace {

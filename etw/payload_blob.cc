@@ -12,8 +12,8 @@
 
 #include "compiler/convert.h"
 #include "compiler/regex_pred.h"
+#include "pfc/payload_ops.h"
 #include "runtime/glob.h"
-#include "runtime/payload_ops.h"
 
 namespace pfc::etw {
 namespace {
@@ -164,10 +164,7 @@ bool known_op(uint16_t op, BlobOps ops) {
   return row != nullptr && (row->flags & internal::kListOp) == 0;
 }
 
-bool known_type(uint16_t t) {
-  return t >= static_cast<uint16_t>(InType::UnicodeString) &&
-         t <= static_cast<uint16_t>(InType::HexInt64);
-}
+bool known_type(uint16_t t) { return in_type_known(t); }
 
 // The header's fixed fields; false when they cannot describe a blob of `size` bytes.
 struct Header {

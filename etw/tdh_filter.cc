@@ -14,7 +14,7 @@
 #include "etw/payload_blob.h"
 #include "etw/tdh_store.h"
 #include "pfc/etw/tdh.h"
-#include "runtime/payload_ops.h"
+#include "pfc/payload_ops.h"
 
 namespace pfc::etw {
 namespace {

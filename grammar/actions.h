@@ -81,13 +81,6 @@ PFC_ACTION(option_all_value, b.option_value())
 PFC_ACTION(prop_name, b.property(token(in)))
 
 // Filters.
-PFC_ACTION(pid_kw, b.begin_filter(ast::FilterKind::Pid, in.begin()))
-PFC_ACTION(exe_kw, b.begin_filter(ast::FilterKind::Exe, in.begin()))
-PFC_ACTION(package_id_kw, b.begin_filter(ast::FilterKind::PackageId, in.begin()))
-PFC_ACTION(app_id_kw, b.begin_filter(ast::FilterKind::AppId, in.begin()))
-PFC_ACTION(event_id_kw, b.begin_filter(ast::FilterKind::EventId, in.begin()))
-PFC_ACTION(stack_id_kw, b.begin_filter(ast::FilterKind::StackId, in.begin()))
-PFC_ACTION(payload_kw, b.begin_filter(ast::FilterKind::Payload, in.begin()))
 PFC_ACTION(list_int, b.filter_int(token(in)))
 PFC_ACTION(filter_text, b.filter_text(token(in)))
 PFC_ACTION(id_not, b.filter_not_in())
@@ -104,33 +97,6 @@ PFC_ACTION(group_any, b.group(ast::Group::Any, in.begin()))
 
 // Predicates.
 PFC_ACTION(pred_field, b.pred_field(token(in)))
-PFC_ACTION(op_eq, b.pred_op(ast::PredOp::Eq, in.begin()))
-PFC_ACTION(op_ne, b.pred_op(ast::PredOp::Ne, in.begin()))
-PFC_ACTION(op_le, b.pred_op(ast::PredOp::Le, in.begin()))
-PFC_ACTION(op_ge, b.pred_op(ast::PredOp::Ge, in.begin()))
-PFC_ACTION(op_lt, b.pred_op(ast::PredOp::Lt, in.begin()))
-PFC_ACTION(op_gt, b.pred_op(ast::PredOp::Gt, in.begin()))
-PFC_ACTION(op_between, b.pred_op(ast::PredOp::Between, in.begin()))
-PFC_ACTION(op_notbetween, b.pred_op(ast::PredOp::NotBetween, in.begin()))
-PFC_ACTION(op_modulo, b.pred_op(ast::PredOp::Modulo, in.begin()))
-PFC_ACTION(op_contains, b.pred_op(ast::PredOp::Contains, in.begin()))
-PFC_ACTION(op_doesntcontain, b.pred_op(ast::PredOp::DoesntContain, in.begin()))
-PFC_ACTION(op_is, b.pred_op(ast::PredOp::Is, in.begin()))
-PFC_ACTION(op_isnot, b.pred_op(ast::PredOp::IsNot, in.begin()))
-PFC_ACTION(op_startswith, b.pred_op(ast::PredOp::StartsWith, in.begin()))
-PFC_ACTION(op_endswith, b.pred_op(ast::PredOp::EndsWith, in.begin()))
-PFC_ACTION(op_matches, b.pred_op(ast::PredOp::Matches, in.begin()))
-PFC_ACTION(op_regex, b.pred_op(ast::PredOp::Regex, in.begin()))
-PFC_ACTION(op_is_cs, b.pred_op(ast::PredOp::IsCs, in.begin()))
-PFC_ACTION(op_isnot_cs, b.pred_op(ast::PredOp::IsNotCs, in.begin()))
-PFC_ACTION(op_contains_cs, b.pred_op(ast::PredOp::ContainsCs, in.begin()))
-PFC_ACTION(op_doesntcontain_cs, b.pred_op(ast::PredOp::DoesntContainCs, in.begin()))
-PFC_ACTION(op_startswith_cs, b.pred_op(ast::PredOp::StartsWithCs, in.begin()))
-PFC_ACTION(op_endswith_cs, b.pred_op(ast::PredOp::EndsWithCs, in.begin()))
-PFC_ACTION(op_matches_cs, b.pred_op(ast::PredOp::MatchesCs, in.begin()))
-PFC_ACTION(op_regex_cs, b.pred_op(ast::PredOp::RegexCs, in.begin()))
-PFC_ACTION(op_in, b.pred_op(ast::PredOp::In, in.begin()))
-PFC_ACTION(op_notin, b.pred_op(ast::PredOp::NotIn, in.begin()))
 PFC_ACTION(value_field, b.value_field(token(in)))
 PFC_ACTION(list_value_int, b.value_int(token(in)))
 PFC_ACTION(list_value, b.list_value())
@@ -164,5 +130,23 @@ PFC_ACTION(props_open, b.open_delim(in.begin()))
 PFC_ACTION(props_close, b.close_delim())
 
 #undef PFC_ACTION
+
+// Every filter keyword: the filter it begins.
+template <ast::FilterKind K>
+struct action<rules::filter_word<K>> {
+  template <typename Input>
+  static void apply(const Input& in, Builder& b) {
+    b.begin_filter(K, in.begin());
+  }
+};
+
+// Every predicate operator: the operator the rule stands for.
+template <PayloadOp Op, typename... Forms>
+struct action<rules::op<Op, Forms...>> {
+  template <typename Input>
+  static void apply(const Input& in, Builder& b) {
+    b.pred_op(Op, in.begin());
+  }
+};
 
 }  // namespace pfc::internal

@@ -5,11 +5,14 @@
 
 #include <cstdint>
 #include <deque>
+#include <iterator>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "grammar/source.h"
+#include "pfc/enable.h"
 
 namespace pfc::ast {
 
@@ -86,38 +89,6 @@ struct Option {
   SourcePos pos;
 };
 
-// Values are the PAYLOAD_OPERATOR codes, so the checker finds each operator's row in the
-// operator/type table (runtime/payload_ops.h) by value.
-enum class PredOp : uint16_t {
-  Eq = 0,
-  Ne = 1,
-  Le = 2,
-  Gt = 3,
-  Lt = 4,
-  Ge = 5,
-  Between = 6,
-  NotBetween = 7,
-  Modulo = 8,
-  Contains = 20,
-  DoesntContain = 21,
-  Is = 30,
-  IsNot = 31,
-  In = 64,  // pfc extensions (pfc/enable.h PayloadOp)
-  NotIn = 65,
-  StartsWith = 66,
-  EndsWith = 67,
-  Matches = 68,
-  Regex = 69,
-  IsCs = 80,
-  IsNotCs = 81,
-  ContainsCs = 82,
-  DoesntContainCs = 83,
-  StartsWithCs = 84,
-  EndsWithCs = 85,
-  MatchesCs = 86,
-  RegexCs = 87
-};
-
 // One per predicate (two for `in` lists), so it is kept small: a 50 MB one-line script
 // holds millions of them (docs/limits.md).
 struct Value {
@@ -134,7 +105,7 @@ struct Value {
 
 struct Predicate {
   Name field;
-  PredOp op;
+  PayloadOp op;  // as written: never a Field* operator (the checker chooses those)
   SourcePos op_pos;
   Value value;              // In / NotIn: the last list item (list holds them all)
   std::vector<Value> list;  // In / NotIn: every value, in order (≥ 1); otherwise empty
@@ -166,6 +137,13 @@ struct EventRef {
 };
 
 enum class FilterKind : uint8_t { Pid, Exe, PackageId, AppId, EventId, StackId, Payload };
+// Each kind's keyword, indexed by FilterKind: the grammar's keyword (rules.h), the AST
+// dump's and the checker's name for the filter.
+inline constexpr std::string_view kFilterKindNames[] = {
+    "pid", "exe", "package_id", "app_id", "event_id", "stack_id", "payload"};
+static_assert(std::size(kFilterKindNames) == size_t(FilterKind::Payload) + 1,
+              "one name per FilterKind");
+constexpr std::string_view filter_kind_name(FilterKind k) { return kFilterKindNames[size_t(k)]; }
 enum class PayloadForm : uint8_t { All, Any, Where };  // `all {…}`, `any {…}`, `where expr`
 enum class Group : uint8_t { Any, All };
 

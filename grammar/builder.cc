@@ -293,7 +293,7 @@ void Builder::pred_field(std::string_view tok) {
   current_name_ = display_name(pred.field.text);
 }
 
-void Builder::pred_op(ast::PredOp op, const char* at) {
+void Builder::pred_op(PayloadOp op, const char* at) {
   predicate().op = op;
   predicate().op_pos = pos(at);
 }

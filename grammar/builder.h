@@ -92,7 +92,7 @@ class Builder {
 
   // Predicates.
   void pred_field(std::string_view tok);
-  void pred_op(ast::PredOp op, const char* at);
+  void pred_op(PayloadOp op, const char* at);
   void value_int(std::string_view tok);
   void value_hi(std::string_view tok);
   void value_string(std::string_view tok);

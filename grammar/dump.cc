@@ -10,6 +10,7 @@
 
 #include "base/ascii.h"
 #include "base/hex.h"
+#include "pfc/payload_ops.h"
 
 namespace pfc {
 namespace {
@@ -73,37 +74,9 @@ const char* attr_name(ast::AttrKind k) {
   return kNames[static_cast<size_t>(k)];
 }
 
-const char* op_name(ast::PredOp op) {
-  switch (op) {
-    case ast::PredOp::Eq: return "eq";
-    case ast::PredOp::Ne: return "ne";
-    case ast::PredOp::Le: return "le";
-    case ast::PredOp::Gt: return "gt";
-    case ast::PredOp::Lt: return "lt";
-    case ast::PredOp::Ge: return "ge";
-    case ast::PredOp::Between: return "between";
-    case ast::PredOp::NotBetween: return "notbetween";
-    case ast::PredOp::Modulo: return "modulo";
-    case ast::PredOp::Contains: return "contains";
-    case ast::PredOp::DoesntContain: return "doesntcontain";
-    case ast::PredOp::Is: return "is";
-    case ast::PredOp::IsNot: return "isnot";
-    case ast::PredOp::In: return "in";
-    case ast::PredOp::NotIn: return "notin";
-    case ast::PredOp::StartsWith: return "startswith";
-    case ast::PredOp::EndsWith: return "endswith";
-    case ast::PredOp::Matches: return "matches";
-    case ast::PredOp::Regex: return "regex";
-    case ast::PredOp::IsCs: return "is.cs";
-    case ast::PredOp::IsNotCs: return "isnot.cs";
-    case ast::PredOp::ContainsCs: return "contains.cs";
-    case ast::PredOp::DoesntContainCs: return "doesntcontain.cs";
-    case ast::PredOp::StartsWithCs: return "startswith.cs";
-    case ast::PredOp::EndsWithCs: return "endswith.cs";
-    case ast::PredOp::MatchesCs: return "matches.cs";
-    case ast::PredOp::RegexCs: return "regex.cs";
-  }
-  return "?";
+// The operator table's spelling (pfc/payload_ops.h), but `not in` as one word.
+std::string_view op_name(PayloadOp op) {
+  return op == PayloadOp::NotIn ? "notin" : internal::payload_op_name(op);
 }
 
 void put_extent(std::string& out, const char* what, const std::optional<ast::ExtentRef>& e) {
@@ -158,7 +131,9 @@ void put_value(std::string& out, const ast::Value& v) {
 }
 
 void put_predicate(std::string& out, const ast::Predicate& p) {
-  out += std::string("(") + op_name(p.op) + " ";
+  out += "(";
+  out += op_name(p.op);
+  out += " ";
   put_name(out, p.field);
   if (p.list.empty()) out.push_back(' '), put_value(out, p.value);
   for (const ast::Value& v : p.list) out.push_back(' '), put_value(out, v);
@@ -197,9 +172,8 @@ void put_expr(std::string& out, const ast::Expr& e) {
 
 void put_filter(std::string& out, const ast::Filter& f) {
   using K = ast::FilterKind;
-  static constexpr const char* kNames[] = {"pid",      "exe",      "package_id", "app_id",
-                                           "event_id", "stack_id", "payload"};
-  out += std::string(" (") + kNames[static_cast<size_t>(f.kind)];
+  out += " (";
+  out += ast::filter_kind_name(f.kind);
   if (f.kind == K::EventId || f.kind == K::StackId) out += f.filter_in ? " in" : " not in";
   for (const ast::Int& v : f.ints) out.push_back(' '), put_int(out, v);
   if (f.kind == K::Exe || f.kind == K::PackageId || f.kind == K::AppId) {

@@ -9,9 +9,33 @@
 
 #include <tao/pegtl.hpp>
 
+#include "grammar/ast.h"
 #include "grammar/rules.h"
 
 namespace pfc::internal {
+
+// "expected a filter (pid, exe, ...) or '}'": the keywords of ast::kFilterKindNames.
+inline constexpr std::string_view kFilterListHead = "expected a filter (";
+inline constexpr std::string_view kFilterListTail = ") or '}'";
+constexpr size_t enable_close_message_size() {
+  size_t n = kFilterListHead.size() + kFilterListTail.size() + 1;  // + NUL
+  for (std::string_view k : ast::kFilterKindNames) n += k.size() + 2;
+  return n - 2;  // no ", " before the first keyword
+}
+inline constexpr auto kEnableCloseMessage = [] {
+  std::array<char, enable_close_message_size()> text{};
+  size_t n = 0;
+  const auto put = [&](std::string_view s) {
+    for (const char c : s) text[n++] = c;
+  };
+  put(kFilterListHead);
+  for (std::string_view k : ast::kFilterKindNames) {
+    if (n != kFilterListHead.size()) put(", ");
+    put(k);
+  }
+  put(kFilterListTail);
+  return text;  // NUL-terminated: the last element stays '\0'
+}();
 
 // X(rule, message): every rule that appears inside must<>, with its diagnostic.
 #define PFC_GRAMMAR_ERRORS(X)                                                                   \
@@ -52,8 +76,7 @@ namespace pfc::internal {
   X(prop_name, "expected a property name")                                                      \
   X(props_close, "expected ',' or ')' after property name")                                     \
   X(enable_body, "expected an option (level, any, all, properties), ';' or '{' after 'enable'") \
-  X(enable_close,                                                                               \
-    "expected a filter (pid, exe, package_id, app_id, event_id, stack_id, payload) or '}'")     \
+  X(enable_close, kEnableCloseMessage.data())                                                   \
   X(pid_value, "expected a process id (integer)")                                               \
   X(pid_end, "expected ',' or ';' after process id")                                            \
   X(filter_string, "expected a string after the filter keyword")                                \

@@ -4,6 +4,7 @@
 #include "grammar/parse.h"
 
 #include <algorithm>
+#include <array>
 #include <limits>
 #include <new>
 #include <optional>
@@ -18,6 +19,7 @@
 #include "grammar/builder.h"
 #include "grammar/errors.h"
 #include "grammar/rules.h"
+#include "pfc/payload_ops.h"
 
 namespace pfc {
 namespace {
@@ -74,13 +76,33 @@ size_t end_of_previous_token(std::string_view text, size_t offset, size_t floor)
   }
 }
 
-// Words the parser knows, for "did you mean" on a misspelt one (docs/language.md §4).
-constexpr std::string_view kKeywords[] = {
-    "import",     "provider", "legacy",     "event",      "session",       "enable", "payload",
-    "where",      "group",    "level",      "properties", "pid",           "exe",    "package_id",
-    "app_id",     "event_id", "stack_id",   "contains",   "doesntcontain", "isnot",  "between",
-    "notbetween", "modulo",   "startswith", "endswith",   "matches",       "regex",  "version",
-    "keyword",    "opcode",   "channel"};
+// Words the parser knows, for "did you mean" on a misspelt one (docs/language.md §4): the
+// words below, every filter keyword (ast::kFilterKindNames) and every operator spelled as
+// one word of three letters or more (pfc/payload_ops.h), in this order (ties go to the
+// earlier word).
+constexpr std::string_view kLeadWords[] = {"import", "provider", "legacy", "event", "session",
+                                           "enable", "where",    "group",  "level", "properties"};
+constexpr std::string_view kTailWords[] = {"version", "keyword", "opcode", "channel"};
+
+constexpr bool is_operator_word(const internal::PayloadOpInfo& o) {
+  return o.name.size() >= 3 && o.name.find_first_of(". ") == std::string_view::npos &&
+         (o.flags & internal::kFieldOp) == 0;
+}
+
+constexpr size_t kNumOperatorWords = std::ranges::count_if(internal::kPayloadOps, is_operator_word);
+
+constexpr auto kKeywords = [] {
+  std::array<std::string_view, std::size(kLeadWords) + std::size(ast::kFilterKindNames) +
+                                   kNumOperatorWords + std::size(kTailWords)>
+      words{};
+  size_t n = 0;
+  for (std::string_view w : kLeadWords) words[n++] = w;
+  for (std::string_view w : ast::kFilterKindNames) words[n++] = w;
+  for (const internal::PayloadOpInfo& o : internal::kPayloadOps)
+    if (is_operator_word(o)) words[n++] = o.name;
+  for (std::string_view w : kTailWords) words[n++] = w;
+  return words;
+}();
 constexpr std::string_view kLevelNames[] = {"log_always", "critical", "error",
                                             "warning",    "info",     "verbose"};
 

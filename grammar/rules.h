@@ -4,7 +4,12 @@
 // whose parentheses and `not`s are balanced and depth-checked through the parser state.
 #pragma once
 
+#include <cstddef>
 #include <tao/pegtl.hpp>
+#include <utility>
+
+#include "grammar/ast.h"
+#include "pfc/payload_ops.h"
 
 namespace pfc::internal::rules {
 
@@ -129,33 +134,38 @@ struct provider_decl : p::seq<provider_kw, p::must<provider_name>, skip, p::opt<
 // --- predicates (shared by `all`/`any` blocks and `where`) ------------------------------
 
 struct not_word : kw<TAO_PEGTL_ISTRING("not")> {};
-struct op_eq : p::sor<sym<'=', '='>, kw<TAO_PEGTL_ISTRING("eq")>> {};
-struct op_ne : p::sor<sym<'!', '='>, kw<TAO_PEGTL_ISTRING("ne")>> {};
-struct op_le : p::sor<sym<'<', '='>, kw<TAO_PEGTL_ISTRING("le")>> {};
-struct op_ge : p::sor<sym<'>', '='>, kw<TAO_PEGTL_ISTRING("ge")>> {};
-struct op_lt : p::sor<sym<'<'>, kw<TAO_PEGTL_ISTRING("lt")>> {};
-struct op_gt : p::sor<sym<'>'>, kw<TAO_PEGTL_ISTRING("gt")>> {};
-struct op_between : kw<TAO_PEGTL_ISTRING("between")> {};
-struct op_notbetween : p::sor<kw<TAO_PEGTL_ISTRING("notbetween")>, p::seq<not_word, kw<TAO_PEGTL_ISTRING("between")>>> {};
-struct op_modulo : kw<TAO_PEGTL_ISTRING("modulo")> {};
-struct op_contains : kw<TAO_PEGTL_ISTRING("contains")> {};
-struct op_doesntcontain : kw<TAO_PEGTL_ISTRING("doesntcontain")> {};
-struct op_is : kw<TAO_PEGTL_ISTRING("is")> {};
-struct op_isnot : kw<TAO_PEGTL_ISTRING("isnot")> {};
+// An operator's keyword, spelled as the operator table spells it (pfc/payload_ops.h).
+template <PayloadOp Op, size_t... I> p::istring<payload_op_name(Op)[I]...> op_spelling(std::index_sequence<I...>);
+template <PayloadOp Op> struct op_word : kw<decltype(op_spelling<Op>(std::make_index_sequence<payload_op_name(Op).size()>()))> {};
+// Predicate operator Op, written in any of its forms (actions.h hands Op to the builder).
+template <PayloadOp Op, typename... Forms> struct op : p::sor<Forms...> {};
+using op_eq = op<PayloadOp::Eq, sym<'=', '='>, op_word<PayloadOp::Eq>>;
+using op_ne = op<PayloadOp::Ne, sym<'!', '='>, op_word<PayloadOp::Ne>>;
+using op_le = op<PayloadOp::Le, sym<'<', '='>, op_word<PayloadOp::Le>>;
+using op_ge = op<PayloadOp::Ge, sym<'>', '='>, op_word<PayloadOp::Ge>>;
+using op_lt = op<PayloadOp::Lt, sym<'<'>, op_word<PayloadOp::Lt>>;
+using op_gt = op<PayloadOp::Gt, sym<'>'>, op_word<PayloadOp::Gt>>;
+using op_between = op<PayloadOp::Between, op_word<PayloadOp::Between>>;
+using op_notbetween = op<PayloadOp::NotBetween, op_word<PayloadOp::NotBetween>, p::seq<not_word, op_word<PayloadOp::Between>>>;
+using op_modulo = op<PayloadOp::Modulo, op_word<PayloadOp::Modulo>>;
+using op_contains = op<PayloadOp::Contains, op_word<PayloadOp::Contains>>;
+using op_doesntcontain = op<PayloadOp::DoesntContain, op_word<PayloadOp::DoesntContain>>;
+using op_is = op<PayloadOp::Is, op_word<PayloadOp::Is>>;
+using op_isnot = op<PayloadOp::IsNot, op_word<PayloadOp::IsNot>>;
 // pfc extensions (docs/language.md §3.1). `.cs` forms are single tokens: `.` is a name
 // character, so `is.cs` never matches `is`, and no valid script had a `.cs` operator.
-struct op_startswith : kw<TAO_PEGTL_ISTRING("startswith")> {};
-struct op_endswith : kw<TAO_PEGTL_ISTRING("endswith")> {};
-struct op_matches : kw<TAO_PEGTL_ISTRING("matches")> {};
-struct op_regex : kw<TAO_PEGTL_ISTRING("regex")> {};
-struct op_is_cs : kw<TAO_PEGTL_ISTRING("is.cs")> {};
-struct op_isnot_cs : kw<TAO_PEGTL_ISTRING("isnot.cs")> {};
-struct op_contains_cs : kw<TAO_PEGTL_ISTRING("contains.cs")> {};
-struct op_doesntcontain_cs : kw<TAO_PEGTL_ISTRING("doesntcontain.cs")> {};
-struct op_startswith_cs : kw<TAO_PEGTL_ISTRING("startswith.cs")> {};
-struct op_endswith_cs : kw<TAO_PEGTL_ISTRING("endswith.cs")> {};
-struct op_matches_cs : kw<TAO_PEGTL_ISTRING("matches.cs")> {};
-struct op_regex_cs : kw<TAO_PEGTL_ISTRING("regex.cs")> {};
+using op_startswith = op<PayloadOp::StartsWith, op_word<PayloadOp::StartsWith>>;
+using op_endswith = op<PayloadOp::EndsWith, op_word<PayloadOp::EndsWith>>;
+using op_matches = op<PayloadOp::Matches, op_word<PayloadOp::Matches>>;
+using op_regex = op<PayloadOp::Regex, op_word<PayloadOp::Regex>>;
+using op_is_cs = op<PayloadOp::IsCs, op_word<PayloadOp::IsCs>>;
+using op_isnot_cs = op<PayloadOp::IsNotCs, op_word<PayloadOp::IsNotCs>>;
+using op_contains_cs = op<PayloadOp::ContainsCs, op_word<PayloadOp::ContainsCs>>;
+using op_doesntcontain_cs = op<PayloadOp::DoesntContainCs, op_word<PayloadOp::DoesntContainCs>>;
+using op_startswith_cs = op<PayloadOp::StartsWithCs, op_word<PayloadOp::StartsWithCs>>;
+using op_endswith_cs = op<PayloadOp::EndsWithCs, op_word<PayloadOp::EndsWithCs>>;
+using op_matches_cs = op<PayloadOp::MatchesCs, op_word<PayloadOp::MatchesCs>>;
+using op_regex_cs = op<PayloadOp::RegexCs, op_word<PayloadOp::RegexCs>>;
 struct pred_op : p::sor<op_eq, op_ne, op_le, op_ge, op_lt, op_gt, op_between, op_notbetween, op_modulo, op_contains, op_doesntcontain, op_is, op_isnot, op_startswith, op_endswith, op_matches, op_regex, op_is_cs, op_isnot_cs, op_contains_cs, op_doesntcontain_cs, op_startswith_cs, op_endswith_cs, op_matches_cs, op_regex_cs> {};
 
 struct value_int : int_lit {};
@@ -169,8 +179,8 @@ struct value_field : ident {};  // field-to-field comparison: a bare name only (
 struct pred_value : p::sor<value_guid, p::seq<value_string, skip>, value_pair, p::seq<value_field, skip>> {};
 struct value_start : p::sor<p::digit, p::one<'-', '"', '{'>> {};
 // `in` / `not in` lists: one or more literals (no pairs, no field names).
-struct op_in : kw<TAO_PEGTL_ISTRING("in")> {};
-struct op_notin : p::seq<not_word, kw<TAO_PEGTL_ISTRING("in")>> {};
+using op_in = op<PayloadOp::In, op_word<PayloadOp::In>>;
+using op_notin = op<PayloadOp::NotIn, p::seq<not_word, op_word<PayloadOp::In>>>;
 struct list_value_int : int_lit {};
 struct list_value : p::sor<value_guid, p::seq<value_string, skip>, p::seq<list_value_int, skip>> {};
 struct list_item : list_value {};
@@ -218,29 +228,33 @@ struct props_close : sym<')'> {};
 struct option_properties : p::seq<option_properties_kw, p::must<option_eq>, p::must<props_open>, p::must<prop_name>, skip, p::star<list_sep, p::must<prop_name>, skip>, p::must<props_close>> {};
 struct enable_option : p::sor<option_level, option_any, option_all, option_properties> {};
 
-struct pid_kw : kw<TAO_PEGTL_ISTRING("pid")> {};
+// A filter's keyword, spelled as ast::kFilterKindNames spells it (actions.h begins the filter).
+template <ast::FilterKind K, size_t... I> p::istring<ast::filter_kind_name(K)[I]...> filter_spelling(std::index_sequence<I...>);
+template <ast::FilterKind K> struct filter_word : kw<decltype(filter_spelling<K>(std::make_index_sequence<ast::filter_kind_name(K).size()>()))> {};
+
+using pid_kw = filter_word<ast::FilterKind::Pid>;
 struct list_int : int_lit {};
 struct pid_value : p::seq<list_int, skip> {};
 struct pid_end : sym<';'> {};
 struct pid_filter : p::seq<pid_kw, p::must<pid_value>, p::star<list_sep, p::must<pid_value>>, p::must<pid_end>> {};
 
-struct exe_kw : kw<TAO_PEGTL_ISTRING("exe")> {};
-struct package_id_kw : kw<TAO_PEGTL_ISTRING("package_id")> {};
-struct app_id_kw : kw<TAO_PEGTL_ISTRING("app_id")> {};
+using exe_kw = filter_word<ast::FilterKind::Exe>;
+using package_id_kw = filter_word<ast::FilterKind::PackageId>;
+using app_id_kw = filter_word<ast::FilterKind::AppId>;
 struct filter_text : quoted {};
 struct filter_string : p::seq<filter_text, skip> {};
 struct filter_text_end : sym<';'> {};
 struct text_filter : p::seq<p::sor<exe_kw, package_id_kw, app_id_kw>, p::must<filter_string>, p::must<filter_text_end>> {};
 
-struct event_id_kw : kw<TAO_PEGTL_ISTRING("event_id")> {};
-struct stack_id_kw : kw<TAO_PEGTL_ISTRING("stack_id")> {};
+using event_id_kw = filter_word<ast::FilterKind::EventId>;
+using stack_id_kw = filter_word<ast::FilterKind::StackId>;
 struct id_not : not_word {};
 struct id_in : kw<TAO_PEGTL_ISTRING("in")> {};
 struct id_value : p::seq<list_int, skip> {};
 struct id_end : sym<';'> {};
 struct id_filter : p::seq<p::sor<event_id_kw, stack_id_kw>, p::opt<id_not>, p::must<id_in>, p::must<id_value>, p::star<list_sep, p::must<id_value>>, p::must<id_end>> {};
 
-struct payload_kw : kw<TAO_PEGTL_ISTRING("payload")> {};
+using payload_kw = filter_word<ast::FilterKind::Payload>;
 struct ref_id_kw : kw<TAO_PEGTL_ISTRING("id")> {};
 struct ref_eq : sym<'='> {};
 struct ref_id_value : p::seq<int_value, skip> {};

@@ -8,6 +8,7 @@
 #include "base/ascii.h"
 #include "base/integer_text.h"
 #include "base/utf8.h"
+#include "pfc/in_types.h"
 
 namespace pfc::internal {
 namespace {
@@ -68,30 +69,7 @@ std::optional<uint64_t> find(const std::array<Entry, N>& table, std::string_view
   return std::nullopt;
 }
 
-// winmeta inType names: supported ones map to pfc's InType (same numbers as TDH_INTYPE).
-constexpr std::array<std::pair<std::string_view, InType>, 21> kInTypes = {{
-    {"UnicodeString", InType::UnicodeString},
-    {"AnsiString", InType::AnsiString},
-    {"Int8", InType::Int8},
-    {"UInt8", InType::UInt8},
-    {"Int16", InType::Int16},
-    {"UInt16", InType::UInt16},
-    {"Int32", InType::Int32},
-    {"UInt32", InType::UInt32},
-    {"Int64", InType::Int64},
-    {"UInt64", InType::UInt64},
-    {"Float", InType::Float},
-    {"Double", InType::Double},
-    {"Boolean", InType::Boolean},
-    {"Binary", InType::Binary},
-    {"GUID", InType::Guid},
-    {"Pointer", InType::Pointer},
-    {"FILETIME", InType::FileTime},
-    {"SYSTEMTIME", InType::SystemTime},
-    {"SID", InType::Sid},
-    {"HexInt32", InType::HexInt32},
-    {"HexInt64", InType::HexInt64},
-}};
+// winmeta inType names pfc does not support (the supported ones: pfc/in_types.h).
 constexpr std::array<std::string_view, 3> kUnsupportedInTypes = {
     "CountedUnicodeString", "CountedAnsiString", "CountedBinary"};
 
@@ -221,8 +199,8 @@ std::optional<uint64_t> winmeta_value(NameKind kind, std::string_view local) {
 }
 
 InTypeName winmeta_in_type(std::string_view local) {
-  for (const auto& [name, type] : kInTypes) {
-    if (name == local) return InTypeName{type, true};
+  for (const InTypeInfo& row : kInTypes) {
+    if (row.manifest_name == local) return InTypeName{row.type, true};
   }
   for (std::string_view name : kUnsupportedInTypes) {
     if (name == local) return InTypeName{std::nullopt, true};

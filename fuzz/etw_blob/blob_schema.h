@@ -25,7 +25,7 @@ inline const ProviderDef& blob_schema() {
     d.guid = *Guid::parse("{37A59B93-BB25-4CEE-97AA-8B6ACD0C4DF8}");
     EventDef all{"AllTypes", {}, {}};
     all.desc.id = 1;
-    for (uint16_t t = 1; t <= static_cast<uint16_t>(InType::HexInt64); ++t) {
+    for (uint16_t t = 1; t <= static_cast<uint16_t>(kLastInType); ++t) {
       FieldDef f{"F" + std::to_string(t), static_cast<InType>(t), {}, {}};
       if (f.type == InType::Binary) f.length = {Extent::Kind::Fixed, 4};
       all.fields.push_back(f);

@@ -37,6 +37,11 @@ enum class InType : uint16_t {
   HexInt32 = 20,
   HexInt64 = 21,
 };
+// The largest InType value: every value from 1 (UnicodeString) to it is a type, each with
+// its row in the in-type table (pfc/in_types.h, which checks that at compile time).
+inline constexpr InType kLastInType = InType::HexInt64;
+// Whether `t` is an InType value (a TDH_INTYPE pfc knows).
+constexpr bool in_type_known(uint16_t t) { return t >= 1 && t <= uint16_t(kLastInType); }
 
 // Script spelling of a type ("uint32", "wstring", ...), and the reverse.
 std::string_view in_type_name(InType t);

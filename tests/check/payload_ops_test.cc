@@ -1,4 +1,4 @@
-// tests/check/payload_ops_test.cc — the operator/type table (runtime/payload_ops.h) against
+// tests/check/payload_ops_test.cc — the operator/type table (pfc/payload_ops.h) against
 // expectations written out by hand from docs/semantics.md §2.2–§2.3: every operator × every
 // field type is accepted or gives the exact error, every integer type's range, the C API's
 // PAYLOADFIELD_* codes, and the script spelling of every row (through parser and checker).
@@ -9,7 +9,7 @@
 
 #include "compiler/convert.h"
 #include "pfc/etw/tdh.h"
-#include "runtime/payload_ops.h"
+#include "pfc/payload_ops.h"
 #include "tests/check/test_util.h"
 
 namespace pfc::internal {
@@ -193,7 +193,7 @@ TEST(PayloadOps, IntegerRanges) {
   }
 }
 
-// Each row's spelling parses (grammar) and checks (ast::PredOp → table by code) to that row.
+// Each row's spelling parses (grammar) and checks (PayloadOp → table by code) to that row.
 TEST(PayloadOps, ScriptSpellingOfEveryRow) {
   for (const PayloadOpInfo& row : kPayloadOps) {
     SCOPED_TRACE(std::string(row.name));

@@ -10,9 +10,9 @@
 #include <gtest/gtest.h>
 
 #include "base/utf8.h"
+#include "pfc/payload_ops.h"
 #include "runtime/casefold.h"
 #include "runtime/glob.h"
-#include "runtime/payload_ops.h"
 #include "runtime/tdh.h"
 
 namespace pfc {

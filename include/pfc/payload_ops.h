@@ -1,13 +1,13 @@
-// runtime/payload_ops.h — the one operator/type table of payload predicates
-// (docs/semantics.md §2.2–§2.3): which PAYLOAD_OPERATORs exist, how they are spelled, how
-// many values each takes and which field kinds they apply to; which field types can be
-// filtered, their kind and their value range. The checker and value conversion
-// (compiler/convert.h), the lowering, the IR verifier, the ETW/TDH layer (etw/) and the
-// explanation all read this table; only the two engines (runtime/tdh.cc,
-// compiler/jit/codegen.cc) spell out what each operator computes.
+// pfc/payload_ops.h — the one operator table of payload predicates (docs/semantics.md
+// §2.2–§2.3): which PAYLOAD_OPERATORs exist, how they are spelled, how many values each takes
+// and which field kinds they apply to; with the field types' kinds and ranges of
+// pfc/in_types.h, which operator applies to which field. The grammar (its operator keywords,
+// the AST dump, "did you mean"), the checker and value conversion (compiler/convert.h), the
+// lowering, the IR verifier, the ETW/TDH layer (etw/) and the explanation all read this
+// table; only the two engines (runtime/tdh.cc, compiler/jit/codegen_payload.cc) spell out
+// what each operator computes. Internal: not an installed header.
 //
-// Adding an operator: a row in kPayloadOps, its PayloadOp value (include/pfc/enable.h),
-// the grammar (grammar/rules.h, actions.h, ast.h, dump.cc), the engines and the docs.
+// Adding an operator: docs/architecture.md "Adding an operator, a filter, a field type".
 #pragma once
 
 #include <cstdint>
@@ -15,12 +15,9 @@
 #include <string_view>
 
 #include "pfc/enable.h"
-#include "pfc/schema.h"
+#include "pfc/in_types.h"
 
 namespace pfc::internal {
-
-// What a predicate value is after conversion, and the kind of field it is compared with.
-enum class ValueKind : uint8_t { Integer, String, Guid };
 
 // A set of ValueKinds (bit 1 << kind).
 using ValueKinds = uint8_t;
@@ -85,36 +82,6 @@ inline constexpr PayloadOpInfo kPayloadOps[] = {
     {PayloadOp::FieldGe, "ge", kIntegerKind, 1, false, kFieldOp},
 };
 
-struct FieldTypeInfo {
-  InType type;
-  ValueKind kind;
-  // Integer kinds: the range a value must fit (docs/semantics.md §2.3).
-  bool is_signed;
-  uint64_t max_positive;  // largest value
-  uint64_t max_negative;  // largest magnitude of a negative value (0 for unsigned)
-};
-
-// Every field type a predicate can apply to (scalars only; arrays never). Other types
-// (float, double, binary, sid, systemtime) take no predicate.
-inline constexpr FieldTypeInfo kPayloadFieldTypes[] = {
-    {InType::Int8, ValueKind::Integer, true, 0x7F, 0x80},
-    {InType::Int16, ValueKind::Integer, true, 0x7FFF, 0x8000},
-    {InType::Int32, ValueKind::Integer, true, 0x7FFFFFFF, 0x80000000},
-    {InType::Int64, ValueKind::Integer, true, 0x7FFFFFFFFFFFFFFF, 0x8000000000000000},
-    {InType::UInt8, ValueKind::Integer, false, 0xFF, 0},
-    {InType::UInt16, ValueKind::Integer, false, 0xFFFF, 0},
-    {InType::UInt32, ValueKind::Integer, false, 0xFFFFFFFF, 0},
-    {InType::HexInt32, ValueKind::Integer, false, 0xFFFFFFFF, 0},
-    {InType::UInt64, ValueKind::Integer, false, ~uint64_t{0}, 0},
-    {InType::HexInt64, ValueKind::Integer, false, ~uint64_t{0}, 0},
-    {InType::FileTime, ValueKind::Integer, false, ~uint64_t{0}, 0},
-    {InType::Pointer, ValueKind::Integer, false, ~uint64_t{0}, 0},
-    {InType::Boolean, ValueKind::Integer, false, 1, 0},
-    {InType::UnicodeString, ValueKind::String, false, 0, 0},
-    {InType::AnsiString, ValueKind::String, false, 0, 0},
-    {InType::Guid, ValueKind::Guid, false, 0, 0},
-};
-
 // The row of a PAYLOAD_OPERATOR code, or null for a code that is no operator.
 constexpr const PayloadOpInfo* find_payload_op(uint16_t code) {
   for (const PayloadOpInfo& o : kPayloadOps)
@@ -145,16 +112,15 @@ constexpr PayloadOp field_op_of(PayloadOp literal) {
   return static_cast<PayloadOp>(uint16_t(PayloadOp::FieldEq) + uint16_t(literal));
 }
 
-// The row of a field type, or null for a type no predicate applies to.
-constexpr const FieldTypeInfo* find_payload_field_type(InType type) {
-  for (const FieldTypeInfo& t : kPayloadFieldTypes)
-    if (t.type == type) return &t;
-  return nullptr;
+// The row of a field type a predicate can apply to (scalars only), or null.
+constexpr const InTypeInfo* find_payload_field_type(InType type) {
+  const InTypeInfo* t = find_in_type(type);
+  return t != nullptr && t->kind ? t : nullptr;
 }
 
 constexpr std::optional<ValueKind> payload_value_kind(InType type) {
-  const FieldTypeInfo* t = find_payload_field_type(type);
-  return t ? std::optional<ValueKind>(t->kind) : std::nullopt;
+  const InTypeInfo* t = find_in_type(type);
+  return t ? t->kind : std::nullopt;
 }
 
 // The script spelling ("eq", "doesntcontain", ...); "?" for an unknown code.
