@@ -13,7 +13,7 @@
 #include "base/wire_reader.h"
 #include "compiler/regex_pred.h"
 #include "compiler/verify.h"
-#include "runtime/payload_ops.h"
+#include "pfc/payload_ops.h"
 
 namespace pfc::ir {
 
