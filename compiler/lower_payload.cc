@@ -3,6 +3,7 @@
 // post-order filter expressions, all hash-consed across sessions (lower_payload.h).
 #include "compiler/lower_payload.h"
 
+#include <algorithm>
 #include <string>
 
 #include "base/utf8.h"
@@ -316,6 +317,32 @@ Result<Reg> PayloadLowering::mask_range(uint32_t field, ir::RangeMap map) {
   if (!desc) return std::unexpected(desc.error());
   const uint32_t id = b_.range_map(std::move(map));
   return b_.emit_inst(Inst{Op::MaskRange, kNoReg, *off, *desc, id, 0});
+}
+
+Result<Reg> PayloadLowering::mask_strs(uint32_t field, const std::vector<StrPattern>& patterns,
+                                       uint64_t base) {
+  auto off = offset_of(field);
+  if (!off) return off;
+  auto desc = desc_of(field);
+  if (!desc) return std::unexpected(desc.error());
+  auto length = extent_reg(event_.fields[field].length, field);
+  if (!length) return length;
+  ir::StrMap map;
+  map.base = base;
+  for (const StrPattern& p : patterns) {
+    auto pred = str_pred(*p.pred);
+    if (!pred) return std::unexpected(pred.error());
+    const uint32_t id = b_.str_pred(std::move(*pred));
+    auto at = std::find(map.preds.begin(), map.preds.end(), id);
+    if (at != map.preds.end()) {
+      map.masks[size_t(at - map.preds.begin())] |= p.mask;
+      continue;
+    }
+    map.preds.push_back(id);
+    map.masks.push_back(p.mask);
+  }
+  const uint32_t id = b_.str_map(std::move(map));
+  return b_.emit_inst(Inst{Op::MaskStrs, kNoReg, *off, *desc, id, *length});
 }
 
 Result<Reg> PayloadLowering::session_filters(const std::vector<const PayloadFilter*>& filters) {

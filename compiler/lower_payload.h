@@ -31,6 +31,14 @@ class PayloadLowering {
   // mask.range over scalar integer field `field` with `map` (docs/ir.md §4 "Predicate
   // indexing"): a session mask.
   Result<ir::Reg> mask_range(uint32_t field, ir::RangeMap map);
+  // A pattern of mask.strs: a string predicate on the field and the sessions it passes.
+  struct StrPattern {
+    const PayloadPredicate* pred;
+    uint64_t mask;
+  };
+  // mask.strs over scalar string field `field` (docs/ir.md §4 "String indexing"): `base`
+  // or'ed with the masks of the patterns that hold (equal predicates share one pattern).
+  Result<ir::Reg> mask_strs(uint32_t field, const std::vector<StrPattern>& patterns, uint64_t base);
 
  private:
   Result<ir::Reg> expr(const PayloadExpr& e);

@@ -52,6 +52,7 @@ enum class TableSlotKind : uint8_t {
   MaskMap,       // index: &program.mask_maps[index]
   RangeMap,      // index: &program.range_maps[index]
   Regex,         // index: program.str_preds[index].regex.get() (a REGEX / REGEX.CS predicate)
+  StrMap,        // index: &program.str_maps[index]
 };
 struct TableSlot {
   TableSlotKind kind = TableSlotKind::Helper;
@@ -77,9 +78,8 @@ struct NativeFile {
   std::vector<TableSlot> slots;
   std::string_view elf;  // into the parsed bytes
 };
-std::string write_native_file(const ProgramKey& key, std::string_view target,
-                              uint64_t compile_us, std::span<const TableSlot> slots,
-                              std::string_view elf);
+std::string write_native_file(const ProgramKey& key, std::string_view target, uint64_t compile_us,
+                              std::span<const TableSlot> slots, std::string_view elf);
 // Checks magic, version, hash and bounds, then the shared object (check_shared_object).
 // An Error names what is wrong; the caller keeps interpreting.
 Result<NativeFile> parse_native_file(std::string_view bytes);
@@ -102,8 +102,7 @@ class LoadedNative {
   SharedRouteFn fn() const { return fn_; }
 
  private:
-  friend Result<std::unique_ptr<LoadedNative>> load_native(const NativeFile&,
-                                                           const ir::Program&);
+  friend Result<std::unique_ptr<LoadedNative>> load_native(const NativeFile&, const ir::Program&);
   LoadedNative(void* handle, SharedRouteFn fn) : handle_(handle), fn_(fn) {}
   void* handle_;
   SharedRouteFn fn_;

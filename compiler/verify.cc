@@ -128,6 +128,11 @@ class Verifier {
         if (in.c >= p_.str_preds.size()) return fail("string predicate index out of range");
         return optional_use(in.imm, len_field, "length");
       }
+      case Op::MaskStrs: {
+        if (auto r = scalar(d, in_type_is_string(d.type), "a scalar string"); !r) return r;
+        if (in.c >= p_.str_maps.size()) return fail("string map index out of range");
+        return optional_use(in.imm, len_field, "length");
+      }
       case Op::MaskRange: {
         if (auto r = scalar(d, in_type_is_integer(d.type), "a scalar integer"); !r) return r;
         if (in.c >= p_.range_maps.size()) return fail("range map index out of range");
@@ -183,7 +188,8 @@ class Verifier {
       case Op::PredInt:
       case Op::PredStr:
       case Op::PredGuid:
-      case Op::MaskRange: return payload(in);
+      case Op::MaskRange:
+      case Op::MaskStrs: return payload(in);
       case Op::MaskMap:
         if (in.b >= p_.mask_maps.size()) return fail("mask map index out of range");
         return use(in.a, "a");
@@ -202,6 +208,34 @@ class Verifier {
       case Op::Return: return {};
     }
     return fail("unknown opcode");
+  }
+
+  // A mask.strs table: one mask per pattern, each pattern a string predicate of an
+  // operator the multi-pattern match takes (compiler/str_match.h).
+  Result<void> str_map(size_t k) const {
+    const ir::StrMap& m = p_.str_maps[k];
+    const std::string name = "string map " + std::to_string(k);
+    if (m.masks.size() != m.preds.size()) return fail_pool(name + " has not one mask per pattern");
+    if (!m.matcher) return fail_pool(name + " has no matcher (attach_str_matchers)");
+    for (uint32_t q : m.preds) {
+      if (q >= p_.str_preds.size()) return fail_pool(name + ": string predicate out of range");
+      switch (p_.str_preds[q].op) {
+        case PayloadOp::Contains:
+        case PayloadOp::StartsWith:
+        case PayloadOp::EndsWith:
+        case PayloadOp::Is:
+        case PayloadOp::Matches:
+        case PayloadOp::Regex:
+        case PayloadOp::ContainsCs:
+        case PayloadOp::StartsWithCs:
+        case PayloadOp::EndsWithCs:
+        case PayloadOp::IsCs:
+        case PayloadOp::MatchesCs:
+        case PayloadOp::RegexCs: break;
+        default: return fail_pool(name + ": spred#" + std::to_string(q) + " is no pattern");
+      }
+    }
+    return {};
   }
 
   Result<void> pools() const {
@@ -235,6 +269,9 @@ class Verifier {
         return fail_pool("range map " + std::to_string(k) + " starts not strictly increasing");
       if (m.masks.size() != m.starts.size() + 1)
         return fail_pool("range map " + std::to_string(k) + " has not one mask more than starts");
+    }
+    for (size_t k = 0; k < p_.str_maps.size(); ++k) {
+      if (auto r = str_map(k); !r) return r;
     }
     for (size_t k = 0; k < p_.int_preds.size(); ++k) {
       const ir::IntPred& q = p_.int_preds[k];

@@ -28,6 +28,7 @@
 #include "compiler/jit/codegen_impl.h"
 #include "compiler/jit/ssa.h"
 #include "compiler/regex_pred.h"
+#include "compiler/str_match.h"
 #include "compiler/verify.h"
 #include "pfc/event.h"
 #include "runtime/tdh.h"
@@ -45,6 +46,7 @@ std::span<const HelperSymbol> helper_symbols() {
       {"pfc_ir_str_in", reinterpret_cast<void*>(&pfc_ir_str_in)},
       {"pfc_ir_str_index", reinterpret_cast<void*>(&pfc_ir_str_index)},
       {"pfc_ir_pred_regex_next", reinterpret_cast<void*>(&pfc_ir_pred_regex_next)},
+      {"pfc_ir_mask_strs_next", reinterpret_cast<void*>(&pfc_ir_mask_strs_next)},
   };
   return kHelpers;
 }
@@ -210,6 +212,7 @@ void Codegen::emit(const ir::Inst& in) {
     case ir::Op::DeliverMask: return set(deliver_, b_.CreateOr(reg(deliver_), reg(in.a)));
     case ir::Op::MaskRange: return set(in.dst, mask_range(in));
     case ir::Op::StrIndex: return set(in.dst, str_index(in));
+    case ir::Op::MaskStrs: return set(in.dst, mask_strs(in));
     case ir::Op::Return: return emit_return();
     case ir::Op::Jz:
     case ir::Op::Jmp: return;
