@@ -1,33 +1,27 @@
 // compiler/str_match.cc — see str_match.h; the exactness argument is docs/jit.md "String
 // indexing".
 //
-// A text is scanned one of two ways:
-//  * ASCII text (every code unit below 0x80: code units are code points, simple case
-//    folding is ASCII lower-casing): its bytes (UTF-16 narrowed) against `ascii_`, where a
-//    literal is its needle's bytes (HS_FLAG_CASELESS unless `.cs`: ASCII-caseless is
-//    exactly folding on ASCII text), a glob its exact translation over bytes, and a regex
-//    of the conservative subset (regex_for_prefilter) a HS_FLAG_PREFILTER candidate
-//    confirmed by RE2 on those bytes (RE2's own input for an ASCII text). Needles and globs
-//    that can only match a character outside ASCII are left out: they cannot hold.
-//  * Any other text: its code points (as the predicates decode them), folded for `fold_`
-//    and as they are for `plain_`, written as generalised UTF-8 (surrogates encoded like
-//    other code points), against the literals' needles written the same way: UTF-8 is
-//    self-synchronising, so a byte match is a code-point match. Globs and regexes are
-//    tested on their own on such texts (`wide_`).
+// Every text is transcoded into its code points as the predicates decode them, folded for
+// `fold_` and as they are for `plain_`, written as generalised UTF-8 (surrogates encoded
+// like other code points), and scanned against the literals' needles written the same
+// way (UTF-8 is self-synchronising, so a byte match is a code-point match) and the globs'
+// exact translations. Regexes go through RE2 sets: RE2 itself, on the input
+// pfc_ir_pred_regex_next gives it.
 #include "compiler/str_match.h"
 
+#include <emmintrin.h>
 #include <hs/hs.h>
 #include <re2/re2.h>
 #include <re2/set.h>
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <cstring>
 #include <mutex>
 #include <span>
 #include <string>
 
-#include "base/ascii.h"
 #include "base/utf8.h"
 #include "compiler/regex_pred.h"
 #include "runtime/casefold.h"
@@ -40,9 +34,8 @@ namespace pfc::internal {
 struct StrMatcher::Db {
   hs_database_t* db = nullptr;
   std::vector<uint32_t> pattern;  // Hyperscan id → index into patterns_
-  std::vector<uint8_t> confirm;   // id → 1: a prefilter candidate, confirmed with RE2
   std::vector<uint8_t> at_end;    // id → 1: counts only for a match ending at the text's end
-  uint64_t full = 0;  // the masks of its patterns when none is a candidate, else 0 (on_match)
+  uint64_t full = 0;              // the masks of all its patterns (on_match)
   ~Db() { hs_free_database(db); }
 };
 
@@ -84,6 +77,25 @@ bool is_regex(PO op) { return op == PO::Regex || op == PO::RegexCs; }
 bool folds(PO op) { return !payload_op_has(op, kCaseSensitive); }
 
 // Generalised UTF-8: the UTF-8 bit layout for every value up to U+10FFFF, surrogates too.
+inline uint8_t* put_cp_raw(uint8_t* o, char32_t c) {
+  if (c < 0x80) {
+    *o++ = uint8_t(c);
+  } else if (c < 0x800) {
+    *o++ = uint8_t(0xC0 | (c >> 6));
+    *o++ = uint8_t(0x80 | (c & 0x3F));
+  } else if (c < 0x10000) {
+    *o++ = uint8_t(0xE0 | (c >> 12));
+    *o++ = uint8_t(0x80 | ((c >> 6) & 0x3F));
+    *o++ = uint8_t(0x80 | (c & 0x3F));
+  } else {
+    *o++ = uint8_t(0xF0 | (c >> 18));
+    *o++ = uint8_t(0x80 | ((c >> 12) & 0x3F));
+    *o++ = uint8_t(0x80 | ((c >> 6) & 0x3F));
+    *o++ = uint8_t(0x80 | (c & 0x3F));
+  }
+  return o;
+}
+
 void put_cp(std::string& out, char32_t c) {
   if (c < 0x80) {
     out += char(c);
@@ -123,54 +135,6 @@ std::string literal_expr(PO op, const std::string& bytes) {
       op == PO::StartsWith || op == PO::StartsWithCs || op == PO::Is || op == PO::IsCs;
   if (start) out += "\\A";
   for (char c : bytes) put_byte(out, uint8_t(c));
-  return out;
-}
-
-// The ASCII bytes x whose (folded, when `fold`) code point glob token `code[i]` matches.
-std::vector<uint8_t> glob_token_bytes(const std::u32string& code, size_t i, bool fold) {
-  std::vector<uint8_t> out;
-  const char32_t t = code[i];
-  for (uint32_t x = 1; x < 0x80; ++x) {  // no text holds NUL (it ends the text)
-    const char32_t c = fold ? fold_case(x) : x;
-    bool hit = false;
-    if (t == kGlobAny) {
-      hit = true;
-    } else if (t == kGlobClass || t == kGlobNotClass) {
-      bool in = false;
-      for (size_t r = 0; r < code[i + 1]; ++r)
-        in = in || (c >= code[i + 2 + 2 * r] && c <= code[i + 3 + 2 * r]);
-      hit = in == (t == kGlobClass);
-    } else {
-      hit = t == c;
-    }
-    if (hit) out.push_back(uint8_t(x));
-  }
-  return out;
-}
-
-// A glob's exact expression over ASCII bytes (HS_FLAG_DOTALL) but for the end anchor (its
-// matches count at the text's end only, as ends_at_end's), or "" when it cannot match any
-// ASCII text (a token no ASCII character matches).
-std::string glob_ascii_expr(const std::u32string& code, bool fold) {
-  std::string out = "\\A";
-  for (size_t i = 0; i < code.size();) {
-    const char32_t t = code[i];
-    if (t == kGlobStar) {
-      out += ".*";
-      ++i;
-      continue;
-    }
-    const std::vector<uint8_t> bytes = glob_token_bytes(code, i, fold);
-    if (bytes.empty()) return "";
-    if (bytes.size() == 1) {
-      put_byte(out, bytes[0]);
-    } else {
-      out += '[';
-      for (uint8_t b : bytes) put_byte(out, b);
-      out += ']';
-    }
-    i = (t == kGlobClass || t == kGlobNotClass) ? i + 2 + 2 * code[i + 1] : i + 1;
-  }
   return out;
 }
 
@@ -241,10 +205,11 @@ std::vector<std::pair<char32_t, char32_t>> class_ranges(const std::u32string& co
   return out;
 }
 
-// A glob's exact expression over generalised UTF-8 text (HS_FLAG_DOTALL; no end anchor, as
-// glob_ascii_expr), the text folded when the glob is: `?` any one encoded code point, a
-// class the alternatives of its ranges' byte sequences, `*` any bytes (every later token
-// starts at a lead byte, so it resumes at a code point). "" for a class that is empty.
+// A glob's exact expression over generalised UTF-8 text (HS_FLAG_DOTALL; no end anchor: its
+// matches count at the text's end only, as ends_at_end's), the text folded when the glob is: `?`
+// any one encoded code point, a class the alternatives of its ranges' byte sequences, `*` any bytes
+// (every later token starts at a lead byte, so it resumes at a code point). "" for a class that is
+// empty.
 std::string glob_utf8_expr(const std::u32string& code) {
   static constexpr char kAny[] =
       "(?:[\\x00-\\x7f]|[\\xc0-\\xdf][\\x80-\\xbf]|[\\xe0-\\xef][\\x80-\\xbf]{2}|"
@@ -276,56 +241,6 @@ std::string glob_utf8_expr(const std::u32string& code) {
   return out;
 }
 
-// Whether an RE2 pattern (already accepted by RE2) lies in the subset where Hyperscan's
-// prefilter reading matches at least where RE2 matches, on ASCII text: ASCII only; escapes
-// of punctuation and \d \D \w \s \b \B \A \n \t \r \f (no \W or \S, whose case-folded
-// RE2 forms hold k, s; no \s inside a class, where Hyperscan's \v would differ); groups
-// `(`, `(?:`, `(?flags)` / `(?flags:` of i, m, s; counted repeats `{n}`, `{n,}`, `{n,m}`;
-// no end anchor (`$`, `\z`: the databases hold none, see ends_at_end).
-bool regex_for_prefilter(std::string_view p) {
-  bool in_class = false;
-  for (size_t i = 0; i < p.size(); ++i) {
-    const auto c = uint8_t(p[i]);
-    if (c >= 0x80 || c == 0) return false;
-    if (c == '\\') {
-      if (++i == p.size()) return false;
-      const char e = p[i];
-      if (!is_ascii_alnum(e) && e > ' ' && e < 0x7F) continue;  // punctuation
-      if (std::string_view("dDwntrf").find(e) != std::string_view::npos) continue;
-      if (!in_class && std::string_view("sbBA").find(e) != std::string_view::npos) continue;
-      return false;
-    }
-    if (in_class) {
-      if (c == '[' && i + 1 < p.size() && p[i + 1] == ':') return false;
-      if (c == ']') in_class = false;
-      continue;
-    }
-    if (c == '$') return false;
-    if (c == '[') {
-      in_class = true;
-      if (i + 1 < p.size() && p[i + 1] == '^') ++i;
-      if (i + 1 < p.size() && p[i + 1] == ']') ++i;  // a leading ']' is literal
-    } else if (c == '(' && i + 1 < p.size() && p[i + 1] == '?') {
-      size_t j = i + 2;
-      while (j < p.size() && std::string_view("ims-").find(p[j]) != std::string_view::npos) ++j;
-      if (j == p.size() || (p[j] != ':' && p[j] != ')')) return false;
-      i = j;
-    } else if (c == '{') {
-      size_t j = i + 1;
-      const size_t digits = j;
-      while (j < p.size() && is_ascii_digit(p[j])) ++j;
-      if (j == digits) return false;
-      if (j < p.size() && p[j] == ',') {
-        ++j;
-        while (j < p.size() && is_ascii_digit(p[j])) ++j;
-      }
-      if (j == p.size() || p[j] != '}') return false;
-      i = j;
-    }
-  }
-  return !in_class;
-}
-
 // Scratch space: Hyperscan needs, per scanning thread, scratch space at least as large
 // as every database it scans needs. A process-wide prototype grows for every database a
 // matcher builds; a thread clones it again when it has grown since the thread's copy
@@ -344,8 +259,7 @@ void grow_prototype(const hs_database_t* db) {
 struct ThreadState {
   hs_scratch_t* scratch = nullptr;
   uint64_t version = 0;
-  std::string narrow, folded, plain, utf8;
-  std::vector<uint32_t> candidates;
+  std::string folded, plain, utf8;
   std::vector<int> set_hits;
   ~ThreadState() { hs_free_scratch(scratch); }
 };
@@ -371,15 +285,13 @@ struct DbSpec {
   std::vector<std::string> exprs;
   std::vector<unsigned> flags;
   std::vector<uint32_t> pattern;
-  std::vector<uint8_t> confirm;
   std::vector<uint8_t> at_end;
-  // Pattern k as expression e: a prefilter candidate when `c`, counted at the text's end
-  // only when `end` (every match reported then; else the first one only).
-  void add(std::string e, unsigned f, uint32_t k, bool c, bool end) {
+  // Pattern k as expression e, counted at the text's end only when `end` (every match
+  // reported then; else the first one only).
+  void add(std::string e, unsigned f, uint32_t k, bool end) {
     exprs.push_back(std::move(e));
     flags.push_back(f | HS_FLAG_ALLOWEMPTY | (end ? 0 : HS_FLAG_SINGLEMATCH));
     pattern.push_back(k);
-    confirm.push_back(c ? 1 : 0);
     at_end.push_back(end ? 1 : 0);
   }
 };
@@ -405,12 +317,8 @@ std::unique_ptr<StrMatcher::Db> compile(DbSpec spec, const std::vector<uint64_t>
       auto out = std::make_unique<StrMatcher::Db>();
       out->db = db;
       out->pattern = std::move(spec.pattern);
-      out->confirm = std::move(spec.confirm);
       out->at_end = std::move(spec.at_end);
-      for (uint8_t c : out->confirm) out->full |= c != 0 ? ~uint64_t{0} : 0;
-      if (out->full == 0)
-        for (uint32_t k : out->pattern) out->full |= masks[k];
-      else out->full = 0;
+      for (uint32_t k : out->pattern) out->full |= masks[k];
       return out;
     }
     const int bad = err != nullptr ? err->expression : -1;
@@ -423,7 +331,6 @@ std::unique_ptr<StrMatcher::Db> compile(DbSpec spec, const std::vector<uint64_t>
     spec.exprs.erase(spec.exprs.begin() + bad);
     spec.flags.erase(spec.flags.begin() + bad);
     spec.pattern.erase(spec.pattern.begin() + bad);
-    spec.confirm.erase(spec.confirm.begin() + bad);
     spec.at_end.erase(spec.at_end.begin() + bad);
   }
   return nullptr;
@@ -434,7 +341,6 @@ struct ScanCtx {
   unsigned long long n;  // the text's length
   const std::vector<StrMatcher::Pattern>* patterns;
   uint64_t acc;
-  std::vector<uint32_t>* candidates;
 };
 
 // Records a match; stops the scan (nonzero) once every pattern of the database is known
@@ -442,13 +348,8 @@ struct ScanCtx {
 int on_match(unsigned id, unsigned long long, unsigned long long to, unsigned, void* ctx) {
   auto* c = static_cast<ScanCtx*>(ctx);
   if (c->db->at_end[id] != 0 && to != c->n) return 0;
-  const uint32_t k = c->db->pattern[id];
-  if (c->db->confirm[id] == 0) {
-    c->acc |= (*c->patterns)[k].mask;
-    return c->db->full != 0 && (c->acc & c->db->full) == c->db->full ? 1 : 0;
-  }
-  if (c->candidates->empty() || c->candidates->back() != k) c->candidates->push_back(k);
-  return 0;
+  c->acc |= (*c->patterns)[c->db->pattern[id]].mask;
+  return (c->acc & c->db->full) == c->db->full ? 1 : 0;
 }
 
 // Whether pattern `p` holds for the field: the predicate's own helper.
@@ -463,12 +364,82 @@ bool holds(const ir::StrPred& p, const uint8_t* payload, uint64_t size, uint64_t
 
 // The code points of [b, e) (unit 2: UTF-16LE, 1: 8-bit, decoded as the predicates do),
 // folded when `fold`, as generalised UTF-8 into `out`.
-void transcode(const uint8_t* b, const uint8_t* e, uint32_t unit, bool fold, std::string& out) {
-  out.clear();
-  while (b < e) {
-    char32_t c = unit == 2 ? decode_utf16le_step(b, e) : decode_utf8_step(b, e);
-    put_cp(out, fold ? fold_case(c) : c);
+// fold_case through a small per-thread cache (texts repeat their few non-ASCII letters).
+char32_t fold_cached(char32_t c) {
+  struct Entry {
+    char32_t from = 0, to = 0;  // from 0: empty (0 is ASCII, never asked)
+  };
+  thread_local Entry cache[256];
+  Entry& slot = cache[(c ^ (c >> 8)) & 0xFF];
+  if (slot.from != c) slot = {c, fold_case(c)};
+  return slot.to;
+}
+
+// Writes the code points of [b, e) (kUnit 2: UTF-16LE, 1: 8-bit, decoded as the
+// predicates do), folded when kFold, as generalised UTF-8 into `out` (room for 3 bytes per
+// input byte); returns the bytes written. Runs of ASCII units go a vector block at a time
+// (SSE2, the x86-64 baseline).
+// ASCII-lower-cases the bytes of `x` (all below 0x80) when kFold.
+template <bool kFold>
+inline __m128i lower_ascii(__m128i x) {
+  if (!kFold) return x;
+  const __m128i t = _mm_sub_epi8(x, _mm_set1_epi8('A'));  // signed: -65..62
+  const __m128i upper =
+      _mm_and_si128(_mm_cmpgt_epi8(t, _mm_set1_epi8(-1)), _mm_cmplt_epi8(t, _mm_set1_epi8(26)));
+  return _mm_add_epi8(x, _mm_and_si128(upper, _mm_set1_epi8(0x20)));
+}
+
+// Copies (lower-cased when kFold) the ASCII units that begin the next block at b to o — a
+// block is 8 UTF-16 units or 16 bytes, and [b, e) must hold a whole one — and returns the
+// input bytes they take (a block's worth when all its units are below 0x80). The store
+// may write a whole block's bytes; the caller's buffer has room.
+template <uint32_t kUnit, bool kFold>
+inline size_t ascii_prefix(const uint8_t* b, uint8_t* o) {
+  const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b));
+  if (kUnit == 2) {
+    const __m128i high = _mm_and_si128(x, _mm_set1_epi16(int16_t(0xFF80)));
+    const unsigned ascii = unsigned(_mm_movemask_epi8(_mm_cmpeq_epi16(high, _mm_setzero_si128())));
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(o), lower_ascii<kFold>(_mm_packus_epi16(x, x)));
+    return ascii == 0xFFFF ? 16 : size_t(std::countr_zero(~ascii) & ~1);
   }
+  const unsigned other = unsigned(_mm_movemask_epi8(x));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(o), lower_ascii<kFold>(x));
+  return other == 0 ? 16 : size_t(std::countr_zero(other));
+}
+
+template <uint32_t kUnit, bool kFold>
+size_t transcode_into(const uint8_t* b, const uint8_t* e, uint8_t* out) {
+  uint8_t* o = out;
+  while (b < e) {
+    if (e - b >= 16) {
+      const size_t used = ascii_prefix<kUnit, kFold>(b, o);
+      b += used;
+      o += used / kUnit;
+      if (used == 16 || b >= e) continue;
+    }
+    const unsigned u = kUnit == 2 ? unsigned(b[0]) | unsigned(b[1]) << 8 : b[0];
+    if (u < 0x80) {
+      *o++ = uint8_t(kFold && u - 'A' < 26 ? u + 32 : u);
+      b += kUnit;
+      continue;
+    }
+    char32_t c = kUnit == 2 ? decode_utf16le_step(b, e) : decode_utf8_step(b, e);
+    if (kFold) c = fold_cached(c);
+    o = put_cp_raw(o, c);
+  }
+  return size_t(o - out);
+}
+
+// transcode_into for a field's unit (2: UTF-16LE, 1: 8-bit) into `buf` (grown as needed).
+const uint8_t* transcode(const uint8_t* b, const uint8_t* e, uint32_t unit, bool fold,
+                         std::string& buf, size_t* n) {
+  const size_t room = 3 * size_t(e - b) + 16;
+  if (buf.size() < room) buf.resize(room);
+  auto* out = reinterpret_cast<uint8_t*>(buf.data());
+  if (unit == 2)
+    *n = fold ? transcode_into<2, true>(b, e, out) : transcode_into<2, false>(b, e, out);
+  else *n = fold ? transcode_into<1, true>(b, e, out) : transcode_into<1, false>(b, e, out);
+  return out;
 }
 
 }  // namespace
@@ -478,7 +449,7 @@ StrMatcher::~StrMatcher() = default;
 std::shared_ptr<const StrMatcher> StrMatcher::build(const ir::StrMap& map,
                                                     const std::vector<ir::StrPred>& str_preds) {
   std::shared_ptr<StrMatcher> m(new StrMatcher());
-  DbSpec ascii, fold, plain;
+  DbSpec fold, plain;
   for (size_t i = 0; i < map.preds.size(); ++i) {
     const ir::StrPred& p = str_preds[map.preds[i]];
     const auto k = uint32_t(m->patterns_.size());
@@ -490,20 +461,12 @@ std::shared_ptr<const StrMatcher> StrMatcher::build(const ir::StrMap& map,
         continue;
       }
       std::string bytes;
-      bool ascii_only = true;
-      for (char32_t c : p.folded) {
-        put_cp(bytes, c);
-        ascii_only = ascii_only && c < 0x80;
-      }
-      const bool end = ends_at_end(p.op);
-      if (ascii_only) ascii.add(literal_expr(p.op, bytes), f ? HS_FLAG_CASELESS : 0, k, false, end);
-      (f ? fold : plain).add(literal_expr(p.op, bytes), 0, k, false, end);
+      for (char32_t c : p.folded) put_cp(bytes, c);
+      (f ? fold : plain).add(literal_expr(p.op, bytes), 0, k, ends_at_end(p.op));
     } else if (is_glob(p.op)) {
       if (std::string e = glob_utf8_expr(p.folded); !e.empty())
-        (f ? fold : plain).add(std::move(e), HS_FLAG_DOTALL, k, false, true);
-      else m->wide_.push_back(k);
-      if (std::string e = glob_ascii_expr(p.folded, f); !e.empty())
-        ascii.add(std::move(e), HS_FLAG_DOTALL, k, false, true);
+        (f ? fold : plain).add(std::move(e), HS_FLAG_DOTALL, k, true);
+      else m->always_.push_back(k);
     } else if (is_regex(p.op) && p.regex) {
       if (!m->sets_) {
         m->sets_ = std::make_unique<Sets>();
@@ -517,9 +480,6 @@ std::shared_ptr<const StrMatcher> StrMatcher::build(const ir::StrMap& map,
       }
       (f ? m->sets_->fold_ids : m->sets_->cs_ids).push_back(k);
       m->sets_->all.push_back(k);
-      if (regex_for_prefilter(p.text))
-        ascii.add(p.text, HS_FLAG_PREFILTER | (f ? HS_FLAG_CASELESS : 0), k, true, false);
-      else m->sets_on_ascii_ = true;
     } else {
       m->always_.push_back(k);
     }
@@ -528,32 +488,19 @@ std::shared_ptr<const StrMatcher> StrMatcher::build(const ir::StrMap& map,
   if (m->sets_ && !(m->sets_->fold->Compile() && m->sets_->cs->Compile())) {
     for (uint32_t k : m->sets_->all) m->always_.push_back(k);
     m->sets_.reset();
-    m->sets_on_ascii_ = false;
   }
-  // A pattern a database rejects is tested on its own wherever that database would have
-  // tested it: always_ covers both kinds of text.
+  // A pattern a database rejects is tested on its own.
   std::vector<uint32_t> rejected;
-  m->ascii_ = compile(std::move(ascii), map.masks, rejected);
   m->fold_ = compile(std::move(fold), map.masks, rejected);
   m->plain_ = compile(std::move(plain), map.masks, rejected);
-  for (uint32_t k : rejected) {
-    std::erase(m->wide_, k);
-    if (m->sets_ &&
-        std::find(m->sets_->all.begin(), m->sets_->all.end(), k) != m->sets_->all.end()) {
-      m->sets_on_ascii_ = true;  // a regex the prefilter database rejected: the sets test it
-      continue;
-    }
-    if (std::find(m->always_.begin(), m->always_.end(), k) == m->always_.end())
-      m->always_.push_back(k);
-  }
+  m->always_.insert(m->always_.end(), rejected.begin(), rejected.end());
   return m;
 }
 
 uint64_t StrMatcher::scan(const Db& db, const uint8_t* data, uint64_t n, uint64_t acc,
                           bool* ok) const {
   ThreadState& ts = thread_state();
-  ts.candidates.clear();
-  ScanCtx ctx{&db, n, &patterns_, acc, &ts.candidates};
+  ScanCtx ctx{&db, n, &patterns_, acc};
   const char* text = reinterpret_cast<const char*>(data);
   hs_scratch_t* scratch = thread_scratch(ts);
   const hs_error_t rc = scratch == nullptr
@@ -563,27 +510,17 @@ uint64_t StrMatcher::scan(const Db& db, const uint8_t* data, uint64_t n, uint64_
     *ok = false;
     return acc;
   }
-  std::sort(ts.candidates.begin(), ts.candidates.end());
-  ts.candidates.erase(std::unique(ts.candidates.begin(), ts.candidates.end()), ts.candidates.end());
-  for (uint32_t k : ts.candidates) {
-    const Pattern& p = patterns_[k];
-    if ((p.mask & ~ctx.acc) != 0 &&
-        RE2::PartialMatch(re2::StringPiece(text, size_t(n)), *p.pred.regex))
-      ctx.acc |= p.mask;
-  }
   return ctx.acc;
 }
 
 // The regexes through the RE2 sets: on the text's UTF-8 (UTF-16 converted with unpaired
 // surrogates as U+FFFD, 8-bit text as it is: pfc_ir_pred_regex_next's input). *ok false
 // when a set cannot decide (RE2's DFA out of memory): the caller tests each pattern.
-uint64_t StrMatcher::sets(const uint8_t* b, const uint8_t* e, uint32_t unit, bool ascii,
-                          uint64_t acc, bool* ok) const {
+uint64_t StrMatcher::sets(const uint8_t* b, const uint8_t* e, uint32_t unit, uint64_t acc,
+                          bool* ok) const {
   ThreadState& ts = thread_state();
   re2::StringPiece text(reinterpret_cast<const char*>(b), size_t(e - b));
-  if (unit == 2 && ascii) {
-    text = re2::StringPiece(ts.narrow.data(), size_t(e - b) / 2);
-  } else if (unit == 2) {
+  if (unit == 2) {
     ts.utf8.clear();
     utf16le_to_utf8(std::span<const uint8_t>(b, size_t(e - b)), ts.utf8, Unpaired::Replace);
     text = re2::StringPiece(ts.utf8);
@@ -619,43 +556,20 @@ uint64_t StrMatcher::each(const std::vector<uint32_t>& ids, const uint8_t* paylo
 uint64_t StrMatcher::match(const uint8_t* payload, uint64_t size, uint64_t off, uint32_t in_type,
                            uint64_t length, const uint8_t* b, const uint8_t* e) const {
   const uint32_t unit = in_type == 1 ? 2 : 1;
-  const auto n = uint64_t(e - b) / unit;
-  bool ok = n > 0 && n <= 0xFFFFFFFFu / 4;  // hs_scan takes an unsigned length
+  // hs_scan takes an unsigned length (a transcoded text has at most 3 bytes per input byte).
+  bool ok = b < e && uint64_t(e - b) <= 0xFFFFFFFFu / 4;
   uint64_t acc = 0;
-  if (ok) {
-    ThreadState& ts = thread_state();
-    const uint8_t* text = b;
-    unsigned high = 0;
-    if (unit == 2) {
-      if (ts.narrow.size() < n) ts.narrow.resize(n);
-      auto* out = reinterpret_cast<uint8_t*>(ts.narrow.data());
-      for (uint64_t i = 0; i < n; ++i) {
-        const unsigned u = unsigned(b[2 * i]) | unsigned(b[2 * i + 1]) << 8;
-        high |= u;
-        out[i] = uint8_t(u);
-      }
-      text = out;
-    } else {
-      for (uint64_t i = 0; i < n; ++i) high |= b[i];
-    }
-    if (high < 0x80) {
-      if (ascii_) acc = scan(*ascii_, text, n, acc, &ok);
-      if (ok && sets_on_ascii_) acc = sets(b, e, unit, true, acc, &ok);
-    } else {
-      if (ok && fold_) {
-        transcode(b, e, unit, true, ts.folded);
-        acc = scan(*fold_, reinterpret_cast<const uint8_t*>(ts.folded.data()), ts.folded.size(),
-                   acc, &ok);
-      }
-      if (ok && plain_) {
-        transcode(b, e, unit, false, ts.plain);
-        acc = scan(*plain_, reinterpret_cast<const uint8_t*>(ts.plain.data()), ts.plain.size(), acc,
-                   &ok);
-      }
-      if (ok && sets_) acc = sets(b, e, unit, false, acc, &ok);
-      if (ok) acc = each(wide_, payload, size, off, in_type, length, acc);
-    }
+  ThreadState& ts = thread_state();
+  size_t n = 0;
+  if (ok && fold_) {
+    const uint8_t* folded = transcode(b, e, unit, true, ts.folded, &n);
+    acc = scan(*fold_, folded, n, acc, &ok);
   }
+  if (ok && plain_) {
+    const uint8_t* plain = transcode(b, e, unit, false, ts.plain, &n);
+    acc = scan(*plain_, plain, n, acc, &ok);
+  }
+  if (ok && sets_) acc = sets(b, e, unit, acc, &ok);
   if (!ok) {  // the empty text, or a scan that failed: every pattern on its own
     acc = 0;
     for (uint32_t k = 0; k < patterns_.size(); ++k)

@@ -40,23 +40,19 @@ class StrMatcher {
  private:
   StrMatcher() = default;
   uint64_t scan(const Db& db, const uint8_t* data, uint64_t n, uint64_t acc, bool* ok) const;
-  uint64_t sets(const uint8_t* b, const uint8_t* e, uint32_t unit, bool ascii, uint64_t acc,
-                bool* ok) const;
+  uint64_t sets(const uint8_t* b, const uint8_t* e, uint32_t unit, uint64_t acc, bool* ok) const;
   uint64_t each(const std::vector<uint32_t>& ids, const uint8_t* payload, uint64_t size,
                 uint64_t off, uint32_t in_type, uint64_t length, uint64_t acc) const;
 
   std::vector<Pattern> patterns_;
-  std::unique_ptr<Db> ascii_;   // on texts of ASCII characters only: their bytes
-  std::unique_ptr<Db> fold_;    // other texts, folded, as generalised UTF-8: caseless literals
-  std::unique_ptr<Db> plain_;   // other texts as generalised UTF-8: `.cs` literals
-  std::unique_ptr<Sets> sets_;  // every regex: on texts outside ASCII, and on ASCII texts
-                                // when some regex is not in ascii_ (sets_on_ascii_)
-  bool sets_on_ascii_ = false;
+  std::unique_ptr<Db> fold_;      // the text folded, as generalised UTF-8: caseless literals, globs
+  std::unique_ptr<Db> plain_;     // the text as generalised UTF-8: `.cs` literals and globs
+  std::unique_ptr<Sets> sets_;    // every regex
   std::vector<uint32_t> always_;  // patterns tested on their own on every text
-  std::vector<uint32_t> wide_;    // … on texts with a character outside ASCII
 };
 
-// Builds the matcher of every str_maps entry of `prog` (verified). Lowering calls it last.
+// Builds the matcher of every str_maps entry of `prog` (verified): for programs not built by
+// the lowering (which builds each map's when it adds it).
 void attach_str_matchers(ir::Program& prog);
 
 }  // namespace pfc::internal
