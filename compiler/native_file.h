@@ -103,8 +103,9 @@ class LoadedNative {
 
  private:
   friend Result<std::unique_ptr<LoadedNative>> load_native(const NativeFile&, const ir::Program&);
-  LoadedNative(void* handle, SharedRouteFn fn) : handle_(handle), fn_(fn) {}
+  LoadedNative(void* handle, int fd, SharedRouteFn fn) : handle_(handle), fd_(fd), fn_(fn) {}
   void* handle_;
+  int fd_;  // the sealed memfd the code was loaded from, open while it is loaded
   SharedRouteFn fn_;
 };
 

@@ -30,8 +30,8 @@ bool known_type(InType t) {
 class Verifier {
  public:
   static constexpr uint32_t kMaxRegs = uint32_t{1} << 24;
-  explicit Verifier(const ir::Program& p)
-      : p_(p), written_(std::min(p.num_regs, kMaxRegs + 1), false) {}
+  Verifier(const ir::Program& p, bool matchers)
+      : p_(p), matchers_(matchers), written_(std::min(p.num_regs, kMaxRegs + 1), false) {}
 
   Result<void> run() {
     if (p_.code.empty() || p_.code.back().op != Op::Return)
@@ -216,7 +216,7 @@ class Verifier {
     const ir::StrMap& m = p_.str_maps[k];
     const std::string name = "string map " + std::to_string(k);
     if (m.masks.size() != m.preds.size()) return fail_pool(name + " has not one mask per pattern");
-    if (!m.matcher) return fail_pool(name + " has no matcher (attach_str_matchers)");
+    if (matchers_ && !m.matcher) return fail_pool(name + " has no matcher (attach_str_matchers)");
     for (uint32_t q : m.preds) {
       if (q >= p_.str_preds.size()) return fail_pool(name + ": string predicate out of range");
       switch (p_.str_preds[q].op) {
@@ -324,12 +324,15 @@ class Verifier {
   }
 
   const ir::Program& p_;
+  bool matchers_;
   std::vector<bool> written_;
   size_t i_ = 0;
 };
 
 }  // namespace
 
-Result<void> verify(const ir::Program& prog) { return Verifier(prog).run(); }
+Result<void> verify(const ir::Program& prog) { return Verifier(prog, true).run(); }
+
+Result<void> verify_data(const ir::Program& prog) { return Verifier(prog, false).run(); }
 
 }  // namespace pfc

@@ -4,7 +4,9 @@
 // for integer-only workloads, libpcap's bpf_filter (Bpf); plus the disabled-path check and
 // compile latency (script text → interpreter-ready / native-ready, p50/p99). JitO2 (native
 // code from the full O2 pipeline, JitProgram directly) is a diagnostic column for the JIT
-// owners: what the default O1 pipeline leaves on the table.
+// owners: what the default O1 pipeline leaves on the table. Shared is the same program
+// compiled by compile_shared and loaded from its compiled-program file (helpers and pool
+// entries through pfc_table): its cost should equal Jit's.
 // Names: <Workload>_<Engine>. Before any timing, every engine must produce identical
 // masks on every event of every workload, or the program aborts.
 // `bench_limit --emit-asm=DIR` writes each workload's native code as DIR/<Workload>.s
@@ -24,6 +26,7 @@
 
 #include "base/hex.h"
 #include "bench/limit/compile_latency.h"
+#include "bench/limit/shared_engine.h"
 #include "bench/limit/workload.h"
 #include "compiler/ir_dump.h"
 #include "compiler/jit/tiered.h"
@@ -51,6 +54,7 @@ struct Prepared {
   std::shared_ptr<const RoutingProgram> interp;
   std::shared_ptr<const RoutingProgram> jit;
   std::shared_ptr<const RoutingProgram> jit_o2;  // diagnostic: the full O2 pipeline
+  std::shared_ptr<const RoutingProgram> shared;  // compile_shared + load_native
   std::vector<EventView> views;
 };
 
@@ -88,6 +92,7 @@ void cross_check(const Prepared& p) {
     const RouteResult want = p.interp->route(p.views[i]);
     std::vector<std::pair<const char*, RouteResult>> got = {{"Jit", p.jit->route(p.views[i])},
                                                             {"JitO2", p.jit_o2->route(p.views[i])},
+                                                            {"Shared", p.shared->route(p.views[i])},
                                                             {"Hand", p.w.hand->route(p.views[i])}};
     if (p.w.bpf) {
       const auto& rec = p.w.bpf->records[i];
@@ -121,6 +126,7 @@ void register_routes(const Prepared& p) {
   reg("Interp", [&p](benchmark::State& s) { route_loop(s, *p.interp, p.views); });
   reg("Jit", [&p](benchmark::State& s) { route_loop(s, *p.jit, p.views); });
   reg("JitO2", [&p](benchmark::State& s) { route_loop(s, *p.jit_o2, p.views); });
+  reg("Shared", [&p](benchmark::State& s) { route_loop(s, *p.shared, p.views); });
   reg("Hand", [&p](benchmark::State& s) { route_loop(s, *p.w.hand, p.views); });
   if (p.w.bpf) reg("Bpf", [&p](benchmark::State& s) { bpf_loop(s, *p.w.bpf); });
 }
@@ -264,6 +270,7 @@ int route_loop_only(const std::string& spec, std::vector<Workload>& workloads) {
     if (engine == "Interp") program = build(Engine::Interp, w.spec);
     if (engine == "Jit") program = build(Engine::Jit, w.spec);
     if (engine == "JitO2") program = build_native(OptLevel::O2, w.spec);
+    if (engine == "Shared") program = build_shared(w.spec);
     const RoutingProgram* p = engine == "Hand" ? w.hand.get() : program.get();
     if (p == nullptr) return 2;
     const uint64_t delivered = route_times(*p, w.events, times);
@@ -317,6 +324,7 @@ int main(int argc, char** argv) {
     p.interp = build(pfc::Engine::Interp, p.w.spec);
     p.jit = build(pfc::Engine::Jit, p.w.spec);
     p.jit_o2 = build_native(pfc::OptLevel::O2, p.w.spec);
+    p.shared = build_shared(p.w.spec);
     for (const pfc::Event& e : p.w.events) p.views.push_back(e.view());
     cross_check(p);
   }

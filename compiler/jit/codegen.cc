@@ -35,22 +35,6 @@
 
 namespace pfc::internal {
 
-std::span<const HelperSymbol> helper_symbols() {
-  static const HelperSymbol kHelpers[] = {
-      {"pfc_tdh_skip", reinterpret_cast<void*>(&pfc_tdh_skip)},
-      {"pfc_tdh_load_int", reinterpret_cast<void*>(&pfc_tdh_load_int)},
-      {"pfc_tdh_str_pred_next", reinterpret_cast<void*>(&pfc_tdh_str_pred_next)},
-      {"pfc_tdh_wstr_short_pred_next", reinterpret_cast<void*>(&pfc_tdh_wstr_short_pred_next)},
-      {"pfc_ir_mask_map", reinterpret_cast<void*>(&pfc_ir_mask_map)},
-      {"pfc_ir_mask_range", reinterpret_cast<void*>(&pfc_ir_mask_range)},
-      {"pfc_ir_str_in", reinterpret_cast<void*>(&pfc_ir_str_in)},
-      {"pfc_ir_str_index", reinterpret_cast<void*>(&pfc_ir_str_index)},
-      {"pfc_ir_pred_regex_next", reinterpret_cast<void*>(&pfc_ir_pred_regex_next)},
-      {"pfc_ir_mask_strs_next", reinterpret_cast<void*>(&pfc_ir_mask_strs_next)},
-  };
-  return kHelpers;
-}
-
 namespace {
 
 // Byte offset and width of each HeaderField inside EventView, indexed by HeaderField.
@@ -79,6 +63,12 @@ constexpr llvm::CmpInst::Predicate kCondPreds[] = {
     llvm::CmpInst::ICMP_SGE};
 
 static_assert(std::size(kHeaderSlots) == static_cast<size_t>(ir::HeaderField::PayloadSize) + 1);
+
+// The index of `entry` in `pool` (an element of it).
+template <typename T>
+uint32_t pool_index(const std::vector<T>& pool, const T& entry) {
+  return static_cast<uint32_t>(&entry - pool.data());
+}
 
 }  // namespace
 
@@ -136,6 +126,11 @@ void Codegen::run(const std::string& fn_name) {
     } else {
       emit(in);
     }
+  }
+  if (mode_ == CodegenMode::Table) {
+    fn_->setVisibility(llvm::GlobalValue::ProtectedVisibility);
+    fn_->setDSOLocal(true);
+    finish_table();
   }
 }
 
@@ -321,24 +316,9 @@ Value* Codegen::load_header(uint32_t field) {
   return b_.CreateZExt(v, i64_);
 }
 
-llvm::FunctionCallee Codegen::helper(const char* name, llvm::Type* ret,
-                                     llvm::ArrayRef<llvm::Type*> args) {
-  llvm::FunctionCallee callee =
-      m_.getOrInsertFunction(name, llvm::FunctionType::get(ret, args, false));
-  if (auto* f = llvm::dyn_cast<llvm::Function>(callee.getCallee())) {
-    f->addFnAttr(llvm::Attribute::NoUnwind);
-    f->addFnAttr(llvm::Attribute::WillReturn);
-  }
-  return callee;
-}
-
 llvm::Constant* Codegen::constant_array(llvm::Constant* init, const char* name) {
   return new llvm::GlobalVariable(m_, init->getType(), /*isConstant=*/true,
                                   llvm::GlobalValue::PrivateLinkage, init, name);
-}
-
-Value* Codegen::pool_address(const void* object) {
-  return b_.CreateIntToPtr(c64(reinterpret_cast<uintptr_t>(object)), ptr_);
 }
 
 // Branch-free: the sorted values are cut into windows of 64 (each a base and a bit mask)
@@ -350,7 +330,7 @@ Value* Codegen::in_set(Value* v, const ir::IntSet& set) {
     if (windows.empty() || value - windows.back().first >= 64) windows.emplace_back(value, 0);
     windows.back().second |= uint64_t{1} << (value - windows.back().first);
   }
-  if (windows.size() > kInlineSetWindows) return bool64(in_sorted(v, set.values));
+  if (windows.size() > kInlineSetWindows) return bool64(in_sorted(v, set));
   Value* hit = b_.getFalse();
   for (const auto& [base, mask] : windows) hit = b_.CreateOr(hit, in_window(v, base, mask));
   return bool64(hit);
@@ -360,11 +340,13 @@ Value* Codegen::in_set(Value* v, const ir::IntSet& set) {
 // unrolled over the constant size, ceil(log2 n) steps of load, compare and select, then
 // one equality test. The table is a constant global (32-bit elements when every value
 // fits) for at most kConstSetValues values, else `values` itself, by address.
-Value* Codegen::in_sorted(Value* v, const std::vector<uint64_t>& values) {
+Value* Codegen::in_sorted(Value* v, const ir::IntSet& set) {
+  const std::vector<uint64_t>& values = set.values;
   llvm::Type* elem = i64_;
   Value* table = nullptr;
   if (values.size() > kConstSetValues) {
-    table = pool_address(values.data());
+    table =
+        pool_address(values.data(), {TableSlotKind::IntSetValues, pool_index(p_.int_sets, set)});
   } else if (values.back() <= std::numeric_limits<uint32_t>::max()) {
     std::vector<uint32_t> narrow(values.begin(), values.end());
     table =
@@ -458,18 +440,21 @@ Value* Codegen::mask_lookup(Value* key, const ir::MaskMap& map, bool byte) {
     return out;
   }
   llvm::FunctionCallee f = helper("pfc_ir_mask_map", i64_, {ptr_, i64_});
-  return b_.CreateCall(f, {pool_address(&map), key});
+  return b_.CreateCall(
+      f, {pool_address(&map, {TableSlotKind::MaskMap, pool_index(p_.mask_maps, map)}), key});
 }
 
 Value* Codegen::str_in(const ir::Inst& in) {
   llvm::FunctionCallee f = helper("pfc_ir_str_in", i32_, {ptr_, ptr_, i32_});
-  Value* hit = b_.CreateCall(f, {pool_address(&p_.str_sets[in.b]), event_, c32(in.a)});
+  Value* set = pool_address(&p_.str_sets[in.b], {TableSlotKind::StrSet, in.b});
+  Value* hit = b_.CreateCall(f, {set, event_, c32(in.a)});
   return helper_bit(hit);
 }
 
 Value* Codegen::str_index(const ir::Inst& in) {
   llvm::FunctionCallee f = helper("pfc_ir_str_index", i64_, {ptr_, ptr_, i32_});
-  return b_.CreateCall(f, {pool_address(&p_.str_sets[in.b]), event_, c32(in.a)});
+  Value* set = pool_address(&p_.str_sets[in.b], {TableSlotKind::StrSet, in.b});
+  return b_.CreateCall(f, {set, event_, c32(in.a)});
 }
 
 Value* Codegen::extent(const Extent& e, uint64_t reg_index, uint64_t absent) {
@@ -535,14 +520,17 @@ Value* Codegen::skip(const ir::Inst& in) {
 
 Result<std::unique_ptr<llvm::Module>> generate_module(const ir::Program& program,
                                                       llvm::LLVMContext& context,
-                                                      const std::string& fn_name) {
+                                                      const std::string& fn_name, CodegenMode mode,
+                                                      std::vector<TableSlot>* slots) {
   static_assert(std::endian::native == std::endian::little,
                 "generated payload loads assume a little-endian host");
   // The one IR verifier: everything codegen indexes (registers, pools, fields, jump
   // targets, the final Return) is in range once it passes.
   if (auto ok = verify(program); !ok) return std::unexpected(ok.error());
   auto module = std::make_unique<llvm::Module>("pfc." + fn_name, context);
-  Codegen(program, context, *module).run(fn_name);
+  Codegen codegen(program, context, *module, mode);
+  codegen.run(mode == CodegenMode::Table ? "pfc_route" : fn_name);
+  if (slots) *slots = codegen.slots();
   std::string problems;
   llvm::raw_string_ostream os(problems);
   if (llvm::verifyModule(*module, &os))

@@ -1,7 +1,8 @@
 // compiler/jit/codegen_impl.h — internal to compiler/jit/: the class that lowers one
 // ir::Program to one LLVM function (codegen.h has the calling convention). Its members are
-// defined in codegen.cc (control flow, header checks, sets, session masks) and
-// codegen_payload.cc (payload reads and predicates).
+// defined in codegen.cc (control flow, header checks, sets, session masks),
+// codegen_payload.cc (payload reads and predicates) and codegen_table.cc (helpers and pool
+// addresses: constants or pfc_table).
 #pragma once
 
 #include <cstdint>
@@ -19,6 +20,7 @@
 #include <llvm/IR/Module.h>
 
 #include "compiler/ir.h"
+#include "compiler/jit/codegen.h"
 #include "compiler/jit/ssa.h"
 #include "pfc/schema.h"
 
@@ -29,12 +31,15 @@ using llvm::Value;
 
 class Codegen {
  public:
-  Codegen(const ir::Program& program, llvm::LLVMContext& context, llvm::Module& module)
-      : p_(program), ctx_(context), m_(module), b_(context), i1_(b_.getInt1Ty()),
+  Codegen(const ir::Program& program, llvm::LLVMContext& context, llvm::Module& module,
+          CodegenMode mode)
+      : p_(program), ctx_(context), m_(module), mode_(mode), b_(context), i1_(b_.getInt1Ty()),
         i32_(b_.getInt32Ty()), i64_(b_.getInt64Ty()), ptr_(b_.getPtrTy()),
         ssa_(i64_, b_.getInt64(0)), deliver_(program.num_regs), stack_(program.num_regs + 1) {}
 
   void run(const std::string& fn_name);
+  // Table mode: the table's slots in order, after run().
+  const std::vector<TableSlot>& slots() const { return slots_; }
 
  private:
   void emit_prologue();
@@ -47,9 +52,13 @@ class Codegen {
   void enter(SsaBuilder::Segment segment, BasicBlock* head);
 
   Value* load_header(uint32_t field);
-  Value* pool_address(const void* object);  // an ir::Program pool entry, by address
+  // An ir::Program pool entry's address: the constant `object` (Jit mode) or a load of
+  // `slot` (Table mode).
+  Value* pool_address(const void* object, TableSlot slot);
+  Value* table_entry(TableSlot slot);  // Table mode: the slot's pointer, loaded
+  void finish_table();                 // Table mode: defines pfc_table with every slot
   Value* in_set(Value* v, const ir::IntSet& set);
-  Value* in_sorted(Value* v, const std::vector<uint64_t>& values);
+  Value* in_sorted(Value* v, const ir::IntSet& set);
   Value* search(Value* v, uint64_t size, llvm::function_ref<Value*(Value*)> at);
   Value* mask_if(Value* v, uint64_t bits);
   Value* in_window(Value* v, uint64_t base, uint64_t mask);
@@ -116,6 +125,12 @@ class Codegen {
   const ir::Program& p_;
   llvm::LLVMContext& ctx_;
   llvm::Module& m_;
+  const CodegenMode mode_;
+  // Table mode: a placeholder global the loads index until finish_table() knows the size,
+  // and the slots in the order they were first used.
+  llvm::GlobalVariable* table_ = nullptr;
+  std::vector<TableSlot> slots_;
+  std::map<std::pair<TableSlotKind, uint32_t>, uint32_t> slot_numbers_;
   llvm::IRBuilder<> b_;
   llvm::IntegerType* i1_;
   llvm::IntegerType* i32_;

@@ -79,7 +79,8 @@ Value* Codegen::mask_range(const ir::Inst& in) {
                              c64(map.masks[i + 1]), mask);
   } else if (map.starts.size() > kInlineRangeStarts) {
     llvm::FunctionCallee f = helper("pfc_ir_mask_range", i64_, {ptr_, i64_});
-    mask = b_.CreateCall(f, {pool_address(&map), field.bits});
+    Value* address = pool_address(&map, {TableSlotKind::RangeMap, in.c});
+    mask = b_.CreateCall(f, {address, field.bits});
   } else {
     llvm::Constant* data = constant_array(
         llvm::ConstantDataArray::get(ctx_, llvm::ArrayRef<uint64_t>(map.masks)), "range_masks");
@@ -218,9 +219,10 @@ Value* Codegen::pred_regex(const ir::Inst& in) {
       helper("pfc_ir_pred_regex_next", i32_, {ptr_, i64_, i64_, i32_, i64_, ptr_, ptr_});
   llvm::AllocaInst* next_slot = entry_slot(next_slot_, i64_, "next");
   Value* off = reg(in.a);
-  Value* hit = b_.CreateCall(
-      fn, {payload(), psize(), off, c32(static_cast<uint32_t>(f.type)),
-           length_extent(f.length, in.imm), pool_address(pred.regex.get()), next_slot});
+  Value* hit =
+      b_.CreateCall(fn, {payload(), psize(), off, c32(static_cast<uint32_t>(f.type)),
+                         length_extent(f.length, in.imm),
+                         pool_address(pred.regex.get(), {TableSlotKind::Regex, in.c}), next_slot});
   string_next_[{off, in.b, length_key(f, in.imm)}] = b_.CreateLoad(i64_, next_slot);
   return helper_bit(hit);
 }
@@ -234,8 +236,9 @@ Value* Codegen::mask_strs(const ir::Inst& in) {
   llvm::AllocaInst* next_slot = entry_slot(next_slot_, i64_, "next");
   Value* off = reg(in.a);
   Value* mask = b_.CreateCall(
-      fn, {payload(), psize(), off, c32(static_cast<uint32_t>(f.type)),
-           length_extent(f.length, in.imm), pool_address(&p_.str_maps[in.c]), next_slot});
+      fn,
+      {payload(), psize(), off, c32(static_cast<uint32_t>(f.type)), length_extent(f.length, in.imm),
+       pool_address(&p_.str_maps[in.c], {TableSlotKind::StrMap, in.c}), next_slot});
   string_next_[{off, in.b, length_key(f, in.imm)}] = b_.CreateLoad(i64_, next_slot);
   return mask;
 }

@@ -81,7 +81,7 @@ namespace {
 llvm::Expected<llvm::orc::JITDylibSP> define_helpers(llvm::orc::LLJIT& lljit) {
   llvm::orc::JITDylib& jd = lljit.getExecutionSession().createBareJITDylib("<pfc helpers>");
   llvm::orc::SymbolMap symbols;
-  for (const internal::HelperSymbol& h : internal::helper_symbols())
+  for (const NativeHelper& h : native_helpers())
     symbols[lljit.mangleAndIntern(h.name)] = llvm::orc::ExecutorSymbolDef(
         llvm::orc::ExecutorAddr::fromPtr(h.address),
         llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable);
