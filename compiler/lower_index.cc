@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "compiler/check_interval.h"
+#include "compiler/str_match.h"
 #include "runtime/payload_ops.h"
 
 namespace pfc::internal {
@@ -92,21 +93,7 @@ const PayloadPredicate* pattern_node(const EventDef& ev, const PayloadExpr& e, u
   if (p.field >= ev.fields.size()) return nullptr;
   const FieldDef& f = ev.fields[p.field];
   if (f.count.present() || payload_value_kind(f.type) != ValueKind::String) return nullptr;
-  switch (p.op) {
-    case PayloadOp::Contains:
-    case PayloadOp::StartsWith:
-    case PayloadOp::EndsWith:
-    case PayloadOp::Is:
-    case PayloadOp::Matches:
-    case PayloadOp::Regex:
-    case PayloadOp::ContainsCs:
-    case PayloadOp::StartsWithCs:
-    case PayloadOp::EndsWithCs:
-    case PayloadOp::IsCs:
-    case PayloadOp::MatchesCs:
-    case PayloadOp::RegexCs: return &p;
-    default: return nullptr;
-  }
+  return is_str_map_op(p.op) ? &p : nullptr;
 }
 
 // Appends the terms of node `root`: its children when it is a `want` node (AND for an AND

@@ -444,6 +444,8 @@ const uint8_t* transcode(const uint8_t* b, const uint8_t* e, uint32_t unit, bool
 
 }  // namespace
 
+bool is_str_map_op(PayloadOp op) { return is_literal(op) || is_glob(op) || is_regex(op); }
+
 StrMatcher::~StrMatcher() = default;
 
 std::shared_ptr<const StrMatcher> StrMatcher::build(const ir::StrMap& map,

@@ -14,6 +14,10 @@
 
 namespace pfc::internal {
 
+// The operators of mask.strs patterns: CONTAINS, STARTSWITH, ENDSWITH, IS, MATCHES, REGEX
+// and their `.cs` forms (the lowering's pattern terms, the verifier's rule for string maps).
+bool is_str_map_op(PayloadOp op);
+
 class StrMatcher {
  public:
   // Builds the databases for the patterns of `map` (preds index `str_preds`, verified).

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "base/ascii.h"
+#include "compiler/str_match.h"
 #include "runtime/glob.h"
 #include "runtime/payload_ops.h"
 
@@ -219,21 +220,8 @@ class Verifier {
     if (matchers_ && !m.matcher) return fail_pool(name + " has no matcher (attach_str_matchers)");
     for (uint32_t q : m.preds) {
       if (q >= p_.str_preds.size()) return fail_pool(name + ": string predicate out of range");
-      switch (p_.str_preds[q].op) {
-        case PayloadOp::Contains:
-        case PayloadOp::StartsWith:
-        case PayloadOp::EndsWith:
-        case PayloadOp::Is:
-        case PayloadOp::Matches:
-        case PayloadOp::Regex:
-        case PayloadOp::ContainsCs:
-        case PayloadOp::StartsWithCs:
-        case PayloadOp::EndsWithCs:
-        case PayloadOp::IsCs:
-        case PayloadOp::MatchesCs:
-        case PayloadOp::RegexCs: break;
-        default: return fail_pool(name + ": spred#" + std::to_string(q) + " is no pattern");
-      }
+      if (!internal::is_str_map_op(p_.str_preds[q].op))
+        return fail_pool(name + ": spred#" + std::to_string(q) + " is no pattern");
     }
     return {};
   }
