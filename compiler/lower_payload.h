@@ -3,7 +3,9 @@
 #pragma once
 
 #include <cstdint>
+#include <expected>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "compiler/lower_builder.h"
@@ -12,6 +14,10 @@
 #include "pfc/schema.h"
 
 namespace pfc::internal {
+
+// The pool entry of string predicate `op` `text` (folded unless `.cs`; MATCHES: the compiled
+// glob; REGEX: the compiled RE2 object), or what is wrong with the pattern.
+std::expected<ir::StrPred, std::string> string_pred(PayloadOp op, const std::string& text);
 
 // Field offsets, loaded count/length values and predicates of one event, each computed once
 // and shared by every session's filters. Offsets of leading fixed-size fields are folded to
