@@ -249,9 +249,12 @@ std::mutex g_scratch_mu;
 hs_scratch_t* g_proto = nullptr;     // guarded by g_scratch_mu
 std::atomic<uint64_t> g_version{0};  // raised whenever g_proto grows
 
-void grow_prototype(const hs_database_t* db) {
+// False when the prototype cannot grow (no memory): the database must not be scanned.
+bool grow_prototype(const hs_database_t* db) {
   std::lock_guard lock(g_scratch_mu);
-  if (hs_alloc_scratch(db, &g_proto) == HS_SUCCESS) g_version.fetch_add(1);
+  if (hs_alloc_scratch(db, &g_proto) != HS_SUCCESS) return false;
+  g_version.fetch_add(1);
+  return true;
 }
 
 // Per-thread scan state: the scratch clone and the text buffers, which grow and never
@@ -313,7 +316,11 @@ std::unique_ptr<StrMatcher::Db> compile(DbSpec spec, const std::vector<uint64_t>
         hs_compile_multi(exprs.data(), spec.flags.data(), ids.data(), unsigned(exprs.size()),
                          HS_MODE_BLOCK, nullptr, &db, &err);
     if (rc == HS_SUCCESS) {
-      grow_prototype(db);
+      if (!grow_prototype(db)) {  // every pattern on its own instead
+        hs_free_database(db);
+        rejected.insert(rejected.end(), spec.pattern.begin(), spec.pattern.end());
+        return nullptr;
+      }
       auto out = std::make_unique<StrMatcher::Db>();
       out->db = db;
       out->pattern = std::move(spec.pattern);

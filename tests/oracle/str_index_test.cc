@@ -10,8 +10,10 @@
 // `pfc run --explain`'s first failed check must be the same with and without indexing.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <random>
 #include <string>
+#include <thread>
 
 #include "base/utf8.h"
 #include "compiler/ir_dump.h"
@@ -270,6 +272,50 @@ TEST(StringIndex, MatcherEqualsEachPattern) {
       }
     }
   }
+}
+
+// Threads scanning one matcher at once, each with its own scratch and buffers, while another
+// thread builds new matchers (growing the scratch prototype): every result as each pattern
+// on its own gives it.
+TEST(StringIndex, ThreadsScanOneMatcher) {
+  Gen g(77, true);
+  const ProgramSpec spec = g.spec(64);
+  auto prog = lower(spec);
+  ASSERT_TRUE(prog.has_value()) << prog.error().message;
+  std::vector<Event> events;
+  for (int i = 0; i < 300; ++i) events.push_back(g.event());
+  std::atomic<int> bad{0};
+  auto scan_all = [&] {
+    for (int round = 0; round < 3; ++round)
+      for (const Event& e : events)
+        for (const ir::Inst& in : prog->code) {
+          if (in.op != ir::Op::MaskStrs) continue;
+          const ir::StrMap& map = prog->str_maps[in.c];
+          const auto type = uint32_t(prog->fields[in.b].type);
+          // The wide field is at offset 0; the narrow one follows it.
+          const uint64_t off =
+              type == uint32_t(InType::AnsiString)
+                  ? pfc_tdh_skip(e.payload.data(), e.payload.size(), 0, 1, 1, PFC_TDH_NO_LENGTH)
+                  : 0;
+          uint64_t n1 = 0, n2 = 0;
+          const uint64_t each =
+              pfc_ir_mask_strs_each(e.payload.data(), e.payload.size(), off, type,
+                                    PFC_TDH_NO_LENGTH, &map, prog->str_preds.data(), &n1);
+          if (each != pfc_ir_mask_strs_next(e.payload.data(), e.payload.size(), off, type,
+                                            PFC_TDH_NO_LENGTH, &map, &n2))
+            ++bad;
+        }
+  };
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) threads.emplace_back(scan_all);
+  threads.emplace_back([&] {
+    for (uint64_t seed = 100; seed < 110; ++seed) {
+      Gen other(seed, true);
+      EXPECT_TRUE(lower(other.spec(32)).has_value());
+    }
+  });
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(bad.load(), 0);
 }
 
 // Regexes beyond the oracle's subset: the JIT of the indexed program (the matcher) and the
