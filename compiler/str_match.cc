@@ -9,7 +9,6 @@
 // pfc_ir_pred_regex_next gives it.
 #include "compiler/str_match.h"
 
-#include <emmintrin.h>
 #include <hs/hs.h>
 #include <re2/re2.h>
 #include <re2/set.h>
@@ -21,6 +20,10 @@
 #include <mutex>
 #include <span>
 #include <string>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "base/utf8.h"
 #include "compiler/regex_pred.h"
@@ -97,21 +100,8 @@ inline uint8_t* put_cp_raw(uint8_t* o, char32_t c) {
 }
 
 void put_cp(std::string& out, char32_t c) {
-  if (c < 0x80) {
-    out += char(c);
-  } else if (c < 0x800) {
-    out += char(0xC0 | (c >> 6));
-    out += char(0x80 | (c & 0x3F));
-  } else if (c < 0x10000) {
-    out += char(0xE0 | (c >> 12));
-    out += char(0x80 | ((c >> 6) & 0x3F));
-    out += char(0x80 | (c & 0x3F));
-  } else {
-    out += char(0xF0 | (c >> 18));
-    out += char(0x80 | ((c >> 12) & 0x3F));
-    out += char(0x80 | ((c >> 6) & 0x3F));
-    out += char(0x80 | (c & 0x3F));
-  }
+  uint8_t bytes[4];
+  out.append(reinterpret_cast<const char*>(bytes), size_t(put_cp_raw(bytes, c) - bytes));
 }
 
 void put_byte(std::string& out, uint8_t b) {
@@ -386,6 +376,7 @@ char32_t fold_cached(char32_t c) {
 // predicates do), folded when kFold, as generalised UTF-8 into `out` (room for 3 bytes per
 // input byte); returns the bytes written. Runs of ASCII units go a vector block at a time
 // (SSE2, the x86-64 baseline).
+#if defined(__SSE2__)
 // ASCII-lower-cases the bytes of `x` (all below 0x80) when kFold.
 template <bool kFold>
 inline __m128i lower_ascii(__m128i x) {
@@ -413,6 +404,13 @@ inline size_t ascii_prefix(const uint8_t* b, uint8_t* o) {
   _mm_storeu_si128(reinterpret_cast<__m128i*>(o), lower_ascii<kFold>(x));
   return other == 0 ? 16 : size_t(std::countr_zero(other));
 }
+#else
+// Without SSE2 every unit goes the scalar way.
+template <uint32_t kUnit, bool kFold>
+inline size_t ascii_prefix(const uint8_t*, uint8_t*) {
+  return 0;
+}
+#endif
 
 template <uint32_t kUnit, bool kFold>
 size_t transcode_into(const uint8_t* b, const uint8_t* e, uint8_t* out) {
