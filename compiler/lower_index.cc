@@ -224,7 +224,7 @@ Result<MaskVal> indexed_mask(MaskLowering& ml, PayloadLowering& payload,
       acc = s.shape->disj ? b.bool_or(acc, *r) : b.bool_and(acc, *r);
       any = true;
     }
-    if (any) (s.shape->disj ? or_rest : and_rest).push_back({s.slot, acc});
+    if (any) (s.shape->disj ? or_rest : and_rest).emplace_back(s.slot, acc);
   }
   MaskVal conj = ml.all(), disj = MaskVal::constant(0);
   for (uint32_t f : fields) {
@@ -301,7 +301,7 @@ Result<RegionFilters> lower_key_filters(IrBuilder& b, MaskLowering& ml, PayloadL
     }
     auto r = payload.session_filters(sessions[i].filters);
     if (!r) return std::unexpected(r.error());
-    out.bools.push_back({sessions[i].slot, *r});
+    out.bools.emplace_back(sessions[i].slot, *r);
   }
   if (indexed.empty()) return out;
   auto m = indexed_mask(ml, payload, indexed, fields, b);

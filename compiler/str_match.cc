@@ -174,24 +174,25 @@ void utf8_ranges(char32_t lo, char32_t hi, std::vector<std::string>& alts) {
 // The code points glob class token `code[i]` matches, as sorted disjoint ranges.
 std::vector<std::pair<char32_t, char32_t>> class_ranges(const std::u32string& code, size_t i) {
   std::vector<std::pair<char32_t, char32_t>> r;
-  for (size_t k = 0; k < code[i + 1]; ++k) r.push_back({code[i + 2 + 2 * k], code[i + 3 + 2 * k]});
+  r.reserve(code[i + 1]);
+  for (size_t k = 0; k < code[i + 1]; ++k) r.emplace_back(code[i + 2 + 2 * k], code[i + 3 + 2 * k]);
   std::sort(r.begin(), r.end());
   std::vector<std::pair<char32_t, char32_t>> merged;
   for (const auto& [lo, hi] : r) {
     if (lo > hi) continue;
     if (!merged.empty() && lo <= merged.back().second + 1)
       merged.back().second = std::max(merged.back().second, hi);
-    else merged.push_back({lo, hi});
+    else merged.emplace_back(lo, hi);
   }
   if (code[i] == kGlobClass) return merged;
   std::vector<std::pair<char32_t, char32_t>> out;  // the complement within [0, U+10FFFF]
   char32_t next = 0;
   for (const auto& [lo, hi] : merged) {
     if (lo > 0x10FFFF) break;
-    if (lo > next) out.push_back({next, lo - 1});
+    if (lo > next) out.emplace_back(next, lo - 1);
     next = std::min<char32_t>(hi, 0x10FFFF) + 1;
   }
-  if (next <= 0x10FFFF) out.push_back({next, 0x10FFFF});
+  if (next <= 0x10FFFF) out.emplace_back(next, 0x10FFFF);
   return out;
 }
 
@@ -579,8 +580,8 @@ uint64_t StrMatcher::match(const uint8_t* payload, uint64_t size, uint64_t off, 
   if (ok && sets_) acc = sets(b, e, unit, acc, &ok);
   if (!ok) {  // the empty text, or a scan that failed: every pattern on its own
     acc = 0;
-    for (uint32_t k = 0; k < patterns_.size(); ++k)
-      if (holds(patterns_[k].pred, payload, size, off, in_type, length)) acc |= patterns_[k].mask;
+    for (const Pattern& p : patterns_)
+      if (holds(p.pred, payload, size, off, in_type, length)) acc |= p.mask;
     return acc;
   }
   return each(always_, payload, size, off, in_type, length, acc);
@@ -591,8 +592,6 @@ void attach_str_matchers(ir::Program& prog) {
 }
 
 }  // namespace pfc::internal
-
-using pfc::internal::StrMatcher;
 
 extern "C" {
 

@@ -40,7 +40,7 @@ Workload sessions_workload(const char* name, uint16_t id, PayloadOp op,
     f.expr.nodes = {{Kind::Pred, 0, 0}};
     EnableParams params;
     params.payload = {std::move(f)};
-    w.spec.sessions.push_back(SessionEntry{s, params});
+    w.spec.sessions.emplace_back(s, params);
   }
   return w;
 }
@@ -104,7 +104,7 @@ class ContainsHand final : public RoutingProgram {
  public:
   explicit ContainsHand(const std::vector<std::string>& words) {
     for (const std::string& w : words) {
-      cps_.push_back(std::u32string(w.begin(), w.end()));
+      cps_.emplace_back(w.begin(), w.end());
       links_.push_back(needle_links(cps_.back()));
     }
     for (size_t s = 0; s < words.size(); ++s) {
@@ -201,6 +201,7 @@ Workload glob64_workload() {
 Workload regex64_workload() {
   const std::vector<std::string> ws = words(54, 5);
   std::vector<std::string> res;
+  res.reserve(ws.size());
   for (const std::string& x : ws)
     res.push_back(R"(^https?://[a-z0-9.]+\.(com|org)/)" + x + R"(/v[0-9]+/)");
   Workload w = sessions_workload("Regex64", 52, PayloadOp::Regex, res);
