@@ -89,7 +89,7 @@ TEST(MatcherAlloc, MaskStrsScanAllocatesNothing) {
   for (uint32_t s = 0; s < 16; ++s) {
     EnableParams p;
     p.payload = {filter(1, {pred_str(0, ops[s % 4], texts[s % 4] + std::to_string(s / 4))})};
-    spec.sessions.push_back(SessionEntry{s, p});
+    spec.sessions.emplace_back(s, p);
   }
   auto prog = lower(spec);
   ASSERT_TRUE(prog.has_value());

@@ -462,7 +462,8 @@ std::optional<std::vector<SessionEntry>> gen_pattern_sweep(Entropy& in, const Pr
   std::vector<std::pair<const EventDef*, uint32_t>> fields;
   for (const EventDef& ev : p.events)
     for (uint32_t f = 0; f < ev.fields.size(); ++f)
-      if (is_string(ev.fields[f].type) && !ev.fields[f].count.present()) fields.push_back({&ev, f});
+      if (is_string(ev.fields[f].type) && !ev.fields[f].count.present())
+        fields.emplace_back(&ev, f);
   if (fields.empty()) return std::nullopt;
   const auto [ev, field] = in.pick(fields);
   std::vector<SessionEntry> out;
@@ -473,7 +474,7 @@ std::optional<std::vector<SessionEntry>> gen_pattern_sweep(Entropy& in, const Pr
     f.expr.nodes = {{PayloadExpr::Node::Kind::Pred, 0, 0}};
     EnableParams params;
     params.payload = {std::move(f)};
-    out.push_back({slot, std::move(params)});
+    out.emplace_back(slot, std::move(params));
   }
   return out;
 }

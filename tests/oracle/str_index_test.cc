@@ -92,7 +92,7 @@ class Gen {
         pred(second.expr, pattern());
         p.payload.push_back(std::move(second));
       }
-      spec.sessions.push_back(SessionEntry{s, std::move(p)});
+      spec.sessions.emplace_back(s, std::move(p));
     }
     return spec;
   }
@@ -171,6 +171,7 @@ int count(const ir::Program& p, ir::Op op) {
 int check_case(const ProgramSpec& spec, const std::vector<Event>& events, bool jit,
                const std::string& what) {
   std::vector<EventView> views;
+  views.reserve(events.size());
   for (const Event& e : events) views.push_back(e.view());
   return check_lowerings(spec, views, LowerOptions{}, LowerOptions{false}, jit, what);
 }
@@ -182,6 +183,7 @@ TEST(StringIndex, RandomSpecsAgreeWithOracle) {
     Gen g(seed);
     const ProgramSpec spec = g.spec(seed % 4 == 0 ? 64 : 2 + uint32_t(g.below(10)));
     std::vector<Event> events;
+    events.reserve(80);
     for (int i = 0; i < 80; ++i) events.push_back(g.event());
     auto prog = lower(spec);
     ASSERT_TRUE(prog.has_value()) << prog.error().message;
@@ -200,7 +202,7 @@ TEST(StringIndex, SixtyFourPatternsOneScan) {
     ProgramSpec spec = g.spec(64);
     for (uint32_t s = 0; s < 64; ++s) {
       std::string text = "w" + std::to_string(s) + "x";
-      if (op == PayloadOp::Matches) text = "*" + text + "*";
+      if (op == PayloadOp::Matches) text = "*" + text.append("*");
       PayloadFilter f{kId, 0, false, {}};
       f.expr.preds = {{kWide, op, {0, 0, text, {}}}};
       f.expr.nodes = {{Kind::Pred, 0, 0}};
@@ -283,6 +285,7 @@ TEST(StringIndex, ThreadsScanOneMatcher) {
   auto prog = lower(spec);
   ASSERT_TRUE(prog.has_value()) << prog.error().message;
   std::vector<Event> events;
+  events.reserve(300);
   for (int i = 0; i < 300; ++i) events.push_back(g.event());
   std::atomic<int> bad{0};
   auto scan_all = [&] {
@@ -307,6 +310,7 @@ TEST(StringIndex, ThreadsScanOneMatcher) {
         }
   };
   std::vector<std::thread> threads;
+  threads.reserve(5);
   for (int t = 0; t < 4; ++t) threads.emplace_back(scan_all);
   threads.emplace_back([&] {
     for (uint64_t seed = 100; seed < 110; ++seed) {
