@@ -21,7 +21,7 @@ set(CPACK_DEBIAN_DEV_PACKAGE_SECTION libdevel)
 # The dev package needs the libraries (pfc) and, for the static archives and the CMake
 # package, the dependencies' development files (llvm-19-dev for libpfc.a; libpfc_etw.a
 # needs no LLVM).
-set(_pfc_dev_depends "pfc (= ${PROJECT_VERSION}), libpugixml-dev, libre2-dev, libsimdjson-dev, zlib1g-dev")
+set(_pfc_dev_depends "pfc (= ${PROJECT_VERSION}), libpugixml-dev, libre2-dev, libhyperscan-dev, libsimdjson-dev, zlib1g-dev")
 if(PFC_ENABLE_JIT)
   string(APPEND _pfc_dev_depends ", llvm-19-dev")
 endif()

@@ -12,6 +12,7 @@
 #include "base/ascii.h"
 #include "compiler/lower.h"
 #include "compiler/regex_pred.h"
+#include "compiler/str_match.h"
 #include "compiler/verify.h"
 #include "runtime/tdh.h"
 
@@ -297,6 +298,15 @@ RouteResult Interpreter::run(const EventView& ev, uint64_t* r) const noexcept {
             pfc_ir_mask_range_field(&ev, r[in.a], &prog_.fields[in.b], &prog_.range_maps[in.c]);
         break;
       case Op::StrIndex: r[in.dst] = pfc_ir_str_index(&prog_.str_sets[in.b], &ev, in.a); break;
+      case Op::MaskStrs: {
+        const FieldDesc& f = prog_.fields[in.b];
+        const uint64_t length = length_value(f.length, in.imm == ir::kNoReg ? 0 : r[in.imm]);
+        uint64_t next = 0;
+        r[in.dst] =
+            pfc_ir_mask_strs_each(ev.payload, ev.payload_size, r[in.a], uint32_t(f.type), length,
+                                  &prog_.str_maps[in.c], prog_.str_preds.data(), &next);
+        break;
+      }
       case Op::Return: return RouteResult{deliver, stack & deliver};
     }
   }

@@ -30,6 +30,9 @@
 namespace re2 {
 class RE2;
 }
+namespace pfc::internal {
+class StrMatcher;
+}
 
 namespace pfc::ir {
 
@@ -96,16 +99,19 @@ enum class Op : uint8_t {
                 //       r[a]], or range_maps[c].bad if the field is undecodable
   StrIndex,     // dst = 1 + position of header string a (HeaderString) in str_sets[b] (the set's
                 //       case rule), 0 if it is not in the set (a mask.map key, docs/ir.md §4)
+  MaskStrs,     // dst = str_maps[c].base | (OR of str_maps[c].masks[i] over the patterns i
+                //       that hold for scalar string field fields[b] at offset r[a]; none when
+                //       it is undecodable); imm = register holding its length (as PredStr)
   Return,       // stop; result = {deliver, stack & deliver}
 };
 inline constexpr size_t kNumOps = static_cast<size_t>(Op::Return) + 1;
 
 // Opcode mnemonics for dumps, indexed by Op.
 inline constexpr std::array<std::string_view, kNumOps> kOpNames = {
-    "const",      "load.hdr", "and",          "or",         "not",       "and.imm",  "cmp",
-    "in.set",     "str.in",   "jz",           "jmp",        "deliver",   "stack",    "skip",
-    "load.field", "pred.int", "pred.str",     "pred.guid",  "cmp.reg",   "mask.map", "mask.byte",
-    "mask.if",    "select",   "deliver.mask", "mask.range", "str.index", "ret",
+    "const",      "load.hdr", "and",          "or",         "not",       "and.imm",   "cmp",
+    "in.set",     "str.in",   "jz",           "jmp",        "deliver",   "stack",     "skip",
+    "load.field", "pred.int", "pred.str",     "pred.guid",  "cmp.reg",   "mask.map",  "mask.byte",
+    "mask.if",    "select",   "deliver.mask", "mask.range", "str.index", "mask.strs", "ret",
 };
 static_assert(kOpNames.size() == kNumOps && kOpNames.back() == "ret");
 
@@ -153,6 +159,20 @@ struct RangeMap {
   std::vector<uint64_t> masks;
   uint64_t bad = 0;
   uint64_t lookup(uint64_t value) const;  // binary search (compiler/interp.cc)
+};
+
+// A pattern → session-mask table over one string field (MaskStrs): preds[i] indexes
+// Program::str_preds (CONTAINS, STARTSWITH, ENDSWITH, IS, MATCHES, REGEX or their `.cs`
+// forms) and masks[i] holds the sessions it passes; `base` is set whatever the field holds
+// (also when it is undecodable). Lowering builds one per string field that several
+// sessions' predicates test (docs/ir.md §4 "String indexing"). `matcher` is derived from
+// the patterns (compiler/str_match.h, built by attach_str_matchers): all of them in one
+// Hyperscan scan; null until then (the JIT's helper then tests them one by one).
+struct StrMap {
+  std::vector<uint32_t> preds;
+  std::vector<uint64_t> masks;
+  uint64_t base = 0;
+  std::shared_ptr<const internal::StrMatcher> matcher;
 };
 
 // A field's decoding recipe (the schema's FieldDef without its name).
@@ -240,6 +260,7 @@ struct Program {
   std::vector<GuidPred> guid_preds;
   std::vector<MaskMap> mask_maps;
   std::vector<RangeMap> range_maps;
+  std::vector<StrMap> str_maps;
   std::vector<CheckNote> checks;  // by slot, then Check order
 };
 

@@ -105,6 +105,8 @@ std::string operands(const Inst& in) {
     case Op::Select: return cat(reg(in.a), ", ", reg(in.b), ", ", reg(in.c));
     case Op::DeliverMask: return reg(in.a);
     case Op::MaskRange: return cat(reg(in.a), ", field#", in.b, ", rmap#", in.c);
+    case Op::MaskStrs:
+      return cat(reg(in.a), ", field#", in.b, ", smap#", in.c, extent_regs(in, false));
     case Op::Return: return "";
   }
   return "?";
@@ -192,6 +194,15 @@ void dump_pools(const ir::Program& p, std::string& out) {
     for (size_t j = 0; j < m.starts.size() && j + 1 < m.masks.size(); ++j)
       out += cat(", ", num(m.starts[j]), ": ", to_hex(m.masks[j + 1]));
     out += cat("} bad ", to_hex(m.bad), "\n");
+  }
+  if (!p.str_maps.empty()) out += "str_maps:\n";
+  for (size_t k = 0; k < p.str_maps.size(); ++k) {
+    // `{spred#i: mask, …} base mask`
+    const ir::StrMap& m = p.str_maps[k];
+    out += cat("  smap#", k, " = {");
+    for (size_t j = 0; j < m.preds.size() && j < m.masks.size(); ++j)
+      out += cat(j ? ", " : "", "spred#", m.preds[j], ": ", to_hex(m.masks[j]));
+    out += cat("} base ", to_hex(m.base), "\n");
   }
 }
 

@@ -12,6 +12,7 @@
 #include "base/le.h"
 #include "base/wire_reader.h"
 #include "compiler/regex_pred.h"
+#include "compiler/str_match.h"
 #include "compiler/verify.h"
 #include "pfc/payload_ops.h"
 
@@ -20,7 +21,7 @@ namespace pfc::ir {
 namespace {
 
 constexpr std::string_view kMagic = "PFCIRW\r\n";  // 8 bytes; \r\n catches text-mode mangling
-constexpr uint32_t kFormat = 1;
+constexpr uint32_t kFormat = 2;
 constexpr size_t kInstBytes = 1 + 4 * 4 + 8;  // op, dst, a, b, c, imm
 
 class Writer {
@@ -115,6 +116,13 @@ void put_maps(Writer& w, const Program& p) {
     w.u64s(m.starts);
     w.u64s(m.masks);
     w.put<uint64_t>(m.bad);
+  }
+  w.count(p.str_maps.size());
+  for (const StrMap& m : p.str_maps) {
+    w.count(m.preds.size());
+    for (uint32_t q : m.preds) w.put<uint32_t>(q);
+    w.u64s(m.masks);
+    w.put<uint64_t>(m.base);
   }
   w.count(p.checks.size());
   for (const CheckNote& n : p.checks) {
@@ -260,6 +268,13 @@ void Decoder::maps() {
     m.masks = u64s("a range map's masks");
     m.bad = r_.u64("a range map's bad mask");
   }
+  p_.str_maps.resize(r_.count("a string map count", 16));
+  for (StrMap& m : p_.str_maps) {
+    m.preds.resize(r_.count("a string map's pattern count", 4));
+    for (uint32_t& q : m.preds) q = r_.u32("a string map's pattern");
+    m.masks = u64s("a string map's masks");
+    m.base = r_.u64("a string map's base mask");
+  }
 }
 
 void Decoder::checks() {
@@ -285,7 +300,8 @@ Result<Program> Decoder::run() {
   checks();
   r_.expect_end("the end of the program");
   if (!r_.ok()) return make_error("IR wire form, " + r_.error());
-  if (auto ok = verify(p_); !ok) return make_error("IR wire form: " + ok.error().message);
+  if (auto ok = verify_data(p_); !ok) return make_error("IR wire form: " + ok.error().message);
+  internal::attach_str_matchers(p_);  // derived, like StrPred::links and ::regex
   return std::move(p_);
 }
 

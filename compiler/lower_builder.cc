@@ -8,6 +8,7 @@
 
 #include "base/ascii.h"
 #include "base/stable_sort.h"
+#include "compiler/str_match.h"
 
 namespace pfc::internal {
 
@@ -149,6 +150,16 @@ uint32_t IrBuilder::range_map(ir::RangeMap m) {
   auto [it, added] = range_map_ids_.emplace(std::tuple{m.starts, m.masks, m.bad},
                                             uint32_t(prog_.range_maps.size()));
   if (added) prog_.range_maps.push_back(std::move(m));
+  return it->second;
+}
+
+uint32_t IrBuilder::str_map(ir::StrMap m) {
+  auto [it, added] =
+      str_map_ids_.emplace(std::tuple{m.preds, m.masks, m.base}, uint32_t(prog_.str_maps.size()));
+  if (added) {
+    m.matcher = StrMatcher::build(m, prog_.str_preds);
+    prog_.str_maps.push_back(std::move(m));
+  }
   return it->second;
 }
 

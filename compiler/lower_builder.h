@@ -75,6 +75,8 @@ class IrBuilder {
   uint32_t guid_pred(const ir::GuidPred& p);
   uint32_t mask_map(ir::MaskMap m);
   uint32_t range_map(ir::RangeMap m);
+  // Also builds the map's matcher (compiler/str_match.h) over the string predicates.
+  uint32_t str_map(ir::StrMap m);
 
   // Room for `n` instructions: a caller that knows the program's size up front saves the
   // growing vector's copies and its up-to-2x slack (millions of predicates).
@@ -124,6 +126,8 @@ class IrBuilder {
       mask_map_ids_;
   std::map<std::tuple<std::vector<uint64_t>, std::vector<uint64_t>, uint64_t>, uint32_t>
       range_map_ids_;
+  std::map<std::tuple<std::vector<uint32_t>, std::vector<uint64_t>, uint64_t>, uint32_t>
+      str_map_ids_;
 };
 
 }  // namespace pfc::internal

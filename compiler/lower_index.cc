@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "compiler/check_interval.h"
+#include "compiler/str_match.h"
 #include "pfc/payload_ops.h"
 
 namespace pfc::internal {
@@ -21,12 +22,14 @@ uint64_t bit(uint32_t slot) { return uint64_t{1} << slot; }
 
 // A term of a session's AND / OR: node `node` of `expr`, and, for an interval term, the
 // field it tests and the values for which it holds (it is false on an undecodable field,
-// like every predicate, docs/semantics.md §2.1).
+// like every predicate, docs/semantics.md §2.1); for a pattern term (`str`), the field and
+// the predicate.
 struct Term {
   const PayloadExpr* expr = nullptr;
   uint32_t node = 0;
   std::optional<uint32_t> field;
   IntervalSet set;
+  const PayloadPredicate* str = nullptr;
 };
 
 // A session's result for the key: the OR (disj) or the AND of its terms.
@@ -81,6 +84,18 @@ std::optional<std::pair<uint32_t, IntervalSet>> interval_node(const EventDef& ev
   return out;
 }
 
+// Node k as a pattern term: a CONTAINS, STARTSWITH, ENDSWITH, IS, MATCHES or REGEX
+// predicate (or a `.cs` form) on a scalar string field; null for anything else.
+const PayloadPredicate* pattern_node(const EventDef& ev, const PayloadExpr& e, uint32_t k) {
+  const PayloadExpr::Node& n = e.nodes[k];
+  if (n.kind != Kind::Pred || n.index >= e.preds.size()) return nullptr;
+  const PayloadPredicate& p = e.preds[n.index];
+  if (p.field >= ev.fields.size()) return nullptr;
+  const FieldDef& f = ev.fields[p.field];
+  if (f.count.present() || payload_value_kind(f.type) != ValueKind::String) return nullptr;
+  return is_str_map_op(p.op) ? &p : nullptr;
+}
+
 // Appends the terms of node `root`: its children when it is a `want` node (AND for an AND
 // shape, OR for an OR shape), else the node itself. False on a malformed expression.
 bool add_terms(const EventDef& ev, const PayloadExpr& e, Kind want, std::vector<Term>& out) {
@@ -97,6 +112,9 @@ bool add_terms(const EventDef& ev, const PayloadExpr& e, Kind want, std::vector<
     if (auto iv = interval_node(ev, e, k)) {
       t.field = iv->first;
       t.set = std::move(iv->second);
+    } else if (const PayloadPredicate* p = pattern_node(ev, e, k)) {
+      t.field = p->field;
+      t.str = p;
     }
     out.push_back(std::move(t));
   }
@@ -118,12 +136,35 @@ std::optional<Shape> shape_of(const EventDef& ev, const std::vector<const Payloa
   return s;
 }
 
-// One indexed session: its slot, shape and the merged interval set per indexed field.
+// One indexed session: its slot, shape, the merged interval set per indexed integer
+// field, the patterns per indexed string field (an AND session: one per field, the others
+// stay terms), and which of its terms these take.
 struct Indexed {
   uint32_t slot = 0;
   const Shape* shape = nullptr;
   std::map<uint32_t, IntervalSet> sets;
+  std::map<uint32_t, std::vector<const PayloadPredicate*>> strs;
+  std::vector<bool> used;
 };
+
+// The patterns of string field `field` over the indexed sessions: each pattern passes its
+// session; `base`: the AND sessions without a pattern on the field (neutral, also when it
+// is undecodable), as range_map's.
+std::vector<PayloadLowering::StrPattern> str_patterns(uint32_t field,
+                                                      const std::vector<Indexed>& sessions,
+                                                      uint64_t& base) {
+  std::vector<PayloadLowering::StrPattern> out;
+  base = 0;
+  for (const Indexed& s : sessions) {
+    auto it = s.strs.find(field);
+    if (it == s.strs.end()) {
+      if (!s.shape->disj) base |= bit(s.slot);
+      continue;
+    }
+    for (const PayloadPredicate* p : it->second) out.push_back({p, bit(s.slot)});
+  }
+  return out;
+}
 
 // The range map of `field` over the indexed sessions: bit s set where s's set holds (an
 // AND session without a term on the field: everywhere; an OR session: nowhere), and on an
@@ -175,21 +216,28 @@ Result<MaskVal> indexed_mask(MaskLowering& ml, PayloadLowering& payload,
   for (const Indexed& s : sessions) {
     Reg acc = s.shape->disj ? kFalse : kTrue;
     bool any = false;
-    for (const Term& t : s.shape->terms) {
-      if (t.field && s.sets.contains(*t.field)) continue;
+    for (size_t k = 0; k < s.shape->terms.size(); ++k) {
+      const Term& t = s.shape->terms[k];
+      if (s.used[k]) continue;
       auto r = payload.expr(*t.expr, t.node);
       if (!r) return std::unexpected(r.error());
       acc = s.shape->disj ? b.bool_or(acc, *r) : b.bool_and(acc, *r);
       any = true;
     }
-    if (any) (s.shape->disj ? or_rest : and_rest).push_back({s.slot, acc});
+    if (any) (s.shape->disj ? or_rest : and_rest).emplace_back(s.slot, acc);
   }
   MaskVal conj = ml.all(), disj = MaskVal::constant(0);
   for (uint32_t f : fields) {
-    bool in_and = false, in_or = false;
-    for (const Indexed& s : sessions)
-      if (s.sets.contains(f)) (s.shape->disj ? in_or : in_and) = true;
-    auto r = payload.mask_range(f, range_map(f, sessions));
+    bool in_and = false, in_or = false, strs = false;
+    for (const Indexed& s : sessions) {
+      if (s.sets.contains(f) || s.strs.contains(f)) (s.shape->disj ? in_or : in_and) = true;
+      strs = strs || s.strs.contains(f);
+    }
+    uint64_t base = 0;
+    std::vector<PayloadLowering::StrPattern> patterns;
+    if (strs) patterns = str_patterns(f, sessions, base);
+    auto r =
+        strs ? payload.mask_strs(f, patterns, base) : payload.mask_range(f, range_map(f, sessions));
     if (!r) return std::unexpected(r.error());
     if (in_and) conj = ml.bit_and(conj, MaskVal::of(*r));
     if (in_or) disj = ml.bit_or(disj, MaskVal::of(*r));
@@ -230,21 +278,30 @@ Result<RegionFilters> lower_key_filters(IrBuilder& b, MaskLowering& ml, PayloadL
   RegionFilters out;
   std::vector<Indexed> indexed;
   for (size_t i = 0; i < sessions.size(); ++i) {
-    Indexed s{sessions[i].slot, shapes[i] ? &*shapes[i] : nullptr, {}};
+    Indexed s{sessions[i].slot, shapes[i] ? &*shapes[i] : nullptr, {}, {}, {}};
+    if (s.shape) s.used.assign(s.shape->terms.size(), false);
     for (size_t k = 0; s.shape && k < s.shape->terms.size(); ++k) {
       const Term& t = s.shape->terms[k];
       if (!t.field || !std::binary_search(fields.begin(), fields.end(), *t.field)) continue;
+      if (t.str) {
+        std::vector<const PayloadPredicate*>& pats = s.strs[*t.field];
+        if (!s.shape->disj && !pats.empty()) continue;
+        pats.push_back(t.str);
+        s.used[k] = true;
+        continue;
+      }
+      s.used[k] = true;
       auto [it, added] = s.sets.try_emplace(*t.field, t.set);
       if (!added)
         it->second = s.shape->disj ? it->second.unite(t.set) : it->second.intersect(t.set);
     }
-    if (!s.sets.empty()) {
+    if (!s.sets.empty() || !s.strs.empty()) {
       indexed.push_back(std::move(s));
       continue;
     }
     auto r = payload.session_filters(sessions[i].filters);
     if (!r) return std::unexpected(r.error());
-    out.bools.push_back({sessions[i].slot, *r});
+    out.bools.emplace_back(sessions[i].slot, *r);
   }
   if (indexed.empty()) return out;
   auto m = indexed_mask(ml, payload, indexed, fields, b);

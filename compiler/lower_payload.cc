@@ -3,6 +3,7 @@
 // post-order filter expressions, all hash-consed across sessions (lower_payload.h).
 #include "compiler/lower_payload.h"
 
+#include <algorithm>
 #include <string>
 
 #include "base/utf8.h"
@@ -135,20 +136,25 @@ Result<Reg> PayloadLowering::predicate(const PayloadPredicate& p) {
 }
 
 // The needle of a string predicate: folded, plain (`.cs`), a compiled glob or an RE2 object.
-Result<ir::StrPred> PayloadLowering::str_pred(const PayloadPredicate& p) {
-  const bool fold = !payload_op_has(p.op, kCaseSensitive);
-  const std::string& text = p.value.text;
-  if (p.op == PayloadOp::Regex || p.op == PayloadOp::RegexCs) {
+std::expected<ir::StrPred, std::string> string_pred(PayloadOp op, const std::string& text) {
+  const bool fold = !payload_op_has(op, kCaseSensitive);
+  if (op == PayloadOp::Regex || op == PayloadOp::RegexCs) {
     RegexResult re = compile_regex(text, !fold);
-    if (!re.re) return make_error(field_error(event_, p.field, "invalid regex: " + re.error));
-    return ir::StrPred{p.op, text, {}, std::move(re.re)};
+    if (!re.re) return std::unexpected("invalid regex: " + re.error);
+    return ir::StrPred{op, text, {}, std::move(re.re)};
   }
-  if (p.op == PayloadOp::Matches || p.op == PayloadOp::MatchesCs) {
+  if (op == PayloadOp::Matches || op == PayloadOp::MatchesCs) {
     GlobResult g = compile_glob(text, fold);
-    if (!g.error.empty()) return make_error(field_error(event_, p.field, g.error));
-    return ir::StrPred{p.op, text, std::move(g.code)};
+    if (!g.error.empty()) return std::unexpected(g.error);
+    return ir::StrPred{op, text, std::move(g.code)};
   }
-  return ir::StrPred{p.op, text, fold ? fold_utf8(text) : utf8_to_utf32(text)};
+  return ir::StrPred{op, text, fold ? fold_utf8(text) : utf8_to_utf32(text)};
+}
+
+Result<ir::StrPred> PayloadLowering::str_pred(const PayloadPredicate& p) {
+  auto pred = string_pred(p.op, p.value.text);
+  if (!pred) return make_error(field_error(event_, p.field, pred.error()));
+  return std::move(*pred);
 }
 
 // True (PredInt over the type's whole range) iff the integer field decodes: LoadField reads
@@ -316,6 +322,32 @@ Result<Reg> PayloadLowering::mask_range(uint32_t field, ir::RangeMap map) {
   if (!desc) return std::unexpected(desc.error());
   const uint32_t id = b_.range_map(std::move(map));
   return b_.emit_inst(Inst{Op::MaskRange, kNoReg, *off, *desc, id, 0});
+}
+
+Result<Reg> PayloadLowering::mask_strs(uint32_t field, const std::vector<StrPattern>& patterns,
+                                       uint64_t base) {
+  auto off = offset_of(field);
+  if (!off) return off;
+  auto desc = desc_of(field);
+  if (!desc) return std::unexpected(desc.error());
+  auto length = extent_reg(event_.fields[field].length, field);
+  if (!length) return length;
+  ir::StrMap map;
+  map.base = base;
+  for (const StrPattern& p : patterns) {
+    auto pred = str_pred(*p.pred);
+    if (!pred) return std::unexpected(pred.error());
+    const uint32_t id = b_.str_pred(std::move(*pred));
+    auto at = std::find(map.preds.begin(), map.preds.end(), id);
+    if (at != map.preds.end()) {
+      map.masks[size_t(at - map.preds.begin())] |= p.mask;
+      continue;
+    }
+    map.preds.push_back(id);
+    map.masks.push_back(p.mask);
+  }
+  const uint32_t id = b_.str_map(std::move(map));
+  return b_.emit_inst(Inst{Op::MaskStrs, kNoReg, *off, *desc, id, *length});
 }
 
 Result<Reg> PayloadLowering::session_filters(const std::vector<const PayloadFilter*>& filters) {

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <cstdint>
+#include <expected>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "compiler/lower_builder.h"
@@ -12,6 +14,10 @@
 #include "pfc/schema.h"
 
 namespace pfc::internal {
+
+// The pool entry of string predicate `op` `text` (folded unless `.cs`; MATCHES: the compiled
+// glob; REGEX: the compiled RE2 object), or what is wrong with the pattern.
+std::expected<ir::StrPred, std::string> string_pred(PayloadOp op, const std::string& text);
 
 // Field offsets, loaded count/length values and predicates of one event, each computed once
 // and shared by every session's filters. Offsets of leading fixed-size fields are folded to
@@ -31,6 +37,14 @@ class PayloadLowering {
   // mask.range over scalar integer field `field` with `map` (docs/ir.md §4 "Predicate
   // indexing"): a session mask.
   Result<ir::Reg> mask_range(uint32_t field, ir::RangeMap map);
+  // A pattern of mask.strs: a string predicate on the field and the sessions it passes.
+  struct StrPattern {
+    const PayloadPredicate* pred;
+    uint64_t mask;
+  };
+  // mask.strs over scalar string field `field` (docs/ir.md §4 "String indexing"): `base`
+  // or'ed with the masks of the patterns that hold (equal predicates share one pattern).
+  Result<ir::Reg> mask_strs(uint32_t field, const std::vector<StrPattern>& patterns, uint64_t base);
 
  private:
   Result<ir::Reg> expr(const PayloadExpr& e);

@@ -14,6 +14,7 @@
 #include "base/wire_reader.h"
 #include "compiler/interp.h"
 #include "compiler/regex_pred.h"
+#include "compiler/str_match.h"
 #include "runtime/tdh.h"
 
 #define XXH_INLINE_ALL
@@ -54,7 +55,7 @@ void append_string(std::string& out, std::string_view s) {
 
 }  // namespace
 
-const char* const kNativeCodeVersion = "pfc-native-1";
+const char* const kNativeCodeVersion = "pfc-native-2";
 
 std::string ProgramKey::hex() const {
   static constexpr char kDigits[] = "0123456789abcdef";
@@ -187,6 +188,7 @@ std::span<const NativeHelper> native_helpers() {
       {"pfc_ir_str_in", reinterpret_cast<void*>(&pfc_ir_str_in)},
       {"pfc_ir_str_index", reinterpret_cast<void*>(&pfc_ir_str_index)},
       {"pfc_ir_pred_regex_next", reinterpret_cast<void*>(&pfc_ir_pred_regex_next)},
+      {"pfc_ir_mask_strs_next", reinterpret_cast<void*>(&pfc_ir_mask_strs_next)},
   };
   return kHelpers;
 }
@@ -221,7 +223,7 @@ void read_slots(WireReader& r, std::vector<TableSlot>& slots) {
   for (TableSlot& s : slots) {
     const size_t at = r.pos();
     const uint8_t kind = r.u8("a table slot kind");
-    if (kind > static_cast<uint8_t>(TableSlotKind::Regex))
+    if (kind > static_cast<uint8_t>(TableSlotKind::StrMap))
       r.fail_at(at, "a table slot kind (0 to 5)");
     s.kind = static_cast<TableSlotKind>(kind);
     s.index = r.u32("a table slot index");

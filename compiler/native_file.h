@@ -52,6 +52,7 @@ enum class TableSlotKind : uint8_t {
   MaskMap,       // index: &program.mask_maps[index]
   RangeMap,      // index: &program.range_maps[index]
   Regex,         // index: program.str_preds[index].regex.get() (a REGEX / REGEX.CS predicate)
+  StrMap,        // index: &program.str_maps[index]
 };
 struct TableSlot {
   TableSlotKind kind = TableSlotKind::Helper;

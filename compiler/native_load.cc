@@ -55,6 +55,10 @@ Result<void*> slot_address(const TableSlot& s, const ir::Program& program) {
         return make_error("table slot names string predicate " + std::to_string(s.index) +
                           ", which is no regex predicate");
       return const_cast<re2::RE2*>(program.str_preds[s.index].regex.get());
+    case TableSlotKind::StrMap:
+      if (s.index >= program.str_maps.size())
+        return out_of_range("string map", program.str_maps.size());
+      return const_cast<ir::StrMap*>(&program.str_maps[s.index]);
   }
   return make_error("table slot of unknown kind " + std::to_string(static_cast<int>(s.kind)));
 }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "base/ascii.h"
+#include "compiler/str_match.h"
 #include "pfc/payload_ops.h"
 #include "runtime/glob.h"
 
@@ -27,8 +28,8 @@ bool known_type(InType t) { return in_type_known(uint16_t(t)); }
 class Verifier {
  public:
   static constexpr uint32_t kMaxRegs = uint32_t{1} << 24;
-  explicit Verifier(const ir::Program& p)
-      : p_(p), written_(std::min(p.num_regs, kMaxRegs + 1), false) {}
+  Verifier(const ir::Program& p, bool matchers)
+      : p_(p), matchers_(matchers), written_(std::min(p.num_regs, kMaxRegs + 1), false) {}
 
   Result<void> run() {
     if (p_.code.empty() || p_.code.back().op != Op::Return)
@@ -125,6 +126,11 @@ class Verifier {
         if (in.c >= p_.str_preds.size()) return fail("string predicate index out of range");
         return optional_use(in.imm, len_field, "length");
       }
+      case Op::MaskStrs: {
+        if (auto r = scalar(d, in_type_is_string(d.type), "a scalar string"); !r) return r;
+        if (in.c >= p_.str_maps.size()) return fail("string map index out of range");
+        return optional_use(in.imm, len_field, "length");
+      }
       case Op::MaskRange: {
         if (auto r = scalar(d, in_type_is_integer(d.type), "a scalar integer"); !r) return r;
         if (in.c >= p_.range_maps.size()) return fail("range map index out of range");
@@ -180,7 +186,8 @@ class Verifier {
       case Op::PredInt:
       case Op::PredStr:
       case Op::PredGuid:
-      case Op::MaskRange: return payload(in);
+      case Op::MaskRange:
+      case Op::MaskStrs: return payload(in);
       case Op::MaskMap:
         if (in.b >= p_.mask_maps.size()) return fail("mask map index out of range");
         return use(in.a, "a");
@@ -199,6 +206,21 @@ class Verifier {
       case Op::Return: return {};
     }
     return fail("unknown opcode");
+  }
+
+  // A mask.strs table: one mask per pattern, each pattern a string predicate of an
+  // operator the multi-pattern match takes (compiler/str_match.h).
+  Result<void> str_map(size_t k) const {
+    const ir::StrMap& m = p_.str_maps[k];
+    const std::string name = "string map " + std::to_string(k);
+    if (m.masks.size() != m.preds.size()) return fail_pool(name + " has not one mask per pattern");
+    if (matchers_ && !m.matcher) return fail_pool(name + " has no matcher (attach_str_matchers)");
+    for (uint32_t q : m.preds) {
+      if (q >= p_.str_preds.size()) return fail_pool(name + ": string predicate out of range");
+      if (!internal::is_str_map_op(p_.str_preds[q].op))
+        return fail_pool(name + ": spred#" + std::to_string(q) + " is no pattern");
+    }
+    return {};
   }
 
   Result<void> pools() const {
@@ -232,6 +254,9 @@ class Verifier {
         return fail_pool("range map " + std::to_string(k) + " starts not strictly increasing");
       if (m.masks.size() != m.starts.size() + 1)
         return fail_pool("range map " + std::to_string(k) + " has not one mask more than starts");
+    }
+    for (size_t k = 0; k < p_.str_maps.size(); ++k) {
+      if (auto r = str_map(k); !r) return r;
     }
     for (size_t k = 0; k < p_.int_preds.size(); ++k) {
       const ir::IntPred& q = p_.int_preds[k];
@@ -284,12 +309,15 @@ class Verifier {
   }
 
   const ir::Program& p_;
+  bool matchers_;
   std::vector<bool> written_;
   size_t i_ = 0;
 };
 
 }  // namespace
 
-Result<void> verify(const ir::Program& prog) { return Verifier(prog).run(); }
+Result<void> verify(const ir::Program& prog) { return Verifier(prog, true).run(); }
+
+Result<void> verify_data(const ir::Program& prog) { return Verifier(prog, false).run(); }
 
 }  // namespace pfc

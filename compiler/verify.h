@@ -17,8 +17,12 @@ namespace pfc {
 // on scalar integer fields, PredStr on scalar strings, PredGuid on scalar GUIDs; predicate
 // operators valid for their pool; MODULO not by 0), sets sorted and duplicate-free, Return
 // last, and check notes (slot < 64, known check, a written register, per slot in Check
-// order). The one verifier: both engines run only programs that pass it.
+// order; string maps: one mask per pattern, pattern operators, a matcher). The one
+// verifier: both engines run only programs that pass it.
 // Pure and thread-safe.
 Result<void> verify(const ir::Program& prog);
+// verify() but for the string maps' matchers, which are derived: for a program being
+// rebuilt from data (compiler/ir_wire.h), before attach_str_matchers (compiler/str_match.h).
+Result<void> verify_data(const ir::Program& prog);
 
 }  // namespace pfc

@@ -66,6 +66,25 @@ std::string thousand_text() {
   return text;
 }
 
+// 64 sessions, each with its own regex on one field (Regex64's patterns, docs/ir.md §4
+// "String indexing": one mask.strs, its Hyperscan databases and RE2 sets built per compile).
+std::string regex64_text() {
+  std::string text = "provider Url-Provider {\n  event E (id=52) { Url: wstring; }\n}\n";
+  uint64_t x = 54;
+  for (int s = 0; s < 64; ++s) {
+    std::string word;
+    for (int i = 0; i < 5; ++i) {
+      x = x * 6364136223846793005ull + 1442695040888963407ull;
+      word += char('a' + (x >> 33) % 26);
+    }
+    text += "session S" + std::to_string(s) +
+            " {\n  enable Url-Provider {\n    payload E all { Url regex "
+            "\"^https?://[a-z0-9.]+\\\\.(com|org)/" +
+            word + "/v[0-9]+/\" }\n  }\n}\n";
+  }
+  return text;
+}
+
 struct CompileSet {
   const char* name;
   std::string text;
@@ -79,6 +98,7 @@ const std::vector<CompileSet>& compile_sets() {
       {"Example1", example_text(1), 300, 200, 50},
       {"Example8", example_text(8), 200, 50, 20},
       {"Thousand", thousand_text(), 10, 3, 0},
+      {"Regex64", regex64_text(), 50, 20, 0},
   };
   return sets;
 }

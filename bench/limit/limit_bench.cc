@@ -143,6 +143,9 @@ std::vector<Workload> all_workloads() {
   out.push_back(glob_workload());
   out.push_back(regex_workload());
   out.push_back(scope_workload());
+  out.push_back(contains64_workload());
+  out.push_back(glob64_workload());
+  out.push_back(regex64_workload());
   return out;
 }
 

@@ -45,6 +45,11 @@ Workload var_layout_workload();
 Workload in_set_workload();
 Workload glob_workload();
 Workload regex_workload();
+// 64 sessions, each its own CONTAINS / MATCHES / REGEX pattern on one field
+// (multi_pattern_workloads.cc).
+Workload contains64_workload();
+Workload glob64_workload();
+Workload regex64_workload();
 // Eight sessions with a level and an exe list each (scope_workload.cc).
 Workload scope_workload();
 

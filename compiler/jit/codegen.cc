@@ -28,6 +28,7 @@
 #include "compiler/jit/codegen_impl.h"
 #include "compiler/jit/ssa.h"
 #include "compiler/regex_pred.h"
+#include "compiler/str_match.h"
 #include "compiler/verify.h"
 #include "pfc/event.h"
 #include "runtime/tdh.h"
@@ -206,6 +207,7 @@ void Codegen::emit(const ir::Inst& in) {
     case ir::Op::DeliverMask: return set(deliver_, b_.CreateOr(reg(deliver_), reg(in.a)));
     case ir::Op::MaskRange: return set(in.dst, mask_range(in));
     case ir::Op::StrIndex: return set(in.dst, str_index(in));
+    case ir::Op::MaskStrs: return set(in.dst, mask_strs(in));
     case ir::Op::Return: return emit_return();
     case ir::Op::Jz:
     case ir::Op::Jmp: return;

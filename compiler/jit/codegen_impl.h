@@ -73,6 +73,7 @@ class Codegen {
   Value* pred_str(const ir::Inst& in);
   Value* pred_guid(const ir::Inst& in);
   Value* pred_regex(const ir::Inst& in);
+  Value* mask_strs(const ir::Inst& in);
   Value* pred_short_wstr(const ir::Inst& in);
   Value* int_compare(Value* v, const ir::IntPred& pred, bool is_signed);
   Value* narrow_int_compare(Value* v, const ir::IntPred& pred);

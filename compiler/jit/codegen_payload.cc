@@ -10,6 +10,7 @@
 #include "compiler/jit/codegen.h"
 #include "compiler/jit/codegen_impl.h"
 #include "compiler/regex_pred.h"
+#include "compiler/str_match.h"
 #include "runtime/casefold.h"
 #include "runtime/tdh.h"
 
@@ -224,6 +225,22 @@ Value* Codegen::pred_regex(const ir::Inst& in) {
                          pool_address(pred.regex.get(), {TableSlotKind::Regex, in.c}), next_slot});
   string_next_[{off, in.b, length_key(f, in.imm)}] = b_.CreateLoad(i64_, next_slot);
   return helper_bit(hit);
+}
+
+// mask.strs: pfc_ir_mask_strs_next with the map by address (its matcher scans every
+// pattern at once, compiler/str_match.h); the field's end is shared with a later skip.
+Value* Codegen::mask_strs(const ir::Inst& in) {
+  const ir::FieldDesc& f = p_.fields[in.b];
+  llvm::FunctionCallee fn =
+      helper("pfc_ir_mask_strs_next", i64_, {ptr_, i64_, i64_, i32_, i64_, ptr_, ptr_});
+  llvm::AllocaInst* next_slot = entry_slot(next_slot_, i64_, "next");
+  Value* off = reg(in.a);
+  Value* mask = b_.CreateCall(
+      fn,
+      {payload(), psize(), off, c32(static_cast<uint32_t>(f.type)), length_extent(f.length, in.imm),
+       pool_address(&p_.str_maps[in.c], {TableSlotKind::StrMap, in.c}), next_slot});
+  string_next_[{off, in.b, length_key(f, in.imm)}] = b_.CreateLoad(i64_, next_slot);
+  return mask;
 }
 
 // IS / ISNOT of a GUID field, inline and branch-free, with pfc_tdh_guid_pred's semantics:

@@ -4,6 +4,9 @@
 #include <cstdlib>
 #include <new>
 
+#include "compiler/lower.h"
+#include "compiler/str_match.h"
+#include "runtime/tdh.h"
 #include "test_util.h"
 
 namespace {
@@ -69,6 +72,42 @@ TEST(InterpAlloc, RouteAllocatesNothing) {
     EXPECT_EQ(g_allocs.load(), before);
     EXPECT_EQ(r, first);
     EXPECT_EQ(r.deliver, 0xFFu);
+  }
+}
+
+// The JIT's mask.strs helper (compiler/str_match.h) after a warm-up scan per thread:
+// literals, globs and regexes of 16 sessions on ASCII, non-ASCII and empty texts. (The
+// regexes match none of the texts: RE2 allocates the set of matches when some regex of a
+// set matches, docs/jit.md "String indexing".)
+TEST(MatcherAlloc, MaskStrsScanAllocatesNothing) {
+  ProgramSpec spec;
+  spec.provider.name = "P";
+  spec.provider.events.push_back(event_def("E", 1, 0, {field("s", InType::UnicodeString)}));
+  const PayloadOp ops[] = {PayloadOp::Contains, PayloadOp::StartsWithCs, PayloadOp::Matches,
+                           PayloadOp::Regex};
+  const char* texts[] = {"user", "Super", "*u?er*", "^zz[0-9]+$"};
+  for (uint32_t s = 0; s < 16; ++s) {
+    EnableParams p;
+    p.payload = {filter(1, {pred_str(0, ops[s % 4], texts[s % 4] + std::to_string(s / 4))})};
+    spec.sessions.emplace_back(s, p);
+  }
+  auto prog = lower(spec);
+  ASSERT_TRUE(prog.has_value());
+  ASSERT_EQ(prog->str_maps.size(), 1u);
+  const ir::StrMap& map = prog->str_maps[0];
+  for (const char16_t* text :
+       {u"SuperUser0 and user1", u"S\u00FCper \u212Aelvin user2 \U0001F600", u""}) {
+    const std::vector<uint8_t> payload = Bytes().wstr(text).data;
+    uint64_t next = 0;
+    const uint64_t first =
+        pfc_ir_mask_strs_next(payload.data(), payload.size(), 0, 1, PFC_TDH_NO_LENGTH, &map, &next);
+    const long before = g_allocs.load();
+    for (int i = 0; i < 1000; ++i) {
+      EXPECT_EQ(pfc_ir_mask_strs_next(payload.data(), payload.size(), 0, 1, PFC_TDH_NO_LENGTH, &map,
+                                      &next),
+                first);
+    }
+    EXPECT_EQ(g_allocs.load(), before);
   }
 }
 

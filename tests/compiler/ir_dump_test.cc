@@ -83,6 +83,26 @@ ProgramSpec scopes_spec() {
   return spec;
 }
 
+// Four sessions' patterns on one wstring become one mask.strs: slots 0 and 2 share
+// `contains "Ab"` (one pattern, both bits), slot 1 has startswith.cs "x", slot 3 matches
+// "*z" (docs/ir.md §4 "String indexing").
+ProgramSpec strs_spec() {
+  ProviderDef prov;
+  prov.name = "S";
+  prov.events.push_back(event_def("E", 1, 0, {field("s", InType::UnicodeString)}));
+  const PayloadPredicate preds[] = {
+      pred_str(0, PayloadOp::Contains, "Ab"), pred_str(0, PayloadOp::StartsWithCs, "x"),
+      pred_str(0, PayloadOp::Contains, "Ab"), pred_str(0, PayloadOp::Matches, "*z")};
+  ProgramSpec spec;
+  spec.provider = prov;
+  for (uint32_t s = 0; s < 4; ++s) {
+    EnableParams p;
+    p.payload = {filter(1, {preds[s]})};
+    spec.sessions.push_back(SessionEntry{s, p});
+  }
+  return spec;
+}
+
 ProgramSpec layout_spec() {
   ProviderDef prov;
   prov.name = "L";
@@ -250,6 +270,29 @@ str_sets:
   sset#1 = nocase {"a.exe", "b.exe", "c.exe", "d.exe"}
 mask_maps:
   mmap#0 = {1: 0x9, 2: 0xb, 3: 0xa, 4: 0xc} else 0x8
+)"},
+    {"strs", strs_spec, R"(code: 13 instructions, 10 registers
+   0: %0 = load.hdr id
+   1: %1 = cmp.eq %0, 1
+   2: %2 = load.hdr version
+   3: %3 = cmp.eq %2, 0
+   4: %4 = and %1, %3
+   5: jz %4, @8
+   6: %5 = const 0
+   7: %6 = mask.strs %5, field#0, smap#0
+   8: %7 = not %4
+   9: %8 = mask.if %7, 0xf
+  10: %9 = or %6, %8
+  11: deliver.mask %9
+  12: ret
+fields:
+  field#0 = wstring
+str_preds:
+  spred#0 = contains "Ab"
+  spred#1 = startswith.cs "x"
+  spred#2 = matches "*z"
+str_maps:
+  smap#0 = {spred#0: 0x5, spred#1: 0x2, spred#2: 0x8} base 0x0
 )"},
     {"layout", layout_spec, R"(code: 26 instructions, 23 registers
    0: %0 = load.hdr id

@@ -94,13 +94,13 @@ std::string patched(size_t at, std::initializer_list<uint8_t> with) {
 
 TEST(IrWire, SmallProgramDecodes) {
   const std::string b = ir::encode_program(small_program());
-  ASSERT_EQ(b.size(), 190u);  // the layout the offsets of the next tests assume
+  ASSERT_EQ(b.size(), 194u);  // the layout the offsets of the next tests assume
   EXPECT_EQ(decode_error(b), "decoded");
 }
 
 TEST(IrWire, EnumsOutOfRangeNameTheirOffset) {
   const std::string prefix = "IR wire form, byte ";
-  EXPECT_EQ(decode_error(patched(20, {27})), prefix + "20: expected an opcode");
+  EXPECT_EQ(decode_error(patched(20, {28})), prefix + "20: expected an opcode");
   EXPECT_EQ(decode_error(patched(78, {2})),
             prefix + "78: expected a string set's case flag (0 or 1)");
   EXPECT_EQ(decode_error(patched(92, {0, 0})), prefix + "92: expected a field type (1 to 21)");
@@ -115,9 +115,9 @@ TEST(IrWire, EnumsOutOfRangeNameTheirOffset) {
             prefix + "130: expected a string predicate's operator");
   EXPECT_EQ(decode_error(patched(149, {1, 1})),
             prefix + "149: expected a GUID predicate's operator");
-  EXPECT_EQ(decode_error(patched(183, {9})), prefix + "183: expected a check note's check");
-  EXPECT_EQ(decode_error(patched(188, {2})),
-            prefix + "188: expected a check note's constant (0 or 1)");
+  EXPECT_EQ(decode_error(patched(187, {9})), prefix + "187: expected a check note's check");
+  EXPECT_EQ(decode_error(patched(192, {2})),
+            prefix + "192: expected a check note's constant (0 or 1)");
 }
 
 TEST(IrWire, HugeCountsTrailingBytesAndHeaders) {
@@ -131,9 +131,9 @@ TEST(IrWire, HugeCountsTrailingBytesAndHeaders) {
   EXPECT_EQ(decode_error(patched(12, {3})),
             prefix + "12: expected no more registers than instructions");
   EXPECT_EQ(decode_error(ir::encode_program(small_program()) + '\0'),
-            prefix + "190: expected the end of the program");
+            prefix + "194: expected the end of the program");
   EXPECT_EQ(decode_error(patched(0, {'X'})), prefix + "0: expected the IR wire magic");
-  EXPECT_EQ(decode_error(patched(8, {2})), prefix + "8: expected IR wire format 1");
+  EXPECT_EQ(decode_error(patched(8, {1})), prefix + "8: expected IR wire format 2");
   EXPECT_EQ(decode_error(""), prefix + "0: expected the IR wire magic");
 }
 
@@ -146,6 +146,32 @@ TEST(IrWire, BadRegexAndVerifierFailures) {
   p = small_program();
   p.code[0].dst = 5;  // no such register
   EXPECT_EQ(decode_error(ir::encode_program(p)).rfind("IR wire form: inst 0 (const): ", 0), 0u);
+}
+
+// A string map (mask.strs) round-trips with its matcher rebuilt; a pattern index past
+// str_preds is the verifier's error, found before any matcher is built.
+TEST(IrWire, StringMapsRebuildTheirMatchers) {
+  ir::Program p = small_program();
+  p.fields.push_back(ir::FieldDesc{InType::UnicodeString, {}, {}});
+  p.str_preds.emplace_back(PayloadOp::Contains, "ab", U"ab");
+  p.str_maps = {ir::StrMap{{0, 1}, {1, 2}, 4, nullptr}};
+  p.code = {ir::Inst{ir::Op::Const, 0, 0, 0, 0, 0},
+            ir::Inst{ir::Op::MaskStrs, 1, 0, 1, 0, ir::kNoReg},
+            ir::Inst{ir::Op::DeliverMask, ir::kNoReg, 1, 0, 0, 0}, ir::Inst{}};
+  p.num_regs = 2;
+  p.checks.clear();
+  auto decoded = ir::decode_program(ir::encode_program(p));
+  ASSERT_TRUE(decoded.has_value()) << decoded.error().message;
+  ASSERT_EQ(decoded->str_maps.size(), 1u);
+  EXPECT_NE(decoded->str_maps[0].matcher, nullptr);
+  auto interp = Interpreter::create(std::move(*decoded));
+  ASSERT_TRUE(interp.has_value()) << interp.error().message;
+  Event e;
+  e.payload = {'x', 0, 'A', 0, 'B', 0, 0, 0};
+  EXPECT_EQ((*interp)->route(e.view()).deliver, 6u);  // contains "ab", base; not is "x"
+  p.str_maps[0].preds[1] = 7;
+  EXPECT_EQ(decode_error(ir::encode_program(p)),
+            "IR wire form: pool: string map 0: string predicate out of range");
 }
 
 TEST(IrWire, EveryByteChangedNeverCrashes) {

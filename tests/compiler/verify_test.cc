@@ -2,6 +2,7 @@
 // variant fails with its specific message.
 #include <functional>
 
+#include "compiler/str_match.h"
 #include "test_util.h"
 
 namespace pfc::testing {
@@ -204,6 +205,45 @@ TEST(Verify, MaskOps) {
        "check note 0: register bit not below 64"},
   };
   expect_violations(mask_program, cases);
+}
+
+// mask.strs over a wstring at offset 0: patterns contains "x" and matches "a*", base 4.
+ir::Program str_map_program() {
+  ir::Program p;
+  p.code = {I(Op::Const, 0, 0, 0, 0, 0), I(Op::MaskStrs, 1, 0, 0, 0, kNoReg),
+            I(Op::DeliverMask, kNoReg, 1), I(Op::Return, kNoReg)};
+  p.num_regs = 2;
+  p.fields = {ir::FieldDesc{InType::UnicodeString, {}, {}}, ir::FieldDesc{InType::UInt32, {}, {}}};
+  p.str_preds = {ir::StrPred{PayloadOp::Contains, "x", U"x"},
+                 ir::StrPred{PayloadOp::Matches, "a*", U"a\x110000"},
+                 ir::StrPred{PayloadOp::DoesntContain, "y", U"y"}};
+  p.str_maps = {ir::StrMap{{0, 1}, {1, 2}, 4, nullptr}};
+  internal::attach_str_matchers(p);
+  return p;
+}
+
+TEST(Verify, StringMaps) {
+  auto ok = verify(str_map_program());
+  EXPECT_TRUE(ok.has_value()) << ok.error().message;
+  const Case cases[] = {
+      {"map index", [](ir::Program& p) { p.code[1].c = 1; },
+       "inst 1 (mask.strs): string map index out of range"},
+      {"integer field", [](ir::Program& p) { p.code[1].b = 1; }, "field is not a scalar string"},
+      {"length register", [](ir::Program& p) { p.code[1].imm = 0; },
+       "length register given but the field has no such extent"},
+      {"masks per pattern", [](ir::Program& p) { p.str_maps[0].masks.pop_back(); },
+       "string map 0 has not one mask per pattern"},
+      {"pattern index", [](ir::Program& p) { p.str_maps[0].preds[1] = 3; },
+       "string map 0: string predicate out of range"},
+      {"not a pattern", [](ir::Program& p) { p.str_maps[0].preds[1] = 2; },
+       "string map 0: spred#2 is no pattern"},
+      {"matcher", [](ir::Program& p) { p.str_maps[0].matcher = nullptr; },
+       "string map 0 has no matcher"},
+  };
+  expect_violations(str_map_program, cases);
+  ir::Program p = str_map_program();
+  p.str_maps[0].matcher = nullptr;
+  EXPECT_TRUE(verify_data(p).has_value());  // the matcher is derived: verify_data skips it
 }
 
 TEST(Verify, JumpTargetsStayInsideTheProgram) {

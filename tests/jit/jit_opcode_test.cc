@@ -8,6 +8,9 @@
 #include <gtest/gtest.h>
 
 #include "compiler/jit/codegen.h"
+#include "compiler/regex_pred.h"
+#include "compiler/str_match.h"
+#include "runtime/casefold.h"
 #include "tests/jit/jit_test_util.h"
 
 namespace pfc::testing {
@@ -558,12 +561,38 @@ std::vector<Case> mask_cases() {
   };
 }
 
+// mask.strs over a wstring at offset 0: contains "ab" (bit 0), startswith.cs "X" (bit 1),
+// regex "k.*s" (bit 2), base 8; the text, truncated (undecodable: base only).
+Case mask_strs_case() {
+  auto build = [](ProgramBuilder& b) {
+    ir::Program& p = b.program();
+    uint32_t fi = add_field(b, field(InType::UnicodeString));
+    p.str_preds.push_back(ir::StrPred{PayloadOp::Contains, "ab", fold_utf8("ab")});
+    p.str_preds.push_back(ir::StrPred{PayloadOp::StartsWithCs, "X", U"X"});
+    p.str_preds.push_back(
+        ir::StrPred{PayloadOp::Regex, "k.*s", {}, internal::compile_regex("k.*s", false).re});
+    p.str_maps.push_back(ir::StrMap{{0, 1, 2}, {1, 2, 4}, 8, nullptr});
+    internal::attach_str_matchers(p);
+    b.effect(Op::DeliverMask, b.emit(Op::MaskStrs, b.constant(0), fi, 0, ir::kNoReg));
+  };
+  auto text = [](const std::u16string& s, bool nul = true) {
+    std::vector<uint8_t> out;
+    put_wstring(out, s, nul);
+    return with_payload(out);
+  };
+  return {"mask.strs",
+          build,
+          {value(text(u"xAB"), 9), value(text(u"Xkos"), 14), value(text(u"x\u212As"), 12),
+           value(text(u"Xab", false), 8), value(text(u""), 8)}};
+}
+
 std::vector<Case> all_cases() {
   std::vector<Case> all;
   for (auto&& part :
        {header_cases(), cmp_cases(), logic_cases(), set_cases(), control_cases(), skip_cases(),
         load_cases(), pred_int_cases(), pred_other_cases(), mask_cases()})
     all.insert(all.end(), part.begin(), part.end());
+  all.push_back(mask_strs_case());
   return all;
 }
 

@@ -1,6 +1,6 @@
 // tests/jit/shared_slots_test.cc — shared code reaches every kind of table slot (helpers, the
-// values of a big int set, a string set, a sparse mask map, a big range map, an RE2 object)
-// and routes as the interpreter on random events.
+// values of a big int set, a string set, a sparse mask map, a big range map, an RE2 object,
+// a string map) and routes as the interpreter on random events.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -13,6 +13,9 @@
 #include "compiler/jit/codegen.h"
 #include "compiler/jit/shared_code.h"
 #include "compiler/regex_pred.h"
+#include "compiler/str_match.h"
+#include "runtime/casefold.h"
+#include "runtime/glob.h"
 #include "tests/jit/jit_test_util.h"
 
 namespace pfc::testing {
@@ -43,6 +46,10 @@ ir::Program every_slot_kind() {
   p.fields = {ir::FieldDesc{InType::UInt32, {}, {}}, ir::FieldDesc{InType::AnsiString, {}, {}}};
   p.str_preds.emplace_back(PayloadOp::Regex, "^x+y", U"",
                            internal::compile_regex("^x+y", false).re);
+  p.str_preds.emplace_back(PayloadOp::Contains, "x", fold_utf8("x"));
+  p.str_preds.emplace_back(PayloadOp::Matches, "*y", compile_glob("*y", true).code);
+  p.str_maps.push_back(ir::StrMap{{1, 2}, {0x100, 0x200}, 0x400, nullptr});
+  internal::attach_str_matchers(p);
   const uint32_t keyword = static_cast<uint32_t>(ir::HeaderField::Keyword);
   const uint32_t id = static_cast<uint32_t>(ir::HeaderField::Id);
   b.effect(Op::Deliver, b.emit(Op::InSet, b.emit(Op::LoadHeader, keyword), 0), 0);
@@ -52,6 +59,7 @@ ir::Program every_slot_kind() {
   b.effect(Op::DeliverMask, b.emit(Op::MaskRange, zero, 0, 0));
   const ir::Reg text_at = b.emit(Op::Skip, zero, 0, ir::kNoReg, ir::kNoReg);
   b.effect(Op::Stack, b.emit(Op::PredStr, text_at, 1, 0, ir::kNoReg), 2);
+  b.effect(Op::DeliverMask, b.emit(Op::MaskStrs, text_at, 1, 0, ir::kNoReg));
   return b.finish();
 }
 
@@ -92,7 +100,7 @@ TEST(SharedSlots, EveryKindIsReachedAndRoutesAsTheInterpreter) {
     ASSERT_TRUE(file.has_value()) << file.error().message;
     std::set<TableSlotKind> kinds;
     for (const TableSlot& s : file->slots) kinds.insert(s.kind);
-    EXPECT_EQ(kinds.size(), 6u) << opt_level_name(level);
+    EXPECT_EQ(kinds.size(), 7u) << opt_level_name(level);
     auto loaded = load_native(*file, program);
     ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
     std::set<std::pair<uint64_t, uint64_t>> distinct;

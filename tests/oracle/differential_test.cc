@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "compiler/jit/jit.h"
+#include "compiler/lower.h"
 #include "tests/oracle/crosscheck.h"
 
 namespace pfc {
@@ -44,11 +45,15 @@ TEST(Differential, JitAgreesWithOracle) {
 
 // Sanity check of the generator: the cases exercise what they claim to.
 TEST(Differential, GeneratorCoversEveryFilterKind) {
-  int payload = 0, names = 0, stacks = 0, truncated_events = 0, legacy = 0;
+  int payload = 0, names = 0, stacks = 0, truncated_events = 0, legacy = 0, sweeps = 0;
   for (uint64_t seed = 1; seed <= 500; ++seed) {
     gen::RngEntropy in(seed);
     const gen::Case c = gen::generate(in);
     legacy += c.spec.provider.legacy;
+    // Pattern sweeps: one mask.strs of 32 patterns or more (docs/ir.md §4 "String indexing").
+    if (auto prog = lower(c.spec)) {
+      for (const ir::StrMap& m : prog->str_maps) sweeps += m.preds.size() >= 32;
+    }
     for (const SessionEntry& s : c.spec.sessions) {
       payload += !s.params->payload.empty();
       names += s.params->event_names.has_value();
@@ -61,6 +66,7 @@ TEST(Differential, GeneratorCoversEveryFilterKind) {
   EXPECT_GT(stacks, 20);
   EXPECT_GT(legacy, 10);
   EXPECT_GT(truncated_events, 1000);
+  EXPECT_GT(sweeps, 10);
 }
 
 }  // namespace

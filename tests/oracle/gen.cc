@@ -4,6 +4,7 @@
 #include "tests/oracle/gen.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 
 namespace pfc::gen {
@@ -448,7 +449,39 @@ EnableParams gen_params(Entropy& in, const ProviderDef& p, const Limits& lim) {
   return e;
 }
 
+// A pattern sweep (docs/ir.md §4 "String indexing"): 64 sessions, each with one random
+// pattern (contains, startswith, endswith, is, matches, regex or a `.cs` form, now and then
+// doesntcontain) on one scalar string field; nullopt when the schema has none.
+std::optional<std::vector<SessionEntry>> gen_pattern_sweep(Entropy& in, const ProviderDef& p) {
+  static const std::vector<PayloadOp> kOps = {
+      PayloadOp::Contains,     PayloadOp::StartsWith,   PayloadOp::EndsWith,
+      PayloadOp::Is,           PayloadOp::Matches,      PayloadOp::Regex,
+      PayloadOp::ContainsCs,   PayloadOp::StartsWithCs, PayloadOp::EndsWithCs,
+      PayloadOp::IsCs,         PayloadOp::MatchesCs,    PayloadOp::RegexCs,
+      PayloadOp::DoesntContain};
+  std::vector<std::pair<const EventDef*, uint32_t>> fields;
+  for (const EventDef& ev : p.events)
+    for (uint32_t f = 0; f < ev.fields.size(); ++f)
+      if (is_string(ev.fields[f].type) && !ev.fields[f].count.present())
+        fields.emplace_back(&ev, f);
+  if (fields.empty()) return std::nullopt;
+  const auto [ev, field] = in.pick(fields);
+  std::vector<SessionEntry> out;
+  for (uint32_t slot = 0; slot < 64; ++slot) {
+    const PayloadOp op = in.pick(kOps);
+    PayloadFilter f{ev->desc.id, ev->desc.version, in.chance(50), {}};
+    f.expr.preds = {PayloadPredicate{field, op, gen_value(in, ev->fields[field].type, op)}};
+    f.expr.nodes = {{PayloadExpr::Node::Kind::Pred, 0, 0}};
+    EnableParams params;
+    params.payload = {std::move(f)};
+    out.emplace_back(slot, std::move(params));
+  }
+  return out;
+}
+
 std::vector<SessionEntry> gen_sessions(Entropy& in, const ProviderDef& p, const Limits& lim) {
+  if (lim.pattern_sweeps && in.chance(10))
+    if (auto sweep = gen_pattern_sweep(in, p)) return std::move(*sweep);
   std::vector<SessionEntry> out;
   const uint64_t n = 1 + in.next(lim.max_sessions);
   const bool spread = in.chance(30);

@@ -51,6 +51,9 @@ struct Limits {
   uint32_t max_filters = 3;  // payload filters per session
   uint32_t max_preds = 4;    // predicates per payload expression
   uint32_t max_test_events = 8;
+  // Now and then 64 sessions with one random pattern each on one string field (docs/ir.md
+  // §4 "String indexing"), whatever max_sessions says.
+  bool pattern_sweeps = true;
   // Legacy providers with MatchAll or properties diverge between the lowering and
   // docs/semantics.md (tests/former_bugs, finding F1); off until that is settled.
   bool legacy_quirks = false;

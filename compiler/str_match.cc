@@ -1,0 +1,619 @@
+// compiler/str_match.cc — see str_match.h; the exactness argument is docs/jit.md "String
+// indexing".
+//
+// Every text is transcoded into its code points as the predicates decode them, folded for
+// `fold_` and as they are for `plain_`, written as generalised UTF-8 (surrogates encoded
+// like other code points), and scanned against the literals' needles written the same
+// way (UTF-8 is self-synchronising, so a byte match is a code-point match) and the globs'
+// exact translations. Regexes go through RE2 sets: RE2 itself, on the input
+// pfc_ir_pred_regex_next gives it.
+#include "compiler/str_match.h"
+
+#include <hs/hs.h>
+#include <re2/re2.h>
+#include <re2/set.h>
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <cstring>
+#include <mutex>
+#include <span>
+#include <string>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include "base/utf8.h"
+#include "compiler/regex_pred.h"
+#include "pfc/payload_ops.h"
+#include "runtime/casefold.h"
+#include "runtime/glob.h"
+#include "runtime/tdh.h"
+
+namespace pfc::internal {
+
+struct StrMatcher::Db {
+  hs_database_t* db = nullptr;
+  std::vector<uint32_t> pattern;  // Hyperscan id → index into patterns_
+  std::vector<uint8_t> at_end;    // id → 1: counts only for a match ending at the text's end
+  uint64_t full = 0;              // the masks of all its patterns (on_match)
+  ~Db() { hs_free_database(db); }
+};
+
+// RE2::Set of the regexes of one case rule (compile_regex's options), and for each set
+// index the pattern.
+struct StrMatcher::Sets {
+  std::unique_ptr<RE2::Set> fold, cs;
+  std::vector<uint32_t> fold_ids, cs_ids;
+  std::vector<uint32_t> all;  // every regex pattern (the fallback)
+};
+
+namespace {
+
+using PO = PayloadOp;
+
+RE2::Options set_options(bool case_sensitive) {
+  RE2::Options o;
+  o.set_encoding(RE2::Options::EncodingUTF8);
+  o.set_case_sensitive(case_sensitive);
+  o.set_log_errors(false);
+  return o;
+}
+
+bool is_literal(PO op) {
+  switch (op) {
+    case PO::Contains:
+    case PO::StartsWith:
+    case PO::EndsWith:
+    case PO::Is:
+    case PO::ContainsCs:
+    case PO::StartsWithCs:
+    case PO::EndsWithCs:
+    case PO::IsCs: return true;
+    default: return false;
+  }
+}
+bool is_glob(PO op) { return op == PO::Matches || op == PO::MatchesCs; }
+bool is_regex(PO op) { return op == PO::Regex || op == PO::RegexCs; }
+bool folds(PO op) { return !payload_op_has(op, kCaseSensitive); }
+
+// Generalised UTF-8: the UTF-8 bit layout for every value up to U+10FFFF, surrogates too.
+inline uint8_t* put_cp_raw(uint8_t* o, char32_t c) {
+  if (c < 0x80) {
+    *o++ = uint8_t(c);
+  } else if (c < 0x800) {
+    *o++ = uint8_t(0xC0 | (c >> 6));
+    *o++ = uint8_t(0x80 | (c & 0x3F));
+  } else if (c < 0x10000) {
+    *o++ = uint8_t(0xE0 | (c >> 12));
+    *o++ = uint8_t(0x80 | ((c >> 6) & 0x3F));
+    *o++ = uint8_t(0x80 | (c & 0x3F));
+  } else {
+    *o++ = uint8_t(0xF0 | (c >> 18));
+    *o++ = uint8_t(0x80 | ((c >> 12) & 0x3F));
+    *o++ = uint8_t(0x80 | ((c >> 6) & 0x3F));
+    *o++ = uint8_t(0x80 | (c & 0x3F));
+  }
+  return o;
+}
+
+void put_cp(std::string& out, char32_t c) {
+  uint8_t bytes[4];
+  out.append(reinterpret_cast<const char*>(bytes), size_t(put_cp_raw(bytes, c) - bytes));
+}
+
+void put_byte(std::string& out, uint8_t b) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  out += "\\x";
+  out += kHex[b >> 4];
+  out += kHex[b & 15];
+}
+
+// Whether a literal operator anchors its needle at the text's end (ENDSWITH, IS): such a
+// pattern is compiled without an end anchor and its matches count only when they end at
+// the text's end (on_match): the database holds no end anchors at all.
+bool ends_at_end(PO op) {
+  return op == PO::EndsWith || op == PO::EndsWithCs || op == PO::Is || op == PO::IsCs;
+}
+
+// A literal's expression over `bytes` with the operator's start anchor.
+std::string literal_expr(PO op, const std::string& bytes) {
+  std::string out;
+  const bool start =
+      op == PO::StartsWith || op == PO::StartsWithCs || op == PO::Is || op == PO::IsCs;
+  if (start) out += "\\A";
+  for (char c : bytes) put_byte(out, uint8_t(c));
+  return out;
+}
+
+// Alternatives of byte sequences matching exactly the generalised UTF-8 of the code points
+// [lo, hi] (the split of Go's regexp/syntax: one length class, then ranges whose lower
+// bytes each span [80-BF]).
+void utf8_ranges(char32_t lo, char32_t hi, std::vector<std::string>& alts) {
+  static constexpr char32_t kLast[] = {0x7F, 0x7FF, 0xFFFF};
+  for (char32_t last : kLast) {
+    if (lo <= last && hi > last) {
+      utf8_ranges(lo, last, alts);
+      utf8_ranges(last + 1, hi, alts);
+      return;
+    }
+  }
+  for (int i = 1; i < 4; ++i) {
+    const char32_t m = (char32_t{1} << (6 * i)) - 1;
+    if ((lo & ~m) == (hi & ~m)) continue;
+    if ((lo & m) != 0) {
+      utf8_ranges(lo, lo | m, alts);
+      utf8_ranges((lo | m) + 1, hi, alts);
+      return;
+    }
+    if ((hi & m) != m) {
+      utf8_ranges(lo, (hi & ~m) - 1, alts);
+      utf8_ranges(hi & ~m, hi, alts);
+      return;
+    }
+  }
+  std::string a, b, out;
+  put_cp(a, lo);
+  put_cp(b, hi);
+  for (size_t j = 0; j < a.size(); ++j) {
+    if (a[j] == b[j]) {
+      put_byte(out, uint8_t(a[j]));
+      continue;
+    }
+    out += '[';
+    put_byte(out, uint8_t(a[j]));
+    out += '-';
+    put_byte(out, uint8_t(b[j]));
+    out += ']';
+  }
+  alts.push_back(std::move(out));
+}
+
+// The code points glob class token `code[i]` matches, as sorted disjoint ranges.
+std::vector<std::pair<char32_t, char32_t>> class_ranges(const std::u32string& code, size_t i) {
+  std::vector<std::pair<char32_t, char32_t>> r;
+  r.reserve(code[i + 1]);
+  for (size_t k = 0; k < code[i + 1]; ++k) r.emplace_back(code[i + 2 + 2 * k], code[i + 3 + 2 * k]);
+  std::sort(r.begin(), r.end());
+  std::vector<std::pair<char32_t, char32_t>> merged;
+  for (const auto& [lo, hi] : r) {
+    if (lo > hi) continue;
+    if (!merged.empty() && lo <= merged.back().second + 1)
+      merged.back().second = std::max(merged.back().second, hi);
+    else merged.emplace_back(lo, hi);
+  }
+  if (code[i] == kGlobClass) return merged;
+  std::vector<std::pair<char32_t, char32_t>> out;  // the complement within [0, U+10FFFF]
+  char32_t next = 0;
+  for (const auto& [lo, hi] : merged) {
+    if (lo > 0x10FFFF) break;
+    if (lo > next) out.emplace_back(next, lo - 1);
+    next = std::min<char32_t>(hi, 0x10FFFF) + 1;
+  }
+  if (next <= 0x10FFFF) out.emplace_back(next, 0x10FFFF);
+  return out;
+}
+
+// A glob's exact expression over generalised UTF-8 text (HS_FLAG_DOTALL; no end anchor: its
+// matches count at the text's end only, as ends_at_end's), the text folded when the glob is: `?`
+// any one encoded code point, a class the alternatives of its ranges' byte sequences, `*` any bytes
+// (every later token starts at a lead byte, so it resumes at a code point). "" for a class that is
+// empty.
+std::string glob_utf8_expr(const std::u32string& code) {
+  static constexpr char kAny[] =
+      "(?:[\\x00-\\x7f]|[\\xc0-\\xdf][\\x80-\\xbf]|[\\xe0-\\xef][\\x80-\\xbf]{2}|"
+      "[\\xf0-\\xf7][\\x80-\\xbf]{3})";
+  std::string out = "\\A";
+  for (size_t i = 0; i < code.size();) {
+    const char32_t t = code[i];
+    if (t == kGlobStar) {
+      out += ".*";
+      ++i;
+    } else if (t == kGlobAny) {
+      out += kAny;
+      ++i;
+    } else if (t == kGlobClass || t == kGlobNotClass) {
+      std::vector<std::string> alts;
+      for (const auto& [lo, hi] : class_ranges(code, i)) utf8_ranges(lo, hi, alts);
+      if (alts.empty()) return "";
+      out += "(?:";
+      for (size_t a = 0; a < alts.size(); ++a) out += (a ? "|" : "") + alts[a];
+      out += ')';
+      i += 2 + 2 * code[i + 1];
+    } else {
+      std::string bytes;
+      put_cp(bytes, t);
+      for (char c : bytes) put_byte(out, uint8_t(c));
+      ++i;
+    }
+  }
+  return out;
+}
+
+// Scratch space: Hyperscan needs, per scanning thread, scratch space at least as large
+// as every database it scans needs. A process-wide prototype grows for every database a
+// matcher builds; a thread clones it again when it has grown since the thread's copy
+// (one atomic load per scan otherwise).
+std::mutex g_scratch_mu;
+hs_scratch_t* g_proto = nullptr;     // guarded by g_scratch_mu
+std::atomic<uint64_t> g_version{0};  // raised whenever g_proto grows
+
+// False when the prototype cannot grow (no memory): the database must not be scanned.
+bool grow_prototype(const hs_database_t* db) {
+  std::lock_guard lock(g_scratch_mu);
+  if (hs_alloc_scratch(db, &g_proto) != HS_SUCCESS) return false;
+  g_version.fetch_add(1);
+  return true;
+}
+
+// Per-thread scan state: the scratch clone and the text buffers, which grow and never
+// shrink, so a steady state allocates nothing.
+struct ThreadState {
+  hs_scratch_t* scratch = nullptr;
+  uint64_t version = 0;
+  std::string folded, plain, utf8;
+  std::vector<int> set_hits;
+  ~ThreadState() { hs_free_scratch(scratch); }
+};
+ThreadState& thread_state() {
+  thread_local ThreadState s;
+  return s;
+}
+
+// The thread's scratch, fit for every database built so far (null if cloning failed).
+hs_scratch_t* thread_scratch(ThreadState& ts) {
+  if (ts.scratch != nullptr && ts.version == g_version.load(std::memory_order_acquire))
+    return ts.scratch;
+  std::lock_guard lock(g_scratch_mu);
+  hs_free_scratch(ts.scratch);
+  ts.scratch = nullptr;
+  if (g_proto == nullptr || hs_clone_scratch(g_proto, &ts.scratch) != HS_SUCCESS) return nullptr;
+  ts.version = g_version.load();
+  return ts.scratch;
+}
+
+// One database's patterns before compiling.
+struct DbSpec {
+  std::vector<std::string> exprs;
+  std::vector<unsigned> flags;
+  std::vector<uint32_t> pattern;
+  std::vector<uint8_t> at_end;
+  // Pattern k as expression e, counted at the text's end only when `end` (every match
+  // reported then; else the first one only).
+  void add(std::string e, unsigned f, uint32_t k, bool end) {
+    exprs.push_back(std::move(e));
+    flags.push_back(f | HS_FLAG_ALLOWEMPTY | (end ? 0 : HS_FLAG_SINGLEMATCH));
+    pattern.push_back(k);
+    at_end.push_back(end ? 1 : 0);
+  }
+};
+
+// Compiles `spec`; an expression Hyperscan rejects moves its pattern to `rejected` and the
+// rest is compiled again. Null when nothing is left.
+std::unique_ptr<StrMatcher::Db> compile(DbSpec spec, const std::vector<uint64_t>& masks,
+                                        std::vector<uint32_t>& rejected) {
+  while (!spec.exprs.empty()) {
+    std::vector<const char*> exprs;
+    std::vector<unsigned> ids;
+    for (size_t i = 0; i < spec.exprs.size(); ++i) {
+      exprs.push_back(spec.exprs[i].c_str());
+      ids.push_back(unsigned(i));
+    }
+    hs_database_t* db = nullptr;
+    hs_compile_error_t* err = nullptr;
+    const hs_error_t rc =
+        hs_compile_multi(exprs.data(), spec.flags.data(), ids.data(), unsigned(exprs.size()),
+                         HS_MODE_BLOCK, nullptr, &db, &err);
+    if (rc == HS_SUCCESS) {
+      if (!grow_prototype(db)) {  // every pattern on its own instead
+        hs_free_database(db);
+        rejected.insert(rejected.end(), spec.pattern.begin(), spec.pattern.end());
+        return nullptr;
+      }
+      auto out = std::make_unique<StrMatcher::Db>();
+      out->db = db;
+      out->pattern = std::move(spec.pattern);
+      out->at_end = std::move(spec.at_end);
+      for (uint32_t k : out->pattern) out->full |= masks[k];
+      return out;
+    }
+    const int bad = err != nullptr ? err->expression : -1;
+    hs_free_compile_error(err);
+    if (bad < 0 || size_t(bad) >= spec.exprs.size()) {  // not one pattern's fault: all alone
+      rejected.insert(rejected.end(), spec.pattern.begin(), spec.pattern.end());
+      return nullptr;
+    }
+    rejected.push_back(spec.pattern[size_t(bad)]);
+    spec.exprs.erase(spec.exprs.begin() + bad);
+    spec.flags.erase(spec.flags.begin() + bad);
+    spec.pattern.erase(spec.pattern.begin() + bad);
+    spec.at_end.erase(spec.at_end.begin() + bad);
+  }
+  return nullptr;
+}
+
+struct ScanCtx {
+  const StrMatcher::Db* db;
+  unsigned long long n;  // the text's length
+  const std::vector<StrMatcher::Pattern>* patterns;
+  uint64_t acc;
+};
+
+// Records a match; stops the scan (nonzero) once every pattern of the database is known
+// to hold.
+int on_match(unsigned id, unsigned long long, unsigned long long to, unsigned, void* ctx) {
+  auto* c = static_cast<ScanCtx*>(ctx);
+  if (c->db->at_end[id] != 0 && to != c->n) return 0;
+  c->acc |= (*c->patterns)[c->db->pattern[id]].mask;
+  return (c->acc & c->db->full) == c->db->full ? 1 : 0;
+}
+
+// Whether pattern `p` holds for the field: the predicate's own helper.
+bool holds(const ir::StrPred& p, const uint8_t* payload, uint64_t size, uint64_t off,
+           uint32_t in_type, uint64_t length) {
+  uint64_t next = 0;
+  if (p.regex)
+    return pfc_ir_pred_regex_next(payload, size, off, in_type, length, p.regex.get(), &next) != 0;
+  return pfc_tdh_str_pred(payload, size, off, in_type, length, uint32_t(p.op), p.folded.data(),
+                          p.folded.size(), p.links.data()) != 0;
+}
+
+// The code points of [b, e) (unit 2: UTF-16LE, 1: 8-bit, decoded as the predicates do),
+// folded when `fold`, as generalised UTF-8 into `out`.
+// fold_case through a small per-thread cache (texts repeat their few non-ASCII letters).
+char32_t fold_cached(char32_t c) {
+  struct Entry {
+    char32_t from = 0, to = 0;  // from 0: empty (0 is ASCII, never asked)
+  };
+  thread_local Entry cache[256];
+  Entry& slot = cache[(c ^ (c >> 8)) & 0xFF];
+  if (slot.from != c) slot = {c, fold_case(c)};
+  return slot.to;
+}
+
+// Writes the code points of [b, e) (kUnit 2: UTF-16LE, 1: 8-bit, decoded as the
+// predicates do), folded when kFold, as generalised UTF-8 into `out` (room for 3 bytes per
+// input byte); returns the bytes written. Runs of ASCII units go a vector block at a time
+// (SSE2, the x86-64 baseline).
+#if defined(__SSE2__)
+// ASCII-lower-cases the bytes of `x` (all below 0x80) when kFold.
+template <bool kFold>
+inline __m128i lower_ascii(__m128i x) {
+  if (!kFold) return x;
+  const __m128i t = _mm_sub_epi8(x, _mm_set1_epi8('A'));  // signed: -65..62
+  const __m128i upper =
+      _mm_and_si128(_mm_cmpgt_epi8(t, _mm_set1_epi8(-1)), _mm_cmplt_epi8(t, _mm_set1_epi8(26)));
+  return _mm_add_epi8(x, _mm_and_si128(upper, _mm_set1_epi8(0x20)));
+}
+
+// Copies (lower-cased when kFold) the ASCII units that begin the next block at b to o — a
+// block is 8 UTF-16 units or 16 bytes, and [b, e) must hold a whole one — and returns the
+// input bytes they take (a block's worth when all its units are below 0x80). The store
+// may write a whole block's bytes; the caller's buffer has room.
+template <uint32_t kUnit, bool kFold>
+inline size_t ascii_prefix(const uint8_t* b, uint8_t* o) {
+  const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b));
+  if (kUnit == 2) {
+    const __m128i high = _mm_and_si128(x, _mm_set1_epi16(int16_t(0xFF80)));
+    const unsigned ascii = unsigned(_mm_movemask_epi8(_mm_cmpeq_epi16(high, _mm_setzero_si128())));
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(o), lower_ascii<kFold>(_mm_packus_epi16(x, x)));
+    return ascii == 0xFFFF ? 16 : size_t(std::countr_zero(~ascii) & ~1);
+  }
+  const unsigned other = unsigned(_mm_movemask_epi8(x));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(o), lower_ascii<kFold>(x));
+  return other == 0 ? 16 : size_t(std::countr_zero(other));
+}
+#else
+// Without SSE2 every unit goes the scalar way.
+template <uint32_t kUnit, bool kFold>
+inline size_t ascii_prefix(const uint8_t*, uint8_t*) {
+  return 0;
+}
+#endif
+
+template <uint32_t kUnit, bool kFold>
+size_t transcode_into(const uint8_t* b, const uint8_t* e, uint8_t* out) {
+  uint8_t* o = out;
+  while (b < e) {
+    if (e - b >= 16) {
+      const size_t used = ascii_prefix<kUnit, kFold>(b, o);
+      b += used;
+      o += used / kUnit;
+      if (used == 16 || b >= e) continue;
+    }
+    const unsigned u = kUnit == 2 ? unsigned(b[0]) | unsigned(b[1]) << 8 : b[0];
+    if (u < 0x80) {
+      *o++ = uint8_t(kFold && u - 'A' < 26 ? u + 32 : u);
+      b += kUnit;
+      continue;
+    }
+    char32_t c = kUnit == 2 ? decode_utf16le_step(b, e) : decode_utf8_step(b, e);
+    if (kFold) c = fold_cached(c);
+    o = put_cp_raw(o, c);
+  }
+  return size_t(o - out);
+}
+
+// transcode_into for a field's unit (2: UTF-16LE, 1: 8-bit) into `buf` (grown as needed).
+const uint8_t* transcode(const uint8_t* b, const uint8_t* e, uint32_t unit, bool fold,
+                         std::string& buf, size_t* n) {
+  const size_t room = 3 * size_t(e - b) + 16;
+  if (buf.size() < room) buf.resize(room);
+  auto* out = reinterpret_cast<uint8_t*>(buf.data());
+  if (unit == 2)
+    *n = fold ? transcode_into<2, true>(b, e, out) : transcode_into<2, false>(b, e, out);
+  else *n = fold ? transcode_into<1, true>(b, e, out) : transcode_into<1, false>(b, e, out);
+  return out;
+}
+
+}  // namespace
+
+bool is_str_map_op(PayloadOp op) { return is_literal(op) || is_glob(op) || is_regex(op); }
+
+StrMatcher::~StrMatcher() = default;
+
+std::shared_ptr<const StrMatcher> StrMatcher::build(const ir::StrMap& map,
+                                                    const std::vector<ir::StrPred>& str_preds) {
+  std::shared_ptr<StrMatcher> m(new StrMatcher());
+  DbSpec fold, plain;
+  for (size_t i = 0; i < map.preds.size(); ++i) {
+    const ir::StrPred& p = str_preds[map.preds[i]];
+    const auto k = uint32_t(m->patterns_.size());
+    m->patterns_.push_back({p, map.masks[i]});
+    const bool f = folds(p.op);
+    if (is_literal(p.op)) {
+      if (p.folded.empty()) {  // holds on every text (IS: on the empty one)
+        m->always_.push_back(k);
+        continue;
+      }
+      std::string bytes;
+      for (char32_t c : p.folded) put_cp(bytes, c);
+      (f ? fold : plain).add(literal_expr(p.op, bytes), 0, k, ends_at_end(p.op));
+    } else if (is_glob(p.op)) {
+      if (std::string e = glob_utf8_expr(p.folded); !e.empty())
+        (f ? fold : plain).add(std::move(e), HS_FLAG_DOTALL, k, true);
+      else m->always_.push_back(k);
+    } else if (is_regex(p.op) && p.regex) {
+      if (!m->sets_) {
+        m->sets_ = std::make_unique<Sets>();
+        m->sets_->fold = std::make_unique<RE2::Set>(set_options(false), RE2::UNANCHORED);
+        m->sets_->cs = std::make_unique<RE2::Set>(set_options(true), RE2::UNANCHORED);
+      }
+      RE2::Set& set = f ? *m->sets_->fold : *m->sets_->cs;
+      if (set.Add(re2::StringPiece(p.text), nullptr) < 0) {
+        m->always_.push_back(k);
+        continue;
+      }
+      (f ? m->sets_->fold_ids : m->sets_->cs_ids).push_back(k);
+      m->sets_->all.push_back(k);
+    } else {
+      m->always_.push_back(k);
+    }
+  }
+  // RE2 sets that do not compile: their regexes are tested on their own.
+  if (m->sets_ && !(m->sets_->fold->Compile() && m->sets_->cs->Compile())) {
+    for (uint32_t k : m->sets_->all) m->always_.push_back(k);
+    m->sets_.reset();
+  }
+  // A pattern a database rejects is tested on its own.
+  std::vector<uint32_t> rejected;
+  m->fold_ = compile(std::move(fold), map.masks, rejected);
+  m->plain_ = compile(std::move(plain), map.masks, rejected);
+  m->always_.insert(m->always_.end(), rejected.begin(), rejected.end());
+  return m;
+}
+
+uint64_t StrMatcher::scan(const Db& db, const uint8_t* data, uint64_t n, uint64_t acc,
+                          bool* ok) const {
+  ThreadState& ts = thread_state();
+  ScanCtx ctx{&db, n, &patterns_, acc};
+  const char* text = reinterpret_cast<const char*>(data);
+  hs_scratch_t* scratch = thread_scratch(ts);
+  const hs_error_t rc = scratch == nullptr
+                            ? HS_INVALID
+                            : hs_scan(db.db, text, unsigned(n), 0, scratch, on_match, &ctx);
+  if (rc != HS_SUCCESS && rc != HS_SCAN_TERMINATED) {
+    *ok = false;
+    return acc;
+  }
+  return ctx.acc;
+}
+
+// The regexes through the RE2 sets: on the text's UTF-8 (UTF-16 converted with unpaired
+// surrogates as U+FFFD, 8-bit text as it is: pfc_ir_pred_regex_next's input). *ok false
+// when a set cannot decide (RE2's DFA out of memory): the caller tests each pattern.
+uint64_t StrMatcher::sets(const uint8_t* b, const uint8_t* e, uint32_t unit, uint64_t acc,
+                          bool* ok) const {
+  ThreadState& ts = thread_state();
+  re2::StringPiece text(reinterpret_cast<const char*>(b), size_t(e - b));
+  if (unit == 2) {
+    ts.utf8.clear();
+    utf16le_to_utf8(std::span<const uint8_t>(b, size_t(e - b)), ts.utf8, Unpaired::Replace);
+    text = re2::StringPiece(ts.utf8);
+  }
+  const std::pair<const RE2::Set*, const std::vector<uint32_t>*> both[] = {
+      {sets_->fold.get(), &sets_->fold_ids}, {sets_->cs.get(), &sets_->cs_ids}};
+  for (const auto& [set, ids] : both) {
+    if (ids->empty()) continue;
+    // First whether any regex matches (RE2 allocates nothing for that), then which ones
+    // (RE2 allocates the set of matches per call: only on texts some regex matches).
+    RE2::Set::ErrorInfo info{};
+    ts.set_hits.clear();
+    const bool any = set->Match(text, nullptr, &info);
+    if (info.kind == RE2::Set::kNoError && any) set->Match(text, &ts.set_hits, &info);
+    if (info.kind != RE2::Set::kNoError) {
+      *ok = false;
+      return acc;
+    }
+    for (int h : ts.set_hits) acc |= patterns_[(*ids)[size_t(h)]].mask;
+  }
+  return acc;
+}
+
+uint64_t StrMatcher::each(const std::vector<uint32_t>& ids, const uint8_t* payload, uint64_t size,
+                          uint64_t off, uint32_t in_type, uint64_t length, uint64_t acc) const {
+  for (uint32_t k : ids) {
+    const Pattern& p = patterns_[k];
+    if ((p.mask & ~acc) != 0 && holds(p.pred, payload, size, off, in_type, length)) acc |= p.mask;
+  }
+  return acc;
+}
+
+uint64_t StrMatcher::match(const uint8_t* payload, uint64_t size, uint64_t off, uint32_t in_type,
+                           uint64_t length, const uint8_t* b, const uint8_t* e) const {
+  const uint32_t unit = in_type == 1 ? 2 : 1;
+  // hs_scan takes an unsigned length (a transcoded text has at most 3 bytes per input byte).
+  bool ok = b < e && uint64_t(e - b) <= 0xFFFFFFFFu / 4;
+  uint64_t acc = 0;
+  ThreadState& ts = thread_state();
+  size_t n = 0;
+  if (ok && fold_) {
+    const uint8_t* folded = transcode(b, e, unit, true, ts.folded, &n);
+    acc = scan(*fold_, folded, n, acc, &ok);
+  }
+  if (ok && plain_) {
+    const uint8_t* plain = transcode(b, e, unit, false, ts.plain, &n);
+    acc = scan(*plain_, plain, n, acc, &ok);
+  }
+  if (ok && sets_) acc = sets(b, e, unit, acc, &ok);
+  if (!ok) {  // the empty text, or a scan that failed: every pattern on its own
+    acc = 0;
+    for (const Pattern& p : patterns_)
+      if (holds(p.pred, payload, size, off, in_type, length)) acc |= p.mask;
+    return acc;
+  }
+  return each(always_, payload, size, off, in_type, length, acc);
+}
+
+void attach_str_matchers(ir::Program& prog) {
+  for (ir::StrMap& m : prog.str_maps) m.matcher = StrMatcher::build(m, prog.str_preds);
+}
+
+}  // namespace pfc::internal
+
+extern "C" {
+
+uint64_t pfc_ir_mask_strs_each(const uint8_t* payload, uint64_t size, uint64_t off,
+                               uint32_t in_type, uint64_t length, const pfc::ir::StrMap* map,
+                               const pfc::ir::StrPred* str_preds, uint64_t* next) {
+  uint64_t end = 0;
+  if (!pfc_tdh_string_bounds(payload, size, off, in_type, length, &end, next)) return map->base;
+  uint64_t acc = map->base;
+  for (size_t i = 0; i < map->preds.size(); ++i)
+    if ((map->masks[i] & ~acc) != 0 &&
+        pfc::internal::holds(str_preds[map->preds[i]], payload, size, off, in_type, length))
+      acc |= map->masks[i];
+  return acc;
+}
+
+uint64_t pfc_ir_mask_strs_next(const uint8_t* payload, uint64_t size, uint64_t off,
+                               uint32_t in_type, uint64_t length, const pfc::ir::StrMap* map,
+                               uint64_t* next) {
+  uint64_t end = 0;
+  if (!pfc_tdh_string_bounds(payload, size, off, in_type, length, &end, next)) return map->base;
+  return map->base |
+         map->matcher->match(payload, size, off, in_type, length, payload + off, payload + end);
+}
+}
