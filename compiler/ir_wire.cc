@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "base/le.h"
+#include "base/quote.h"
 #include "base/wire_reader.h"
 #include "compiler/regex_pred.h"
 #include "compiler/str_match.h"
@@ -231,7 +232,7 @@ StrPred Decoder::str_pred() {
   std::shared_ptr<const re2::RE2> re;
   if (r_.ok() && (op == PayloadOp::Regex || op == PayloadOp::RegexCs)) {
     internal::RegexResult compiled = internal::compile_regex(text, op == PayloadOp::RegexCs);
-    if (!compiled.re) r_.fail_at(at, "a regex RE2 accepts (" + compiled.error + ")");
+    if (!compiled.re) r_.fail_at(at, "a regex RE2 accepts (" + quote_text(compiled.error) + ")");
     re = std::move(compiled.re);
   }
   return StrPred(op, std::move(text), std::move(folded), std::move(re));
