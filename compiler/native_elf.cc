@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "base/quote.h"
 #include "compiler/native_file.h"
 
 namespace pfc {
@@ -216,10 +217,9 @@ std::optional<std::string_view> ElfCheck::name(uint32_t off) const {
 
 Result<void> ElfCheck::symbol(const Elf64_Sym& s, std::string_view n) {
   const unsigned type = ELF64_ST_TYPE(s.st_info);
-  if (s.st_shndx == SHN_UNDEF)
-    return make_error("has an undefined symbol '" + std::string(n) + "'");
+  if (s.st_shndx == SHN_UNDEF) return make_error("has an undefined symbol " + quote_text(n));
   if (type == STT_TLS || type == STT_GNU_IFUNC)
-    return make_error("has a thread-local or indirect-function symbol '" + std::string(n) + "'");
+    return make_error("has a thread-local or indirect-function symbol " + quote_text(n));
   if (n == "pfc_route") {
     const Elf64_Phdr* seg = segment_of(s.st_value, std::max<uint64_t>(s.st_size, 1));
     if (type != STT_FUNC || !seg || !(seg->p_flags & PF_X))
