@@ -2,11 +2,8 @@
 #include "etw/file_session.h"
 
 #include <fcntl.h>
-#include <signal.h>
-#include <spawn.h>
 #include <sys/file.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -17,11 +14,10 @@
 #include "base/utf8.h"
 #include "etw/beside.h"
 #include "etw/enable_ext.h"
+#include "etw/spawn.h"
 #include "etw/util.h"
 #include "trace/host.h"
 #include "trace/logfile.h"
-
-extern char** environ;
 
 namespace pfc::etw {
 namespace {
@@ -166,49 +162,13 @@ ULONG spawn_host(const trace::TraceDir& dir, uint64_t instance, int fd) {
     ::close(fd);
     return ERROR_FILE_NOT_FOUND;
   }
-  if (fd == 3) {  // dup2(3, 3) would keep close-on-exec
-    const int moved = ::fcntl(fd, F_DUPFD_CLOEXEC, 4);
-    ::close(fd);
-    if (moved < 0) return ERROR_NOT_ENOUGH_MEMORY;
-    fd = moved;
-  }
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, fd, 3);
-  posix_spawn_file_actions_addclosefrom_np(&actions, 4);
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  sigset_t all, none;
-  sigfillset(&all);
-  sigemptyset(&none);
-  posix_spawnattr_setsigdefault(&attr, &all);
-  posix_spawnattr_setsigmask(&attr, &none);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
-  // The host uses the same namespace whatever the environment says.
-  std::vector<std::string> env_text{"PFC_TRACE_DIR=" + dir.path()};
-  for (char** e = environ; e != nullptr && *e != nullptr; ++e)
-    if (std::strncmp(*e, "PFC_TRACE_DIR=", 14) != 0) env_text.emplace_back(*e);
-  std::vector<char*> envp;
-  for (auto& e : env_text) envp.push_back(e.data());
-  envp.push_back(nullptr);
-  std::string inst = std::to_string(instance);
-  char* argv[] = {const_cast<char*>(exe.c_str()), const_cast<char*>("--instance"), inst.data(),
-                  nullptr};
-  pid_t pid = 0;
-  const int rc = ::posix_spawn(&pid, exe.c_str(), &actions, &attr, argv, envp.data());
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attr);
+  const SpawnResult r =
+      spawn_and_reap({exe, "--instance", std::to_string(instance)}, dir.path(), fd);
   ::close(fd);
-  if (rc != 0) return ERROR_FILE_NOT_FOUND;
-  int status = 0;
-  pid_t got;
-  while ((got = ::waitpid(pid, &status, 0)) < 0 && errno == EINTR) {
-  }
-  if (got == pid && (!WIFEXITED(status) || WEXITSTATUS(status) != 0)) return ERROR_NOT_SUPPORTED;
-  return ERROR_SUCCESS;  // (ECHILD: SIGCHLD is ignored here; the marker tells the rest)
+  if (r.error == ENOMEM || r.error == EMFILE || r.error == ENFILE) return ERROR_NOT_ENOUGH_MEMORY;
+  if (r.error != 0) return ERROR_FILE_NOT_FOUND;
+  // A host that could not be reaped (SIGCHLD ignored here) reports through its marker.
+  return r.exit_status == 0 ? ERROR_SUCCESS : ERROR_NOT_SUPPORTED;
 }
 
 void add_host_counters(const trace::TraceDir& dir, uint64_t instance, SessionCounters& c) {

@@ -4,11 +4,8 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
-#include <signal.h>
-#include <spawn.h>
 #include <sys/eventfd.h>
 #include <sys/inotify.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -21,10 +18,9 @@
 
 #include "compiler/ir_wire.h"
 #include "etw/beside.h"
+#include "etw/spawn.h"
 #include "trace/dir.h"
 #include "trace/program_cache.h"
-
-extern char** environ;
 
 namespace pfc::etw {
 namespace {
@@ -53,39 +49,11 @@ std::string compiler_executable() {
 #endif
 }
 
-// Starts the service `exe` for `dir` (it detaches at once; the spawned process is reaped
-// here).
+// Starts the service `exe` for `dir` (it detaches at once; etw/spawn.h reaps it).
 Result<void> start_service(const std::string& exe, const trace::TraceDir& dir) {
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addclosefrom_np(&actions, 3);
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  sigset_t all, none;
-  sigfillset(&all);
-  sigemptyset(&none);
-  posix_spawnattr_setsigdefault(&attr, &all);
-  posix_spawnattr_setsigmask(&attr, &none);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
-  std::vector<std::string> env_text{"PFC_TRACE_DIR=" + dir.path()};
-  for (char** e = environ; e != nullptr && *e != nullptr; ++e)
-    if (std::strncmp(*e, "PFC_TRACE_DIR=", 14) != 0) env_text.emplace_back(*e);
-  std::vector<char*> envp;
-  envp.reserve(env_text.size() + 1);
-  for (auto& e : env_text) envp.push_back(e.data());
-  envp.push_back(nullptr);
-  char* argv[] = {const_cast<char*>(exe.c_str()), nullptr};
-  pid_t pid = 0;
-  const int rc = ::posix_spawn(&pid, exe.c_str(), &actions, &attr, argv, envp.data());
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attr);
-  if (rc != 0) return make_error(trace::errno_text("cannot start " + exe, rc));
-  while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
-  }
-  return {};  // (ECHILD: SIGCHLD is ignored by the program; nothing to reap)
+  const SpawnResult r = spawn_and_reap({exe}, dir.path());
+  if (r.error != 0) return make_error(trace::errno_text("cannot start " + exe, r.error));
+  return {};
 }
 
 std::string one_line(std::string text) {
