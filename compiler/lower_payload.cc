@@ -226,6 +226,7 @@ std::optional<uint32_t> PayloadLowering::set_field(const PayloadExpr& e,
 Result<Reg> PayloadLowering::set_test(const PayloadExpr& e, const PayloadExpr::Node& n,
                                       uint32_t field) {
   std::vector<uint64_t> values;
+  values.reserve(n.count);
   for (uint32_t k = 0; k < n.count; ++k)
     values.push_back(e.preds[e.nodes[e.kids[n.index + k]].index].value.lo);
   auto ok = decodable(field);

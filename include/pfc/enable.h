@@ -179,9 +179,11 @@ inline EnableParams legacy_effective_params(const EnableParams& p) {
 // : p` would copy `p` whole).
 inline const EnableParams& effective_params(const EnableParams& p, bool legacy,
                                             EnableParams& storage) {
-  if (!legacy) return p;
+  // A temporary `p` cannot bind: the rvalue overload below is deleted.
+  if (!legacy) return p;  // NOLINT(bugprone-return-const-ref-from-parameter)
   storage = legacy_effective_params(p);
   return storage;
 }
+const EnableParams& effective_params(EnableParams&& p, bool legacy, EnableParams& storage) = delete;
 
 }  // namespace pfc
