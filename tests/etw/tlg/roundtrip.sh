@@ -9,6 +9,8 @@
 #             consumer reads the file (expected_all.txt)
 #   realtime  the same enable by NAME on a real-time session; the consumer opens it, says
 #             so by creating a file, and decodes until `pfc trace stop` (expected_all.txt)
+#   show      as api, then `pfc trace show` of the file, without pid, tid, ts and cpu
+#             (expected_show.txt)
 # Run through tests/isolate.sh; every step is bounded by `timeout`, the consumer is reaped.
 mode=$1 pfc=$2 producer=$3 values=$4 consumer=$5 dir=$6
 file="$PFC_TRACE_DIR/tlg.etl" ready="$PFC_TRACE_DIR/ready" out="$PFC_TRACE_DIR/out.txt"
@@ -28,6 +30,12 @@ api)
   expected="$dir/expected_api.txt"
   timeout 30 "$producer" "$file" || fail "the producer"
   timeout 60 "$consumer" "$file" >"$out" || { cat "$out"; fail "the consumer"; }
+  ;;
+show)
+  expected="$dir/expected_show.txt"
+  timeout 30 "$producer" "$file" || fail "the producer"
+  timeout 60 "$pfc" trace show "$file" >"$out.raw" || { cat "$out.raw"; fail "pfc trace show"; }
+  sed -E 's/"pid":[0-9]+,"tid":[0-9]+,"ts":"[^"]*","cpu":[0-9]+,//' "$out.raw" >"$out"
   ;;
 file)
   timeout 30 "$pfc" trace start Tlg --file "$file" >/dev/null || fail "pfc trace start"
