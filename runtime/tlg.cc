@@ -55,7 +55,7 @@ class Reader {
     }
   }
   std::string fail(size_t at, const std::string& what) const {
-    return "byte " + std::to_string(at) + ": " + what;
+    return "byte " + std::to_string(at) + ": expected " + what;
   }
 
  private:
