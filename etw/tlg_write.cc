@@ -14,19 +14,6 @@ const uint8_t* bytes_of(const EVENT_DATA_DESCRIPTOR& d) {
   return reinterpret_cast<const uint8_t*>(static_cast<uintptr_t>(d.Ptr));
 }
 
-// The event name inside a metadata blob: after the size word and the tag bytes, up to its
-// NUL; empty when the blob does not hold one (consumers report the damage).
-StrRef event_name(const uint8_t* p, size_t size) {
-  size_t i = 2;
-  while (i < size && (p[i] & 0x80) != 0) ++i;
-  ++i;  // the last tag byte
-  if (i >= size) return {};
-  const void* nul = std::memchr(p + i, 0, size - i);
-  if (nul == nullptr) return {};
-  return StrRef{reinterpret_cast<const char*>(p + i),
-                static_cast<uint64_t>(static_cast<const uint8_t*>(nul) - (p + i))};
-}
-
 }  // namespace
 
 ULONG TlgWrite::take(ULONG count, const EVENT_DATA_DESCRIPTOR* data) {
@@ -68,7 +55,7 @@ ULONG TlgWrite::finish(EventView& view, uint64_t max_payload) const {
   if (traits != 0) buf.insert(buf.end(), bytes_of(*traits_), bytes_of(*traits_) + traits);
   buf.insert(buf.end(), bytes_of(*meta_), bytes_of(*meta_) + meta);
   tlg::append_trailer(buf, static_cast<uint16_t>(traits), static_cast<uint16_t>(meta));
-  view.name = event_name(buf.data() + buf.size() - 4 - meta, meta);
+  view.name = StrRef::of(tlg::event_name(buf.data() + buf.size() - 4 - meta, meta));
   view.payload = buf.data();
   view.payload_size = buf.size();
   return ERROR_SUCCESS;

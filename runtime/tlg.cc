@@ -168,6 +168,17 @@ std::expected<std::string, std::string> parse_provider(const uint8_t* p, size_t 
   return name;
 }
 
+std::string_view event_name(const uint8_t* p, size_t size) {
+  size_t i = 2;
+  while (i < size && (p[i] & 0x80) != 0) ++i;
+  ++i;  // the last tag byte
+  if (i >= size) return {};
+  const void* nul = std::memchr(p + i, 0, size - i);
+  if (nul == nullptr) return {};
+  return {reinterpret_cast<const char*>(p + i),
+          static_cast<size_t>(static_cast<const uint8_t*>(nul) - (p + i))};
+}
+
 uint32_t fixed_size(uint8_t in_type) {
   switch (in_type) {
     case kInInt8:

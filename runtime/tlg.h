@@ -116,6 +116,11 @@ std::expected<EventMeta, std::string> parse_event(const uint8_t* p, size_t size)
 // size word must equal `size`; the traits after the name are checked for their sizes.
 std::expected<std::string, std::string> parse_provider(const uint8_t* p, size_t size);
 
+// The event name inside an event metadata blob, found without parsing the fields (the
+// write path names every TraceLogging event for EVENT_NAME filters); empty when the blob
+// does not hold a NUL-terminated name after its size word and tags.
+std::string_view event_name(const uint8_t* p, size_t size);
+
 // The fixed size of one element of `in_type`, 0 when it varies (strings, binary, SID,
 // struct). Pointers are 8 bytes (x64).
 uint32_t fixed_size(uint8_t in_type);

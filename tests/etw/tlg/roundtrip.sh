@@ -11,6 +11,8 @@
 #             so by creating a file, and decodes until `pfc trace stop` (expected_all.txt)
 #   show      as api, then `pfc trace show` of the file, without pid, tid, ts and cpu
 #             (expected_show.txt)
+#   run       as api, then `pfc run tlg.pfs --events FILE`: the payloads without the
+#             metadata behind them, as the provider routed them (expected_run.txt)
 # Run through tests/isolate.sh; every step is bounded by `timeout`, the consumer is reaped.
 mode=$1 pfc=$2 producer=$3 values=$4 consumer=$5 dir=$6
 file="$PFC_TRACE_DIR/tlg.etl" ready="$PFC_TRACE_DIR/ready" out="$PFC_TRACE_DIR/out.txt"
@@ -36,6 +38,13 @@ show)
   timeout 30 "$producer" "$file" || fail "the producer"
   timeout 60 "$pfc" trace show "$file" >"$out.raw" || { cat "$out.raw"; fail "pfc trace show"; }
   sed -E 's/"pid":[0-9]+,"tid":[0-9]+,"ts":"[^"]*","cpu":[0-9]+,//' "$out.raw" >"$out"
+  ;;
+run)
+  expected="$dir/expected_run.txt"
+  timeout 30 "$producer" "$file" || fail "the producer"
+  timeout 60 "$pfc" run "$dir/tlg.pfs" --events "$file" --output events >"$out.raw" ||
+    { cat "$out.raw"; fail "pfc run"; }
+  sed -E 's/"pid":[0-9]+,"tid":[0-9]+,//' "$out.raw" >"$out"
   ;;
 file)
   timeout 30 "$pfc" trace start Tlg --file "$file" >/dev/null || fail "pfc trace start"
