@@ -96,3 +96,33 @@ TEST(tlg_event_name_filter_applies_to_its_level_and_keywords_only) {
   const ULONG out = name_filter(&f, 2, 0x8, FALSE, 1, "Keep", 5);
   CHECK(strcmp(run(u"tlg_name_level_out", &f, out, buf), "1,2,3,4") == 0);
 }
+
+/* TraceLoggingRegisterEx hands its callback and context to EventRegister: the enable and
+ * disable reach it; TraceLoggingProviderEnabled follows the session's level and keywords,
+ * and writes nothing before TraceLoggingRegister or after TraceLoggingUnregister. */
+TEST(tlg_register_ex_callback_and_provider_enabled) {
+  CallbackLog log;
+  init_log(&log);
+  CHECK(!TraceLoggingProviderEnabled(g_named, 1, 0)); /* not registered */
+  CHECK_EQ(TraceLoggingRegisterEx(g_named, record_callback, &log), S_OK);
+  TRACEHANDLE s = start_session(u"tlg_register_ex");
+  CHECK_EQ(EnableTraceEx2(s, TraceLoggingProviderId(g_named), EVENT_CONTROL_CODE_ENABLE_PROVIDER, 3,
+                          0x4, 0, INFINITE, NULL),
+           0);
+  CHECK(TraceLoggingProviderEnabled(g_named, 3, 0x4));
+  CHECK(!TraceLoggingProviderEnabled(g_named, 4, 0x4)); /* above the session's level */
+  CHECK(!TraceLoggingProviderEnabled(g_named, 3, 0x8)); /* another keyword */
+  CHECK_EQ(EnableTraceEx2(s, TraceLoggingProviderId(g_named), EVENT_CONTROL_CODE_DISABLE_PROVIDER,
+                          0, 0, 0, INFINITE, NULL),
+           0);
+  CHECK(!TraceLoggingProviderEnabled(g_named, 3, 0x4));
+  CHECK_EQ(log_count(&log), 2);
+  CHECK_EQ(log.calls[0].is_enabled, EVENT_CONTROL_CODE_ENABLE_PROVIDER);
+  CHECK_EQ(log.calls[0].level, 3);
+  CHECK_EQ(log.calls[0].any, 0x4);
+  CHECK_EQ(log.calls[1].is_enabled, EVENT_CONTROL_CODE_DISABLE_PROVIDER);
+  stop_session(s);
+  TraceLoggingUnregister(g_named);
+  CHECK(!TraceLoggingProviderEnabled(g_named, 1, 0));
+  TraceLoggingWrite(g_named, "AfterUnregister", TraceLoggingUInt32(9, "N")); /* a no-op */
+}
