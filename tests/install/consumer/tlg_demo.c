@@ -56,8 +56,8 @@ int main(void) {
   TRACEHANDLE session = 0;
   if (StartTraceW(&session, u"tlg-demo", &p.props) != ERROR_SUCCESS) return 1;
   if (TraceLoggingRegister(g_demo) != S_OK) return 1;
-  if (EnableTraceEx2(session, TraceLoggingProviderId(g_demo), EVENT_CONTROL_CODE_ENABLE_PROVIDER,
-                     5, 0, 0, INFINITE, NULL) != ERROR_SUCCESS)
+  if (EnableTraceEx2(session, TraceLoggingProviderId(g_demo), EVENT_CONTROL_CODE_ENABLE_PROVIDER, 5,
+                     0, 0, INFINITE, NULL) != ERROR_SUCCESS)
     return 1;
   TraceLoggingWrite(g_demo, "Hi", TraceLoggingInt32(42, "N"));
   TraceLoggingUnregister(g_demo);
@@ -72,8 +72,7 @@ int main(void) {
   ULONG rc = ProcessTrace(&h, 1, NULL, NULL);
   CloseTrace(h);
   if (rc != ERROR_SUCCESS || g_seen != 1) {
-    fprintf(stderr, "tlg_demo: ProcessTrace %lu, %d matching events\n", (unsigned long)rc,
-            g_seen);
+    fprintf(stderr, "tlg_demo: ProcessTrace %lu, %d matching events\n", (unsigned long)rc, g_seen);
     return 1;
   }
   return 0;
