@@ -173,6 +173,8 @@ Guid provider_guid(const std::string& text, const std::vector<ProviderDef>& sche
   if (auto g = Guid::parse(text)) return *g;
   for (const ProviderDef& p : schemas)
     if (p.name == text) return p.guid;
+  // `*Name`, as in xperf, tracelog and WPR: the name's hash, whatever the schemas say.
+  if (text.size() > 1 && text[0] == '*') return Guid::from_provider_name(text.substr(1));
   return Guid::from_provider_name(text);
 }
 

@@ -28,6 +28,7 @@
 #include "cli/output.h"
 #include "cli/trace_options.h"
 #include "cli/trace_schemas.h"
+#include "cli/trace_tlg.h"
 #include "etw/consumer.h"
 #include "etw/session_info.h"
 #include "etw/util.h"
@@ -184,11 +185,14 @@ const ShowState::Head& head_of(ShowState& s, const Guid& g, const EventDescripto
   return h;
 }
 
-// Appends the event's line to s.lines.
-void format_event(ShowState& s, const EVENT_RECORD& r) {
+// Appends the event's line to s.lines. A TraceLogging event is named and decoded from its
+// own metadata (cli/trace_tlg.h), whatever the schemas say.
+void format_event(ShowState& s, EVENT_RECORD& r) {
   const EVENT_HEADER& h = r.EventHeader;
   const Guid g = etw::to_pfc(h.ProviderId);
   const EventDescriptor d = etw::to_pfc(h.EventDescriptor);
+  TlgLine tl;
+  const bool is_tlg = decode_tlg(r, tl);
   const ShowState::Head& head = head_of(s, g, d);
   std::string& out = s.lines;
   EventView view;
@@ -197,12 +201,22 @@ void format_event(ShowState& s, const EVENT_RECORD& r) {
   view.payload_size = r.UserDataLength;
   view.pid = h.ProcessId;
   view.tid = h.ThreadId;
-  out += head.text;
+  if (is_tlg) {
+    EventDef named;
+    named.name = tl.event;
+    out += io::event_line_head(tl.provider.empty() ? g.to_string() : tl.provider, &named, d, true);
+  } else {
+    out += head.text;
+  }
   io::append_event_descriptor(out, view);
   out += ",\"ts\":\"";
   append_rfc3339(s, h.TimeStamp.QuadPart);
   out += "\",\"cpu\":";
   append_number(out, r.BufferContext.ProcessorIndex);
+  if (is_tlg) {
+    out += ",\"fields\":" + tl.fields + "}\n";
+    return;
+  }
   io::append_event_tail(out, head.def, view, 0, {});
 }
 

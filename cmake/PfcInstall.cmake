@@ -12,7 +12,7 @@ include(CMakePackageConfigHelpers)
 # each of these compiles alone with -std=c++20 from the installed tree.
 set(PFC_PUBLIC_HEADERS diagnostic.h enable.h event.h events.h filter.h guid.h schema.h)
 set(PFC_ETW_PUBLIC_HEADERS evntcons.h evntprov.h evntrace.h initguid.h pfc_etw_types.h strsafe.h tdh.h
-                           windows.h
+                           windows.h TraceLoggingProvider.h
                            pfc_etw_wchar.h pfc_etw_wprintf.h sal.h tchar.h wmistr.h)
 list(TRANSFORM PFC_PUBLIC_HEADERS PREPEND ${PROJECT_SOURCE_DIR}/include/pfc/)
 list(TRANSFORM PFC_ETW_PUBLIC_HEADERS PREPEND ${PROJECT_SOURCE_DIR}/include/pfc/etw/)

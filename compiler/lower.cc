@@ -43,10 +43,15 @@ Reg id_filter(IrBuilder& b, const EventIdFilter& f) {
   return f.filter_in ? in : b.bool_not(in);
 }
 
-// docs/semantics.md §1.7: applies to events matching its own level/any/all; then (name ∈ names) ==
-// filter_in.
-Reg name_filter(IrBuilder& b, const EventNameFilter& f) {
+// docs/semantics.md §1.7: applies to events matching its own level/any/all — for an event
+// filter, only to named events (`named_only`); then (name ∈ names) == filter_in.
+Reg name_filter(IrBuilder& b, const EventNameFilter& f, bool named_only) {
   Reg applies = level_keyword(b, f.level, f.any, f.all, false);
+  if (named_only) {
+    const auto name = uint32_t(ir::HeaderString::EventName);
+    Reg unnamed = b.emit(Op::StrIn, name, b.str_set(std::vector<std::string>{""}, false));
+    applies = b.bool_and(applies, b.bool_not(unnamed));
+  }
   Reg in = b.emit(Op::StrIn, uint32_t(ir::HeaderString::EventName), b.str_set(f.names, false));
   Reg match = f.filter_in ? in : b.bool_not(in);
   return b.bool_or(b.bool_not(applies), match);
@@ -79,7 +84,7 @@ Reg scope_checks(IrBuilder& b, const EnableParams& p, uint32_t slot,
     if (list == nullptr || indexed[k]) continue;
     add(kScopeChecks[k], b.emit(Op::StrIn, uint32_t(kScopeStrings[k]), b.str_set(*list, true)));
   }
-  if (p.event_names) add(ir::Check::EventName, name_filter(b, *p.event_names));
+  if (p.event_names) add(ir::Check::EventName, name_filter(b, *p.event_names, true));
   return all;
 }
 
@@ -97,7 +102,7 @@ Reg stack_select(IrBuilder& b, const EnableParams& p, bool legacy) {
   if ((p.properties & enable_property::kStackTrace) == 0) return kFalse;
   Reg st = kTrue;
   if (p.stack_ids) st = b.bool_and(st, id_filter(b, *p.stack_ids));
-  if (p.stack_names) st = b.bool_and(st, name_filter(b, *p.stack_names));
+  if (p.stack_names) st = b.bool_and(st, name_filter(b, *p.stack_names, false));
   if (p.stack_level_kw) {
     const LevelKeywordFilter& f = *p.stack_level_kw;
     Reg m = level_keyword(b, f.level, f.any, f.all, false);

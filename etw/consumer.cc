@@ -25,6 +25,7 @@
 #include "etw/guard.h"
 #include "etw/state.h"
 #include "etw/tdh_context.h"
+#include "etw/tlg_read.h"
 #include "trace/host.h"
 #include "trace/logfile.h"
 #include "trace/merge.h"
@@ -96,8 +97,9 @@ void deliver(const Consumer& c, const trace::RingReader::View& v) {
   GUID related = to_win(e.related);
   std::vector<uint64_t> stack(e.stack_count);
   if (!stack.empty()) std::memcpy(stack.data(), v.stack, stack.size() * 8);
-  EVENT_HEADER_EXTENDED_DATA_ITEM items[2] = {};
+  EVENT_HEADER_EXTENDED_DATA_ITEM items[4] = {};
   USHORT n = 0;
+  const TlgPayload tl = tlg_payload(e.flags, v.payload, e.payload_len, items, n);
   if (e.has_related != 0) {
     items[n].ExtType = EVENT_HEADER_EXT_TYPE_RELATED_ACTIVITYID;
     items[n].DataSize = sizeof(GUID);
@@ -112,8 +114,8 @@ void deliver(const Consumer& c, const trace::RingReader::View& v) {
   }
   EVENT_RECORD r{};
   EVENT_HEADER& h = r.EventHeader;
-  h.Size = static_cast<USHORT>(std::min<uint64_t>(sizeof(EVENT_HEADER) + e.payload_len, 0xFFFF));
-  h.Flags = static_cast<USHORT>(e.flags | (n != 0 ? EVENT_HEADER_FLAG_EXTENDED_INFO : 0));
+  h.Size = static_cast<USHORT>(std::min<uint64_t>(sizeof(EVENT_HEADER) + tl.size, 0xFFFF));
+  h.Flags = static_cast<USHORT>(tl.flags | (n != 0 ? EVENT_HEADER_FLAG_EXTENDED_INFO : 0));
   h.ThreadId = e.tid;
   h.ProcessId = e.pid;
   h.TimeStamp.QuadPart = e.filetime;
@@ -125,10 +127,10 @@ void deliver(const Consumer& c, const trace::RingReader::View& v) {
   r.BufferContext.LoggerId = static_cast<USHORT>(c.entry.slot + 1);
   r.ExtendedDataCount = n;
   r.ExtendedData = n != 0 ? items : nullptr;
-  r.UserDataLength = static_cast<USHORT>(e.payload_len);
+  r.UserDataLength = static_cast<USHORT>(tl.size);
   // Never NULL, even for an empty payload: consumers compute `UserData + UserDataLength`.
   static uint8_t empty_payload[1] = {0};
-  r.UserData = e.payload_len == 0 ? empty_payload : const_cast<uint8_t*>(v.payload);
+  r.UserData = tl.size == 0 ? empty_payload : const_cast<uint8_t*>(tl.data);
   r.UserContext = c.context;
   DeliveryScope decoding(c.schemas.get());
   c.callback(&r);

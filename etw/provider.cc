@@ -13,6 +13,8 @@
 #include "etw/guard.h"
 #include "etw/state.h"
 #include "etw/tdh_store.h"
+#include "etw/tlg_write.h"
+#include "runtime/tlg.h"
 
 namespace pfc::etw {
 namespace {
@@ -166,6 +168,7 @@ inline bool quiet_write(REGHANDLE handle, const EVENT_DESCRIPTOR* desc, ULONG co
 struct Pending {
   const WriteArgs* args;
   const RegRecord* rec;
+  uint16_t flags;  // added to the header flags (tlg::kRecordFlag)
 };
 
 // The WriteContext of an EventWrite* call (WriteSource's build; `arg` is a Pending). The
@@ -173,7 +176,7 @@ struct Pending {
 void build_context(WriteContext& ctx, const void* arg) {
   const auto& p = *static_cast<const Pending*>(arg);
   const WriteArgs& a = *p.args;
-  ctx.flags = static_cast<uint16_t>(EVENT_HEADER_FLAG_64_BIT_HEADER | a.header_flags);
+  ctx.flags = static_cast<uint16_t>(EVENT_HEADER_FLAG_64_BIT_HEADER | a.header_flags | p.flags);
   ctx.provider = p.rec->guid;
   ctx.activity = to_pfc(a.activity != nullptr ? *a.activity : tls_activity);
   ctx.related = a.related;
@@ -195,15 +198,19 @@ ULONG write_unguarded(const WriteArgs& a) {
   const ThreadIds ids = current_ids();
   EventView view{
       .desc = to_pfc(*a.desc), .pid = ids.pid, .tid = ids.tid, .exe = StrRef::of(exe_path())};
-  if (const ULONG rc = assemble(a.count, a.data, &view.payload, &view.payload_size);
+  TlgWrite tlg;  // TraceLogging metadata descriptors are not payload (etw/tlg_write.h)
+  if (const ULONG rc = tlg.take(a.count, a.data); rc != ERROR_SUCCESS) return rc;
+  if (const ULONG rc = assemble(tlg.count(), tlg.data(), &view.payload, &view.payload_size);
       rc != ERROR_SUCCESS)
     return rc;
+  if (tlg.present())
+    if (const ULONG rc = tlg.finish(view, kMaxPayload); rc != ERROR_SUCCESS) return rc;
 
   uint64_t exclude = a.filter;
   if ((a.flags & EVENT_WRITE_FLAG_INPRIVATE) != 0) exclude |= rec->inprivate.load();
 
   // The WriteContext is built when a session takes the event (build_context), not before.
-  const Pending pending{&a, rec};
+  const Pending pending{&a, rec, tlg.present() ? tlg::kRecordFlag : uint16_t{0}};
   WriteSource source(build_context, &pending);
   const WriteScope scope(&source);
   rt.router().write(rec->provider, view, exclude);

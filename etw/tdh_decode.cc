@@ -8,54 +8,15 @@
 
 #include "base/utf8.h"
 #include "etw/guard.h"
+#include "etw/tdh_blob.h"
 #include "etw/tdh_decode.h"
+#include "etw/tdh_tlg.h"
 #include "runtime/tdh.h"
 
 namespace pfc::etw {
 namespace {
 
 constexpr size_t kMaxNameUnits = 1024;  // longest property or map name looked up
-
-// A fixed-layout head followed by NUL-terminated UTF-16 strings; offsets from its start.
-class Blob {
- public:
-  // `head` bytes, at least `min` (the C struct's own size, one array element included).
-  Blob(size_t head, size_t min) : bytes_(std::max(head, min), 0) {}
-  // Appends `text` (UTF-8); returns its offset, 0 for "".
-  ULONG add(const std::string& text) {
-    return text.empty() ? 0 : add_units(utf8_to_u16_lossy(text));
-  }
-  // Appends the units and a NUL; returns their offset.
-  ULONG add_units(std::u16string_view units) {
-    const size_t at = bytes_.size();
-    bytes_.resize(at + (units.size() + 1) * 2, 0);
-    std::memcpy(bytes_.data() + at, units.data(), units.size() * 2);
-    return static_cast<ULONG>(at);
-  }
-  // Appends one empty string (the end of a string list).
-  void add_terminator() { bytes_.resize(bytes_.size() + 2, 0); }
-  template <class T>
-  void put(size_t at, const T& value) {
-    std::memcpy(bytes_.data() + at, &value, sizeof(T));
-  }
-  std::vector<uint8_t> finish() { return std::move(bytes_); }
-
- private:
-  std::vector<uint8_t> bytes_;
-};
-
-// The Windows sizing protocol: copies `bytes` when *size holds them, else reports the size.
-ULONG copy_out(const std::vector<uint8_t>& bytes, void* buffer, ULONG* size) {
-  const ULONG needed = static_cast<ULONG>(bytes.size());
-  const bool fits = buffer != nullptr && *size >= needed;
-  *size = needed;
-  if (!fits) {
-    return tdh_result(ERROR_INSUFFICIENT_BUFFER,
-                      "the buffer is too small: " + std::to_string(needed) + " bytes needed");
-  }
-  std::memcpy(buffer, bytes.data(), needed);
-  return tdh_result(ERROR_SUCCESS);
-}
 
 std::vector<uint8_t> event_info_bytes(const EventSchema& s) {
   const size_t n = s.properties.size();
@@ -213,6 +174,7 @@ uint32_t property_span(PEVENT_RECORD ev, ULONG count, PPROPERTY_DATA_DESCRIPTOR 
   std::string name;
   if (!name_at(reinterpret_cast<const WCHAR*>(static_cast<uintptr_t>(d->PropertyName)), name))
     return tdh_result(ERROR_INVALID_PARAMETER, "PropertyName is NULL or not NUL-terminated");
+  if (auto rc = tlg_property_span(*ev, name, d->ArrayIndex, out.begin, out.end)) return *rc;
   EventSchema s;
   if (uint32_t rc = event_schema(*ev, s); rc != ERROR_SUCCESS) return rc;
   for (size_t i = 0; i < s.properties.size(); ++i) {
@@ -256,6 +218,10 @@ TDHSTATUS TdhGetEventInformation(PEVENT_RECORD Event, ULONG TdhContextCount,
       [&]() -> TDHSTATUS {
         if (Event == nullptr || BufferSize == nullptr)
           return tdh_result(ERROR_INVALID_PARAMETER, "NULL Event or BufferSize");
+        std::vector<uint8_t> tl;  // a TraceLogging event describes itself (etw/tdh_tlg.h)
+        if (auto rc = tlg_event_info(*Event, tl)) {
+          return *rc != ERROR_SUCCESS ? *rc : copy_out(tl, Buffer, BufferSize);
+        }
         EventSchema s;
         if (uint32_t rc = event_schema(*Event, s); rc != ERROR_SUCCESS) return rc;
         return copy_out(event_info_bytes(s), Buffer, BufferSize);

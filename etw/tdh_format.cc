@@ -221,6 +221,7 @@ Fail integer(uint64_t v, bool is_signed, size_t size, uint16_t out_type, const E
     case TDH_OUTTYPE_HEXINT32:
     case TDH_OUTTYPE_HEXINT64:
     case TDH_OUTTYPE_ERRORCODE:
+    case TDH_OUTTYPE_CODE_POINTER:  // pfc resolves no symbols: the address
       text = hex(size == 8 ? v : v & ((uint64_t{1} << (8 * size)) - 1));
       break;
     case TDH_OUTTYPE_WIN32ERROR: text = "Unknown Win32 Error code: " + hex(v & 0xFFFFFFFF); break;
@@ -319,6 +320,37 @@ Fail format(const Input& in, uint16_t in_type, uint16_t out_type, ULONG pointer_
   }
 }
 
+// The counted forms (docs/etw.md "TraceLogging"): a UINT16 byte count, then UTF-16
+// (MANIFEST_COUNTEDSTRING), 8-bit characters (…ANSISTRING) or bytes (…BINARY, and a
+// TraceLogging event's BINARY), formatted as their uncounted in-type.
+bool is_counted(uint16_t in_type, const TRACE_EVENT_INFO& info) {
+  return in_type == TDH_INTYPE_MANIFEST_COUNTEDSTRING ||
+         in_type == TDH_INTYPE_MANIFEST_COUNTEDANSISTRING ||
+         in_type == TDH_INTYPE_MANIFEST_COUNTEDBINARY ||
+         (in_type == TDH_INTYPE_BINARY && info.DecodingSource == DecodingSourceTlg);
+}
+Fail counted(const Input& in, uint16_t in_type, uint16_t out_type, Formatted& out) {
+  if (in.size < 2) return Fail::Data;
+  const uint16_t bytes = load<uint16_t>(in.data);
+  if (bytes > in.size - 2) return Fail::Data;
+  out.consumed = 2;
+  if (bytes == 0) return Fail::None;  // the empty value
+  Formatted f;
+  Fail rc = Fail::None;
+  if (in_type == TDH_INTYPE_MANIFEST_COUNTEDSTRING) {
+    if (bytes % 2 != 0) return Fail::Data;
+    rc = wide_string(Input{in.data + 2, bytes, static_cast<uint16_t>(bytes / 2)}, f);
+  } else if (in_type == TDH_INTYPE_MANIFEST_COUNTEDANSISTRING) {
+    rc = ansi_string(Input{in.data + 2, bytes, bytes}, f);
+  } else {
+    if (out_type == TDH_OUTTYPE_NULL) out_type = TDH_OUTTYPE_HEXBINARY;
+    rc = binary(Input{in.data + 2, bytes, bytes}, out_type, f);
+  }
+  out.text = std::move(f.text);
+  out.consumed = 2 + size_t{bytes};
+  return rc;
+}
+
 }  // namespace
 }  // namespace pfc::etw
 
@@ -343,7 +375,11 @@ TDHSTATUS TdhFormatProperty(PTRACE_EVENT_INFO EventInfo, PEVENT_MAP_INFO MapInfo
         static const uint8_t kNone = 0;
         const Input in{UserData == nullptr ? &kNone : UserData, UserDataLength, PropertyLength};
         Formatted f;
-        switch (format(in, PropertyInType, PropertyOutType, PointerSize, MapInfo, f)) {
+        const Fail fail =
+            is_counted(PropertyInType, *EventInfo)
+                ? counted(in, PropertyInType, PropertyOutType, f)
+                : format(in, PropertyInType, PropertyOutType, PointerSize, MapInfo, f);
+        switch (fail) {
           case Fail::Data:
             return tdh_result(ERROR_EVT_INVALID_EVENT_DATA,
                               "UserDataLength (" + std::to_string(UserDataLength) +

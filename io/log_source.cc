@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "io/source_parts.h"
+#include "runtime/tlg.h"
 #include "trace/logfile.h"
 
 namespace pfc::io {
@@ -115,6 +116,13 @@ class LogSource final : public EventSource {
     event.view.desc = d;
     event.view.payload = v.payload;
     event.view.payload_size = h.payload_len;
+    // A TraceLogging record: its payload without the blobs behind it, named by its
+    // metadata, as the provider routed it (runtime/tlg.h, docs/etw.md "TraceLogging").
+    if (tlg::Split tl;
+        (h.flags & tlg::kRecordFlag) != 0 && tlg::split(v.payload, h.payload_len, tl)) {
+      event.view.payload_size = tl.payload_size;
+      name_ = tlg::event_name(tl.meta, tl.meta_size);
+    }
     event.view.pid = h.pid;
     event.view.tid = h.tid;
     event.view.name = StrRef{name_.data(), name_.size()};

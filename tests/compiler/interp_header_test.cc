@@ -170,7 +170,8 @@ TEST(InterpEventName, AppliesOnlyToMatchingEvents) {
       {in_any, "Stop", 0, 0, true},
       {in_any, "start", 0, 0, false},
       {in_any, "Other", 0, 0, false},
-      {in_any, "", 0, 0, false},
+      {in_any, "", 0, 0, true},  // an event without a name is not affected
+      {out_any, "", 0, 0, true},
       {out_any, "Start", 0, 0, false},
       {out_any, "Other", 0, 0, true},
       {in_l3, "Other", 3, 0, false},

@@ -4,7 +4,7 @@
 # (shared and static libraries) and with pkg-config. Every program it builds runs: the C++
 # filter_demo with each engine, examples/filter_events.cc on the example script and events
 # (its lines, and its capture as pfc reads it, must be those of the installed `pfc run
-# --output events`, re-encoded), the C etw_demo (and, with pkg-config, tests/porting's
+# --output events`, re-encoded), the C etw_demo, tlg_demo (C and C++) (and, with pkg-config, tests/porting's
 # porting_demo, era_demo and tdh_demo, built from pkg-config's flags alone) in its own trace
 # namespace.
 # No installed file carries the crash tests' hook (trace/testpoint.h).
@@ -54,7 +54,7 @@ for use in cmake pkg-config; do
     -DCMAKE_CXX_FLAGS="${PFC_CONSUMER_FLAGS:-}" \
     -DCMAKE_EXE_LINKER_FLAGS="${PFC_CONSUMER_LINK_FLAGS:-}" >"$tmp/log" 2>&1 &&
     cmake --build "$b" >>"$tmp/log" 2>&1 || { echo "FAIL: consumer ($use) does not build:"; cat "$tmp/log"; fail=1; continue; }
-  programs="filter_demo filter_events etw_demo"
+  programs="filter_demo filter_events etw_demo tlg_demo tlg_demo_cxx"
   [ $use = cmake ] && programs="$programs filter_demo_static filter_events_static etw_demo_static"
   [ $use = pkg-config ] && programs="$programs porting_demo tdh_demo"
   # era_demo's header comes from the installed `pfc mc` (no pfc command without the JIT).
@@ -63,7 +63,7 @@ for use in cmake pkg-config; do
     case $p in
       filter_demo*) for e in $engines; do run "$use $p $e" "$b/$p" $e; done ;;
       filter_events*) check_filter_events "$use $p" "$b/$p" ;;
-      etw_demo*|porting_demo|era_demo|tdh_demo) run "$use $p" "$PFC_ISOLATE" "$b/$p" ;;
+      etw_demo*|tlg_demo*|porting_demo|era_demo|tdh_demo) run "$use $p" "$PFC_ISOLATE" "$b/$p" ;;
     esac
   done
   # A static link of libpfc_etw.a needs nothing of LLVM (its JIT is a plugin, docs/etw.md).

@@ -1,0 +1,107 @@
+// fuzz/tlg/tlg_fuzzer.cc — TraceLogging metadata on arbitrary bytes (runtime/tlg.h,
+// docs/etw.md "TraceLogging"). Input: u16 metadata length N, N bytes of event metadata,
+// then the event's data. The metadata is parsed as given and with its size word fixed up;
+// what parses is walked over the data field by field, and the event — its metadata as an
+// EVENT_SCHEMA_TL item — goes through TdhGetEventInformation, TdhGetPropertySize of every
+// top-level property and TdhFormatProperty of every element, consuming the data as a
+// consumer does. Checks: nothing reads outside the buffers (ASan), the parser and TDH agree
+// (TDH decodes exactly what parses), and TDH's property counts match the metadata.
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "pfc/etw/tdh.h"
+#include "runtime/tlg.h"
+
+namespace {
+
+void walk(const pfc::tlg::EventMeta& m, const uint8_t* data, size_t size) {
+  pfc::tlg::Walker w(m, data, size);
+  uint64_t off = 0;
+  for (uint32_t i = 0; i < m.fields.size(); i = m.fields[i].end) {
+    uint64_t next = 0;
+    if (!w.skip_field(i, off, next)) return;
+    if (next < off || next > size) std::abort();  // a walk never leaves the data
+    off = next;
+  }
+}
+
+// Formats every element of the top-level non-structure properties in order, as the
+// documented consumer does; stops at the first one that does not decode.
+void format_all(TRACE_EVENT_INFO* info, uint8_t* data, size_t size) {
+  uint8_t* p = data;
+  uint8_t* end = data + size;
+  for (ULONG i = 0; i < info->TopLevelPropertyCount; ++i) {
+    const EVENT_PROPERTY_INFO& e = info->EventPropertyInfoArray[i];
+    if ((e.Flags & PropertyStruct) != 0) return;
+    ULONG n = (e.Flags & PropertyParamFixedCount) != 0 ? e.count : 1;
+    if ((e.Flags & PropertyParamCount) != 0) {
+      if (end - p < 2) return;
+      n = static_cast<ULONG>(p[0] | p[1] << 8);
+      p += 2;
+    }
+    for (ULONG k = 0; k < n; ++k) {
+      WCHAR text[256];
+      ULONG bytes = sizeof text;
+      USHORT used = 0;
+      const ULONG rc =
+          TdhFormatProperty(info, nullptr, 8, e.nonStructType.InType, e.nonStructType.OutType,
+                            e.length, static_cast<USHORT>(end - p), p, &bytes, text, &used);
+      if (rc != ERROR_SUCCESS) return;
+      if (used > end - p) std::abort();  // consumed more than it was given
+      p += used;
+    }
+  }
+}
+
+void tdh(std::vector<uint8_t>& meta, std::vector<uint8_t>& data, bool parsed) {
+  EVENT_HEADER_EXTENDED_DATA_ITEM item{};
+  item.ExtType = EVENT_HEADER_EXT_TYPE_EVENT_SCHEMA_TL;
+  item.DataSize = static_cast<USHORT>(meta.size());
+  item.DataPtr = reinterpret_cast<uintptr_t>(meta.data());
+  EVENT_RECORD r{};
+  r.ExtendedDataCount = 1;
+  r.ExtendedData = &item;
+  r.UserData = data.data();
+  r.UserDataLength = static_cast<USHORT>(data.size());
+  ULONG size = 0;
+  const ULONG rc = TdhGetEventInformation(&r, 0, nullptr, nullptr, &size);
+  if ((rc == ERROR_INSUFFICIENT_BUFFER) != parsed) std::abort();  // TDH decodes what parses
+  if (rc != ERROR_INSUFFICIENT_BUFFER) return;
+  std::vector<uint8_t> buf(size);
+  auto* info = reinterpret_cast<TRACE_EVENT_INFO*>(buf.data());
+  if (TdhGetEventInformation(&r, 0, nullptr, info, &size) != ERROR_SUCCESS) std::abort();
+  for (ULONG i = 0; i < info->TopLevelPropertyCount; ++i) {
+    PROPERTY_DATA_DESCRIPTOR d{};
+    d.PropertyName =
+        reinterpret_cast<uintptr_t>(buf.data() + info->EventPropertyInfoArray[i].NameOffset);
+    d.ArrayIndex = 0xFFFFFFFFu;
+    ULONG psize = 0;
+    if (TdhGetPropertySize(&r, 0, nullptr, 1, &d, &psize) == ERROR_SUCCESS && psize > data.size())
+      std::abort();
+  }
+  format_all(info, data.data(), data.size());
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* in, size_t size) {
+  if (size < 2) return 0;
+  size_t n = static_cast<size_t>(in[0] | in[1] << 8);
+  if (n > size - 2) n = size - 2;
+  const size_t data_size = std::min<size_t>(size - 2 - n, 0xFFFF);
+  for (int fix = 0; fix < 2; ++fix) {
+    std::vector<uint8_t> meta(in + 2, in + 2 + n);
+    std::vector<uint8_t> data(in + 2 + n, in + 2 + n + data_size);
+    if (fix == 1 && meta.size() >= 2) {
+      meta[0] = static_cast<uint8_t>(meta.size());
+      meta[1] = static_cast<uint8_t>(meta.size() >> 8);
+    }
+    auto m = pfc::tlg::parse_event(meta.data(), meta.size());
+    if (m) walk(*m, data.data(), data.size());
+    tdh(meta, data, m.has_value());
+  }
+  return 0;
+}

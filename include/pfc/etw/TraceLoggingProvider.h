@@ -1,0 +1,881 @@
+/* TraceLoggingProvider.h — TraceLogging for pfc's ETW-compatible API (docs/etw.md
+ * "TraceLogging"): self-describing events whose field names and types travel with each
+ * event, written with the macros of the Windows SDK header of the same name. With
+ * `pkg-config --cflags pfc-etw`, `#include <TraceLoggingProvider.h>` finds this file.
+ *
+ *   TRACELOGGING_DEFINE_PROVIDER(g_hProvider, "MyCompany.MyComponent",
+ *       (0xce5fa4ea, 0xab00, 0x5402, 0x8b, 0x76, 0x9f, 0x76, 0xac, 0x85, 0x8f, 0xb5));
+ *   TraceLoggingRegister(g_hProvider);
+ *   TraceLoggingWrite(g_hProvider, "MyEvent", TraceLoggingLevel(4),
+ *       TraceLoggingInt32(x, "X"), TraceLoggingString(name, "Name"));
+ *   TraceLoggingUnregister(g_hProvider);
+ *
+ * Every event is written with EventWriteTransfer: data descriptor 0 the provider traits
+ * (EVENT_DATA_DESCRIPTOR_TYPE_PROVIDER_METADATA: UINT16 size, the provider name), 1 the
+ * event metadata (…_EVENT_METADATA: UINT16 size, tag bytes, the event name, per field its
+ * name, in-type byte (0x80: an out-type byte follows; 0x20 constant count, 0x40 variable
+ * count), out-type byte (0x80: tag bytes follow), tags, constant count), then one or two
+ * descriptors per field (a UINT16 count or byte size before variable-length data). The
+ * metadata is a static constant built by the preprocessor; argument expressions are
+ * evaluated only when a session enables the event's level and keyword. The event
+ * descriptor: Id 0, Version 0, Channel 11, Level (default 5), Opcode, Task 0, Keyword.
+ * Up to 99 fields per event. */
+#ifndef PFC_ETW_TRACELOGGINGPROVIDER_H
+#define PFC_ETW_TRACELOGGINGPROVIDER_H
+
+#include <string.h>
+
+#include "evntprov.h"
+
+#ifdef __cplusplus
+#include <type_traits>
+extern "C++" {
+template <class T>
+struct _tlgTypeOf;
+}
+#endif
+
+/* ---- Providers ---- */
+
+/* The storage behind a TraceLoggingHProvider; only these macros and functions touch it. */
+struct _tlgProvider {
+  REGHANDLE RegHandle;
+  const UINT8* Traits; /* the provider traits blob */
+  GUID ProviderId;
+};
+typedef const struct _tlgProvider* TraceLoggingHProvider;
+
+#define _tlg_GUID_INIT(l, w1, w2, b1, b2, b3, b4, b5, b6, b7, b8)       \
+  {                                                                     \
+    (l), (w1), (w2), { (b1), (b2), (b3), (b4), (b5), (b6), (b7), (b8) } \
+  }
+#define _tlg_PACKED __attribute__((packed))
+
+/* Declares a provider handle defined elsewhere with TRACELOGGING_DEFINE_PROVIDER. */
+#define TRACELOGGING_DECLARE_PROVIDER(hProvider) extern TraceLoggingHProvider const hProvider
+
+/* Defines `hProvider` for the provider `providerName` (a string literal, UTF-8) with the
+ * GUID given as a parenthesized list of its 11 parts. */
+#define TRACELOGGING_DEFINE_PROVIDER(hProvider, providerName, providerId)                         \
+  static const struct _tlg_PACKED {                                                               \
+    UINT16 Size;                                                                                  \
+    char Name[sizeof(providerName)];                                                              \
+  } _tlgTraits_##hProvider = {(UINT16)sizeof(_tlgTraits_##hProvider), providerName};              \
+  static struct _tlgProvider _tlgStorage_##hProvider = {0, (const UINT8*)&_tlgTraits_##hProvider, \
+                                                        _tlg_GUID_INIT providerId};               \
+  TRACELOGGING_DECLARE_PROVIDER(hProvider);                                                       \
+  TraceLoggingHProvider const hProvider = &_tlgStorage_##hProvider
+
+#ifndef S_OK
+#define S_OK ((HRESULT)0)
+#endif
+#ifndef HRESULT_FROM_WIN32
+#define HRESULT_FROM_WIN32(x) \
+  ((HRESULT)(x) <= 0 ? (HRESULT)(x) : (HRESULT)(((x)&0x0000FFFF) | (7 << 16) | 0x80000000))
+#endif
+
+/* Registers the provider: S_OK, or HRESULT_FROM_WIN32 of EventRegister's error. */
+static inline HRESULT TraceLoggingRegisterEx(TraceLoggingHProvider hProvider,
+                                             PENABLECALLBACK EnableCallback,
+                                             PVOID CallbackContext) {
+  struct _tlgProvider* p = (struct _tlgProvider*)hProvider;
+  ULONG rc = EventRegister(&p->ProviderId, EnableCallback, CallbackContext, &p->RegHandle);
+  return rc == 0 ? (HRESULT)0 : HRESULT_FROM_WIN32(rc);
+}
+static inline HRESULT TraceLoggingRegister(TraceLoggingHProvider hProvider) {
+  return TraceLoggingRegisterEx(hProvider, NULL, NULL);
+}
+static inline void TraceLoggingUnregister(TraceLoggingHProvider hProvider) {
+  struct _tlgProvider* p = (struct _tlgProvider*)hProvider;
+  if (p->RegHandle != 0) (void)EventUnregister(p->RegHandle);
+  p->RegHandle = 0;
+}
+/* Whether some session enables events of `level` and `keyword` (0: any keyword). */
+static inline BOOLEAN TraceLoggingProviderEnabled(TraceLoggingHProvider hProvider, UCHAR level,
+                                                  ULONGLONG keyword) {
+  return hProvider->RegHandle != 0 && EventProviderEnabled(hProvider->RegHandle, level, keyword);
+}
+static inline const GUID* TraceLoggingProviderId(TraceLoggingHProvider hProvider) {
+  return &hProvider->ProviderId;
+}
+
+/* ---- Preprocessor helpers ---- */
+
+#define _tlg_CAT(a, b) _tlg_CAT_(a, b)
+#define _tlg_CAT_(a, b) a##b
+#define _tlg_CALL(f, args) f args
+#define _tlg_CALLF(f, args) f args
+#define _tlg_CALLP(f, args) f args
+#define _tlg_FIRST(...) _tlg_FIRST_(__VA_ARGS__, ~)
+#define _tlg_FIRST_(x, ...) x
+#define _tlg_CLS(c, ...) c
+#define _tlg_ARGS(c, ...) __VA_ARGS__
+/* Calls `p(index, field)` for each field after the first element (the event name). */
+#define _tlg_FOR(p, ...)                                                      \
+  _tlg_CALLF(_tlg_CAT(_tlg_FE_, _tlg_CAT(_tlg_DEC_, _tlg_NARG(__VA_ARGS__))), \
+             (p _tlg_CALL(_tlg_CAT(_tlg_TAIL_, _tlg_NARG(__VA_ARGS__)), (__VA_ARGS__))))
+#define _tlg_NARG(...)                                                                             \
+  _tlg_NARG_(__VA_ARGS__, 100, 99, 98, 97, 96, 95, 94, 93, 92, 91, 90, 89, 88, 87, 86, 85, 84, 83, \
+             82, 81, 80, 79, 78, 77, 76, 75, 74, 73, 72, 71, 70, 69, 68, 67, 66, 65, 64, 63, 62,   \
+             61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41,   \
+             40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20,   \
+             19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+#define _tlg_NARG_(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, _14, _15, _16, _17,     \
+                   _18, _19, _20, _21, _22, _23, _24, _25, _26, _27, _28, _29, _30, _31, _32, _33, \
+                   _34, _35, _36, _37, _38, _39, _40, _41, _42, _43, _44, _45, _46, _47, _48, _49, \
+                   _50, _51, _52, _53, _54, _55, _56, _57, _58, _59, _60, _61, _62, _63, _64, _65, \
+                   _66, _67, _68, _69, _70, _71, _72, _73, _74, _75, _76, _77, _78, _79, _80, _81, \
+                   _82, _83, _84, _85, _86, _87, _88, _89, _90, _91, _92, _93, _94, _95, _96, _97, \
+                   _98, _99, _100, N, ...)                                                         \
+  N
+#define _tlg_FE_0(p)
+#define _tlg_FE_1(p, x) p(1, x)
+#define _tlg_FE_2(p, x, ...) p(2, x) _tlg_FE_1(p, __VA_ARGS__)
+#define _tlg_FE_3(p, x, ...) p(3, x) _tlg_FE_2(p, __VA_ARGS__)
+#define _tlg_FE_4(p, x, ...) p(4, x) _tlg_FE_3(p, __VA_ARGS__)
+#define _tlg_FE_5(p, x, ...) p(5, x) _tlg_FE_4(p, __VA_ARGS__)
+#define _tlg_FE_6(p, x, ...) p(6, x) _tlg_FE_5(p, __VA_ARGS__)
+#define _tlg_FE_7(p, x, ...) p(7, x) _tlg_FE_6(p, __VA_ARGS__)
+#define _tlg_FE_8(p, x, ...) p(8, x) _tlg_FE_7(p, __VA_ARGS__)
+#define _tlg_FE_9(p, x, ...) p(9, x) _tlg_FE_8(p, __VA_ARGS__)
+#define _tlg_FE_10(p, x, ...) p(10, x) _tlg_FE_9(p, __VA_ARGS__)
+#define _tlg_FE_11(p, x, ...) p(11, x) _tlg_FE_10(p, __VA_ARGS__)
+#define _tlg_FE_12(p, x, ...) p(12, x) _tlg_FE_11(p, __VA_ARGS__)
+#define _tlg_FE_13(p, x, ...) p(13, x) _tlg_FE_12(p, __VA_ARGS__)
+#define _tlg_FE_14(p, x, ...) p(14, x) _tlg_FE_13(p, __VA_ARGS__)
+#define _tlg_FE_15(p, x, ...) p(15, x) _tlg_FE_14(p, __VA_ARGS__)
+#define _tlg_FE_16(p, x, ...) p(16, x) _tlg_FE_15(p, __VA_ARGS__)
+#define _tlg_FE_17(p, x, ...) p(17, x) _tlg_FE_16(p, __VA_ARGS__)
+#define _tlg_FE_18(p, x, ...) p(18, x) _tlg_FE_17(p, __VA_ARGS__)
+#define _tlg_FE_19(p, x, ...) p(19, x) _tlg_FE_18(p, __VA_ARGS__)
+#define _tlg_FE_20(p, x, ...) p(20, x) _tlg_FE_19(p, __VA_ARGS__)
+#define _tlg_FE_21(p, x, ...) p(21, x) _tlg_FE_20(p, __VA_ARGS__)
+#define _tlg_FE_22(p, x, ...) p(22, x) _tlg_FE_21(p, __VA_ARGS__)
+#define _tlg_FE_23(p, x, ...) p(23, x) _tlg_FE_22(p, __VA_ARGS__)
+#define _tlg_FE_24(p, x, ...) p(24, x) _tlg_FE_23(p, __VA_ARGS__)
+#define _tlg_FE_25(p, x, ...) p(25, x) _tlg_FE_24(p, __VA_ARGS__)
+#define _tlg_FE_26(p, x, ...) p(26, x) _tlg_FE_25(p, __VA_ARGS__)
+#define _tlg_FE_27(p, x, ...) p(27, x) _tlg_FE_26(p, __VA_ARGS__)
+#define _tlg_FE_28(p, x, ...) p(28, x) _tlg_FE_27(p, __VA_ARGS__)
+#define _tlg_FE_29(p, x, ...) p(29, x) _tlg_FE_28(p, __VA_ARGS__)
+#define _tlg_FE_30(p, x, ...) p(30, x) _tlg_FE_29(p, __VA_ARGS__)
+#define _tlg_FE_31(p, x, ...) p(31, x) _tlg_FE_30(p, __VA_ARGS__)
+#define _tlg_FE_32(p, x, ...) p(32, x) _tlg_FE_31(p, __VA_ARGS__)
+#define _tlg_FE_33(p, x, ...) p(33, x) _tlg_FE_32(p, __VA_ARGS__)
+#define _tlg_FE_34(p, x, ...) p(34, x) _tlg_FE_33(p, __VA_ARGS__)
+#define _tlg_FE_35(p, x, ...) p(35, x) _tlg_FE_34(p, __VA_ARGS__)
+#define _tlg_FE_36(p, x, ...) p(36, x) _tlg_FE_35(p, __VA_ARGS__)
+#define _tlg_FE_37(p, x, ...) p(37, x) _tlg_FE_36(p, __VA_ARGS__)
+#define _tlg_FE_38(p, x, ...) p(38, x) _tlg_FE_37(p, __VA_ARGS__)
+#define _tlg_FE_39(p, x, ...) p(39, x) _tlg_FE_38(p, __VA_ARGS__)
+#define _tlg_FE_40(p, x, ...) p(40, x) _tlg_FE_39(p, __VA_ARGS__)
+#define _tlg_FE_41(p, x, ...) p(41, x) _tlg_FE_40(p, __VA_ARGS__)
+#define _tlg_FE_42(p, x, ...) p(42, x) _tlg_FE_41(p, __VA_ARGS__)
+#define _tlg_FE_43(p, x, ...) p(43, x) _tlg_FE_42(p, __VA_ARGS__)
+#define _tlg_FE_44(p, x, ...) p(44, x) _tlg_FE_43(p, __VA_ARGS__)
+#define _tlg_FE_45(p, x, ...) p(45, x) _tlg_FE_44(p, __VA_ARGS__)
+#define _tlg_FE_46(p, x, ...) p(46, x) _tlg_FE_45(p, __VA_ARGS__)
+#define _tlg_FE_47(p, x, ...) p(47, x) _tlg_FE_46(p, __VA_ARGS__)
+#define _tlg_FE_48(p, x, ...) p(48, x) _tlg_FE_47(p, __VA_ARGS__)
+#define _tlg_FE_49(p, x, ...) p(49, x) _tlg_FE_48(p, __VA_ARGS__)
+#define _tlg_FE_50(p, x, ...) p(50, x) _tlg_FE_49(p, __VA_ARGS__)
+#define _tlg_FE_51(p, x, ...) p(51, x) _tlg_FE_50(p, __VA_ARGS__)
+#define _tlg_FE_52(p, x, ...) p(52, x) _tlg_FE_51(p, __VA_ARGS__)
+#define _tlg_FE_53(p, x, ...) p(53, x) _tlg_FE_52(p, __VA_ARGS__)
+#define _tlg_FE_54(p, x, ...) p(54, x) _tlg_FE_53(p, __VA_ARGS__)
+#define _tlg_FE_55(p, x, ...) p(55, x) _tlg_FE_54(p, __VA_ARGS__)
+#define _tlg_FE_56(p, x, ...) p(56, x) _tlg_FE_55(p, __VA_ARGS__)
+#define _tlg_FE_57(p, x, ...) p(57, x) _tlg_FE_56(p, __VA_ARGS__)
+#define _tlg_FE_58(p, x, ...) p(58, x) _tlg_FE_57(p, __VA_ARGS__)
+#define _tlg_FE_59(p, x, ...) p(59, x) _tlg_FE_58(p, __VA_ARGS__)
+#define _tlg_FE_60(p, x, ...) p(60, x) _tlg_FE_59(p, __VA_ARGS__)
+#define _tlg_FE_61(p, x, ...) p(61, x) _tlg_FE_60(p, __VA_ARGS__)
+#define _tlg_FE_62(p, x, ...) p(62, x) _tlg_FE_61(p, __VA_ARGS__)
+#define _tlg_FE_63(p, x, ...) p(63, x) _tlg_FE_62(p, __VA_ARGS__)
+#define _tlg_FE_64(p, x, ...) p(64, x) _tlg_FE_63(p, __VA_ARGS__)
+#define _tlg_FE_65(p, x, ...) p(65, x) _tlg_FE_64(p, __VA_ARGS__)
+#define _tlg_FE_66(p, x, ...) p(66, x) _tlg_FE_65(p, __VA_ARGS__)
+#define _tlg_FE_67(p, x, ...) p(67, x) _tlg_FE_66(p, __VA_ARGS__)
+#define _tlg_FE_68(p, x, ...) p(68, x) _tlg_FE_67(p, __VA_ARGS__)
+#define _tlg_FE_69(p, x, ...) p(69, x) _tlg_FE_68(p, __VA_ARGS__)
+#define _tlg_FE_70(p, x, ...) p(70, x) _tlg_FE_69(p, __VA_ARGS__)
+#define _tlg_FE_71(p, x, ...) p(71, x) _tlg_FE_70(p, __VA_ARGS__)
+#define _tlg_FE_72(p, x, ...) p(72, x) _tlg_FE_71(p, __VA_ARGS__)
+#define _tlg_FE_73(p, x, ...) p(73, x) _tlg_FE_72(p, __VA_ARGS__)
+#define _tlg_FE_74(p, x, ...) p(74, x) _tlg_FE_73(p, __VA_ARGS__)
+#define _tlg_FE_75(p, x, ...) p(75, x) _tlg_FE_74(p, __VA_ARGS__)
+#define _tlg_FE_76(p, x, ...) p(76, x) _tlg_FE_75(p, __VA_ARGS__)
+#define _tlg_FE_77(p, x, ...) p(77, x) _tlg_FE_76(p, __VA_ARGS__)
+#define _tlg_FE_78(p, x, ...) p(78, x) _tlg_FE_77(p, __VA_ARGS__)
+#define _tlg_FE_79(p, x, ...) p(79, x) _tlg_FE_78(p, __VA_ARGS__)
+#define _tlg_FE_80(p, x, ...) p(80, x) _tlg_FE_79(p, __VA_ARGS__)
+#define _tlg_FE_81(p, x, ...) p(81, x) _tlg_FE_80(p, __VA_ARGS__)
+#define _tlg_FE_82(p, x, ...) p(82, x) _tlg_FE_81(p, __VA_ARGS__)
+#define _tlg_FE_83(p, x, ...) p(83, x) _tlg_FE_82(p, __VA_ARGS__)
+#define _tlg_FE_84(p, x, ...) p(84, x) _tlg_FE_83(p, __VA_ARGS__)
+#define _tlg_FE_85(p, x, ...) p(85, x) _tlg_FE_84(p, __VA_ARGS__)
+#define _tlg_FE_86(p, x, ...) p(86, x) _tlg_FE_85(p, __VA_ARGS__)
+#define _tlg_FE_87(p, x, ...) p(87, x) _tlg_FE_86(p, __VA_ARGS__)
+#define _tlg_FE_88(p, x, ...) p(88, x) _tlg_FE_87(p, __VA_ARGS__)
+#define _tlg_FE_89(p, x, ...) p(89, x) _tlg_FE_88(p, __VA_ARGS__)
+#define _tlg_FE_90(p, x, ...) p(90, x) _tlg_FE_89(p, __VA_ARGS__)
+#define _tlg_FE_91(p, x, ...) p(91, x) _tlg_FE_90(p, __VA_ARGS__)
+#define _tlg_FE_92(p, x, ...) p(92, x) _tlg_FE_91(p, __VA_ARGS__)
+#define _tlg_FE_93(p, x, ...) p(93, x) _tlg_FE_92(p, __VA_ARGS__)
+#define _tlg_FE_94(p, x, ...) p(94, x) _tlg_FE_93(p, __VA_ARGS__)
+#define _tlg_FE_95(p, x, ...) p(95, x) _tlg_FE_94(p, __VA_ARGS__)
+#define _tlg_FE_96(p, x, ...) p(96, x) _tlg_FE_95(p, __VA_ARGS__)
+#define _tlg_FE_97(p, x, ...) p(97, x) _tlg_FE_96(p, __VA_ARGS__)
+#define _tlg_FE_98(p, x, ...) p(98, x) _tlg_FE_97(p, __VA_ARGS__)
+#define _tlg_FE_99(p, x, ...) p(99, x) _tlg_FE_98(p, __VA_ARGS__)
+#define _tlg_TAIL_1(x)
+#define _tlg_TAIL_2(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_3(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_4(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_5(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_6(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_7(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_8(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_9(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_10(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_11(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_12(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_13(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_14(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_15(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_16(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_17(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_18(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_19(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_20(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_21(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_22(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_23(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_24(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_25(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_26(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_27(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_28(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_29(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_30(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_31(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_32(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_33(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_34(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_35(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_36(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_37(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_38(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_39(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_40(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_41(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_42(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_43(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_44(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_45(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_46(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_47(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_48(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_49(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_50(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_51(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_52(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_53(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_54(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_55(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_56(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_57(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_58(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_59(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_60(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_61(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_62(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_63(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_64(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_65(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_66(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_67(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_68(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_69(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_70(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_71(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_72(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_73(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_74(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_75(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_76(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_77(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_78(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_79(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_80(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_81(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_82(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_83(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_84(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_85(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_86(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_87(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_88(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_89(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_90(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_91(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_92(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_93(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_94(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_95(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_96(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_97(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_98(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_99(x, ...) , __VA_ARGS__
+#define _tlg_TAIL_100(x, ...) , __VA_ARGS__
+#define _tlg_DEC_1 0
+#define _tlg_DEC_2 1
+#define _tlg_DEC_3 2
+#define _tlg_DEC_4 3
+#define _tlg_DEC_5 4
+#define _tlg_DEC_6 5
+#define _tlg_DEC_7 6
+#define _tlg_DEC_8 7
+#define _tlg_DEC_9 8
+#define _tlg_DEC_10 9
+#define _tlg_DEC_11 10
+#define _tlg_DEC_12 11
+#define _tlg_DEC_13 12
+#define _tlg_DEC_14 13
+#define _tlg_DEC_15 14
+#define _tlg_DEC_16 15
+#define _tlg_DEC_17 16
+#define _tlg_DEC_18 17
+#define _tlg_DEC_19 18
+#define _tlg_DEC_20 19
+#define _tlg_DEC_21 20
+#define _tlg_DEC_22 21
+#define _tlg_DEC_23 22
+#define _tlg_DEC_24 23
+#define _tlg_DEC_25 24
+#define _tlg_DEC_26 25
+#define _tlg_DEC_27 26
+#define _tlg_DEC_28 27
+#define _tlg_DEC_29 28
+#define _tlg_DEC_30 29
+#define _tlg_DEC_31 30
+#define _tlg_DEC_32 31
+#define _tlg_DEC_33 32
+#define _tlg_DEC_34 33
+#define _tlg_DEC_35 34
+#define _tlg_DEC_36 35
+#define _tlg_DEC_37 36
+#define _tlg_DEC_38 37
+#define _tlg_DEC_39 38
+#define _tlg_DEC_40 39
+#define _tlg_DEC_41 40
+#define _tlg_DEC_42 41
+#define _tlg_DEC_43 42
+#define _tlg_DEC_44 43
+#define _tlg_DEC_45 44
+#define _tlg_DEC_46 45
+#define _tlg_DEC_47 46
+#define _tlg_DEC_48 47
+#define _tlg_DEC_49 48
+#define _tlg_DEC_50 49
+#define _tlg_DEC_51 50
+#define _tlg_DEC_52 51
+#define _tlg_DEC_53 52
+#define _tlg_DEC_54 53
+#define _tlg_DEC_55 54
+#define _tlg_DEC_56 55
+#define _tlg_DEC_57 56
+#define _tlg_DEC_58 57
+#define _tlg_DEC_59 58
+#define _tlg_DEC_60 59
+#define _tlg_DEC_61 60
+#define _tlg_DEC_62 61
+#define _tlg_DEC_63 62
+#define _tlg_DEC_64 63
+#define _tlg_DEC_65 64
+#define _tlg_DEC_66 65
+#define _tlg_DEC_67 66
+#define _tlg_DEC_68 67
+#define _tlg_DEC_69 68
+#define _tlg_DEC_70 69
+#define _tlg_DEC_71 70
+#define _tlg_DEC_72 71
+#define _tlg_DEC_73 72
+#define _tlg_DEC_74 73
+#define _tlg_DEC_75 74
+#define _tlg_DEC_76 75
+#define _tlg_DEC_77 76
+#define _tlg_DEC_78 77
+#define _tlg_DEC_79 78
+#define _tlg_DEC_80 79
+#define _tlg_DEC_81 80
+#define _tlg_DEC_82 81
+#define _tlg_DEC_83 82
+#define _tlg_DEC_84 83
+#define _tlg_DEC_85 84
+#define _tlg_DEC_86 85
+#define _tlg_DEC_87 86
+#define _tlg_DEC_88 87
+#define _tlg_DEC_89 88
+#define _tlg_DEC_90 89
+#define _tlg_DEC_91 90
+#define _tlg_DEC_92 91
+#define _tlg_DEC_93 92
+#define _tlg_DEC_94 93
+#define _tlg_DEC_95 94
+#define _tlg_DEC_96 95
+#define _tlg_DEC_97 96
+#define _tlg_DEC_98 97
+#define _tlg_DEC_99 98
+#define _tlg_DEC_100 99
+
+/* ---- Data descriptors ---- */
+
+static inline void _tlgDescSet(EVENT_DATA_DESCRIPTOR* d, const void* p, ULONG size) {
+  d->Ptr = (ULONGLONG)(UINT_PTR)p;
+  d->Size = size;
+  d->Reserved = 0;
+}
+/* A NUL-terminated string of `unit`-byte characters, its terminator included; NULL is
+ * written as an empty string (as Windows' header does). */
+static inline void _tlgDescStr(EVENT_DATA_DESCRIPTOR* d, const void* s, size_t unit) {
+  static const UINT16 empty = 0;
+  size_t n = 0;
+  if (s == NULL) {
+    _tlgDescSet(d, &empty, (ULONG)unit);
+    return;
+  }
+  if (unit == 1) {
+    n = strlen((const char*)s);
+  } else {
+    while (((const UINT16*)s)[n] != 0) ++n;
+  }
+  _tlgDescSet(d, s, (ULONG)((n + 1) * unit));
+}
+static inline void _tlgDescMeta(EVENT_DATA_DESCRIPTOR* d, const UINT8* blob, UCHAR type) {
+  _tlgDescSet(d, blob, (ULONG)(blob[0] | blob[1] << 8));
+  d->Reserved = type;
+}
+
+/* ---- Fields ----
+ * A field argument is a tuple (F, kind, C type, in-type, out-type, form, name, tags, a, b)
+ * — form O0/O1 (an out-type byte) and T0/T1 (tag bytes); a, b the kind's values — and an
+ * event argument (E, level + 1, keyword, opcode + 1, channel + 1, tags, ET0/ET1). */
+
+/* [value,] name?, description?, tags? -> name, tags, T0/T1 (the name defaults to #value). */
+#define _tlg_NDT(...) _tlg_CALL(_tlg_CAT(_tlg_NDT_, _tlg_NARG(__VA_ARGS__)), (__VA_ARGS__))
+#define _tlg_NDT_1(v) #v, 0, T0
+#define _tlg_NDT_2(v, n) n, 0, T0
+#define _tlg_NDT_3(v, n, d) n, 0, T0
+#define _tlg_NDT_4(v, n, d, t) n, (t), T1
+/* pointer, count/size, name?, description?, tags? */
+#define _tlg_NDTB(...) _tlg_CALL(_tlg_CAT(_tlg_NDTB_, _tlg_NARG(__VA_ARGS__)), (__VA_ARGS__))
+#define _tlg_NDTB_2(p, c) #p, 0, T0
+#define _tlg_NDTB_3(p, c, n) n, 0, T0
+#define _tlg_NDTB_4(p, c, n, d) n, 0, T0
+#define _tlg_NDTB_5(p, c, n, d, t) n, (t), T1
+/* name, description?, tags? (structures) */
+#define _tlg_NDS(...) _tlg_CALL(_tlg_CAT(_tlg_NDS_, _tlg_NARG(__VA_ARGS__)), (__VA_ARGS__))
+#define _tlg_NDS_1(n) n, 0, T0
+#define _tlg_NDS_2(n, d) n, 0, T0
+#define _tlg_NDS_3(n, d, t) n, (t), T1
+#define _tlg_SECOND(...) _tlg_SECOND_(__VA_ARGS__, ~, ~)
+#define _tlg_SECOND_(x, y, ...) y
+
+#define _tlg_FIELD(kind, ct, in, out, of, name, tags, tf, a, b) \
+  (F, kind, ct, in, out, _tlg_CAT(of, tf), name, tags, a, b)
+#define _tlg_SCALAR(ct, in, out, of, ...) \
+  _tlg_CALL(_tlg_FIELD, (VAL, ct, in, out, of, _tlg_NDT(__VA_ARGS__), _tlg_FIRST(__VA_ARGS__), ~))
+#define _tlg_STRING(ct, in, out, of, ...) \
+  _tlg_CALL(_tlg_FIELD, (STR, ct, in, out, of, _tlg_NDT(__VA_ARGS__), _tlg_FIRST(__VA_ARGS__), ~))
+#define _tlg_COUNTED(kind, ct, in, out, of, ...)                                                 \
+  _tlg_CALL(_tlg_FIELD, (kind, ct, in, out, of, _tlg_NDTB(__VA_ARGS__), _tlg_FIRST(__VA_ARGS__), \
+                         _tlg_SECOND(__VA_ARGS__)))
+#define _tlg_VARRAY(ct, in, out, of, ...) _tlg_COUNTED(VARR, ct, (in) | 0x40, out, of, __VA_ARGS__)
+#define _tlg_FARRAY(ct, in, out, of, ...) _tlg_COUNTED(FARR, ct, (in) | 0x20, out, of, __VA_ARGS__)
+#define _tlg_EVT(lvl1, kw, op1, ch1, tag, et) (E, lvl1, kw, op1, ch1, tag, et)
+
+/* Event attributes. */
+#define TraceLoggingLevel(eventLevel) _tlg_EVT(((eventLevel) + 1), 0, 0, 0, 0, ET0)
+#define TraceLoggingKeyword(eventKeyword) _tlg_EVT(0, (eventKeyword), 0, 0, 0, ET0)
+#define TraceLoggingOpcode(eventOpcode) _tlg_EVT(0, 0, ((eventOpcode) + 1), 0, 0, ET0)
+#define TraceLoggingChannel(eventChannel) _tlg_EVT(0, 0, 0, ((eventChannel) + 1), 0, ET0)
+/* At most one per event; the low 28 bits are used. */
+#define TraceLoggingEventTag(eventTag) _tlg_EVT(0, 0, 0, 0, (eventTag), ET1)
+/* Documentation only: not part of the event (as on Windows). */
+#define TraceLoggingDescription(description) _tlg_EVT(0, 0, 0, 0, 0, ET0)
+
+/* A structure: the next `fieldCount` field arguments (1..127) are its members. */
+#define TraceLoggingStruct(fieldCount, ...) \
+  _tlg_CALL(_tlg_FIELD, (STRUCT, UINT8, 24, (fieldCount), O1, _tlg_NDS(__VA_ARGS__), ~, ~))
+
+/* Binary data: a UINT16 byte count, then the bytes. */
+#define TraceLoggingBinary(...) _tlg_COUNTED(BIN, UINT8, 14, 0, O0, __VA_ARGS__)
+#define TraceLoggingSocketAddress(...) _tlg_COUNTED(BIN, UINT8, 14, 10, O1, __VA_ARGS__)
+#define TraceLoggingIPv6Address(...) \
+  _tlg_CALL(_tlg_FIELD, (BIN, UINT8, 14, 9, O1, _tlg_NDT(__VA_ARGS__), _tlg_FIRST(__VA_ARGS__), 16))
+/* NUL-terminated strings (NULL: empty) and counted ones (pointer, character count). */
+#define TraceLoggingString(...) _tlg_STRING(CHAR, 2, 0, O0, __VA_ARGS__)
+#define TraceLoggingUtf8String(...) _tlg_STRING(CHAR, 2, 35, O1, __VA_ARGS__)
+#define TraceLoggingWideString(...) _tlg_STRING(WCHAR, 1, 0, O0, __VA_ARGS__)
+#define TraceLoggingCountedString(...) _tlg_COUNTED(CSTR, CHAR, 23, 0, O0, __VA_ARGS__)
+#define TraceLoggingCountedUtf8String(...) _tlg_COUNTED(CSTR, CHAR, 23, 35, O1, __VA_ARGS__)
+#define TraceLoggingCountedWideString(...) _tlg_COUNTED(CSTR, WCHAR, 22, 0, O0, __VA_ARGS__)
+/* Pointers (8 bytes, hex). */
+#define TraceLoggingPointer(...)                                        \
+  _tlg_CALL(_tlg_FIELD, (VAL, UINT64, 21, 0, O0, _tlg_NDT(__VA_ARGS__), \
+                         (UINT64)(UINT_PTR)(_tlg_FIRST(__VA_ARGS__)), ~))
+#define TraceLoggingCodePointer(...)                                     \
+  _tlg_CALL(_tlg_FIELD, (VAL, UINT64, 21, 37, O1, _tlg_NDT(__VA_ARGS__), \
+                         (UINT64)(UINT_PTR)(_tlg_FIRST(__VA_ARGS__)), ~))
+/* Scalars: value, name?, description?, tags? — and their arrays: pointer, count, ... */
+#define TraceLoggingInt8(...) _tlg_SCALAR(INT8, 3, 0, O0, __VA_ARGS__)
+#define TraceLoggingUInt8(...) _tlg_SCALAR(UINT8, 4, 0, O0, __VA_ARGS__)
+#define TraceLoggingInt16(...) _tlg_SCALAR(INT16, 5, 0, O0, __VA_ARGS__)
+#define TraceLoggingUInt16(...) _tlg_SCALAR(UINT16, 6, 0, O0, __VA_ARGS__)
+#define TraceLoggingInt32(...) _tlg_SCALAR(INT32, 7, 0, O0, __VA_ARGS__)
+#define TraceLoggingUInt32(...) _tlg_SCALAR(UINT32, 8, 0, O0, __VA_ARGS__)
+#define TraceLoggingInt64(...) _tlg_SCALAR(INT64, 9, 0, O0, __VA_ARGS__)
+#define TraceLoggingUInt64(...) _tlg_SCALAR(UINT64, 10, 0, O0, __VA_ARGS__)
+#define TraceLoggingIntPtr(...) _tlg_SCALAR(INT_PTR, 9, 0, O0, __VA_ARGS__)
+#define TraceLoggingUIntPtr(...) _tlg_SCALAR(UINT_PTR, 10, 0, O0, __VA_ARGS__)
+#define TraceLoggingLong(...) _tlg_SCALAR(LONG, 7, 0, O0, __VA_ARGS__)
+#define TraceLoggingULong(...) _tlg_SCALAR(ULONG, 8, 0, O0, __VA_ARGS__)
+#define TraceLoggingHexInt8(...) _tlg_SCALAR(INT8, 4, 4, O1, __VA_ARGS__)
+#define TraceLoggingHexUInt8(...) _tlg_SCALAR(UINT8, 4, 4, O1, __VA_ARGS__)
+#define TraceLoggingHexInt16(...) _tlg_SCALAR(INT16, 6, 4, O1, __VA_ARGS__)
+#define TraceLoggingHexUInt16(...) _tlg_SCALAR(UINT16, 6, 4, O1, __VA_ARGS__)
+#define TraceLoggingHexInt32(...) _tlg_SCALAR(INT32, 20, 0, O0, __VA_ARGS__)
+#define TraceLoggingHexUInt32(...) _tlg_SCALAR(UINT32, 20, 0, O0, __VA_ARGS__)
+#define TraceLoggingHexInt64(...) _tlg_SCALAR(INT64, 21, 0, O0, __VA_ARGS__)
+#define TraceLoggingHexUInt64(...) _tlg_SCALAR(UINT64, 21, 0, O0, __VA_ARGS__)
+#define TraceLoggingHexIntPtr(...) _tlg_SCALAR(INT_PTR, 21, 0, O0, __VA_ARGS__)
+#define TraceLoggingHexUIntPtr(...) _tlg_SCALAR(UINT_PTR, 21, 0, O0, __VA_ARGS__)
+#define TraceLoggingHexLong(...) _tlg_SCALAR(LONG, 20, 0, O0, __VA_ARGS__)
+#define TraceLoggingHexULong(...) _tlg_SCALAR(ULONG, 20, 0, O0, __VA_ARGS__)
+#define TraceLoggingFloat32(...) _tlg_SCALAR(FLOAT, 11, 0, O0, __VA_ARGS__)
+#define TraceLoggingFloat64(...) _tlg_SCALAR(DOUBLE, 12, 0, O0, __VA_ARGS__)
+#define TraceLoggingBool(...) _tlg_SCALAR(BOOL, 13, 0, O0, __VA_ARGS__)
+#define TraceLoggingBoolean(...) _tlg_SCALAR(BOOLEAN, 4, 3, O1, __VA_ARGS__)
+#define TraceLoggingChar(...) _tlg_SCALAR(CHAR, 4, 2, O1, __VA_ARGS__)
+#define TraceLoggingWChar(...) _tlg_SCALAR(WCHAR, 6, 2, O1, __VA_ARGS__)
+#define TraceLoggingPid(...) _tlg_SCALAR(UINT32, 8, 5, O1, __VA_ARGS__)
+#define TraceLoggingTid(...) _tlg_SCALAR(UINT32, 8, 6, O1, __VA_ARGS__)
+#define TraceLoggingPort(...) _tlg_SCALAR(UINT16, 6, 7, O1, __VA_ARGS__)
+#define TraceLoggingIPv4Address(...) _tlg_SCALAR(UINT32, 8, 8, O1, __VA_ARGS__)
+#define TraceLoggingWinError(...) _tlg_SCALAR(UINT32, 8, 13, O1, __VA_ARGS__)
+#define TraceLoggingNTStatus(...) _tlg_SCALAR(LONG, 8, 14, O1, __VA_ARGS__)
+#define TraceLoggingHResult(...) _tlg_SCALAR(HRESULT, 7, 15, O1, __VA_ARGS__)
+#define TraceLoggingFileTime(...) _tlg_SCALAR(FILETIME, 17, 0, O0, __VA_ARGS__)
+#define TraceLoggingFileTimeUtc(...) _tlg_SCALAR(FILETIME, 17, 38, O1, __VA_ARGS__)
+#define TraceLoggingSystemTime(...) _tlg_SCALAR(SYSTEMTIME, 18, 0, O0, __VA_ARGS__)
+#define TraceLoggingSystemTimeUtc(...) _tlg_SCALAR(SYSTEMTIME, 18, 38, O1, __VA_ARGS__)
+#define TraceLoggingGuid(...) _tlg_SCALAR(GUID, 15, 0, O0, __VA_ARGS__)
+/* Arrays: a UINT16 element count before the elements (Array) or a count fixed at
+ * compile time, stored in the metadata (FixedArray). */
+#define TraceLoggingInt8Array(...) _tlg_VARRAY(INT8, 3, 0, O0, __VA_ARGS__)
+#define TraceLoggingInt8FixedArray(...) _tlg_FARRAY(INT8, 3, 0, O0, __VA_ARGS__)
+#define TraceLoggingUInt8Array(...) _tlg_VARRAY(UINT8, 4, 0, O0, __VA_ARGS__)
+#define TraceLoggingUInt8FixedArray(...) _tlg_FARRAY(UINT8, 4, 0, O0, __VA_ARGS__)
+#define TraceLoggingInt16Array(...) _tlg_VARRAY(INT16, 5, 0, O0, __VA_ARGS__)
+#define TraceLoggingInt16FixedArray(...) _tlg_FARRAY(INT16, 5, 0, O0, __VA_ARGS__)
+#define TraceLoggingUInt16Array(...) _tlg_VARRAY(UINT16, 6, 0, O0, __VA_ARGS__)
+#define TraceLoggingUInt16FixedArray(...) _tlg_FARRAY(UINT16, 6, 0, O0, __VA_ARGS__)
+#define TraceLoggingInt32Array(...) _tlg_VARRAY(INT32, 7, 0, O0, __VA_ARGS__)
+#define TraceLoggingInt32FixedArray(...) _tlg_FARRAY(INT32, 7, 0, O0, __VA_ARGS__)
+#define TraceLoggingUInt32Array(...) _tlg_VARRAY(UINT32, 8, 0, O0, __VA_ARGS__)
+#define TraceLoggingUInt32FixedArray(...) _tlg_FARRAY(UINT32, 8, 0, O0, __VA_ARGS__)
+#define TraceLoggingInt64Array(...) _tlg_VARRAY(INT64, 9, 0, O0, __VA_ARGS__)
+#define TraceLoggingInt64FixedArray(...) _tlg_FARRAY(INT64, 9, 0, O0, __VA_ARGS__)
+#define TraceLoggingUInt64Array(...) _tlg_VARRAY(UINT64, 10, 0, O0, __VA_ARGS__)
+#define TraceLoggingUInt64FixedArray(...) _tlg_FARRAY(UINT64, 10, 0, O0, __VA_ARGS__)
+#define TraceLoggingIntPtrArray(...) _tlg_VARRAY(INT_PTR, 9, 0, O0, __VA_ARGS__)
+#define TraceLoggingIntPtrFixedArray(...) _tlg_FARRAY(INT_PTR, 9, 0, O0, __VA_ARGS__)
+#define TraceLoggingUIntPtrArray(...) _tlg_VARRAY(UINT_PTR, 10, 0, O0, __VA_ARGS__)
+#define TraceLoggingUIntPtrFixedArray(...) _tlg_FARRAY(UINT_PTR, 10, 0, O0, __VA_ARGS__)
+#define TraceLoggingLongArray(...) _tlg_VARRAY(LONG, 7, 0, O0, __VA_ARGS__)
+#define TraceLoggingLongFixedArray(...) _tlg_FARRAY(LONG, 7, 0, O0, __VA_ARGS__)
+#define TraceLoggingULongArray(...) _tlg_VARRAY(ULONG, 8, 0, O0, __VA_ARGS__)
+#define TraceLoggingULongFixedArray(...) _tlg_FARRAY(ULONG, 8, 0, O0, __VA_ARGS__)
+#define TraceLoggingHexInt8Array(...) _tlg_VARRAY(INT8, 4, 4, O1, __VA_ARGS__)
+#define TraceLoggingHexInt8FixedArray(...) _tlg_FARRAY(INT8, 4, 4, O1, __VA_ARGS__)
+#define TraceLoggingHexUInt8Array(...) _tlg_VARRAY(UINT8, 4, 4, O1, __VA_ARGS__)
+#define TraceLoggingHexUInt8FixedArray(...) _tlg_FARRAY(UINT8, 4, 4, O1, __VA_ARGS__)
+#define TraceLoggingHexInt16Array(...) _tlg_VARRAY(INT16, 6, 4, O1, __VA_ARGS__)
+#define TraceLoggingHexInt16FixedArray(...) _tlg_FARRAY(INT16, 6, 4, O1, __VA_ARGS__)
+#define TraceLoggingHexUInt16Array(...) _tlg_VARRAY(UINT16, 6, 4, O1, __VA_ARGS__)
+#define TraceLoggingHexUInt16FixedArray(...) _tlg_FARRAY(UINT16, 6, 4, O1, __VA_ARGS__)
+#define TraceLoggingHexInt32Array(...) _tlg_VARRAY(INT32, 20, 0, O0, __VA_ARGS__)
+#define TraceLoggingHexInt32FixedArray(...) _tlg_FARRAY(INT32, 20, 0, O0, __VA_ARGS__)
+#define TraceLoggingHexUInt32Array(...) _tlg_VARRAY(UINT32, 20, 0, O0, __VA_ARGS__)
+#define TraceLoggingHexUInt32FixedArray(...) _tlg_FARRAY(UINT32, 20, 0, O0, __VA_ARGS__)
+#define TraceLoggingHexInt64Array(...) _tlg_VARRAY(INT64, 21, 0, O0, __VA_ARGS__)
+#define TraceLoggingHexInt64FixedArray(...) _tlg_FARRAY(INT64, 21, 0, O0, __VA_ARGS__)
+#define TraceLoggingHexUInt64Array(...) _tlg_VARRAY(UINT64, 21, 0, O0, __VA_ARGS__)
+#define TraceLoggingHexUInt64FixedArray(...) _tlg_FARRAY(UINT64, 21, 0, O0, __VA_ARGS__)
+#define TraceLoggingHexIntPtrArray(...) _tlg_VARRAY(INT_PTR, 21, 0, O0, __VA_ARGS__)
+#define TraceLoggingHexIntPtrFixedArray(...) _tlg_FARRAY(INT_PTR, 21, 0, O0, __VA_ARGS__)
+#define TraceLoggingHexUIntPtrArray(...) _tlg_VARRAY(UINT_PTR, 21, 0, O0, __VA_ARGS__)
+#define TraceLoggingHexUIntPtrFixedArray(...) _tlg_FARRAY(UINT_PTR, 21, 0, O0, __VA_ARGS__)
+#define TraceLoggingHexLongArray(...) _tlg_VARRAY(LONG, 20, 0, O0, __VA_ARGS__)
+#define TraceLoggingHexLongFixedArray(...) _tlg_FARRAY(LONG, 20, 0, O0, __VA_ARGS__)
+#define TraceLoggingHexULongArray(...) _tlg_VARRAY(ULONG, 20, 0, O0, __VA_ARGS__)
+#define TraceLoggingHexULongFixedArray(...) _tlg_FARRAY(ULONG, 20, 0, O0, __VA_ARGS__)
+#define TraceLoggingFloat32Array(...) _tlg_VARRAY(FLOAT, 11, 0, O0, __VA_ARGS__)
+#define TraceLoggingFloat32FixedArray(...) _tlg_FARRAY(FLOAT, 11, 0, O0, __VA_ARGS__)
+#define TraceLoggingFloat64Array(...) _tlg_VARRAY(DOUBLE, 12, 0, O0, __VA_ARGS__)
+#define TraceLoggingFloat64FixedArray(...) _tlg_FARRAY(DOUBLE, 12, 0, O0, __VA_ARGS__)
+#define TraceLoggingBoolArray(...) _tlg_VARRAY(BOOL, 13, 0, O0, __VA_ARGS__)
+#define TraceLoggingBoolFixedArray(...) _tlg_FARRAY(BOOL, 13, 0, O0, __VA_ARGS__)
+#define TraceLoggingBooleanArray(...) _tlg_VARRAY(BOOLEAN, 4, 3, O1, __VA_ARGS__)
+#define TraceLoggingBooleanFixedArray(...) _tlg_FARRAY(BOOLEAN, 4, 3, O1, __VA_ARGS__)
+#define TraceLoggingCharArray(...) _tlg_VARRAY(CHAR, 4, 2, O1, __VA_ARGS__)
+#define TraceLoggingCharFixedArray(...) _tlg_FARRAY(CHAR, 4, 2, O1, __VA_ARGS__)
+#define TraceLoggingWCharArray(...) _tlg_VARRAY(WCHAR, 6, 2, O1, __VA_ARGS__)
+#define TraceLoggingWCharFixedArray(...) _tlg_FARRAY(WCHAR, 6, 2, O1, __VA_ARGS__)
+#define TraceLoggingFileTimeArray(...) _tlg_VARRAY(FILETIME, 17, 0, O0, __VA_ARGS__)
+#define TraceLoggingFileTimeFixedArray(...) _tlg_FARRAY(FILETIME, 17, 0, O0, __VA_ARGS__)
+#define TraceLoggingSystemTimeArray(...) _tlg_VARRAY(SYSTEMTIME, 18, 0, O0, __VA_ARGS__)
+#define TraceLoggingSystemTimeFixedArray(...) _tlg_FARRAY(SYSTEMTIME, 18, 0, O0, __VA_ARGS__)
+#define TraceLoggingGuidArray(...) _tlg_VARRAY(GUID, 15, 0, O0, __VA_ARGS__)
+#define TraceLoggingGuidFixedArray(...) _tlg_FARRAY(GUID, 15, 0, O0, __VA_ARGS__)
+#define TraceLoggingPointerArray(...) _tlg_VARRAY(UINT64, 21, 0, O0, __VA_ARGS__)
+#define TraceLoggingPointerFixedArray(...) _tlg_FARRAY(UINT64, 21, 0, O0, __VA_ARGS__)
+
+/* ---- Passes over an event's arguments ---- */
+
+/* Event attributes: level + 1, keyword, opcode + 1, channel + 1, tag bytes. */
+#define _tlg_P_LVL(k, t) _tlg_CALLP(_tlg_CAT(_tlg_LVL_, _tlg_CLS t), (_tlg_ARGS t))
+#define _tlg_LVL_E(l, kw, o, c, tag, et) +(l)
+#define _tlg_LVL_F(...)
+#define _tlg_P_KW(k, t) _tlg_CALLP(_tlg_CAT(_tlg_KW_, _tlg_CLS t), (_tlg_ARGS t))
+#define _tlg_KW_E(l, kw, o, c, tag, et) | (ULONGLONG)(kw)
+#define _tlg_KW_F(...)
+#define _tlg_P_OPC(k, t) _tlg_CALLP(_tlg_CAT(_tlg_OPC_, _tlg_CLS t), (_tlg_ARGS t))
+#define _tlg_OPC_E(l, kw, o, c, tag, et) +(o)
+#define _tlg_OPC_F(...)
+#define _tlg_P_CHAN(k, t) _tlg_CALLP(_tlg_CAT(_tlg_CHAN_, _tlg_CLS t), (_tlg_ARGS t))
+#define _tlg_CHAN_E(l, kw, o, c, tag, et) +(c)
+#define _tlg_CHAN_F(...)
+/* Event tags: three chained high bytes per TraceLoggingEventTag, then one low byte. */
+#define _tlg_P_TAGD(k, t) _tlg_CALLP(_tlg_CAT(_tlg_TAGD_, _tlg_CLS t), (k, _tlg_ARGS t))
+#define _tlg_TAGD_E(k, l, kw, o, c, tag, et) _tlg_CAT(_tlg_TAGD_, et)(k)
+#define _tlg_TAGD_ET0(k)
+#define _tlg_TAGD_ET1(k) UINT8 _tlgEventTag##k[3];
+#define _tlg_TAGD_F(...)
+#define _tlg_P_TAGI(k, t) _tlg_CALLP(_tlg_CAT(_tlg_TAGI_, _tlg_CLS t), (_tlg_ARGS t))
+#define _tlg_TAGI_E(l, kw, o, c, tag, et) _tlg_CAT(_tlg_TAGI_, et)(tag)
+#define _tlg_TAGI_ET0(tag)
+#define _tlg_TAGI_ET1(tag)                                                         \
+  {(UINT8)((((tag) >> 21) & 0x7F) | 0x80), (UINT8)((((tag) >> 14) & 0x7F) | 0x80), \
+   (UINT8)((((tag) >> 7) & 0x7F) | 0x80)},
+#define _tlg_TAGI_F(...)
+#define _tlg_P_TAGLO(k, t) _tlg_CALLP(_tlg_CAT(_tlg_TAGLO_, _tlg_CLS t), (_tlg_ARGS t))
+#define _tlg_TAGLO_E(l, kw, o, c, tag, et) | ((tag)&0x7F)
+#define _tlg_TAGLO_F(...)
+#define _tlg_TAGS4(t)                                                           \
+  {                                                                             \
+    (UINT8)((((t) >> 21) & 0x7F) | 0x80), (UINT8)((((t) >> 14) & 0x7F) | 0x80), \
+        (UINT8)((((t) >> 7) & 0x7F) | 0x80), (UINT8)((t)&0x7F)                  \
+  }
+
+/* Field metadata: name, in-type byte, [out-type byte, [4 tag bytes]], [constant count]. */
+#define _tlg_P_MD(k, t) _tlg_CALLP(_tlg_CAT(_tlg_MD_, _tlg_CLS t), (k, _tlg_ARGS t))
+#define _tlg_MD_E(...)
+#define _tlg_MD_F(k, kind, ct, in, out, form, name, tags, a, b) \
+  char _tlgName##k[sizeof(name)];                               \
+  UINT8 _tlgIn##k;                                              \
+  _tlg_CAT(_tlg_OTD_, form)(k) _tlg_CAT(_tlg_CCD_, kind)(k)
+#define _tlg_OTD_O0T0(k)
+#define _tlg_OTD_O1T0(k) UINT8 _tlgOut##k;
+#define _tlg_OTD_O0T1(k) \
+  UINT8 _tlgOut##k;      \
+  UINT8 _tlgTags##k[4];
+#define _tlg_OTD_O1T1(k) _tlg_OTD_O0T1(k)
+#define _tlg_P_MI(k, t) _tlg_CALLP(_tlg_CAT(_tlg_MI_, _tlg_CLS t), (_tlg_ARGS t))
+#define _tlg_MI_E(...)
+#define _tlg_MI_F(kind, ct, in, out, form, name, tags, a, b)                         \
+  , name,                                                                            \
+      (UINT8)((in) | _tlg_CAT(_tlg_OTC_, form)) _tlg_CAT(_tlg_OTI_, form)(out, tags) \
+          _tlg_CAT(_tlg_CCI_, kind)(b)
+#define _tlg_OTC_O0T0 0
+#define _tlg_OTC_O1T0 0x80
+#define _tlg_OTC_O0T1 0x80
+#define _tlg_OTC_O1T1 0x80
+#define _tlg_OTI_O0T0(out, tags)
+#define _tlg_OTI_O1T0(out, tags) , (UINT8)(out)
+#define _tlg_OTI_O0T1(out, tags) , (UINT8)((out) | 0x80), _tlg_TAGS4(tags)
+#define _tlg_OTI_O1T1(out, tags) _tlg_OTI_O0T1(out, tags)
+#define _tlg_CCD_FARR(k) UINT16 _tlgCount##k;
+#define _tlg_CCI_FARR(b) , (UINT16)(b)
+#define _tlg_CCD_VAL(k)
+#define _tlg_CCI_VAL(b)
+#define _tlg_CCD_STR(k)
+#define _tlg_CCI_STR(b)
+#define _tlg_CCD_CSTR(k)
+#define _tlg_CCI_CSTR(b)
+#define _tlg_CCD_BIN(k)
+#define _tlg_CCI_BIN(b)
+#define _tlg_CCD_VARR(k)
+#define _tlg_CCI_VARR(b)
+#define _tlg_CCD_STRUCT(k)
+#define _tlg_CCI_STRUCT(b)
+#define _tlg_CCD_TVAL(k)
+#define _tlg_CCI_TVAL(b)
+
+/* Data descriptors per field: how many, and the statements that fill them. */
+#define _tlg_P_ND(k, t) _tlg_CALLP(_tlg_CAT(_tlg_ND_, _tlg_CLS t), (_tlg_ARGS t))
+#define _tlg_ND_E(...)
+#define _tlg_ND_F(kind, ...) +_tlg_CAT(_tlg_ND_, kind)
+#define _tlg_ND_VAL 1
+#define _tlg_ND_STR 1
+#define _tlg_ND_CSTR 2
+#define _tlg_ND_BIN 2
+#define _tlg_ND_VARR 2
+#define _tlg_ND_FARR 1
+#define _tlg_ND_STRUCT 0
+#define _tlg_ND_TVAL 1
+#define _tlg_P_DATA(k, t) _tlg_CALLP(_tlg_CAT(_tlg_DATA_, _tlg_CLS t), (k, _tlg_ARGS t))
+#define _tlg_DATA_E(...)
+#define _tlg_DATA_F(k, kind, ct, in, out, form, name, tags, a, b) \
+  _tlg_CAT(_tlg_DATA_, kind)(k, ct, a, b)
+#define _tlg_DATA_VAL(k, ct, a, b) \
+  ct const _tlgV##k = (a);         \
+  _tlgDescSet(&_tlgD[_tlgN++], &_tlgV##k, (ULONG)sizeof(ct));
+#define _tlg_DATA_STR(k, ct, a, b) \
+  const ct* const _tlgV##k = (a);  \
+  _tlgDescStr(&_tlgD[_tlgN++], _tlgV##k, sizeof(ct));
+#define _tlg_DATA_CSTR(k, ct, a, b)                   \
+  const ct* const _tlgV##k = (a);                     \
+  UINT16 const _tlgL##k = (UINT16)((b) * sizeof(ct)); \
+  _tlgDescSet(&_tlgD[_tlgN++], &_tlgL##k, 2);         \
+  _tlgDescSet(&_tlgD[_tlgN++], _tlgV##k, _tlgL##k);
+#define _tlg_DATA_BIN(k, ct, a, b)            \
+  const void* const _tlgV##k = (a);           \
+  UINT16 const _tlgL##k = (UINT16)(b);        \
+  _tlgDescSet(&_tlgD[_tlgN++], &_tlgL##k, 2); \
+  _tlgDescSet(&_tlgD[_tlgN++], _tlgV##k, _tlgL##k);
+#define _tlg_DATA_VARR(k, ct, a, b)              \
+  const void* const _tlgV##k = (const void*)(a); \
+  UINT16 const _tlgL##k = (UINT16)(b);           \
+  _tlgDescSet(&_tlgD[_tlgN++], &_tlgL##k, 2);    \
+  _tlgDescSet(&_tlgD[_tlgN++], _tlgV##k, (ULONG)(_tlgL##k * sizeof(ct)));
+#define _tlg_DATA_FARR(k, ct, a, b)              \
+  const void* const _tlgV##k = (const void*)(a); \
+  _tlgDescSet(&_tlgD[_tlgN++], _tlgV##k, (ULONG)((b) * sizeof(ct)));
+#define _tlg_DATA_STRUCT(k, ct, a, b)
+#define _tlg_DATA_TVAL(k, ct, a, b) \
+  auto const _tlgV##k = (a);        \
+  _tlgValueDesc(&_tlgD[_tlgN++], _tlgV##k);
+
+/* ---- Writing ---- */
+
+/* Writes the event `eventName` (a string literal) with the fields and attributes given. */
+#define TraceLoggingWrite(hProvider, ...) _tlg_WRITE(hProvider, NULL, NULL, __VA_ARGS__)
+/* As TraceLoggingWrite, with an activity ID and a related activity ID (either NULL). */
+#define TraceLoggingWriteActivity(hProvider, ...) _tlg_WA1(hProvider, __VA_ARGS__)
+#define _tlg_WA1(h, name, ...) _tlg_WA2(h, name, __VA_ARGS__)
+#define _tlg_WA2(h, name, act, ...)           \
+  _tlg_WRITE(h, act, _tlg_FIRST(__VA_ARGS__), \
+             name _tlg_CALL(_tlg_CAT(_tlg_TAIL_, _tlg_NARG(__VA_ARGS__)), (__VA_ARGS__)))
+
+#define _tlg_WRITE(hProvider, pActivityId, pRelatedActivityId, ...)                                \
+  do {                                                                                             \
+    TraceLoggingHProvider const _tlgProv = (hProvider);                                            \
+    int const _tlgLevel1 = 0 _tlg_FOR(_tlg_P_LVL, __VA_ARGS__);                                    \
+    ULONGLONG const _tlgKeyword = 0 _tlg_FOR(_tlg_P_KW, __VA_ARGS__);                              \
+    UCHAR const _tlgLevel = (UCHAR)(_tlgLevel1 != 0 ? _tlgLevel1 - 1 : 5);                         \
+    if (TraceLoggingProviderEnabled(_tlgProv, _tlgLevel, _tlgKeyword)) {                           \
+      static const struct _tlg_PACKED {                                                            \
+        UINT16 _tlgSize;                                                                           \
+        _tlg_FOR(_tlg_P_TAGD, __VA_ARGS__) UINT8 _tlgTag;                                          \
+        char _tlgName[sizeof(_tlg_FIRST(__VA_ARGS__))];                                            \
+        _tlg_FOR(_tlg_P_MD, __VA_ARGS__)                                                           \
+      } _tlgMeta = {                                                                               \
+          (UINT16)sizeof(_tlgMeta),                                                                \
+          _tlg_FOR(_tlg_P_TAGI, __VA_ARGS__)(UINT8)(0 _tlg_FOR(_tlg_P_TAGLO, __VA_ARGS__)),        \
+          _tlg_FIRST(__VA_ARGS__) _tlg_FOR(_tlg_P_MI, __VA_ARGS__)};                               \
+      EVENT_DATA_DESCRIPTOR _tlgD[2 _tlg_FOR(_tlg_P_ND, __VA_ARGS__)];                             \
+      ULONG _tlgN = 2;                                                                             \
+      EVENT_DESCRIPTOR _tlgEd;                                                                     \
+      int const _tlgOpcode1 = 0 _tlg_FOR(_tlg_P_OPC, __VA_ARGS__);                                 \
+      int const _tlgChannel1 = 0 _tlg_FOR(_tlg_P_CHAN, __VA_ARGS__);                               \
+      _tlg_FOR(_tlg_P_DATA, __VA_ARGS__)                                                           \
+          _tlgDescMeta(&_tlgD[0], _tlgProv->Traits, EVENT_DATA_DESCRIPTOR_TYPE_PROVIDER_METADATA); \
+      _tlgDescMeta(&_tlgD[1], (const UINT8*)&_tlgMeta, EVENT_DATA_DESCRIPTOR_TYPE_EVENT_METADATA); \
+      _tlgEd.Id = 0;                                                                               \
+      _tlgEd.Version = 0;                                                                          \
+      _tlgEd.Channel = (UCHAR)(_tlgChannel1 != 0 ? _tlgChannel1 - 1 : 11);                         \
+      _tlgEd.Level = _tlgLevel;                                                                    \
+      _tlgEd.Opcode = (UCHAR)(_tlgOpcode1 != 0 ? _tlgOpcode1 - 1 : 0);                             \
+      _tlgEd.Task = 0;                                                                             \
+      _tlgEd.Keyword = _tlgKeyword;                                                                \
+      (void)EventWriteTransfer(_tlgProv->RegHandle, &_tlgEd, (pActivityId), (pRelatedActivityId),  \
+                               _tlgN, _tlgD);                                                      \
+    }                                                                                              \
+  } while (0)
+
+#ifdef __cplusplus
+/* TraceLoggingValue(value, name?, description?, tags?): the field type follows from the
+ * value's C++ type — bool (UInt8, Boolean), char (UInt8, String), char16_t (UInt16,
+ * String), the integer types by size and sign, float, double, GUID, FILETIME, SYSTEMTIME,
+ * `char*` (AnsiString), `char16_t*` (UnicodeString), any other pointer (HexInt64). */
+#define TraceLoggingValue(...)                                                             \
+  _tlg_CALL(_tlg_FIELD,                                                                    \
+            (TVAL, UINT8, _tlgTypeOf<std::decay_t<decltype(_tlg_FIRST(__VA_ARGS__))>>::In, \
+             _tlgTypeOf<std::decay_t<decltype(_tlg_FIRST(__VA_ARGS__))>>::Out, O1,         \
+             _tlg_NDT(__VA_ARGS__), _tlg_FIRST(__VA_ARGS__), ~))
+extern "C++" {
+template <UINT8 in, UINT8 out>
+struct _tlgType {
+  static constexpr UINT8 In = in;
+  static constexpr UINT8 Out = out;
+};
+template <class T>
+struct _tlgTypeOf : _tlgType<sizeof(T) == 1   ? (std::is_signed_v<T> ? 3 : 4)
+                             : sizeof(T) == 2 ? (std::is_signed_v<T> ? 5 : 6)
+                             : sizeof(T) == 4 ? (std::is_signed_v<T> ? 7 : 8)
+                                              : (std::is_signed_v<T> ? 9 : 10),
+                             0> {
+  static_assert(std::is_integral_v<T>, "TraceLoggingValue: no TraceLogging type for this type");
+};
+template <>
+struct _tlgTypeOf<bool> : _tlgType<4, 3> {};
+template <>
+struct _tlgTypeOf<char> : _tlgType<4, 2> {};
+template <>
+struct _tlgTypeOf<char16_t> : _tlgType<6, 2> {};
+template <>
+struct _tlgTypeOf<float> : _tlgType<11, 0> {};
+template <>
+struct _tlgTypeOf<double> : _tlgType<12, 0> {};
+template <>
+struct _tlgTypeOf<GUID> : _tlgType<15, 0> {};
+template <>
+struct _tlgTypeOf<FILETIME> : _tlgType<17, 0> {};
+template <>
+struct _tlgTypeOf<SYSTEMTIME> : _tlgType<18, 0> {};
+template <class T>
+struct _tlgTypeOf<T*> : _tlgType<21, 0> {};
+template <>
+struct _tlgTypeOf<char*> : _tlgType<2, 0> {};
+template <>
+struct _tlgTypeOf<const char*> : _tlgType<2, 0> {};
+template <>
+struct _tlgTypeOf<char16_t*> : _tlgType<1, 0> {};
+template <>
+struct _tlgTypeOf<const char16_t*> : _tlgType<1, 0> {};
+
+template <class T>
+inline void _tlgValueDesc(EVENT_DATA_DESCRIPTOR* d, const T& v) {
+  static_assert(sizeof(T) == 8 || !std::is_pointer_v<T>, "pointers are 8 bytes");
+  _tlgDescSet(d, &v, (ULONG)sizeof(T));
+}
+inline void _tlgValueDesc(EVENT_DATA_DESCRIPTOR* d, const char* v) { _tlgDescStr(d, v, 1); }
+inline void _tlgValueDesc(EVENT_DATA_DESCRIPTOR* d, char* v) { _tlgDescStr(d, v, 1); }
+inline void _tlgValueDesc(EVENT_DATA_DESCRIPTOR* d, const char16_t* v) { _tlgDescStr(d, v, 2); }
+inline void _tlgValueDesc(EVENT_DATA_DESCRIPTOR* d, char16_t* v) { _tlgDescStr(d, v, 2); }
+}
+#endif
+
+#endif /* PFC_ETW_TRACELOGGINGPROVIDER_H */

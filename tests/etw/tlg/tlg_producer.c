@@ -1,0 +1,153 @@
+/* tests/tlg/tlg_producer.c — the writing process of the tlg.roundtrip_* tests
+ * (roundtrip.sh): every field macro of <TraceLoggingProvider.h>, compiled as C11, written
+ * through a real session. `tlg_producer LOGFILE` starts the file session "pfc-tlg" on
+ * LOGFILE, enables the provider, writes and stops; `tlg_producer --provider-only` only
+ * registers and writes (a session enabled the provider beforehand). The consumer
+ * (tlg_consumer.c) decodes the events with TDH in another process. */
+#include <TraceLoggingProvider.h>
+#include <evntrace.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tlg_provider.h"
+
+TRACELOGGING_DEFINE_PROVIDER(g_provider, TLG_TEST_PROVIDER_NAME, TLG_TEST_PROVIDER_GUID);
+
+#define FAIL_IF(cond, what)                          \
+  do {                                               \
+    if (cond) {                                      \
+      fprintf(stderr, "tlg_producer: %s\n", (what)); \
+      return 1;                                      \
+    }                                                \
+  } while (0)
+
+static void write_scalars(void) {
+  int evaluated = 0;
+  TraceLoggingWrite(
+      g_provider, "Scalars", TraceLoggingLevel(4), TraceLoggingKeyword(0x10), TraceLoggingOpcode(1),
+      TraceLoggingDescription("every scalar"), TraceLoggingInt8(-8, "I8"),
+      TraceLoggingUInt8(200, "U8"), TraceLoggingInt16(-1600, "I16"),
+      TraceLoggingUInt16(60000, "U16"), TraceLoggingInt32(-320000, "I32"),
+      TraceLoggingUInt32(4000000000u, "U32"), TraceLoggingInt64(-6400000000ll, "I64"),
+      TraceLoggingUInt64(18000000000000000000ull, "U64"), TraceLoggingIntPtr(-5, "IPtr"),
+      TraceLoggingUIntPtr(5, "UPtr"), TraceLoggingLong(-7, "L"), TraceLoggingULong(7, "UL"),
+      TraceLoggingHexInt8(0x1F, "H8"), TraceLoggingHexUInt8(0xF1, "HU8"),
+      TraceLoggingHexInt16(0x1234, "H16"), TraceLoggingHexUInt16(0xABCD, "HU16"),
+      TraceLoggingHexInt32(0x12345678, "H32"), TraceLoggingHexUInt32(0xDEADBEEFu, "HU32"),
+      TraceLoggingHexInt64(0x123456789All, "H64"),
+      TraceLoggingHexUInt64(0xFEDCBA9876543210ull, "HU64"), TraceLoggingHexIntPtr(0x10, "HIPtr"),
+      TraceLoggingHexUIntPtr(0x20, "HUPtr"), TraceLoggingHexLong(0x30, "HL"),
+      TraceLoggingHexULong(0x40, "HUL"), TraceLoggingFloat32(1.5f, "F32"),
+      TraceLoggingFloat64(-0.25, "F64"), TraceLoggingBool(1, "B32"), TraceLoggingBoolean(0, "B8"),
+      TraceLoggingChar('x', "C"), TraceLoggingWChar(u'\u00e9', "WC"), TraceLoggingPid(1234, "Pid"),
+      TraceLoggingTid(5678, "Tid"), TraceLoggingPort(0x5000, "Port"),
+      TraceLoggingIPv4Address(0x0302010Au, "IPv4"), TraceLoggingWinError(5, "Win32"),
+      TraceLoggingNTStatus(0, "Status"), TraceLoggingHResult(-2147467259, "HR"),
+      TraceLoggingPointer((void*)(UINT_PTR)0xABC0, "Ptr"),
+      TraceLoggingCodePointer((void*)(UINT_PTR)0x4000, "Code"),
+      TraceLoggingInt32(++evaluated, "Evaluated"));
+}
+
+static void write_texts(void) {
+  static const GUID guid = {0x01234567, 0x89AB, 0xCDEF, {1, 2, 3, 4, 5, 6, 7, 8}};
+  static const UCHAR bytes[3] = {0x00, 0x0F, 0xA0};
+  static const UCHAR v6[16] = {0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
+  FILETIME ft;
+  ft.dwLowDateTime = (DWORD)(133485408000000001ull & 0xFFFFFFFFu);
+  ft.dwHighDateTime = (DWORD)(133485408000000001ull >> 32);
+  SYSTEMTIME st;
+  memset(&st, 0, sizeof st);
+  st.wYear = 2023;
+  st.wMonth = 12;
+  st.wDay = 31;
+  st.wHour = 23;
+  st.wMinute = 59;
+  st.wSecond = 58;
+  st.wMilliseconds = 7;
+  const char* null_text = NULL;
+  TraceLoggingWrite(
+      g_provider, "Texts", TraceLoggingEventTag(0x0ABCDEF), TraceLoggingString("plain", "S"),
+      TraceLoggingString(null_text, "Null"), TraceLoggingUtf8String("gr\xc3\xbc\xc3\x9f", "U8S"),
+      TraceLoggingWideString(u"wide \u00e9", "WS"), TraceLoggingCountedString("abcdef", 3, "CS"),
+      TraceLoggingCountedUtf8String("\xc3\xa9t\xc3\xa9", 5, "CU8"),
+      TraceLoggingCountedWideString(u"counted", 5, "CWS"),
+      TraceLoggingCountedString("", 0, "CEmpty"), TraceLoggingBinary(bytes, 3, "Bin"),
+      TraceLoggingBinary(bytes, 0, "BinEmpty"), TraceLoggingIPv6Address(v6, "IPv6"),
+      TraceLoggingGuid(guid, "G"), TraceLoggingFileTime(ft, "FT"),
+      TraceLoggingFileTimeUtc(ft, "FTU"), TraceLoggingSystemTime(st, "ST"),
+      TraceLoggingSystemTimeUtc(st, "STU"), TraceLoggingInt32(7, "Tagged", "", 0x5));
+}
+
+static void write_arrays(void) {
+  static const INT32 ints[3] = {-1, 0, 1};
+  static const UINT8 bytes[4] = {1, 2, 3, 4};
+  static const double doubles[2] = {0.5, 2.0};
+  static const GUID guids[2] = {{1, 2, 3, {4, 5, 6, 7, 8, 9, 10, 11}},
+                                {0xFFFFFFFF, 0, 0, {0, 0, 0, 0, 0, 0, 0, 0}}};
+  static const UINT64 hex[2] = {0x10, 0xFF};
+  static const BOOL flags[2] = {1, 0};
+  static const WCHAR chars[2] = {u'a', u'b'};
+  TraceLoggingWrite(
+      g_provider, "Arrays", TraceLoggingInt32Array(ints, 3, "Ints"),
+      TraceLoggingInt32Array(ints, 0, "None"), TraceLoggingUInt8FixedArray(bytes, 4, "Fixed"),
+      TraceLoggingFloat64Array(doubles, 2, "Doubles"), TraceLoggingGuidArray(guids, 2, "Guids"),
+      TraceLoggingHexUInt64FixedArray(hex, 2, "Hex"), TraceLoggingBoolArray(flags, 2, "Flags"),
+      TraceLoggingWCharArray(chars, 2, "Chars"));
+}
+
+static void write_structs(void) {
+  TraceLoggingWrite(g_provider, "Structs", TraceLoggingStruct(2, "Point"),
+                    TraceLoggingInt32(3, "X"), TraceLoggingInt32(-4, "Y"),
+                    TraceLoggingStruct(2, "Outer", "desc", 0x3), TraceLoggingStruct(1, "Inner"),
+                    TraceLoggingUInt8(9, "Deep"), TraceLoggingString("after", "Text"),
+                    TraceLoggingUInt16(16, "Last"));
+}
+
+static int write_events(void) {
+  static const GUID activity = {0xAAAA0000, 1, 2, {3, 4, 5, 6, 7, 8, 9, 10}};
+  static const GUID related = {0xBBBB0000, 1, 2, {3, 4, 5, 6, 7, 8, 9, 10}};
+  FAIL_IF(!TraceLoggingProviderEnabled(g_provider, 5, 0), "not enabled by a session");
+  write_scalars();
+  write_texts();
+  write_arrays();
+  write_structs();
+  TraceLoggingWrite(g_provider, "Empty");
+  TraceLoggingWriteActivity(g_provider, "Activity", &activity, &related, TraceLoggingLevel(2),
+                            TraceLoggingUInt32(1, "Step"));
+  return 0;
+}
+
+int main(int argc, char** argv) {
+  FAIL_IF(argc != 2, "usage: tlg_producer LOGFILE | --provider-only");
+  FAIL_IF(TraceLoggingRegister(g_provider) != S_OK, "TraceLoggingRegister");
+  if (strcmp(argv[1], "--provider-only") == 0) {
+    const int rc = write_events();
+    TraceLoggingUnregister(g_provider);
+    return rc;
+  }
+  struct {
+    EVENT_TRACE_PROPERTIES props;
+    WCHAR name[64];
+    WCHAR file[1024];
+  } p;
+  memset(&p, 0, sizeof p);
+  p.props.Wnode.BufferSize = sizeof p;
+  p.props.Wnode.Flags = WNODE_FLAG_TRACED_GUID;
+  p.props.LogFileMode = EVENT_TRACE_FILE_MODE_SEQUENTIAL;
+  p.props.LoggerNameOffset = offsetof(__typeof__(p), name);
+  p.props.LogFileNameOffset = offsetof(__typeof__(p), file);
+  const size_t n = strlen(argv[1]);
+  FAIL_IF(n >= 1024, "path too long");
+  for (size_t i = 0; i < n; ++i) p.file[i] = (unsigned char)argv[1][i];
+  TRACEHANDLE session = 0;
+  FAIL_IF(StartTraceW(&session, u"pfc-tlg", &p.props) != ERROR_SUCCESS, "StartTrace");
+  FAIL_IF(
+      EnableTraceEx2(session, TraceLoggingProviderId(g_provider),
+                     EVENT_CONTROL_CODE_ENABLE_PROVIDER, 5, 0, 0, INFINITE, NULL) != ERROR_SUCCESS,
+      "EnableTraceEx2");
+  const int rc = write_events();
+  TraceLoggingUnregister(g_provider);
+  FAIL_IF(StopTraceW(session, NULL, &p.props) != ERROR_SUCCESS, "StopTrace");
+  return rc;
+}

@@ -1,0 +1,40 @@
+// tests/tlg/tlg_values.cc — the C++ writer of the tlg.roundtrip_* tests: the header
+// compiled as C++ and TraceLoggingValue's overloads. `tlg_values` registers the provider
+// (a session enabled it beforehand) and writes the event "Values".
+#include <TraceLoggingProvider.h>
+
+#include <cstdio>
+
+#include "tlg_provider.h"
+
+TRACELOGGING_DEFINE_PROVIDER(g_values, TLG_TEST_PROVIDER_NAME, TLG_TEST_PROVIDER_GUID);
+
+int main() {
+  if (TraceLoggingRegister(g_values) != S_OK) {
+    std::fprintf(stderr, "tlg_values: TraceLoggingRegister failed\n");
+    return 1;
+  }
+  if (!TraceLoggingProviderEnabled(g_values, 5, 0)) {
+    std::fprintf(stderr, "tlg_values: not enabled by a session\n");
+    return 1;
+  }
+  const GUID guid = {0x76543210, 0xBA98, 0xFEDC, {8, 7, 6, 5, 4, 3, 2, 1}};
+  const char* text = "narrow";
+  const char16_t* wide = u"wide";
+  const int local = 42;
+  TraceLoggingWrite(
+      g_values, "Values", TraceLoggingValue(true, "Bool"), TraceLoggingValue('c', "Char"),
+      TraceLoggingValue(u'w', "Char16"), TraceLoggingValue(static_cast<signed char>(-1), "SChar"),
+      TraceLoggingValue(static_cast<unsigned char>(255), "UChar"),
+      TraceLoggingValue(static_cast<short>(-2), "Short"),
+      TraceLoggingValue(static_cast<unsigned short>(2), "UShort"), TraceLoggingValue(-3, "Int"),
+      TraceLoggingValue(3u, "UInt"), TraceLoggingValue(-4L, "Long"),
+      TraceLoggingValue(4UL, "ULong"), TraceLoggingValue(-5LL, "LongLong"),
+      TraceLoggingValue(5ULL, "ULongLong"), TraceLoggingValue(1.25f, "Float"),
+      TraceLoggingValue(2.5, "Double"), TraceLoggingValue(guid, "Guid"),
+      TraceLoggingValue(text, "Text"), TraceLoggingValue(wide, "Wide"),
+      TraceLoggingValue("literal", "Literal"),
+      TraceLoggingValue(static_cast<const void*>(nullptr), "Null"), TraceLoggingValue(local));
+  TraceLoggingUnregister(g_values);
+  return 0;
+}
