@@ -4,18 +4,14 @@
 // always there (so no write faults); nothing is lost across windows and laps; and on a
 // file system that fills up, the ring ends each lap before the pages it could not have.
 #include <gtest/gtest.h>
-#include <sys/mount.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <fstream>
 #include <string>
 #include <utility>
 
+#include "tests/small_tmpfs.h"
 #include "trace/ring.h"
 #include "trace_test_util.h"
 
@@ -105,37 +101,10 @@ TEST(RingPages, PagesAreTakenAheadOfTheWriterAndNothingIsLostAcrossLaps) {
   EXPECT_FALSE(r.damaged());
 }
 
-// A tmpfs of 1 MB of its own (root only: it is mounted), unmounted on every path.
-class RingPagesFull : public ::testing::Test {
+// A tmpfs of 1 MB of its own holds the namespace (tests/small_tmpfs.h).
+class RingPagesFull : public tests::SmallTmpfs {
  protected:
-  void SetUp() override {
-    if (::geteuid() != 0) GTEST_SKIP() << "not root: cannot mount a small tmpfs to fill";
-    char tmpl[] = "/tmp/pfc-ring-full-XXXXXX";
-    mnt_ = ::mkdtemp(tmpl);
-    ASSERT_EQ(::mount("tmpfs", mnt_.c_str(), "tmpfs", 0, "size=1m,mode=0700"), 0)
-        << std::strerror(errno);
-    mounted_ = true;
-    ::setenv("PFC_TRACE_DIR", (mnt_ + "/ns").c_str(), 1);
-  }
-  void TearDown() override {
-    if (mounted_) ::umount2(mnt_.c_str(), MNT_DETACH);
-    if (!mnt_.empty()) ::rmdir(mnt_.c_str());
-  }
-  // Takes every free block of the file system.
-  void fill() const {
-    std::FILE* f = std::fopen((mnt_ + "/fill").c_str(), "ab");
-    ASSERT_NE(f, nullptr);
-    std::setvbuf(f, nullptr, _IONBF, 0);
-    static const char page[4096] = {};
-    while (std::fwrite(page, 1, sizeof page, f) == sizeof page) {
-    }
-    while (std::fwrite(page, 1, 1, f) == 1) {
-    }
-    std::fclose(f);
-  }
-
-  std::string mnt_;
-  bool mounted_ = false;
+  RingPagesFull() : SmallTmpfs("1m") {}
 };
 
 // The file system fills after the ring was created: its writer goes on within the pages it
