@@ -6,9 +6,11 @@
 
 #include <cpuid.h>
 
+#include <array>
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "base/le.h"
 #include "base/wire_reader.h"
@@ -136,15 +138,40 @@ constexpr CpuFeature kFeatures[] = {
     {"tbm", 0x80000001, 0, 2, 21},
 };
 
-std::array<unsigned, 4> cpuid(unsigned leaf, unsigned subleaf) {
-  std::array<unsigned, 4> r{};
-  if (__get_cpuid_max(leaf & 0x80000000u, nullptr) >= leaf)
-    __cpuid_count(leaf, subleaf, r[0], r[1], r[2], r[3]);
-  return r;
-}
+// CPUID leaves, each executed once: in a virtual machine every CPUID traps to the
+// hypervisor (3.6 µs on the 2-core test machine), and the identity tests 45 bits of a
+// handful of leaves: read bit by bit, they would cost a provider a third of a millisecond
+// on its way to its first enabled event (docs/performance.md "pfc against LTTng-UST").
+class Cpuid {
+ public:
+  std::array<unsigned, 4> operator()(unsigned leaf, unsigned subleaf) {
+    for (const Leaf& l : leaves_)
+      if (l.leaf == leaf && l.subleaf == subleaf) return l.regs;
+    Leaf l{leaf, subleaf, {}};
+    if (max_of(leaf & 0x80000000u) >= leaf)
+      __cpuid_count(leaf, subleaf, l.regs[0], l.regs[1], l.regs[2], l.regs[3]);
+    leaves_.push_back(l);
+    return l.regs;
+  }
+
+ private:
+  struct Leaf {
+    unsigned leaf, subleaf;
+    std::array<unsigned, 4> regs;
+  };
+  // The highest standard (base 0) or extended (base 0x80000000) leaf.
+  unsigned max_of(unsigned base) {
+    unsigned& m = base == 0 ? max_std_ : max_ext_;
+    if (m == kUnknown) m = __get_cpuid_max(base, nullptr);
+    return m;
+  }
+  static constexpr unsigned kUnknown = 0xFFFFFFFFu;
+  unsigned max_std_ = kUnknown, max_ext_ = kUnknown;
+  std::vector<Leaf> leaves_;
+};
 
 // The OS-enabled register state (XCR0): LLVM drops AVX / AVX-512 features without it.
-uint64_t xcr0() {
+uint64_t xcr0(Cpuid& cpuid) {
   if ((cpuid(1, 0)[2] & (1u << 27)) == 0) return 0;
   uint32_t lo = 0, hi = 0;
   __asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
@@ -152,6 +179,7 @@ uint64_t xcr0() {
 }
 
 std::string compute_cpu_identity() {
+  Cpuid cpuid;
   const std::array<unsigned, 4> v = cpuid(0, 0);
   char vendor[13] = {};
   std::memcpy(vendor, &v[1], 4);
@@ -166,7 +194,7 @@ std::string compute_cpu_identity() {
   for (const CpuFeature& f : kFeatures)
     if (cpuid(f.leaf, f.subleaf)[f.reg] & (1u << f.bit)) s += std::string(" ") + f.name;
   char buf[32];
-  std::snprintf(buf, sizeof buf, " xcr0=%llx", static_cast<unsigned long long>(xcr0() & 0xFF));
+  std::snprintf(buf, sizeof buf, " xcr0=%llx", static_cast<unsigned long long>(xcr0(cpuid) & 0xFF));
   return s + buf;
 }
 

@@ -82,10 +82,7 @@ trace::RingWriter* Session::create_ring() {
     auto f = trace::RingWriter::create(link_->dir(), entry_.instance, link_->self(), front, true);
     if (f) front_ = std::make_unique<trace::RingWriter>(std::move(*f));
   }
-  // Behind a front ring the main ring only takes what spills: its page tables are filled as
-  // it goes, which keeps this first event (and the reader's open) short.
-  auto w = trace::RingWriter::create(link_->dir(), entry_.instance, link_->self(), cap, false,
-                                     front_ == nullptr);
+  auto w = trace::RingWriter::create(link_->dir(), entry_.instance, link_->self(), cap);
   if (!w) {
     if (front_) front_->mark_closed();
     front_.reset();

@@ -43,6 +43,14 @@ uint32_t random_salt() {
 
 constexpr std::string_view kFrontSuffix = "front";
 
+// a = max(a, v).
+void store_max(std::atomic<uint64_t>& a, uint64_t v) {
+  uint64_t cur = a.load(std::memory_order_relaxed);
+  while (cur < v &&
+         !a.compare_exchange_weak(cur, v, std::memory_order_release, std::memory_order_relaxed)) {
+  }
+}
+
 }  // namespace
 
 std::string ring_name(uint64_t instance, const ProcessKey& writer, bool front) {
@@ -70,28 +78,37 @@ uint64_t soft_wrap_bytes(uint64_t capacity) {
 // ---- writer ---------------------------------------------------------------------------
 
 Result<RingWriter> RingWriter::create(const TraceDir& dir, uint64_t instance,
-                                      const ProcessKey& self, uint64_t capacity, bool front,
-                                      bool populate) {
+                                      const ProcessKey& self, uint64_t capacity, bool front) {
   const std::string name = ring_name(instance, self, front);
   (void)::unlinkat(dir.fd(), name.c_str(), 0);  // a leftover of this very process key
   auto fd = dir.open_file(name, true);
   if (!fd) return std::unexpected(fd.error());
   const uint64_t total = kRingHeaderSize + capacity;
-  // The ring's memory is taken now: a full tmpfs is an error here, not a SIGBUS in a
-  // later EventWrite; the file is removed again, so no reader finds a ring without pages.
+  // The header's and the first window's pages are taken now (the rest as the writes come
+  // near, grow()): a full tmpfs is an error here, not a SIGBUS in a later EventWrite; the
+  // file is removed again, so no reader finds a ring without pages.
   const auto fail = [&](const char* what, int err) {
     dir.remove(name);
     return make_error(errno_text(std::string(what) + " trace buffer " + name, err));
   };
   if (::ftruncate(fd->get(), static_cast<off_t>(total)) != 0) return fail("cannot size", errno);
-  if (const int err = reserve_file(fd->get(), total); err != 0) return fail("cannot allocate", err);
   auto map = Mapping::map(fd->get(), total);
   if (!map) {
     dir.remove(name);
     return std::unexpected(map.error());
   }
-  if (populate) (void)map->prefault(0, total);  // no page fault on the write path later
   RingWriter w;
+  uint64_t taken = std::min(capacity, kRingWindow);
+  if (int err = map->populate(0, kRingHeaderSize + taken); err != 0) {
+    // A kernel without MADV_POPULATE_WRITE: the whole ring's blocks now, its page tables
+    // filled by the writes.
+    if (err == EINVAL) err = reserve_file(fd->get(), total);
+    if (err != 0) return fail("cannot allocate", err);
+    taken = capacity;
+  }
+  w.taken_->bytes.store(taken, std::memory_order_relaxed);
+  w.taken_->grow_at.store(taken == capacity ? UINT64_MAX : taken - kRingWindow / 2,
+                          std::memory_order_relaxed);
   w.map_ = std::move(*map);
   w.capacity_ = capacity;
   w.soft_ = soft_wrap_bytes(capacity);
@@ -148,6 +165,11 @@ EventRecord* RingWriter::claim(uint32_t bytes) {
     ts = mono_ns();  // after reading head: a later reservation has a later timestamp
     const uint64_t off = head & (capacity_ - 1);
     pad = off + bytes > capacity_ ? capacity_ - off : early_wrap(head, off, bytes);
+    if ((pad != 0 ? 0 : off) + bytes > taken_->grow_at.load(std::memory_order_relaxed)) {
+      const uint64_t end = grow((pad != 0 ? 0 : off) + bytes);
+      if (pad == 0 && off + bytes > end) pad = capacity_ - off;  // end the lap before it
+      if (pad != 0 && bytes > end) return nullptr;               // fits in no lap's taken pages
+    }
     uint64_t tail = seen_tail_->load(std::memory_order_acquire);
     if (head + pad + bytes - tail > capacity_) {
       tail = h->tail.load(std::memory_order_acquire);
@@ -187,6 +209,23 @@ uint64_t RingWriter::early_wrap(uint64_t head, uint64_t off, uint32_t bytes) con
   return unread <= soft_ / 8 && unread + bytes <= off ? capacity_ - off : 0;
 }
 
+uint64_t RingWriter::grow(uint64_t end) {
+  Taken& t = *taken_;
+  uint64_t have = t.bytes.load(std::memory_order_acquire);
+  if (have < capacity_ && end + kRingWindow / 2 > have &&
+      !t.failed.load(std::memory_order_relaxed)) {
+    const uint64_t want = std::min(capacity_, (end / kRingWindow + 2) * kRingWindow);
+    if (map_.populate(kRingHeaderSize + have, want - have) == 0) {
+      have = std::max(have, want);
+      store_max(t.bytes, want);
+      store_max(t.grow_at, want == capacity_ ? UINT64_MAX : want - kRingWindow / 2);
+    } else {
+      t.failed.store(true, std::memory_order_relaxed);
+    }
+  }
+  return have == capacity_ || end + 8 <= have ? capacity_ : have - 8;
+}
+
 void RingWriter::prefetch_ahead(uint64_t end, uint32_t bytes) const {
   // The lines a record of this size would take kPrefetchBytes further on: writers fill the
   // ring in order, so the stream's lines are being fetched while this record is written.
@@ -216,17 +255,16 @@ Result<RingReader> RingReader::open(const TraceDir& dir, const std::string& name
   const auto size = static_cast<uint64_t>(st.st_size);
   if (size < kRingHeaderSize + kMinRingBytes || size > kRingHeaderSize + kMaxRingBytes)
     return make_error("trace buffer " + name + " has a bad size");
-  // Its blocks exist once its writer created it (st_blocks says so, at no cost); a ring
-  // caught between its writer's sizing and allocation gets them now, or on a full file
-  // system is refused here rather than raising SIGBUS.
-  if (static_cast<uint64_t>(st.st_blocks) * 512 < size)
-    if (const int err = reserve_file(fd->get(), size); err != 0)
-      return make_error(errno_text("cannot allocate trace buffer " + name, err));
+  // The writer takes its pages a window at a time ahead of its writes (docs/namespace.md
+  // §3 "Taking the pages"), and a reader reads only the header and records below head,
+  // which lie in them; their page tables are filled by its reads (a read fault maps up to
+  // 16 pages of the file). The header page is taken here: a ring caught between its
+  // writer's sizing and its first window has none yet, and on a full file system it is
+  // refused here rather than raising SIGBUS.
+  if (const int err = reserve_file(fd->get(), kRingHeaderSize); err != 0)
+    return make_error(errno_text("cannot allocate trace buffer " + name, err));
   auto map = Mapping::map(fd->get(), size);
   if (!map) return std::unexpected(map.error());
-  // The pages exist (the writer allocated them): map them all, if this ring is the one
-  // records go to first; a main ring behind a front ring is mostly untouched.
-  if (reader_populates(*id, size - kRingHeaderSize)) (void)map->prefault(0, size);
   RingReader r;
   r.map_ = std::move(*map);
   r.name_ = name;

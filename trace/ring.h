@@ -15,7 +15,8 @@
 // that position; then it publishes the new tail (release), which hands the space back to
 // the writers. Nothing is zeroed: bytes left from an earlier lap carry another lap's stamp.
 // A record never straddles the end: a padding record fills the gap; a writer whose reader
-// keeps up pads to the end early, past a quarter of the ring (soft_wrap_bytes). A writer
+// keeps up pads to the end early, past a quarter of the ring (soft_wrap_bytes), and one
+// whose file system could not supply the rest of its pages pads before them. A writer
 // that died between reservation and commit leaves a reserved record: the reader skips it
 // once the process is gone (by its size; if even the reserved word was not written, the
 // rest of that ring is lost).
@@ -146,21 +147,21 @@ inline constexpr uint64_t kFrontRingMaxBytes = 16u << 20;
 inline uint64_t front_ring_capacity(uint64_t capacity) {
   return capacity >= kFrontRingMinMain ? std::min(capacity / 4, kFrontRingMaxBytes) : 0;
 }
-// Whether a reader fills the page tables of ring `id` of `capacity` bytes when it opens it:
-// for the ring that takes a writer's records first (its front ring, or a main ring too
-// small to have one), not for a main ring that only takes what spills.
-inline bool reader_populates(const RingId& id, uint64_t capacity) {
-  return id.front || front_ring_capacity(capacity) == 0;
-}
+// A writer takes its ring's pages a window at a time, ahead of its writes
+// (docs/namespace.md §3 "Taking the pages"): the header and the first window when it
+// creates the ring, the next window when a record ends within half a window of the last
+// one taken. Only the pages written so far (and up to a window and a half beyond) are
+// resident, and no write takes a page fault.
+inline constexpr uint64_t kRingWindow = 256u << 10;
 
 class RingWriter {
  public:
-  // Creates (or reopens, after fork-less restarts of the same process key) the ring. With
-  // `populate` its page tables are filled now, so no write takes a page fault; the main
-  // ring behind a front ring is created without, and is mapped page by page as records
-  // spill into it (docs/namespace.md §3 "The front ring").
+  // Creates (or reopens, after fork-less restarts of the same process key) the ring, with
+  // the pages of its header and first window (kRingWindow) taken; an error when the file
+  // system cannot supply them. A later window that cannot be had ends each lap before it
+  // (a padding record, as at the end of the ring) instead.
   static Result<RingWriter> create(const TraceDir& dir, uint64_t instance, const ProcessKey& self,
-                                   uint64_t capacity, bool front = false, bool populate = true);
+                                   uint64_t capacity, bool front = false);
   // Reserves a record of `bytes` (a multiple of 8) and fills size/state (reserved)/ts;
   // nullptr when it does not fit (counted in lost).
   EventRecord* reserve(uint32_t bytes);
@@ -190,6 +191,11 @@ class RingWriter {
   // The padding that ends the lap early at `head` (offset `off`) before a record of
   // `bytes`, or 0 (see soft_wrap_bytes).
   uint64_t early_wrap(uint64_t head, uint64_t off, uint32_t bytes) const;
+  // For a record that would end at data offset `end`, past taken_->grow_at: takes the
+  // windows up to one past `end` when it can. Returns where the lap must end before such a
+  // record: the capacity, or, when the pages after `end` could not be had, the taken
+  // bytes less one word (a padding word always lies in taken pages).
+  uint64_t grow(uint64_t end);
   Mapping map_;
   uint64_t capacity_ = 0;
   uint64_t soft_ = 0;       // the early-wrap offset; 0: never
@@ -205,6 +211,15 @@ class RingWriter {
   // try_reserve's misses since it last reloaded the shared tail (relaxed: a count that
   // threads race on only shifts when the next reload happens).
   std::unique_ptr<std::atomic<uint32_t>> misses_ = std::make_unique<std::atomic<uint32_t>>(0);
+  // The data bytes [0, bytes) have their pages and page tables (kRingWindow); a record
+  // ending past grow_at goes through grow() first. Both only grow; any writer thread may
+  // take a window (two that race both ask the kernel, which gives the pages once).
+  struct Taken {
+    std::atomic<uint64_t> bytes{0};
+    std::atomic<uint64_t> grow_at{0};
+    std::atomic<bool> failed{false};  // the file system had no more pages: stop asking
+  };
+  std::unique_ptr<Taken> taken_ = std::make_unique<Taken>();
 };
 
 class RingReader {

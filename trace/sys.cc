@@ -37,12 +37,12 @@ Result<Mapping> Mapping::map(int fd, size_t size) {
   return m;
 }
 
-bool Mapping::prefault(size_t offset, size_t n) const {
+int Mapping::populate(size_t offset, size_t n) const {
 #ifndef MADV_POPULATE_WRITE
   constexpr int MADV_POPULATE_WRITE = 23;  // Linux 5.14
 #endif
-  if (data_ == nullptr || offset > size_ || n > size_ - offset) return false;
-  return ::madvise(data_ + offset, n, MADV_POPULATE_WRITE) == 0;
+  if (data_ == nullptr || offset > size_ || n > size_ - offset) return EINVAL;
+  return ::madvise(data_ + offset, n, MADV_POPULATE_WRITE) == 0 ? 0 : errno;
 }
 
 Mapping::Mapping(Mapping&& o) noexcept

@@ -52,10 +52,12 @@ class Mapping {
 
   uint8_t* data() const { return data_; }
   size_t size() const { return size_; }
-  // Fills the page tables for [offset, offset + n) ahead of use (MADV_POPULATE_WRITE), so
-  // a stream of first writes takes no page faults. Best effort: false when the kernel
-  // refused (too old, out of memory, or the file was shrunk — never a SIGBUS).
-  bool prefault(size_t offset, size_t n) const;
+  // Takes the pages of [offset, offset + n) and fills their page tables for writing
+  // (MADV_POPULATE_WRITE), so the writes that follow take no page faults. For a file on a
+  // full file system this is an error where a store would raise SIGBUS. Returns 0 or the
+  // errno: EFAULT (a page could not be had: the file system is full, or the file was
+  // shrunk), ENOMEM, EINVAL (also: a kernel before Linux 5.14, which lacks it).
+  int populate(size_t offset, size_t n) const;
   // Drops the mapping without unmapping it (a forked child: it was never inherited).
   void forget() {
     data_ = nullptr;

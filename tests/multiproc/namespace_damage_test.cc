@@ -7,7 +7,6 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <stdlib.h>
-#include <sys/mount.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -22,6 +21,7 @@
 #include <vector>
 
 #include "child.h"
+#include "tests/small_tmpfs.h"
 #include "trace/names.h"
 #include "trace/ring.h"
 #include "trace/state.h"
@@ -252,38 +252,14 @@ INSTANTIATE_TEST_SUITE_P(Kinds, StateDamaged,
 
 // ---- a full file system (docs/namespace.md §3) -----------------------------------------
 
-// A 4 MB tmpfs of its own holds the namespace (root only: it is mounted), unmounted on every
-// path; fill() takes every free block.
-class FullFileSystem : public ::testing::Test {
+// A 4 MB tmpfs of its own holds the namespace (tests/small_tmpfs.h).
+class FullFileSystem : public tests::SmallTmpfs {
  protected:
+  FullFileSystem() : SmallTmpfs("4m") {}
   void SetUp() override {
-    if (::geteuid() != 0) GTEST_SKIP() << "not root: cannot mount a small tmpfs to fill";
+    SmallTmpfs::SetUp();
     ignore_sigpipe();
-    char tmpl[] = "/tmp/pfc-full-XXXXXX";
-    mnt_ = ::mkdtemp(tmpl);
-    ASSERT_EQ(::mount("tmpfs", mnt_.c_str(), "tmpfs", 0, "size=4m,mode=0700"), 0)
-        << std::strerror(errno);
-    mounted_ = true;
-    ::setenv("PFC_TRACE_DIR", (mnt_ + "/ns").c_str(), 1);
   }
-  void TearDown() override {
-    if (mounted_) ::umount2(mnt_.c_str(), MNT_DETACH);
-    if (!mnt_.empty()) ::rmdir(mnt_.c_str());
-  }
-  void fill() const {
-    std::FILE* f = std::fopen((mnt_ + "/fill").c_str(), "ab");
-    ASSERT_NE(f, nullptr);
-    std::setvbuf(f, nullptr, _IONBF, 0);
-    static const char page[4096] = {};
-    while (std::fwrite(page, 1, sizeof page, f) == sizeof page) {
-    }
-    while (std::fwrite(page, 1, 1, f) == 1) {
-    }
-    std::fclose(f);
-  }
-
-  std::string mnt_;
-  bool mounted_ = false;
 };
 
 // Nothing can be created: no process dies of SIGBUS (exit 135) on a page it could not get;
