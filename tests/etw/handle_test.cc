@@ -6,41 +6,27 @@
 // not a session enables a registration of the process.
 #include <gtest/gtest.h>
 
-#include <cstddef>
 #include <string>
 #include <vector>
 
 #include "pfc/etw/evntprov.h"
-#include "pfc/etw/evntrace.h"
+extern "C" {
+#include "etw_util.h"
+}
+
+// The C harness's entry points (etw_test.h): etw_util.c's sessions report failures here.
+extern "C" void etw_test_fail(const char* file, int line, const char* what) {
+  ADD_FAILURE_AT(file, line) << what;
+}
+extern "C" void etw_register_test(const char*, void (*)(void)) {}
 
 namespace {
 
-struct Properties {
-  EVENT_TRACE_PROPERTIES props;
-  WCHAR name[64];
-};
-
-Properties properties() {
-  Properties p{};
-  p.props.Wnode.BufferSize = sizeof p;
-  p.props.Wnode.Flags = WNODE_FLAG_TRACED_GUID;
-  p.props.Wnode.ClientContext = 1;
-  p.props.LogFileMode = EVENT_TRACE_REAL_TIME_MODE;
-  p.props.LoggerNameOffset = offsetof(Properties, name);
-  return p;
-}
-
-// A real-time session, stopped when the object goes.
+// A real-time session (etw_util.h), stopped when the object goes.
 class Session {
  public:
-  explicit Session(const char16_t* name) {
-    Properties p = properties();
-    EXPECT_EQ(StartTraceW(&handle_, name, &p.props), ERROR_SUCCESS);
-  }
-  ~Session() {
-    Properties p = properties();
-    EXPECT_EQ(ControlTraceW(handle_, nullptr, &p.props, EVENT_TRACE_CONTROL_STOP), ERROR_SUCCESS);
-  }
+  explicit Session(const char16_t* name) : handle_(start_session(name)) {}
+  ~Session() { stop_session(handle_); }
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
   ULONG enable(const GUID& g, ULONG code) {
@@ -48,10 +34,10 @@ class Session {
   }
 
  private:
-  TRACEHANDLE handle_ = 0;
+  TRACEHANDLE handle_;
 };
 
-GUID guid(UCHAR n) { return GUID{0x4A4E0000u, 0, 0x4000, {0x80, 0, 0, 0, 0, 0, 0, n}}; }
+GUID guid(UCHAR n) { return test_guid(0x4A4E, n); }
 
 ULONGLONG enabled_slots() {
   return __atomic_load_n(&PfcEtwEnableTable->EnabledSlots, __ATOMIC_RELAXED);
