@@ -11,15 +11,15 @@ set(PFC_INTERP_OBJECTS
 set(PFC_CORE_OBJECTS ${PFC_INTERP_OBJECTS} $<TARGET_OBJECTS:pfc_jit>)
 # What users of the static archives link besides them (pfcConfig.cmake finds the same):
 # PFC_INTERP_DEPS for libpfc_etw.a, PFC_CORE_DEPS (with LLVM) for libpfc.a.
-# (re2 and hs by name: the compiler's `regex` predicates and multi-pattern string match;
-# Debian libre2-dev, libhyperscan-dev.)
-set(PFC_INTERP_DEPS Threads::Threads pugixml::pugixml ZLIB::ZLIB re2 hs)
+# (re2 by name: the compiler's `regex` predicates, Debian libre2-dev. Hyperscan, the
+# multi-pattern string match, is loaded with dlopen when first needed: compiler/hs_loader.h.)
+set(PFC_INTERP_DEPS Threads::Threads pugixml::pugixml ZLIB::ZLIB re2 ${CMAKE_DL_LIBS})
 set(PFC_CORE_DEPS ${PFC_INTERP_DEPS})
 if(PFC_ENABLE_JIT)
   list(APPEND PFC_CORE_DEPS LLVM)
 endif()
 # The same for pkg-config (Libs.private of pfc-etw.pc and pfc.pc).
-set(PFC_INTERP_PC_LIBS "-lpugixml -lre2 -lhs -lz -pthread")
+set(PFC_INTERP_PC_LIBS "-lpugixml -lre2 -lz -pthread")
 set(PFC_CORE_PC_LIBS "-lsimdjson ${PFC_INTERP_PC_LIBS}")  # libpfc's events library (io/)
 if(PFC_ENABLE_JIT)
   string(PREPEND PFC_CORE_PC_LIBS "-L${LLVM_LIBRARY_DIR} -lLLVM-${LLVM_VERSION_MAJOR} ")

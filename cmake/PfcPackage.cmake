@@ -16,6 +16,9 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_NAME pfc)
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_SHLIBDEPS ON)
+# Hyperscan is loaded with dlopen (compiler/hs_loader.h), which dpkg-shlibdeps does not see;
+# without it string patterns are tested one by one.
+set(CPACK_DEBIAN_RUNTIME_PACKAGE_RECOMMENDS libhyperscan5)
 set(CPACK_DEBIAN_DEV_PACKAGE_NAME libpfc-dev)
 set(CPACK_DEBIAN_DEV_PACKAGE_SECTION libdevel)
 # The dev package needs the libraries (pfc) and, for the static archives and the CMake

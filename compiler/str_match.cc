@@ -9,7 +9,6 @@
 // pfc_ir_pred_regex_next gives it.
 #include "compiler/str_match.h"
 
-#include <hs/hs.h>
 #include <re2/re2.h>
 #include <re2/set.h>
 
@@ -26,6 +25,7 @@
 #endif
 
 #include "base/utf8.h"
+#include "compiler/hs_loader.h"
 #include "compiler/regex_pred.h"
 #include "pfc/payload_ops.h"
 #include "runtime/casefold.h"
@@ -35,11 +35,12 @@
 namespace pfc::internal {
 
 struct StrMatcher::Db {
+  const HsApi* hs = nullptr;  // the library the database came from (never null)
   hs_database_t* db = nullptr;
   std::vector<uint32_t> pattern;  // Hyperscan id → index into patterns_
   std::vector<uint8_t> at_end;    // id → 1: counts only for a match ending at the text's end
   uint64_t full = 0;              // the masks of all its patterns (on_match)
-  ~Db() { hs_free_database(db); }
+  ~Db() { hs->free_database(db); }
 };
 
 // RE2::Set of the regexes of one case rule (compile_regex's options), and for each set
@@ -241,9 +242,9 @@ hs_scratch_t* g_proto = nullptr;     // guarded by g_scratch_mu
 std::atomic<uint64_t> g_version{0};  // raised whenever g_proto grows
 
 // False when the prototype cannot grow (no memory): the database must not be scanned.
-bool grow_prototype(const hs_database_t* db) {
+bool grow_prototype(const HsApi& hs, const hs_database_t* db) {
   std::lock_guard lock(g_scratch_mu);
-  if (hs_alloc_scratch(db, &g_proto) != HS_SUCCESS) return false;
+  if (hs.alloc_scratch(db, &g_proto) != HS_SUCCESS) return false;
   g_version.fetch_add(1);
   return true;
 }
@@ -255,7 +256,9 @@ struct ThreadState {
   uint64_t version = 0;
   std::string folded, plain, utf8;
   std::vector<int> set_hits;
-  ~ThreadState() { hs_free_scratch(scratch); }
+  ~ThreadState() {
+    if (scratch != nullptr) hyperscan()->free_scratch(scratch);  // loaded, as it made it
+  }
 };
 ThreadState& thread_state() {
   thread_local ThreadState s;
@@ -263,13 +266,13 @@ ThreadState& thread_state() {
 }
 
 // The thread's scratch, fit for every database built so far (null if cloning failed).
-hs_scratch_t* thread_scratch(ThreadState& ts) {
+hs_scratch_t* thread_scratch(const HsApi& hs, ThreadState& ts) {
   if (ts.scratch != nullptr && ts.version == g_version.load(std::memory_order_acquire))
     return ts.scratch;
   std::lock_guard lock(g_scratch_mu);
-  hs_free_scratch(ts.scratch);
+  if (ts.scratch != nullptr) hs.free_scratch(ts.scratch);
   ts.scratch = nullptr;
-  if (g_proto == nullptr || hs_clone_scratch(g_proto, &ts.scratch) != HS_SUCCESS) return nullptr;
+  if (g_proto == nullptr || hs.clone_scratch(g_proto, &ts.scratch) != HS_SUCCESS) return nullptr;
   ts.version = g_version.load();
   return ts.scratch;
 }
@@ -291,9 +294,16 @@ struct DbSpec {
 };
 
 // Compiles `spec`; an expression Hyperscan rejects moves its pattern to `rejected` and the
-// rest is compiled again. Null when nothing is left.
+// rest is compiled again. Null when nothing is left, and with every pattern rejected when
+// Hyperscan cannot be loaded (compiler/hs_loader.h).
 std::unique_ptr<StrMatcher::Db> compile(DbSpec spec, const std::vector<uint64_t>& masks,
                                         std::vector<uint32_t>& rejected) {
+  if (spec.exprs.empty()) return nullptr;
+  const HsApi* hs = hyperscan();
+  if (hs == nullptr) {
+    rejected.insert(rejected.end(), spec.pattern.begin(), spec.pattern.end());
+    return nullptr;
+  }
   while (!spec.exprs.empty()) {
     std::vector<const char*> exprs;
     std::vector<unsigned> ids;
@@ -304,15 +314,16 @@ std::unique_ptr<StrMatcher::Db> compile(DbSpec spec, const std::vector<uint64_t>
     hs_database_t* db = nullptr;
     hs_compile_error_t* err = nullptr;
     const hs_error_t rc =
-        hs_compile_multi(exprs.data(), spec.flags.data(), ids.data(), unsigned(exprs.size()),
-                         HS_MODE_BLOCK, nullptr, &db, &err);
+        hs->compile_multi(exprs.data(), spec.flags.data(), ids.data(), unsigned(exprs.size()),
+                          HS_MODE_BLOCK, nullptr, &db, &err);
     if (rc == HS_SUCCESS) {
-      if (!grow_prototype(db)) {  // every pattern on its own instead
-        hs_free_database(db);
+      if (!grow_prototype(*hs, db)) {  // every pattern on its own instead
+        hs->free_database(db);
         rejected.insert(rejected.end(), spec.pattern.begin(), spec.pattern.end());
         return nullptr;
       }
       auto out = std::make_unique<StrMatcher::Db>();
+      out->hs = hs;
       out->db = db;
       out->pattern = std::move(spec.pattern);
       out->at_end = std::move(spec.at_end);
@@ -320,7 +331,7 @@ std::unique_ptr<StrMatcher::Db> compile(DbSpec spec, const std::vector<uint64_t>
       return out;
     }
     const int bad = err != nullptr ? err->expression : -1;
-    hs_free_compile_error(err);
+    hs->free_compile_error(err);
     if (bad < 0 || size_t(bad) >= spec.exprs.size()) {  // not one pattern's fault: all alone
       rejected.insert(rejected.end(), spec.pattern.begin(), spec.pattern.end());
       return nullptr;
@@ -510,10 +521,10 @@ uint64_t StrMatcher::scan(const Db& db, const uint8_t* data, uint64_t n, uint64_
   ThreadState& ts = thread_state();
   ScanCtx ctx{&db, n, &patterns_, acc};
   const char* text = reinterpret_cast<const char*>(data);
-  hs_scratch_t* scratch = thread_scratch(ts);
+  hs_scratch_t* scratch = thread_scratch(*db.hs, ts);
   const hs_error_t rc = scratch == nullptr
                             ? HS_INVALID
-                            : hs_scan(db.db, text, unsigned(n), 0, scratch, on_match, &ctx);
+                            : db.hs->scan(db.db, text, unsigned(n), 0, scratch, on_match, &ctx);
   if (rc != HS_SUCCESS && rc != HS_SCAN_TERMINATED) {
     *ok = false;
     return acc;

@@ -51,8 +51,11 @@ ULONG register_record(const std::shared_ptr<RegRecord>& rec, uint64_t* out) {
     def.legacy = rec->legacy;
     if (def.legacy) def.events.clear();
     // A modern registration's slot mirrors its enable state for the inline EventEnabled.
-    uint64_t* word = def.legacy ? nullptr : &enable_table.Enabled[slot_of(rec->handle)];
-    auto handle = rt.router().register_provider(def, rt.make_callback(rec), word);
+    const EnableMirror mirror =
+        def.legacy
+            ? EnableMirror{}
+            : EnableMirror{&enable_table.Enabled[slot_of(rec->handle)], &enable_table.EnabledSlots};
+    auto handle = rt.router().register_provider(def, rt.make_callback(rec), mirror);
     if (!handle) {
       rec->dead.store(true);
       return ERROR_NOT_ENOUGH_MEMORY;
@@ -159,8 +162,7 @@ inline bool quiet_write(REGHANDLE handle, const EVENT_DESCRIPTOR* desc, ULONG co
   const uint32_t slot = slot_of(handle);
   return std::atomic_ref<uint64_t>(enable_table.Enabled[slot]).load(std::memory_order_relaxed) ==
              0 &&
-         std::atomic_ref<uint64_t>(enable_table.Handle[slot]).load(std::memory_order_relaxed) ==
-             handle &&
+         std::atomic_ref<uint64_t>(slot_handles[slot]).load(std::memory_order_relaxed) == handle &&
          desc != nullptr && (data != nullptr ? count <= MAX_EVENT_DATA_DESCRIPTORS : count == 0);
 }
 

@@ -18,8 +18,9 @@ extern "C" PFC_ETW_API const PFC_ETW_ENABLE_TABLE* const PfcEtwEnableTable =
 
 namespace pfc::etw {
 
-// Slot 0 starts with its free Handle (free_slot_handle); every other free slot holds 0.
-alignas(64) constinit PFC_ETW_ENABLE_TABLE enable_table = {{}, {free_slot_handle(0)}};
+alignas(64) constinit PFC_ETW_ENABLE_TABLE enable_table{};
+// Slot 0 starts with its free handle (free_slot_handle); every other free slot holds 0.
+alignas(64) constinit std::array<uint64_t, kMaxRegistrations> slot_handles{free_slot_handle(0)};
 
 // ---- Dispatcher ---------------------------------------------------------------------
 
@@ -109,7 +110,7 @@ bool Runtime::reserve(const std::shared_ptr<RegRecord>& rec) {
   // control_mu is held from reserve() to publish(): a free entry of regs_ is really free.
   for (uint32_t i = 0; i < kMaxRegistrations; ++i) {
     if (regs_[i].load() != nullptr) continue;
-    rec->handle = (++reg_generation_ << std::countr_zero(kMaxRegistrations)) | i;
+    rec->handle = (++reg_generation_ << kSlotBits) | i;
     owned_.push_back(rec);
     return true;
   }
@@ -120,15 +121,14 @@ void Runtime::publish(const RegRecord* rec) {
   const uint32_t slot = slot_of(rec->handle);
   regs_[slot].store(const_cast<RegRecord*>(rec));
   if (!rec->legacy)
-    std::atomic_ref<uint64_t>(enable_table.Handle[slot])
-        .store(rec->handle, std::memory_order_release);
+    std::atomic_ref<uint64_t>(slot_handles[slot]).store(rec->handle, std::memory_order_release);
 }
 
 std::shared_ptr<RegRecord> Runtime::take(uint64_t handle) {
   RegRecord* rec = find(handle);
   if (rec == nullptr) return nullptr;
   const uint32_t slot = slot_of(handle);
-  std::atomic_ref<uint64_t>(enable_table.Handle[slot])
+  std::atomic_ref<uint64_t>(slot_handles[slot])
       .store(free_slot_handle(slot), std::memory_order_release);
   regs_[slot].store(nullptr);
   rec->dead.store(true);

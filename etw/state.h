@@ -42,15 +42,23 @@ static_assert(kMaxRegistrations == PFC_ETW_REGISTRATION_SLOTS);
 
 // The enable table (pfc/etw/evntprov.h; docs/etw.md "Enable state"), indexed by
 // slot_of(handle); PfcEtwEnableTable points here. Enabled[slot] is the router's enable word
-// of the slot's registration (Router::register_provider); Handle[slot] is set by
-// Runtime::publish for a modern registration and reset by Runtime::take, under control_mu.
-// Every access is atomic (std::atomic_ref).
+// of the slot's registration and EnabledSlots its count of nonzero words
+// (Router::register_provider). Every access is atomic (std::atomic_ref). Zero-initialized:
+// untouched pages of it cost nothing.
 extern PFC_ETW_ENABLE_TABLE enable_table;
+// Per slot, the REGHANDLE of its live modern registration, else free_slot_handle(slot)
+// (EventWrite*'s quiet return); set by Runtime::publish, reset by Runtime::take, under
+// control_mu.
+extern std::array<uint64_t, kMaxRegistrations> slot_handles;
 
+// Handles are generation << kSlotBits | slot: the slot is the table's USHORT index, and a
+// live handle's bits above the slot and below kSlotBits are 0.
+inline constexpr int kSlotBits = 16;
+static_assert(PFC_ETW_ENABLED_WORDS == 1u << kSlotBits);
 inline constexpr uint32_t slot_of(uint64_t handle) noexcept {
   return static_cast<uint32_t>(handle & (kMaxRegistrations - 1));
 }
-// What a free slot's Handle holds: a value no handle of that slot has (slot 0's handles
+// What a free slot's handle word holds: a value no handle of that slot has (slot 0's handles
 // have low bits 0, so 0 itself would match the invalid handle 0).
 inline constexpr uint64_t free_slot_handle(uint32_t slot) noexcept { return slot == 0 ? 1 : 0; }
 
@@ -122,8 +130,9 @@ class Runtime {
   Dispatcher dispatcher;
 
   // Registrations, all under control_mu (held from reserve() to publish()). reserve()
-  // fills rec->handle = generation << 11 | slot (false: table full; never below 2048);
-  // publish() makes the handle valid for find() and, for a modern one, its slot's Handle;
+  // fills rec->handle = generation << kSlotBits | slot (false: table full; never below
+  // 65536); publish() makes the handle valid for find() and, for a modern one, its slot's
+  // slot_handles word;
   // take() removes it (the record stays allocated for a while, for racing readers).
   bool reserve(const std::shared_ptr<RegRecord>& rec);
   void publish(const RegRecord* rec);

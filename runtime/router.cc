@@ -23,22 +23,33 @@ bool GuidLess::operator()(const Guid& a, const Guid& b) const noexcept {
 }
 
 void Registration::publish(const CompositeState& s) noexcept {
-  // The enable word is set before enabled() can say yes and cleared after it says no, so
-  // a check that reads it first never misses what enabled() would report.
+  // The mirror is set before enabled() can say yes and cleared after it says no, so a
+  // check that reads it first never misses what enabled() would report.
   if (!s.enabled) {
     level_word_.store(0, std::memory_order_release);
     any_.store(0, std::memory_order_relaxed);
     all_.store(0, std::memory_order_relaxed);
-    if (enable_word_ != nullptr)
-      std::atomic_ref<uint64_t>(*enable_word_).store(0, std::memory_order_release);
+    set_mirror(0);
     return;
   }
   const uint64_t word = 0x100 | uint64_t{s.level};
-  if (enable_word_ != nullptr)
-    std::atomic_ref<uint64_t>(*enable_word_).store(word, std::memory_order_release);
+  set_mirror(word);
   any_.store(s.any, std::memory_order_relaxed);
   all_.store(s.all, std::memory_order_relaxed);
   level_word_.store(word, std::memory_order_release);
+}
+
+void Registration::set_mirror(uint64_t word) noexcept {
+  if (mirror_.word == nullptr) return;
+  if (word != 0 && mirror_.count != nullptr && !counted_) {
+    std::atomic_ref<uint64_t>(*mirror_.count).fetch_add(1, std::memory_order_release);
+    counted_ = true;
+  }
+  std::atomic_ref<uint64_t>(*mirror_.word).store(word, std::memory_order_release);
+  if (word == 0 && counted_) {
+    std::atomic_ref<uint64_t>(*mirror_.count).fetch_sub(1, std::memory_order_release);
+    counted_ = false;
+  }
 }
 
 RouterImpl::~RouterImpl() {
@@ -79,11 +90,10 @@ Result<SessionId> RouterImpl::create_session(std::string name, std::shared_ptr<S
 }
 
 Result<ProviderHandle> RouterImpl::register_provider(const ProviderDef& provider,
-                                                     EnableCallback callback,
-                                                     uint64_t* enable_word) {
+                                                     EnableCallback callback, EnableMirror mirror) {
   if (auto ok = check_not_in_callback(); !ok) return std::unexpected(ok.error());
   std::lock_guard<std::mutex> lock(mu_);
-  auto reg = std::make_unique<Registration>(provider, std::move(callback), enable_word);
+  auto reg = std::make_unique<Registration>(provider, std::move(callback), mirror);
   auto [it, inserted] = providers_.try_emplace(provider.guid);
   ProviderEntry& entry = it->second;
   SessionMap sessions = entry.sessions;

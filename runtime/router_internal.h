@@ -48,15 +48,15 @@ struct Installed {
 // One provider registration (the object a ProviderHandle points to).
 class Registration final : public ProviderState {
  public:
-  Registration(ProviderDef def, EnableCallback callback, uint64_t* enable_word)
-      : def(std::move(def)), callback(std::move(callback)), enable_word_(enable_word) {}
+  Registration(ProviderDef def, EnableCallback callback, EnableMirror mirror)
+      : def(std::move(def)), callback(std::move(callback)), mirror_(mirror) {}
   ~Registration() { delete installed.load(std::memory_order_relaxed); }
   Registration(const Registration&) = delete;
   Registration& operator=(const Registration&) = delete;
 
   // Stores `s` into the lock-free words enabled() reads, and the enabled bit into the
-  // caller's enable word (Router::register_provider). Readers may briefly see a mix of
-  // old and new words; route() is the exact decision.
+  // caller's mirror (Router::register_provider). Readers may briefly see a mix of old and
+  // new words; route() is the exact decision. Router mutex held.
   void publish(const CompositeState& s) noexcept;
 
   const ProviderDef def;
@@ -67,7 +67,9 @@ class Registration final : public ProviderState {
   bool unregistering = false;  // unregister_provider() was called from a callback
 
  private:
-  uint64_t* const enable_word_;  // null: none (Router::register_provider)
+  void set_mirror(uint64_t word) noexcept;
+  const EnableMirror mirror_;  // null words: none (Router::register_provider)
+  bool counted_ = false;       // mirror_.count holds this registration's 1 (router mutex)
 };
 
 // One session's enable of one GUID; `seq` orders enables (legacy: last enabler wins).
@@ -125,7 +127,7 @@ class RouterImpl final : public Router {
 
   using Router::enable;
   Result<ProviderHandle> register_provider(const ProviderDef& provider, EnableCallback callback,
-                                           uint64_t* enable_word) override;
+                                           EnableMirror mirror) override;
   void unregister_provider(ProviderHandle provider) override;
   Result<SessionId> create_session(std::string name, std::shared_ptr<Sink> sink,
                                    std::optional<SessionId> slot) override;

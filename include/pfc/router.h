@@ -87,7 +87,19 @@ class ProviderState {
 };
 
 using ProviderHandle = const ProviderState*;  // valid until unregister_provider
-using SessionId = uint32_t;                   // the session's slot, 0..63
+
+// Where Router::register_provider mirrors a registration's enabled state. Every publish
+// stores (atomically, release, through std::atomic_ref) into `word` 0 when no session
+// enables the registration, else a nonzero value, before enabled() can see it enabled and
+// after enabled() sees it disabled; unregister_provider stores 0. `count`, when given
+// with `word`, is shared by registrations: the router adds 1 before their word turns
+// nonzero and subtracts 1 after it turns 0, so it is 0 iff every word is. Both must stay
+// valid and 8-byte aligned until unregister_provider returns.
+struct EnableMirror {
+  uint64_t* word = nullptr;
+  uint64_t* count = nullptr;
+};
+using SessionId = uint32_t;  // the session's slot, 0..63
 
 // One session's enable of a provider GUID, as the router keeps it.
 struct SessionEnable {
@@ -103,15 +115,11 @@ class Router {
 
   // Registers a provider (EventRegister). The schema is what its programs are compiled
   // against. If sessions enabled its GUID before, the callback runs now with GUID_NULL.
-  // `enable_word`, when given, mirrors the registration's enabled state for a check made
-  // outside the router (the ETW API's inline EventEnabled, docs/etw.md "Enable state"):
-  // every publish stores (atomically, release, through std::atomic_ref) 0 when no session
-  // enables it, else a nonzero value, before enabled() can see it enabled and after
-  // enabled() sees it disabled; unregister_provider stores 0. It must stay valid and
-  // 8-byte aligned until unregister_provider returns.
+  // `mirror`, when given, mirrors the registration's enabled state for a check made
+  // outside the router (the ETW API's inline EventEnabled, docs/etw.md "Enable state").
   virtual Result<ProviderHandle> register_provider(const ProviderDef& provider,
                                                    EnableCallback callback = {},
-                                                   uint64_t* enable_word = nullptr) = 0;
+                                                   EnableMirror mirror = {}) = 0;
   virtual void unregister_provider(ProviderHandle provider) = 0;
 
   // Sessions get the lowest free slot; at most kMaxSessions live sessions; names must be

@@ -131,15 +131,17 @@ TEST(inline_enabled_checks_agree_with_the_functions) {
   EventDescCreate(&off_keyword, 1, 0, 0, 3, 0, 0, 0x2);
   CHECK_EQ(EventRegister(&g, NULL, NULL, &h), 0);
   const size_t slot = h & (PFC_ETW_REGISTRATION_SLOTS - 1);
-  CHECK_EQ(table_word(PfcEtwEnableTable->Handle, slot), h);
+  CHECK_EQ(slot, (USHORT)h);
+  const ULONGLONG enabled_slots = table_word(&PfcEtwEnableTable->EnabledSlots, 0);
   CHECK_EQ(table_word(PfcEtwEnableTable->Enabled, slot), 0);
-  const REGHANDLE stale = h ^ PFC_ETW_REGISTRATION_SLOTS; /* same slot, another generation */
+  const REGHANDLE stale = h ^ PFC_ETW_REGISTRATION_SLOTS; /* a slot no registration has */
   const REGHANDLE others[] = {0, stale, h + 1, 0x12345, ~(REGHANDLE)0};
   check_inline_agrees(h, &on);
   CHECK(!EventEnabled(h, &on));
   TRACEHANDLE s = start_session(u"pv_inline_checks");
   CHECK_EQ(EnableTraceEx2(s, &g, 1, 3, 0x1, 0, INFINITE, NULL), 0);
   CHECK(table_word(PfcEtwEnableTable->Enabled, slot) != 0);
+  CHECK_EQ(table_word(&PfcEtwEnableTable->EnabledSlots, 0), enabled_slots + 1);
   CHECK(EventEnabled(h, &on));
   CHECK(!EventEnabled(h, NULL));
   CHECK(!EventEnabled(h, &off_level));
@@ -158,7 +160,7 @@ TEST(inline_enabled_checks_agree_with_the_functions) {
   CHECK(EventEnabled(h, &on));
   CHECK_EQ(EventUnregister(h), 0);
   CHECK_EQ(table_word(PfcEtwEnableTable->Enabled, slot), 0);
-  CHECK(table_word(PfcEtwEnableTable->Handle, slot) != h);
+  CHECK_EQ(table_word(&PfcEtwEnableTable->EnabledSlots, 0), enabled_slots);
   check_inline_agrees(h, &on);
   CHECK(!EventEnabled(h, &on));
   stop_session(s);

@@ -55,33 +55,57 @@ TEST_F(RouterFixture, EnabledFollowsDisable) {
   EXPECT_FALSE(h->enabled(0, 0));
 }
 
-// The enable word given to register_provider follows enabled(): nonzero from the
+// The mirror given to register_provider follows enabled(): its word is nonzero from the
 // pre-enable on (already when the callback runs), 0 after a disable, a stop and the
-// unregistration; a registration without one is unaffected.
-TEST_F(RouterFixture, EnableWordFollowsTheEnabledState) {
+// unregistration, and its count, shared by registrations, is the number of nonzero words;
+// a registration without one is unaffected.
+TEST_F(RouterFixture, EnableMirrorFollowsTheEnabledState) {
   const SessionId s = new_session("s");
   ASSERT_TRUE(router_->enable(s, guid_n(1), params(4, 0x1)));
-  uint64_t word = 0;
-  uint64_t seen_in_callback = 0;
+  uint64_t word = 0, word2 = 0, count = 0;
+  uint64_t seen_in_callback = 0, count_in_callback = 0;
   auto h = router_->register_provider(
-      make_provider(1), [&](const EnableNotification&) { seen_in_callback = word; }, &word);
+      make_provider(1),
+      [&](const EnableNotification&) {
+        seen_in_callback = word;
+        count_in_callback = count;
+      },
+      EnableMirror{&word, &count});
   ASSERT_TRUE(h.has_value());
   EXPECT_NE(seen_in_callback, 0u);
+  EXPECT_EQ(count_in_callback, 1u);
   EXPECT_NE(word, 0u);
   EXPECT_TRUE((*h)->enabled(4, 0x1));
   ProviderHandle plain = reg(make_provider(1));
+  auto h2 = router_->register_provider(make_provider(2), {}, EnableMirror{&word2, &count});
+  ASSERT_TRUE(h2.has_value());
+  EXPECT_EQ(word2, 0u);
+  EXPECT_EQ(count, 1u);
+  ASSERT_TRUE(router_->enable(s, guid_n(2), params(4, 0)));
+  EXPECT_NE(word2, 0u);
+  EXPECT_EQ(count, 2u);
+  ASSERT_TRUE(router_->enable(s, guid_n(2), params(5, 0)));  // enabled again: counted once
+  EXPECT_EQ(count, 2u);
+  router_->unregister_provider(*h2);
+  EXPECT_EQ(word2, 0u);
+  EXPECT_EQ(count, 1u);
   ASSERT_TRUE(router_->disable(s, guid_n(1)));
   EXPECT_EQ(word, 0u);
+  EXPECT_EQ(count, 0u);
   EXPECT_FALSE(plain->enabled(0, 0));
   ASSERT_TRUE(router_->enable(s, guid_n(1), params(2, 0)));
   EXPECT_NE(word, 0u);
+  EXPECT_EQ(count, 1u);
   ASSERT_TRUE(router_->stop_session(s));
   EXPECT_EQ(word, 0u);
+  EXPECT_EQ(count, 0u);
   const SessionId t = new_session("t");
   ASSERT_TRUE(router_->enable(t, guid_n(1), params(2, 0)));
   EXPECT_NE(word, 0u);
+  EXPECT_EQ(count, 1u);
   router_->unregister_provider(*h);
   EXPECT_EQ(word, 0u);
+  EXPECT_EQ(count, 0u);
   EXPECT_TRUE(plain->enabled(2, 0));
 }
 

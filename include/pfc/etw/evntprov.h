@@ -142,16 +142,21 @@ typedef VOID(NTAPI* PENABLECALLBACK)(LPCGUID SourceId, ULONG IsEnabled, UCHAR Le
 
 /* pfc extension (not in the Windows SDK): the registrations' enable state where the inline
  * EventEnabled / EventProviderEnabled below read it, in the application's address space, as
- * a tracepoint tests a word (docs/etw.md "Enable state"). A REGHANDLE's slot is
- * RegHandle & (PFC_ETW_REGISTRATION_SLOTS - 1). Only the library writes the table, with
- * atomic stores; read it with atomic loads. 32768 bytes. */
+ * a tracepoint tests a word (docs/etw.md "Enable state"). A REGHANDLE's slot is its low 16
+ * bits, (USHORT)RegHandle: live registrations have slots below PFC_ETW_REGISTRATION_SLOTS
+ * (the other bits are a generation), and Enabled has a word for every USHORT, so any
+ * REGHANDLE reads a word of the table; the words of slots no live registration has are 0.
+ * Only the library writes the table, with atomic stores; read it with atomic loads.
+ * 524296 bytes, of which a process touches the last page and those of its slots. */
 #define PFC_ETW_REGISTRATION_SLOTS 2048
+#define PFC_ETW_ENABLED_WORDS 0x10000
 typedef struct _PFC_ETW_ENABLE_TABLE {
-  /* @0: per slot, nonzero iff a session enables the slot's live registration */
-  ULONGLONG Enabled[PFC_ETW_REGISTRATION_SLOTS];
-  /* @16384: per slot, that registration's REGHANDLE if it is a modern one, else a value no
-   * handle of the slot has */
-  ULONGLONG Handle[PFC_ETW_REGISTRATION_SLOTS];
+  /* @0: per slot, nonzero iff a session enables the slot's live modern registration */
+  ULONGLONG Enabled[PFC_ETW_ENABLED_WORDS];
+  /* @524288: the number of slots whose Enabled is nonzero; 0 iff no session enables any
+   * registration of this process. Raised before a slot's word turns nonzero, lowered
+   * after it turns 0. */
+  ULONGLONG EnabledSlots;
 } PFC_ETW_ENABLE_TABLE;
 
 PFC_ETW_EXTERN_C_BEGIN
@@ -201,10 +206,27 @@ PFC_ETW_API ULONG EVNTAPI EventActivityIdControl(ULONG ControlCode, LPGUID Activ
 
 PFC_ETW_EXTERN_C_END
 
-/* Whether a session enables the registration in RegHandle's slot: one relaxed load. */
+/* Whether the table word *Word is nonzero: one relaxed load. On x86-64 a compare with the
+ * word in memory (an aligned 8-byte load is atomic there), which compilers do not fold
+ * an atomic load into. */
+FORCEINLINE BOOLEAN PfcEtwWordSet(const ULONGLONG* Word) {
+#if defined(__x86_64__) && defined(__GCC_ASM_FLAG_OUTPUTS__)
+  BOOLEAN set;
+  __asm__ __volatile__("cmpq $0, %1" : "=@ccne"(set) : "m"(*Word));
+  return set;
+#else
+  return __atomic_load_n(Word, __ATOMIC_RELAXED) != 0;
+#endif
+}
+
+/* Whether a session enables any registration of this process. */
+FORCEINLINE BOOLEAN PfcEtwAnyEnabled(void) {
+  return __builtin_expect(PfcEtwWordSet(&PfcEtwEnableTable->EnabledSlots), 0);
+}
+
+/* Whether a session enables the registration in RegHandle's slot. */
 FORCEINLINE BOOLEAN PfcEtwSlotEnabled(REGHANDLE RegHandle) {
-  const ULONGLONG* word = &PfcEtwEnableTable->Enabled[RegHandle & (PFC_ETW_REGISTRATION_SLOTS - 1)];
-  return __atomic_load_n(word, __ATOMIC_RELAXED) != 0;
+  return PfcEtwWordSet(&PfcEtwEnableTable->Enabled[(USHORT)RegHandle]);
 }
 
 FORCEINLINE BOOLEAN PfcEtwEventEnabled(REGHANDLE RegHandle, PCEVENT_DESCRIPTOR EventDescriptor) {
@@ -218,9 +240,15 @@ FORCEINLINE BOOLEAN PfcEtwEventProviderEnabled(REGHANDLE RegHandle, UCHAR Level,
   return (EventProviderEnabled)(RegHandle, Level, Keyword);
 }
 
-#define EventEnabled(RegHandle, EventDescriptor) PfcEtwEventEnabled(RegHandle, EventDescriptor)
-#define EventProviderEnabled(RegHandle, Level, Keyword) \
-  PfcEtwEventProviderEnabled(RegHandle, Level, Keyword)
+/* Each argument is evaluated exactly once. While no session enables a registration of the
+ * process they are evaluated for their side effects only: the handle is not even loaded
+ * (a compare of EnabledSlots and a branch). */
+#define EventEnabled(RegHandle, EventDescriptor)                                 \
+  ((BOOLEAN)(PfcEtwAnyEnabled() ? PfcEtwEventEnabled(RegHandle, EventDescriptor) \
+                                : ((void)(RegHandle), (void)(EventDescriptor), FALSE)))
+#define EventProviderEnabled(RegHandle, Level, Keyword)                                 \
+  ((BOOLEAN)(PfcEtwAnyEnabled() ? PfcEtwEventProviderEnabled(RegHandle, Level, Keyword) \
+                                : ((void)(RegHandle), (void)(Level), (void)(Keyword), FALSE)))
 
 FORCEINLINE VOID EventDescCreate(PEVENT_DESCRIPTOR EventDescriptor, USHORT Id, UCHAR Version,
                                  UCHAR Channel, UCHAR Level, USHORT Task, UCHAR Opcode,
