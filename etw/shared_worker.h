@@ -43,6 +43,10 @@ struct SharedJob {
 // keeps only a weak reference. Never blocks on the namespace.
 void submit_shared_job(const std::shared_ptr<SharedJob>& job);
 
+// Has the worker start the namespace's compile service unless one runs (a provider about to
+// lower a program it will ask native code for). Never blocks on the namespace.
+void prestart_shared_service();
+
 // Counters behind shared_code_status().
 struct SharedCounters {
   std::atomic<uint64_t> requested{0}, native{0}, interpreted{0};

@@ -15,10 +15,11 @@ struct SpawnResult {
 };
 
 // Runs `argv` (argv[0]: the executable's path) with stdin, stdout and stderr on
-// /dev/null, every signal at its default and none blocked, this process's environment
-// with PFC_TRACE_DIR set to `trace_dir` (the helper uses this namespace whatever the
-// environment says), `fd3` (when >= 0; not closed here) as its descriptor 3 and no other
-// descriptor; then waits for it (it detaches, so the wait is short).
+// /dev/null, in a new session, every signal at its default and none blocked, this
+// process's environment with PFC_TRACE_DIR set to `trace_dir` (the helper uses this
+// namespace whatever the environment says), `fd3` (when >= 0; not closed here) as its
+// descriptor 3 and no other descriptor; then waits for it (it detaches, so the wait is
+// short).
 SpawnResult spawn_and_reap(const std::vector<std::string>& argv, const std::string& trace_dir,
                            int fd3 = -1);
 

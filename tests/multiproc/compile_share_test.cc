@@ -284,7 +284,10 @@ class DamagedCode : public CompileShare, public ::testing::WithParamInterface<Da
   }
 };
 
-TEST_P(DamagedCode, KeepsTheInterpreterAndSaysWhy) {
+// The provider refuses the damaged file (prog-KEY.refused); the service checks it too,
+// compiles the program again and renames the new file over it, and the provider, waiting
+// for that, routes with the new code and the interpreter's decisions.
+TEST_P(DamagedCode, IsRefusedCheckedByTheServiceAndReplaced) {
   if (GetParam() == Damage::ForeignOwned && ::geteuid() != 0)
     GTEST_SKIP() << "needs root to give a file to another user";
   const std::string key = two_programs();
@@ -293,25 +296,33 @@ TEST_P(DamagedCode, KeepsTheInterpreterAndSaysWhy) {
   std::vector<std::unique_ptr<Child>> natives;
   natives.push_back(provider({}, true));
   auto reference = provider({"PFC_ETW_ENGINE=interp"}, true);
-  Json failed;
+  const auto compiled = [&] {
+    const std::string log = test::read_text(ns_ + "/compiler.log");
+    int n = 0;
+    for (size_t at = 0; (at = log.find(key + " compiled ", at)) != std::string::npos; ++at) ++n;
+    return n;
+  };
   ASSERT_TRUE(wait_for(
       [&] {
         for (const Json& p : programs())
-          if (p["key"] == key && p["state"] == "failed" &&
-              p["reason"].get<std::string>().find("refused the code") != std::string::npos)
-            failed = p;
-        return !failed.is_null();
+          if (p["key"] == key && p["state"] == "ready" && p["processes"] == 1) return true;
+        return false;
       },
       kNative))
-      << "no refusal of " << key;
-  EXPECT_EQ(failed["processes"], 0);
-  const std::string reason = failed["reason"];
+      << test::read_text(ns_ + "/compiler.log");
+  EXPECT_EQ(compiled(), 2) << test::read_text(ns_ + "/compiler.log");
+  const std::string log = test::read_text(ns_ + "/compiler.log");
+  const size_t refused = log.find(key + " refused: process " + std::to_string(natives[0]->pid()) +
+                                  " refused the code: ");
+  ASSERT_NE(refused, std::string::npos) << log;
+  const std::string reason = log.substr(refused, log.find('\n', refused) - refused);
   if (GetParam() == Damage::ForeignOwned) {
     EXPECT_NE(reason.find("owned by another user"), std::string::npos) << reason;
   }
   if (GetParam() == Damage::Swapped) {
     EXPECT_NE(reason.find("holds the code of program"), std::string::npos) << reason;
   }
+  EXPECT_FALSE(std::filesystem::exists(ns_ + "/prog-" + key + ".refused"));
   write_events(*natives[0]);
   write_events(*reference);
   expect_interpreter_decisions("W", natives, *reference);
@@ -326,6 +337,82 @@ INSTANTIATE_TEST_SUITE_P(Files, DamagedCode,
                          ::testing::Values(Damage::Truncated, Damage::Corrupted, Damage::Swapped,
                                            Damage::ForeignOwned),
                          damage_name);
+
+// ---- refusals do not poison the cache ---------------------------------------------------
+
+// A provider that refuses a code file while no service can answer leaves the program
+// `failed` with its reason in `pfc trace programs`, stays on the interpreter, and stops
+// no other process: the provider that loaded the file before keeps routing with it. The
+// next provider that starts a service gets the file checked and replaced; the waiting
+// provider then switches to the new code, and nothing is failed any more.
+TEST_F(CompileShare, RefusedCodeIsShownFailedWithoutStoppingOthers) {
+  std::vector<std::unique_ptr<Child>> natives;
+  natives.push_back(provider());
+  auto reference = interpreting();
+  start_and_enable("W");
+  ASSERT_NE(natives[0]->expect("callback 1", kWait), "");
+  ASSERT_TRUE(wait_for([&] { return one_program("ready", 1); }, kNative));
+  const std::string key = programs().at(0)["key"];
+  kill_service();
+  const std::string code = ns_ + "/prog-" + key + ".so";
+  std::string bytes = test::read_text(code);
+  ASSERT_GT(bytes.size(), 64u);
+  bytes[bytes.size() / 2] ^= 0x40;
+  std::ofstream(code, std::ios::binary | std::ios::trunc) << bytes;  // the same file: in use
+  // No service to answer: this provider's own starts run /bin/false.
+  natives.push_back(provider({"PFC_TRACE_COMPILER=/bin/false"}, true));
+  Json failed;
+  ASSERT_TRUE(wait_for(
+      [&] {
+        const auto all = programs();
+        if (all.size() == 1 && all[0]["state"] == "failed") failed = all[0];
+        return !failed.is_null();
+      },
+      kNative));
+  const std::string reason = failed["reason"];
+  EXPECT_EQ(reason.rfind("process " + std::to_string(natives[1]->pid()) + " refused the code: ", 0),
+            0u)
+      << reason;
+  EXPECT_NE(reason.find("XXH3-128"), std::string::npos) << reason;
+  EXPECT_EQ(failed["processes"], 1) << "the first provider still routes with the file";
+  EXPECT_FALSE(std::filesystem::exists(ns_ + "/prog-" + key + ".fail"));
+  natives.push_back(provider({}, true));  // starts a service: the file is replaced
+  ASSERT_TRUE(wait_for([&] { return one_program("ready", 2); }, kNative))
+      << test::read_text(ns_ + "/compiler.log");
+  for (auto& c : natives) write_events(*c);
+  write_events(*reference);
+  expect_interpreter_decisions("W", natives, *reference);
+  for (auto& c : natives) c->send("quit");
+  reference->send("quit");
+  for (auto& c : natives) EXPECT_EQ(c->wait(kWait), 0);
+  EXPECT_EQ(reference->wait(kWait), 0);
+}
+
+// ---- one service for many providers ----------------------------------------------------
+
+// Providers asking at once (eight before the enable, four after it) start one service:
+// the process that takes compiler.lock hands it to the service it starts (`--locked`),
+// and every other sees it held. All of them switch to the service's code, woken by its
+// rename; each wait below is bounded by kNative, never a sleep.
+TEST_F(CompileShare, ProvidersBeforeAndAfterTheEnableStartOneService) {
+  const std::string starts = dir_ + "/starts";
+  const std::string wrapper =
+      write_file("compiler.sh", "#!/bin/sh\necho \"$*\" >> '" + starts + "'\nexec '" +
+                                    TRACE_COMPILER_TESTPOINTS + "' \"$@\"\n");
+  ASSERT_EQ(::chmod(wrapper.c_str(), 0700), 0);
+  const std::vector<std::string> env{"PFC_TRACE_COMPILER=" + wrapper};
+  std::vector<std::unique_ptr<Child>> natives;
+  for (int i = 0; i < 8; ++i) natives.push_back(provider(env));
+  start_and_enable("W");
+  for (auto& c : natives) ASSERT_NE(c->expect("callback 1", kWait), "");
+  for (int i = 0; i < 4; ++i) natives.push_back(provider(env, true));
+  ASSERT_TRUE(wait_for([&] { return one_program("ready", 12); }, kNative))
+      << test::read_text(ns_ + "/compiler.log");
+  EXPECT_EQ(test::read_text(starts), "--locked\n");
+  EXPECT_EQ(compiles(), 1) << test::read_text(ns_ + "/compiler.log");
+  for (auto& c : natives) c->send("quit");
+  for (auto& c : natives) EXPECT_EQ(c->wait(kWait), 0);
+}
 
 // ---- the service killed at each step (docs/namespace.md §5) ----------------------------
 
