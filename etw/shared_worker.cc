@@ -214,7 +214,8 @@ class Worker {
       return make_error("pfc-trace-compiler not found beside libpfc_etw (set PFC_TRACE_COMPILER)");
     const std::string req = program_file_name(a.hex, ProgramFile::Request);
     if (::faccessat(dir.fd(), req.c_str(), F_OK, AT_SYMLINK_NOFOLLOW) != 0) {
-      auto w = trace::write_file_atomic(dir, req, trace::encode_request(a.job->provider, a.wire));
+      auto w = trace::write_file_atomic(dir, req, trace::encode_request(a.job->provider, a.wire),
+                                        nullptr, true);
       if (!w) return w;
     }
     auto lock = trace::take_compile_service_lock(dir);

@@ -103,7 +103,7 @@ Result<Request> decode_request(std::string_view bytes) {
 }
 
 Result<void> write_file_atomic(const TraceDir& dir, const std::string& name, std::string_view bytes,
-                               const char* written_point) {
+                               const char* written_point, bool keep_existing) {
   const ProcessKey self = self_process();
   const std::string tmp =
       name + std::string(kTemp) + std::to_string(self.pid) + "-" + std::to_string(self.start);
@@ -123,7 +123,15 @@ Result<void> write_file_atomic(const TraceDir& dir, const std::string& name, std
     done += static_cast<size_t>(n);
   }
   if (written_point != nullptr) testpoint(written_point);
-  if (::renameat(dir.fd(), tmp.c_str(), dir.fd(), name.c_str()) != 0) {
+  int rc = keep_existing
+               ? ::renameat2(dir.fd(), tmp.c_str(), dir.fd(), name.c_str(), RENAME_NOREPLACE)
+               : -1;
+  if (keep_existing && rc != 0 && errno == EEXIST) {
+    dir.remove(tmp);
+    return {};
+  }
+  if (rc != 0) rc = ::renameat(dir.fd(), tmp.c_str(), dir.fd(), name.c_str());
+  if (rc != 0) {
     const int err = errno;
     dir.remove(tmp);
     return make_error(errno_text("cannot rename " + what, err));

@@ -54,10 +54,12 @@ struct Request {
 Result<Request> decode_request(std::string_view bytes);
 
 // Writes `bytes` to a fresh temporary file of this process (0600, O_NOFOLLOW) and renames
-// it to `name`, replacing what was there. The temporary is removed again on failure.
-// `written_point`, when given, is the crash point (trace/testpoint.h) between the two.
+// it to `name`, replacing what was there — or, `keep_existing`, not (RENAME_NOREPLACE where
+// the file system has it: the first of several writers of the same bytes wins, success for
+// all). The temporary is removed again on failure. `written_point`, when given, is the
+// crash point (trace/testpoint.h) between the two.
 Result<void> write_file_atomic(const TraceDir& dir, const std::string& name, std::string_view bytes,
-                               const char* written_point = nullptr);
+                               const char* written_point = nullptr, bool keep_existing = false);
 // The whole content of the open file `fd`, refusing more than `limit` bytes; `what` names
 // the file in errors.
 Result<std::string> read_whole_file(int fd, size_t limit, const std::string& what);

@@ -28,7 +28,7 @@ int main(int argc, char** argv) {
   if (!foreground) {
     const pid_t pid = ::fork();
     if (pid < 0) return 1;
-    if (pid > 0) return 0;
+    if (pid > 0) ::_exit(0);  // no static destructors (LLVM's): the starter waits for this
     ::setsid();
   }
   return pfc::service::run_compile_service(pfc::service::options_from_environment(),

@@ -66,6 +66,14 @@ TEST(ProgramCache, WholeFileWritesAndReads) {
   EXPECT_EQ(*text, "second");
   EXPECT_FALSE(read_whole_file(fd->get(), 3, name));
   EXPECT_EQ(dir.list("prog-").size(), 1u);  // no temporary left
+  // keep_existing: the first writer's file stays, the second succeeds without replacing it.
+  const std::string once = program_file_name(kKey, ProgramFile::Request);
+  ASSERT_TRUE(write_file_atomic(dir, once, "first", nullptr, true));
+  ASSERT_TRUE(write_file_atomic(dir, once, "second", nullptr, true));
+  auto kept = dir.open_file(once, false);
+  ASSERT_TRUE(kept);
+  EXPECT_EQ(read_whole_file(kept->get(), 100, once).value_or(""), "first");
+  EXPECT_EQ(dir.list("prog-").size(), 2u);
 }
 
 TEST(ProgramCache, StaleTemporariesAreThoseOfDeadWriters) {
