@@ -51,10 +51,11 @@ std::string compiler_executable() {
 }
 
 // Starts the service `exe` for `dir`, handing it `lock` (compiler.lock, held; the service
-// adopts it as descriptor 3). It detaches at once; etw/spawn.h reaps it.
+// adopts it as descriptor 3, and this process closes its own as soon as the service is
+// spawned). It detaches at once; etw/spawn.h reaps it.
 Result<void> start_service(const std::string& exe, const trace::TraceDir& dir,
-                           const trace::UniqueFd& lock) {
-  const SpawnResult r = spawn_and_reap({exe, "--locked"}, dir.path(), lock.get());
+                           trace::UniqueFd lock) {
+  const SpawnResult r = spawn_and_reap({exe, "--locked"}, dir.path(), lock.release(), true);
   if (r.error != 0) return make_error(trace::errno_text("cannot start " + exe, r.error));
   return {};
 }
@@ -172,7 +173,7 @@ class Worker {
     const std::string exe = compiler_executable();
     if (exe.empty() || !open_dir()) return;
     auto lock = trace::take_compile_service_lock(*dir_);
-    if (lock && *lock) (void)start_service(exe, *dir_, *lock);
+    if (lock && *lock) (void)start_service(exe, *dir_, std::move(*lock));
   }
 
   bool program_gone(SharedJob& job) {
@@ -221,7 +222,7 @@ class Worker {
     auto lock = trace::take_compile_service_lock(dir);
     if (!lock) return std::unexpected(lock.error());
     if (!*lock) return {};  // a service runs
-    return start_service(exe, dir, *lock);
+    return start_service(exe, dir, std::move(*lock));
   }
 
   std::optional<std::string> read_failure(const trace::TraceDir& dir, const std::string& hex) {
