@@ -3,8 +3,10 @@
 // (trace_actor, default engine) started before and after an enable share one compile of
 // the compile service and all switch to its native code, mapping no LLVM; each delivers
 // exactly what a provider routing with the interpreter (PFC_ETW_ENGINE=interp) delivers for
-// the same events. Damaged, truncated, swapped and foreign-owned code files, a service
-// killed at each step, a provider killed while its program compiles and a noexec
+// the same events; however many ask at once, one service is started. Damaged, truncated,
+// swapped and foreign-owned code files (refused, checked by the service and replaced),
+// code one process cannot load (refused by it alone, shown failed, kept for the others), a
+// service killed at each step, a provider killed while its program compiles and a noexec
 // namespace never cost a decision. Each test has its own namespace; every wait is bounded,
 // every child reaped, and the test's service killed at the end.
 #include <gtest/gtest.h>
@@ -385,6 +387,51 @@ TEST_F(CompileShare, RefusedCodeIsShownFailedWithoutStoppingOthers) {
   for (auto& c : natives) c->send("quit");
   reference->send("quit");
   for (auto& c : natives) EXPECT_EQ(c->wait(kWait), 0);
+  EXPECT_EQ(reference->wait(kWait), 0);
+}
+
+// A provider that cannot load code every check passed (memfd_create denied to it alone)
+// refuses it for good: the program is `failed` with that process's reason, the service's
+// own check passes so nothing is compiled again, and every other provider, before and
+// after, still routes with the file; the refusing one keeps the interpreter's decisions.
+TEST_F(CompileShare, CodeOneProcessCannotLoadIsShownFailedAndKeptForOthers) {
+  std::vector<std::unique_ptr<Child>> natives;
+  natives.push_back(provider());
+  auto refusing = std::make_unique<Child>(Child::Program{NO_MEMFD},
+                                          std::vector<std::string>{TRACE_ACTOR, "provider", "9"});
+  ASSERT_EQ(refusing->read_line(kWait), "registered");
+  auto reference = interpreting();
+  start_and_enable("W");
+  ASSERT_NE(natives[0]->expect("callback 1", kWait), "");
+  ASSERT_NE(refusing->expect("callback 1", kWait), "");
+  natives.push_back(provider({}, true));
+  Json failed;
+  ASSERT_TRUE(wait_for(
+      [&] {
+        const auto all = programs();
+        if (all.size() == 1 && all[0]["state"] == "failed" && all[0]["processes"] == 2)
+          failed = all[0];
+        return !failed.is_null();
+      },
+      kNative))
+      << test::read_text(ns_ + "/compiler.log");
+  const std::string reason = failed["reason"];
+  EXPECT_EQ(reason.rfind("process " + std::to_string(refusing->pid()) + " refused the code: ", 0),
+            0u)
+      << reason;
+  EXPECT_NE(reason.find("memfd"), std::string::npos) << reason;
+  EXPECT_EQ(compiles(), 1) << test::read_text(ns_ + "/compiler.log");
+  natives.push_back(provider({}, true));
+  ASSERT_TRUE(wait_for([&] { return one_program("failed", 3); }, kNative));
+  std::vector<std::unique_ptr<Child>> all;
+  for (auto& c : natives) all.push_back(std::move(c));
+  all.push_back(std::move(refusing));
+  for (auto& c : all) write_events(*c);
+  write_events(*reference);
+  expect_interpreter_decisions("W", all, *reference);
+  for (auto& c : all) c->send("quit");
+  reference->send("quit");
+  for (auto& c : all) EXPECT_EQ(c->wait(kWait), 0);
   EXPECT_EQ(reference->wait(kWait), 0);
 }
 
