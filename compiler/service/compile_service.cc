@@ -137,9 +137,9 @@ class Service {
   // programs"). The service checks the file as every process does before it runs one:
   // when it fails the check, it is bad for every process, and the program is compiled
   // again, the new file renamed over it (the refusing processes wait for that); when it
-  // passes, the refusal was that process's own and stays for `pfc trace programs` — unless
-  // it is older than the file, i.e. about a file since replaced. Each refusal is looked at
-  // once. True when the program was compiled again.
+  // passes, the refusal was that process's own and stays for `pfc trace programs`. A
+  // refusal older than the file is about a file since replaced, and is removed. Each
+  // refusal is checked once. True when the program was compiled again.
   bool check_refused(const std::string& key) {
     const std::string refusal = program_file_name(key, ProgramFile::Refusal);
     struct stat ref, code;
@@ -147,13 +147,14 @@ class Service {
         ::fstatat(dir_.fd(), program_file_name(key, ProgramFile::Code).c_str(), &code,
                   AT_SYMLINK_NOFOLLOW) != 0)
       return false;
+    if (mtime_ns(ref) < mtime_ns(code)) {  // also the refusal this service just answered
+      dir_.remove(refusal);
+      checked_refusals_.erase(key);
+      return false;
+    }
     const std::pair<uint64_t, uint64_t> id(ref.st_ino, mtime_ns(ref));
     if (checked_refusals_[key] == id) return false;
     checked_refusals_[key] = id;
-    if (mtime_ns(ref) < mtime_ns(code)) {
-      dir_.remove(refusal);
-      return false;
-    }
     const std::optional<std::string> fault = code_fault(key);
     if (!fault) return false;
     std::string why = "(unreadable)";
@@ -162,7 +163,8 @@ class Service {
         why = *text;
     log(key + " refused: " + one_line(why) + " (the service's check: " + one_line(*fault) +
         "); compiling it again");
-    dir_.remove(refusal);
+    // The refusal stays until the new file is in place (then it is older than the file):
+    // a service killed before the rename leaves it for the next one to answer.
     compile(key);
     return true;
   }

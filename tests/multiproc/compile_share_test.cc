@@ -324,7 +324,9 @@ TEST_P(DamagedCode, IsRefusedCheckedByTheServiceAndReplaced) {
   if (GetParam() == Damage::Swapped) {
     EXPECT_NE(reason.find("holds the code of program"), std::string::npos) << reason;
   }
-  EXPECT_FALSE(std::filesystem::exists(ns_ + "/prog-" + key + ".refused"));
+  // Older than the new file now: the service removes it.
+  EXPECT_TRUE(
+      wait_for([&] { return !std::filesystem::exists(ns_ + "/prog-" + key + ".refused"); }, kWait));
   write_events(*natives[0]);
   write_events(*reference);
   expect_interpreter_decisions("W", natives, *reference);
@@ -388,6 +390,48 @@ TEST_F(CompileShare, RefusedCodeIsShownFailedWithoutStoppingOthers) {
   reference->send("quit");
   for (auto& c : natives) EXPECT_EQ(c->wait(kWait), 0);
   EXPECT_EQ(reference->wait(kWait), 0);
+}
+
+// The service killed while it compiles a refused program again (before its rename): the
+// refusal stays, newer than the bad file, so the next service — started by the waiting
+// provider's next try of the lock — answers it, and the provider switches to the new code.
+TEST_F(CompileShare, ServiceKilledWhileReplacingRefusedCodeLeavesTheRefusalToTheNext) {
+  auto first = provider();
+  start_and_enable("W");
+  ASSERT_NE(first->expect("callback 1", kWait), "");
+  ASSERT_TRUE(wait_for([&] { return one_program("ready", 1); }, kNative));
+  const std::string key = programs().at(0)["key"];
+  first->send("quit");
+  ASSERT_EQ(first->wait(kWait), 0);
+  kill_service();
+  const std::string code = ns_ + "/prog-" + key + ".so";
+  std::string bytes = test::read_text(code);
+  ASSERT_GT(bytes.size(), 64u);
+  bytes[bytes.size() / 2] ^= 0x40;
+  std::ofstream(code, std::ios::binary | std::ios::trunc) << bytes;
+  const std::string wrapper =
+      write_file("compiler.sh",
+                 "#!/bin/sh\nif mkdir '" + dir_ +
+                     "/crashed' 2>/dev/null; then\n  export PFC_TEST_CRASH_AT=compiler.compiled\n"
+                     "fi\nexec '" +
+                     TRACE_COMPILER_TESTPOINTS + "' \"$@\"\n");
+  ASSERT_EQ(::chmod(wrapper.c_str(), 0700), 0);
+  auto p = provider({"PFC_TRACE_COMPILER=" + wrapper}, true);
+  ASSERT_TRUE(wait_for([&] { return one_program("ready", 1); }, kNative))
+      << test::read_text(ns_ + "/compiler.log");
+  EXPECT_TRUE(std::filesystem::exists(dir_ + "/crashed"));
+  const std::string log = test::read_text(ns_ + "/compiler.log");
+  const auto count = [&](const std::string& what) {
+    int n = 0;
+    for (size_t at = 0; (at = log.find(what, at)) != std::string::npos; ++at) ++n;
+    return n;
+  };
+  EXPECT_EQ(count(key + " refused: "), 2) << log;  // the killed service's and the next's
+  EXPECT_EQ(count(key + " compiled "), 2) << log;  // the first compile and the replacement
+  EXPECT_TRUE(
+      wait_for([&] { return !std::filesystem::exists(ns_ + "/prog-" + key + ".refused"); }, kWait));
+  p->send("quit");
+  EXPECT_EQ(p->wait(kWait), 0);
 }
 
 // A provider that cannot load code every check passed (memfd_create denied to it alone)
