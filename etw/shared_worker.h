@@ -2,9 +2,11 @@
 // (etw/shared_compiler.h, docs/namespace.md "Compiled programs"): one per process, started at
 // the first program some session enables. For each program it encodes the IR, computes the
 // content key, and loads `prog-KEY.so` when the namespace has it; otherwise it writes the
-// request, starts the compile service when none runs, and waits for the service's answer
-// (inotify on the directory, at most kSharedCodeWaitMs). The program's native function is
-// swapped in only after the file passed every check and its code was loaded.
+// request, starts the compile service when none runs (handing it compiler.lock), and waits
+// for the service's answer (inotify on the directory, at most kSharedCodeWaitMs). A file
+// that fails a check is refused (`prog-KEY.refused`) and the thread waits for the service's
+// replacement. The program's native function is swapped in only after the file passed
+// every check and its code was loaded.
 #pragma once
 
 #include <atomic>
