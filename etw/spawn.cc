@@ -65,16 +65,24 @@ int spawn(const std::vector<std::string>& argv, const std::string& trace_dir, in
 SpawnResult spawn_and_reap(const std::vector<std::string>& argv, const std::string& trace_dir,
                            int fd3, bool close_fd3) {
   const int given = fd3;
+  const auto release = [&] {
+    if (close_fd3 && given >= 0) ::close(given);
+  };
   int moved = -1;
   if (fd3 == 3) {  // dup2(3, 3) would keep close-on-exec
     moved = ::fcntl(fd3, F_DUPFD_CLOEXEC, 4);
+    if (moved < 0) {
+      const int err = errno;
+      release();
+      return SpawnResult{err, 0};
+    }
     fd3 = moved;
   }
   pid_t pid = 0;
   SpawnResult r;
-  r.error = moved < 0 && given == 3 ? errno : spawn(argv, trace_dir, fd3, pid);
+  r.error = spawn(argv, trace_dir, fd3, pid);
   if (moved >= 0) ::close(moved);
-  if (close_fd3 && given >= 0) ::close(given);
+  release();
   if (r.error != 0) return r;
   int status = 0;
   pid_t got;
