@@ -292,4 +292,11 @@ Result<NativeFile> parse_native_file(std::string_view bytes) {
   return f;
 }
 
+Result<NativeFile> parse_native_file_of(std::string_view bytes, std::string_view key_hex) {
+  auto file = parse_native_file(bytes);
+  if (file && file->key.hex() != key_hex)
+    return make_error("it holds the code of program " + file->key.hex());
+  return file;
+}
+
 }  // namespace pfc

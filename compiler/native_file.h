@@ -83,6 +83,10 @@ std::string write_native_file(const ProgramKey& key, std::string_view target, ui
 // Checks magic, version, hash and bounds, then the shared object (check_shared_object).
 // An Error names what is wrong; the caller keeps interpreting.
 Result<NativeFile> parse_native_file(std::string_view bytes);
+// parse_native_file, and the file's key must be `key_hex` (the name it was found under):
+// the check every process makes before it runs a file's code, and the compile service
+// makes again when a process refused the file.
+Result<NativeFile> parse_native_file_of(std::string_view bytes, std::string_view key_hex);
 
 // Accepts only an x86-64 ELF64 ET_DYN object whose every offset and size lies inside
 // `elf`, with: no DT_NEEDED, DT_INIT/FINI/(PRE)INIT_ARRAY, DT_TEXTREL or PT_INTERP/PT_TLS;

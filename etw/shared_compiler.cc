@@ -37,6 +37,7 @@ class SharedCompiler final : public ProgramCompiler {
  public:
   Result<std::shared_ptr<const RoutingProgram>> compile(const ProgramSpec& spec) override {
     if (spec.sessions.empty()) return interp_.compile(spec);
+    prestart_shared_service();  // its start overlaps the lowering
     auto prog = lower(spec);
     if (!prog) return std::unexpected(prog.error());
     auto interp = Interpreter::create(std::move(*prog));

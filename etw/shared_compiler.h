@@ -5,8 +5,9 @@
 // the event path, EventRegister or an enable callback) fetches the program's native code from
 // the namespace — asking the service for it first when it is not there — checks it and swaps
 // it in. Any failure (no service, a compile error, a missing, truncated, corrupted, foreign-
-// owned or mismatched file, a kernel that refuses to map the code) leaves the program on the
-// interpreter, with the same decisions, counted in shared_code_status().
+// owned or mismatched file — refused, until the service replaces it —, a kernel that refuses
+// to map the code) leaves the program on the interpreter, with the same decisions, counted
+// in shared_code_status().
 #pragma once
 
 #include <cstdint>

@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <sys/eventfd.h>
 #include <sys/inotify.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -49,9 +50,12 @@ std::string compiler_executable() {
 #endif
 }
 
-// Starts the service `exe` for `dir` (it detaches at once; etw/spawn.h reaps it).
-Result<void> start_service(const std::string& exe, const trace::TraceDir& dir) {
-  const SpawnResult r = spawn_and_reap({exe}, dir.path());
+// Starts the service `exe` for `dir`, handing it `lock` (compiler.lock, held; the service
+// adopts it as descriptor 3, and this process closes its own as soon as the service is
+// spawned). It detaches at once; etw/spawn.h reaps it.
+Result<void> start_service(const std::string& exe, const trace::TraceDir& dir,
+                           trace::UniqueFd lock) {
+  const SpawnResult r = spawn_and_reap({exe, "--locked"}, dir.path(), lock.release(), true);
   if (r.error != 0) return make_error(trace::errno_text("cannot start " + exe, r.error));
   return {};
 }
@@ -71,6 +75,10 @@ struct Active {
   std::string hex;
   uint64_t deadline = 0;
   uint64_t next_probe = 0;
+  // The code file this process refused (device, inode): it waits for the service's
+  // replacement rather than reading the same file again.
+  std::optional<std::pair<uint64_t, uint64_t>> refused;
+  std::optional<std::pair<uint64_t, uint64_t>> next_refused;  // the one being checked
 };
 
 enum class Step : uint8_t { Waiting, Done };
@@ -89,9 +97,18 @@ class Worker {
     (void)!::write(wake_.get(), &one, sizeof one);
   }
 
+  // Asks for the service to be started now, before the program is lowered and its request
+  // written (a provider's first enable: the service's start overlaps the lowering).
+  void prestart() {
+    if (prestart_.exchange(true, std::memory_order_relaxed)) return;
+    const uint64_t one = 1;
+    (void)!::write(wake_.get(), &one, sizeof one);
+  }
+
   // The thread's loop; never returns (the process ends with it).
   void run() {
     for (;;) {
+      if (prestart_.exchange(false, std::memory_order_relaxed)) start_service_early();
       take_queue();
       active_.erase(std::remove_if(active_.begin(), active_.end(),
                                    [this](Active& a) {
@@ -137,6 +154,28 @@ class Worker {
     }
   }
 
+  // The directory of PFC_TRACE_DIR, opened once; again when it names another directory
+  // (tests of one process use several namespaces), with its inotify watch.
+  Result<void> open_dir() {
+    if (dir_ && dir_->path() == trace::TraceDir::default_path()) return {};
+    auto dir = trace::TraceDir::open();
+    if (!dir) return std::unexpected(dir.error());
+    dir_ = std::move(*dir);
+    watch_ = trace::UniqueFd(::inotify_init1(IN_NONBLOCK | IN_CLOEXEC));
+    if (watch_ && ::inotify_add_watch(watch_.get(), dir_->path().c_str(), IN_MOVED_TO) < 0)
+      watch_ = trace::UniqueFd();
+    return {};
+  }
+
+  // prestart(): the service started unless one runs. Failures are left to the program's
+  // own request, which reports them.
+  void start_service_early() {
+    const std::string exe = compiler_executable();
+    if (exe.empty() || !open_dir()) return;
+    auto lock = trace::take_compile_service_lock(*dir_);
+    if (lock && *lock) (void)start_service(exe, *dir_, std::move(*lock));
+  }
+
   bool program_gone(SharedJob& job) {
     std::lock_guard lock(job.mu);
     return job.slot == nullptr;
@@ -144,23 +183,16 @@ class Worker {
 
   Step step(Active& a) {
     if (program_gone(*a.job)) return Step::Done;  // retired before its code came
-    // Opened once; again when PFC_TRACE_DIR names another directory (tests of one process
-    // use several namespaces).
-    if (!dir_ || dir_->path() != trace::TraceDir::default_path()) {
-      auto dir = trace::TraceDir::open();
-      if (!dir) return fail(a, dir.error().message);
-      dir_ = std::move(*dir);
-      watch_ = trace::UniqueFd(::inotify_init1(IN_NONBLOCK | IN_CLOEXEC));
-      if (watch_ && ::inotify_add_watch(watch_.get(), dir_->path().c_str(), IN_MOVED_TO) < 0)
-        watch_ = trace::UniqueFd();
-    }
+    if (auto opened = open_dir(); !opened) return fail(a, opened.error().message);
     const trace::TraceDir& dir = *dir_;
     if (auto failure = read_failure(dir, a.hex)) return fail(a, "compile: " + *failure);
-    bool missing = false;
-    auto used =
-        trace::open_program_file_used(dir, program_file_name(a.hex, ProgramFile::Code), &missing);
-    if (used) return load(a, std::move(used->fd));
-    if (!missing) return reject(a, used.error().message);
+    if (const std::string code = program_file_name(a.hex, ProgramFile::Code);
+        !refused_before(a, dir, code)) {
+      bool missing = false;
+      auto used = trace::open_program_file_used(dir, code, &missing);
+      if (used) return load(a, std::move(used->fd));
+      if (!missing) return refuse(a, used.error().message, Refusal::WaitForAnother);
+    }
     const uint64_t now = trace::mono_ns();
     if (now >= a.deadline)
       return fail(a, "no answer from the compile service within " +
@@ -172,20 +204,25 @@ class Worker {
     return Step::Waiting;
   }
 
-  // The request written (unless there), then the service started (unless one runs). The
-  // request comes first: a service that is about to exit looks for requests after it let
-  // the lock go, so a request written before the probe is never left unserved.
+  // The request written (unless there), then the service started unless one runs: the
+  // process that takes compiler.lock hands it to the service it starts, so of all the
+  // processes asking at once one starts a service. The request comes first: a service that
+  // is about to exit looks for requests after it let the lock go, so a request written
+  // before the lock is tried is never left unserved.
   Result<void> ask(const trace::TraceDir& dir, const Active& a) {
     const std::string exe = compiler_executable();
     if (exe.empty())
       return make_error("pfc-trace-compiler not found beside libpfc_etw (set PFC_TRACE_COMPILER)");
     const std::string req = program_file_name(a.hex, ProgramFile::Request);
     if (::faccessat(dir.fd(), req.c_str(), F_OK, AT_SYMLINK_NOFOLLOW) != 0) {
-      auto w = trace::write_file_atomic(dir, req, trace::encode_request(a.job->provider, a.wire));
+      auto w = trace::write_file_atomic(dir, req, trace::encode_request(a.job->provider, a.wire),
+                                        nullptr, true);
       if (!w) return w;
     }
-    if (trace::compile_service_running(dir)) return {};
-    return start_service(exe, dir);
+    auto lock = trace::take_compile_service_lock(dir);
+    if (!lock) return std::unexpected(lock.error());
+    if (!*lock) return {};  // a service runs
+    return start_service(exe, dir, std::move(*lock));
   }
 
   std::optional<std::string> read_failure(const trace::TraceDir& dir, const std::string& hex) {
@@ -195,17 +232,28 @@ class Worker {
     return text ? *text : text.error().message;
   }
 
+  // Whether the code file `name` is the one this process refused already (recorded
+  // whatever the check that failed, so a refusal's own rename, which wakes every waiting
+  // process, never has it read and refuse the same file again).
+  static bool refused_before(Active& a, const trace::TraceDir& dir, const std::string& name) {
+    struct stat st;
+    if (::fstatat(dir.fd(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) return false;
+    const std::pair<uint64_t, uint64_t> id(st.st_dev, st.st_ino);
+    if (a.refused == id) return true;
+    a.next_refused = id;
+    return false;
+  }
+
   Step load(Active& a, trace::UniqueFd fd) {
     const std::string what =
         "trace file '" + dir_->path() + "/" + program_file_name(a.hex, ProgramFile::Code) + "'";
     auto bytes = trace::read_whole_file(fd.get(), trace::kMaxProgramFileBytes, what);
-    if (!bytes) return reject(a, bytes.error().message);
-    auto file = parse_native_file(*bytes);
-    if (!file) return reject(a, what + ": " + file.error().message);
-    if (!(file->key == a.key))
-      return reject(a, what + " holds the code of program " + file->key.hex());
+    if (!bytes) return refuse(a, bytes.error().message, Refusal::WaitForAnother);
+    auto file = parse_native_file_of(*bytes, a.hex);
+    if (!file) return refuse(a, what + ": " + file.error().message, Refusal::WaitForAnother);
+    // The file is sound, this process cannot load it: no other file would do better.
     auto native = load_native(*file, a.job->interp->program());
-    if (!native) return fail(a, what + ": " + native.error().message);
+    if (!native) return refuse(a, what + ": " + native.error().message, Refusal::Final);
     std::lock_guard lock(a.job->mu);
     if (a.job->slot == nullptr) return Step::Done;
     const SharedRouteFn fn = (*native)->fn();
@@ -216,14 +264,28 @@ class Worker {
     return Step::Done;
   }
 
-  // A file that failed a check: kept on the interpreter, and the namespace told (the
-  // failure file, which `pfc trace programs` shows and the service reclaims).
-  Step reject(Active& a, const std::string& why) {
+  enum class Refusal : uint8_t { WaitForAnother, Final };
+
+  // A code file this process refused: the namespace is told in `prog-KEY.refused` (which
+  // `pfc trace programs` shows as failed, and which makes the service check the file
+  // itself and compile the program again when the file fails its check too); other
+  // processes are not stopped from loading the file after their own checks. The program
+  // stays on the interpreter; WaitForAnother: until the service renames another file into
+  // place (asked for at once), Final: for good (counted as interpreted).
+  Step refuse(Active& a, const std::string& why, Refusal kind) {
     const std::string text =
         one_line("process " + std::to_string(::getpid()) + " refused the code: " + why)
             .substr(0, trace::kMaxFailureBytes - 1);
-    (void)trace::write_file_atomic(*dir_, program_file_name(a.hex, ProgramFile::Failure), text);
-    return fail(a, why);
+    (void)trace::write_file_atomic(*dir_, program_file_name(a.hex, ProgramFile::Refusal), text);
+    if (kind == Refusal::Final) return fail(a, why);
+    a.refused = a.next_refused;
+    {
+      SharedCounters& c = shared_counters();
+      std::lock_guard lock(c.mu);
+      c.last_error = one_line(why);
+    }
+    a.next_probe = 0;
+    return Step::Waiting;
   }
 
   Step fail(Active&, const std::string& why) {
@@ -237,6 +299,7 @@ class Worker {
   std::mutex mu_;
   std::vector<std::weak_ptr<SharedJob>> queue_;  // under mu_
   trace::UniqueFd wake_;                         // eventfd: a job was queued
+  std::atomic<bool> prestart_{false};            // prestart() asked, not yet done
   // The worker thread's own:
   std::vector<Active> active_;
   std::optional<trace::TraceDir> dir_;
@@ -278,6 +341,8 @@ Worker& worker() {
 }  // namespace
 
 void submit_shared_job(const std::shared_ptr<SharedJob>& job) { worker().submit(job); }
+
+void prestart_shared_service() { worker().prestart(); }
 
 SharedCounters& shared_counters() {
   static SharedCounters* c = new SharedCounters();

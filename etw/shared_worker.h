@@ -2,9 +2,11 @@
 // (etw/shared_compiler.h, docs/namespace.md "Compiled programs"): one per process, started at
 // the first program some session enables. For each program it encodes the IR, computes the
 // content key, and loads `prog-KEY.so` when the namespace has it; otherwise it writes the
-// request, starts the compile service when none runs, and waits for the service's answer
-// (inotify on the directory, at most kSharedCodeWaitMs). The program's native function is
-// swapped in only after the file passed every check and its code was loaded.
+// request, starts the compile service when none runs (handing it compiler.lock), and waits
+// for the service's answer (inotify on the directory, at most kSharedCodeWaitMs). A file
+// that fails a check is refused (`prog-KEY.refused`) and the thread waits for the service's
+// replacement. The program's native function is swapped in only after the file passed
+// every check and its code was loaded.
 #pragma once
 
 #include <atomic>
@@ -42,6 +44,10 @@ struct SharedJob {
 // Hands `job` to the process's worker (started on first use, again after fork), which
 // keeps only a weak reference. Never blocks on the namespace.
 void submit_shared_job(const std::shared_ptr<SharedJob>& job);
+
+// Has the worker start the namespace's compile service unless one runs (a provider about to
+// lower a program it will ask native code for). Never blocks on the namespace.
+void prestart_shared_service();
 
 // Counters behind shared_code_status().
 struct SharedCounters {

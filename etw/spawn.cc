@@ -46,7 +46,11 @@ int spawn(const std::vector<std::string>& argv, const std::string& trace_dir, in
   sigemptyset(&none);
   posix_spawnattr_setsigdefault(&attr, &all);
   posix_spawnattr_setsigmask(&attr, &none);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+  // A session of its own from the start (each helper detaches into one anyway): with
+  // autogroup scheduling, its start-up — mapping LLVM, for the compile service — is not
+  // scheduled among the starter's threads, 64 provider processes busy applying an enable.
+  posix_spawnattr_setflags(&attr,
+                           POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSID);
   std::vector<std::string> env_text = environment(trace_dir);
   std::vector<std::string> argv_text = argv;
   std::vector<char*> envp = pointers(env_text), args = pointers(argv_text);
@@ -59,17 +63,26 @@ int spawn(const std::vector<std::string>& argv, const std::string& trace_dir, in
 }  // namespace
 
 SpawnResult spawn_and_reap(const std::vector<std::string>& argv, const std::string& trace_dir,
-                           int fd3) {
+                           int fd3, bool close_fd3) {
+  const int given = fd3;
+  const auto release = [&] {
+    if (close_fd3 && given >= 0) ::close(given);
+  };
   int moved = -1;
   if (fd3 == 3) {  // dup2(3, 3) would keep close-on-exec
     moved = ::fcntl(fd3, F_DUPFD_CLOEXEC, 4);
-    if (moved < 0) return SpawnResult{errno, 0};
+    if (moved < 0) {
+      const int err = errno;
+      release();
+      return SpawnResult{err, 0};
+    }
     fd3 = moved;
   }
   pid_t pid = 0;
   SpawnResult r;
   r.error = spawn(argv, trace_dir, fd3, pid);
   if (moved >= 0) ::close(moved);
+  release();
   if (r.error != 0) return r;
   int status = 0;
   pid_t got;

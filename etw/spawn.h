@@ -15,11 +15,14 @@ struct SpawnResult {
 };
 
 // Runs `argv` (argv[0]: the executable's path) with stdin, stdout and stderr on
-// /dev/null, every signal at its default and none blocked, this process's environment
-// with PFC_TRACE_DIR set to `trace_dir` (the helper uses this namespace whatever the
-// environment says), `fd3` (when >= 0; not closed here) as its descriptor 3 and no other
-// descriptor; then waits for it (it detaches, so the wait is short).
+// /dev/null, in a new session, every signal at its default and none blocked, this
+// process's environment with PFC_TRACE_DIR set to `trace_dir` (the helper uses this
+// namespace whatever the environment says), `fd3` (when >= 0) as its descriptor 3 and no
+// other descriptor; then waits for it (it detaches, so the wait is short). `fd3` is not
+// closed here, unless `close_fd3`: then it is closed as soon as the program is spawned,
+// before the wait — a descriptor handed over (a lock the helper keeps) stays in this
+// process, where a fork by another thread would copy it, no longer than that.
 SpawnResult spawn_and_reap(const std::vector<std::string>& argv, const std::string& trace_dir,
-                           int fd3 = -1);
+                           int fd3 = -1, bool close_fd3 = false);
 
 }  // namespace pfc::etw

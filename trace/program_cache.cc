@@ -33,6 +33,7 @@ std::string_view suffix_of(ProgramFile kind) {
     case ProgramFile::Request: return ".req";
     case ProgramFile::Code: return ".so";
     case ProgramFile::Failure: return ".fail";
+    case ProgramFile::Refusal: return ".refused";
   }
   return "";
 }
@@ -73,7 +74,8 @@ std::optional<ProgramFileName> parse_program_file_name(std::string_view name) {
   name.remove_prefix(kPrefix.size());
   if (name.size() < 32 || !valid_program_key(name.substr(0, 32))) return std::nullopt;
   const std::string_view suffix = name.substr(32);
-  for (ProgramFile kind : {ProgramFile::Request, ProgramFile::Code, ProgramFile::Failure})
+  for (ProgramFile kind :
+       {ProgramFile::Request, ProgramFile::Code, ProgramFile::Failure, ProgramFile::Refusal})
     if (suffix == suffix_of(kind)) return ProgramFileName{std::string(name.substr(0, 32)), kind};
   return std::nullopt;
 }
@@ -101,7 +103,7 @@ Result<Request> decode_request(std::string_view bytes) {
 }
 
 Result<void> write_file_atomic(const TraceDir& dir, const std::string& name, std::string_view bytes,
-                               const char* written_point) {
+                               const char* written_point, bool keep_existing) {
   const ProcessKey self = self_process();
   const std::string tmp =
       name + std::string(kTemp) + std::to_string(self.pid) + "-" + std::to_string(self.start);
@@ -121,7 +123,15 @@ Result<void> write_file_atomic(const TraceDir& dir, const std::string& name, std
     done += static_cast<size_t>(n);
   }
   if (written_point != nullptr) testpoint(written_point);
-  if (::renameat(dir.fd(), tmp.c_str(), dir.fd(), name.c_str()) != 0) {
+  int rc = keep_existing
+               ? ::renameat2(dir.fd(), tmp.c_str(), dir.fd(), name.c_str(), RENAME_NOREPLACE)
+               : -1;
+  if (keep_existing && rc != 0 && errno == EEXIST) {
+    dir.remove(tmp);
+    return {};
+  }
+  if (rc != 0) rc = ::renameat(dir.fd(), tmp.c_str(), dir.fd(), name.c_str());
+  if (rc != 0) {
     const int err = errno;
     dir.remove(tmp);
     return make_error(errno_text("cannot rename " + what, err));
@@ -173,6 +183,21 @@ Result<UniqueFd> take_compile_service_lock(const TraceDir& dir) {
   if (flock_retrying(fd->get(), LOCK_EX | LOCK_NB) == 0) return std::move(*fd);
   if (errno == EWOULDBLOCK) return UniqueFd();
   return make_error(errno_text("cannot lock '" + dir.path() + "/" + kCompilerLock + "'", errno));
+}
+
+Result<UniqueFd> adopt_compile_service_lock(const TraceDir& dir, int fd) {
+  UniqueFd held(fd);
+  const std::string what = "descriptor " + std::to_string(fd);
+  struct stat got, want;
+  if (::fstat(fd, &got) != 0) return make_error(errno_text("cannot stat " + what, errno));
+  if (::fstatat(dir.fd(), kCompilerLock, &want, AT_SYMLINK_NOFOLLOW) != 0 ||
+      got.st_dev != want.st_dev || got.st_ino != want.st_ino)
+    return make_error(what + " is not '" + dir.path() + "/" + kCompilerLock + "'");
+  if (flock_retrying(fd, LOCK_EX | LOCK_NB) != 0)
+    return make_error(
+        errno_text(what + " does not hold '" + dir.path() + "/" + kCompilerLock + "'", errno));
+  (void)::fcntl(fd, F_SETFD, FD_CLOEXEC);
+  return held;
 }
 
 Result<UsedFile> open_program_file_used(const TraceDir& dir, const std::string& name,
@@ -230,6 +255,13 @@ void fill_request(const TraceDir& dir, CachedProgram& p) {
   if (auto r = decode_request(*bytes)) p.provider = std::string(r->provider);
 }
 
+std::string read_reason(const TraceDir& dir, const std::string& name) {
+  auto fd = dir.open_file(name, false);
+  auto text = fd ? read_whole_file(fd->get(), kMaxFailureBytes, "trace file '" + name + "'")
+                 : Result<std::string>(std::unexpected(fd.error()));
+  return text ? *text : text.error().message;
+}
+
 void fill_code(const TraceDir& dir, CachedProgram& p) {
   p.code_name = program_file_name(p.key, ProgramFile::Code);
   struct stat st;
@@ -241,7 +273,7 @@ void fill_code(const TraceDir& dir, CachedProgram& p) {
 }  // namespace
 
 std::vector<CachedProgram> list_cached_programs(const TraceDir& dir) {
-  std::map<std::string, std::array<bool, 3>> keys;
+  std::map<std::string, std::array<bool, 4>> keys;
   for (const std::string& name : dir.list(std::string(kPrefix)))
     if (auto f = parse_program_file_name(name)) keys[f->key][static_cast<size_t>(f->kind)] = true;
   std::vector<CachedProgram> out;
@@ -253,12 +285,11 @@ std::vector<CachedProgram> list_cached_programs(const TraceDir& dir) {
       p.state = CachedProgram::State::Ready;
       fill_code(dir, p);
     }
-    if (has[static_cast<size_t>(ProgramFile::Failure)]) {
+    for (ProgramFile why : {ProgramFile::Failure, ProgramFile::Refusal}) {
+      if (!has[static_cast<size_t>(why)]) continue;
       p.state = CachedProgram::State::Failed;
-      auto fd = dir.open_file(program_file_name(key, ProgramFile::Failure), false);
-      auto text = fd ? read_whole_file(fd->get(), kMaxFailureBytes, "failure file")
-                     : Result<std::string>(std::unexpected(fd.error()));
-      p.reason = text ? *text : text.error().message;
+      p.reason = read_reason(dir, program_file_name(key, why));
+      break;
     }
     out.push_back(std::move(p));
   }

@@ -3,7 +3,8 @@
 // compiler/native_file.h),
 //   prog-KEY.req   the request: a header line naming the provider, then the IR wire bytes
 //   prog-KEY.so    the compiled program file (written by the compile service only)
-//   prog-KEY.fail  why there is no usable code for KEY, on one line
+//   prog-KEY.fail  why there is no usable code for KEY, on one line (the service's verdict)
+//   prog-KEY.refused  the latest process that refused prog-KEY.so, and why, on one line
 //   prog-KEY.tmp-PID-START   one of the above being written (renamed into place)
 // and the compile service's `compiler.lock` (held while a service runs) and `compiler.log`
 // (one line per compile). A process routing with a program holds a shared flock on its
@@ -29,11 +30,11 @@ inline constexpr char kCompilerLog[] = "compiler.log";
 inline constexpr size_t kMaxProgramFileBytes = size_t{256} << 20;  // .req and .so files
 inline constexpr size_t kMaxFailureBytes = 4096;
 
-enum class ProgramFile : uint8_t { Request, Code, Failure };
+enum class ProgramFile : uint8_t { Request, Code, Failure, Refusal };
 
 // True for exactly 32 lowercase hex digits.
 bool valid_program_key(std::string_view key);
-// "prog-KEY.req" / ".so" / ".fail".
+// "prog-KEY.req" / ".so" / ".fail" / ".refused".
 std::string program_file_name(std::string_view key, ProgramFile kind);
 struct ProgramFileName {
   std::string key;
@@ -53,10 +54,12 @@ struct Request {
 Result<Request> decode_request(std::string_view bytes);
 
 // Writes `bytes` to a fresh temporary file of this process (0600, O_NOFOLLOW) and renames
-// it to `name`, replacing what was there. The temporary is removed again on failure.
-// `written_point`, when given, is the crash point (trace/testpoint.h) between the two.
+// it to `name`, replacing what was there — or, `keep_existing`, not (RENAME_NOREPLACE where
+// the file system has it: the first of several writers of the same bytes wins, success for
+// all). The temporary is removed again on failure. `written_point`, when given, is the
+// crash point (trace/testpoint.h) between the two.
 Result<void> write_file_atomic(const TraceDir& dir, const std::string& name, std::string_view bytes,
-                               const char* written_point = nullptr);
+                               const char* written_point = nullptr, bool keep_existing = false);
 // The whole content of the open file `fd`, refusing more than `limit` bytes; `what` names
 // the file in errors.
 Result<std::string> read_whole_file(int fd, size_t limit, const std::string& what);
@@ -67,7 +70,14 @@ std::vector<std::string> stale_program_temporaries(const TraceDir& dir);
 // once: a service starting during the probe exits, so a caller that saw none starts one).
 bool compile_service_running(const TraceDir& dir);
 // The lock a service holds for its lifetime; an invalid descriptor when another holds it.
+// A provider that finds no service takes it and hands it to the service it starts (its
+// descriptor 3), so of many providers asking at once exactly one starts a service.
 Result<UniqueFd> take_compile_service_lock(const TraceDir& dir);
+// The lock handed to this service as descriptor `fd` by its starter: refused unless `fd`
+// is the directory's `compiler.lock` and its exclusive flock is (taken again on the same
+// open file: this succeeds for the holder, or when no process holds it) this service's.
+// Made close-on-exec, so the linker the service runs does not hold it.
+Result<UniqueFd> adopt_compile_service_lock(const TraceDir& dir, int fd);
 
 // The program file `name` opened and marked as used by this process (a shared flock that
 // lasts as long as the descriptor), refused when it was removed meanwhile. Errors: the
@@ -91,13 +101,14 @@ struct CachedProgram {
   std::string key;
   std::string provider;  // from the request ("" when it is gone or unreadable)
   State state = State::Compiling;
-  std::string reason;      // Failed: the failure file's text
+  std::string reason;      // Failed: the failure file's text, else the refusal's
   uint64_t bytes = 0;      // the .so file's size (0 without one)
   uint32_t processes = 0;  // live processes routing with the .so
   std::string code_name;   // the .so file's name when there is one
 };
-// Every key of the directory, sorted: failed when a failure file exists, else ready when
-// the code exists, else compiling (a request only).
+// Every key of the directory, sorted: failed when a failure file or a refusal exists (a
+// refused `.so` may still be used by the processes that did not refuse it), else ready
+// when the code exists, else compiling (a request only).
 std::vector<CachedProgram> list_cached_programs(const TraceDir& dir);
 
 }  // namespace pfc::trace

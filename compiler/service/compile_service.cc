@@ -12,6 +12,7 @@
 #include <charconv>
 #include <cstdlib>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,11 @@ uint64_t cpu_us() {
   return us;
 }
 
+uint64_t mtime_ns(const struct stat& st) {
+  return static_cast<uint64_t>(st.st_mtim.tv_sec) * 1000000000u +
+         static_cast<uint64_t>(st.st_mtim.tv_nsec);
+}
+
 std::string one_line(std::string text) {
   std::replace(text.begin(), text.end(), '\n', ' ');
   if (text.size() > trace::kMaxFailureBytes - 1) text.resize(trace::kMaxFailureBytes - 1);
@@ -69,7 +75,7 @@ void record_pid(int fd) {
 
 // What the directory holds for one key.
 struct Entry {
-  bool request = false, code = false, failure = false;
+  bool request = false, code = false, failure = false, refusal = false;
   uint64_t bytes = 0;
 };
 
@@ -103,9 +109,10 @@ class Service {
       auto parsed = trace::parse_program_file_name(name);
       if (!parsed) continue;
       Entry& e = out[parsed->key];
-      (parsed->kind == ProgramFile::Request ? e.request
-       : parsed->kind == ProgramFile::Code  ? e.code
-                                            : e.failure) = true;
+      (parsed->kind == ProgramFile::Request   ? e.request
+       : parsed->kind == ProgramFile::Code    ? e.code
+       : parsed->kind == ProgramFile::Failure ? e.failure
+                                              : e.refusal) = true;
       struct stat st;
       if (::fstatat(dir_.fd(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0)
         e.bytes += static_cast<uint64_t>(st.st_size);
@@ -113,15 +120,65 @@ class Service {
     return out;
   }
 
-  // Compiles every request that has neither code nor a failure. True when one was served.
+  // Compiles every request that has neither code nor a failure, and checks code some
+  // process refused. True when one was compiled.
   bool serve(const std::map<std::string, Entry>& entries) {
     bool worked = false;
     for (const auto& [key, e] : entries) {
+      if (e.code && e.refusal && !e.failure) worked |= check_refused(key);
       if (!e.request || e.code || e.failure) continue;
       compile(key);
       worked = true;
     }
     return worked;
+  }
+
+  // A process refused KEY's code file (prog-KEY.refused, docs/namespace.md "Compiled
+  // programs"). The service checks the file as every process does before it runs one:
+  // when it fails the check, it is bad for every process, and the program is compiled
+  // again, the new file renamed over it (the refusing processes wait for that); when it
+  // passes, the refusal was that process's own and stays for `pfc trace programs`. A
+  // refusal older than the file is about a file since replaced, and is removed. Each
+  // refusal is checked once. True when the program was compiled again.
+  bool check_refused(const std::string& key) {
+    const std::string refusal = program_file_name(key, ProgramFile::Refusal);
+    struct stat ref, code;
+    if (::fstatat(dir_.fd(), refusal.c_str(), &ref, AT_SYMLINK_NOFOLLOW) != 0 ||
+        ::fstatat(dir_.fd(), program_file_name(key, ProgramFile::Code).c_str(), &code,
+                  AT_SYMLINK_NOFOLLOW) != 0)
+      return false;
+    if (mtime_ns(ref) < mtime_ns(code)) {  // also the refusal this service just answered
+      dir_.remove(refusal);
+      checked_refusals_.erase(key);
+      return false;
+    }
+    const std::pair<uint64_t, uint64_t> id(ref.st_ino, mtime_ns(ref));
+    if (checked_refusals_[key] == id) return false;
+    checked_refusals_[key] = id;
+    const std::optional<std::string> fault = code_fault(key);
+    if (!fault) return false;
+    std::string why = "(unreadable)";
+    if (auto fd = dir_.open_file(refusal, false))
+      if (auto text = trace::read_whole_file(fd->get(), trace::kMaxFailureBytes, refusal))
+        why = *text;
+    log(key + " refused: " + one_line(why) + " (the service's check: " + one_line(*fault) +
+        "); compiling it again");
+    // The refusal stays until the new file is in place (then it is older than the file):
+    // a service killed before the rename leaves it for the next one to answer.
+    compile(key);
+    return true;
+  }
+
+  // Why KEY's code file fails the checks a process makes before running it (nullopt: none).
+  std::optional<std::string> code_fault(const std::string& key) const {
+    const std::string name = program_file_name(key, ProgramFile::Code);
+    auto fd = dir_.open_file(name, false);
+    if (!fd) return fd.error().message;
+    auto bytes = trace::read_whole_file(fd->get(), trace::kMaxProgramFileBytes,
+                                        "trace file '" + dir_.path() + "/" + name + "'");
+    if (!bytes) return bytes.error().message;
+    if (auto file = parse_native_file_of(*bytes, key); !file) return file.error().message;
+    return std::nullopt;
   }
 
   void compile(const std::string& key) {
@@ -215,7 +272,9 @@ class Service {
     }
     dir_.remove(program_file_name(key, ProgramFile::Request));
     dir_.remove(program_file_name(key, ProgramFile::Failure));
+    dir_.remove(program_file_name(key, ProgramFile::Refusal));
     unused_since_.erase(key);
+    checked_refusals_.erase(key);
     return true;
   }
 
@@ -262,6 +321,8 @@ class Service {
   trace::UniqueFd lock_;
   ServiceOptions options_;
   std::map<std::string, uint64_t> unused_since_;  // key → when first seen unused (mono ns)
+  // key → the refusal file (inode, mtime) checked last
+  std::map<std::string, std::pair<uint64_t, uint64_t>> checked_refusals_;
 };
 
 }  // namespace
@@ -274,10 +335,11 @@ ServiceOptions options_from_environment() {
   return o;
 }
 
-int run_compile_service(const ServiceOptions& options) {
+int run_compile_service(const ServiceOptions& options, int lock_fd) {
   auto dir = trace::TraceDir::open();
   if (!dir) return 3;
-  auto lock = trace::take_compile_service_lock(*dir);
+  auto lock = lock_fd >= 0 ? trace::adopt_compile_service_lock(*dir, lock_fd)
+                           : trace::take_compile_service_lock(*dir);
   if (!lock) return 3;
   if (!*lock) return 0;  // another service serves this namespace
   record_pid(lock->get());

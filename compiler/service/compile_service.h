@@ -23,7 +23,9 @@ struct ServiceOptions {
 ServiceOptions options_from_environment();
 
 // Serves the namespace of PFC_TRACE_DIR (trace/dir.h) until idle. Returns the exit status:
-// 0 also when another service already runs; 3 when the namespace cannot be opened.
-int run_compile_service(const ServiceOptions& options);
+// 0 also when another service already runs; 3 when the namespace cannot be opened (or
+// `lock_fd` is not its compiler.lock, held). `lock_fd` >= 0: the lock taken by the provider
+// that started this service (trace::adopt_compile_service_lock); else the service takes it.
+int run_compile_service(const ServiceOptions& options, int lock_fd = -1);
 
 }  // namespace pfc::service

@@ -22,7 +22,9 @@ const std::string kGuid = "{00000009-0000-4000-8000-000000000001}";
 
 TEST(ProgramCache, NamesAreStrict) {
   EXPECT_EQ(program_file_name(kKey, ProgramFile::Code), "prog-" + kKey + ".so");
-  for (ProgramFile kind : {ProgramFile::Request, ProgramFile::Code, ProgramFile::Failure}) {
+  EXPECT_EQ(program_file_name(kKey, ProgramFile::Refusal), "prog-" + kKey + ".refused");
+  for (ProgramFile kind :
+       {ProgramFile::Request, ProgramFile::Code, ProgramFile::Failure, ProgramFile::Refusal}) {
     auto parsed = parse_program_file_name(program_file_name(kKey, kind));
     ASSERT_TRUE(parsed);
     EXPECT_EQ(parsed->key, kKey);
@@ -64,6 +66,14 @@ TEST(ProgramCache, WholeFileWritesAndReads) {
   EXPECT_EQ(*text, "second");
   EXPECT_FALSE(read_whole_file(fd->get(), 3, name));
   EXPECT_EQ(dir.list("prog-").size(), 1u);  // no temporary left
+  // keep_existing: the first writer's file stays, the second succeeds without replacing it.
+  const std::string once = program_file_name(kKey, ProgramFile::Request);
+  ASSERT_TRUE(write_file_atomic(dir, once, "first", nullptr, true));
+  ASSERT_TRUE(write_file_atomic(dir, once, "second", nullptr, true));
+  auto kept = dir.open_file(once, false);
+  ASSERT_TRUE(kept);
+  EXPECT_EQ(read_whole_file(kept->get(), 100, once).value_or(""), "first");
+  EXPECT_EQ(dir.list("prog-").size(), 2u);
 }
 
 TEST(ProgramCache, StaleTemporariesAreThoseOfDeadWriters) {
@@ -121,18 +131,49 @@ TEST(ProgramCache, OneServiceLock) {
   EXPECT_FALSE(compile_service_running(dir));
 }
 
+// A service started with the lock its starter took adopts that descriptor; a descriptor of
+// another file, or one of the lock file that another open file holds, is refused.
+TEST(ProgramCache, AdoptedServiceLock) {
+  TempNamespace ns;
+  TraceDir dir = ns.open();
+  auto held = take_compile_service_lock(dir);
+  ASSERT_TRUE(held && *held);
+  const int copy = ::fcntl(held->get(), F_DUPFD, 3);  // the service's inherited descriptor
+  *held = UniqueFd();                                 // the starter's own copy closed
+  auto adopted = adopt_compile_service_lock(dir, copy);
+  ASSERT_TRUE(adopted) << adopted.error().message;
+  EXPECT_TRUE(compile_service_running(dir));
+  EXPECT_NE(::fcntl(adopted->get(), F_GETFD) & FD_CLOEXEC, 0);
+
+  auto other = dir.open_file(kCompilerLock, false);  // another open file: not the holder
+  ASSERT_TRUE(other);
+  auto refused = adopt_compile_service_lock(dir, other->release());
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().message.find("does not hold"), std::string::npos)
+      << refused.error().message;
+  ASSERT_TRUE(write_file_atomic(dir, "prog-" + kKey + ".req", "x"));
+  auto wrong = dir.open_file("prog-" + kKey + ".req", false);
+  ASSERT_TRUE(wrong);
+  refused = adopt_compile_service_lock(dir, wrong->release());
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().message.find("is not"), std::string::npos) << refused.error().message;
+}
+
 TEST(ProgramCache, ListingStates) {
   TempNamespace ns;
   TraceDir dir = ns.open();
-  const std::string a(32, 'a'), b(32, 'b'), c(32, 'c');
+  const std::string a(32, 'a'), b(32, 'b'), c(32, 'c'), d(32, 'd');
   ASSERT_TRUE(write_file_atomic(dir, program_file_name(a, ProgramFile::Request),
                                 encode_request(kGuid, "ir")));
   ASSERT_TRUE(write_file_atomic(dir, program_file_name(b, ProgramFile::Request),
                                 encode_request(kGuid, "ir")));
   ASSERT_TRUE(write_file_atomic(dir, program_file_name(b, ProgramFile::Code), "12345"));
   ASSERT_TRUE(write_file_atomic(dir, program_file_name(c, ProgramFile::Failure), "why"));
+  // Code some process refused: failed, with the refusal's reason.
+  ASSERT_TRUE(write_file_atomic(dir, program_file_name(d, ProgramFile::Code), "123"));
+  ASSERT_TRUE(write_file_atomic(dir, program_file_name(d, ProgramFile::Refusal), "refused"));
   const auto all = list_cached_programs(dir);
-  ASSERT_EQ(all.size(), 3u);
+  ASSERT_EQ(all.size(), 4u);
   EXPECT_EQ(all[0].key, a);
   EXPECT_EQ(all[0].state, CachedProgram::State::Compiling);
   EXPECT_EQ(all[0].provider, kGuid);
@@ -141,6 +182,9 @@ TEST(ProgramCache, ListingStates) {
   EXPECT_EQ(all[2].state, CachedProgram::State::Failed);
   EXPECT_EQ(all[2].reason, "why");
   EXPECT_EQ(all[2].provider, "");
+  EXPECT_EQ(all[3].state, CachedProgram::State::Failed);
+  EXPECT_EQ(all[3].reason, "refused");
+  EXPECT_EQ(all[3].bytes, 3u);
 }
 
 }  // namespace
