@@ -29,11 +29,14 @@ std::string TraceDir::default_path() {
   return "/dev/shm/pfc-" + std::to_string(::geteuid());
 }
 
-Result<TraceDir> TraceDir::open() {
+Result<TraceDir> TraceDir::open() { return open_dir(true); }
+Result<TraceDir> TraceDir::open_existing() { return open_dir(false); }
+
+Result<TraceDir> TraceDir::open_dir(bool create) {
   TraceDir d;
   d.path_ = default_path();
   const std::string what = "trace directory '" + d.path_ + "'";
-  if (::mkdir(d.path_.c_str(), 0700) != 0 && errno != EEXIST)
+  if (create && ::mkdir(d.path_.c_str(), 0700) != 0 && errno != EEXIST)
     return make_error(errno_text("cannot create " + what, errno));
   d.fd_ = UniqueFd(::open(d.path_.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
   if (!d.fd_) {

@@ -17,6 +17,10 @@ class TraceDir {
  public:
   // Resolves, creates when missing and validates the namespace directory.
   static Result<TraceDir> open();
+  // The same without creating it: for the helper programs a namespace's processes start
+  // (session host, compile service), which must not bring back a directory removed while
+  // they were starting.
+  static Result<TraceDir> open_existing();
   // The directory a process would use (no checks, nothing created).
   static std::string default_path();
 
@@ -31,6 +35,8 @@ class TraceDir {
   void remove(const std::string& name) const;
 
  private:
+  static Result<TraceDir> open_dir(bool create);
+
   std::string path_;
   UniqueFd fd_;
 };

@@ -271,7 +271,7 @@ void report(int& pipe_fd, unsigned char status) {
 }
 
 int serve(uint64_t instance, int ready) {
-  auto dir = TraceDir::open();
+  auto dir = TraceDir::open_existing();
   if (!dir) return 3;
   auto store = StateStore::open(*dir);
   if (!store) return 3;

@@ -336,7 +336,7 @@ ServiceOptions options_from_environment() {
 }
 
 int run_compile_service(const ServiceOptions& options, int lock_fd) {
-  auto dir = trace::TraceDir::open();
+  auto dir = trace::TraceDir::open_existing();
   if (!dir) return 3;
   auto lock = lock_fd >= 0 ? trace::adopt_compile_service_lock(*dir, lock_fd)
                            : trace::take_compile_service_lock(*dir);
