@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 #include <string>
 
 #include "base/tls.h"
@@ -132,25 +133,37 @@ inline void copy_small(uint8_t* dst, const uint8_t* src, uint64_t n) {
 }
 
 // The per-thread payload buffer: `data` and `room` (its size) as a plain thread-local for
-// the copy, the vector that owns them behind it (grow_payload_buffer). The room only
+// the copy, the allocation that owns them behind it (grow_payload_buffer). The room only
 // grows, so a thread's events of one shape resize nothing, and stays at most kMaxPayload,
-// so a payload that fits it also fits the limit.
+// so a payload that fits it also fits the limit. The contents are scratch.
 struct PayloadBuffer {
   uint8_t* data = nullptr;
   uint64_t room = 0;
 };
 PFC_TLS_HOT constinit thread_local PayloadBuffer payload_buffer{};
+// Set when the thread's owner of the buffer is destroyed (thread exit): events written
+// after that by other thread-locals' destructors get buffers that are never freed.
+PFC_TLS_HOT constinit thread_local bool payload_owner_gone = false;
 
-// Grows the buffer to hold `total` (<= kMaxPayload) bytes.
+// Replaces the buffer with one of room for `total` (<= kMaxPayload) bytes. Throws
+// std::bad_alloc (the guard's ERROR_NOT_ENOUGH_MEMORY) with the old buffer in place.
 void grow_payload_buffer(uint64_t total) {
   struct Owner {
-    std::vector<uint8_t> bytes;
-    ~Owner() { payload_buffer = PayloadBuffer{}; }  // at thread exit: no dangling room
+    std::unique_ptr<uint8_t[]> bytes;
+    ~Owner() {
+      payload_buffer = PayloadBuffer{};
+      payload_owner_gone = true;
+    }
   };
+  const uint64_t room = std::min(std::max(total, 2 * payload_buffer.room), kMaxPayload);
+  auto bytes = std::make_unique_for_overwrite<uint8_t[]>(static_cast<size_t>(room));
+  payload_buffer = PayloadBuffer{bytes.get(), room};
+  if (payload_owner_gone) {
+    (void)bytes.release();  // the thread is exiting: kept until the process ends
+    return;
+  }
   thread_local Owner owner;
-  PayloadBuffer& buf = payload_buffer;
-  owner.bytes.resize(static_cast<size_t>(std::min(std::max(total, 2 * buf.room), kMaxPayload)));
-  buf = PayloadBuffer{owner.bytes.data(), owner.bytes.size()};
+  owner.bytes = std::move(bytes);
 }
 
 // Copies the descriptors into buf in one pass while each is at most kInlineCopy bytes and
