@@ -217,6 +217,7 @@ std::span<const NativeHelper> native_helpers() {
       {"pfc_ir_str_index", reinterpret_cast<void*>(&pfc_ir_str_index)},
       {"pfc_ir_pred_regex_next", reinterpret_cast<void*>(&pfc_ir_pred_regex_next)},
       {"pfc_ir_mask_strs_next", reinterpret_cast<void*>(&pfc_ir_mask_strs_next)},
+      {"pfc_tdh_skip_wstr", reinterpret_cast<void*>(&pfc_tdh_skip_wstr)},
   };
   return kHelpers;
 }

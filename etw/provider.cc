@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 #include <string>
 
 #include "base/tls.h"
@@ -21,13 +22,20 @@ namespace {
 
 PFC_TLS_HOT thread_local GUID tls_activity{};
 
-const std::string& exe_path() {
+// The executable's path (scope filters read its final component): set by the first
+// registration, before its handle is published, and constant afterwards, so the event path
+// reads it with no guard.
+constinit StrRef exe_ref{};
+
+// Sets exe_ref once; the caller holds control_mu.
+void load_exe_path() {
+  if (exe_ref.data != nullptr) return;
   static const std::string path = [] {
     char buf[4096];
     const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
     return n > 0 ? std::string(buf, static_cast<size_t>(n)) : std::string();
   }();
-  return path;
+  exe_ref = StrRef::of(path);
 }
 
 }  // namespace
@@ -41,6 +49,7 @@ ULONG register_record(const std::shared_ptr<RegRecord>& rec, uint64_t* out) {
   uint64_t seq = 0;
   {
     std::lock_guard<std::mutex> lock(rt.control_mu);
+    load_exe_path();
     if (!rt.reserve(rec)) return ERROR_NOT_ENOUGH_MEMORY;
     UndoOnThrow unreserve([&] { rec->dead.store(true); });  // as a refused registration
     // The manifest schema of the GUID (TdhLoadManifest*) lets payload filters route.
@@ -102,39 +111,126 @@ const uint8_t* bytes_of(const EVENT_DATA_DESCRIPTOR& d) {
   return reinterpret_cast<const uint8_t*>(static_cast<uintptr_t>(d.Ptr));
 }
 
-// Why assemble refused the descriptors: ERROR_INVALID_PARAMETER when one has bytes but no
-// pointer, else ERROR_ARITHMETIC_OVERFLOW (their total exceeds kMaxPayload).
-__attribute__((noinline)) ULONG descriptor_error(ULONG count, const EVENT_DATA_DESCRIPTOR* data) {
-  for (ULONG i = 0; i < count; ++i)
-    if (data[i].Size != 0 && data[i].Ptr == 0) return ERROR_INVALID_PARAMETER;
-  return ERROR_ARITHMETIC_OVERFLOW;
+// The largest descriptor copy_descriptors copies itself (two 16-byte moves at most).
+constexpr uint64_t kInlineCopy = 32;
+
+// Copies n <= kInlineCopy bytes with at most two loads and two stores (the first and the
+// last bytes of sizeof(T) each, overlapping): no call, so the copying loop needs no frame.
+inline void copy_small(uint8_t* dst, const uint8_t* src, uint64_t n) {
+  const auto two = [&]<class T>(T) {
+    T head;
+    T tail;
+    std::memcpy(&head, src, sizeof head);
+    std::memcpy(&tail, src + n - sizeof tail, sizeof tail);
+    std::memcpy(dst, &head, sizeof head);
+    std::memcpy(dst + n - sizeof tail, &tail, sizeof tail);
+  };
+  if (n > 8) {
+    if (n > 16) two(__uint128_t{});
+    else two(uint64_t{});
+  } else if (n >= 4) {
+    two(uint32_t{});
+  } else if (n >= 2) {
+    two(uint16_t{});
+  } else if (n == 1) {
+    dst[0] = src[0];
+  }
 }
 
-// The payload of EventWrite*: the data descriptors concatenated into a per-thread buffer,
-// or, for one descriptor, the caller's bytes themselves (no copy). Sets *out/*size. One pass
-// checks and copies (the buffer is scratch: a refused list leaves nothing behind); the
-// buffer only grows, so a thread's events of one shape resize nothing.
+// The per-thread payload buffer: `data` and `room` (its size) as a plain thread-local for
+// the copy, the allocation that owns them behind it (grow_payload_buffer). The room only
+// grows, so a thread's events of one shape resize nothing, and stays at most kMaxPayload,
+// so a payload that fits it also fits the limit. The contents are scratch.
+struct PayloadBuffer {
+  uint8_t* data = nullptr;
+  uint64_t room = 0;
+};
+PFC_TLS_HOT constinit thread_local PayloadBuffer payload_buffer{};
+// Set when the thread's owner of the buffer is destroyed (thread exit): events written
+// after that by other thread-locals' destructors get buffers that are never freed.
+PFC_TLS_HOT constinit thread_local bool payload_owner_gone = false;
+
+// Replaces the buffer with one of room for `total` (<= kMaxPayload) bytes. Throws
+// std::bad_alloc (the guard's ERROR_NOT_ENOUGH_MEMORY) with the old buffer in place.
+void grow_payload_buffer(uint64_t total) {
+  struct Owner {
+    std::unique_ptr<uint8_t[]> bytes;
+    ~Owner() {
+      payload_buffer = PayloadBuffer{};
+      payload_owner_gone = true;
+    }
+  };
+  const uint64_t room = std::min(std::max(total, 2 * payload_buffer.room), kMaxPayload);
+  auto bytes = std::make_unique_for_overwrite<uint8_t[]>(static_cast<size_t>(room));
+  payload_buffer = PayloadBuffer{bytes.get(), room};
+  if (payload_owner_gone) {
+    (void)bytes.release();  // the thread is exiting: kept until the process ends
+    return;
+  }
+  thread_local Owner owner;
+  owner.bytes = std::move(bytes);
+}
+
+// Copies the descriptors into buf in one pass while each is at most kInlineCopy bytes and
+// they fit the room; false (nothing valid copied) at the first that does not, or that has
+// bytes but no pointer: assemble_slow decides then.
+inline bool copy_descriptors(ULONG count, const EVENT_DATA_DESCRIPTOR* data,
+                             const PayloadBuffer& buf, uint64_t* size) {
+  uint64_t off = 0;
+  for (ULONG i = 0; i < count; ++i) {
+    const uint64_t n = data[i].Size;
+    const uint8_t* src = bytes_of(data[i]);
+    if (n > kInlineCopy || n > buf.room - off || (src == nullptr && n != 0)) [[unlikely]]
+      return false;
+    copy_small(buf.data + off, src, n);
+    off += n;
+  }
+  *size = off;
+  return true;
+}
+
+// assemble's path when copy_descriptors declined: the sizes summed and checked (nothing is
+// copied from a refused list), the buffer grown, every descriptor copied with memcpy.
+__attribute__((noinline)) ULONG assemble_slow(ULONG count, const EVENT_DATA_DESCRIPTOR* data,
+                                              const uint8_t** out, uint64_t* size) {
+  uint64_t total = 0;  // at most MAX_EVENT_DATA_DESCRIPTORS * 2^32: no overflow
+  for (ULONG i = 0; i < count; ++i) {
+    if (data[i].Size != 0 && data[i].Ptr == 0) return ERROR_INVALID_PARAMETER;
+    total += data[i].Size;
+  }
+  if (total > kMaxPayload) return ERROR_ARITHMETIC_OVERFLOW;
+  if (total > payload_buffer.room) grow_payload_buffer(total);
+  const PayloadBuffer buf = payload_buffer;
+  uint64_t off = 0;
+  for (ULONG i = 0; i < count; ++i) {
+    // Read again: a caller changing its descriptors meanwhile still cannot overrun buf.
+    const uint64_t n = std::min(uint64_t{data[i].Size}, buf.room - off);
+    if (n != 0) std::memcpy(buf.data + off, bytes_of(data[i]), n);
+    off += n;
+  }
+  *out = buf.data;
+  *size = off;
+  return ERROR_SUCCESS;
+}
+
+// The payload of EventWrite*: the data descriptors concatenated into the per-thread
+// buffer, or, for one descriptor, the caller's bytes themselves (no copy). Sets *out/*size.
+// Descriptors of size 0 take no bytes and may have no pointer. ERROR_INVALID_PARAMETER when
+// one has bytes but no pointer, else ERROR_ARITHMETIC_OVERFLOW when their total exceeds
+// kMaxPayload.
 ULONG assemble(ULONG count, const EVENT_DATA_DESCRIPTOR* data, const uint8_t** out,
                uint64_t* size) {
   if (count == 1) {
     if ((data[0].Size != 0 && data[0].Ptr == 0) || data[0].Size > kMaxPayload)
-      return descriptor_error(count, data);
+      return data[0].Ptr == 0 ? ERROR_INVALID_PARAMETER : ERROR_ARITHMETIC_OVERFLOW;
     *out = bytes_of(data[0]);
     *size = data[0].Size;
     return ERROR_SUCCESS;
   }
-  PFC_TLS_HOT thread_local std::vector<uint8_t> buf;  // its size is the room
-  uint64_t off = 0;
-  for (ULONG i = 0; i < count; ++i) {
-    const ULONG n = data[i].Size;
-    if (n == 0) continue;
-    if (data[i].Ptr == 0 || n > kMaxPayload - off) return descriptor_error(count, data);
-    if (off + n > buf.size()) buf.resize(static_cast<size_t>(std::max(off + n, 2 * buf.size())));
-    std::memcpy(buf.data() + off, bytes_of(data[i]), n);
-    off += n;
-  }
-  *out = buf.data();
-  *size = off;
+  const PayloadBuffer buf = payload_buffer;
+  if (!copy_descriptors(count, data, buf, size)) [[unlikely]]
+    return assemble_slow(count, data, out, size);
+  *out = buf.data;
   return ERROR_SUCCESS;
 }
 
@@ -185,9 +281,24 @@ void build_context(WriteContext& ctx, const void* arg) {
   ctx.caller = a.caller;
 }
 
-// Not inlined into EventWrite*: their quiet path then needs no stack frame. The guard
-// (etw/guard.h) is here, behind the quiet path, for the same reason.
-ULONG write_unguarded(const WriteArgs& a) {
+// The EventView of an EventWrite* call: every field stored once. Out of line, a leaf
+// function: inlined into write_unguarded, gcc zeroes the whole view (rep stos) before
+// storing the fields. This runs for every enabled event, also for the ones the sessions'
+// filters reject.
+__attribute__((noinline)) EventView make_view(const EVENT_DESCRIPTOR& desc, const uint8_t* payload,
+                                              uint64_t payload_size, ThreadIds ids) {
+  return EventView{.desc = to_pfc(desc),
+                   .payload = payload,
+                   .payload_size = payload_size,
+                   .pid = ids.pid,
+                   .tid = ids.tid,
+                   .exe = exe_ref,
+                   .package_id = StrRef{},
+                   .app_id = StrRef{},
+                   .name = StrRef{}};
+}
+
+[[gnu::always_inline]] inline ULONG write_unguarded(const WriteArgs& a) {
   Runtime& rt = Runtime::get();
   RegRecord* rec = rt.find(a.handle);
   if (rec == nullptr || rec->legacy) return ERROR_INVALID_HANDLE;
@@ -195,16 +306,14 @@ ULONG write_unguarded(const WriteArgs& a) {
       (a.count != 0 && a.data == nullptr))
     return ERROR_INVALID_PARAMETER;
   if (!rec->provider->enabled(a.desc->Level, a.desc->Keyword)) return ERROR_SUCCESS;
-  // Each field written once (designated initializers): this runs for every enabled event,
-  // also for the ones the sessions' filters reject.
-  const ThreadIds ids = current_ids();
-  EventView view{
-      .desc = to_pfc(*a.desc), .pid = ids.pid, .tid = ids.tid, .exe = StrRef::of(exe_path())};
   TlgWrite tlg;  // TraceLogging metadata descriptors are not payload (etw/tlg_write.h)
   if (const ULONG rc = tlg.take(a.count, a.data); rc != ERROR_SUCCESS) return rc;
-  if (const ULONG rc = assemble(tlg.count(), tlg.data(), &view.payload, &view.payload_size);
+  const uint8_t* payload = nullptr;
+  uint64_t payload_size = 0;
+  if (const ULONG rc = assemble(tlg.count(), tlg.data(), &payload, &payload_size);
       rc != ERROR_SUCCESS)
     return rc;
+  EventView view = make_view(*a.desc, payload, payload_size, current_ids());
   if (tlg.present())
     if (const ULONG rc = tlg.finish(view, kMaxPayload); rc != ERROR_SUCCESS) return rc;
 
@@ -219,8 +328,11 @@ ULONG write_unguarded(const WriteArgs& a) {
   return ERROR_SUCCESS;
 }
 
-__attribute__((noinline)) ULONG write_event(const WriteArgs& a) {
-  return guarded([&] { return write_unguarded(a); });
+// Not inlined into EventWrite*: their quiet path then needs no stack frame. The guard
+// (etw/guard.h) is here, behind the quiet path, for the same reason. Flattened: the guard
+// and write_unguarded are one function, one frame.
+__attribute__((noinline, flatten)) ULONG write_event(const WriteArgs& a) {
+  return guarded([&]() __attribute__((always_inline)) { return write_unguarded(a); });
 }
 
 }  // namespace

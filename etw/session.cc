@@ -12,7 +12,7 @@
 
 namespace pfc::etw {
 
-PFC_TLS_HOT thread_local WriteSource* tls_write = nullptr;
+PFC_TLS_HOT constinit thread_local WriteSource* tls_write = nullptr;
 
 namespace {
 

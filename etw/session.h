@@ -106,7 +106,7 @@ class WriteSource {
   const void* arg_ = nullptr;
   std::optional<WriteContext> ctx_;
 };
-extern PFC_TLS_HOT thread_local WriteSource* tls_write;
+extern PFC_TLS_HOT constinit thread_local WriteSource* tls_write;
 
 // Makes `source` the thread's WriteSource (the one Session::deliver reads) for its scope and
 // restores the previous one when the scope is left, by return or by exception alike: no

@@ -25,6 +25,7 @@ class SharedProgram final : public RoutingProgram {
       return call_native(fn, event);
     return job_->interp->route(event);
   }
+  const std::atomic<NativeRouteFn>* native_slot() const noexcept override { return &native_fn_; }
 
   std::atomic<SharedRouteFn>* slot() { return &native_fn_; }
 

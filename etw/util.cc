@@ -38,37 +38,24 @@ std::string error_text(ULONG rc) {
 
 int64_t filetime_now() { return trace::filetime_now(); }
 
-namespace {
+namespace detail {
 
-// Bumped in every forked child: cached process and thread ids are stale there.
-std::atomic<uint32_t> fork_generation{1};
-const int fork_hook = pthread_atfork(nullptr, nullptr, [] { fork_generation.fetch_add(1); });
-
-struct IdCache {
-  uint32_t generation = 0;
-  uint32_t pid = 0;
-  uint32_t tid = 0;
-};
-PFC_TLS_HOT thread_local IdCache tls_ids;
-
-const IdCache& ids() {
+ThreadIds refresh_ids() {
   const uint32_t g = fork_generation.load(std::memory_order_relaxed);
-  if (tls_ids.generation != g) {
-    tls_ids.pid = static_cast<uint32_t>(getpid());
-    tls_ids.tid = static_cast<uint32_t>(gettid());
-    tls_ids.generation = g;
-  }
-  return tls_ids;
+  tls_ids.ids = ThreadIds{static_cast<uint32_t>(getpid()), static_cast<uint32_t>(gettid())};
+  tls_ids.generation = g;
+  return tls_ids.ids;
 }
 
+}  // namespace detail
+
+namespace {
+const int fork_hook =
+    pthread_atfork(nullptr, nullptr, [] { detail::fork_generation.fetch_add(1); });
 }  // namespace
 
-uint32_t current_pid() { return ids().pid; }
-uint32_t current_tid() { return ids().tid; }
-ThreadIds current_ids() {
-  const IdCache& c = ids();
-  return ThreadIds{c.pid, c.tid};
-}
+uint32_t current_pid() { return current_ids().pid; }
+uint32_t current_tid() { return current_ids().tid; }
 
 GUID random_guid() {
   uint8_t b[16];

@@ -2,11 +2,14 @@
 // FILETIME clock, random GUIDs, UTF-16 names and the thread's last error.
 #pragma once
 
+#include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <string>
 #include <string_view>
 
+#include "base/tls.h"
 #include "pfc/etw/evntprov.h"
 #include "pfc/guid.h"
 #include "pfc/schema.h"
@@ -31,8 +34,15 @@ inline GUID to_win(const Guid& g) {
   return out;
 }
 
+// The same 16 bytes field for field: one copy (the EventWrite path).
 inline EventDescriptor to_pfc(const EVENT_DESCRIPTOR& d) {
-  return EventDescriptor{d.Id, d.Version, d.Channel, d.Level, d.Opcode, d.Task, d.Keyword};
+  static_assert(sizeof(EventDescriptor) == sizeof(EVENT_DESCRIPTOR) &&
+                offsetof(EventDescriptor, level) == offsetof(EVENT_DESCRIPTOR, Level) &&
+                offsetof(EventDescriptor, task) == offsetof(EVENT_DESCRIPTOR, Task) &&
+                offsetof(EventDescriptor, keyword) == offsetof(EVENT_DESCRIPTOR, Keyword));
+  EventDescriptor out;
+  std::memcpy(static_cast<void*>(&out), &d, sizeof out);  // trivially copyable
+  return out;
 }
 
 inline EVENT_DESCRIPTOR to_win(const EventDescriptor& d) {
@@ -65,7 +75,24 @@ struct ThreadIds {
   uint32_t pid;
   uint32_t tid;
 };
-ThreadIds current_ids();  // both at once (the EventWrite path)
+namespace detail {
+// The cache behind current_ids: valid while `generation` equals fork_generation (bumped in
+// every forked child).
+struct IdCache {
+  uint32_t generation = 0;
+  ThreadIds ids{};
+};
+inline constinit std::atomic<uint32_t> fork_generation{1};
+PFC_TLS_HOT inline constinit thread_local IdCache tls_ids{};
+ThreadIds refresh_ids();  // fills tls_ids (getpid, gettid)
+}  // namespace detail
+// Both at once, inline (the EventWrite path): two loads and a compare when cached.
+inline ThreadIds current_ids() {
+  if (detail::tls_ids.generation != detail::fork_generation.load(std::memory_order_relaxed))
+      [[unlikely]]
+    return detail::refresh_ids();
+  return detail::tls_ids.ids;
+}
 // A random (version 4) GUID.
 GUID random_guid();
 

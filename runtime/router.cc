@@ -206,11 +206,15 @@ RouteResult RouterImpl::write(ProviderHandle provider, const EventView& event, u
   const Installed* in = reg->installed.load(std::memory_order_acquire);
   if (in == nullptr) return {};
   const RouteResult r = in->decide(event, exclude);
+  if (r.deliver != 0) deliver(*in, event, r);
+  return r;
+}
+
+void RouterImpl::deliver(const Installed& in, const EventView& event, RouteResult r) {
   for (uint64_t m = r.deliver; m != 0; m &= m - 1) {
     const auto slot = static_cast<uint32_t>(std::countr_zero(m));
-    if (Sink* sink = in->sink_for(slot)) sink->deliver(event, ((r.stack >> slot) & 1) != 0);
+    if (Sink* sink = in.sink_for(slot)) sink->deliver(event, ((r.stack >> slot) & 1) != 0);
   }
-  return r;
 }
 
 }  // namespace internal

@@ -28,13 +28,16 @@ struct GuidLess {
 // What route() and write() read for one registration. Immutable once published; replaced
 // wholesale and retired through the router's EpochDomain.
 struct Installed {
-  std::shared_ptr<const RoutingProgram> program;  // never null
-  uint64_t sessions = 0;                          // slots the program was compiled for
-  std::vector<std::shared_ptr<Sink>> sinks;       // one per set bit of `sessions`, ascending
-                                                  // slot order; an entry may be null
-  // The routing decision (docs/semantics.md §1.8: `exclude` removes sessions after filtering).
-  RouteResult decide(const EventView& event, uint64_t exclude) const noexcept {
-    RouteResult r = program->route(event);
+  std::shared_ptr<const RoutingProgram> program;       // never null
+  const std::atomic<NativeRouteFn>* native = nullptr;  // program->native_slot()
+  uint64_t sessions = 0;                               // slots the program was compiled for
+  std::vector<std::shared_ptr<Sink>> sinks;            // one per set bit of `sessions`, ascending
+                                                       // slot order; an entry may be null
+  // The routing decision (docs/semantics.md §1.8: `exclude` removes sessions after filtering):
+  // the program's native function called directly once there is one, else route().
+  PFC_CALLS_JIT_CODE RouteResult decide(const EventView& event, uint64_t exclude) const noexcept {
+    const NativeRouteFn fn = native != nullptr ? native->load(std::memory_order_acquire) : nullptr;
+    RouteResult r = fn != nullptr ? call_native(fn, event) : program->route(event);
     r.deliver &= sessions & ~exclude;
     r.stack &= r.deliver;
     return r;
@@ -145,6 +148,9 @@ class RouterImpl final : public Router {
   RouteResult write(ProviderHandle provider, const EventView& event, uint64_t exclude) override;
 
  private:
+  // write()'s delivery of an accepted event to the sinks of `r.deliver` (out of line: a
+  // rejected event's write() then needs no registers for it).
+  [[gnu::noinline]] static void deliver(const Installed& in, const EventView& event, RouteResult r);
   // Fails when called from one of this router's enable callbacks (reentrancy).
   Result<void> check_not_in_callback() const;
   // Runs `read` under mu_, or directly when this thread is in one of this router's

@@ -73,15 +73,21 @@ inline uint64_t first_lane16(uint64_t mask) { return (std::countr_zero(mask) >> 
 inline uint64_t first_lane8(uint64_t mask) { return std::countr_zero(mask) >> 3; }
 
 // Offset of the first 0x0000 code unit (aligned to off) in [off, end), or kBad; 8 bytes
-// (4 units) at a time, then unit by unit for the tail. Reads only [off, end).
+// (4 units) at a time, the tail as the last 8 bytes (overlapping units already known
+// nonzero), unit by unit only when all of it is under 8 bytes. Reads only [off, end).
 [[gnu::always_inline]] inline uint64_t find_nul16(const uint8_t* payload, uint64_t off,
                                                   uint64_t end) {
   const uint8_t* p = payload + off;
   const uint64_t n = (end - off) & ~uint64_t{1};  // whole units; an odd last byte is ignored
   uint64_t i = 0;
-  for (; n - i >= 8; i += 8) {
-    const uint64_t zero = zero_lanes16(load_word(p + i));
-    if (zero != 0) return off + i + first_lane16(zero);
+  if (n >= 8) {
+    for (; n - i >= 8; i += 8) {
+      const uint64_t zero = zero_lanes16(load_word(p + i));
+      if (zero != 0) return off + i + first_lane16(zero);
+    }
+    if (i == n) return kBad;
+    const uint64_t zero = zero_lanes16(load_word(p + n - 8));
+    return zero != 0 ? off + n - 8 + first_lane16(zero) : kBad;
   }
   for (; i < n; i += 2) {
     if (p[i] == 0 && p[i + 1] == 0) return off + i;
@@ -488,15 +494,10 @@ bool string_field(const uint8_t* payload, uint64_t size, uint64_t off, uint64_t 
   *next = stop;
   return true;
 }
-}  // namespace
-}  // namespace pfc
 
-using namespace pfc;
-
-extern "C" {
-
-uint64_t pfc_tdh_skip(const uint8_t* payload, uint64_t size, uint64_t off, uint32_t in_type,
-                      uint64_t count, uint64_t length) {
+// pfc_tdh_skip's general case; not inlined, so that the wstring case needs no frame.
+[[gnu::noinline]] uint64_t skip_general(const uint8_t* payload, uint64_t size, uint64_t off,
+                                        uint32_t in_type, uint64_t count, uint64_t length) {
   if (off > size) return kBad;  // includes off == PFC_TDH_BAD_OFFSET
   if (count == 0) return off;
   switch (static_cast<InType>(in_type)) {
@@ -516,6 +517,27 @@ uint64_t pfc_tdh_skip(const uint8_t* payload, uint64_t size, uint64_t off, uint3
       return elem == 0 ? kBad : skip_fixed(size, off, count, elem);
     }
   }
+}
+}  // namespace
+}  // namespace pfc
+
+using namespace pfc;
+
+extern "C" {
+
+uint64_t pfc_tdh_skip(const uint8_t* payload, uint64_t size, uint64_t off, uint32_t in_type,
+                      uint64_t count, uint64_t length) {
+  // One NUL-terminated wstring (the usual variable field in front of the one a filter
+  // reads): its scan alone, without the frame of the general case.
+  if (in_type == 1 && count == 1 && length == kNoLength) [[likely]]
+    return pfc_tdh_skip_wstr(payload, size, off);
+  return skip_general(payload, size, off, in_type, count, length);
+}
+
+uint64_t pfc_tdh_skip_wstr(const uint8_t* payload, uint64_t size, uint64_t off) {
+  if (off >= size) return kBad;  // includes off == PFC_TDH_BAD_OFFSET; no room for a unit
+  const uint64_t nul = find_nul16(payload, off, size);
+  return nul == kBad ? kBad : nul + 2;
 }
 
 uint64_t pfc_tdh_load_int(const uint8_t* payload, uint64_t size, uint64_t off, uint32_t in_type,

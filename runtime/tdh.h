@@ -27,6 +27,10 @@ static inline uint64_t pfc_tdh_field_length(uint64_t value) {
 uint64_t pfc_tdh_skip(const uint8_t* payload, uint64_t size, uint64_t off, uint32_t in_type,
                       uint64_t count, uint64_t length);
 
+// pfc_tdh_skip(payload, size, off, 1, 1, PFC_TDH_NO_LENGTH): one NUL-terminated wstring,
+// the field generated code most often steps over (no in-type, count or length to test).
+uint64_t pfc_tdh_skip_wstr(const uint8_t* payload, uint64_t size, uint64_t off);
+
 // Scalar integer-like field at `off` (ints, bool, hexint, filetime, pointer), sign- or
 // zero-extended to 64 bits. Sets *ok = 0 (and returns 0) when it does not fit.
 uint64_t pfc_tdh_load_int(const uint8_t* payload, uint64_t size, uint64_t off, uint32_t in_type,

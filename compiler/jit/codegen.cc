@@ -490,6 +490,12 @@ Value* Codegen::skip(const ir::Inst& in) {
       it != string_next_.end() && f.count.kind == Extent::Kind::None) {
     return it->second;  // pred.str already found the end of this very field
   }
+  const bool one = f.count.kind == Extent::Kind::None ||
+                   (f.count.kind == Extent::Kind::Fixed && f.count.value == 1);
+  if (f.type == InType::UnicodeString && one && f.length.kind == Extent::Kind::None) {
+    llvm::FunctionCallee fn = helper("pfc_tdh_skip_wstr", i64_, {ptr_, i64_, i64_});
+    return b_.CreateCall(fn, {payload(), psize(), off});
+  }
   if (size == 0) {
     llvm::FunctionCallee fn = helper("pfc_tdh_skip", i64_, {ptr_, i64_, i64_, i32_, i64_, i64_});
     Value* length = length_extent(f.length, in.imm);

@@ -41,6 +41,7 @@ class TieredProgram final : public RoutingProgram {
       return call_native(fn, event);
     return interp_->route(event);
   }
+  const std::atomic<NativeRouteFn>* native_slot() const noexcept override { return &native_fn_; }
 
   // Interp while compiling (or never compiled), Native after the swap, Failed when the
   // JIT reported an error (the interpreter keeps serving).

@@ -2,6 +2,7 @@
 // runtime/ defines the interface; compiler/ implements it (reference interpreter, JIT).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -53,6 +54,29 @@ struct ProgramSpec {
   std::vector<SessionEntry> sessions;  // any order; slots unique
 };
 
+// The calling convention of generated routing code (docs/jit.md): the function returns the
+// deliver mask of one event and stores `stack & deliver` into *stack (a plain i64 return
+// keeps FastISel from handing the return block to SelectionDAG, which a two-register
+// struct return would).
+using NativeRouteFn = uint64_t (*)(const EventView* event, uint64_t* stack);
+
+// For functions that call a NativeRouteFn: clang's -fsanitize=function reads a type hash in
+// front of every indirect callee, which generated code does not have.
+#if defined(__clang__)
+#define PFC_CALLS_JIT_CODE __attribute__((no_sanitize("function")))
+#else
+#define PFC_CALLS_JIT_CODE
+#endif
+
+// Calls generated code and returns {deliver, stack & deliver}. The generated function
+// always stores *stack, so the slot is not zeroed first.
+PFC_CALLS_JIT_CODE inline RouteResult call_native(NativeRouteFn fn,
+                                                  const EventView& event) noexcept {
+  uint64_t stack;
+  const uint64_t deliver = fn(&event, &stack);
+  return RouteResult{deliver, stack};
+}
+
 class RoutingProgram {
  public:
   virtual ~RoutingProgram() = default;
@@ -61,6 +85,12 @@ class RoutingProgram {
   // router). Thread-safe,
   // never allocates, never throws; malformed payloads make the affected predicates false.
   virtual RouteResult route(const EventView& event) const noexcept = 0;
+  // For a program whose route() is the call of a native function once one is in place
+  // (a tiered program: the interpreter until then): the slot that function is stored in,
+  // which lives as long as the program and, once set, never changes. The router then calls
+  // the function itself, one dispatch less per event. Null (the default) for every other
+  // program.
+  virtual const std::atomic<NativeRouteFn>* native_slot() const noexcept { return nullptr; }
 };
 
 // Builds routing programs; the router calls it whenever a provider's enable state changes.

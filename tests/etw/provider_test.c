@@ -419,6 +419,111 @@ TEST(event_write_fills_the_header_and_concatenates_the_payload) {
   CHECK_EQ(EventUnregister(h), 0);
 }
 
+/* Byte i of the test pattern of piece `piece`. */
+static UCHAR pattern(int piece, int i) { return (UCHAR)(0x11 * (piece + 1) + 3 * i); }
+
+TEST(event_write_concatenates_pieces_of_every_size) {
+  /* Pieces of 0..40 bytes (each size the copy treats differently: 0, 1, 2..3, 4..7, 8,
+   * 9..16, 17..32 and more), between an empty piece with no pointer, in events of growing
+   * and then shrinking totals (the thread's buffer grows once and is reused), and one
+   * 300-byte event. The consumer sees exactly the concatenation. */
+  GUID g = test_guid(0x10A, 1);
+  REGHANDLE h;
+  CHECK_EQ(EventRegister(&g, NULL, NULL, &h), 0);
+  TRACEHANDLE s = start_session(u"pv_pieces");
+  Collector* col = calloc(1, sizeof *col);
+  CHECK(col != NULL);
+  TRACEHANDLE r = open_consumer(u"pv_pieces", col);
+  CHECK_EQ(EnableTraceEx2(s, &g, 1, TRACE_LEVEL_VERBOSE, 0, 0, INFINITE, NULL), 0);
+  EVENT_DESCRIPTOR d;
+  EventDescCreate(&d, 7, 0, 0, TRACE_LEVEL_INFORMATION, 0, 0, 0);
+  static UCHAR bytes[3][300];
+  for (int p = 0; p < 3; ++p)
+    for (int i = 0; i < 300; ++i) bytes[p][i] = pattern(p, i);
+  int sizes[82][2];
+  int events = 0;
+  for (int n = 0; n <= 40; ++n, ++events) { /* n, then 40 - n: totals of 40 */
+    sizes[events][0] = n;
+    sizes[events][1] = 40 - n;
+  }
+  for (int n = 40; n >= 0; n -= 1, ++events) { /* n, then n: totals shrinking from 80 */
+    sizes[events][0] = n;
+    sizes[events][1] = n;
+  }
+  for (int e = 0; e < events; ++e) {
+    EVENT_DATA_DESCRIPTOR data[3];
+    EventDataDescCreate(&data[0], bytes[0], (ULONG)sizes[e][0]);
+    EventDataDescCreate(&data[1], NULL, 0);
+    EventDataDescCreate(&data[2], bytes[2], (ULONG)sizes[e][1]);
+    CHECK_EQ(EventWrite(h, &d, 3, data), 0);
+  }
+  EVENT_DATA_DESCRIPTOR big[3];
+  EventDataDescCreate(&big[0], bytes[0], 7);
+  EventDataDescCreate(&big[1], bytes[1], 200);
+  EventDataDescCreate(&big[2], bytes[2], 93);
+  CHECK_EQ(EventWrite(h, &d, 3, big), 0);
+  stop_session(s);
+  drain(r);
+  CHECK_EQ(col->count, events + 1);
+  for (int e = 0; e < events && e < col->count; ++e) {
+    const Got* got = &col->events[e];
+    CHECK_EQ(got->size, sizes[e][0] + sizes[e][1]);
+    for (int i = 0; i < sizes[e][0]; ++i) CHECK_EQ(got->data[i], pattern(0, i));
+    for (int i = 0; i < sizes[e][1]; ++i) CHECK_EQ(got->data[sizes[e][0] + i], pattern(2, i));
+  }
+  if (col->count == events + 1) {
+    const Got* got = &col->events[events];
+    CHECK_EQ(got->size, 300);
+    for (int i = 0; i < 7; ++i) CHECK_EQ(got->data[i], pattern(0, i));
+    for (int i = 0; i < 200 && 7 + i < 256; ++i) CHECK_EQ(got->data[7 + i], pattern(1, i));
+  }
+  free(col);
+  CHECK_EQ(EventUnregister(h), 0);
+}
+
+TEST(event_write_limit_counts_every_piece) {
+  /* The limit is on the total of the pieces (EVENT_HEADER included, a record fits 64 KiB),
+   * also when each piece is small enough for the inline copy; size-0 pieces with no
+   * pointer count nothing, and a piece with bytes but no pointer is named first. */
+  GUID g = test_guid(0x10B, 1);
+  REGHANDLE h;
+  CHECK_EQ(EventRegister(&g, NULL, NULL, &h), 0);
+  TRACEHANDLE s = start_session(u"pv_limit");
+  CHECK_EQ(EnableTraceEx2(s, &g, 1, TRACE_LEVEL_VERBOSE, 0, 0, INFINITE, NULL), 0);
+  EVENT_DESCRIPTOR d;
+  EventDescCreate(&d, 8, 0, 0, TRACE_LEVEL_INFORMATION, 0, 0, 0);
+  const ULONG limit = 0xFFFF - (ULONG)sizeof(EVENT_HEADER);
+  static UCHAR bytes[0x10000];
+  EVENT_DATA_DESCRIPTOR data[MAX_EVENT_DATA_DESCRIPTORS];
+  /* 127 pieces of 32 bytes, then the rest of the limit in the last one: exactly fits. */
+  for (int i = 0; i < MAX_EVENT_DATA_DESCRIPTORS - 1; ++i)
+    EventDataDescCreate(&data[i], bytes + 32 * i, 32);
+  const ULONG rest = limit - 32 * (MAX_EVENT_DATA_DESCRIPTORS - 1);
+  EventDataDescCreate(&data[MAX_EVENT_DATA_DESCRIPTORS - 1], bytes, rest);
+  CHECK_EQ(EventWrite(h, &d, MAX_EVENT_DATA_DESCRIPTORS, data), ERROR_SUCCESS);
+  EventDataDescCreate(&data[MAX_EVENT_DATA_DESCRIPTORS - 1], bytes, rest + 1);
+  CHECK_EQ(EventWrite(h, &d, MAX_EVENT_DATA_DESCRIPTORS, data), ERROR_ARITHMETIC_OVERFLOW);
+  /* Small pieces only: 2 pieces of 8 bytes past a limit-filling piece. */
+  EventDataDescCreate(&data[0], bytes, limit - 8);
+  EventDataDescCreate(&data[1], bytes, 8);
+  EventDataDescCreate(&data[2], NULL, 0);
+  CHECK_EQ(EventWrite(h, &d, 3, data), ERROR_SUCCESS);
+  EventDataDescCreate(&data[2], bytes, 1);
+  CHECK_EQ(EventWrite(h, &d, 3, data), ERROR_ARITHMETIC_OVERFLOW);
+  EventDataDescCreate(&data[2], NULL, 1);
+  CHECK_EQ(EventWrite(h, &d, 3, data), ERROR_INVALID_PARAMETER);
+  /* Only empty pieces, one with a pointer: an empty payload. */
+  EventDataDescCreate(&data[0], NULL, 0);
+  EventDataDescCreate(&data[1], bytes, 0);
+  CHECK_EQ(EventWrite(h, &d, 2, data), ERROR_SUCCESS);
+  /* Two small pieces, the second with bytes but no pointer. */
+  EventDataDescCreate(&data[0], bytes, 4);
+  EventDataDescCreate(&data[1], NULL, 4);
+  CHECK_EQ(EventWrite(h, &d, 2, data), ERROR_INVALID_PARAMETER);
+  stop_session(s);
+  CHECK_EQ(EventUnregister(h), 0);
+}
+
 TEST(event_write_transfer_carries_activity_ids) {
   GUID g = test_guid(0x109, 1);
   REGHANDLE h;

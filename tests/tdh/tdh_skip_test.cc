@@ -3,6 +3,9 @@
 // exhaustive truncation walk of a multi-field payload.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <vector>
+
 #include "payload_builder.h"
 #include "pfc/schema.h"
 #include "runtime/tdh.h"
@@ -106,6 +109,40 @@ TEST(TdhSkip, MissingTerminators) {
   s.u8(0);
   EXPECT_EQ(skip(s, 0, InType::AnsiString), 4u);
   EXPECT_EQ(skip(s, 3, InType::AnsiString), 4u);
+}
+
+// The offset past the NUL-terminated wstring at off, one unit at a time (the reference
+// for the word-at-a-time scan).
+uint64_t wstring_end(const std::vector<uint8_t>& b, uint64_t off) {
+  for (uint64_t i = off; i + 2 <= b.size(); i += 2)
+    if (b[i] == 0 && b[i + 1] == 0) return i + 2;
+  return kBad;
+}
+
+TEST(TdhSkip, WideStringScanAgreesWithUnitByUnitAtEverySizeAndPosition) {
+  // Payloads of 0..40 bytes (whole words, a tail under 8 bytes, an odd last byte) from
+  // every offset 0..3, with no NUL unit or one at each unit position, NUL bytes straddling
+  // two units, and nonzero bytes after the terminator. Each through an exact-size buffer.
+  for (uint64_t size = 0; size <= 40; ++size) {
+    for (uint64_t off = 0; off <= std::min<uint64_t>(size, 3); ++off) {
+      for (uint64_t nul = off; nul <= size + 1; nul += 2) {  // nul > size - 2: none
+        std::vector<uint8_t> b(size);
+        for (uint64_t i = 0; i < size; ++i) b[i] = static_cast<uint8_t>(0x41 + i % 7);
+        if (off + 1 < size) b[off + 1] = 0;  // a straddling 00 00 with the next byte
+        if (off + 2 < size) b[off + 2] = 0;
+        if (off + 2 < size) b[off + 3 < size ? off + 3 : off + 2] = 0x62;
+        if (nul + 2 <= size) b[nul] = b[nul + 1] = 0;
+        Payload p;
+        p.bytes = b;
+        SCOPED_TRACE(::testing::Message() << "size " << size << " off " << off << " nul " << nul);
+        EXPECT_EQ(skip(p, off, InType::UnicodeString), wstring_end(b, off));
+        // Two strings: the general path, which must agree with two single scans.
+        const uint64_t first = wstring_end(b, off);
+        EXPECT_EQ(skip(p, off, InType::UnicodeString, 2),
+                  first == kBad ? kBad : wstring_end(b, first));
+      }
+    }
+  }
 }
 
 TEST(TdhSkip, AnsiStrings) {
