@@ -352,3 +352,75 @@ TEST(StringIndex, HardRegexesAgreeWithoutIndexing) {
 
 }  // namespace
 }  // namespace pfc
+
+namespace pfc {
+namespace {
+
+// The ASCII literal path at its edges (narrowed UTF-16, compiler/str_literals.h): 64
+// literal patterns of every operator on both string fields, on texts of 0..70 characters
+// with a needle (case-varied, k and s as KELVIN SIGN / LONG S) at the start, the end or
+// inside, and one other character (the fold sources, ß and ẞ, É, a lone surrogate, a
+// surrogate pair) at every position — the last unit of a vector block included: the
+// matcher must give what each pattern on its own gives.
+TEST(StringIndex, AsciiLiteralEdges) {
+  const char* const needles[] = {"kelvin", "ks", "s", "k", "TiMe", "out", "a b", "sk"};
+  ProgramSpec spec = Gen(5).spec(64);
+  for (uint32_t s = 0; s < 64; ++s) {
+    PayloadFilter f{kId, 0, false, {}};
+    f.expr.preds = {{s % 3 == 0 ? kNarrow : kWide,
+                     kLiteralOps[s % 8],
+                     {0, 0, needles[(s / 8) % std::size(needles)], {}}}};
+    f.expr.nodes = {{Kind::Pred, 0, 0}};
+    EnableParams params;
+    params.payload = {std::move(f)};
+    spec.sessions[s] = SessionEntry{s, std::move(params)};
+  }
+  auto prog = lower(spec);
+  ASSERT_TRUE(prog.has_value()) << prog.error().message;
+  const std::u16string odd[] = {u"\u212A", u"\u017F", u"\u00DF",    u"\u1E9E",
+                                u"\u00C9", u"\xD800", u"\U0001F600"};
+  const std::u16string plants[] = {u"kelvin", u"\u212AElViN", u"K\u017F", u"TIME", u"a b", u"s"};
+  std::mt19937_64 rng(11);
+  int hits = 0;
+  for (size_t len = 0; len <= 70; ++len) {
+    for (size_t at = 0; at <= len; ++at) {
+      std::u16string text;
+      for (size_t i = 0; i < len; ++i) text += char16_t(u"xyzKS o"[rng() % 7]);
+      const std::u16string& plant = plants[rng() % std::size(plants)];
+      if (plant.size() <= len) {
+        const size_t where = at % 3 == 0   ? 0
+                             : at % 3 == 1 ? len - plant.size()
+                                           : at % (len - plant.size() + 1);
+        text.replace(where, plant.size(), plant);
+      }
+      if (at < len) text.replace(at, 1, odd[rng() % std::size(odd)]);
+      std::string narrow;
+      ASSERT_TRUE(utf16_to_utf8(text, narrow, Unpaired::Replace));
+      Event e;
+      e.desc = {kId, 0, 0, 4, 0, 0, 0};
+      for (char16_t u : text) e.payload.push_back(uint8_t(u)), e.payload.push_back(uint8_t(u >> 8));
+      e.payload.insert(e.payload.end(), {0, 0});
+      e.payload.insert(e.payload.end(), narrow.begin(), narrow.end());
+      e.payload.insert(e.payload.end(), {0, 0, 0, 0, 0});
+      for (const ir::Inst& in : prog->code) {
+        if (in.op != ir::Op::MaskStrs) continue;
+        const ir::StrMap& map = prog->str_maps[in.c];
+        const auto type = uint32_t(prog->fields[in.b].type);
+        const uint64_t off = type == uint32_t(InType::AnsiString) ? 2 * text.size() + 2 : 0;
+        uint64_t n1 = 0, n2 = 0;
+        const uint64_t each =
+            pfc_ir_mask_strs_each(e.payload.data(), e.payload.size(), off, type, PFC_TDH_NO_LENGTH,
+                                  &map, prog->str_preds.data(), &n1);
+        const uint64_t scan = pfc_ir_mask_strs_next(e.payload.data(), e.payload.size(), off, type,
+                                                    PFC_TDH_NO_LENGTH, &map, &n2);
+        ASSERT_EQ(each, scan) << "len " << len << " at " << at << " type " << type;
+        ASSERT_EQ(n1, n2);
+        hits += each != map.base;
+      }
+    }
+  }
+  EXPECT_GT(hits, 1000);
+}
+
+}  // namespace
+}  // namespace pfc
