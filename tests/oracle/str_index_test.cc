@@ -424,3 +424,55 @@ TEST(StringIndex, AsciiLiteralEdges) {
 
 }  // namespace
 }  // namespace pfc
+
+namespace pfc {
+namespace {
+
+// More ASCII literals on one field than the literal filter takes (64 sessions, each an OR
+// of two `contains`): they go to Hyperscan with the other literals, and the matcher still
+// gives what each pattern on its own gives.
+TEST(StringIndex, MoreAsciiLiteralsThanTheFilterTakes) {
+  Gen g(6);
+  ProgramSpec spec = g.spec(64);
+  for (uint32_t s = 0; s < 64; ++s) {
+    PayloadFilter f{kId, 0, false, {}};
+    f.expr.preds = {{kWide, PayloadOp::Contains, {0, 0, "k" + std::to_string(s), {}}},
+                    {kWide, PayloadOp::EndsWith, {0, 0, std::to_string(s) + "s", {}}}};
+    f.expr.nodes = {{Kind::Pred, 0, 0}, {Kind::Pred, 1, 0}, {Kind::Or, 0, 2}};
+    f.expr.kids = {0, 1};
+    EnableParams params;
+    params.payload = {std::move(f)};
+    spec.sessions[s] = SessionEntry{s, std::move(params)};
+  }
+  auto prog = lower(spec);
+  ASSERT_TRUE(prog.has_value()) << prog.error().message;
+  ASSERT_EQ(count(*prog, ir::Op::MaskStrs), 1);
+  int hits = 0;
+  for (int i = 0; i < 400; ++i) {
+    std::u16string text = i % 2 ? u"x\u212A" : u"y";
+    text += char16_t(u'0' + i % 7);
+    if (i % 3 == 0) text += char16_t(u'0' + i % 10);
+    if (i % 4 == 0) text += u"\u017F";
+    Event e;
+    e.desc = {kId, 0, 0, 4, 0, 0, 0};
+    for (char16_t u : text) e.payload.push_back(uint8_t(u)), e.payload.push_back(uint8_t(u >> 8));
+    e.payload.insert(e.payload.end(), {0, 0, 0, 0, 0, 0, 0});
+    for (const ir::Inst& in : prog->code) {
+      if (in.op != ir::Op::MaskStrs) continue;
+      const ir::StrMap& map = prog->str_maps[in.c];
+      ASSERT_GT(map.preds.size(), internal::AsciiLiterals::kMax);
+      uint64_t n1 = 0, n2 = 0;
+      const uint64_t each =
+          pfc_ir_mask_strs_each(e.payload.data(), e.payload.size(), 0, 1, PFC_TDH_NO_LENGTH, &map,
+                                prog->str_preds.data(), &n1);
+      const uint64_t scan = pfc_ir_mask_strs_next(e.payload.data(), e.payload.size(), 0, 1,
+                                                  PFC_TDH_NO_LENGTH, &map, &n2);
+      ASSERT_EQ(each, scan) << i;
+      hits += each != map.base;
+    }
+  }
+  EXPECT_GT(hits, 100);
+}
+
+}  // namespace
+}  // namespace pfc
