@@ -30,13 +30,14 @@ struct Sources16 {
 };
 
 // Sixteen units narrowed to 16-bit lanes of at most 0x80 (wide_narrow, before lower_bytes).
-template <bool kFold>
+// kN: the number of fold sources when known at compile time (the loop unrolled), else -1.
+template <bool kFold, int kN>
 inline __m256i narrow16(__m256i x, const Sources16& s) {
   const __m256i ascii = _mm256_cmpeq_epi16(
       _mm256_and_si256(x, _mm256_set1_epi16(static_cast<int16_t>(0xFF80))), _mm256_setzero_si256());
   __m256i y = _mm256_blendv_epi8(_mm256_set1_epi16(0x80), x, ascii);
   if (kFold) {
-    for (int k = 0; k < s.n; ++k)
+    for (int k = 0; k < (kN < 0 ? s.n : kN); ++k)
       y = _mm256_blendv_epi8(y, s.to[k], _mm256_cmpeq_epi16(x, s.from[k]));
   }
   return y;
@@ -50,10 +51,10 @@ inline __m256i lower_bytes(__m256i x) {
 }
 
 // wide_narrow of the 32 units at p into out.
-template <bool kFold>
+template <bool kFold, int kN>
 inline void narrow32(const uint8_t* p, uint8_t* out, const Sources16& s) {
-  const __m256i a = narrow16<kFold>(Avx2::load(p), s);
-  const __m256i b = narrow16<kFold>(Avx2::load(p + 32), s);
+  const __m256i a = narrow16<kFold, kN>(Avx2::load(p), s);
+  const __m256i b = narrow16<kFold, kN>(Avx2::load(p + 32), s);
   // packus works per 128-bit lane: a0-7 b0-7 | a8-15 b8-15; the permute restores the order.
   __m256i x = _mm256_permute4x64_epi64(_mm256_packus_epi16(a, b), 0xD8);
   if (kFold) x = lower_bytes(x);
@@ -62,11 +63,11 @@ inline void narrow32(const uint8_t* p, uint8_t* out, const Sources16& s) {
 
 // wide_narrow of n >= 32 units: blocks of 32, the last one overlapping the one before it
 // (rewriting the same bytes) instead of a scalar tail.
-template <bool kFold>
+template <bool kFold, int kN>
 void narrow_avx2(const uint8_t* p, uint64_t n, uint8_t* out, const Sources16& s) {
   uint64_t i = 0;
-  for (; i + 32 <= n; i += 32) narrow32<kFold>(p + 2 * i, out + i, s);
-  if (i < n) narrow32<kFold>(p + 2 * (n - 32), out + (n - 32), s);
+  for (; i + 32 <= n; i += 32) narrow32<kFold, kN>(p + 2 * i, out + i, s);
+  if (i < n) narrow32<kFold, kN>(p + 2 * (n - 32), out + (n - 32), s);
 }
 
 }  // namespace
@@ -89,8 +90,10 @@ void wide_narrow_avx2(const uint8_t* p, const uint8_t* end, bool fold, uint8_t* 
     s.from[k] = _mm256_set1_epi16(static_cast<int16_t>(f.from[k]));
     s.to[k] = _mm256_set1_epi16(f.to[k]);
   }
-  if (fold) narrow_avx2<true>(p, n, out, s);
-  else narrow_avx2<false>(p, n, out, s);
+  // Unicode 15 has two fold sources (KELVIN SIGN, LONG S): that count gets its own loop.
+  if (!fold) narrow_avx2<false, 0>(p, n, out, s);
+  else if (s.n == 2) narrow_avx2<true, 2>(p, n, out, s);
+  else narrow_avx2<true, -1>(p, n, out, s);
 }
 
 }  // namespace pfc::internal
