@@ -1,7 +1,9 @@
 // compiler/str_match.cc — see str_match.h; the exactness argument is docs/jit.md "String
 // indexing".
 //
-// Every text is transcoded into its code points as the predicates decode them, folded for
+// Literals with ASCII needles go to AsciiLiterals on UTF-16 text narrowed a byte per unit
+// (wide_narrow) or on the transcoding below for 8-bit text. For the others every text is
+// transcoded into its code points as the predicates decode them, folded for
 // `fold_` and as they are for `plain_`, written as generalised UTF-8 (surrogates encoded
 // like other code points), and scanned against the literals' needles written the same
 // way (UTF-8 is self-synchronising, so a byte match is a code-point match) and the globs'

@@ -1,6 +1,7 @@
 // compiler/str_match.h — the patterns of a `mask.strs` (ir::StrMap, docs/ir.md §4 "String
-// indexing") matched in one pass: a StrMatcher holds Hyperscan databases of every pattern
-// that can take part, built once per program, and answers exactly what testing each pattern
+// indexing") matched in one pass: a StrMatcher holds a filter of the ASCII literals
+// (str_literals.h), Hyperscan databases of the other literals and globs and RE2 sets of the
+// regexes, built once per program, and answers exactly what testing each pattern
 // on its own with pfc_tdh_str_pred / pfc_ir_pred_regex_next answers (docs/jit.md "String
 // indexing" gives the argument). Both engines call the helpers below: the interpreter the
 // one-by-one reference, JIT code the matcher.

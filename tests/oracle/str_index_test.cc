@@ -5,7 +5,7 @@
 // routed on texts of ASCII and non-ASCII characters in every case variant (KELVIN SIGN,
 // LONG S, final sigma, surrogate pairs, unpaired surrogates, invalid UTF-8) and on
 // truncated payloads. The indexed lowering (one mask.strs per field: the interpreter tests
-// each pattern on its own, the JIT's helper scans them all with Hyperscan), the lowering
+// each pattern on its own, the JIT's helper scans them all in one pass), the lowering
 // without indexing and the JIT (O0, O1, O2) must all give the oracle's masks, and
 // `pfc run --explain`'s first failed check must be the same with and without indexing.
 #include <gtest/gtest.h>
@@ -168,6 +168,18 @@ int count(const ir::Program& p, ir::Op op) {
   return n;
 }
 
+// Session s of `spec` becomes one filter of event kId: the expression of preds, nodes, kids.
+void set_session(ProgramSpec& spec, uint32_t s, std::vector<PayloadPredicate> preds,
+                 std::vector<PayloadExpr::Node> nodes, std::vector<uint32_t> kids = {}) {
+  PayloadFilter f{kId, 0, false, {}};
+  f.expr.preds = std::move(preds);
+  f.expr.nodes = std::move(nodes);
+  f.expr.kids = std::move(kids);
+  EnableParams params;
+  params.payload = {std::move(f)};
+  spec.sessions[s] = SessionEntry{s, std::move(params)};
+}
+
 int check_case(const ProgramSpec& spec, const std::vector<Event>& events, bool jit,
                const std::string& what) {
   std::vector<EventView> views;
@@ -203,12 +215,7 @@ TEST(StringIndex, SixtyFourPatternsOneScan) {
     for (uint32_t s = 0; s < 64; ++s) {
       std::string text = "w" + std::to_string(s) + "x";
       if (op == PayloadOp::Matches) text = "*" + text.append("*");
-      PayloadFilter f{kId, 0, false, {}};
-      f.expr.preds = {{kWide, op, {0, 0, text, {}}}};
-      f.expr.nodes = {{Kind::Pred, 0, 0}};
-      EnableParams params;
-      params.payload = {std::move(f)};
-      spec.sessions[s] = SessionEntry{s, std::move(params)};
+      set_session(spec, s, {{kWide, op, {0, 0, text, {}}}}, {{Kind::Pred, 0, 0}});
     }
     auto prog = lower(spec);
     ASSERT_TRUE(prog.has_value()) << prog.error().message;
@@ -366,14 +373,11 @@ TEST(StringIndex, AsciiLiteralEdges) {
   const char* const needles[] = {"kelvin", "ks", "s", "k", "TiMe", "out", "a b", "sk"};
   ProgramSpec spec = Gen(5).spec(64);
   for (uint32_t s = 0; s < 64; ++s) {
-    PayloadFilter f{kId, 0, false, {}};
-    f.expr.preds = {{s % 3 == 0 ? kNarrow : kWide,
-                     kLiteralOps[s % 8],
-                     {0, 0, needles[(s / 8) % std::size(needles)], {}}}};
-    f.expr.nodes = {{Kind::Pred, 0, 0}};
-    EnableParams params;
-    params.payload = {std::move(f)};
-    spec.sessions[s] = SessionEntry{s, std::move(params)};
+    set_session(spec, s,
+                {{s % 3 == 0 ? kNarrow : kWide,
+                  kLiteralOps[s % 8],
+                  {0, 0, needles[(s / 8) % std::size(needles)], {}}}},
+                {{Kind::Pred, 0, 0}});
   }
   auto prog = lower(spec);
   ASSERT_TRUE(prog.has_value()) << prog.error().message;
@@ -435,14 +439,10 @@ TEST(StringIndex, MoreAsciiLiteralsThanTheFilterTakes) {
   Gen g(6);
   ProgramSpec spec = g.spec(64);
   for (uint32_t s = 0; s < 64; ++s) {
-    PayloadFilter f{kId, 0, false, {}};
-    f.expr.preds = {{kWide, PayloadOp::Contains, {0, 0, "k" + std::to_string(s), {}}},
-                    {kWide, PayloadOp::EndsWith, {0, 0, std::to_string(s) + "s", {}}}};
-    f.expr.nodes = {{Kind::Pred, 0, 0}, {Kind::Pred, 1, 0}, {Kind::Or, 0, 2}};
-    f.expr.kids = {0, 1};
-    EnableParams params;
-    params.payload = {std::move(f)};
-    spec.sessions[s] = SessionEntry{s, std::move(params)};
+    set_session(spec, s,
+                {{kWide, PayloadOp::Contains, {0, 0, "k" + std::to_string(s), {}}},
+                 {kWide, PayloadOp::EndsWith, {0, 0, std::to_string(s) + "s", {}}}},
+                {{Kind::Pred, 0, 0}, {Kind::Pred, 1, 0}, {Kind::Or, 0, 2}}, {0, 1});
   }
   auto prog = lower(spec);
   ASSERT_TRUE(prog.has_value()) << prog.error().message;
