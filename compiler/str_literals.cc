@@ -108,7 +108,7 @@ uint64_t AsciiLiterals::match(uint8_t* text, size_t n, uint64_t acc) const {
 #if defined(__x86_64__)
   if (avx2_) {
     std::memset(text + n, 0x80, kPad);
-    return ascii_literals_avx2(*this, text, n, acc);
+    return ascii_literals_avx2(*this, tables_, full_, text, n, acc);
   }
 #endif
   return match_scalar(text, n, acc);

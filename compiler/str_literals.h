@@ -66,8 +66,10 @@ class AsciiLiterals {
   bool avx2_ = false;
 };
 
-// The AVX2 filter (str_literals_avx2.cc, x86-64 only; called only when the CPU has AVX2).
-uint64_t ascii_literals_avx2(const AsciiLiterals& lits, const uint8_t* text, size_t n,
-                             uint64_t acc);
+// The AVX2 filter (str_literals_avx2.cc, x86-64 only; called only when the CPU has AVX2)
+// over `lits`' tables and full mask, passed in so that the AVX2 file calls no inline
+// function it could share with code that runs everywhere.
+uint64_t ascii_literals_avx2(const AsciiLiterals& lits, const LiteralTables& tables, uint64_t full,
+                             const uint8_t* text, size_t n, uint64_t acc);
 
 }  // namespace pfc::internal

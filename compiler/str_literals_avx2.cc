@@ -1,7 +1,9 @@
 // compiler/str_literals_avx2.cc — the AVX2 filter of str_literals.h, compiled with -mavx2
 // (compiler/CMakeLists.txt) on x86-64 only and called only when the CPU has AVX2. 32 text
 // positions a step: per filter offset one unaligned load, its nibbles, and per group two
-// shuffles of the tables; positions whose bucket byte is not 0 go to verify.
+// shuffles of the tables; positions whose bucket byte is not 0 go to verify. It calls no
+// inline function of a header (only verify, defined in str_literals.cc), so no AVX2 copy of
+// one can be shared with code that runs on any CPU.
 #include <immintrin.h>
 
 #include "compiler/str_literals.h"
@@ -19,9 +21,8 @@ namespace {
 
 // The filter for kGroups groups of 8 buckets.
 template <int kGroups>
-uint64_t filter(const AsciiLiterals& lits, const uint8_t* text, size_t n, uint64_t acc) {
-  const LiteralTables& t = lits.tables();
-  const uint64_t full = lits.full();
+uint64_t filter(const AsciiLiterals& lits, const LiteralTables& t, uint64_t full,
+                const uint8_t* text, size_t n, uint64_t acc) {
   const __m256i low = _mm256_set1_epi8(0x0F);
   for (size_t i = 0; i < n; i += 32) {
     __m256i m[kGroups];
@@ -56,9 +57,10 @@ uint64_t filter(const AsciiLiterals& lits, const uint8_t* text, size_t n, uint64
 
 }  // namespace
 
-uint64_t ascii_literals_avx2(const AsciiLiterals& lits, const uint8_t* text, size_t n,
-                             uint64_t acc) {
-  return lits.tables().groups == 1 ? filter<1>(lits, text, n, acc) : filter<2>(lits, text, n, acc);
+uint64_t ascii_literals_avx2(const AsciiLiterals& lits, const LiteralTables& tables, uint64_t full,
+                             const uint8_t* text, size_t n, uint64_t acc) {
+  return tables.groups == 1 ? filter<1>(lits, tables, full, text, n, acc)
+                            : filter<2>(lits, tables, full, text, n, acc);
 }
 
 }  // namespace pfc::internal
