@@ -1,7 +1,9 @@
 // compiler/str_match.cc — see str_match.h; the exactness argument is docs/jit.md "String
 // indexing".
 //
-// Every text is transcoded into its code points as the predicates decode them, folded for
+// Literals with ASCII needles go to AsciiLiterals on UTF-16 text narrowed a byte per unit
+// (wide_narrow) or on the transcoding below for 8-bit text. For the others every text is
+// transcoded into its code points as the predicates decode them, folded for
 // `fold_` and as they are for `plain_`, written as generalised UTF-8 (surrogates encoded
 // like other code points), and scanned against the literals' needles written the same
 // way (UTF-8 is self-synchronising, so a byte match is a code-point match) and the globs'
@@ -31,6 +33,7 @@
 #include "runtime/casefold.h"
 #include "runtime/glob.h"
 #include "runtime/tdh.h"
+#include "runtime/wide_search.h"
 
 namespace pfc::internal {
 
@@ -80,6 +83,12 @@ bool is_glob(PO op) { return op == PO::Matches || op == PO::MatchesCs; }
 bool is_regex(PO op) { return op == PO::Regex || op == PO::RegexCs; }
 bool folds(PO op) { return !payload_op_has(op, kCaseSensitive); }
 
+// Whether a literal's (folded) needle is ASCII without U+0000: searchable in UTF-16 text
+// narrowed by wide_narrow (runtime/wide_search.h says why that is exact).
+bool ascii_needle(const std::u32string& needle) {
+  return std::all_of(needle.begin(), needle.end(), [](char32_t c) { return c - 1 < 0x7F; });
+}
+
 // Generalised UTF-8: the UTF-8 bit layout for every value up to U+10FFFF, surrogates too.
 inline uint8_t* put_cp_raw(uint8_t* o, char32_t c) {
   if (c < 0x80) {
@@ -119,12 +128,15 @@ bool ends_at_end(PO op) {
   return op == PO::EndsWith || op == PO::EndsWithCs || op == PO::Is || op == PO::IsCs;
 }
 
+// Whether a literal operator anchors its needle at the text's start.
+bool starts_at_start(PO op) {
+  return op == PO::StartsWith || op == PO::StartsWithCs || op == PO::Is || op == PO::IsCs;
+}
+
 // A literal's expression over `bytes` with the operator's start anchor.
 std::string literal_expr(PO op, const std::string& bytes) {
   std::string out;
-  const bool start =
-      op == PO::StartsWith || op == PO::StartsWithCs || op == PO::Is || op == PO::IsCs;
-  if (start) out += "\\A";
+  if (starts_at_start(op)) out += "\\A";
   for (char c : bytes) put_byte(out, uint8_t(c));
   return out;
 }
@@ -254,7 +266,7 @@ bool grow_prototype(const HsApi& hs, const hs_database_t* db) {
 struct ThreadState {
   hs_scratch_t* scratch = nullptr;
   uint64_t version = 0;
-  std::string folded, plain, utf8;
+  std::string folded, plain, utf8, narrow;
   std::vector<int> set_hits;
   ~ThreadState() {
     if (scratch != nullptr) hyperscan()->free_scratch(scratch);  // loaded, as it made it
@@ -343,6 +355,24 @@ std::unique_ptr<StrMatcher::Db> compile(DbSpec spec, const std::vector<uint64_t>
     spec.at_end.erase(spec.at_end.begin() + bad);
   }
   return nullptr;
+}
+
+// The ASCII literals of one case rule (pattern index, literal) as an AsciiLiterals filter,
+// or null when there are none; beyond AsciiLiterals::kMax they go into `spec` instead.
+std::unique_ptr<AsciiLiterals> ascii_literals(
+    const std::vector<std::pair<uint32_t, AsciiLiteral>>& lits, DbSpec& spec) {
+  if (lits.empty()) return nullptr;
+  if (lits.size() > AsciiLiterals::kMax) {
+    for (const auto& [k, l] : lits) {
+      const PO op =
+          l.start ? (l.end ? PO::Is : PO::StartsWith) : (l.end ? PO::EndsWith : PO::Contains);
+      spec.add(literal_expr(op, l.bytes), 0, k, l.end);
+    }
+    return nullptr;
+  }
+  std::vector<AsciiLiteral> out;
+  for (const auto& [k, l] : lits) out.push_back(l);
+  return std::make_unique<AsciiLiterals>(std::move(out));
 }
 
 struct ScanCtx {
@@ -447,10 +477,11 @@ size_t transcode_into(const uint8_t* b, const uint8_t* e, uint8_t* out) {
   return size_t(o - out);
 }
 
-// transcode_into for a field's unit (2: UTF-16LE, 1: 8-bit) into `buf` (grown as needed).
-const uint8_t* transcode(const uint8_t* b, const uint8_t* e, uint32_t unit, bool fold,
-                         std::string& buf, size_t* n) {
-  const size_t room = 3 * size_t(e - b) + 16;
+// transcode_into for a field's unit (2: UTF-16LE, 1: 8-bit) into `buf` (grown as needed,
+// with AsciiLiterals::kPad bytes to spare after the text).
+uint8_t* transcode(const uint8_t* b, const uint8_t* e, uint32_t unit, bool fold, std::string& buf,
+                   size_t* n) {
+  const size_t room = 3 * size_t(e - b) + 16 + AsciiLiterals::kPad;
   if (buf.size() < room) buf.resize(room);
   auto* out = reinterpret_cast<uint8_t*>(buf.data());
   if (unit == 2)
@@ -469,6 +500,7 @@ std::shared_ptr<const StrMatcher> StrMatcher::build(const ir::StrMap& map,
                                                     const std::vector<ir::StrPred>& str_preds) {
   std::shared_ptr<StrMatcher> m(new StrMatcher());
   DbSpec fold, plain;
+  std::vector<std::pair<uint32_t, AsciiLiteral>> fold_ascii, plain_ascii;
   for (size_t i = 0; i < map.preds.size(); ++i) {
     const ir::StrPred& p = str_preds[map.preds[i]];
     const auto k = uint32_t(m->patterns_.size());
@@ -481,6 +513,11 @@ std::shared_ptr<const StrMatcher> StrMatcher::build(const ir::StrMap& map,
       }
       std::string bytes;
       for (char32_t c : p.folded) put_cp(bytes, c);
+      if (ascii_needle(p.folded)) {
+        (f ? fold_ascii : plain_ascii)
+            .push_back({k, {bytes, starts_at_start(p.op), ends_at_end(p.op), map.masks[i]}});
+        continue;
+      }
       (f ? fold : plain).add(literal_expr(p.op, bytes), 0, k, ends_at_end(p.op));
     } else if (is_glob(p.op)) {
       if (std::string e = glob_utf8_expr(p.folded); !e.empty())
@@ -510,6 +547,8 @@ std::shared_ptr<const StrMatcher> StrMatcher::build(const ir::StrMap& map,
   }
   // A pattern a database rejects is tested on its own.
   std::vector<uint32_t> rejected;
+  m->fold_ascii_ = ascii_literals(fold_ascii, fold);
+  m->plain_ascii_ = ascii_literals(plain_ascii, plain);
   m->fold_ = compile(std::move(fold), map.masks, rejected);
   m->plain_ = compile(std::move(plain), map.masks, rejected);
   m->always_.insert(m->always_.end(), rejected.begin(), rejected.end());
@@ -518,6 +557,7 @@ std::shared_ptr<const StrMatcher> StrMatcher::build(const ir::StrMap& map,
 
 uint64_t StrMatcher::scan(const Db& db, const uint8_t* data, uint64_t n, uint64_t acc,
                           bool* ok) const {
+  if ((acc & db.full) == db.full) return acc;  // nothing it could add
   ThreadState& ts = thread_state();
   ScanCtx ctx{&db, n, &patterns_, acc};
   const char* text = reinterpret_cast<const char*>(data);
@@ -530,6 +570,30 @@ uint64_t StrMatcher::scan(const Db& db, const uint8_t* data, uint64_t n, uint64_
     return acc;
   }
   return ctx.acc;
+}
+
+// The databases of one case rule (`fold`: the caseless one) on [b, e): `ascii` on UTF-16
+// text narrowed by wide_narrow, `utf8` on the generalised UTF-8 transcoding — and, for 8-bit
+// text, `ascii` on that transcoding as well (an ASCII byte in it is a whole code point).
+uint64_t StrMatcher::scan_rule(const AsciiLiterals* ascii, const Db* utf8, bool fold,
+                               const uint8_t* b, const uint8_t* e, uint32_t unit, uint64_t acc,
+                               bool* ok) const {
+  ThreadState& ts = thread_state();
+  if (ascii != nullptr && (acc & ascii->full()) == ascii->full()) ascii = nullptr;
+  if (ascii != nullptr && unit == 2) {
+    const auto n = size_t(e - b) / 2;
+    if (ts.narrow.size() < n + AsciiLiterals::kPad) ts.narrow.resize(n + AsciiLiterals::kPad);
+    auto* out = reinterpret_cast<uint8_t*>(ts.narrow.data());
+    wide_narrow(b, e, fold, out);
+    acc = ascii->match(out, n, acc);
+    ascii = nullptr;
+  }
+  if (ascii == nullptr && utf8 == nullptr) return acc;
+  size_t n = 0;
+  uint8_t* text = transcode(b, e, unit, fold, fold ? ts.folded : ts.plain, &n);
+  if (ascii != nullptr) acc = ascii->match(text, n, acc);
+  if (utf8 != nullptr) acc = scan(*utf8, text, n, acc, ok);
+  return acc;
 }
 
 // The regexes through the RE2 sets: on the text's UTF-8 (UTF-16 converted with unpaired
@@ -578,16 +642,8 @@ uint64_t StrMatcher::match(const uint8_t* payload, uint64_t size, uint64_t off, 
   // hs_scan takes an unsigned length (a transcoded text has at most 3 bytes per input byte).
   bool ok = b < e && uint64_t(e - b) <= 0xFFFFFFFFu / 4;
   uint64_t acc = 0;
-  ThreadState& ts = thread_state();
-  size_t n = 0;
-  if (ok && fold_) {
-    const uint8_t* folded = transcode(b, e, unit, true, ts.folded, &n);
-    acc = scan(*fold_, folded, n, acc, &ok);
-  }
-  if (ok && plain_) {
-    const uint8_t* plain = transcode(b, e, unit, false, ts.plain, &n);
-    acc = scan(*plain_, plain, n, acc, &ok);
-  }
+  if (ok) acc = scan_rule(fold_ascii_.get(), fold_.get(), true, b, e, unit, acc, &ok);
+  if (ok) acc = scan_rule(plain_ascii_.get(), plain_.get(), false, b, e, unit, acc, &ok);
   if (ok && sets_) acc = sets(b, e, unit, acc, &ok);
   if (!ok) {  // the empty text, or a scan that failed: every pattern on its own
     acc = 0;

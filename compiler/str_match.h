@@ -1,6 +1,7 @@
 // compiler/str_match.h — the patterns of a `mask.strs` (ir::StrMap, docs/ir.md §4 "String
-// indexing") matched in one pass: a StrMatcher holds Hyperscan databases of every pattern
-// that can take part, built once per program, and answers exactly what testing each pattern
+// indexing") matched in one pass: a StrMatcher holds a filter of the ASCII literals
+// (str_literals.h), Hyperscan databases of the other literals and globs and RE2 sets of the
+// regexes, built once per program, and answers exactly what testing each pattern
 // on its own with pfc_tdh_str_pred / pfc_ir_pred_regex_next answers (docs/jit.md "String
 // indexing" gives the argument). Both engines call the helpers below: the interpreter the
 // one-by-one reference, JIT code the matcher.
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "compiler/ir.h"
+#include "compiler/str_literals.h"
 
 namespace pfc::internal {
 
@@ -44,13 +46,18 @@ class StrMatcher {
  private:
   StrMatcher() = default;
   uint64_t scan(const Db& db, const uint8_t* data, uint64_t n, uint64_t acc, bool* ok) const;
+  uint64_t scan_rule(const AsciiLiterals* ascii, const Db* utf8, bool fold, const uint8_t* b,
+                     const uint8_t* e, uint32_t unit, uint64_t acc, bool* ok) const;
   uint64_t sets(const uint8_t* b, const uint8_t* e, uint32_t unit, uint64_t acc, bool* ok) const;
   uint64_t each(const std::vector<uint32_t>& ids, const uint8_t* payload, uint64_t size,
                 uint64_t off, uint32_t in_type, uint64_t length, uint64_t acc) const;
 
   std::vector<Pattern> patterns_;
-  std::unique_ptr<Db> fold_;      // the text folded, as generalised UTF-8: caseless literals, globs
-  std::unique_ptr<Db> plain_;     // the text as generalised UTF-8: `.cs` literals and globs
+  std::unique_ptr<AsciiLiterals> fold_ascii_;   // caseless literals with ASCII needles
+  std::unique_ptr<AsciiLiterals> plain_ascii_;  // `.cs` literals with ASCII needles
+  std::unique_ptr<Db>
+      fold_;  // the text folded, as generalised UTF-8: other caseless literals, globs
+  std::unique_ptr<Db> plain_;     // the text as generalised UTF-8: other `.cs` literals and globs
   std::unique_ptr<Sets> sets_;    // every regex
   std::vector<uint32_t> always_;  // patterns tested on their own on every text
 };

@@ -5,7 +5,7 @@
 // routed on texts of ASCII and non-ASCII characters in every case variant (KELVIN SIGN,
 // LONG S, final sigma, surrogate pairs, unpaired surrogates, invalid UTF-8) and on
 // truncated payloads. The indexed lowering (one mask.strs per field: the interpreter tests
-// each pattern on its own, the JIT's helper scans them all with Hyperscan), the lowering
+// each pattern on its own, the JIT's helper scans them all in one pass), the lowering
 // without indexing and the JIT (O0, O1, O2) must all give the oracle's masks, and
 // `pfc run --explain`'s first failed check must be the same with and without indexing.
 #include <gtest/gtest.h>
@@ -168,6 +168,18 @@ int count(const ir::Program& p, ir::Op op) {
   return n;
 }
 
+// Session s of `spec` becomes one filter of event kId: the expression of preds, nodes, kids.
+void set_session(ProgramSpec& spec, uint32_t s, std::vector<PayloadPredicate> preds,
+                 std::vector<PayloadExpr::Node> nodes, std::vector<uint32_t> kids = {}) {
+  PayloadFilter f{kId, 0, false, {}};
+  f.expr.preds = std::move(preds);
+  f.expr.nodes = std::move(nodes);
+  f.expr.kids = std::move(kids);
+  EnableParams params;
+  params.payload = {std::move(f)};
+  spec.sessions[s] = SessionEntry{s, std::move(params)};
+}
+
 int check_case(const ProgramSpec& spec, const std::vector<Event>& events, bool jit,
                const std::string& what) {
   std::vector<EventView> views;
@@ -203,12 +215,7 @@ TEST(StringIndex, SixtyFourPatternsOneScan) {
     for (uint32_t s = 0; s < 64; ++s) {
       std::string text = "w" + std::to_string(s) + "x";
       if (op == PayloadOp::Matches) text = "*" + text.append("*");
-      PayloadFilter f{kId, 0, false, {}};
-      f.expr.preds = {{kWide, op, {0, 0, text, {}}}};
-      f.expr.nodes = {{Kind::Pred, 0, 0}};
-      EnableParams params;
-      params.payload = {std::move(f)};
-      spec.sessions[s] = SessionEntry{s, std::move(params)};
+      set_session(spec, s, {{kWide, op, {0, 0, text, {}}}}, {{Kind::Pred, 0, 0}});
     }
     auto prog = lower(spec);
     ASSERT_TRUE(prog.has_value()) << prog.error().message;
@@ -348,6 +355,123 @@ TEST(StringIndex, HardRegexesAgreeWithoutIndexing) {
       }
     }
   }
+}
+
+}  // namespace
+}  // namespace pfc
+
+namespace pfc {
+namespace {
+
+// The ASCII literal path at its edges (narrowed UTF-16, compiler/str_literals.h): 64
+// literal patterns of every operator on both string fields, on texts of 0..70 characters
+// with a needle (case-varied, k and s as KELVIN SIGN / LONG S) at the start, the end or
+// inside, and one other character (the fold sources, ß and ẞ, É, a lone surrogate, a
+// surrogate pair) at every position — the last unit of a vector block included: the
+// matcher must give what each pattern on its own gives.
+TEST(StringIndex, AsciiLiteralEdges) {
+  const char* const needles[] = {"kelvin", "ks", "s", "k", "TiMe", "out", "a b", "sk"};
+  ProgramSpec spec = Gen(5).spec(64);
+  for (uint32_t s = 0; s < 64; ++s) {
+    set_session(spec, s,
+                {{s % 3 == 0 ? kNarrow : kWide,
+                  kLiteralOps[s % 8],
+                  {0, 0, needles[(s / 8) % std::size(needles)], {}}}},
+                {{Kind::Pred, 0, 0}});
+  }
+  auto prog = lower(spec);
+  ASSERT_TRUE(prog.has_value()) << prog.error().message;
+  const std::u16string odd[] = {u"\u212A", u"\u017F", u"\u00DF",    u"\u1E9E",
+                                u"\u00C9", u"\xD800", u"\U0001F600"};
+  const std::u16string plants[] = {u"kelvin", u"\u212AElViN", u"K\u017F", u"TIME", u"a b", u"s"};
+  std::mt19937_64 rng(11);
+  int hits = 0;
+  for (size_t len = 0; len <= 70; ++len) {
+    for (size_t at = 0; at <= len; ++at) {
+      std::u16string text;
+      for (size_t i = 0; i < len; ++i) text += char16_t(u"xyzKS o"[rng() % 7]);
+      const std::u16string& plant = plants[rng() % std::size(plants)];
+      if (plant.size() <= len) {
+        const size_t where = at % 3 == 0   ? 0
+                             : at % 3 == 1 ? len - plant.size()
+                                           : at % (len - plant.size() + 1);
+        text.replace(where, plant.size(), plant);
+      }
+      if (at < len) text.replace(at, 1, odd[rng() % std::size(odd)]);
+      std::string narrow;
+      ASSERT_TRUE(utf16_to_utf8(text, narrow, Unpaired::Replace));
+      Event e;
+      e.desc = {kId, 0, 0, 4, 0, 0, 0};
+      for (char16_t u : text) e.payload.push_back(uint8_t(u)), e.payload.push_back(uint8_t(u >> 8));
+      e.payload.insert(e.payload.end(), {0, 0});
+      e.payload.insert(e.payload.end(), narrow.begin(), narrow.end());
+      e.payload.insert(e.payload.end(), {0, 0, 0, 0, 0});
+      for (const ir::Inst& in : prog->code) {
+        if (in.op != ir::Op::MaskStrs) continue;
+        const ir::StrMap& map = prog->str_maps[in.c];
+        const auto type = uint32_t(prog->fields[in.b].type);
+        const uint64_t off = type == uint32_t(InType::AnsiString) ? 2 * text.size() + 2 : 0;
+        uint64_t n1 = 0, n2 = 0;
+        const uint64_t each =
+            pfc_ir_mask_strs_each(e.payload.data(), e.payload.size(), off, type, PFC_TDH_NO_LENGTH,
+                                  &map, prog->str_preds.data(), &n1);
+        const uint64_t scan = pfc_ir_mask_strs_next(e.payload.data(), e.payload.size(), off, type,
+                                                    PFC_TDH_NO_LENGTH, &map, &n2);
+        ASSERT_EQ(each, scan) << "len " << len << " at " << at << " type " << type;
+        ASSERT_EQ(n1, n2);
+        hits += each != map.base;
+      }
+    }
+  }
+  EXPECT_GT(hits, 1000);
+}
+
+}  // namespace
+}  // namespace pfc
+
+namespace pfc {
+namespace {
+
+// More ASCII literals on one field than the literal filter takes (64 sessions, each an OR
+// of two `contains`): they go to Hyperscan with the other literals, and the matcher still
+// gives what each pattern on its own gives.
+TEST(StringIndex, MoreAsciiLiteralsThanTheFilterTakes) {
+  Gen g(6);
+  ProgramSpec spec = g.spec(64);
+  for (uint32_t s = 0; s < 64; ++s) {
+    set_session(spec, s,
+                {{kWide, PayloadOp::Contains, {0, 0, "k" + std::to_string(s), {}}},
+                 {kWide, PayloadOp::EndsWith, {0, 0, std::to_string(s) + "s", {}}}},
+                {{Kind::Pred, 0, 0}, {Kind::Pred, 1, 0}, {Kind::Or, 0, 2}}, {0, 1});
+  }
+  auto prog = lower(spec);
+  ASSERT_TRUE(prog.has_value()) << prog.error().message;
+  ASSERT_EQ(count(*prog, ir::Op::MaskStrs), 1);
+  int hits = 0;
+  for (int i = 0; i < 400; ++i) {
+    std::u16string text = i % 2 ? u"x\u212A" : u"y";
+    text += char16_t(u'0' + i % 7);
+    if (i % 3 == 0) text += char16_t(u'0' + i % 10);
+    if (i % 4 == 0) text += u"\u017F";
+    Event e;
+    e.desc = {kId, 0, 0, 4, 0, 0, 0};
+    for (char16_t u : text) e.payload.push_back(uint8_t(u)), e.payload.push_back(uint8_t(u >> 8));
+    e.payload.insert(e.payload.end(), {0, 0, 0, 0, 0, 0, 0});
+    for (const ir::Inst& in : prog->code) {
+      if (in.op != ir::Op::MaskStrs) continue;
+      const ir::StrMap& map = prog->str_maps[in.c];
+      ASSERT_GT(map.preds.size(), internal::AsciiLiterals::kMax);
+      uint64_t n1 = 0, n2 = 0;
+      const uint64_t each =
+          pfc_ir_mask_strs_each(e.payload.data(), e.payload.size(), 0, 1, PFC_TDH_NO_LENGTH, &map,
+                                prog->str_preds.data(), &n1);
+      const uint64_t scan = pfc_ir_mask_strs_next(e.payload.data(), e.payload.size(), 0, 1,
+                                                  PFC_TDH_NO_LENGTH, &map, &n2);
+      ASSERT_EQ(each, scan) << i;
+      hits += each != map.base;
+    }
+  }
+  EXPECT_GT(hits, 100);
 }
 
 }  // namespace

@@ -323,3 +323,67 @@ TEST(WideSearch, ShortNeedleHelperMatchesTheGeneralOne) {
 
 }  // namespace
 }  // namespace pfc
+
+// ---- wide_narrow ----------------------------------------------------------------------
+
+namespace pfc {
+namespace {
+
+// wide_narrow's contract computed unit by unit from fold_case.
+std::vector<uint8_t> ref_narrow(const std::u16string& units, bool fold) {
+  std::vector<uint8_t> out;
+  for (char16_t u : units) {
+    const char32_t c = fold ? fold_case(char32_t{u}) : char32_t{u};
+    out.push_back(c < 0x80 ? uint8_t(c) : 0x80);
+  }
+  return out;
+}
+
+// Every implementation against the reference on `text` at byte offset `shift`; the output
+// buffer is exactly sized, so a write past it is an ASan error.
+void check_narrow(const std::u16string& text, uint64_t shift, bool fold, const char* what) {
+  std::unique_ptr<uint8_t[]> keep;
+  const uint8_t* p = place(text, shift, &keep);
+  const std::vector<uint8_t> want = ref_narrow(text, fold);
+  for (const WideImpl& impl : impls()) {
+    std::unique_ptr<uint8_t[]> out =
+        exact_copy(std::vector<uint8_t>(text.size(), 0xEE), text.size());
+    impl.narrow(p, p + 2 * text.size(), fold, out.get());
+    ASSERT_EQ(std::vector<uint8_t>(out.get(), out.get() + text.size()), want)
+        << impl.name << " " << what << " len " << text.size() << " fold " << fold;
+  }
+}
+
+// Random texts of every unit kind (the fold sources, case variants, surrogates, NUL,
+// arbitrary units), 0..100 units and longer, at odd alignments.
+TEST(WideNarrow, EveryImplementationMatchesTheReference) {
+  Gen g(0x6e6172);
+  for (int round = 0; round < 6000; ++round) {
+    const uint64_t len = g.chance(10) ? g.below(300) : g.below(101);
+    const std::u16string text = g.text(len, U"ks");
+    ASSERT_NO_FATAL_FAILURE(check_narrow(text, g.below(4), !g.chance(4), "random"));
+  }
+}
+
+// One non-ASCII unit (each fold source, a letter folding elsewhere, a surrogate) at every
+// position of every length 1..70 — the last unit of a vector block included — in ASCII
+// text of both cases; and the empty text.
+TEST(WideNarrow, NonAsciiUnitAtEveryPosition) {
+  const char16_t odd[] = {0x212A, 0x017F, 0x00C9, 0x00DF, 0x1E9E, 0xD800, 0xFFFF, 0x0080};
+  ASSERT_NO_FATAL_FAILURE(check_narrow(u"", 0, true, "empty"));
+  for (uint64_t len = 1; len <= 70; ++len) {
+    std::u16string base;
+    for (uint64_t i = 0; i < len; ++i) base.push_back(char16_t(i % 3 == 0 ? u'K' : u'a' + i % 26));
+    for (uint64_t at = 0; at < len; ++at) {
+      for (char16_t u : odd) {
+        std::u16string text = base;
+        text[at] = u;
+        for (bool fold : {true, false})
+          ASSERT_NO_FATAL_FAILURE(check_narrow(text, at % 2, fold, "one unit"));
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace pfc
