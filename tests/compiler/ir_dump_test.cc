@@ -179,58 +179,62 @@ str_preds:
 guid_preds:
   gpred#0 = is {0E95CFBC-58D4-44BA-BE40-E63A853536DF}
 )"},
-    {"header", header_spec, R"(code: 44 instructions, 41 registers
+    {"header", header_spec, R"(code: 47 instructions, 44 registers
    0: %0 = str.in exe, sset#0
    1: %1 = load.hdr level
    2: %2 = cmp.ule %1, 2
    3: %3 = str.in event_name, sset#1
    4: %4 = not %3
-   5: %5 = not %2
-   6: %6 = or %4, %5
-   7: %7 = and %0, %6
-   8: %8 = cmp.ule %1, 4
-   9: %9 = const 128
-  10: %10 = mask.if %8, 0x2
-  11: %11 = or %9, %10
-  12: %12 = load.hdr keyword
-  13: %13 = and.imm %12, 0x30
-  14: %14 = cmp.ne %13, 0
-  15: %15 = and.imm %12, 0x10
-  16: %16 = cmp.eq %15, 16
-  17: %17 = and %14, %16
-  18: %18 = cmp.eq %12, 0
-  19: %19 = or %17, %18
-  20: %20 = cmp.ne %12, 0
-  21: %21 = mask.if %19, 0x2
-  22: %22 = mask.if %20, 0x80
-  23: %23 = or %21, %22
-  24: %24 = load.hdr pid
-  25: %25 = in.set %24, iset#0
-  26: %26 = mask.if %25, 0x2
-  27: %27 = or %9, %26
-  28: %28 = load.hdr id
-  29: %29 = in.set %28, iset#1
-  30: %30 = const 2
-  31: %31 = mask.if %29, 0x80
-  32: %32 = or %30, %31
-  33: %33 = and %11, %23
-  34: %34 = and %27, %32
-  35: %35 = mask.if %7, 0x80
-  36: %36 = or %30, %35
-  37: %37 = and %33, %34
-  38: %38 = and %36, %37
-  39: deliver.mask %38
-  40: %39 = in.set %28, iset#2
-  41: %40 = not %39
-  42: stack %40, bit 1
-  43: ret
+   5: %5 = and %2, %4
+   6: %6 = str.in event_name, sset#2
+   7: %7 = not %6
+   8: %8 = not %5
+   9: %9 = or %7, %8
+  10: %10 = and %0, %9
+  11: %11 = cmp.ule %1, 4
+  12: %12 = const 128
+  13: %13 = mask.if %11, 0x2
+  14: %14 = or %12, %13
+  15: %15 = load.hdr keyword
+  16: %16 = and.imm %15, 0x30
+  17: %17 = cmp.ne %16, 0
+  18: %18 = and.imm %15, 0x10
+  19: %19 = cmp.eq %18, 16
+  20: %20 = and %17, %19
+  21: %21 = cmp.eq %15, 0
+  22: %22 = or %20, %21
+  23: %23 = cmp.ne %15, 0
+  24: %24 = mask.if %22, 0x2
+  25: %25 = mask.if %23, 0x80
+  26: %26 = or %24, %25
+  27: %27 = load.hdr pid
+  28: %28 = in.set %27, iset#0
+  29: %29 = mask.if %28, 0x2
+  30: %30 = or %12, %29
+  31: %31 = load.hdr id
+  32: %32 = in.set %31, iset#1
+  33: %33 = const 2
+  34: %34 = mask.if %32, 0x80
+  35: %35 = or %33, %34
+  36: %36 = and %14, %26
+  37: %37 = and %30, %35
+  38: %38 = mask.if %10, 0x80
+  39: %39 = or %33, %38
+  40: %40 = and %36, %37
+  41: %41 = and %39, %40
+  42: deliver.mask %41
+  43: %42 = in.set %31, iset#2
+  44: %43 = not %42
+  45: stack %43, bit 1
+  46: ret
 int_sets:
   iset#0 = {3, 9}
   iset#1 = {1, 3}
   iset#2 = {2}
 str_sets:
   sset#0 = nocase {"tool.exe"}
-  sset#1 = exact {"Noisy"}
+  sset#1 = exact {""}
+  sset#2 = exact {"Noisy"}
 )"},
     {"masks", masks_spec, R"(code: 16 instructions, 14 registers
    0: %0 = load.hdr level
