@@ -1,0 +1,102 @@
+// trace/record.cc — see record.h.
+#include "trace/record.h"
+
+namespace pfc::trace {
+
+void fill_record(RecordHead* r, uint32_t tid, uint16_t cpu, uint8_t entry, const RecordParts& p) {
+  r->tid = tid;
+  r->cpu = cpu;
+  r->entry = p.inline_entry != nullptr ? kEntryInline : entry;
+  const uint32_t padded = (p.payload_len + 7u) & ~7u;
+  r->parts = static_cast<uint8_t>(
+      (padded - p.payload_len) | (p.activity != nullptr ? kPartActivity : 0) |
+      (p.related != nullptr ? kPartRelated : 0) | (p.stack_count != 0 ? kPartStack : 0));
+  auto* out = reinterpret_cast<uint8_t*>(r) + sizeof(RecordHead);
+  const auto put = [&out](const void* src, size_t n) {
+    std::memcpy(out, src, n);
+    out += n;
+  };
+  if (p.inline_entry != nullptr) put(p.inline_entry, sizeof(TableEntry));
+  if (p.activity != nullptr) put(p.activity, 16);
+  if (p.related != nullptr) put(p.related, 16);
+  if (p.stack_count != 0) {
+    const uint64_t count = p.stack_count;
+    put(&count, 8);
+    put(p.stack, 8u * p.stack_count);
+  }
+  if (p.payload_len != 0) put(p.payload, p.payload_len);
+}
+
+bool record_layout(const RecordHead& h, const uint8_t* rec, uint32_t size, RecordLayout& out) {
+  if ((h.parts & ~kPartsKnown) != 0 || size % 8 != 0 || size < kMinRecordBytes) return false;
+  uint32_t at = kMinRecordBytes;
+  const auto take = [&](uint32_t n) {
+    if (size - at < n) return false;
+    at += n;
+    return true;
+  };
+  out = RecordLayout{};
+  if (h.entry == kEntryInline && !take(sizeof(TableEntry))) return false;
+  if ((h.parts & kPartActivity) != 0) {
+    out.activity = at;
+    if (!take(16)) return false;
+  }
+  if ((h.parts & kPartRelated) != 0) {
+    out.related = at;
+    if (!take(16)) return false;
+  }
+  if ((h.parts & kPartStack) != 0) {
+    if (!take(8)) return false;
+    uint64_t count = 0;
+    std::memcpy(&count, rec + at - 8, 8);
+    if (count == 0 || count > 0xFFFF) return false;
+    out.stack = at;
+    out.stack_count = static_cast<uint32_t>(count);
+    if (!take(8u * out.stack_count)) return false;
+  }
+  const uint32_t padded = size - at, pad = h.parts & kPartPadMask;
+  if (padded < pad) return false;  // an empty payload has no padding
+  out.payload = at;
+  out.payload_len = padded - pad;
+  return true;
+}
+
+bool decode_record(const RecordHead& h, const uint8_t* rec, const RecordLayout& l,
+                   const StreamInfo& s, EventRecord& out, std::string& why) {
+  TableEntry e;
+  if (h.entry == kEntryInline) {
+    std::memcpy(&e, rec + kMinRecordBytes, sizeof e);
+  } else if (h.entry < s.count) {
+    e = s.table[h.entry];
+  } else {
+    why = "a record names table entry " + std::to_string(h.entry) + " of " +
+          std::to_string(s.count) + " its writer published";
+    return false;
+  }
+  out.size = h.size;
+  out.state = h.state;
+  out.ts = h.ts;
+  out.filetime = filetime_at(s, h.ts);
+  out.pid = s.pid;
+  out.tid = h.tid;
+  out.provider = e.provider;
+  out.id = e.id;
+  out.version = e.version;
+  out.channel = e.channel;
+  out.level = e.level;
+  out.opcode = e.opcode;
+  out.task = e.task;
+  out.keyword = e.keyword;
+  out.flags = e.flags;
+  out.activity = Guid{};
+  if (l.activity != 0) std::memcpy(&out.activity, rec + l.activity, 16);
+  out.related = Guid{};
+  out.has_related = l.related != 0;
+  if (l.related != 0) std::memcpy(&out.related, rec + l.related, 16);
+  out.cpu = h.cpu;
+  out.stack_count = static_cast<uint16_t>(l.stack_count);
+  out.payload_len = l.payload_len;
+  return true;
+}
+
+}  // namespace pfc::trace
