@@ -41,17 +41,8 @@ std::vector<uint64_t> capture_stack(void* caller) {
 // The table entry of an event: what its ring's table holds once per provider, descriptor
 // and header flags (trace/record.h).
 trace::TableEntry entry_of(const WriteContext& c, const EventView& e) {
-  trace::TableEntry t;
-  t.provider = c.provider;
-  t.id = e.desc.id;
-  t.version = e.desc.version;
-  t.channel = e.desc.channel;
-  t.level = e.desc.level;
-  t.opcode = e.desc.opcode;
-  t.task = e.desc.task;
-  t.keyword = e.desc.keyword;
-  t.flags = c.flags;
-  return t;
+  return trace::make_entry(c.provider, e.desc.id, e.desc.version, e.desc.channel, e.desc.level,
+                           e.desc.opcode, e.desc.task, e.desc.keyword, c.flags);
 }
 
 }  // namespace

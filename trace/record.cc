@@ -27,8 +27,10 @@ void fill_record(RecordHead* r, uint32_t tid, uint16_t cpu, uint8_t entry, const
   if (p.payload_len != 0) put(p.payload, p.payload_len);
 }
 
-bool record_layout(const RecordHead& h, const uint8_t* rec, uint32_t size, RecordLayout& out) {
-  if ((h.parts & ~kPartsKnown) != 0 || size % 8 != 0 || size < kMinRecordBytes) return false;
+bool record_layout_parts(const RecordHead& h, const uint8_t* rec, uint32_t size,
+                         RecordLayout& out) {
+  const uint32_t pad = h.parts & kPartPadMask;
+  if ((h.parts & ~kPartsKnown) != 0) return false;
   uint32_t at = kMinRecordBytes;
   const auto take = [&](uint32_t n) {
     if (size - at < n) return false;
@@ -54,11 +56,26 @@ bool record_layout(const RecordHead& h, const uint8_t* rec, uint32_t size, Recor
     out.stack_count = static_cast<uint32_t>(count);
     if (!take(8u * out.stack_count)) return false;
   }
-  const uint32_t padded = size - at, pad = h.parts & kPartPadMask;
+  const uint32_t padded = size - at;
   if (padded < pad) return false;  // an empty payload has no padding
   out.payload = at;
   out.payload_len = padded - pad;
   return true;
+}
+
+EventRecord event_template(const TableEntry& e, uint32_t pid) {
+  EventRecord out{};
+  out.pid = pid;
+  out.provider = e.provider;
+  out.id = e.id;
+  out.version = e.version;
+  out.channel = e.channel;
+  out.level = e.level;
+  out.opcode = e.opcode;
+  out.task = e.task;
+  out.keyword = e.keyword;
+  out.flags = e.flags;
+  return out;
 }
 
 bool decode_record(const RecordHead& h, const uint8_t* rec, const RecordLayout& l,
@@ -73,29 +90,8 @@ bool decode_record(const RecordHead& h, const uint8_t* rec, const RecordLayout& 
           std::to_string(s.count) + " its writer published";
     return false;
   }
-  out.size = h.size;
-  out.state = h.state;
-  out.ts = h.ts;
-  out.filetime = filetime_at(s, h.ts);
-  out.pid = s.pid;
-  out.tid = h.tid;
-  out.provider = e.provider;
-  out.id = e.id;
-  out.version = e.version;
-  out.channel = e.channel;
-  out.level = e.level;
-  out.opcode = e.opcode;
-  out.task = e.task;
-  out.keyword = e.keyword;
-  out.flags = e.flags;
-  out.activity = Guid{};
-  if (l.activity != 0) std::memcpy(&out.activity, rec + l.activity, 16);
-  out.related = Guid{};
-  out.has_related = l.related != 0;
-  if (l.related != 0) std::memcpy(&out.related, rec + l.related, 16);
-  out.cpu = h.cpu;
-  out.stack_count = static_cast<uint16_t>(l.stack_count);
-  out.payload_len = l.payload_len;
+  out = event_template(e, s.pid);
+  fill_event(h, rec, l, filetime_at(s, h.ts), out);
   return true;
 }
 

@@ -34,6 +34,22 @@ struct TableEntry {
 };
 static_assert(sizeof(TableEntry) == 40);
 
+// The entry of these fields, built as the five words writers hash and compare (a struct
+// filled field by field and then read by the word stalls on store forwarding).
+inline TableEntry make_entry(const Guid& provider, uint16_t id, uint8_t version, uint8_t channel,
+                             uint8_t level, uint8_t opcode, uint16_t task, uint64_t keyword,
+                             uint16_t flags) {
+  uint64_t w[5];
+  std::memcpy(w, &provider, 16);
+  w[2] = uint64_t{id} | uint64_t{version} << 16 | uint64_t{channel} << 24 | uint64_t{level} << 32 |
+         uint64_t{opcode} << 40 | uint64_t{task} << 48;
+  w[3] = keyword;
+  w[4] = flags;
+  TableEntry e;
+  std::memcpy(&e, w, sizeof e);
+  return e;
+}
+
 // The fixed head of every record (24 bytes), followed by its parts in this order: the
 // inline table entry (entry == kEntryInline), the activity ID (kPartActivity), the
 // related activity ID (kPartRelated), the stack (kPartStack: u32 count, u32 0, count u64
@@ -158,7 +174,39 @@ struct RecordLayout {
   uint32_t stack_count = 0;
   uint32_t payload_len = 0;
 };
-bool record_layout(const RecordHead& h, const uint8_t* rec, uint32_t size, RecordLayout& out);
+bool record_layout_parts(
+    const RecordHead& h, const uint8_t* rec, uint32_t size,
+    RecordLayout& out);  // record_layout of a record with parts, its size checked
+inline bool record_layout(const RecordHead& h, const uint8_t* rec, uint32_t size,
+                          RecordLayout& out) {
+  if (size % 8 != 0 || size < kMinRecordBytes) return false;
+  const uint32_t pad = h.parts & kPartPadMask;
+  if (h.parts != pad || h.entry == kEntryInline) return record_layout_parts(h, rec, size, out);
+  if (size - kMinRecordBytes < pad) return false;  // the common record: head and payload
+  out = RecordLayout{.payload = kMinRecordBytes, .payload_len = size - kMinRecordBytes - pad};
+  return true;
+}
+
+// The fields of an event that its table entry and stream give (the rest 0).
+EventRecord event_template(const TableEntry& e, uint32_t pid);
+// Sets the fields of `out` that the record gives (its head, layout and parts), on top of
+// its entry's and stream's (event_template).
+inline void fill_event(const RecordHead& h, const uint8_t* rec, const RecordLayout& l,
+                       int64_t filetime, EventRecord& out) {
+  out.size = h.size;
+  out.state = h.state;
+  out.ts = h.ts;
+  out.filetime = filetime;
+  out.tid = h.tid;
+  out.cpu = h.cpu;
+  out.activity = Guid{};
+  if (l.activity != 0) std::memcpy(&out.activity, rec + l.activity, 16);
+  out.related = Guid{};
+  out.has_related = l.related != 0;
+  if (l.related != 0) std::memcpy(&out.related, rec + l.related, 16);
+  out.stack_count = static_cast<uint16_t>(l.stack_count);
+  out.payload_len = l.payload_len;
+}
 
 // Rebuilds the event of the record at `rec` (`size` bytes, its head copied in `h`, its
 // layout checked) in `out`, with pointers to its payload and stack in `rec`. False, with

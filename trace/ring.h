@@ -309,6 +309,7 @@ class RingReader {
   RecordLayout layout_;  // and its layout
   StreamInfo stream_;    // pid and clock pair (table: table_)
   std::vector<TableEntry> table_;
+  std::vector<EventRecord> templates_;  // per entry of table_: event_template
   bool damaged_ = false;
   std::string damage_;
   // TSan builds only: the mapping of this ring's writer when it is in this process

@@ -47,9 +47,7 @@ RingWriter make_ring(const TraceDir& dir, uint32_t pid) {
 }
 
 void put(RingWriter& w, uint64_t value) {
-  TableEntry entry;
-  entry.level = 4;
-  entry.keyword = 0x10;
+  const TableEntry entry = make_entry(Guid{}, 1, 0, 0, 4, 0, 0, 0x10, 0);
   uint8_t payload[kPayload];
   std::memset(payload, static_cast<int>(value), kPayload);
   const RecordParts parts{.payload = payload, .payload_len = kPayload};
