@@ -214,7 +214,10 @@ uint64_t entry_hash(const TableEntry& e) {
          32;
 }
 bool same_entry(const TableEntry& a, const TableEntry& b) {
-  return std::memcmp(&a, &b, sizeof a) == 0;  // 40 bytes: five word compares
+  uint64_t x[5], y[5];  // five word compares (memcmp would be a call)
+  std::memcpy(x, &a, sizeof x);
+  std::memcpy(y, &b, sizeof y);
+  return ((x[0] ^ y[0]) | (x[1] ^ y[1]) | (x[2] ^ y[2]) | (x[3] ^ y[3]) | (x[4] ^ y[4])) == 0;
 }
 
 }  // namespace
@@ -411,12 +414,16 @@ const RingReader::View* RingReader::peek() {
     const uint64_t off = pos_ & (capacity_ - 1);
     const uint8_t* rec = data() + off;
     // check_event saw the entry published (or in the record).
+    // The view keeps the last record's entry fields: consecutive records of one event
+    // copy none.
     if (head_.entry == kEntryInline) {
       TableEntry e;
       std::memcpy(&e, rec + kMinRecordBytes, sizeof e);
       view_.header = event_template(e, stream_.pid);
-    } else {
+      view_entry_ = kEntryInline;
+    } else if (head_.entry != view_entry_) {
       view_.header = templates_[head_.entry];
+      view_entry_ = head_.entry;
     }
     fill_event(head_, rec, layout_, filetime_at(stream_, head_.ts), view_.header);
     view_.record = rec;

@@ -310,6 +310,7 @@ class RingReader {
   StreamInfo stream_;    // pid and clock pair (table: table_)
   std::vector<TableEntry> table_;
   std::vector<EventRecord> templates_;  // per entry of table_: event_template
+  uint8_t view_entry_ = kEntryInline;   // the entry whose fields view_ holds (inline: none)
   bool damaged_ = false;
   std::string damage_;
   // TSan builds only: the mapping of this ring's writer when it is in this process
