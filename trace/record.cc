@@ -3,30 +3,6 @@
 
 namespace pfc::trace {
 
-void fill_record(RecordHead* r, uint32_t tid, uint16_t cpu, uint8_t entry, const RecordParts& p) {
-  r->tid = tid;
-  r->cpu = cpu;
-  r->entry = p.inline_entry != nullptr ? kEntryInline : entry;
-  const uint32_t padded = (p.payload_len + 7u) & ~7u;
-  r->parts = static_cast<uint8_t>(
-      (padded - p.payload_len) | (p.activity != nullptr ? kPartActivity : 0) |
-      (p.related != nullptr ? kPartRelated : 0) | (p.stack_count != 0 ? kPartStack : 0));
-  auto* out = reinterpret_cast<uint8_t*>(r) + sizeof(RecordHead);
-  const auto put = [&out](const void* src, size_t n) {
-    std::memcpy(out, src, n);
-    out += n;
-  };
-  if (p.inline_entry != nullptr) put(p.inline_entry, sizeof(TableEntry));
-  if (p.activity != nullptr) put(p.activity, 16);
-  if (p.related != nullptr) put(p.related, 16);
-  if (p.stack_count != 0) {
-    const uint64_t count = p.stack_count;
-    put(&count, 8);
-    put(p.stack, 8u * p.stack_count);
-  }
-  if (p.payload_len != 0) put(p.payload, p.payload_len);
-}
-
 bool record_layout_parts(const RecordHead& h, const uint8_t* rec, uint32_t size,
                          RecordLayout& out) {
   const uint32_t pad = h.parts & kPartPadMask;

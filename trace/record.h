@@ -164,8 +164,38 @@ inline uint32_t record_bytes(uint32_t payload_len) {
 }
 
 // Fills a reserved record (its word and ts are the ring's) after the head's first 16
-// bytes: tid, cpu, entry, parts, then every part and the payload.
-void fill_record(RecordHead* r, uint32_t tid, uint16_t cpu, uint8_t entry, const RecordParts& p);
+// bytes: tid, cpu, entry, parts, then every part and the payload. Inline: EventWrite's
+// path, where a record without parts is the head and the payload.
+inline void fill_record(RecordHead* r, uint32_t tid, uint16_t cpu, uint8_t entry,
+                        const RecordParts& p) {
+  r->tid = tid;
+  r->cpu = cpu;
+  r->entry = p.inline_entry != nullptr ? kEntryInline : entry;
+  const uint32_t padded = (p.payload_len + 7u) & ~7u;
+  auto* out = reinterpret_cast<uint8_t*>(r) + sizeof(RecordHead);
+  if (p.inline_entry == nullptr && p.activity == nullptr && p.related == nullptr &&
+      p.stack_count == 0) [[likely]] {
+    r->parts = static_cast<uint8_t>(padded - p.payload_len);
+    if (p.payload_len != 0) std::memcpy(out, p.payload, p.payload_len);
+    return;
+  }
+  r->parts = static_cast<uint8_t>(
+      (padded - p.payload_len) | (p.activity != nullptr ? kPartActivity : 0) |
+      (p.related != nullptr ? kPartRelated : 0) | (p.stack_count != 0 ? kPartStack : 0));
+  const auto put = [&out](const void* src, size_t n) {
+    std::memcpy(out, src, n);
+    out += n;
+  };
+  if (p.inline_entry != nullptr) put(p.inline_entry, sizeof(TableEntry));
+  if (p.activity != nullptr) put(p.activity, 16);
+  if (p.related != nullptr) put(p.related, 16);
+  if (p.stack_count != 0) {
+    const uint64_t count = p.stack_count;
+    put(&count, 8);
+    put(p.stack, 8u * p.stack_count);
+  }
+  if (p.payload_len != 0) std::memcpy(out, p.payload, p.payload_len);
+}
 
 // Where the parts of a record of `size` bytes lie, from a copy of its head: false when
 // the sizes do not add up or an unknown bit is set.
