@@ -43,6 +43,21 @@ uint32_t random_salt() {
 
 constexpr std::string_view kFrontSuffix = "front";
 
+// The clock pair of every ring this process creates (docs/namespace.md §3 "Records"): one
+// per process, so the FILETIMEs of its events in different sessions follow their
+// monotonic order.
+struct ClockPair {
+  uint64_t mono;
+  int64_t filetime;
+};
+const ClockPair& process_clock_pair() {
+  static const ClockPair pair = [] {
+    const uint64_t mono = mono_ns();
+    return ClockPair{mono, filetime_of_mono(mono)};
+  }();
+  return pair;
+}
+
 }  // namespace
 
 std::string ring_name(uint64_t instance, const ProcessKey& writer, bool front) {
@@ -105,8 +120,9 @@ Result<RingWriter> RingWriter::create(const TraceDir& dir, uint64_t instance,
   h->instance = instance;
   h->pid = self.pid;
   h->start = self.start;
-  h->mono_base = mono_ns();
-  h->ft_base = filetime_of_mono(h->mono_base);
+  const ClockPair& clock = process_clock_pair();
+  h->mono_base = clock.mono;
+  h->ft_base = clock.filetime;
   std::atomic_ref<uint64_t>(h->magic).store(kRingMagic, std::memory_order_release);
   ring_tsan::register_writer(instance, w.salt_, w.map_.data());
   return w;
