@@ -21,7 +21,7 @@ ConsumerProblem consumer_problem(uint64_t handle);
 
 // Why the calling thread's last OpenTraceW of a log file failed with ERROR_BAD_FORMAT: the
 // reader's text naming the file ("FILE: not a pfc trace log file (docs/logfile.md)", "FILE:
-// log file version 1 is not supported (this pfc reads version 2)", "FILE: damaged log file
+// log file version 2 is not supported (this pfc reads version 3)", "FILE: damaged log file
 // header (CRC)", ...); "" otherwise.
 std::string open_problem();
 

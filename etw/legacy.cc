@@ -146,7 +146,6 @@ ULONG TraceEvent(TRACEHANDLE TraceHandle, PEVENT_TRACE_HEADER EventTrace) {
     view.tid = current_tid();
     WriteContext write;
     write.flags = EVENT_HEADER_FLAG_CLASSIC_HEADER | EVENT_HEADER_FLAG_64_BIT_HEADER;
-    write.timestamp = filetime_now();
     write.provider = to_pfc(guid);
     WriteSource source(std::move(write));
     const WriteScope scope(&source);

@@ -269,8 +269,7 @@ struct Pending {
   uint16_t flags;  // added to the header flags (tlg::kRecordFlag)
 };
 
-// The WriteContext of an EventWrite* call (WriteSource's build; `arg` is a Pending). The
-// timestamp stays 0: the first session's ring reservation sets it (Session::deliver).
+// The WriteContext of an EventWrite* call (WriteSource's build; `arg` is a Pending).
 void build_context(WriteContext& ctx, const void* arg) {
   const auto& p = *static_cast<const Pending*>(arg);
   const WriteArgs& a = *p.args;

@@ -38,24 +38,11 @@ std::vector<uint64_t> capture_stack(void* caller) {
   return out;
 }
 
-void fill_record(trace::EventRecord* r, const WriteContext& c, const EventView& e) {
-  r->filetime = c.timestamp;
-  r->pid = e.pid;
-  r->tid = e.tid;
-  r->provider = c.provider;
-  r->id = e.desc.id;
-  r->version = e.desc.version;
-  r->channel = e.desc.channel;
-  r->level = e.desc.level;
-  r->opcode = e.desc.opcode;
-  r->task = e.desc.task;
-  r->keyword = e.desc.keyword;
-  r->activity = c.activity;
-  r->has_related = c.related != nullptr;
-  r->related = c.related != nullptr ? to_pfc(*c.related) : Guid{};
-  r->flags = c.flags;
-  const int cpu = sched_getcpu();
-  r->cpu = static_cast<uint16_t>(cpu < 0 ? 0 : cpu);
+// The table entry of an event: what its ring's table holds once per provider, descriptor
+// and header flags (trace/record.h).
+trace::TableEntry entry_of(const WriteContext& c, const EventView& e) {
+  return trace::make_entry(c.provider, e.desc.id, e.desc.version, e.desc.channel, e.desc.level,
+                           e.desc.opcode, e.desc.task, e.desc.keyword, c.flags);
 }
 
 }  // namespace
@@ -110,20 +97,38 @@ void Session::write(const EventView& event, WriteContext& ctx, bool with_stack) 
   if (closed_.load(std::memory_order_relaxed)) return;
   trace::RingWriter* w = ring();
   if (w == nullptr) return;
-  const std::vector<uint64_t>* stack = with_stack ? &ctx.stack_trace() : nullptr;
-  const auto payload_len = static_cast<uint32_t>(std::min<uint64_t>(event.payload_size, 0xFFFF));
-  const auto frames = static_cast<uint32_t>(stack != nullptr ? stack->size() : 0);
-  const uint32_t bytes = trace::record_bytes(payload_len, frames);
-  trace::EventRecord* r = front_ ? front_->try_reserve(bytes) : nullptr;
-  if (r == nullptr) r = w->reserve(bytes);
+  const trace::TableEntry entry = entry_of(ctx, event);
+  trace::RecordParts parts;
+  if (ctx.activity != Guid{}) parts.activity = &ctx.activity;
+  Guid related;
+  if (ctx.related != nullptr) {
+    related = to_pfc(*ctx.related);
+    parts.related = &related;
+  }
+  if (with_stack) {
+    const std::vector<uint64_t>& stack = ctx.stack_trace();
+    parts.stack = stack.data();
+    parts.stack_count = static_cast<uint32_t>(std::min<size_t>(stack.size(), 0xFFFF));
+  }
+  parts.payload = event.payload;
+  parts.payload_len = static_cast<uint32_t>(std::min<uint64_t>(event.payload_size, 0xFFFF));
+  // The front ring when there is one and the event fits, else the main ring; each ring has
+  // its own table.
+  trace::RecordHead* r = nullptr;
+  uint8_t index = 0;
+  if (front_) {
+    index = front_->entry_of(entry);
+    parts.inline_entry = index == trace::kEntryInline ? &entry : nullptr;
+    r = front_->try_reserve(trace::record_bytes(parts));
+  }
+  if (r == nullptr) {
+    index = w->entry_of(entry);
+    parts.inline_entry = index == trace::kEntryInline ? &entry : nullptr;
+    r = w->reserve(trace::record_bytes(parts));
+  }
   if (r == nullptr) return;  // full: counted in the main ring
-  if (ctx.timestamp == 0) ctx.timestamp = trace::filetime_of_mono(r->ts);
-  fill_record(r, ctx, event);
-  r->payload_len = payload_len;
-  r->stack_count = static_cast<uint16_t>(frames);
-  auto* out = reinterpret_cast<uint8_t*>(r) + sizeof(trace::EventRecord);
-  if (payload_len != 0) std::memcpy(out, event.payload, payload_len);
-  if (frames != 0) std::memcpy(out + ((payload_len + 7u) & ~7u), stack->data(), frames * 8u);
+  const int cpu = sched_getcpu();
+  trace::fill_record(r, event.tid, static_cast<uint16_t>(cpu < 0 ? 0 : cpu), index, parts);
   trace::RingWriter::commit(r);
 }
 

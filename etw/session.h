@@ -71,9 +71,6 @@ class Session final : public Sink {
 // whole EVENT_HEADER): it is built for every event written.
 struct WriteContext {
   uint16_t flags = EVENT_HEADER_FLAG_64_BIT_HEADER;  // EVENT_HEADER Flags
-  // FILETIME; 0 until the first session that takes the event sets it from its ring
-  // reservation's monotonic time (one clock read); later sessions repeat it.
-  int64_t timestamp = 0;
   Guid provider;
   Guid activity;
   const GUID* related = nullptr;

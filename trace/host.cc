@@ -58,14 +58,38 @@ bool merge_schema(std::vector<ProviderSchema>& known, ProviderSchema next) {
   return true;
 }
 
+// The bytes of the longest prefix of the run `s` that fits in the current buffer with the
+// stream chunk its records need. The run's records were checked; a size changed since
+// (a writer scribbling on committed records) ends the prefix.
+uint64_t fitting_prefix(const RingReader::Span& s, const LogWriter& w, uint32_t stream) {
+  EntrySet used;
+  uint64_t bytes = 0;
+  while (bytes < s.bytes) {
+    RecordHead h;
+    std::memcpy(&h, s.data + bytes, sizeof h);
+    if (h.size < kMinRecordBytes || h.size > s.bytes - bytes) break;
+    EntrySet next = used;
+    if (h.entry != kEntryInline) next.add(h.entry);
+    if (bytes + h.size + w.stream_chunk_bytes(stream, next) > w.room()) break;
+    used = next;
+    bytes += h.size;
+  }
+  return bytes;
+}
+
 }  // namespace
 
 Moved move_runs(RingReader& r, LogWriter& w, uint64_t limit, uint32_t stream) {
   Moved m;
   for (;;) {
-    const RingReader::Span s = r.span(limit, w.room());
+    // The room once the buffer defines the stream; when the entries the run names need
+    // more, the longest prefix that fits with them is taken.
+    RingReader::Span s = r.span(limit, w.room(stream, EntrySet{}));
+    if (s.events != 0 && s.bytes + w.stream_chunk_bytes(stream, s.entries) > w.room())
+      s = r.span(limit, fitting_prefix(s, w, stream));
     if (s.events != 0) {
-      (void)w.add_chunk(s.data, static_cast<uint32_t>(s.bytes), s.events, stream);
+      (void)w.add_chunk(s.data, static_cast<uint32_t>(s.bytes), s.events, stream, r.stream(),
+                        s.entries);
       r.release(s.bytes);
       m.bytes += s.bytes;
       m.events += s.events;

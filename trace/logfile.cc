@@ -382,7 +382,7 @@ LogReader::Step LogReader::check_buffer(uint64_t offset, size_t got) {
   if (got < info_.buffer_size) return fail("truncated buffer");
   const uint32_t used = load_le<uint32_t>(b + 16), events = load_le<uint32_t>(b + 20);
   if (load_le<uint32_t>(b) != kLogBufferMagic || used > info_.buffer_size - kLogBufferHeaderSize ||
-      used % 8 != 0 || events > used / sizeof(EventRecord) || load_le<uint32_t>(b + 28) != 0 ||
+      used % 8 != 0 || events > used / kMinRecordBytes || load_le<uint32_t>(b + 28) != 0 ||
       load_le<uint64_t>(b + 40) != 0)
     return fail("damaged buffer header");
   uint8_t copy[kLogBufferHeaderSize];
@@ -497,19 +497,21 @@ uint8_t* LogReader::fresh_buffer() {
 
 namespace {
 
-// Whether the record at `p` (`room` bytes left in its chunk) is a whole event record.
-bool record_ok(const uint8_t* p, uint32_t room, uint32_t& size) {
-  if (room < sizeof(EventRecord)) return false;
-  EventRecord e;
-  std::memcpy(&e, p, sizeof e);
-  size = e.size;
+// Whether the record at `p` (`room` bytes left in its chunk) is a whole event record of a
+// stream that defined the table entries `entries`.
+bool record_ok(const uint8_t* p, uint32_t room, const EntrySet& entries, uint32_t& size) {
+  if (room < kMinRecordBytes) return false;
+  RecordHead h;
+  std::memcpy(&h, p, sizeof h);
+  size = h.size;
+  RecordLayout l;
   // `state` is the ring's stamp: its kind bits say event (docs/namespace.md §3).
-  return (e.state & 3u) == kRecordEvent && size % 8 == 0 && size >= sizeof e && size <= room &&
-         record_fits(e.payload_len, e.stack_count, size);
+  return (h.state & 3u) == kRecordEvent && size <= room && record_layout(h, p, size, l) &&
+         (h.entry == kEntryInline || (h.entry < kMaxTableEntries && entries.has(h.entry)));
 }
 
 uint64_t ts_at(const std::vector<uint8_t>& b, uint32_t pos) {
-  return load_le<uint64_t>(b.data() + pos + offsetof(EventRecord, ts));
+  return load_le<uint64_t>(b.data() + pos + offsetof(RecordHead, ts));
 }
 
 }  // namespace
@@ -519,12 +521,40 @@ bool LogReader::run_after(const Run& a, const Run& b) {
   return a.ts != b.ts ? a.ts > b.ts : a.order > b.order;
 }
 
+// A stream chunk's body: the stream's process and clock pair, and entries. False when it
+// contradicts what earlier chunks defined (entries are only added, never changed).
+bool LogReader::take_stream(uint32_t stream, const uint8_t* p, uint32_t bytes, uint32_t n) {
+  if (bytes != kStreamChunkHead + uint64_t{n} * kStreamChunkEntry || load_le<uint32_t>(p + 4) != 0)
+    return false;
+  const StreamInfo info{.pid = load_le<uint32_t>(p),
+                        .mono_base = load_le<uint64_t>(p + 8),
+                        .ft_base = load_le<int64_t>(p + 16)};
+  auto [it, fresh] = streams_.try_emplace(stream);
+  Stream& s = it->second;
+  if (fresh) s.info = info;
+  if (!(s.info == info)) return false;
+  for (uint32_t i = 0; i < n; ++i) {
+    const uint8_t* at = p + kStreamChunkHead + i * kStreamChunkEntry;
+    const uint32_t index = load_le<uint32_t>(at);
+    TableEntry e;
+    std::memcpy(&e, at + 8, sizeof e);
+    if (index >= kMaxTableEntries || load_le<uint32_t>(at + 4) != 0 || e.reserved[0] != 0 ||
+        e.reserved[1] != 0 || e.reserved[2] != 0)
+      return false;
+    const auto k = static_cast<uint8_t>(index);
+    if (s.defined.has(k) && !(s.table[k] == e)) return false;
+    s.table[k] = e;
+    s.defined.add(k);
+  }
+  return true;
+}
+
 bool LogReader::take_buffer() {
   const std::vector<uint8_t>& b = *buffer_;
   const uint32_t end = kLogBufferHeaderSize + load_le<uint32_t>(b.data() + 16);
   const uint32_t events = load_le<uint32_t>(b.data() + 20);
-  const auto bad = [&](const char* what) {
-    damaged(std::string(what) + " in the buffer at offset " + std::to_string(buffer_offset_));
+  const auto bad = [&](const std::string& what) {
+    damaged(what + " in the buffer at offset " + std::to_string(buffer_offset_));
     return false;
   };
   std::vector<Run> found;
@@ -533,14 +563,27 @@ bool LogReader::take_buffer() {
     if (end - at < kLogChunkHeaderSize) return bad("damaged chunk header");
     const uint32_t bytes = load_le<uint32_t>(b.data() + at);
     const uint32_t n = load_le<uint32_t>(b.data() + at + 4);
+    const uint32_t stream = load_le<uint32_t>(b.data() + at + 8);
+    const uint32_t kind = load_le<uint32_t>(b.data() + at + 12);
     at += kLogChunkHeaderSize;
-    if (bytes == 0 || bytes > end - at || n == 0 || load_le<uint32_t>(b.data() + at - 4) != 0)
+    if (bytes == 0 || bytes > end - at || bytes % 8 != 0 ||
+        (kind != kChunkRecords && kind != kChunkStream) || (kind == kChunkRecords && n == 0))
       return bad("damaged chunk header");
+    if (kind == kChunkStream) {
+      if (!take_stream(stream, b.data() + at, bytes, n))
+        return bad("damaged stream table (stream " + std::to_string(stream) + ")");
+      at += bytes;
+      continue;
+    }
+    const auto s = streams_.find(stream);
+    if (s == streams_.end())
+      return bad("a chunk of stream " + std::to_string(stream) + ", which no chunk defined,");
     uint32_t seen = 0, size = 0;
     for (uint32_t p = at; p < at + bytes; p += size, ++seen)
-      if (!record_ok(b.data() + p, at + bytes - p, size)) return bad("damaged event record");
+      if (!record_ok(b.data() + p, at + bytes - p, s->second.defined, size))
+        return bad("damaged event record");
     if (seen != n) return bad("damaged chunk (event count)");
-    found.push_back(Run{buffer_, at, at + bytes, ts_at(b, at), next_order_++});
+    found.push_back(Run{buffer_, &s->second, at, at + bytes, ts_at(b, at), next_order_++});
     counted += n;
     at += bytes;
   }
@@ -558,11 +601,21 @@ LogReader::Step LogReader::emit(RingReader::View& out) {
   std::pop_heap(runs_.begin(), runs_.end(), run_after);
   Run& r = runs_.back();
   const uint8_t* p = r.buffer->data() + r.pos;
-  std::memcpy(&out.header, p, sizeof(EventRecord));
-  out.payload = p + sizeof(EventRecord);
-  out.stack = out.payload + ((out.header.payload_len + 7u) & ~7u);
+  // Checked by take_buffer: the layout holds and the entry is defined (tables only grow).
+  RecordHead h;
+  std::memcpy(&h, p, sizeof h);
+  RecordLayout l;
+  (void)record_layout(h, p, h.size, l);
+  StreamInfo info = r.stream->info;
+  info.table = r.stream->table.data();
+  info.count = kMaxTableEntries;  // the entry is defined (take_buffer)
+  std::string why;
+  (void)decode_record(h, p, l, info, out.header, why);
+  out.record = p;
+  out.payload = p + l.payload;
+  out.stack = p + l.stack;
   current_ = r.buffer;
-  r.pos += out.header.size;  // checked by take_buffer
+  r.pos += h.size;
   if (r.pos < r.end) {
     r.ts = ts_at(*r.buffer, r.pos);
     std::push_heap(runs_.begin(), runs_.end(), run_after);

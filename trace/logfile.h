@@ -14,6 +14,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "pfc/error.h"
@@ -23,10 +24,16 @@
 
 namespace pfc::trace {
 
-inline constexpr uint32_t kLogVersion = 2;
+inline constexpr uint32_t kLogVersion = 3;
 inline constexpr uint32_t kLogHeaderSize = 128;
 inline constexpr uint32_t kLogBufferHeaderSize = 48;
 inline constexpr uint32_t kLogChunkHeaderSize = 16;
+// Chunk kinds (the chunk header's last u32): a run of records of one stream, or a stream's
+// definition (its process, clock pair and table entries) that records after it name.
+inline constexpr uint32_t kChunkRecords = 0;
+inline constexpr uint32_t kChunkStream = 1;
+inline constexpr uint32_t kStreamChunkHead = 24;   // u32 pid, u32 0, the clock pair
+inline constexpr uint32_t kStreamChunkEntry = 48;  // u32 index, u32 0, the entry
 inline constexpr uint32_t kMinLogBuffer = 4u << 10;
 inline constexpr uint32_t kMaxLogBuffer = 16u << 20;
 inline constexpr uint32_t kMaxLogSections = 16u << 20;   // bytes of the section area
@@ -106,14 +113,23 @@ class LogWriter {
   static Result<LogWriter> create(UniqueFd fd, LogInfo info);
 
   // Adds a chunk: `events` whole event records of one ring (`stream`: the host's number for
-  // it), `bytes` of them, at most room(). The records are written as they are (a ring's
-  // stamp in `state` included); readers check them. A full sequential file counts its
-  // events lost when their buffer ends. A failed write is returned once (the chunk's events
-  // then counted lost too); from then on the file counts as full (every later buffer lost
-  // and counted), so the caller may go on.
-  Result<void> add_chunk(const uint8_t* records, uint32_t bytes, uint32_t events, uint32_t stream);
-  // Record bytes the current buffer can still take in one more chunk (0: none).
+  // it; `info` its process, clock pair and table; `used` the entries the records name),
+  // `bytes` of them, at most room(stream, used). The records are written as they are (a
+  // ring's stamp in `state` included); readers check them. Before them, when the current
+  // buffer does not define the stream yet or lacks some of the entries, a stream chunk
+  // with the stream's process, clock pair and those entries: every buffer defines what its
+  // records use, so a reader can start at any buffer (circular files). A full sequential
+  // file counts its events lost when their buffer ends. A failed write is returned once
+  // (the chunk's events then counted lost too); from then on the file counts as full
+  // (every later buffer lost and counted), so the caller may go on.
+  Result<void> add_chunk(const uint8_t* records, uint32_t bytes, uint32_t events, uint32_t stream,
+                         const StreamInfo& info, const EntrySet& used);
+  // Record bytes the current buffer can still take in one more chunk (0: none)...
   uint32_t room() const;
+  // ... of stream `stream` naming the entries `used` (after the stream chunk that needs).
+  uint32_t room(uint32_t stream, const EntrySet& used) const;
+  // The bytes of the stream chunk such a chunk needs first (0: none).
+  uint32_t stream_chunk_bytes(uint32_t stream, const EntrySet& used) const;
   // Whether the current buffer holds nothing yet.
   bool empty() const { return used_ == 0; }
   // Writes the current buffer (when it holds events) and starts the next one.
@@ -125,8 +141,11 @@ class LogWriter {
   void lose_event() { info_.events_lost++; }
   // Adds one event as a chunk of its own, in a new buffer when it does not fit, and raises
   // the horizon to its timestamp (tests and seeds: events added in timestamp order read
-  // back in that order). False when it is lost at once (larger than a buffer).
+  // back in that order). Its record carries its table entry inline, in a stream of its
+  // pid and a clock pair that gives its FILETIME (streams numbered from kAddStreams).
+  // False when it is lost at once (larger than a buffer).
   Result<bool> add(const EventRecord& header, const uint8_t* payload, const uint8_t* stack);
+  static constexpr uint32_t kAddStreams = 0x80000000u;
   // Replaces the provider schemas and rewrites the header and sections (one pwrite at
   // offset 0; readers re-read the sections when their CRC changed). The section area
   // cannot grow past data_offset: schemas are taken in order and one that does not fit is
@@ -160,6 +179,13 @@ class LogWriter {
   Result<void> append(const uint8_t* p, uint32_t n);
   Result<void> write_staged();
   void lose_buffer(uint32_t events);  // the current buffer's events, lost and counted
+  // The entries of `stream` the current buffer defines; null: the stream is not defined.
+  const EntrySet* defined(uint32_t stream) const;
+  Result<void> add_stream_chunk(uint32_t stream, const StreamInfo& info, const EntrySet& used);
+
+  // The streams the current buffer defines, and their entries it holds.
+  std::vector<std::pair<uint32_t, EntrySet>> defined_;
+  std::vector<StreamInfo> add_streams_;  // add()'s streams, by number − kAddStreams
 
   std::vector<uint8_t> chunk_;  // staged bytes (kLogWriteChunk)
   uint32_t staged_ = 0;         // bytes in chunk_
@@ -253,10 +279,18 @@ class LogReader {
   // buffer_'s bytes to read the next buffer into (another vector while runs hold it).
   uint8_t* fresh_buffer();
 
+  // A stream as its chunks defined it: process, clock pair, the entries defined so far.
+  struct Stream {
+    StreamInfo info;
+    std::vector<TableEntry> table = std::vector<TableEntry>(kMaxTableEntries);
+    EntrySet defined;
+  };
+  bool take_stream(uint32_t stream, const uint8_t* p, uint32_t bytes, uint32_t n);
   // One chunk being merged: its records from `pos` to `end` in a buffer read, `ts` the
   // timestamp of the record at `pos`; `order` breaks ties (file order).
   struct Run {
     std::shared_ptr<const std::vector<uint8_t>> buffer;
+    const Stream* stream = nullptr;
     uint32_t pos = 0, end = 0;
     uint64_t ts = 0, order = 0;
   };
@@ -270,6 +304,7 @@ class LogReader {
   std::vector<std::shared_ptr<std::vector<uint8_t>>> spare_;  // buffers to read into again
   std::shared_ptr<const std::vector<uint8_t>> current_;       // holds the last view's bytes
   std::vector<Run> runs_;                                     // a min-heap by (ts, order)
+  std::unordered_map<uint32_t, Stream> streams_;              // node-based: Run::stream stays
   uint64_t next_order_ = 0;
   uint64_t horizon_ = 0;            // the largest horizon of the buffers read
   bool release_all_ = false;        // release_held() was called

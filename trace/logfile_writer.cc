@@ -114,35 +114,115 @@ uint32_t LogWriter::room() const {
   return taken < info_.buffer_size ? info_.buffer_size - taken : 0;
 }
 
+const EntrySet* LogWriter::defined(uint32_t stream) const {
+  for (const auto& [id, set] : defined_)
+    if (id == stream) return &set;
+  return nullptr;
+}
+
+uint32_t LogWriter::stream_chunk_bytes(uint32_t stream, const EntrySet& used) const {
+  const EntrySet* have = defined(stream);
+  const uint32_t missing = have != nullptr ? used.minus(*have).size() : used.size();
+  if (have != nullptr && missing == 0) return 0;
+  return kLogChunkHeaderSize + kStreamChunkHead + missing * kStreamChunkEntry;
+}
+
+uint32_t LogWriter::room(uint32_t stream, const EntrySet& used) const {
+  const uint32_t r = room(), def = stream_chunk_bytes(stream, used);
+  return r > def ? r - def : 0;
+}
+
+Result<void> LogWriter::add_stream_chunk(uint32_t stream, const StreamInfo& info,
+                                         const EntrySet& used) {
+  const EntrySet* have = defined(stream);
+  const EntrySet missing = have != nullptr ? used.minus(*have) : used;
+  std::vector<uint8_t> c(kLogChunkHeaderSize + kStreamChunkHead +
+                         missing.size() * kStreamChunkEntry);
+  store_le<uint32_t>(c.data(), static_cast<uint32_t>(c.size() - kLogChunkHeaderSize));
+  store_le<uint32_t>(c.data() + 4, missing.size());
+  store_le<uint32_t>(c.data() + 8, stream);
+  store_le<uint32_t>(c.data() + 12, kChunkStream);
+  uint8_t* b = c.data() + kLogChunkHeaderSize;
+  store_le<uint32_t>(b, info.pid);
+  store_le<uint64_t>(b + 8, info.mono_base);
+  store_le<int64_t>(b + 16, info.ft_base);
+  b += kStreamChunkHead;
+  for (uint32_t i = 0; i < info.count; ++i) {
+    if (!missing.has(static_cast<uint8_t>(i))) continue;
+    store_le<uint32_t>(b, i);
+    std::memcpy(b + 8, &info.table[i], sizeof(TableEntry));
+    b += kStreamChunkEntry;
+  }
+  if (have == nullptr) {
+    defined_.emplace_back(stream, used);
+  } else {
+    for (auto& d : defined_)
+      if (d.first == stream) d.second.merge(used);
+  }
+  return append(c.data(), static_cast<uint32_t>(c.size()));
+}
+
 Result<void> LogWriter::add_chunk(const uint8_t* records, uint32_t bytes, uint32_t events,
-                                  uint32_t stream) {
+                                  uint32_t stream, const StreamInfo& info, const EntrySet& used) {
+  Result<void> w;
+  if (stream_chunk_bytes(stream, used) != 0) w = add_stream_chunk(stream, info, used);
   std::array<uint8_t, kLogChunkHeaderSize> h{};
   store_le<uint32_t>(h.data(), bytes);
   store_le<uint32_t>(h.data() + 4, events);
   store_le<uint32_t>(h.data() + 8, stream);
-  auto w = append(h.data(), kLogChunkHeaderSize);
+  store_le<uint32_t>(h.data() + 12, kChunkRecords);
+  if (w) w = append(h.data(), kLogChunkHeaderSize);
   if (w) w = append(records, bytes);
   events_ += events;
   return w;  // a failure: the buffer's events are counted lost when it ends
 }
 
 Result<bool> LogWriter::add(const EventRecord& h, const uint8_t* payload, const uint8_t* stack) {
-  const uint32_t size = record_bytes(h.payload_len, h.stack_count);
-  if (uint64_t{size} + kLogChunkHeaderSize > info_.buffer_size - kLogBufferHeaderSize) {
+  TableEntry entry;
+  entry.provider = h.provider;
+  entry.id = h.id;
+  entry.version = h.version;
+  entry.channel = h.channel;
+  entry.level = h.level;
+  entry.opcode = h.opcode;
+  entry.task = h.task;
+  entry.keyword = h.keyword;
+  entry.flags = h.flags;
+  RecordParts parts{.inline_entry = &entry,
+                    .activity = h.activity != Guid{} ? &h.activity : nullptr,
+                    .related = h.has_related != 0 ? &h.related : nullptr,
+                    .stack = reinterpret_cast<const uint64_t*>(stack),
+                    .stack_count = h.stack_count,
+                    .payload = payload,
+                    .payload_len = h.payload_len};
+  const uint32_t size = record_bytes(parts);
+  // A stream of this pid whose clock pair gives this FILETIME, or a new one.
+  StreamInfo info{.pid = h.pid, .mono_base = h.ts, .ft_base = h.filetime};
+  // (Looked for among the last few: events whose clocks disagree each get a stream.)
+  auto stream = static_cast<uint32_t>(add_streams_.size());
+  for (uint32_t i = stream; i > 0 && stream - i < 16; --i)
+    if (add_streams_[i - 1].pid == h.pid && filetime_at(add_streams_[i - 1], h.ts) == h.filetime) {
+      stream = i - 1;
+      break;
+    }
+  if (stream == add_streams_.size()) add_streams_.push_back(info);
+  info = add_streams_[stream];
+  stream += kAddStreams;
+  const uint64_t def = kLogChunkHeaderSize + kStreamChunkHead;
+  if (uint64_t{size} + kLogChunkHeaderSize + def > info_.buffer_size - kLogBufferHeaderSize) {
     info_.events_lost++;
     return false;
   }
-  if (size > room())
+  if (size > room(stream, EntrySet{}))
     if (auto w = write_buffer(); !w) return std::unexpected(w.error());
-  const auto* hp = reinterpret_cast<const uint8_t*>(&h);
-  std::vector<uint8_t> rec(hp, hp + sizeof h);
-  rec.resize(size, 0);
-  store_le<uint32_t>(rec.data() + offsetof(EventRecord, size), size);
-  store_le<uint32_t>(rec.data() + offsetof(EventRecord, state), kRecordEvent);
-  if (h.payload_len != 0) std::memcpy(rec.data() + sizeof h, payload, h.payload_len);
-  if (h.stack_count != 0)
-    std::memcpy(rec.data() + sizeof h + ((h.payload_len + 7u) & ~7u), stack, 8u * h.stack_count);
-  if (auto w = add_chunk(rec.data(), size, 1, 0); !w) return std::unexpected(w.error());
+  std::vector<uint8_t> rec(size, 0);
+  auto* head = reinterpret_cast<RecordHead*>(rec.data());
+  head->size = size;
+  head->state = kRecordEvent;
+  head->ts = h.ts;
+  fill_record(head, h.tid, h.cpu, kEntryInline, parts);
+  if (auto w = add_chunk(rec.data(), size, 1, stream, info, EntrySet{}); !w)
+    return std::unexpected(w.error());
   set_horizon(h.ts);
   return true;
 }
@@ -198,6 +278,7 @@ Result<void> LogWriter::write_buffer() {
   const uint32_t events = events_, used = used_, records_crc = crc_;
   const uint64_t at = buffer_offset();
   events_ = 0;
+  defined_.clear();  // the next buffer defines its streams anew
   used_ = 0;
   written_ = 0;
   crc_ = 0;

@@ -60,7 +60,7 @@ uint64_t SessionRings::given_up() const {
     if (!r.damaged()) continue;
     const uint64_t reserved = r.events();
     const uint64_t left = reserved > taken_[i] ? reserved - taken_[i] : 0;
-    out += std::min<uint64_t>(left, r.capacity() / sizeof(EventRecord));
+    out += std::min<uint64_t>(left, r.capacity() / kMinRecordBytes);
   }
   return out;
 }

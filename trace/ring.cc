@@ -51,6 +51,21 @@ void store_max(std::atomic<uint64_t>& a, uint64_t v) {
   }
 }
 
+// The clock pair of every ring this process creates (docs/namespace.md §3 "Records"): one
+// per process, so the FILETIMEs of its events in different sessions follow their
+// monotonic order.
+struct ClockPair {
+  uint64_t mono;
+  int64_t filetime;
+};
+const ClockPair& process_clock_pair() {
+  static const ClockPair pair = [] {
+    const uint64_t mono = mono_ns();
+    return ClockPair{mono, filetime_of_mono(mono)};
+  }();
+  return pair;
+}
+
 }  // namespace
 
 std::string ring_name(uint64_t instance, const ProcessKey& writer, bool front) {
@@ -122,13 +137,16 @@ Result<RingWriter> RingWriter::create(const TraceDir& dir, uint64_t instance,
   h->instance = instance;
   h->pid = self.pid;
   h->start = self.start;
+  const ClockPair& clock = process_clock_pair();
+  h->mono_base = clock.mono;
+  h->ft_base = clock.filetime;
   std::atomic_ref<uint64_t>(h->magic).store(kRingMagic, std::memory_order_release);
   ring_tsan::register_writer(instance, w.salt_, w.map_.data());
   return w;
 }
 
-EventRecord* RingWriter::reserve(uint32_t bytes) {
-  EventRecord* rec = claim(bytes);
+RecordHead* RingWriter::reserve(uint32_t bytes) {
+  RecordHead* rec = claim(bytes);
   if (rec == nullptr) {
     header()->lost.fetch_add(1, std::memory_order_relaxed);
     header()->lost_bytes.fetch_add(bytes, std::memory_order_relaxed);
@@ -136,7 +154,7 @@ EventRecord* RingWriter::reserve(uint32_t bytes) {
   return rec;
 }
 
-EventRecord* RingWriter::try_reserve(uint32_t bytes) {
+RecordHead* RingWriter::try_reserve(uint32_t bytes) {
   // A first look without the clock: head, and the tail this process last saw (padding at
   // the end of the lap left out; claim() counts it).
   RingHeader* h = header();
@@ -153,7 +171,7 @@ EventRecord* RingWriter::try_reserve(uint32_t bytes) {
   return claim(bytes);
 }
 
-EventRecord* RingWriter::claim(uint32_t bytes) {
+RecordHead* RingWriter::claim(uint32_t bytes) {
   RingHeader* h = header();
   if (bytes > capacity_ / 2) return nullptr;
   uint64_t head = h->head.load(std::memory_order_relaxed);
@@ -186,7 +204,7 @@ EventRecord* RingWriter::claim(uint32_t bytes) {
     word_of(data() + (head & (capacity_ - 1)))
         .store(make_word(static_cast<uint32_t>(pad), stamp), std::memory_order_release);
   }
-  auto* rec = reinterpret_cast<EventRecord*>(data() + ((head + pad) & (capacity_ - 1)));
+  auto* rec = reinterpret_cast<RecordHead*>(data() + ((head + pad) & (capacity_ - 1)));
   prefetch_ahead(head + pad + bytes, bytes);
   word_of(rec).store(make_word(bytes, stamp_base(head + pad, lap_shift_, salt_) | kRecordReserved),
                      std::memory_order_relaxed);
@@ -234,11 +252,71 @@ void RingWriter::prefetch_ahead(uint64_t end, uint32_t bytes) const {
     __builtin_prefetch(data() + (at & (capacity_ - 1)), 1, 3);
 }
 
-void RingWriter::commit(EventRecord* rec) {
+void RingWriter::commit(RecordHead* rec) {
   // Our own reserved word: the same stamp with the event kind.
   const uint64_t reserved = word_of(rec).load(std::memory_order_relaxed);
   word_of(rec).store(reserved ^ (uint64_t{kRecordReserved ^ kRecordEvent} << 32),
                      std::memory_order_release);
+}
+
+namespace {
+
+uint64_t entry_hash(const TableEntry& e) {
+  uint64_t w[5];
+  std::memcpy(w, &e, sizeof w);
+  return (w[0] ^ std::rotl(w[1], 17) ^ std::rotl(w[2], 31) ^ std::rotl(w[3], 47) ^ w[4]) *
+             0x9E3779B97F4A7C15ull >>
+         32;
+}
+bool same_entry(const TableEntry& a, const TableEntry& b) {
+  uint64_t x[5], y[5];  // five word compares (memcmp would be a call)
+  std::memcpy(x, &a, sizeof x);
+  std::memcpy(y, &b, sizeof y);
+  return ((x[0] ^ y[0]) | (x[1] ^ y[1]) | (x[2] ^ y[2]) | (x[3] ^ y[3]) | (x[4] ^ y[4])) == 0;
+}
+
+}  // namespace
+
+uint8_t RingWriter::entry_of(const TableEntry& e) {
+  const uint64_t hash = entry_hash(e);
+  constexpr uint32_t mask = EntryCache::kSlots - 1;
+  for (uint32_t i = 0; i < EntryCache::kSlots; ++i) {
+    const EntryCache::Slot& s = cache_->slots[(hash + i) & mask];
+    const uint32_t v = s.value.load(std::memory_order_acquire);
+    if (v == 0) break;
+    if (same_entry(s.key, e)) [[likely]]
+      return static_cast<uint8_t>(v - 1);
+  }
+  return add_entry(e, hash);
+}
+
+uint8_t RingWriter::add_entry(const TableEntry& e, uint64_t hash) {
+  std::lock_guard<std::mutex> lock(cache_->mu);
+  constexpr uint32_t mask = EntryCache::kSlots - 1;
+  uint32_t i = 0;
+  for (; i < EntryCache::kSlots; ++i) {
+    const EntryCache::Slot& s = cache_->slots[(hash + i) & mask];
+    const uint32_t v = s.value.load(std::memory_order_relaxed);
+    if (v == 0) break;
+    if (same_entry(s.key, e)) return static_cast<uint8_t>(v - 1);  // another thread added it
+  }
+  RingHeader* h = header();
+  const uint32_t n = h->table_count.load(std::memory_order_relaxed);
+  uint8_t index = kEntryInline;
+  if (n < kMaxTableEntries) {
+    std::memcpy(map_.data() + kRingTableOffset + n * sizeof(TableEntry), &e, sizeof e);
+    h->table_count.store(n + 1, std::memory_order_release);  // before any record naming it
+    index = static_cast<uint8_t>(n);
+  }
+  // A full cache (kept three quarters empty for short probes) remembers nothing more:
+  // such an entry takes this lock on every event.
+  if (cache_->used < EntryCache::kSlots * 3 / 4) {
+    EntryCache::Slot& s = cache_->slots[(hash + i) & mask];
+    s.key = e;
+    s.value.store(uint32_t{index} + 1, std::memory_order_release);
+    cache_->used++;
+  }
+  return index;
 }
 
 void RingWriter::mark_closed() { header()->closed.store(1, std::memory_order_release); }
@@ -284,6 +362,9 @@ Result<RingReader> RingReader::open(const TraceDir& dir, const std::string& name
   r.capacity_ = cap;
   r.lap_shift_ = static_cast<uint32_t>(std::countr_zero(cap));
   r.salt_ = h->salt;
+  r.stream_.pid = h->pid;
+  r.stream_.mono_base = h->mono_base;
+  r.stream_.ft_base = h->ft_base;
   r.pos_ = h->tail.load(std::memory_order_acquire);
   r.head_seen_ = r.pos_;
   r.twin_ = static_cast<uint8_t*>(ring_tsan::writer_base(h->instance, h->salt));
@@ -325,10 +406,48 @@ RingReader::At RingReader::classify(uint64_t pos, uint32_t& size) {
     // the rest of the ring is lost.
     return stamp == (base | kRecordReserved) && size_ok ? At::Skip : At::Bad;
   }
-  if (!size_ok || size < sizeof(EventRecord)) return At::Bad;
-  const auto* e = reinterpret_cast<const EventRecord*>(data() + off);
-  if (!record_fits(e->payload_len, e->stack_count, size)) return At::Bad;
-  return At::Event;
+  if (!size_ok) return At::Bad;
+  return check_event(off, size) ? At::Event : At::Bad;
+}
+
+bool RingReader::check_event(uint64_t off, uint32_t size) {
+  const uint8_t* rec = data() + off;
+  std::memcpy(&head_, rec, sizeof head_);
+  head_.size = size;  // the word's, as checked (the writer's bytes may change under a reader)
+  if (!record_layout(head_, rec, size, layout_)) {
+    set_damaged(off, "a damaged event record");
+    return false;
+  }
+  if (head_.entry == kEntryInline || head_.entry < table_.size()) return true;
+  if (!read_table()) return false;
+  if (head_.entry < table_.size()) return true;
+  set_damaged(off, "a record names table entry " + std::to_string(head_.entry) + " of " +
+                       std::to_string(table_.size()) + " its writer published");
+  return false;
+}
+
+bool RingReader::read_table() {
+  const uint32_t n = header()->table_count.load(std::memory_order_acquire);
+  if (n > kMaxTableEntries) {
+    set_damaged(pos_ & (capacity_ - 1), "a damaged table (" + std::to_string(n) + " entries)");
+    return false;
+  }
+  for (size_t i = table_.size(); i < n; ++i) {
+    TableEntry e;
+    std::memcpy(&e, map_.data() + kRingTableOffset + i * sizeof(TableEntry), sizeof e);
+    if (e.reserved[0] != 0 || e.reserved[1] != 0 || e.reserved[2] != 0) {
+      set_damaged(pos_ & (capacity_ - 1), "a damaged table (entry " + std::to_string(i) + ")");
+      return false;
+    }
+    table_.push_back(e);
+    templates_.push_back(event_template(e, stream_.pid));
+  }
+  return true;
+}
+
+void RingReader::set_damaged(uint64_t off, const std::string& what) {
+  if (damage_.empty())
+    damage_ = "trace buffer " + name_ + ": " + what + " at offset " + std::to_string(off);
 }
 
 const RingReader::View* RingReader::peek() {
@@ -340,19 +459,30 @@ const RingReader::View* RingReader::peek() {
       case At::Empty:
       case At::Wait: return nullptr;
       case At::Skip: skip(size); continue;
-      case At::Bad: damaged_ = true; return nullptr;
+      case At::Bad:
+        set_damaged(pos_ & (capacity_ - 1), "a damaged record");
+        damaged_ = true;
+        return nullptr;
       case At::Event: break;
     }
     const uint64_t off = pos_ & (capacity_ - 1);
-    std::memcpy(&view_.header, data() + off, sizeof(EventRecord));
-    const EventRecord& e = view_.header;
-    // The lengths again, from our copy: the writer's bytes may change under a reader.
-    if (!record_fits(e.payload_len, e.stack_count, size)) {
-      damaged_ = true;
-      return nullptr;
+    const uint8_t* rec = data() + off;
+    // check_event saw the entry published (or in the record).
+    // The view keeps the last record's entry fields: consecutive records of one event
+    // copy none.
+    if (head_.entry == kEntryInline) {
+      TableEntry e;
+      std::memcpy(&e, rec + kMinRecordBytes, sizeof e);
+      view_.header = event_template(e, stream_.pid);
+      view_entry_ = kEntryInline;
+    } else if (head_.entry != view_entry_) {
+      view_.header = templates_[head_.entry];
+      view_entry_ = head_.entry;
     }
-    view_.payload = data() + off + sizeof(EventRecord);
-    view_.stack = view_.payload + ((e.payload_len + 7u) & ~7u);
+    fill_event(head_, rec, layout_, filetime_at(stream_, head_.ts), view_.header);
+    view_.record = rec;
+    view_.payload = rec + layout_.payload;
+    view_.stack = rec + layout_.stack;
     current_ = size;
     // The records a little further on, committed long ago when the consumer lags (the
     // merge horizon): their lines arrive from the writer's core while this one is used.
@@ -374,11 +504,14 @@ RingReader::Span RingReader::span(uint64_t limit, uint64_t max_bytes) {
       skip(size);
       continue;
     }
-    if (a == At::Bad) damaged_ = true;
+    if (a == At::Bad) {
+      set_damaged(pos & (capacity_ - 1), "a damaged record");
+      damaged_ = true;
+    }
     if (a == At::Wait) s.stop = Span::Stop::InFlight;
     if (a != At::Event) break;  // Skip after events: the next span starts there
     const uint64_t off = pos & (capacity_ - 1);
-    const uint64_t ts = reinterpret_cast<const EventRecord*>(data() + off)->ts;
+    const uint64_t ts = head_.ts;  // classify's copy
     if (ts > limit) {
       s.stop = Span::Stop::NotReady;
       break;
@@ -391,6 +524,7 @@ RingReader::Span RingReader::span(uint64_t limit, uint64_t max_bytes) {
     s.bytes += size;
     s.events++;
     s.last_ts = ts;
+    if (head_.entry != kEntryInline) s.entries.add(head_.entry);
     if (off + size == capacity_) break;  // the end of the lap: a span is contiguous
   }
   return s;

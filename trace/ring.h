@@ -4,7 +4,7 @@
 // Many writer threads, one reader; writers never wait: a record that does not fit is
 // dropped and counted in `lost`.
 //
-// Commit protocol (ring version 3). A record begins with one 8-byte word: its size (low
+// Commit protocol (ring version 4). A record begins with one 8-byte word: its size (low
 // half) and a stamp (high half) = ((lap ^ salt) << 2) | kind, where lap = position /
 // capacity, salt is the ring's random number (header) and kind is reserved, event or
 // padding. A writer reads head, takes the timestamp, checks the space against tail and
@@ -26,12 +26,15 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "pfc/error.h"
 #include "pfc/guid.h"
 #include "trace/dir.h"
+#include "trace/record.h"
 #include "trace/sys.h"
 
 namespace pfc::trace {
@@ -40,7 +43,10 @@ inline constexpr uint64_t kRingHeaderSize = 4096;
 inline constexpr uint64_t kMinRingBytes = 64u << 10;
 inline constexpr uint64_t kMaxRingBytes = 256u << 20;
 
-// The shared header of a ring file (first kRingHeaderSize bytes).
+// The shared header of a ring file (first kRingHeaderSize bytes), followed in the same page
+// by the ring's table (kRingTableOffset): TableEntry values (trace/record.h) that records
+// name by index. The writer process appends entries (RingWriter::entry_of) and publishes
+// each by raising table_count (release) before any record naming it commits.
 struct RingHeader {
   uint64_t magic;
   uint32_t version;
@@ -50,64 +56,35 @@ struct RingHeader {
   uint32_t pid;
   uint32_t salt;  // random: makes a stale or payload word unlikely to look like a stamp
   uint64_t start;
+  // The clock pair (docs/namespace.md §3 "Records"): a record's FILETIME is ft_base plus
+  // (its monotonic time − mono_base) / 100, measured when the ring was created.
+  uint64_t mono_base;
+  int64_t ft_base;
   alignas(64) std::atomic<uint64_t> head;  // bytes reserved, ever
   std::atomic<uint64_t> events;            // event records reserved, ever (same line as head)
   alignas(64) std::atomic<uint64_t> tail;  // bytes consumed, ever
   alignas(64) std::atomic<uint64_t> lost;  // events dropped: no space
   std::atomic<uint64_t> lost_bytes;        // their record sizes
   std::atomic<uint64_t> closed;            // the writer will write no more (session gone)
+  alignas(64) std::atomic<uint32_t> table_count;  // entries published (kMaxTableEntries at most)
 };
+inline constexpr uint64_t kRingTableOffset = sizeof(RingHeader);
+static_assert(kRingTableOffset + kMaxTableEntries * sizeof(TableEntry) <= kRingHeaderSize);
 
 // The ring layout's version (RingHeader::version); a reader refuses any other, by name.
-// 3: a writer may have a front ring beside its main ring, which a reader of version 2
-// would not read (its events would be missing without a word).
-inline constexpr uint32_t kRingVersion = 3;
+// 4: compact records naming entries of the ring's table (version 3's records carried the
+// whole event header, 112 bytes).
+inline constexpr uint32_t kRingVersion = 4;
 
-// Record kinds: in a log file, `state` is kRecordEvent; in a ring, the low two bits of the
-// stamp in `state` (see the commit protocol above).
+// Record kinds: the low two bits of the stamp in a record's `state` (see the commit
+// protocol above); a log file keeps the ring's stamp (kind kRecordEvent).
 inline constexpr uint32_t kRecordEvent = 1;
 inline constexpr uint32_t kRecordPadding = 2;
 inline constexpr uint32_t kRecordReserved = 3;
 
-// One event as stored (little-endian, 8-byte aligned), followed by `payload_len` payload
-// bytes, padding to 8, then `stack_count` u64 stack entries.
-struct EventRecord {
-  uint32_t size;   // whole record, multiple of 8
-  uint32_t state;  // ring: the stamp (size and state are one atomic word); file: kRecordEvent
-  uint64_t ts;     // CLOCK_MONOTONIC ns
-  int64_t filetime;
-  uint32_t pid;
-  uint32_t tid;
-  Guid provider;
-  uint16_t id;
-  uint8_t version;
-  uint8_t channel;
-  uint8_t level;
-  uint8_t opcode;
-  uint16_t task;
-  uint64_t keyword;
-  Guid activity;
-  Guid related;
-  uint16_t flags;  // EVENT_HEADER Flags the writer set
-  uint16_t cpu;
-  uint16_t stack_count;  // entries after the payload (MatchId first)
-  uint16_t has_related;
-  uint32_t payload_len;
-  uint32_t reserved;
-};
-static_assert(sizeof(EventRecord) == 112);
-
 // The stamp of a ring record of `kind` at position `pos` (the commit protocol above).
 inline uint32_t ring_stamp(uint64_t pos, uint32_t lap_shift, uint32_t salt, uint32_t kind) {
   return (static_cast<uint32_t>(pos >> lap_shift) ^ salt) << 2 | kind;
-}
-
-inline uint32_t record_bytes(uint32_t payload_len, uint32_t stack_count) {
-  return static_cast<uint32_t>(sizeof(EventRecord) + ((payload_len + 7u) & ~7u) + 8u * stack_count);
-}
-// Whether a record of `size` bytes holds its payload and stack (ring and log-file readers).
-inline bool record_fits(uint32_t payload_len, uint16_t stack_count, uint32_t size) {
-  return payload_len <= size && uint64_t{record_bytes(payload_len, stack_count)} <= size;
 }
 
 // `r-INSTANCE-PID-START` for a writer's main ring, with `-front` for its front ring.
@@ -164,15 +141,20 @@ class RingWriter {
                                    uint64_t capacity, bool front = false);
   // Reserves a record of `bytes` (a multiple of 8) and fills size/state (reserved)/ts;
   // nullptr when it does not fit (counted in lost).
-  EventRecord* reserve(uint32_t bytes);
+  RecordHead* reserve(uint32_t bytes);
   // The same for a ring that has a fallback (a front ring): a record that does not fit is
   // not counted, and it costs no clock read. After such a miss the shared tail is reloaded
   // only every kFrontRecheck-th attempt, so a writer that spills does not pull the
   // reader's line once per event.
-  EventRecord* try_reserve(uint32_t bytes);
+  RecordHead* try_reserve(uint32_t bytes);
   static constexpr uint32_t kFrontRecheck = 16;
   // Publishes a reserved record (its reserved stamp becomes the event stamp).
-  static void commit(EventRecord* rec);
+  static void commit(RecordHead* rec);
+  // The index of `e` in this ring's table: found in a process-local hash (lock-free, a
+  // few compares), else appended and published under a lock (the first event of each
+  // provider, descriptor and flags). kEntryInline when the table is full: the record then
+  // carries the entry itself (docs/namespace.md §3 "Records"). Any thread.
+  uint8_t entry_of(const TableEntry& e);
   void mark_closed();
   // Tests: the early-wrap offset (soft_wrap_bytes' choice by default); 0 never wraps early,
   // otherwise a power of two of 1 KB or more below the capacity.
@@ -185,7 +167,9 @@ class RingWriter {
   RingHeader* header() const { return reinterpret_cast<RingHeader*>(map_.data()); }
   uint8_t* data() const { return map_.data() + kRingHeaderSize; }
   // reserve() without the loss count: nullptr when the record does not fit.
-  EventRecord* claim(uint32_t bytes);
+  RecordHead* claim(uint32_t bytes);
+  // entry_of's slow path: under the cache's lock.
+  uint8_t add_entry(const TableEntry& e, uint64_t hash);
   // Prefetches, for writing, the lines a record of `bytes` would take a little past `end`.
   void prefetch_ahead(uint64_t end, uint32_t bytes) const;
   // The padding that ends the lap early at `head` (offset `off`) before a record of
@@ -220,6 +204,19 @@ class RingWriter {
     std::atomic<bool> failed{false};  // the file system had no more pages: stop asking
   };
   std::unique_ptr<Taken> taken_ = std::make_unique<Taken>();
+  // entry_of's hash of the entries this process published (or found no room for): a slot
+  // is written once, under `mu`, its key before its value (index + 1, release).
+  struct EntryCache {
+    static constexpr uint32_t kSlots = 256;
+    struct Slot {
+      TableEntry key;
+      std::atomic<uint32_t> value{0};
+    };
+    Slot slots[kSlots];
+    std::mutex mu;
+    uint32_t used = 0;
+  };
+  std::unique_ptr<EntryCache> cache_ = std::make_unique<EntryCache>();
 };
 
 class RingReader {
@@ -227,11 +224,12 @@ class RingReader {
   // Maps and validates an existing ring (the file is untrusted).
   static Result<RingReader> open(const TraceDir& dir, const std::string& name);
 
-  // The record at tail: a validated copy of its header and pointers to its payload and
-  // stack inside the mapping (the writer may still scribble on them: the lengths are
-  // ours, so reads stay in bounds).
+  // The record at tail: its event rebuilt from a validated copy of its head, the ring's
+  // header and table, and pointers to its payload and stack inside the mapping (the writer
+  // may still scribble on them: the lengths are ours, so reads stay in bounds).
   struct View {
     EventRecord header;
+    const uint8_t* record = nullptr;  // the stored record (header.size bytes)
     const uint8_t* payload = nullptr;
     const uint8_t* stack = nullptr;  // header.stack_count u64s, unaligned
   };
@@ -253,6 +251,7 @@ class RingReader {
     uint64_t bytes = 0;
     uint32_t events = 0;
     uint64_t last_ts = 0;  // the timestamp of its last record
+    EntrySet entries;      // the table entries its records name
     // Empty: no record after it (or the end of the lap, or damage); InFlight: the next
     // record is reserved, not committed; NotReady: the next one is later than `limit`;
     // Full: the next one would pass `max_bytes`.
@@ -267,6 +266,17 @@ class RingReader {
   bool pending() const { return !damaged_ && current_ == 0 && head_seen_ != pos_; }
 
   bool damaged() const { return damaged_; }
+  // What damaged() found, naming the ring and the record's position.
+  const std::string& damage() const { return damage_; }
+  // The ring's process, clock pair and the table entries read so far (every entry a
+  // record returned by peek() or span() names), for a reader that copies records as they
+  // are (the log-file session host). Valid until the next peek() or span().
+  StreamInfo stream() const {
+    StreamInfo s = stream_;
+    s.table = table_.data();
+    s.count = static_cast<uint32_t>(table_.size());
+    return s;
+  }
   const std::string& name() const { return name_; }
   const RingId& id() const { return id_; }
   uint64_t lost() const { return header()->lost.load(std::memory_order_relaxed); }
@@ -290,6 +300,13 @@ class RingReader {
   // being written, or damage.
   enum class At : uint8_t { Event, Skip, Empty, Wait, Bad };
   At classify(uint64_t pos, uint32_t& size);
+  // classify() of an event record at `off`: its head copied into head_, its layout checked
+  // into layout_, its entry published (the table re-read when it is new).
+  bool check_event(uint64_t off, uint32_t size);
+  // Copies the entries published since the last call; false (damage) when the count or an
+  // entry is impossible.
+  bool read_table();
+  void set_damaged(uint64_t pos, const std::string& what);
   // Skips the record at pos_ (padding, or reserved by a dead writer) of `size` bytes.
   void skip(uint32_t size);
 
@@ -303,7 +320,14 @@ class RingReader {
   uint64_t head_seen_ = 0;  // head as last read, >= pos_: records below it are reserved
   uint32_t current_ = 0;    // size of the record peek() returned (0: none)
   View view_;
+  RecordHead head_{};    // check_event's copy
+  RecordLayout layout_;  // and its layout
+  StreamInfo stream_;    // pid and clock pair (table: table_)
+  std::vector<TableEntry> table_;
+  std::vector<EventRecord> templates_;  // per entry of table_: event_template
+  uint8_t view_entry_ = kEntryInline;   // the entry whose fields view_ holds (inline: none)
   bool damaged_ = false;
+  std::string damage_;
   // TSan builds only: the mapping of this ring's writer when it is in this process
   // (trace/ring_tsan.h); the reader mirrors its acquires and releases there.
   uint8_t* twin_ = nullptr;

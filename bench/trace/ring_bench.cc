@@ -47,14 +47,14 @@ RingWriter make_ring(const TraceDir& dir, uint32_t pid) {
 }
 
 void put(RingWriter& w, uint64_t value) {
-  EventRecord* r = w.reserve(record_bytes(kPayload, 0));
+  const TableEntry entry = make_entry(Guid{}, 1, 0, 0, 4, 0, 0, 0x10, 0);
+  uint8_t payload[kPayload];
+  std::memset(payload, static_cast<int>(value), kPayload);
+  const RecordParts parts{.payload = payload, .payload_len = kPayload};
+  const uint8_t index = w.entry_of(entry);  // the table's entry, as EventWrite's
+  RecordHead* r = w.reserve(record_bytes(parts));
   if (r == nullptr) std::abort();
-  r->payload_len = kPayload;
-  r->stack_count = 0;
-  r->level = 4;
-  r->keyword = value;
-  std::memset(reinterpret_cast<uint8_t*>(r) + sizeof(EventRecord), static_cast<int>(value),
-              kPayload);
+  fill_record(r, 1, 0, index, parts);
   RingWriter::commit(r);
 }
 

@@ -35,24 +35,37 @@ void add(trace::LogWriter& w, uint32_t i) {
 }
 
 // Two writers' runs of records as the session host moves them: chunks of several records,
-// interleaved timestamps across the chunks, a horizon after each round.
+// interleaved timestamps across the chunks, a horizon after each round; each writer's
+// records name entries of its table (two entries; the stream chunks define them).
 void add_rounds(trace::LogWriter& w, uint32_t rounds) {
+  trace::TableEntry table[2];
+  table[0].id = 1;
+  table[1].id = 2;
+  table[1].keyword = 0x10;
   for (uint32_t round = 0; round < rounds; ++round) {
     for (uint32_t stream = 0; stream < 2; ++stream) {
       std::vector<uint8_t> run;
       for (uint32_t k = 0; k < 3; ++k) {
-        trace::EventRecord h{};
-        h.size = trace::record_bytes(4, 0);
-        h.state = trace::kRecordEvent;
-        h.ts = round * 100 + k * 2 + stream;
-        h.pid = 100 + stream;
-        h.payload_len = 4;
-        const auto* p = reinterpret_cast<const uint8_t*>(&h);
-        run.insert(run.end(), p, p + sizeof h);
-        run.resize(run.size() + 8, static_cast<uint8_t>(k));
+        const uint64_t value = k;
+        const trace::RecordParts parts{.payload = &value, .payload_len = 4};
+        const size_t at = run.size();
+        run.resize(at + trace::record_bytes(parts), 0);
+        auto* h = reinterpret_cast<trace::RecordHead*>(run.data() + at);
+        h->size = trace::record_bytes(parts);
+        h->state = trace::kRecordEvent;
+        h->ts = round * 100 + k * 2 + stream;
+        trace::fill_record(h, 7, 0, static_cast<uint8_t>(k % 2), parts);
       }
-      if (run.size() > w.room()) (void)w.next_buffer();
-      (void)w.add_chunk(run.data(), static_cast<uint32_t>(run.size()), 3, stream);
+      const trace::StreamInfo info{.pid = 100 + stream,
+                                   .mono_base = 0,
+                                   .ft_base = 133'000'000'000'000'000,
+                                   .table = table,
+                                   .count = 2};
+      trace::EntrySet used;
+      used.add(0);
+      used.add(1);
+      if (run.size() > w.room(stream, used)) (void)w.next_buffer();
+      (void)w.add_chunk(run.data(), static_cast<uint32_t>(run.size()), 3, stream, info, used);
     }
     w.set_horizon(round * 100 + 50);
   }

@@ -5,9 +5,9 @@
 // etw::encode_blob carrying its layout, version 1, bad versions, too many descriptors),
 // and ring programs that lay out what RingWriter writes (events, padding at the wrap,
 // positions near 2^64, reserved records of live and dead writers) and then each way a ring
-// can be damaged (header fields, misaligned or far positions, lying record sizes, lengths
-// and states). Each part of a seed is valid unless its name says what is broken.
-// Usage: trace_seeds OUT_DIR   (deterministic; writes OUT_DIR/*.bin)
+// can be damaged (header fields, misaligned or far positions, lying record sizes, parts,
+// states, table counts and entries). Each part of a seed is valid unless its name says what is
+// broken. Usage: trace_seeds OUT_DIR   (deterministic; writes OUT_DIR/*.bin)
 #include <cstdio>
 #include <string>
 #include <utility>
@@ -192,11 +192,11 @@ std::vector<Seed> ring_seeds() {
   add("events", w);
   w = ring();  // a record that would cross the end: padding to the end, the record at 0
   w.op(kSetTail).put<uint64_t>(kCap - 128);
-  event(w, 8, 0).op(kPadding).put<uint32_t>(8);
+  event(w, 8, 0).op(kPadding).put<uint32_t>(56);  // a 72-byte event, then padding to the end
   event(w, 100, 2);
   add("wrap", w);
-  w = ring();  // positions crossing 2^64: two 184-byte events before it, two after
-  w.op(kSetTail).put<uint64_t>(~uint64_t{0} - 367);
+  w = ring();  // positions crossing 2^64: two 144-byte events before it, two after
+  w.op(kSetTail).put<uint64_t>(~uint64_t{0} - 287);
   for (int i = 0; i < 4; ++i) event(w, 64, 1);
   add("wrap_2_64", w);
   for (uint8_t flags : {uint8_t{0}, kFlagDeadWriter}) {
@@ -227,11 +227,11 @@ std::vector<Seed> ring_seeds() {
   damaged("head_too_far", [](Writer& d) { event(d, 8, 0).op(kSetHead).put<uint64_t>(3 * kCap); });
   damaged("head_behind_tail",
           [](Writer& d) { d.op(kSetTail).put<uint64_t>(4096).op(kSetHead).put<uint64_t>(64); });
-  damaged("payload_length", [](Writer& d) {
+  damaged("unknown_parts", [](Writer& d) {
     d.op(kRecord)
         .put<uint32_t>(128)
         .put<uint32_t>(trace::kRecordEvent)
-        .put<uint32_t>(1000)
+        .put<uint32_t>(0xC0FF)  // entry inline, parts bits no record has
         .put<uint16_t>(0);
     d.op(kHeadHere);
   });
@@ -239,9 +239,17 @@ std::vector<Seed> ring_seeds() {
     d.op(kRecord)
         .put<uint32_t>(128)
         .put<uint32_t>(trace::kRecordEvent)
-        .put<uint32_t>(8)
-        .put<uint16_t>(9);
+        .put<uint32_t>(uint32_t{trace::kPartStack} << 8 | trace::kEntryInline)
+        .put<uint16_t>(20);  // 160 stack bytes in a 128-byte record
     d.op(kHeadHere);
+  });
+  damaged("payload_padding", [](Writer& d) {
+    d.op(kRecord)
+        .put<uint32_t>(24)
+        .put<uint32_t>(trace::kRecordEvent)
+        .put<uint32_t>(3u << 8)  // entry 0, 3 bytes of padding of an empty payload
+        .put<uint16_t>(0);
+    d.op(kTable).put<uint8_t>(1).op(kHeadHere);
   });
   damaged("record_size", [](Writer& d) {
     d.op(kRecord)
@@ -254,6 +262,19 @@ std::vector<Seed> ring_seeds() {
   damaged("unknown_state", [](Writer& d) {
     d.op(kRecord).put<uint32_t>(128).put<uint32_t>(3).put<uint32_t>(0).put<uint16_t>(0).op(
         kHeadHere);
+  });
+  w = ring();  // events naming table entries, one with an inline entry between them
+  w.op(kTable).put<uint8_t>(3);
+  w.op(kEntryEvent).put<uint8_t>(0).put<uint16_t>(14);
+  event(w, 14, 0).op(kEntryEvent).put<uint8_t>(2).put<uint16_t>(0);
+  w.op(kEntryEvent).put<uint8_t>(1).put<uint16_t>(300);
+  add("table_events", w);
+  damaged("unpublished_entry", [](Writer& d) {
+    d.op(kTable).put<uint8_t>(1).op(kEntryEvent).put<uint8_t>(0).put<uint16_t>(4);
+    d.op(kEntryEvent).put<uint8_t>(5).put<uint16_t>(4);
+  });
+  damaged("table_count", [](Writer& d) {
+    d.op(kTable).put<uint8_t>(200).op(kEntryEvent).put<uint8_t>(0).put<uint16_t>(4);
   });
   damaged("record_past_end",
           [](Writer& d) { event(d.op(kSetTail).put<uint64_t>(kCap / 2), 40000, 0); });

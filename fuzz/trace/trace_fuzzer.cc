@@ -199,29 +199,64 @@ void RingProgram::step(RingOp op, Cursor& in) {
       break;
     }
     case kEvent: {
-      trace::EventRecord e{};
-      e.payload_len = in.get<uint16_t>();
-      e.stack_count = in.get<uint8_t>();
-      e.size = trace::record_bytes(e.payload_len, e.stack_count);
-      e.state = stamp(trace::kRecordEvent);
-      e.pid = 1;
-      e.id = static_cast<uint16_t>(cursor_);
-      const std::vector<uint8_t> body(e.size - sizeof e, static_cast<uint8_t>(cursor_ >> 3));
-      write(&e, sizeof e);
-      write(body.data(), body.size(), sizeof e);
-      cursor_ += e.size;
+      trace::TableEntry entry;
+      entry.id = static_cast<uint16_t>(cursor_);
+      const uint16_t payload_len = in.get<uint16_t>();
+      const uint8_t stack = in.get<uint8_t>();
+      const std::vector<uint8_t> payload(payload_len, static_cast<uint8_t>(cursor_ >> 3));
+      const std::vector<uint64_t> frames(stack, cursor_);
+      const trace::RecordParts parts{.inline_entry = &entry,
+                                     .stack = frames.data(),
+                                     .stack_count = stack,
+                                     .payload = payload.data(),
+                                     .payload_len = payload_len};
+      std::vector<uint8_t> rec(trace::record_bytes(parts), 0);
+      auto* h = reinterpret_cast<trace::RecordHead*>(rec.data());
+      h->size = static_cast<uint32_t>(rec.size());
+      h->state = stamp(trace::kRecordEvent);
+      trace::fill_record(h, 1, 0, trace::kEntryInline, parts);
+      write(rec.data(), rec.size());
+      cursor_ += rec.size();
       h_->head.store(cursor_);
       break;
     }
     case kRecord: {
-      trace::EventRecord e{};
+      trace::RecordHead e{};
       e.size = in.get<uint32_t>();
       e.state = in.get<uint32_t>();
       if ((e.state & 4) == 0) e.state = stamp(e.state & 3);
-      e.payload_len = in.get<uint32_t>();
-      e.stack_count = in.get<uint16_t>();
+      const uint32_t entry_parts = in.get<uint32_t>();
+      e.entry = static_cast<uint8_t>(entry_parts);
+      e.parts = static_cast<uint8_t>(entry_parts >> 8);
+      const uint64_t stack_count = in.get<uint16_t>();
       write(&e, sizeof e);
+      write(&stack_count, sizeof stack_count, sizeof e);  // where a first part's count goes
       cursor_ += e.size;
+      break;
+    }
+    case kTable: {  // entries 0..n-1 (entry i: id i), table_count n (may be too many)
+      const uint8_t n = in.get<uint8_t>();
+      for (uint32_t i = 0; i < std::min<uint32_t>(n, trace::kMaxTableEntries); ++i) {
+        trace::TableEntry entry;
+        entry.id = static_cast<uint16_t>(i);
+        std::memcpy(map_ + trace::kRingTableOffset + i * sizeof entry, &entry, sizeof entry);
+      }
+      h_->table_count.store(n);
+      break;
+    }
+    case kEntryEvent: {  // u8 index, u16 payload length: a committed event naming a table entry
+      const uint8_t index = in.get<uint8_t>();
+      const uint16_t payload_len = in.get<uint16_t>();
+      const std::vector<uint8_t> payload(payload_len, 0x5A);
+      const trace::RecordParts parts{.payload = payload.data(), .payload_len = payload_len};
+      std::vector<uint8_t> rec(trace::record_bytes(parts), 0);
+      auto* h = reinterpret_cast<trace::RecordHead*>(rec.data());
+      h->size = static_cast<uint32_t>(rec.size());
+      h->state = stamp(trace::kRecordEvent);
+      trace::fill_record(h, 1, 0, index, parts);
+      write(rec.data(), rec.size());
+      cursor_ += rec.size();
+      h_->head.store(cursor_);
       break;
     }
     case kPadding:
@@ -244,18 +279,20 @@ void RingProgram::step(RingOp op, Cursor& in) {
 }
 
 // A view lies inside the reader's data area, whose start is the same for every view of
-// one reader and page-aligned (the mapping's start + the 4 KB header); its bytes are read.
+// one reader and page-aligned (the mapping's start + the 4 KB header); its payload and
+// stack lie inside its record, whose bytes are read.
 void check_view(const trace::RingReader& r, const trace::RingReader::View& v,
                 const uint8_t*& area) {
   const uint64_t off = r.consumed() & (r.capacity() - 1);
-  const uint8_t* start = v.payload - sizeof(trace::EventRecord) - off;
+  const uint8_t* start = v.record - off;
   if (area == nullptr) area = start;
   if (start != area || reinterpret_cast<uintptr_t>(start) % 4096 != 0) __builtin_trap();
-  const uint8_t* end = area + r.capacity();
+  const uint8_t* end = v.record + v.header.size;
   const uint64_t stack_bytes = 8ull * v.header.stack_count;
-  if (v.header.size < sizeof(trace::EventRecord) || v.header.size > r.capacity() - off ||
-      trace::record_bytes(v.header.payload_len, v.header.stack_count) > v.header.size ||
-      v.payload + v.header.payload_len > end || v.stack < v.payload || v.stack + stack_bytes > end)
+  if (v.header.size < trace::kMinRecordBytes || v.header.size > r.capacity() - off ||
+      v.payload < v.record + trace::kMinRecordBytes || v.payload + v.header.payload_len > end ||
+      (stack_bytes != 0 &&
+       (v.stack < v.record + trace::kMinRecordBytes || v.stack + stack_bytes > end)))
     __builtin_trap();
   uint8_t sum = 0;
   for (uint32_t i = 0; i < v.header.payload_len; ++i) sum ^= v.payload[i];

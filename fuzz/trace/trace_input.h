@@ -41,14 +41,19 @@ enum RingOp : uint8_t {
   kPatchHeader,  // u8 offset, u8 value: one byte of the header's first 256
   kEvent,        // u16 payload length, u8 stack count: a committed event at the cursor;
                  // cursor and head move past it
-  kRecord,       // u32 size, u32 state, u32 payload length, u16 stack count: raw record
-                 // words at the cursor (state bit 2 clear: the stamp of kind state & 3 at
-                 // the cursor, else state as it is); the cursor moves by size, head does not
+  kRecord,       // u32 size, u32 state, u32 entry (low byte) and parts (next byte), u16
+                 // stack count: a raw record head at the cursor (state bit 2 clear: the
+                 // stamp of kind state & 3 at the cursor, else state as it is), the count
+                 // as a u64 after it; the cursor moves by size, head does not
   kPadding,      // u32 size: a padding record at the cursor; cursor and head move past it
   kReserve,      // u32 size: a reserved (uncommitted) record; cursor and head move past it
   kRaw,          // u8 n, n bytes at the cursor (cursor unchanged)
   kSkip,         // u32 n: cursor += n
   kHeadHere,     // head = cursor
+  kTable,        // u8 n: table entries 0..n-1 (entry i has id i; at most 94 written),
+                 // table_count n
+  kEntryEvent,   // u8 index, u16 payload length: a committed event naming table entry
+                 // `index` at the cursor; cursor and head move past it
   kRingOps
 };
 

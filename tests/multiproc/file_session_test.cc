@@ -228,8 +228,9 @@ TEST_F(FileSession, WriterKilledMidRecordLeavesItsEarlierEventsInTheFile) {
   EXPECT_EQ(steady->wait(kWait), 0);
 }
 
-// Batches of 1000 events (120 bytes each) with pauses, so the rings never overflow and every
-// loss is the file's.
+// Batches of 1000 events (32-byte records) with pauses, so the rings never overflow and every
+// loss is the file's; kBatches of them are more than a 1 MB file holds.
+constexpr unsigned kBatches = 50;
 void write_batches(Child& p, int batches) {
   for (int i = 0; i < batches; ++i) {
     write_events(p, 1000);
@@ -240,7 +241,7 @@ void write_batches(Child& p, int batches) {
 TEST_F(FileSession, MaximumFileSizeKeepsTheFirstEventsAndCountsTheLosses) {
   start("seq", 1, 64);
   auto p = enabled_provider();
-  write_batches(*p, 20);
+  write_batches(*p, kBatches);
   const Stop s = stop_file("S");
   EXPECT_EQ(s.rc, 0u);
   EXPECT_EQ(s.written, 15u);  // (1 MB - the header and schema room, 60 KB) / 64 KB
@@ -248,11 +249,11 @@ TEST_F(FileSession, MaximumFileSizeKeepsTheFirstEventsAndCountsTheLosses) {
   EXPECT_LE(std::filesystem::file_size(file_), 1u << 20);
   const FileRead r = read_file(file_);
   ASSERT_FALSE(r.events.empty());
-  EXPECT_LT(r.events.size(), 20000u);
+  EXPECT_LT(r.events.size(), kBatches * 1000u);
   for (size_t k = 0; k < r.events.size(); ++k) {
     ASSERT_EQ(r.events[k].seq, k % 1000) << k;  // the first events, in order, none missing
   }
-  EXPECT_EQ(s.lost, 20000u - r.events.size());
+  EXPECT_EQ(s.lost, kBatches * 1000u - r.events.size());
   p->send("quit");
   EXPECT_EQ(p->wait(kWait), 0);
 }
@@ -260,16 +261,16 @@ TEST_F(FileSession, MaximumFileSizeKeepsTheFirstEventsAndCountsTheLosses) {
 TEST_F(FileSession, CircularKeepsTheNewestEvents) {
   start("circ", 1, 64);
   auto p = enabled_provider();
-  write_batches(*p, 20);
+  write_batches(*p, kBatches);
   const Stop s = stop_file("S");
   EXPECT_EQ(s.rc, 0u);
   EXPECT_GT(s.written, 15u);
   const FileRead r = read_file(file_);
   ASSERT_FALSE(r.events.empty());
-  EXPECT_LT(r.events.size(), 20000u);
+  EXPECT_LT(r.events.size(), kBatches * 1000u);
   const size_t n = r.events.size();
   for (size_t k = 0; k < n; ++k) {
-    ASSERT_EQ(r.events[k].seq, (20000 - n + k) % 1000) << k;  // the newest, in order
+    ASSERT_EQ(r.events[k].seq, (kBatches * 1000 - n + k) % 1000) << k;  // the newest, in order
   }
   p->send("quit");
   EXPECT_EQ(p->wait(kWait), 0);
@@ -717,12 +718,12 @@ TEST_F(FileSession, OtherVersionIsNamedByEveryReader) {
   EXPECT_EQ(stop_file("S").rc, 0u);
   std::string bytes = test::read_text(file_);
   ASSERT_GE(bytes.size(), 128u);
-  bytes[8] = 1;  // version 1 (the earlier layout), header CRC made valid again
+  bytes[8] = 2;  // version 2 (112-byte records), header CRC made valid again
   const uint32_t crc = crc32_of(bytes.data(), 104);
   std::memcpy(bytes.data() + 104, &crc, 4);
   std::ofstream(file_, std::ios::binary | std::ios::trunc) << bytes;
   const std::string want =
-      "pfc: error: " + file_ + ": log file version 1 is not supported (this pfc reads version 2)\n";
+      "pfc: error: " + file_ + ": log file version 2 is not supported (this pfc reads version 3)\n";
   const ProcessResult show = pfc_trace({"show", file_});
   EXPECT_EQ(show.exit_code, 1);
   EXPECT_EQ(show.err, want);

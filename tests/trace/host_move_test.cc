@@ -40,19 +40,18 @@ TEST(MoveRuns, ConcurrentWritersEveryAcceptedRecordOnceInThreadOrder) {
   std::atomic<uint64_t> refused{0};
   std::vector<std::thread> threads;
   threads.reserve(kThreads);
+  const TableEntry entry;
   for (int t = 0; t < kThreads; ++t)
     threads.emplace_back([&, t] {
       for (uint32_t i = 0; i < kPerThread; ++i) {
-        EventRecord* rec;
-        while ((rec = w->reserve(record_bytes(8, 0))) == nullptr) {  // full: counted in lost
+        const uint64_t v = uint64_t{static_cast<uint32_t>(t)} << 32 | i;
+        const RecordParts parts{.inline_entry = &entry, .payload = &v, .payload_len = 8};
+        RecordHead* rec;
+        while ((rec = w->reserve(record_bytes(parts))) == nullptr) {  // full: counted in lost
           refused.fetch_add(1);
           std::this_thread::yield();  // and tried again, so every record gets through
         }
-        rec->tid = static_cast<uint32_t>(t);
-        rec->payload_len = 8;
-        rec->stack_count = 0;
-        const uint64_t v = uint64_t{static_cast<uint32_t>(t)} << 32 | i;
-        std::memcpy(reinterpret_cast<uint8_t*>(rec) + sizeof(EventRecord), &v, 8);
+        fill_record(rec, static_cast<uint32_t>(t), 0, kEntryInline, parts);
         RingWriter::commit(rec);
       }
       done.fetch_add(1);

@@ -180,9 +180,13 @@ const std::vector<Mutation>& mutations() {
          const uint64_t at = l.offset_of_sequence(4);
          const uint32_t events = load_le<uint32_t>(b.data() + at + 20);
          uint32_t pos = kLogBufferHeaderSize;
-         // One chunk per event (LogWriter::add): its header holds the record's size.
-         for (uint32_t i = 0; i + 1 < events; ++i)
+         // One records chunk per event (LogWriter::add), stream chunks between them: the
+         // chunks up to the last event's.
+         for (uint32_t i = 0;
+              i + 1 < events || load_le<uint32_t>(b.data() + at + pos + 12) != kChunkRecords;) {
+           if (load_le<uint32_t>(b.data() + at + pos + 12) == kChunkRecords) ++i;
            pos += kLogChunkHeaderSize + load_le<uint32_t>(b.data() + at + pos);
+         }
          store_le<uint32_t>(b.data() + at + 16, pos - kLogBufferHeaderSize);
          store_le<uint32_t>(b.data() + at + 20, events - 1);
          fix_buffer_crc(b, at);

@@ -21,6 +21,7 @@ namespace {
 using testing::commit_value;
 using testing::publish_session;
 using testing::TempNamespace;
+using testing::value_bytes;
 using testing::value_of;
 
 constexpr uint64_t kInstance = 7;
@@ -34,7 +35,7 @@ RingWriter make_ring(const TraceDir& dir, uint32_t pid) {
 
 // Writes one committed event with timestamp `ts` and payload `value`.
 void put(RingWriter& w, uint64_t ts, uint32_t value) {
-  EventRecord* r = w.reserve(record_bytes(4, 0));
+  RecordHead* r = w.reserve(value_bytes(4));
   ASSERT_NE(r, nullptr);
   r->ts = ts;  // the test chooses the clock
   commit_value(r, value);
@@ -118,7 +119,7 @@ TEST(Merge, DrainTakesRunsAndBreaksTiesByRingOrder) {
   EXPECT_EQ(got[3].value, 1020u);
   for (const auto& r : f.rings.rings()) {
     EXPECT_TRUE(r->drained());  // every taken record was popped: its space handed back
-    EXPECT_EQ(r->consumed(), 6u * record_bytes(4, 0));
+    EXPECT_EQ(r->consumed(), 6u * value_bytes(4));
   }
 }
 
@@ -173,7 +174,7 @@ TEST(Merge, ARecordBeingWrittenHoldsBackOnlyItsRing) {
   ASSERT_TRUE(w.has_value());
   RingWriter other = make_ring(f.dir, 401);
   put(*w, 100, 1);
-  EventRecord* open = w->reserve(record_bytes(4, 0));  // reserved, not committed
+  RecordHead* open = w->reserve(value_bytes(4));  // reserved, not committed
   ASSERT_NE(open, nullptr);
   open->ts = 150;
   for (uint64_t ts : {120, 200, 300}) put(other, ts, static_cast<uint32_t>(ts));
@@ -196,7 +197,7 @@ TEST(Merge, AWritersRingsAreHeldTogetherWhileOneHasARecordInFlight) {
   RingWriter main = *RingWriter::create(f.dir, kInstance, self, kMinRingBytes);
   RingWriter front = *RingWriter::create(f.dir, kInstance, self, kMinRingBytes, true);
   RingWriter other = make_ring(f.dir, 402);
-  EventRecord* open = main.reserve(record_bytes(4, 0));  // another thread's, not committed
+  RecordHead* open = main.reserve(value_bytes(4));  // another thread's, not committed
   ASSERT_NE(open, nullptr);
   open->ts = 100;
   put(main, 110, 2);   // this thread's record, behind it in the main ring
@@ -230,7 +231,7 @@ TEST(Merge, EventsOfADamagedRingAreCountedAsGivenUp) {
   // The fifth record's size becomes 12 (not a multiple of 8) under a valid stamp.
   auto fd = f.dir.open_file(ring_name(kInstance, ProcessKey{403, 1403}), false);
   ASSERT_TRUE(fd);
-  const off_t at = static_cast<off_t>(kRingHeaderSize + 4 * record_bytes(4, 0));
+  const off_t at = static_cast<off_t>(kRingHeaderSize + 4 * value_bytes(4));
   uint32_t size = 12;
   ASSERT_EQ(::pwrite(fd->get(), &size, 4, at), 4);
   EXPECT_EQ(f.rings.drain(1'000'000'000, 100, take), 8u);  // the bad ring's 4th, the good's 7

@@ -18,6 +18,7 @@ namespace {
 using testing::commit_value;
 using testing::publish_session;
 using testing::TempNamespace;
+using testing::value_bytes;
 using testing::value_of;
 
 constexpr uint64_t kInstance = 7;
@@ -52,7 +53,7 @@ TEST(FrontRing, OnlyLargeRingsHaveOneOfAQuarterAtMost16MB) {
 uint32_t fill_front(RingWriter& w) {
   uint32_t n = 0;
   for (uint32_t misses = 0; misses < RingWriter::kFrontRecheck;) {
-    EventRecord* r = w.try_reserve(record_bytes(4, 0));
+    RecordHead* r = w.try_reserve(value_bytes(4));
     if (r == nullptr) {
       ++misses;
       continue;
@@ -72,7 +73,7 @@ TEST(FrontRing, AMissIsNotALossAndFreedSpaceIsSeenWithinTheRecheck) {
   for (int round = 0; round < 3; ++round) {
     const uint32_t n = fill_front(w);
     EXPECT_GT(n, 100u);
-    for (int i = 0; i < 50; ++i) EXPECT_EQ(w.try_reserve(record_bytes(4, 0)), nullptr);
+    for (int i = 0; i < 50; ++i) EXPECT_EQ(w.try_reserve(value_bytes(4)), nullptr);
     EXPECT_EQ(w.lost(), 0u);
     for (uint32_t i = 0; i < n; ++i) {
       const auto* v = reader.peek();
@@ -82,9 +83,9 @@ TEST(FrontRing, AMissIsNotALossAndFreedSpaceIsSeenWithinTheRecheck) {
     }
     // The writer's copy of the tail is stale now: it looks again within kFrontRecheck.
     uint32_t attempts = 0;
-    EventRecord* r = nullptr;
+    RecordHead* r = nullptr;
     while (r == nullptr && attempts < 2 * RingWriter::kFrontRecheck) {
-      r = w.try_reserve(record_bytes(4, 0));
+      r = w.try_reserve(value_bytes(4));
       ++attempts;
     }
     ASSERT_NE(r, nullptr);
@@ -122,8 +123,8 @@ TEST(FrontRing, RecordsSpreadOverBothRingsMergeInWriteOrder) {
   constexpr uint32_t kRecords = 20000;
   uint32_t in_front = 0, in_main = 0;
   for (uint32_t i = 0; i < kRecords; ++i) {
-    const uint32_t bytes = record_bytes(4, 0);
-    EventRecord* r = front.try_reserve(bytes);
+    const uint32_t bytes = value_bytes(4);
+    RecordHead* r = front.try_reserve(bytes);
     (r != nullptr ? in_front : in_main)++;
     if (r == nullptr) r = main.reserve(bytes);
     ASSERT_NE(r, nullptr) << i;
@@ -161,8 +162,8 @@ TEST(FrontRing, ConcurrentWritersThroughBothRingsKeepEachThreadsOrder) {
   for (uint32_t t = 0; t < kThreads; ++t)
     ts.emplace_back([&, t] {
       for (uint32_t i = 0; i < kPerThread; ++i) {
-        const uint32_t bytes = record_bytes(4, 0);
-        EventRecord* r = front.try_reserve(bytes);
+        const uint32_t bytes = value_bytes(4);
+        RecordHead* r = front.try_reserve(bytes);
         if (r != nullptr) in_front.fetch_add(1);
         if (r == nullptr) r = main.reserve(bytes);
         if (r == nullptr) continue;

@@ -17,6 +17,7 @@ namespace pfc::trace {
 namespace {
 
 using testing::TempNamespace;
+using testing::value_bytes;
 using testing::value_of;
 using testing::write_one;
 
@@ -91,7 +92,7 @@ TEST(Ring, WriterKilledMidRecordIsSkipped) {
     auto w = RingWriter::create(dir, 9, self_process(), kMinRingBytes);
     if (!w) ::_exit(2);
     write_one(*w, 1);
-    (void)w->reserve(record_bytes(4, 0));  // reserved, never committed
+    (void)w->reserve(value_bytes(4));  // reserved, never committed
     write_one(*w, 3);
     char c = 1;
     (void)::write(ready[1], &c, 1);
@@ -135,11 +136,11 @@ TEST(Ring, DamagedSharedDataStopsTheReaderSafely) {
     auto map = Mapping::map(fd->get(), kRingHeaderSize + kMinRingBytes);
     ASSERT_TRUE(map);
     auto* h = reinterpret_cast<RingHeader*>(map->data());
-    auto* rec = reinterpret_cast<EventRecord*>(map->data() + kRingHeaderSize);
+    auto* rec = reinterpret_cast<RecordHead*>(map->data() + kRingHeaderSize);
     if (what == 0) h->head.store(1u << 30);
     if (what == 1) rec->size = 0xFFFFFFF8u;
-    if (what == 2) rec->payload_len = 0xFFFFFF00u;
-    if (what == 3) rec->size = 12;  // a committed word with a size no record has
+    if (what == 2) rec->parts = 0xC0;  // parts no record has
+    if (what == 3) rec->size = 12;     // a committed word with a size no record has
     // what == 0: head is read when the reader's copy of it says the ring is empty — at once
     // here — and a head more than a ring ahead of tail is damage.
     EXPECT_EQ(f.reader.peek(), nullptr) << what;
@@ -194,7 +195,7 @@ TEST(Ring, ForeignStampIsWaitedForWhileTheWriterLives) {
   ASSERT_TRUE(fd);
   auto map = Mapping::map(fd->get(), kRingHeaderSize + kMinRingBytes);
   ASSERT_TRUE(map);
-  auto* rec = reinterpret_cast<EventRecord*>(map->data() + kRingHeaderSize);
+  auto* rec = reinterpret_cast<RecordHead*>(map->data() + kRingHeaderSize);
   const uint32_t good = rec->state;
   rec->state = 77;
   EXPECT_EQ(f.reader.peek(), nullptr);
@@ -210,7 +211,7 @@ TEST(Ring, ForeignStampIsWaitedForWhileTheWriterLives) {
 TEST(Ring, RecordOfAnEarlierLapIsNotReadAgain) {
   Fixture f;
   constexpr uint32_t kLen = 1000;
-  const uint32_t bytes = record_bytes(kLen, 0);
+  const uint32_t bytes = value_bytes(kLen);
   const uint64_t per_lap = kMinRingBytes / bytes;
   // One full lap and a bit, read as it goes; the ring's first record now lies one lap back.
   for (uint32_t i = 0; i < per_lap; ++i) {
@@ -229,8 +230,8 @@ TEST(Ring, RecordOfAnEarlierLapIsNotReadAgain) {
   auto* h = reinterpret_cast<RingHeader*>(map->data());
   // A writer's CAS without its word yet: head covers the record of lap 0 at this offset.
   const uint64_t at = h->head.load();
-  const auto* old = reinterpret_cast<const EventRecord*>(map->data() + kRingHeaderSize +
-                                                         (at & (kMinRingBytes - 1)));
+  const auto* old = reinterpret_cast<const RecordHead*>(map->data() + kRingHeaderSize +
+                                                        (at & (kMinRingBytes - 1)));
   ASSERT_EQ(old->size, bytes);  // the earlier lap's record is there, intact
   h->head.store(at + bytes);
   EXPECT_EQ(f.reader.peek(), nullptr);
@@ -249,7 +250,7 @@ TEST(Ring, OtherRingVersionIsAClearError) {
   ASSERT_EQ(::pwrite(fd->get(), &v1, 4, offsetof(RingHeader, version)), 4);
   auto r = RingReader::open(f.dir, ring_name(7, f.self));
   ASSERT_FALSE(r);
-  EXPECT_NE(r.error().message.find("ring version 1; this pfc reads version 3"), std::string::npos)
+  EXPECT_NE(r.error().message.find("ring version 1; this pfc reads version 4"), std::string::npos)
       << r.error().message;
 }
 

@@ -16,11 +16,12 @@ namespace pfc::trace {
 namespace {
 
 using testing::TempNamespace;
+using testing::value_bytes;
 using testing::value_of;
 using testing::write_one;
 
 constexpr uint64_t kSoft = kMinRingBytes / 4;  // 16 KB of a 64 KB ring
-constexpr uint32_t kPayload = 200;             // 312-byte records
+constexpr uint32_t kPayload = 200;             // 264-byte records
 
 struct Fixture {
   explicit Fixture(uint64_t soft) { writer.set_soft_wrap(soft); }
@@ -73,30 +74,30 @@ uint64_t lockstep(Fixture& f, uint32_t n, uint32_t lag) {
 TEST(RingWrap, AWriterWhoseReaderKeepsUpStaysInTheFirstPart) {
   Fixture f(kSoft);
   // Ten rings' worth of records, read as they are written.
-  const uint64_t highest = lockstep(f, 10 * kMinRingBytes / record_bytes(kPayload, 0), 1);
+  const uint64_t highest = lockstep(f, 10 * kMinRingBytes / value_bytes(kPayload), 1);
   // Wraps at the first sixteenth-step past kSoft: one step and one record beyond it at most.
-  EXPECT_LT(highest, kSoft + kSoft / 16 + record_bytes(kPayload, 0));
+  EXPECT_LT(highest, kSoft + kSoft / 16 + value_bytes(kPayload));
   EXPECT_GE(highest, kSoft);
 }
 
 TEST(RingWrap, WithoutItTheWriterGoesRoundTheWholeRing) {
   Fixture f(0);
-  const uint64_t highest = lockstep(f, 10 * kMinRingBytes / record_bytes(kPayload, 0), 1);
-  EXPECT_GE(highest, kMinRingBytes - 2 * record_bytes(kPayload, 0));  // the last record that fits
+  const uint64_t highest = lockstep(f, 10 * kMinRingBytes / value_bytes(kPayload), 1);
+  EXPECT_GE(highest, kMinRingBytes - 2 * value_bytes(kPayload));  // the last record that fits
 }
 
 TEST(RingWrap, ABacklogOverAnEighthKeepsTheWholeRing) {
   // 8 records = 2,496 bytes unread > kSoft / 8 = 2,048: no early wrap.
   Fixture f(kSoft);
-  const uint64_t highest = lockstep(f, 10 * kMinRingBytes / record_bytes(kPayload, 0), 8);
-  EXPECT_GE(highest, kMinRingBytes - 2 * record_bytes(kPayload, 0));  // the last record that fits
+  const uint64_t highest = lockstep(f, 10 * kMinRingBytes / value_bytes(kPayload), 8);
+  EXPECT_GE(highest, kMinRingBytes - 2 * value_bytes(kPayload));  // the last record that fits
 }
 
 TEST(RingWrap, ABacklogUnderAnEighthWrapsEarly) {
   // 6 records = 1,872 bytes unread ≤ 2,048.
   Fixture f(kSoft);
-  const uint64_t highest = lockstep(f, 10 * kMinRingBytes / record_bytes(kPayload, 0), 6);
-  EXPECT_LT(highest, kSoft + kSoft / 16 + record_bytes(kPayload, 0));
+  const uint64_t highest = lockstep(f, 10 * kMinRingBytes / value_bytes(kPayload), 6);
+  EXPECT_LT(highest, kSoft + kSoft / 16 + value_bytes(kPayload));
 }
 
 // Writes until the ring is full, without reading; returns how many fitted.
@@ -122,7 +123,7 @@ TEST(RingWrap, AReaderStalledBeforeTheOffsetLeavesTheWholeRing) {
   lockstep(without, 10, 1);
   const uint32_t n = fill(with);
   EXPECT_EQ(n, fill(without));
-  EXPECT_GT(uint64_t{n + 1} * record_bytes(kPayload, 0), kMinRingBytes);
+  EXPECT_GT(uint64_t{n + 1} * value_bytes(kPayload), kMinRingBytes);
   EXPECT_EQ(with.writer.lost(), 1u);
   read_back(with, n);
 }
@@ -131,11 +132,11 @@ TEST(RingWrap, AReaderStalledJustAfterAnEarlyWrapStillLeavesSevenEighthsOfTheOff
   // The price of the early wrap: until the reader reaches the padding, the room is what
   // lies before the unread records in the ring, not the whole ring.
   Fixture with(kSoft), without(0);
-  const uint32_t past = kSoft / record_bytes(kPayload, 0) + 3;  // the next record wraps
+  const uint32_t past = kSoft / value_bytes(kPayload) + 3;  // the next record wraps
   lockstep(with, past, 1);
   lockstep(without, past, 1);
   const uint32_t n = fill(with);
-  EXPECT_GE(uint64_t{n + 1} * record_bytes(kPayload, 0), kSoft - kSoft / 8);
+  EXPECT_GE(uint64_t{n + 1} * value_bytes(kPayload), kSoft - kSoft / 8);
   EXPECT_LT(n, fill(without));
   read_back(with, n);
 }

@@ -61,22 +61,30 @@ inline uint32_t value_of(const RingReader::View& v) {
   return x;
 }
 
-// Fills a reserved record so that it carries `value` (its first 4 of `payload_len` payload
-// bytes, zeros after, and its event id) and commits it.
-inline void commit_value(EventRecord* r, uint32_t value, uint32_t payload_len = 4) {
-  r->payload_len = payload_len;
-  r->stack_count = 0;
-  r->id = static_cast<uint16_t>(value);
-  uint8_t* payload = reinterpret_cast<uint8_t*>(r) + sizeof(EventRecord);
-  std::memset(payload, 0, payload_len);
-  std::memcpy(payload, &value, std::min<size_t>(4, payload_len));
+// The bytes of a test record with `payload_len` payload bytes (commit_value).
+inline uint32_t value_bytes(uint32_t payload_len = 4) {
+  static const TableEntry entry;
+  return record_bytes(RecordParts{.inline_entry = &entry, .payload_len = payload_len});
+}
+
+// Fills a record of value_bytes(payload_len) so that it carries `value` (its first 4 of
+// `payload_len` payload bytes, zeros after, and its event id, in the record's own table
+// entry) and commits it.
+inline void commit_value(RecordHead* r, uint32_t value, uint32_t payload_len = 4) {
+  TableEntry entry;
+  entry.id = static_cast<uint16_t>(value);
+  std::vector<uint8_t> payload(payload_len, 0);
+  std::memcpy(payload.data(), &value, std::min<size_t>(4, payload_len));
+  fill_record(
+      r, 1, 0, kEntryInline,
+      RecordParts{.inline_entry = &entry, .payload = payload.data(), .payload_len = payload_len});
   RingWriter::commit(r);
 }
 
 // Writes and commits one record carrying `value` (commit_value); false when the ring
 // dropped it.
 inline bool write_one(RingWriter& w, uint32_t value, uint32_t payload_len = 4) {
-  EventRecord* r = w.reserve(record_bytes(payload_len, 0));
+  RecordHead* r = w.reserve(value_bytes(payload_len));
   if (r == nullptr) return false;
   commit_value(r, value, payload_len);
   return true;
