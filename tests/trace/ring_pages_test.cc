@@ -19,6 +19,7 @@ namespace pfc::trace {
 namespace {
 
 using testing::TempNamespace;
+using testing::value_bytes;
 using testing::value_of;
 using testing::write_one;
 
@@ -43,7 +44,7 @@ uint64_t resident_bytes(const std::string& name) {
   return kb * 1024;
 }
 
-constexpr uint32_t kPayload = 100;  // 216-byte records
+constexpr uint32_t kPayload = 100;  // 168-byte records (value_bytes)
 
 TEST(RingPages, OneEventLeavesTheHeaderAndOneWindowResident) {
   TempNamespace ns;
@@ -60,7 +61,7 @@ TEST(RingPages, OneEventLeavesTheHeaderAndOneWindowResident) {
 // the first lap, no more than a window and a half past it.
 void write_checking_pages(RingWriter& w, const std::string& name, uint64_t cap, uint32_t first,
                           uint32_t records) {
-  const uint64_t size = record_bytes(kPayload, 0);
+  const uint64_t size = value_bytes(kPayload);
   for (uint32_t i = 0; i < records; ++i) {
     ASSERT_TRUE(write_one(w, first + i, kPayload)) << first + i;
     const uint64_t end = (uint64_t{first} + i + 1) * size;
@@ -79,7 +80,7 @@ TEST(RingPages, PagesAreTakenAheadOfTheWriterAndNothingIsLostAcrossLaps) {
   const std::string name = ring_name(7, self);
   RingWriter w = *RingWriter::create(dir, 7, self, cap);
   // The first lap, nearly to the end, with no reader mapping the file yet.
-  const auto lap = static_cast<uint32_t>(cap / record_bytes(kPayload, 0));
+  const auto lap = static_cast<uint32_t>(cap / value_bytes(kPayload));
   write_checking_pages(w, name, cap, 0, lap - 1);
   EXPECT_EQ(resident_bytes(name), kRingHeaderSize + cap);
   RingReader r = *RingReader::open(dir, name);
@@ -129,12 +130,12 @@ TEST_F(RingPagesFull, ALapEndsBeforeThePagesTheFileSystemCouldNotSupply) {
   EXPECT_FALSE(RingReader::open(*dir, ring_name(8, self)).has_value());  // removed again
   uint32_t next = 0;
   uint64_t highest = 0;
-  const auto records = static_cast<uint32_t>(3 * cap / record_bytes(kPayload, 0));
+  const auto records = static_cast<uint32_t>(3 * cap / value_bytes(kPayload));
   for (uint32_t i = 0; i < records; ++i) {
     ASSERT_TRUE(write_one(w, i, kPayload)) << i;
     const auto* v = r.peek();
     ASSERT_NE(v, nullptr) << i;
-    highest = std::max(highest, (r.consumed() & (cap - 1)) + record_bytes(kPayload, 0));
+    highest = std::max(highest, (r.consumed() & (cap - 1)) + value_bytes(kPayload));
     EXPECT_EQ(value_of(*v), next++);
     r.pop();
   }
@@ -142,7 +143,7 @@ TEST_F(RingPagesFull, ALapEndsBeforeThePagesTheFileSystemCouldNotSupply) {
   EXPECT_FALSE(r.damaged());
   // Every lap ended within the first window, the only one the file system supplied.
   EXPECT_LE(highest, kRingWindow);
-  EXPECT_GT(highest, kRingWindow - 2 * record_bytes(kPayload, 0));
+  EXPECT_GT(highest, kRingWindow - 2 * value_bytes(kPayload));
 }
 
 }  // namespace
