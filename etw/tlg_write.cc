@@ -16,16 +16,7 @@ const uint8_t* bytes_of(const EVENT_DATA_DESCRIPTOR& d) {
 
 }  // namespace
 
-ULONG TlgWrite::take(ULONG count, const EVENT_DATA_DESCRIPTOR* data) {
-  count_ = count;
-  data_ = data;
-  bool any = false;  // the common case, no metadata, copies nothing
-  for (ULONG i = 0; i < count && !any; ++i) {
-    const uint32_t type = data[i].Reserved & 0xFF;
-    any = type == EVENT_DATA_DESCRIPTOR_TYPE_EVENT_METADATA ||
-          type == EVENT_DATA_DESCRIPTOR_TYPE_PROVIDER_METADATA;
-  }
-  if (!any) return ERROR_SUCCESS;
+ULONG TlgWrite::take_metadata(ULONG count, const EVENT_DATA_DESCRIPTOR* data) {
   ULONG n = 0;
   for (ULONG i = 0; i < count; ++i) {
     const uint8_t type = static_cast<uint8_t>(data[i].Reserved & 0xFF);
