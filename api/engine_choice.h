@@ -11,9 +11,9 @@
 #include <string>
 #include <string_view>
 
-#include "pfc/error.h"
+#include "base/error.h"
 #include "pfc/filter.h"
-#include "pfc/routing_program.h"
+#include "runtime/routing_program.h"
 
 namespace pfc {
 

@@ -12,9 +12,9 @@
 #include <string_view>
 #include <vector>
 
+#include "base/error.h"
 #include "compiler/interp.h"
-#include "pfc/error.h"
-#include "pfc/router.h"
+#include "runtime/router.h"
 
 namespace pfc {
 

@@ -16,7 +16,7 @@
 #include "api/explain.h"
 #include "api/script_router.h"
 #include "compiler/frontend.h"
-#include "pfc/router.h"
+#include "runtime/router.h"
 
 namespace pfc {
 namespace {

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "base/error.h"
 #include "compiler/check.h"
-#include "pfc/error.h"
-#include "pfc/router.h"
+#include "runtime/router.h"
 
 namespace pfc {
 

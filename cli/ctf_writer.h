@@ -14,7 +14,7 @@
 #include <string>
 #include <string_view>
 
-#include "pfc/error.h"
+#include "base/error.h"
 #include "pfc/guid.h"
 #include "pfc/schema.h"
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "pfc/error.h"
+#include "base/error.h"
 
 namespace pfc::cli {
 

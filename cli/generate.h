@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "base/error.h"
 #include "compiler/check.h"
-#include "pfc/error.h"
 #include "pfc/event.h"
 
 namespace pfc::cli {

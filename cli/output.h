@@ -10,7 +10,7 @@
 #include "api/explain.h"
 #include "io/json_text.h"
 #include "pfc/event.h"
-#include "pfc/router.h"
+#include "runtime/router.h"
 
 namespace pfc::cli {
 

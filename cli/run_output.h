@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
+#include "base/error.h"
 #include "cli/event_source.h"
 #include "cli/output.h"
 #include "cli/output_file.h"
 #include "compiler/check.h"
-#include "pfc/error.h"
 
 namespace pfc::cli {
 

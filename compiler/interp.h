@@ -11,7 +11,7 @@
 
 #include "compiler/ir.h"
 #include "pfc/event.h"
-#include "pfc/routing_program.h"
+#include "runtime/routing_program.h"
 
 extern "C" {
 

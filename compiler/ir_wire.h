@@ -6,8 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "base/error.h"
 #include "compiler/ir.h"
-#include "pfc/error.h"
 
 namespace pfc::ir {
 

@@ -3,9 +3,9 @@
 // sessions at once. The lowering scheme is documented in docs/ir.md.
 #pragma once
 
+#include "base/error.h"
 #include "compiler/ir.h"
-#include "pfc/error.h"
-#include "pfc/routing_program.h"
+#include "runtime/routing_program.h"
 
 namespace pfc {
 

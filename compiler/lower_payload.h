@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "base/error.h"
 #include "compiler/lower_builder.h"
 #include "pfc/enable.h"
-#include "pfc/error.h"
 #include "pfc/schema.h"
 
 namespace pfc::internal {

@@ -18,9 +18,9 @@
 #include <string_view>
 #include <vector>
 
+#include "base/error.h"
 #include "compiler/ir.h"
 #include "compiler/native_fn.h"
-#include "pfc/error.h"
 #include "pfc/event.h"
 
 namespace pfc {

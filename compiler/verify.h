@@ -2,8 +2,8 @@
 // compiler/ir.h before any engine runs it. Run after lowering and after every pass.
 #pragma once
 
+#include "base/error.h"
 #include "compiler/ir.h"
-#include "pfc/error.h"
 
 namespace pfc {
 

@@ -12,7 +12,7 @@
 #include <string>
 
 #include "pfc/filter.h"
-#include "pfc/routing_program.h"
+#include "runtime/routing_program.h"
 
 namespace pfc::etw {
 

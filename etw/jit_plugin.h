@@ -10,12 +10,12 @@
 #include <memory>
 #include <string>
 
+#include "base/error.h"
 #include "pfc/enable.h"
-#include "pfc/error.h"
 #include "pfc/event.h"
 #include "pfc/filter.h"
-#include "pfc/routing_program.h"
 #include "pfc/schema.h"
+#include "runtime/routing_program.h"
 
 #ifndef PFC_ETW_BUILD_VERSION
 #error "PFC_ETW_BUILD_VERSION (the project version) must be defined by the build"

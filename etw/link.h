@@ -11,7 +11,7 @@
 #include <optional>
 #include <string>
 
-#include "pfc/error.h"
+#include "base/error.h"
 #include "trace/dir.h"
 #include "trace/procs.h"
 #include "trace/state.h"

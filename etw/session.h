@@ -15,7 +15,7 @@
 
 #include "base/tls.h"
 #include "pfc/etw/evntcons.h"
-#include "pfc/router.h"
+#include "runtime/router.h"
 #include "trace/ring.h"
 #include "trace/state.h"
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "base/error.h"
 #include "etw/counters.h"
-#include "pfc/error.h"
 #include "pfc/guid.h"
 #include "pfc/schema.h"
 

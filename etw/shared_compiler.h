@@ -14,7 +14,7 @@
 #include <memory>
 #include <string>
 
-#include "pfc/routing_program.h"
+#include "runtime/routing_program.h"
 
 namespace pfc::etw {
 

@@ -32,7 +32,7 @@
 #include "etw/util.h"
 #include "pfc/etw/evntprov.h"
 #include "pfc/etw/evntrace.h"
-#include "pfc/router.h"
+#include "runtime/router.h"
 
 namespace pfc::etw {
 

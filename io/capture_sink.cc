@@ -12,7 +12,6 @@
 #include <utility>
 
 #include "base/crc32.h"
-#include "pfc/capture.h"
 #include "runtime/capture.h"
 
 namespace pfc::io {

@@ -11,8 +11,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/error.h"
 #include "io/output_file.h"
-#include "pfc/error.h"
 #include "pfc/event.h"
 #include "pfc/guid.h"
 

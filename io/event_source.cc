@@ -4,8 +4,8 @@
 #include "base/ascii.h"
 #include "io/limits.h"
 #include "io/source_parts.h"
-#include "pfc/capture.h"
 #include "pfc/events.h"
+#include "runtime/capture.h"
 #include "trace/logfile.h"
 
 namespace pfc {

@@ -13,7 +13,7 @@
 #include <string>
 #include <string_view>
 
-#include "pfc/error.h"
+#include "base/error.h"
 
 namespace pfc::io {
 

@@ -1,7 +1,6 @@
 // runtime/capture.cc — writing and validating reading of the binary capture format
-// (pfc/capture.h). The reader checks every length against the bytes that are really there
+// (runtime/capture.h). The reader checks every length against the bytes that are really there
 // before touching them, so truncated or corrupted files give an error, never a bad read.
-#include "pfc/capture.h"
 
 #include <algorithm>
 #include <string>

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "pfc/error.h"
+#include "base/error.h"
 #include "pfc/guid.h"
 #include "pfc/schema.h"
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "pfc/error.h"
+#include "base/error.h"
 #include "pfc/schema.h"
 #include "runtime/encode.h"
 

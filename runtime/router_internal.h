@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "base/tls.h"
-#include "pfc/router.h"
 #include "runtime/epoch.h"
+#include "runtime/router.h"
 
 namespace pfc::internal {
 

@@ -1,5 +1,5 @@
-// runtime/sink.cc — owned event copies and the in-memory queue sink (pfc/sink.h).
-#include "pfc/sink.h"
+// runtime/sink.cc — owned event copies and the in-memory queue sink (runtime/sink.h).
+#include "runtime/sink.h"
 
 #include <utility>
 

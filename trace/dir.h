@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "pfc/error.h"
+#include "base/error.h"
 #include "trace/sys.h"
 
 namespace pfc::trace {

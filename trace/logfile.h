@@ -17,7 +17,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "pfc/error.h"
+#include "base/error.h"
 #include "pfc/guid.h"
 #include "trace/ring.h"
 #include "trace/sys.h"

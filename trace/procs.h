@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string>
 
-#include "pfc/error.h"
+#include "base/error.h"
 #include "trace/dir.h"
 #include "trace/sys.h"
 

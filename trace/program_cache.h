@@ -19,7 +19,7 @@
 #include <string_view>
 #include <vector>
 
-#include "pfc/error.h"
+#include "base/error.h"
 #include "trace/dir.h"
 #include "trace/sys.h"
 

@@ -31,7 +31,7 @@
 #include <string>
 #include <vector>
 
-#include "pfc/error.h"
+#include "base/error.h"
 #include "pfc/guid.h"
 #include "trace/dir.h"
 #include "trace/record.h"

@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <string>
 
-#include "pfc/error.h"
+#include "base/error.h"
 
 namespace pfc::trace {
 

@@ -31,7 +31,7 @@
 #include "compiler/ir_dump.h"
 #include "compiler/jit/tiered.h"
 #include "compiler/lower.h"
-#include "pfc/router.h"
+#include "runtime/router.h"
 
 // The disabled-path check as a stand-alone function, so scripts/run-bench can disassemble
 // exactly what ProviderState::enabled() compiles to.

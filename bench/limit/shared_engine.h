@@ -6,7 +6,7 @@
 
 #include <memory>
 
-#include "pfc/routing_program.h"
+#include "runtime/routing_program.h"
 
 namespace pfc::bench {
 

@@ -13,7 +13,7 @@
 
 #include "bench/limit/bpf_router.h"
 #include "pfc/event.h"
-#include "pfc/routing_program.h"
+#include "runtime/routing_program.h"
 
 namespace pfc::bench {
 

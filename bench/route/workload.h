@@ -10,8 +10,8 @@
 
 #include "pfc/enable.h"
 #include "pfc/event.h"
-#include "pfc/routing_program.h"
 #include "runtime/casefold.h"
+#include "runtime/routing_program.h"
 
 namespace pfc::bench {
 

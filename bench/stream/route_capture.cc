@@ -12,7 +12,7 @@
 
 #include "cli/router_setup.h"
 #include "cli/script_loader.h"
-#include "pfc/capture.h"
+#include "runtime/capture.h"
 
 int main(int argc, char** argv) {
   using namespace pfc;

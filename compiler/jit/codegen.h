@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
+#include "base/error.h"
 #include "compiler/ir.h"
 #include "compiler/native_file.h"
-#include "pfc/error.h"
 
 namespace llvm {
 class LLVMContext;

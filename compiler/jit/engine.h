@@ -9,11 +9,11 @@
 #include <optional>
 #include <string_view>
 
+#include "base/error.h"
 #include "compiler/jit/jit.h"
-#include "pfc/error.h"
 #include "pfc/event.h"
 #include "pfc/filter.h"
-#include "pfc/routing_program.h"
+#include "runtime/routing_program.h"
 
 namespace pfc {
 

@@ -10,11 +10,11 @@
 #include <string>
 #include <string_view>
 
+#include "base/error.h"
 #include "compiler/ir.h"
 #include "compiler/native_fn.h"
-#include "pfc/error.h"
 #include "pfc/event.h"
-#include "pfc/routing_program.h"
+#include "runtime/routing_program.h"
 
 namespace pfc {
 

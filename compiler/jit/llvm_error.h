@@ -8,7 +8,7 @@
 
 #include <llvm/Support/Error.h>
 
-#include "pfc/error.h"
+#include "base/error.h"
 
 namespace pfc::internal {
 

@@ -6,8 +6,8 @@
 #include <memory>
 #include <string>
 
+#include "base/error.h"
 #include "compiler/jit/jit.h"
-#include "pfc/error.h"
 
 namespace llvm {
 class Module;

@@ -7,10 +7,10 @@
 
 #include <string>
 
+#include "base/error.h"
 #include "compiler/ir.h"
 #include "compiler/jit/jit.h"
 #include "compiler/native_file.h"
-#include "pfc/error.h"
 
 namespace pfc {
 

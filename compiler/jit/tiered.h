@@ -14,7 +14,7 @@
 #include "compiler/interp.h"
 #include "compiler/jit/engine.h"
 #include "compiler/jit/jit.h"
-#include "pfc/routing_program.h"
+#include "runtime/routing_program.h"
 
 namespace pfc {
 

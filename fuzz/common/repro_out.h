@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "pfc/event.h"
-#include "pfc/routing_program.h"
+#include "runtime/routing_program.h"
 
 namespace pfc::fuzz {
 

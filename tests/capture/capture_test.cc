@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "base/crc32.h"
-#include "pfc/capture.h"
 #include "runtime/capture.h"
 
 namespace pfc {

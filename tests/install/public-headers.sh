@@ -4,9 +4,12 @@
 # compiles alone with -std=c++20 and -std=c++23 (the ETW ones also as C11) against the
 # installed tree only, and every #include in it names a standard header or an installed
 # one (so no header can reach LLVM, PEGTL, pugixml, compiler/ or grammar/ even where
-# those happen to be on the default include path).
+# those happen to be on the default include path). Also that the source tree's include/pfc
+# holds only installed headers and PFC_INTERNAL_HEADERS (cmake/PfcInstall.cmake): any other
+# internal header lives beside its sources.
 set -u
 build=$1
+src=$2/../..
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cmake --install "$build" --prefix "$tmp/p" --component dev >/dev/null || exit 1
@@ -37,6 +40,15 @@ for h in $(cd "$inc" && find pfc -name '*.h' | sort); do
     "${PFC_CC:-cc}" -std=c11 -fsyntax-only -Wall -Wextra -Werror -I"$inc" "$tmp/one.c" 2>"$tmp/err" ||
       { echo "FAIL: $h does not compile alone as C11:"; cat "$tmp/err"; fail=1; } ;;
   esac
+done
+for h in $(cd "$src/include" && find pfc -name '*.h' | sort); do
+  [ -f "$inc/$h" ] && continue
+  case " ${PFC_INTERNAL_HEADERS-} " in *" ${h#pfc/} "*) continue ;; esac
+  echo "FAIL: include/$h is not installed: an internal header lives beside its sources"; fail=1
+done
+for h in ${PFC_INTERNAL_HEADERS-}; do
+  [ -f "$src/include/pfc/$h" ] && [ ! -f "$inc/pfc/$h" ] ||
+    { echo "FAIL: PFC_INTERNAL_HEADERS names $h, not an uninstalled header in include/pfc"; fail=1; }
 done
 # The porting macros in C++ as well (tests/install/consumer/etw_demo.c uses them from C).
 cat > "$tmp/port.cc" <<'CC'

@@ -13,7 +13,6 @@
 #include "base/le.h"
 #include "io/event_fields.h"
 #include "io/limits.h"
-#include "pfc/capture.h"
 #include "pfc/events.h"
 #include "runtime/capture.h"
 #include "tests/trace/logfile_test_util.h"

@@ -14,7 +14,7 @@
 #include <gtest/gtest.h>
 
 #include "compiler/jit/tiered.h"
-#include "pfc/router.h"
+#include "runtime/router.h"
 
 namespace pfc {
 namespace {

@@ -28,8 +28,8 @@
 
 #include "pfc/enable.h"
 #include "pfc/event.h"
-#include "pfc/routing_program.h"
 #include "pfc/schema.h"
+#include "runtime/routing_program.h"
 
 namespace pfc {
 

@@ -1,7 +1,7 @@
 # tests/oracle/oracle_lib.cmake — the oracle and the case generator as libraries, included
 # by tests/oracle/CMakeLists.txt (g++ tests) and fuzz/CMakeLists.txt (clang fuzz preset,
 # where tests/ is not built). pfc_oracle links nothing: it shares no code with compiler/ or
-# runtime/ (only the vocabulary headers of include/pfc/).
+# runtime/ (only the vocabulary headers of include/pfc/ and runtime/routing_program.h).
 if(NOT TARGET pfc_oracle)
   set(_oracle_dir ${PROJECT_SOURCE_DIR}/tests/oracle)
   add_library(pfc_oracle STATIC

@@ -7,8 +7,8 @@
 #include <cstdlib>
 #include <new>
 
-#include "pfc/sink.h"
 #include "runtime/epoch.h"
+#include "runtime/sink.h"
 #include "tests/router/router_test_util.h"
 
 namespace {

@@ -8,7 +8,7 @@
 #include <thread>
 #include <vector>
 
-#include "pfc/sink.h"
+#include "runtime/sink.h"
 #include "tests/router/router_test_util.h"
 
 namespace pfc::test {

@@ -9,7 +9,7 @@
 #include <mutex>
 #include <vector>
 
-#include "pfc/routing_program.h"
+#include "runtime/routing_program.h"
 
 namespace pfc::test {
 

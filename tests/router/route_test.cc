@@ -5,7 +5,7 @@
 
 #include <cstring>
 
-#include "pfc/sink.h"
+#include "runtime/sink.h"
 #include "tests/router/router_test_util.h"
 
 namespace pfc::test {

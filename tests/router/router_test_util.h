@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "pfc/router.h"
+#include "runtime/router.h"
 #include "tests/router/fake_compiler.h"
 
 namespace pfc::test {

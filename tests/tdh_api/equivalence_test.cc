@@ -16,9 +16,9 @@
 #include "etw/payload_blob.h"
 #include "grammar/parse.h"
 #include "pfc/etw/tdh.h"
-#include "pfc/router.h"
 #include "runtime/encode.h"
 #include "runtime/manifest.h"
+#include "runtime/router.h"
 
 namespace pfc {
 namespace {

@@ -1,4 +1,4 @@
-// pfc/routing_program.h — the compiled form of every session's checks for one provider.
+// runtime/routing_program.h — the compiled form of every session's checks for one provider.
 // runtime/ defines the interface; compiler/ implements it (reference interpreter, JIT).
 #pragma once
 
@@ -7,8 +7,8 @@
 #include <memory>
 #include <vector>
 
+#include "base/error.h"
 #include "pfc/enable.h"
-#include "pfc/error.h"
 #include "pfc/event.h"
 #include "pfc/schema.h"
 

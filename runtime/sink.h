@@ -1,4 +1,4 @@
-// pfc/sink.h — concrete session sinks for the router (pfc/router.h): a callback sink that
+// runtime/sink.h — concrete session sinks for the router (runtime/router.h): a callback sink that
 // forwards each delivered event, and an in-memory queue of owned copies (tests, the CLI).
 #pragma once
 
@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "pfc/event.h"
-#include "pfc/router.h"
+#include "runtime/router.h"
 
 namespace pfc {
 

@@ -1,4 +1,4 @@
-// pfc/router.h — the routing core: providers, sessions, per-(session, provider) enable
+// runtime/router.h — the routing core: providers, sessions, per-(session, provider) enable
 // state with EnableTraceEx2 semantics, the composite state providers see in their enable
 // callbacks (docs/runtime.md §2), the "is anyone listening?" fast check, and routing of
 // events to session sinks through one compiled RoutingProgram per provider.
@@ -18,12 +18,12 @@
 #include <string>
 #include <vector>
 
+#include "base/error.h"
 #include "pfc/enable.h"
-#include "pfc/error.h"
 #include "pfc/event.h"
 #include "pfc/guid.h"
-#include "pfc/routing_program.h"
 #include "pfc/schema.h"
+#include "runtime/routing_program.h"
 
 namespace pfc {
 
@@ -58,7 +58,7 @@ using EnableCallback = std::function<void(const EnableNotification&)>;
 
 // Receives the events routed to a session. deliver() runs on the writing thread, possibly
 // on several threads at once; the view is valid only during the call. Concrete sinks:
-// pfc/sink.h. A stopped session's sink may still see writes that began before the stop.
+// runtime/sink.h. A stopped session's sink may still see writes that began before the stop.
 class Sink {
  public:
   virtual ~Sink() = default;

@@ -1,4 +1,4 @@
-// pfc/error.h — the internal-failure channel (docs/style.md §3): problems in the user's input
+// base/error.h — the internal-failure channel (docs/style.md §3): problems in the user's input
 // are diagnostics (data); everything else that can fail returns Result<T>.
 #pragma once
 
