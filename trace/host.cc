@@ -60,11 +60,12 @@ bool merge_schema(std::vector<ProviderSchema>& known, ProviderSchema next) {
 }
 
 // The bytes of the longest prefix of the run `s` that fits in the current buffer with a
-// stream chunk of only the entries its records name (`used`: those). Each record's size and
-// table index are read (the run's words were checked; a size changed since, by a writer
-// scribbling on committed records, ends the prefix).
+// stream chunk of only the entries its records name among the `count` of the ring's table
+// (`used`: those; a record naming another is damaged, which the file's readers name). Each
+// record's size and table index are read (the run's words were checked; a size changed
+// since, by a writer scribbling on committed records, ends the prefix).
 uint64_t named_prefix(const RingReader::Span& s, const LogWriter& w, uint32_t stream,
-                      EntrySet& used) {
+                      uint32_t count, EntrySet& used) {
   used = EntrySet{};
   uint64_t bytes = 0;
   while (bytes < s.bytes) {
@@ -72,7 +73,7 @@ uint64_t named_prefix(const RingReader::Span& s, const LogWriter& w, uint32_t st
     std::memcpy(&h, s.data + bytes, sizeof h);
     if (h.size < kMinRecordBytes || h.size > s.bytes - bytes) break;
     EntrySet next = used;
-    if (h.entry != kEntryInline) next.add(h.entry);
+    if (h.entry < count) next.add(h.entry);
     if (bytes + h.size + w.stream_chunk_bytes(stream, next) > w.room()) break;
     used = next;
     bytes += h.size;
@@ -88,7 +89,9 @@ void move_alone(RingReader& r, LogWriter& w, uint32_t stream, Moved& m) {
   if (v == nullptr) return;
   const uint32_t size = v->header.size;
   EntrySet used;
-  if (const uint8_t e = v->record[offsetof(RecordHead, entry)]; e != kEntryInline) used.add(e);
+  // (Read again: a writer may have changed it since the check; an entry not published is
+  // damage the file's readers name.)
+  if (const uint8_t e = v->record[offsetof(RecordHead, entry)]; e < r.stream().count) used.add(e);
   if (size <= w.room(stream, used)) {
     (void)w.add_chunk(v->record, size, 1, stream, r.stream(), used);
     m.bytes += size;
@@ -120,7 +123,7 @@ Moved move_runs(RingReader& r, LogWriter& w, uint64_t limit, uint32_t stream) {
       s = r.span(limit, w.room(stream, whole ? used : EntrySet{}));
     }
     if (!whole && s.events != 0) {
-      const uint64_t bytes = named_prefix(s, w, stream, used);
+      const uint64_t bytes = named_prefix(s, w, stream, r.stream().count, used);
       if (bytes != s.bytes) s = r.span(limit, bytes);
     }
     if (s.events != 0) {

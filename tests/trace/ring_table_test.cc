@@ -378,6 +378,38 @@ TEST(RingTable, ADamagedRecordTheHostCopiedIsNamedByTheFileReader) {
   }
 }
 
+// The same in small buffers with a full table, where the host reads each record's table
+// index to define only the entries named: a record naming an index no table can hold is
+// copied, defines nothing, and is named by the file reader after every event before it.
+TEST(RingTable, ARecordNamingNoEntryInSmallBuffersIsNamedByTheFileReader) {
+  Fixture f;
+  TempFile file;
+  auto log = LogWriter::create(file.open_rw(), testing::settings(kMinLogBuffer));
+  ASSERT_TRUE(log) << log.error().message;
+  for (uint32_t k = 0; k < kMaxTableEntries; ++k) ASSERT_TRUE(write_k(f.writer, k));
+  (void)move_runs(f.reader, *log, ~uint64_t{0}, 3);
+  ASSERT_TRUE(log->next_buffer());
+  const uint32_t k = 1;
+  const RecordParts parts{.payload = &k, .payload_len = 4};
+  RecordHead* r = f.writer.reserve(record_bytes(parts));
+  ASSERT_NE(r, nullptr);
+  fill_record(r, k, 0, 200, parts);
+  RingWriter::commit(r);
+  EXPECT_EQ(move_runs(f.reader, *log, ~uint64_t{0}, 3).events, 1u);
+  EXPECT_FALSE(f.reader.damaged()) << f.reader.damage();
+  ASSERT_TRUE(log->close(1, 0));
+  auto in = testing::open_reader(file);
+  ASSERT_TRUE(in) << in.error().message;
+  RingReader::View v;
+  for (uint32_t i = 0; i < kMaxTableEntries; ++i) {
+    ASSERT_EQ(in->next(v), LogReader::Step::Event) << in->problem();
+    expect_k(v, i, f.self.pid);
+  }
+  EXPECT_EQ(in->next(v), LogReader::Step::Damaged);
+  EXPECT_NE(in->problem().find("damaged event record in the buffer at offset"), std::string::npos)
+      << in->problem();
+}
+
 // A version-2 log file (its chunks hold 112-byte records) is refused by name.
 TEST(RingTable, LogFileVersion2IsRefusedByName) {
   TempFile file;
