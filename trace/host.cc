@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -58,18 +59,21 @@ bool merge_schema(std::vector<ProviderSchema>& known, ProviderSchema next) {
   return true;
 }
 
-// The bytes of the longest prefix of the run `s` that fits in the current buffer with the
-// stream chunk its records need. The run's records were checked; a size changed since
-// (a writer scribbling on committed records) ends the prefix.
-uint64_t fitting_prefix(const RingReader::Span& s, const LogWriter& w, uint32_t stream) {
-  EntrySet used;
+// The bytes of the longest prefix of the run `s` that fits in the current buffer with a
+// stream chunk of only the entries its records name among the `count` of the ring's table
+// (`used`: those; a record naming another is damaged, which the file's readers name). Each
+// record's size and table index are read (the run's words were checked; a size changed
+// since, by a writer scribbling on committed records, ends the prefix).
+uint64_t named_prefix(const RingReader::Span& s, const LogWriter& w, uint32_t stream,
+                      uint32_t count, EntrySet& used) {
+  used = EntrySet{};
   uint64_t bytes = 0;
   while (bytes < s.bytes) {
     RecordHead h;
     std::memcpy(&h, s.data + bytes, sizeof h);
     if (h.size < kMinRecordBytes || h.size > s.bytes - bytes) break;
     EntrySet next = used;
-    if (h.entry != kEntryInline) next.add(h.entry);
+    if (h.entry < count) next.add(h.entry);
     if (bytes + h.size + w.stream_chunk_bytes(stream, next) > w.room()) break;
     used = next;
     bytes += h.size;
@@ -77,34 +81,61 @@ uint64_t fitting_prefix(const RingReader::Span& s, const LogWriter& w, uint32_t 
   return bytes;
 }
 
+// The record at tail, which an empty buffer cannot take beside the ring's whole table:
+// alone, with a stream chunk of only the entry it names (a large table in small buffers),
+// else lost and counted (larger than a buffer).
+void move_alone(RingReader& r, LogWriter& w, uint32_t stream, Moved& m) {
+  const RingReader::View* v = r.peek();  // checked in full
+  if (v == nullptr) return;
+  const uint32_t size = v->header.size;
+  EntrySet used;
+  // (Read again: a writer may have changed it since the check; an entry not published is
+  // damage the file's readers name.)
+  if (const uint8_t e = v->record[offsetof(RecordHead, entry)]; e < r.stream().count) used.add(e);
+  if (size <= w.room(stream, used)) {
+    (void)w.add_chunk(v->record, size, 1, stream, r.stream(), used);
+    m.bytes += size;
+    m.last_ts = v->header.ts;
+  } else {
+    w.lose_event();
+  }
+  r.pop();
+  m.events++;
+}
+
 }  // namespace
 
 Moved move_runs(RingReader& r, LogWriter& w, uint64_t limit, uint32_t stream) {
   Moved m;
   for (;;) {
-    // The room once the buffer defines the stream; when the entries the run names need
-    // more, the longest prefix that fits with them is taken.
-    RingReader::Span s = r.span(limit, w.room(stream, EntrySet{}));
-    if (s.events != 0 && s.bytes + w.stream_chunk_bytes(stream, s.entries) > w.room())
-      s = r.span(limit, fitting_prefix(s, w, stream));
+    // The room once the buffer defines the ring's whole table (docs/logfile.md "The
+    // session host"); the span reads the table anew, and when that grew the span is taken
+    // again with the room it leaves (tables only grow, to kMaxTableEntries at most). A
+    // large table in small buffers (the entries the buffer lacks would take more than an
+    // eighth of it): only the entries the records name.
+    RingReader::Span s;
+    EntrySet used;
+    bool whole = true;
+    for (uint32_t count = ~0u; count != r.stream().count;) {
+      count = r.stream().count;
+      used = EntrySet::first(count);
+      whole = w.stream_chunk_bytes(stream, used) <= w.info().buffer_size / 8;
+      s = r.span(limit, w.room(stream, whole ? used : EntrySet{}));
+    }
+    if (!whole && s.events != 0) {
+      const uint64_t bytes = named_prefix(s, w, stream, r.stream().count, used);
+      if (bytes != s.bytes) s = r.span(limit, bytes);
+    }
     if (s.events != 0) {
-      (void)w.add_chunk(s.data, static_cast<uint32_t>(s.bytes), s.events, stream, r.stream(),
-                        s.entries);
+      (void)w.add_chunk(s.data, static_cast<uint32_t>(s.bytes), s.events, stream, r.stream(), used);
       r.release(s.bytes);
       m.bytes += s.bytes;
       m.events += s.events;
       m.last_ts = s.last_ts;
     }
     if (s.stop == RingReader::Span::Stop::Full) {
-      if (s.events == 0 && w.empty()) {  // larger than a buffer: lost, and counted
-        if (r.peek() != nullptr) {
-          w.lose_event();
-          r.pop();
-          m.events++;
-        }
-      } else {
-        (void)w.next_buffer();
-      }
+      if (s.events == 0 && w.empty()) move_alone(r, w, stream, m);
+      else (void)w.next_buffer();
       continue;
     }
     if (s.events == 0) return m;

@@ -113,15 +113,16 @@ class LogWriter {
   static Result<LogWriter> create(UniqueFd fd, LogInfo info);
 
   // Adds a chunk: `events` whole event records of one ring (`stream`: the host's number for
-  // it; `info` its process, clock pair and table; `used` the entries the records name),
-  // `bytes` of them, at most room(stream, used). The records are written as they are (a
-  // ring's stamp in `state` included); readers check them. Before them, when the current
-  // buffer does not define the stream yet or lacks some of the entries, a stream chunk
-  // with the stream's process, clock pair and those entries: every buffer defines what its
-  // records use, so a reader can start at any buffer (circular files). A full sequential
-  // file counts its events lost when their buffer ends. A failed write is returned once
-  // (the chunk's events then counted lost too); from then on the file counts as full
-  // (every later buffer lost and counted), so the caller may go on.
+  // it; `info` its process, clock pair and table; `used` entries of that table, every one
+  // the records name among them: the session host passes the whole table, EntrySet::first,
+  // and looks at no record), `bytes` of them, at most room(stream, used). The records are
+  // written as they are (a ring's stamp in `state` included), unparsed; readers check each. Before
+  // them, when the current buffer does not define the stream yet or lacks some of the entries, a
+  // stream chunk with the stream's process, clock pair and those entries: every buffer defines what
+  // its records use, so a reader can start at any buffer (circular files). A full sequential file
+  // counts its events lost when their buffer ends. A failed write is returned once (the chunk's
+  // events then counted lost too); from then on the file counts as full (every later buffer lost
+  // and counted), so the caller may go on.
   Result<void> add_chunk(const uint8_t* records, uint32_t bytes, uint32_t events, uint32_t stream,
                          const StreamInfo& info, const EntrySet& used);
   // Record bytes the current buffer can still take in one more chunk (0: none)...

@@ -80,6 +80,11 @@ inline constexpr uint32_t kMinRecordBytes = sizeof(RecordHead);
 // A set of table entries (bit i: entry i), e.g. those a run of records names.
 struct EntrySet {
   uint64_t bits[2] = {0, 0};
+  // Entries [0, n) (n <= 128): a whole table of n entries.
+  static EntrySet first(uint32_t n) {
+    const auto low = [](uint32_t k) { return k >= 64 ? ~uint64_t{0} : (uint64_t{1} << k) - 1; };
+    return EntrySet{{low(n), n > 64 ? low(n - 64) : 0}};
+  }
   void add(uint8_t i) { bits[i >> 6] |= uint64_t{1} << (i & 63); }
   bool has(uint8_t i) const { return (bits[i >> 6] >> (i & 63) & 1) != 0; }
   EntrySet minus(const EntrySet& o) const {

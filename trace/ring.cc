@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <bit>
 #include <cerrno>
+#include <cstddef>
 #include <cstring>
 
 namespace pfc::trace {
@@ -406,8 +407,7 @@ RingReader::At RingReader::classify(uint64_t pos, uint32_t& size) {
     // the rest of the ring is lost.
     return stamp == (base | kRecordReserved) && size_ok ? At::Skip : At::Bad;
   }
-  if (!size_ok) return At::Bad;
-  return check_event(off, size) ? At::Event : At::Bad;
+  return size_ok ? At::Event : At::Bad;
 }
 
 bool RingReader::check_event(uint64_t off, uint32_t size) {
@@ -455,7 +455,9 @@ const RingReader::View* RingReader::peek() {
   if (current_ != 0) return &view_;
   for (;;) {
     uint32_t size = 0;
-    switch (classify(pos_, size)) {
+    At at = classify(pos_, size);
+    if (at == At::Event && !check_event(pos_ & (capacity_ - 1), size)) at = At::Bad;
+    switch (at) {
       case At::Empty:
       case At::Wait: return nullptr;
       case At::Skip: skip(size); continue;
@@ -495,7 +497,8 @@ const RingReader::View* RingReader::peek() {
 
 RingReader::Span RingReader::span(uint64_t limit, uint64_t max_bytes) {
   Span s;
-  current_ = 0;  // a record peek() returned is the span's first: still unread
+  current_ = 0;       // a record peek() returned is the span's first: still unread
+  uint64_t last = 0;  // the offset of its last record
   while (!damaged_) {
     const uint64_t pos = pos_ + s.bytes;
     uint32_t size = 0;
@@ -511,8 +514,7 @@ RingReader::Span RingReader::span(uint64_t limit, uint64_t max_bytes) {
     if (a == At::Wait) s.stop = Span::Stop::InFlight;
     if (a != At::Event) break;  // Skip after events: the next span starts there
     const uint64_t off = pos & (capacity_ - 1);
-    const uint64_t ts = head_.ts;  // classify's copy
-    if (ts > limit) {
+    if (limit != ~uint64_t{0} && ts_at(off) > limit) {
       s.stop = Span::Stop::NotReady;
       break;
     }
@@ -523,11 +525,24 @@ RingReader::Span RingReader::span(uint64_t limit, uint64_t max_bytes) {
     if (s.bytes == 0) s.data = data() + off;
     s.bytes += size;
     s.events++;
-    s.last_ts = ts;
-    if (head_.entry != kEntryInline) s.entries.add(head_.entry);
+    last = off;
     if (off + size == capacity_) break;  // the end of the lap: a span is contiguous
   }
+  if (s.events == 0) return s;
+  s.last_ts = ts_at(last);
+  // Every entry the span's records name was published before they were committed, so
+  // before the acquires of their words above: the table read now holds it.
+  if (!read_table()) {
+    damaged_ = true;
+    return Span{};
+  }
   return s;
+}
+
+uint64_t RingReader::ts_at(uint64_t off) const {
+  uint64_t ts;
+  std::memcpy(&ts, data() + off + offsetof(RecordHead, ts), sizeof ts);
+  return ts;
 }
 
 void RingReader::release(uint64_t bytes) {

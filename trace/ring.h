@@ -241,17 +241,20 @@ class RingReader {
   void pop();
 
   // A run of whole event records at tail, contiguous in the mapping, for a reader that moves
-  // records in bulk (the log-file session host): committed, each with a timestamp <= limit,
-  // `max_bytes` at most, not past the end of the lap. Padding and records of dead writers
-  // before it are skipped. Each record's word and lengths are checked (damage ends the span
-  // and sets damaged()); nothing is copied. It invalidates a record peek() returned (that
-  // record is the span's first). Why it ended: `stop`.
+  // records in bulk (the log-file session host, docs/logfile.md "The session host"):
+  // committed, `max_bytes` at most, not past the end of the lap, and, when `limit` is not
+  // 2^64 - 1, each with a timestamp <= limit. Padding and records of dead writers before it
+  // are skipped. Only each record's word is checked (its stamp, and a size that is a
+  // multiple of 8 within the ring's bounds: damage there ends the span and sets damaged());
+  // a record's parts and table index are not looked at — readers of the copies check each
+  // record in full — and nothing is copied. The ring's table is read once per span: stream()
+  // then holds every entry the span's records may name. It invalidates a record peek()
+  // returned (that record is the span's first). Why it ended: `stop`.
   struct Span {
     const uint8_t* data = nullptr;
     uint64_t bytes = 0;
     uint32_t events = 0;
     uint64_t last_ts = 0;  // the timestamp of its last record
-    EntrySet entries;      // the table entries its records name
     // Empty: no record after it (or the end of the lap, or damage); InFlight: the next
     // record is reserved, not committed; NotReady: the next one is later than `limit`;
     // Full: the next one would pass `max_bytes`.
@@ -295,12 +298,14 @@ class RingReader {
   RingHeader* header() const { return reinterpret_cast<RingHeader*>(map_.data()); }
   uint8_t* data() const { return map_.data() + kRingHeaderSize; }
   bool writer_gone();
-  // The record at `pos` (from tail on): an event (its word and lengths checked), one to skip
+  // The record at `pos` (from tail on): an event (its word and size checked), one to skip
   // (padding, or reserved by a writer that died) of `size` bytes, none (head reached), one
   // being written, or damage.
   enum class At : uint8_t { Event, Skip, Empty, Wait, Bad };
   At classify(uint64_t pos, uint32_t& size);
-  // classify() of an event record at `off`: its head copied into head_, its layout checked
+  // The timestamp of the committed record at `off`.
+  uint64_t ts_at(uint64_t off) const;
+  // peek()'s check of an event record at `off`: its head copied into head_, its layout checked
   // into layout_, its entry published (the table re-read when it is new).
   bool check_event(uint64_t off, uint32_t size);
   // Copies the entries published since the last call; false (damage) when the count or an

@@ -3,9 +3,12 @@
 // table (records carry their entry); the optional parts; records naming an unpublished
 // entry and a damaged table (the reader stops, naming why); every record size a record
 // could be cut to; and the same records moved into a log file in small buffers (each buffer
-// defines its streams) and read back whole, also from a circular file's surviving buffers.
+// defines its streams) and read back whole, also from a circular file's surviving buffers;
+// the host's stream chunks carrying the whole table, and a damaged record it copied named
+// by the file's reader.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <thread>
 #include <vector>
 
@@ -285,6 +288,126 @@ TEST(RingTable, LogFileBuffersEachDefineTheirStreams) {
       EXPECT_EQ(n, kEvents);
     }
   }
+}
+
+// The chunks of buffer `k` of a log file: (kind, count, stream) of each.
+std::vector<std::array<uint32_t, 3>> chunks_of(const std::vector<uint8_t>& file,
+                                               const LogInfo& info, uint32_t k) {
+  const size_t at = info.data_offset + size_t{k} * info.buffer_size;
+  const uint32_t used = load_le<uint32_t>(file.data() + at + 16);
+  std::vector<std::array<uint32_t, 3>> out;
+  for (size_t p = at + kLogBufferHeaderSize; p < at + kLogBufferHeaderSize + used;) {
+    out.push_back({load_le<uint32_t>(file.data() + p + 12), load_le<uint32_t>(file.data() + p + 4),
+                   load_le<uint32_t>(file.data() + p + 8)});
+    p += kLogChunkHeaderSize + load_le<uint32_t>(file.data() + p);
+  }
+  return out;
+}
+
+// The host's stream chunks carry the ring's whole published table, whatever the records
+// name (docs/logfile.md "The session host"): a buffer's first one every entry published so
+// far, a later one only the entries published since; the events read back whole.
+TEST(RingTable, StreamChunksCarryTheRingsWholeTable) {
+  Fixture f;
+  TempFile file;
+  auto log = LogWriter::create(file.open_rw(), testing::settings(64u << 10));
+  ASSERT_TRUE(log) << log.error().message;
+  for (uint32_t k = 0; k < 10; ++k) ASSERT_TRUE(write_k(f.writer, k));
+  (void)move_runs(f.reader, *log, ~uint64_t{0}, 3);
+  ASSERT_TRUE(log->next_buffer());
+  ASSERT_TRUE(write_k(f.writer, 0));  // names entry 0 of 10
+  (void)move_runs(f.reader, *log, ~uint64_t{0}, 3);
+  ASSERT_TRUE(write_k(f.writer, 10));  // a new entry: defined in the same buffer
+  (void)move_runs(f.reader, *log, ~uint64_t{0}, 3);
+  ASSERT_TRUE(write_k(f.writer, 4));  // defined: no stream chunk
+  (void)move_runs(f.reader, *log, ~uint64_t{0}, 3);
+  ASSERT_FALSE(f.reader.damaged()) << f.reader.damage();
+  const LogInfo info = log->info();
+  ASSERT_TRUE(log->close(1, 0));
+  const std::vector<uint8_t> bytes = file.bytes();
+  using C = std::array<uint32_t, 3>;
+  EXPECT_EQ(chunks_of(bytes, info, 0), (std::vector<C>{{kChunkStream, 10, 3}, {0, 10, 3}}));
+  EXPECT_EQ(chunks_of(bytes, info, 1),
+            (std::vector<C>{
+                {kChunkStream, 10, 3}, {0, 1, 3}, {kChunkStream, 1, 3}, {0, 1, 3}, {0, 1, 3}}));
+  auto in = testing::open_reader(file);
+  ASSERT_TRUE(in) << in.error().message;
+  const std::vector<uint32_t> want = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 10, 4};
+  RingReader::View v;
+  for (const uint32_t k : want) {
+    ASSERT_EQ(in->next(v), LogReader::Step::Event) << in->problem();
+    expect_k(v, k, f.self.pid);
+  }
+  EXPECT_EQ(in->next(v), LogReader::Step::End) << in->problem();
+}
+
+// A committed record whose parts are damaged (an unknown part bit; a table index its
+// writer never published) is copied by the host, which reads only its word, and named by
+// the file's readers, which check every record: the events of the buffers before come,
+// then the damage with the buffer's offset.
+TEST(RingTable, ADamagedRecordTheHostCopiedIsNamedByTheFileReader) {
+  for (const int what : {0, 1}) {
+    Fixture f;
+    TempFile file;
+    auto log = LogWriter::create(file.open_rw(), testing::settings(64u << 10));
+    ASSERT_TRUE(log) << log.error().message;
+    ASSERT_TRUE(write_k(f.writer, 0));
+    (void)move_runs(f.reader, *log, ~uint64_t{0}, 3);
+    ASSERT_TRUE(log->next_buffer());
+    const uint32_t k = 1;
+    const RecordParts parts{.payload = &k, .payload_len = 4};
+    RecordHead* r = f.writer.reserve(record_bytes(parts));
+    ASSERT_NE(r, nullptr);
+    fill_record(r, k, 0, f.writer.entry_of(entry_k(k)), parts);
+    if (what == 0) r->parts |= 64;
+    if (what == 1) r->entry = 60;
+    RingWriter::commit(r);
+    ASSERT_TRUE(write_k(f.writer, 2));
+    const Moved m = move_runs(f.reader, *log, ~uint64_t{0}, 3);
+    EXPECT_EQ(m.events, 2u);
+    EXPECT_FALSE(f.reader.damaged()) << f.reader.damage();
+    ASSERT_TRUE(log->close(1, 0));
+    auto in = testing::open_reader(file);
+    ASSERT_TRUE(in) << in.error().message;
+    RingReader::View v;
+    ASSERT_EQ(in->next(v), LogReader::Step::Event) << in->problem();
+    expect_k(v, 0, f.self.pid);
+    EXPECT_EQ(in->next(v), LogReader::Step::Damaged) << what;
+    EXPECT_NE(in->problem().find("damaged event record in the buffer at offset"), std::string::npos)
+        << in->problem();
+  }
+}
+
+// The same in small buffers with a full table, where the host reads each record's table
+// index to define only the entries named: a record naming an index no table can hold is
+// copied, defines nothing, and is named by the file reader after every event before it.
+TEST(RingTable, ARecordNamingNoEntryInSmallBuffersIsNamedByTheFileReader) {
+  Fixture f;
+  TempFile file;
+  auto log = LogWriter::create(file.open_rw(), testing::settings(kMinLogBuffer));
+  ASSERT_TRUE(log) << log.error().message;
+  for (uint32_t k = 0; k < kMaxTableEntries; ++k) ASSERT_TRUE(write_k(f.writer, k));
+  (void)move_runs(f.reader, *log, ~uint64_t{0}, 3);
+  ASSERT_TRUE(log->next_buffer());
+  const uint32_t k = 1;
+  const RecordParts parts{.payload = &k, .payload_len = 4};
+  RecordHead* r = f.writer.reserve(record_bytes(parts));
+  ASSERT_NE(r, nullptr);
+  fill_record(r, k, 0, 200, parts);
+  RingWriter::commit(r);
+  EXPECT_EQ(move_runs(f.reader, *log, ~uint64_t{0}, 3).events, 1u);
+  EXPECT_FALSE(f.reader.damaged()) << f.reader.damage();
+  ASSERT_TRUE(log->close(1, 0));
+  auto in = testing::open_reader(file);
+  ASSERT_TRUE(in) << in.error().message;
+  RingReader::View v;
+  for (uint32_t i = 0; i < kMaxTableEntries; ++i) {
+    ASSERT_EQ(in->next(v), LogReader::Step::Event) << in->problem();
+    expect_k(v, i, f.self.pid);
+  }
+  EXPECT_EQ(in->next(v), LogReader::Step::Damaged);
+  EXPECT_NE(in->problem().find("damaged event record in the buffer at offset"), std::string::npos)
+      << in->problem();
 }
 
 // A version-2 log file (its chunks hold 112-byte records) is refused by name.
