@@ -16,7 +16,7 @@ include(CMakePackageConfigHelpers)
 # include/pfc holds nothing else.
 set(PFC_PUBLIC_HEADERS diagnostic.h enable.h event.h events.h filter.h guid.h schema.h)
 set(PFC_ETW_PUBLIC_HEADERS evntcons.h evntprov.h evntrace.h initguid.h pfc_etw_types.h strsafe.h tdh.h
-                           windows.h TraceLoggingProvider.h
+                           windows.h TraceLoggingProvider.h tlg_pp.h
                            pfc_etw_wchar.h pfc_etw_wprintf.h sal.h tchar.h wmistr.h)
 set(PFC_INTERNAL_HEADERS in_types.h payload_ops.h)
 list(TRANSFORM PFC_PUBLIC_HEADERS PREPEND ${PROJECT_SOURCE_DIR}/include/pfc/)
