@@ -15,29 +15,9 @@
 #include "pfc/etw/evntcons.h"
 #include "pfc/etw/evntrace.h"
 #include "pfc/etw/tdh.h"
+#include "tests/utf16_out.h"
 
 static int g_failed = 0;
-
-/* UTF-16 → UTF-8 on stdout (the texts here are in the BMP). */
-static void put16(const WCHAR* s) {
-  for (; s != NULL && *s != 0; ++s) {
-    unsigned c = *s;
-    if (c < 0x80) {
-      putchar((int)c);
-    } else if (c < 0x800) {
-      putchar((int)(0xC0 | c >> 6));
-      putchar((int)(0x80 | (c & 0x3F)));
-    } else {
-      putchar((int)(0xE0 | c >> 12));
-      putchar((int)(0x80 | (c >> 6 & 0x3F)));
-      putchar((int)(0x80 | (c & 0x3F)));
-    }
-  }
-}
-
-static const WCHAR* at(const void* base, ULONG offset) {
-  return offset == 0 ? NULL : (const WCHAR*)((const BYTE*)base + offset);
-}
 
 static void line(const char* label, const WCHAR* text) {
   printf("%s: ", label);
