@@ -1,5 +1,6 @@
 // tests/tlg/tlg_values.cc — the C++ writer of the tlg.roundtrip_* tests: the header
-// compiled as C++ and TraceLoggingValue's overloads. `tlg_values` registers the provider
+// compiled as C++, TraceLoggingValue's overloads and a provider defined with
+// TRACELOGGING_DEFINE_PROVIDER_STORAGE and a custom trait. `tlg_values` registers it
 // (a session enabled it beforehand) and writes the event "Values".
 #include <TraceLoggingProvider.h>
 
@@ -7,7 +8,10 @@
 
 #include "tlg_provider.h"
 
-TRACELOGGING_DEFINE_PROVIDER(g_values, TLG_TEST_PROVIDER_NAME, TLG_TEST_PROVIDER_GUID);
+// The storage form, with a custom provider trait (type 128, a UINT32).
+TRACELOGGING_DEFINE_PROVIDER_STORAGE(g_storage, TLG_TEST_PROVIDER_NAME, TLG_TEST_PROVIDER_GUID,
+                                     TraceLoggingOptionTrait(128, UINT32, (45)));
+static TraceLoggingHProvider const g_values = &g_storage;
 
 int main() {
   if (TraceLoggingRegister(g_values) != S_OK) {
