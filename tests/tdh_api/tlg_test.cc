@@ -33,6 +33,35 @@ Bytes meta(const Bytes& body) {
 }
 void text(Bytes& b, const char* s) { b.insert(b.end(), s, s + std::strlen(s) + 1); }
 
+// An extended item of `type` holding `blob`.
+EVENT_HEADER_EXTENDED_DATA_ITEM item_of(USHORT type, const Bytes& blob) {
+  EVENT_HEADER_EXTENDED_DATA_ITEM item{};
+  item.ExtType = type;
+  item.DataSize = static_cast<USHORT>(blob.size());
+  item.DataPtr = reinterpret_cast<uintptr_t>(blob.data());
+  return item;
+}
+// A record with `n` extended items and `data` as its payload.
+EVENT_RECORD record_of(EVENT_HEADER_EXTENDED_DATA_ITEM* items, USHORT n, Bytes& data) {
+  EVENT_RECORD r{};
+  r.ExtendedDataCount = n;
+  r.ExtendedData = items;
+  r.UserData = data.data();
+  r.UserDataLength = static_cast<USHORT>(data.size());
+  return r;
+}
+// TdhGetEventInformation's TRACE_EVENT_INFO of `r` through the sizing protocol (empty when
+// either call fails).
+std::vector<uint8_t> event_info(EVENT_RECORD& r) {
+  ULONG size = 0;
+  if (TdhGetEventInformation(&r, 0, nullptr, nullptr, &size) != ERROR_INSUFFICIENT_BUFFER)
+    return {};
+  std::vector<uint8_t> buf(size);
+  auto* info = reinterpret_cast<TRACE_EVENT_INFO*>(buf.data());
+  if (TdhGetEventInformation(&r, 0, nullptr, info, &size) != ERROR_SUCCESS) return {};
+  return buf;
+}
+
 TEST(TlgMetadata, ParsesNameTagsFieldsAndStructures) {  // [Dyn] EventMetadata
   Bytes body{0x82, 0x81, 0x00};  // tags 0x0204000 (two chained bytes, then the last)
   text(body, "Ev");
@@ -311,24 +340,13 @@ TEST(TlgTdh, EventInformationFromTheRecordsItems) {  // [Tei]
   Bytes traits{0, 0};
   text(traits, "P");
   traits[0] = static_cast<uint8_t>(traits.size());
-  EVENT_HEADER_EXTENDED_DATA_ITEM items[2] = {};
-  items[0].ExtType = EVENT_HEADER_EXT_TYPE_PROV_TRAITS;
-  items[0].DataSize = static_cast<USHORT>(traits.size());
-  items[0].DataPtr = reinterpret_cast<uintptr_t>(traits.data());
-  items[1].ExtType = EVENT_HEADER_EXT_TYPE_EVENT_SCHEMA_TL;
-  items[1].DataSize = static_cast<USHORT>(m.size());
-  items[1].DataPtr = reinterpret_cast<uintptr_t>(m.data());
+  EVENT_HEADER_EXTENDED_DATA_ITEM items[2] = {item_of(EVENT_HEADER_EXT_TYPE_PROV_TRAITS, traits),
+                                              item_of(EVENT_HEADER_EXT_TYPE_EVENT_SCHEMA_TL, m)};
   Bytes data{1, 0, 0xAA, 0, 0, 0, 7, 'z', 0};
-  EVENT_RECORD r{};
-  r.ExtendedDataCount = 2;
-  r.ExtendedData = items;
-  r.UserData = data.data();
-  r.UserDataLength = static_cast<USHORT>(data.size());
-  ULONG size = 0;
-  ASSERT_EQ(TdhGetEventInformation(&r, 0, nullptr, nullptr, &size), ERROR_INSUFFICIENT_BUFFER);
-  std::vector<uint8_t> buf(size);
+  EVENT_RECORD r = record_of(items, 2, data);
+  std::vector<uint8_t> buf = event_info(r);
+  ASSERT_FALSE(buf.empty()) << PfcTdhGetLastErrorMessage();
   auto* info = reinterpret_cast<TRACE_EVENT_INFO*>(buf.data());
-  ASSERT_EQ(TdhGetEventInformation(&r, 0, nullptr, info, &size), ERROR_SUCCESS);
   EXPECT_EQ(info->DecodingSource, DecodingSourceTlg);
   EXPECT_EQ(info->PropertyCount, 4u);
   EXPECT_EQ(info->TopLevelPropertyCount, 3u);  // A, S, T; then S's member M
@@ -350,7 +368,7 @@ TEST(TlgTdh, EventInformationFromTheRecordsItems) {  // [Tei]
   Bytes damaged = m;
   damaged[damaged.size() - 1] = 0x1F;  // T's in-type: unknown
   items[1].DataPtr = reinterpret_cast<uintptr_t>(damaged.data());
-  size = static_cast<ULONG>(buf.size());
+  ULONG size = static_cast<ULONG>(buf.size());
   EXPECT_EQ(TdhGetEventInformation(&r, 0, nullptr, info, &size), ERROR_EVT_INVALID_EVENT_DATA);
   EXPECT_NE(std::string(PfcTdhGetLastErrorMessage()).find("metadata is damaged: byte"),
             std::string::npos);
@@ -367,21 +385,12 @@ TEST(TlgTdh, CustomFieldsCarryTheirSchema) {
   text(body, "N");
   body.insert(body.end(), {0x07});
   const Bytes m = meta(body);
-  EVENT_HEADER_EXTENDED_DATA_ITEM item{};
-  item.ExtType = EVENT_HEADER_EXT_TYPE_EVENT_SCHEMA_TL;
-  item.DataSize = static_cast<USHORT>(m.size());
-  item.DataPtr = reinterpret_cast<uintptr_t>(m.data());
+  EVENT_HEADER_EXTENDED_DATA_ITEM item = item_of(EVENT_HEADER_EXT_TYPE_EVENT_SCHEMA_TL, m);
   Bytes data{2, 0, 0xAB, 0xCD, 9, 0, 0, 0};
-  EVENT_RECORD r{};
-  r.ExtendedDataCount = 1;
-  r.ExtendedData = &item;
-  r.UserData = data.data();
-  r.UserDataLength = static_cast<USHORT>(data.size());
-  ULONG size = 0;
-  ASSERT_EQ(TdhGetEventInformation(&r, 0, nullptr, nullptr, &size), ERROR_INSUFFICIENT_BUFFER);
-  std::vector<uint8_t> buf(size);
+  EVENT_RECORD r = record_of(&item, 1, data);
+  std::vector<uint8_t> buf = event_info(r);
+  ASSERT_FALSE(buf.empty()) << PfcTdhGetLastErrorMessage();
   auto* info = reinterpret_cast<TRACE_EVENT_INFO*>(buf.data());
-  ASSERT_EQ(TdhGetEventInformation(&r, 0, nullptr, info, &size), ERROR_SUCCESS);
   const EVENT_PROPERTY_INFO& p = info->EventPropertyInfoArray[0];
   EXPECT_EQ(p.Flags, PropertyHasCustomSchema);
   EXPECT_EQ(p.customSchemaType.InType, TDH_INTYPE_BINARY);

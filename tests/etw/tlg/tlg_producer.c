@@ -3,7 +3,17 @@
  * through a real session. `tlg_producer LOGFILE` starts the file session "pfc-tlg" on
  * LOGFILE, enables the provider, writes and stops; `tlg_producer --provider-only` only
  * registers and writes (a session enabled the provider beforehand). The consumer
- * (tlg_consumer.c) decodes the events with TDH in another process. */
+ * (tlg_consumer.c) decodes the events with TDH in another process. Sources of the
+ * encodings and the texts in expected_*.txt:
+ *   [Tlp] learn.microsoft.com "TraceLoggingProvider.h header" and its macro pages
+ *         (TraceLoggingCustom, TraceLoggingOptionGroup, TraceLoggingWriteEx, the wrapper
+ *         macros' parameters); "Provider Traits" (the traits' chunk layout, group type 1)
+ *   [In]  learn.microsoft.com "InputType Complex Type" (manifest schema), Remarks: the
+ *         in-types' sizes and default out-types (SID as a string, GUID in braces)
+ *   [Out] learn.microsoft.com "OutputType Complex Type": IPv6, SocketAddress, Json, the
+ *         date-time forms; texts Microsoft does not spell out (dates, binary as 0x…) are
+ *         pfc's (docs/porting.md "ETW differences")
+ *   [Tei] learn.microsoft.com "EVENT_PROPERTY_INFO structure (tdh.h)": customSchemaType */
 #include <TraceLoggingProvider.h>
 #include <evntrace.h>
 #include <stddef.h>
@@ -105,7 +115,8 @@ static void write_structs(void) {
                     TraceLoggingUInt16(16, "Last"));
 }
 
-/* The UTF-16 forms (Char16, String16, …) and the Utc / CodePointer arrays. */
+/* The UTF-16 forms (Char16, String16, …) and the Utc / CodePointer arrays [Tlp]; texts
+ * [In] [Out] (DateTime with the UTC out-type). */
 static void write_wide(void) {
   static const WCHAR chars[3] = {u'x', u'\u00e9', u'z'};
   static const UINT64 code[2] = {0x1000, 0x2000};
@@ -148,7 +159,8 @@ struct counted_wide {
   const WCHAR* Buffer;
 };
 
-/* Binary forms with a structure or out-type, SID, custom serialization. */
+/* Binary forms with a structure or out-type, SID, custom serialization [Tlp]; texts
+ * [Out] (IPv6, SocketAddress), [In] (SID), [Tei] (the custom schema). */
 static void write_buffers(void) {
   static const UCHAR v6[16] = {0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2};
   static const UCHAR sin[16] = {2, 0, 0x1f, 0x90, 127, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0};
@@ -171,8 +183,8 @@ static void write_buffers(void) {
       TraceLoggingCustom(custom, 1, 0, (0x00), 1, "Tagged", "", 0x9));
 }
 
-/* The TraceLoggingPacked* macros: arrays of strings, a structure and an array of them
- * from raw data, an out-type on a packed field. */
+/* The TraceLoggingPacked* macros [Tlp]: arrays of strings, a structure and an array of
+ * them from raw data, an out-type on a packed field (Json [Out]). */
 static void write_packed(void) {
   static const char strings[] = {2, 0, 'a', 'b', 0, 'c', 0};
   static const WCHAR wides[] = {1, u'w', u'1', 0};
@@ -193,7 +205,8 @@ static void write_packed(void) {
       TraceLoggingPackedMetadataEx(TlgInUINT32, TlgOutHEX, "Flags", "", 0x4));
 }
 
-/* TraceLoggingWriteEx (EventWriteEx's filter and flags) and a custom attribute. */
+/* TraceLoggingWriteEx (EventWriteEx's filter and flags) and a custom attribute, which is
+ * not written [Tlp]. */
 static void write_ex(void) {
   static const GUID activity = {0xCCCC0000, 1, 2, {3, 4, 5, 6, 7, 8, 9, 10}};
   TraceLoggingWriteEx(g_provider, "Ex", 0, 0, &activity, NULL, TraceLoggingLevel(3),
