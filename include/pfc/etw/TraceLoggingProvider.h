@@ -127,8 +127,9 @@ static inline BOOLEAN TraceLoggingProviderEnabled(TraceLoggingHProvider hProvide
                                                   ULONGLONG keyword) {
   return hProvider->RegHandle != 0 && EventProviderEnabled(hProvider->RegHandle, level, keyword);
 }
-static inline const GUID* TraceLoggingProviderId(TraceLoggingHProvider hProvider) {
-  return &hProvider->ProviderId;
+/* The provider's GUID (by value, as the SDK header returns it). */
+static inline GUID TraceLoggingProviderId(TraceLoggingHProvider hProvider) {
+  return hProvider->ProviderId;
 }
 
 #include "tlg_pp.h" /* _tlg_FOR, _tlg_NARG and the other preprocessor helpers */

@@ -254,11 +254,11 @@ int main(int argc, char** argv) {
   FAIL_IF(n >= 1024, "path too long");
   for (size_t i = 0; i < n; ++i) p.file[i] = (unsigned char)argv[1][i];
   TRACEHANDLE session = 0;
+  const GUID id = TraceLoggingProviderId(g_provider);
   FAIL_IF(StartTraceW(&session, u"pfc-tlg", &p.props) != ERROR_SUCCESS, "StartTrace");
-  FAIL_IF(
-      EnableTraceEx2(session, TraceLoggingProviderId(g_provider),
-                     EVENT_CONTROL_CODE_ENABLE_PROVIDER, 5, 0, 0, INFINITE, NULL) != ERROR_SUCCESS,
-      "EnableTraceEx2");
+  FAIL_IF(EnableTraceEx2(session, &id, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 5, 0, 0, INFINITE,
+                         NULL) != ERROR_SUCCESS,
+          "EnableTraceEx2");
   const int rc = write_events();
   TraceLoggingUnregister(g_provider);
   FAIL_IF(StopTraceW(session, NULL, &p.props) != ERROR_SUCCESS, "StopTrace");
