@@ -238,7 +238,7 @@ static inline void _tlgDescMeta(EVENT_DATA_DESCRIPTOR* d, const UINT8* blob, UCH
 #define TraceLoggingKeyword(eventKeyword) _tlg_EVT(0, (eventKeyword), 0, 0, 0, ET0)
 #define TraceLoggingOpcode(eventOpcode) _tlg_EVT(0, 0, ((eventOpcode) + 1), 0, 0, ET0)
 #define TraceLoggingChannel(eventChannel) _tlg_EVT(0, 0, 0, ((eventChannel) + 1), 0, ET0)
-/* At most one per event; the low 28 bits are used. */
+/* The low 28 bits are used; several are OR-ed. */
 #define TraceLoggingEventTag(eventTag) _tlg_EVT(0, 0, 0, 0, (eventTag), ET1)
 /* Documentation only: not part of the event (as on Windows, where they go to the PDB). */
 #define TraceLoggingDescription(description) _tlg_EVT(0, 0, 0, 0, 0, ET0)
@@ -477,25 +477,30 @@ static inline void _tlgDescMeta(EVENT_DATA_DESCRIPTOR* d, const UINT8* blob, UCH
 #define _tlg_CHAN_E(l, kw, o, c, tag, et) +(c)
 #define _tlg_CHAN_F(...)
 #define _tlg_CHAN_D(...)
-/* Event tags: three chained high bytes per TraceLoggingEventTag, then one low byte. */
-#define _tlg_P_TAGD(k, t) _tlg_CALLP(_tlg_CAT(_tlg_TAGD_, _tlg_CLS t), (k, _tlg_ARGS t))
-#define _tlg_TAGD_E(k, l, kw, o, c, tag, et) _tlg_CAT(_tlg_TAGD_, et)(k)
-#define _tlg_TAGD_ET0(k)
-#define _tlg_TAGD_ET1(k) UINT8 _tlgEventTag##k[3];
-#define _tlg_TAGD_F(...)
-#define _tlg_TAGD_D(...)
-#define _tlg_P_TAGI(k, t) _tlg_CALLP(_tlg_CAT(_tlg_TAGI_, _tlg_CLS t), (_tlg_ARGS t))
-#define _tlg_TAGI_E(l, kw, o, c, tag, et) _tlg_CAT(_tlg_TAGI_, et)(tag)
-#define _tlg_TAGI_ET0(tag)
-#define _tlg_TAGI_ET1(tag)                                                         \
-  {(UINT8)((((tag) >> 21) & 0x7F) | 0x80), (UINT8)((((tag) >> 14) & 0x7F) | 0x80), \
-   (UINT8)((((tag) >> 7) & 0x7F) | 0x80)},
-#define _tlg_TAGI_F(...)
-#define _tlg_TAGI_D(...)
-#define _tlg_P_TAGLO(k, t) _tlg_CALLP(_tlg_CAT(_tlg_TAGLO_, _tlg_CLS t), (_tlg_ARGS t))
-#define _tlg_TAGLO_E(l, kw, o, c, tag, et) | ((tag)&0x7F)
-#define _tlg_TAGLO_F(...)
-#define _tlg_TAGLO_D(...)
+/* Event tags: the TraceLoggingEventTag values OR-ed (as on Windows); with any, three
+ * chained high bytes, then the low byte; without, one 0 byte. _tlg_HASTAG is 1 when some
+ * argument is a TraceLoggingEventTag, else 0. */
+#define _tlg_P_TAGC(k, t) _tlg_CALLP(_tlg_CAT(_tlg_TAGC_, _tlg_CLS t), (_tlg_ARGS t))
+#define _tlg_TAGC_E(l, kw, o, c, tag, et) _tlg_CAT(_tlg_TAGC_, et)
+#define _tlg_TAGC_ET0
+#define _tlg_TAGC_ET1 , 1
+#define _tlg_TAGC_F(...)
+#define _tlg_TAGC_D(...)
+#define _tlg_HASTAG(...) _tlg_SECOND(0 _tlg_FOR(_tlg_P_TAGC, __VA_ARGS__), 0)
+#define _tlg_P_TAGV(k, t) _tlg_CALLP(_tlg_CAT(_tlg_TAGV_, _tlg_CLS t), (_tlg_ARGS t))
+#define _tlg_TAGV_E(l, kw, o, c, tag, et) | (tag)
+#define _tlg_TAGV_F(...)
+#define _tlg_TAGV_D(...)
+#define _tlg_TAGDECL_0
+#define _tlg_TAGDECL_1 UINT8 _tlgEventTag[3];
+/* The tag bytes' initializers. */
+#define _tlg_TAGS_INIT(...) \
+  _tlg_TAGS_INIT_(_tlg_HASTAG(__VA_ARGS__), (0 _tlg_FOR(_tlg_P_TAGV, __VA_ARGS__)))
+#define _tlg_TAGS_INIT_(has, tags) _tlg_CAT(_tlg_TAGINIT_, has)(tags)(UINT8)((tags)&0x7F)
+#define _tlg_TAGINIT_0(tags)
+#define _tlg_TAGINIT_1(tags)                                                         \
+  {(UINT8)((((tags) >> 21) & 0x7F) | 0x80), (UINT8)((((tags) >> 14) & 0x7F) | 0x80), \
+   (UINT8)((((tags) >> 7) & 0x7F) | 0x80)},
 #define _tlg_TAGS4(t)                                                           \
   {                                                                             \
     (UINT8)((((t) >> 21) & 0x7F) | 0x80), (UINT8)((((t) >> 14) & 0x7F) | 0x80), \
@@ -758,13 +763,11 @@ enum TlgOut_t {
     if (TraceLoggingProviderEnabled(_tlgProv, _tlgLevel, _tlgKeyword)) {                           \
       static const struct _tlg_PACKED {                                                            \
         UINT16 _tlgSize;                                                                           \
-        _tlg_FOR(_tlg_P_TAGD, __VA_ARGS__) UINT8 _tlgTag;                                          \
+        _tlg_CAT(_tlg_TAGDECL_, _tlg_HASTAG(__VA_ARGS__)) UINT8 _tlgTag;                           \
         char _tlgName[sizeof(_tlg_FIRST(__VA_ARGS__))];                                            \
         _tlg_FOR(_tlg_P_MD, __VA_ARGS__)                                                           \
-      } _tlgMeta = {                                                                               \
-          (UINT16)sizeof(_tlgMeta),                                                                \
-          _tlg_FOR(_tlg_P_TAGI, __VA_ARGS__)(UINT8)(0 _tlg_FOR(_tlg_P_TAGLO, __VA_ARGS__)),        \
-          _tlg_FIRST(__VA_ARGS__) _tlg_FOR(_tlg_P_MI, __VA_ARGS__)};                               \
+      } _tlgMeta = {(UINT16)sizeof(_tlgMeta), _tlg_TAGS_INIT(__VA_ARGS__),                         \
+                    _tlg_FIRST(__VA_ARGS__) _tlg_FOR(_tlg_P_MI, __VA_ARGS__)};                     \
       EVENT_DATA_DESCRIPTOR _tlgD[2 _tlg_FOR(_tlg_P_ND, __VA_ARGS__)];                             \
       ULONG _tlgN = 2;                                                                             \
       EVENT_DESCRIPTOR _tlgEd;                                                                     \

@@ -184,7 +184,7 @@ static void write_buffers(void) {
 }
 
 /* The TraceLoggingPacked* macros [Tlp]: arrays of strings, a structure and an array of
- * them from raw data, an out-type on a packed field (Json [Out]). */
+ * them from raw data, an out-type on a packed field (Json [Out]); two event tags. */
 static void write_packed(void) {
   static const char strings[] = {2, 0, 'a', 'b', 0, 'c', 0};
   static const WCHAR wides[] = {1, u'w', u'1', 0};
@@ -193,7 +193,8 @@ static void write_packed(void) {
   static const UINT16 n = 2;
   static const UINT32 pairs[4] = {1, 0xA, 2, 0xB};
   TraceLoggingWrite(
-      g_provider, "Packed", TraceLoggingKeyword(0x20),
+      g_provider, "Packed", TraceLoggingKeyword(0x20), TraceLoggingEventTag(0x1000000),
+      TraceLoggingEventTag(0x0000081), /* OR-ed: 0x1000081 */
       TraceLoggingPackedField(strings, sizeof strings, TlgInANSISTRING | TlgInVcount, "Strings"),
       TraceLoggingPackedField(wides, sizeof wides, TlgInUNICODESTRING | TlgInVcount, "Wides"),
       TraceLoggingPackedFieldEx(json, sizeof json, TlgInUNICODESTRING, TlgOutJSON, "Json"),
