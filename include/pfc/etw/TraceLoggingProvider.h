@@ -157,6 +157,8 @@ static inline void _tlgDescStr(EVENT_DATA_DESCRIPTOR* d, const void* s, size_t u
   }
   _tlgDescSet(d, s, (ULONG)((n + 1) * unit));
 }
+/* `v` when an attribute argument gave one (v != 0), else `prev`: the last one wins. */
+static inline int _tlgLast(int prev, int v) { return v != 0 ? v : prev; }
 static inline void _tlgDescMeta(EVENT_DATA_DESCRIPTOR* d, const UINT8* blob, UCHAR type) {
   _tlgDescSet(d, blob, (ULONG)(blob[0] | blob[1] << 8));
   d->Reserved = type;
@@ -460,9 +462,13 @@ static inline void _tlgDescMeta(EVENT_DATA_DESCRIPTOR* d, const UINT8* blob, UCH
 
 /* ---- Passes over an event's arguments ---- */
 
-/* Event attributes: level + 1, keyword, opcode + 1, channel + 1, tag bytes. */
+/* Event attributes: level + 1, opcode + 1 and channel + 1 (the last one given wins, as on
+ * Windows; 0: none given), the keywords OR-ed. */
+#define _tlg_LAST_OF(var, pass, ...) \
+  int var = 0;                       \
+  _tlg_FOR(pass, __VA_ARGS__)(void) var
 #define _tlg_P_LVL(k, t) _tlg_CALLP(_tlg_CAT(_tlg_LVL_, _tlg_CLS t), (_tlg_ARGS t))
-#define _tlg_LVL_E(l, kw, o, c, tag, et) +(l)
+#define _tlg_LVL_E(l, kw, o, c, tag, et) _tlgLevel1 = _tlgLast(_tlgLevel1, (l));
 #define _tlg_LVL_F(...)
 #define _tlg_LVL_D(...)
 #define _tlg_P_KW(k, t) _tlg_CALLP(_tlg_CAT(_tlg_KW_, _tlg_CLS t), (_tlg_ARGS t))
@@ -470,11 +476,11 @@ static inline void _tlgDescMeta(EVENT_DATA_DESCRIPTOR* d, const UINT8* blob, UCH
 #define _tlg_KW_F(...)
 #define _tlg_KW_D(...)
 #define _tlg_P_OPC(k, t) _tlg_CALLP(_tlg_CAT(_tlg_OPC_, _tlg_CLS t), (_tlg_ARGS t))
-#define _tlg_OPC_E(l, kw, o, c, tag, et) +(o)
+#define _tlg_OPC_E(l, kw, o, c, tag, et) _tlgOpcode1 = _tlgLast(_tlgOpcode1, (o));
 #define _tlg_OPC_F(...)
 #define _tlg_OPC_D(...)
 #define _tlg_P_CHAN(k, t) _tlg_CALLP(_tlg_CAT(_tlg_CHAN_, _tlg_CLS t), (_tlg_ARGS t))
-#define _tlg_CHAN_E(l, kw, o, c, tag, et) +(c)
+#define _tlg_CHAN_E(l, kw, o, c, tag, et) _tlgChannel1 = _tlgLast(_tlgChannel1, (c));
 #define _tlg_CHAN_F(...)
 #define _tlg_CHAN_D(...)
 /* Event tags: the TraceLoggingEventTag values OR-ed (as on Windows); with any, three
@@ -757,7 +763,7 @@ enum TlgOut_t {
 #define _tlg_WRITE(hProvider, send, sendArgs, ...)                                                 \
   do {                                                                                             \
     TraceLoggingHProvider const _tlgProv = (hProvider);                                            \
-    int const _tlgLevel1 = 0 _tlg_FOR(_tlg_P_LVL, __VA_ARGS__);                                    \
+    _tlg_LAST_OF(_tlgLevel1, _tlg_P_LVL, __VA_ARGS__);                                             \
     ULONGLONG const _tlgKeyword = 0 _tlg_FOR(_tlg_P_KW, __VA_ARGS__);                              \
     UCHAR const _tlgLevel = (UCHAR)(_tlgLevel1 != 0 ? _tlgLevel1 - 1 : 5);                         \
     if (TraceLoggingProviderEnabled(_tlgProv, _tlgLevel, _tlgKeyword)) {                           \
@@ -771,8 +777,8 @@ enum TlgOut_t {
       EVENT_DATA_DESCRIPTOR _tlgD[2 _tlg_FOR(_tlg_P_ND, __VA_ARGS__)];                             \
       ULONG _tlgN = 2;                                                                             \
       EVENT_DESCRIPTOR _tlgEd;                                                                     \
-      int const _tlgOpcode1 = 0 _tlg_FOR(_tlg_P_OPC, __VA_ARGS__);                                 \
-      int const _tlgChannel1 = 0 _tlg_FOR(_tlg_P_CHAN, __VA_ARGS__);                               \
+      _tlg_LAST_OF(_tlgOpcode1, _tlg_P_OPC, __VA_ARGS__);                                          \
+      _tlg_LAST_OF(_tlgChannel1, _tlg_P_CHAN, __VA_ARGS__);                                        \
       _tlg_FOR(_tlg_P_DATA, __VA_ARGS__)                                                           \
           _tlgDescMeta(&_tlgD[0], _tlgProv->Traits, EVENT_DATA_DESCRIPTOR_TYPE_PROVIDER_METADATA); \
       _tlgDescMeta(&_tlgD[1], (const UINT8*)&_tlgMeta, EVENT_DATA_DESCRIPTOR_TYPE_EVENT_METADATA); \

@@ -206,12 +206,13 @@ static void write_packed(void) {
       TraceLoggingPackedMetadataEx(TlgInUINT32, TlgOutHEX, "Flags", "", 0x4));
 }
 
-/* TraceLoggingWriteEx (EventWriteEx's filter and flags) and a custom attribute, which is
- * not written [Tlp]. */
+/* TraceLoggingWriteEx (EventWriteEx's filter and flags), a custom attribute, which is not
+ * written, and two levels and opcodes: the last ones count [Tlp]. */
 static void write_ex(void) {
   static const GUID activity = {0xCCCC0000, 1, 2, {3, 4, 5, 6, 7, 8, 9, 10}};
-  TraceLoggingWriteEx(g_provider, "Ex", 0, 0, &activity, NULL, TraceLoggingLevel(3),
-                      TraceLoggingCustomAttribute("Key", "Value"), TraceLoggingUInt8(1, "One"));
+  TraceLoggingWriteEx(g_provider, "Ex", 0, 0, &activity, NULL, TraceLoggingLevel(1),
+                      TraceLoggingOpcode(7), TraceLoggingCustomAttribute("Key", "Value"),
+                      TraceLoggingUInt8(1, "One"), TraceLoggingLevel(3), TraceLoggingOpcode(2));
 }
 
 static int write_events(void) {
