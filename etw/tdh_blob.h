@@ -31,6 +31,14 @@ class Blob {
     std::memcpy(bytes_.data() + at, units.data(), units.size() * 2);
     return static_cast<ULONG>(at);
   }
+  // Appends `n` raw bytes and a 0 byte when `n` is odd (strings after stay 2-aligned);
+  // returns their offset.
+  ULONG add_bytes(const void* p, size_t n) {
+    const size_t at = bytes_.size();
+    bytes_.resize(at + n + n % 2, 0);
+    if (n != 0) std::memcpy(bytes_.data() + at, p, n);
+    return static_cast<ULONG>(at);
+  }
   // Appends one empty string (the end of a string list).
   void add_terminator() { bytes_.resize(bytes_.size() + 2, 0); }
   template <class T>

@@ -68,6 +68,16 @@ std::vector<uint32_t> property_order(const tlg::EventMeta& m) {
   return order;
 }
 
+// A custom field's schema as EVENT_PROPERTY_INFO's CustomSchemaOffset points to it: the
+// UINT16 protocol, the UINT16 schema size, the schema bytes.
+ULONG custom_schema(const tlg::Field& f, Blob& b) {
+  const uint8_t head[4] = {f.protocol, 0, static_cast<uint8_t>(f.schema.size()),
+                           static_cast<uint8_t>(f.schema.size() >> 8)};
+  std::string bytes(reinterpret_cast<const char*>(head), sizeof head);
+  bytes += f.schema;
+  return b.add_bytes(bytes.data(), bytes.size());
+}
+
 EVENT_PROPERTY_INFO property_info(const tlg::EventMeta& m, uint32_t i,
                                   const std::vector<uint32_t>& index_of, Blob& b) {
   const tlg::Field& f = m.fields[i];
@@ -78,6 +88,11 @@ EVENT_PROPERTY_INFO property_info(const tlg::EventMeta& m, uint32_t i,
     flags |= PropertyStruct;
     e.structType.StructStartIndex = static_cast<USHORT>(index_of[i + 1]);
     e.structType.NumOfStructMembers = f.out_type;
+  } else if (f.arity == tlg::kArityCustom) {
+    flags |= PropertyHasCustomSchema;
+    e.customSchemaType.InType = f.in_type;  // Binary: the value's UINT16 count and bytes
+    e.customSchemaType.OutType = tlg_tdh_out_type(f.in_type, f.out_type);
+    e.customSchemaType.CustomSchemaOffset = custom_schema(f, b);
   } else {
     e.nonStructType.InType = f.in_type;
     e.nonStructType.OutType = tlg_tdh_out_type(f.in_type, f.out_type);

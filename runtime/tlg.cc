@@ -34,6 +34,12 @@ class Reader {
     pos_ += n;
     return true;
   }
+  bool bytes(size_t n, std::string& out) {
+    if (n > size_ - pos_) return false;
+    out.assign(reinterpret_cast<const char*>(p_ + pos_), n);
+    pos_ += n;
+    return true;
+  }
   // A NUL-terminated UTF-8 string; false when unterminated or not UTF-8.
   bool text(std::string& out) {
     const void* nul = std::memchr(p_ + pos_, 0, size_ - pos_);
@@ -74,7 +80,11 @@ std::expected<Field, std::string> read_field(Reader& r) {
   if (!r.u8(in)) return std::unexpected(r.fail(in_at, "the in-type of field '" + f.name + "'"));
   f.in_type = in & kInTypeMask;
   f.arity = in & kArityMask;
-  if (f.in_type == kInNull || f.in_type >= kInTypeCount || f.in_type == kInPointerUnsupported) {
+  if (f.arity == kArityCustom) {
+    f.protocol = f.in_type;
+    f.in_type = kInBinary;
+  } else if (f.in_type == kInNull || f.in_type >= kInTypeCount ||
+             f.in_type == kInPointerUnsupported) {
     return std::unexpected(r.fail(
         in_at, "a known in-type for field '" + f.name + "', not " + std::to_string(f.in_type)));
   }
@@ -85,7 +95,7 @@ std::expected<Field, std::string> read_field(Reader& r) {
     if ((out & kOutChain) != 0 && !r.tags(f.tags))
       return std::unexpected(r.fail(r.pos(), "the tags of field '" + f.name + "'"));
   }
-  if (f.in_type == kInStruct && (f.out_type == 0 || f.arity == kArityCustom)) {
+  if (f.in_type == kInStruct && f.out_type == 0) {
     return std::unexpected(
         r.fail(in_at, "structure '" + f.name + "' with a member count of 1 to 127"));
   }
@@ -93,8 +103,9 @@ std::expected<Field, std::string> read_field(Reader& r) {
     return std::unexpected(r.fail(r.pos(), "the element count of '" + f.name + "'"));
   if (f.arity == kArityCustom) {
     uint16_t n = 0;
-    if (!r.u16(n) || !r.skip(n))
-      return std::unexpected(r.fail(r.pos(), "the custom schema of '" + f.name + "'"));
+    const size_t schema_at = r.pos();
+    if (!r.u16(n) || !r.bytes(n, f.schema))
+      return std::unexpected(r.fail(schema_at, "the custom schema of '" + f.name + "'"));
   }
   return f;
 }

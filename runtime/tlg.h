@@ -99,6 +99,11 @@ struct Field {
   uint32_t tags = 0;     // 28 bits
   uint32_t end = 0;      // index after this field's last member (index + 1 for a non-struct)
   uint32_t parent = 0;   // index + 1 of the enclosing structure, 0 at top level
+  // kArityCustom (TraceLoggingCustom): the InMeta byte's low 5 bits are the protocol, not
+  // an in-type; in_type is then kInBinary (the value is a UINT16 byte count and the
+  // bytes) and `schema` holds the metadata's schema bytes.
+  uint8_t protocol = 0;
+  std::string schema;
 };
 
 struct EventMeta {

@@ -49,13 +49,12 @@ static const char* numbers(const Collector* c, char* buf, size_t size) {
 static const char* run(LPCWSTR session, NameFilter* filter, ULONG size, char* buf) {
   CHECK_EQ(TraceLoggingRegister(g_named), S_OK);
   REGHANDLE plain = 0;
-  CHECK_EQ(EventRegister(TraceLoggingProviderId(g_named), NULL, NULL, &plain), 0);
+  const GUID id = TraceLoggingProviderId(g_named);
+  CHECK_EQ(EventRegister(&id, NULL, NULL, &plain), 0);
   TRACEHANDLE s = start_session(session);
   EVENT_FILTER_DESCRIPTOR d = {(ULONGLONG)(ULONG_PTR)filter, size, EVENT_FILTER_TYPE_EVENT_NAME};
   ENABLE_TRACE_PARAMETERS p = params_v2(0, &d, 1);
-  CHECK_EQ(EnableTraceEx2(s, TraceLoggingProviderId(g_named), EVENT_CONTROL_CODE_ENABLE_PROVIDER, 5,
-                          0, 0, INFINITE, &p),
-           0);
+  CHECK_EQ(EnableTraceEx2(s, &id, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 5, 0, 0, INFINITE, &p), 0);
   Collector col = {0};
   TRACEHANDLE c = open_consumer(session, &col);
   TraceLoggingWrite(g_named, "Keep", TraceLoggingLevel(4), TraceLoggingUInt32(1, "N"));
@@ -106,15 +105,13 @@ TEST(tlg_register_ex_callback_and_provider_enabled) {
   CHECK(!TraceLoggingProviderEnabled(g_named, 1, 0)); /* not registered */
   CHECK_EQ(TraceLoggingRegisterEx(g_named, record_callback, &log), S_OK);
   TRACEHANDLE s = start_session(u"tlg_register_ex");
-  CHECK_EQ(EnableTraceEx2(s, TraceLoggingProviderId(g_named), EVENT_CONTROL_CODE_ENABLE_PROVIDER, 3,
-                          0x4, 0, INFINITE, NULL),
+  const GUID id = TraceLoggingProviderId(g_named);
+  CHECK_EQ(EnableTraceEx2(s, &id, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 3, 0x4, 0, INFINITE, NULL),
            0);
   CHECK(TraceLoggingProviderEnabled(g_named, 3, 0x4));
   CHECK(!TraceLoggingProviderEnabled(g_named, 4, 0x4)); /* above the session's level */
   CHECK(!TraceLoggingProviderEnabled(g_named, 3, 0x8)); /* another keyword */
-  CHECK_EQ(EnableTraceEx2(s, TraceLoggingProviderId(g_named), EVENT_CONTROL_CODE_DISABLE_PROVIDER,
-                          0, 0, 0, INFINITE, NULL),
-           0);
+  CHECK_EQ(EnableTraceEx2(s, &id, EVENT_CONTROL_CODE_DISABLE_PROVIDER, 0, 0, 0, INFINITE, NULL), 0);
   CHECK(!TraceLoggingProviderEnabled(g_named, 3, 0x4));
   CHECK_EQ(log_count(&log), 2);
   CHECK_EQ(log.calls[0].is_enabled, EVENT_CONTROL_CODE_ENABLE_PROVIDER);

@@ -33,6 +33,35 @@ Bytes meta(const Bytes& body) {
 }
 void text(Bytes& b, const char* s) { b.insert(b.end(), s, s + std::strlen(s) + 1); }
 
+// An extended item of `type` holding `blob`.
+EVENT_HEADER_EXTENDED_DATA_ITEM item_of(USHORT type, const Bytes& blob) {
+  EVENT_HEADER_EXTENDED_DATA_ITEM item{};
+  item.ExtType = type;
+  item.DataSize = static_cast<USHORT>(blob.size());
+  item.DataPtr = reinterpret_cast<uintptr_t>(blob.data());
+  return item;
+}
+// A record with `n` extended items and `data` as its payload.
+EVENT_RECORD record_of(EVENT_HEADER_EXTENDED_DATA_ITEM* items, USHORT n, Bytes& data) {
+  EVENT_RECORD r{};
+  r.ExtendedDataCount = n;
+  r.ExtendedData = items;
+  r.UserData = data.data();
+  r.UserDataLength = static_cast<USHORT>(data.size());
+  return r;
+}
+// TdhGetEventInformation's TRACE_EVENT_INFO of `r` through the sizing protocol (empty when
+// either call fails).
+std::vector<uint8_t> event_info(EVENT_RECORD& r) {
+  ULONG size = 0;
+  if (TdhGetEventInformation(&r, 0, nullptr, nullptr, &size) != ERROR_INSUFFICIENT_BUFFER)
+    return {};
+  std::vector<uint8_t> buf(size);
+  auto* info = reinterpret_cast<TRACE_EVENT_INFO*>(buf.data());
+  if (TdhGetEventInformation(&r, 0, nullptr, info, &size) != ERROR_SUCCESS) return {};
+  return buf;
+}
+
 TEST(TlgMetadata, ParsesNameTagsFieldsAndStructures) {  // [Dyn] EventMetadata
   Bytes body{0x82, 0x81, 0x00};  // tags 0x0204000 (two chained bytes, then the last)
   text(body, "Ev");
@@ -110,6 +139,44 @@ TEST(TlgMetadata, DamagedBlobsNameTheByte) {
     auto m = pfc::tlg::parse_event(cut.data(), cut.size());
     EXPECT_TRUE(!m || m->fields.empty()) << n;
   }
+}
+
+// [Tlg] TraceLoggingProvider.h's TraceLoggingCustom: in-type byte protocol | 0x60, then a
+// UINT16 schema size and the schema; the value is a UINT16 byte count and the bytes.
+TEST(TlgMetadata, CustomFieldsKeepProtocolAndSchema) {
+  Bytes body{0};
+  text(body, "E");
+  text(body, "C");
+  body.insert(body.end(), {0x60 | 24, 2, 0, 0xAA, 0xBB});  // protocol 24: not a structure
+  text(body, "Z");
+  body.insert(body.end(), {0x60 | 0x80, 0x80, 0x80, 0x80, 0x80, 0x03, 0, 0});  // 0, tags
+  const Bytes b = meta(body);
+  auto m = pfc::tlg::parse_event(b.data(), b.size());
+  ASSERT_TRUE(m) << m.error();
+  ASSERT_EQ(m->fields.size(), 2u);
+  EXPECT_EQ(m->fields[0].arity, pfc::tlg::kArityCustom);
+  EXPECT_EQ(m->fields[0].protocol, 24);
+  EXPECT_EQ(m->fields[0].in_type, pfc::tlg::kInBinary);
+  EXPECT_EQ(m->fields[0].schema, "\xAA\xBB");
+  EXPECT_EQ(m->fields[1].protocol, 0);
+  EXPECT_EQ(m->fields[1].tags, 3u);
+  EXPECT_EQ(m->fields[1].schema, "");
+  const Bytes data{3, 0, 1, 2, 3, 0, 0};
+  pfc::tlg::Walker w(*m, data.data(), data.size());
+  uint64_t next = 0;
+  ASSERT_TRUE(w.skip_field(0, 0, next));
+  EXPECT_EQ(next, 5u);
+  ASSERT_TRUE(w.skip_field(1, next, next));
+  EXPECT_EQ(next, 7u);
+  Bytes cut{0};
+  text(cut, "E");
+  text(cut, "C");
+  cut.insert(cut.end(), {0x65, 5, 0, 0xAA});  // the schema claims 5 bytes, 1 is there
+  const Bytes c = meta(cut);
+  auto bad = pfc::tlg::parse_event(c.data(), c.size());
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().find("byte 8: expected the custom schema of 'C'"), std::string::npos)
+      << bad.error();
 }
 
 TEST(TlgMetadata, ProviderTraits) {  // [Dyn] ProviderMetadata: size, name, traits
@@ -273,24 +340,13 @@ TEST(TlgTdh, EventInformationFromTheRecordsItems) {  // [Tei]
   Bytes traits{0, 0};
   text(traits, "P");
   traits[0] = static_cast<uint8_t>(traits.size());
-  EVENT_HEADER_EXTENDED_DATA_ITEM items[2] = {};
-  items[0].ExtType = EVENT_HEADER_EXT_TYPE_PROV_TRAITS;
-  items[0].DataSize = static_cast<USHORT>(traits.size());
-  items[0].DataPtr = reinterpret_cast<uintptr_t>(traits.data());
-  items[1].ExtType = EVENT_HEADER_EXT_TYPE_EVENT_SCHEMA_TL;
-  items[1].DataSize = static_cast<USHORT>(m.size());
-  items[1].DataPtr = reinterpret_cast<uintptr_t>(m.data());
+  EVENT_HEADER_EXTENDED_DATA_ITEM items[2] = {item_of(EVENT_HEADER_EXT_TYPE_PROV_TRAITS, traits),
+                                              item_of(EVENT_HEADER_EXT_TYPE_EVENT_SCHEMA_TL, m)};
   Bytes data{1, 0, 0xAA, 0, 0, 0, 7, 'z', 0};
-  EVENT_RECORD r{};
-  r.ExtendedDataCount = 2;
-  r.ExtendedData = items;
-  r.UserData = data.data();
-  r.UserDataLength = static_cast<USHORT>(data.size());
-  ULONG size = 0;
-  ASSERT_EQ(TdhGetEventInformation(&r, 0, nullptr, nullptr, &size), ERROR_INSUFFICIENT_BUFFER);
-  std::vector<uint8_t> buf(size);
+  EVENT_RECORD r = record_of(items, 2, data);
+  std::vector<uint8_t> buf = event_info(r);
+  ASSERT_FALSE(buf.empty()) << PfcTdhGetLastErrorMessage();
   auto* info = reinterpret_cast<TRACE_EVENT_INFO*>(buf.data());
-  ASSERT_EQ(TdhGetEventInformation(&r, 0, nullptr, info, &size), ERROR_SUCCESS);
   EXPECT_EQ(info->DecodingSource, DecodingSourceTlg);
   EXPECT_EQ(info->PropertyCount, 4u);
   EXPECT_EQ(info->TopLevelPropertyCount, 3u);  // A, S, T; then S's member M
@@ -312,10 +368,50 @@ TEST(TlgTdh, EventInformationFromTheRecordsItems) {  // [Tei]
   Bytes damaged = m;
   damaged[damaged.size() - 1] = 0x1F;  // T's in-type: unknown
   items[1].DataPtr = reinterpret_cast<uintptr_t>(damaged.data());
-  size = static_cast<ULONG>(buf.size());
+  ULONG size = static_cast<ULONG>(buf.size());
   EXPECT_EQ(TdhGetEventInformation(&r, 0, nullptr, info, &size), ERROR_EVT_INVALID_EVENT_DATA);
   EXPECT_NE(std::string(PfcTdhGetLastErrorMessage()).find("metadata is damaged: byte"),
             std::string::npos);
+}
+
+// [Tei] EVENT_PROPERTY_INFO customSchemaType: PropertyHasCustomSchema; CustomSchemaOffset
+// points to the UINT16 protocol, the UINT16 schema size and the schema. The value is
+// formatted as Binary (a TraceLogging event's counted bytes).
+TEST(TlgTdh, CustomFieldsCarryTheirSchema) {
+  Bytes body{0};
+  text(body, "Ev");
+  text(body, "C");
+  body.insert(body.end(), {0x60 | 5, 3, 0, 1, 2, 3});
+  text(body, "N");
+  body.insert(body.end(), {0x07});
+  const Bytes m = meta(body);
+  EVENT_HEADER_EXTENDED_DATA_ITEM item = item_of(EVENT_HEADER_EXT_TYPE_EVENT_SCHEMA_TL, m);
+  Bytes data{2, 0, 0xAB, 0xCD, 9, 0, 0, 0};
+  EVENT_RECORD r = record_of(&item, 1, data);
+  std::vector<uint8_t> buf = event_info(r);
+  ASSERT_FALSE(buf.empty()) << PfcTdhGetLastErrorMessage();
+  auto* info = reinterpret_cast<TRACE_EVENT_INFO*>(buf.data());
+  const EVENT_PROPERTY_INFO& p = info->EventPropertyInfoArray[0];
+  EXPECT_EQ(p.Flags, PropertyHasCustomSchema);
+  EXPECT_EQ(p.customSchemaType.InType, TDH_INTYPE_BINARY);
+  const uint8_t* c = buf.data() + p.customSchemaType.CustomSchemaOffset;
+  EXPECT_EQ(Bytes(c, c + 7), (Bytes{5, 0, 3, 0, 1, 2, 3}));
+  EXPECT_EQ(std::u16string(reinterpret_cast<const char16_t*>(
+                buf.data() + info->EventPropertyInfoArray[1].NameOffset)),
+            u"N");  // the name after the odd-sized schema stays readable
+  WCHAR text16[32];
+  ULONG bytes = sizeof text16;
+  USHORT used = 0;
+  ASSERT_EQ(
+      TdhFormatProperty(info, nullptr, 8, p.customSchemaType.InType, p.customSchemaType.OutType, 0,
+                        r.UserDataLength, data.data(), &bytes, text16, &used),
+      ERROR_SUCCESS);
+  EXPECT_EQ(std::u16string(text16), u"0xABCD");
+  EXPECT_EQ(used, 4);
+  PROPERTY_DATA_DESCRIPTOR d{reinterpret_cast<uintptr_t>(u"N"), 0xFFFFFFFF, 0};
+  ULONG psize = 0;
+  EXPECT_EQ(TdhGetPropertySize(&r, 0, nullptr, 1, &d, &psize), ERROR_SUCCESS);
+  EXPECT_EQ(psize, 4u);  // N, after C's count word and 2 bytes
 }
 
 }  // namespace

@@ -9,6 +9,8 @@
 #define _tlg_CALL(f, args) f args
 #define _tlg_CALLF(f, args) f args
 #define _tlg_CALLP(f, args) f args
+#define _tlg_CALLO(f, args) f args
+#define _tlg_CALLX(f, args) f args
 #define _tlg_FIRST(...) _tlg_FIRST_(__VA_ARGS__, ~)
 #define _tlg_FIRST_(x, ...) x
 #define _tlg_CLS(c, ...) c

@@ -3,8 +3,9 @@
  * manifest; docs/etw.md "TraceLogging"). `tlg_consumer LOGFILE` reads a log file;
  * `tlg_consumer --session NAME READY` opens the real-time session NAME, creates READY and
  * reads until the session stops. Per event it prints the descriptor, the extended items,
- * TdhGetEventInformation's names and every property (structure members indented, array
- * elements indexed) formatted with TdhFormatProperty, and for a few properties what
+ * the provider traits after the name, TdhGetEventInformation's names and every property
+ * (structure members indented, array elements indexed, a custom schema in hex) formatted
+ * with TdhFormatProperty, and for a few properties what
  * TdhGetPropertySize / TdhGetProperty return. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,6 +71,12 @@ static int print_property(PTRACE_EVENT_INFO info, USHORT i, PBYTE* data, PBYTE e
     printf(", %s count %lu", (p->Flags & PropertyParamCount) ? "variable" : "fixed",
            (unsigned long)count);
   if (p->Flags & PropertyHasTags) printf(", tags 0x%X", (unsigned)p->Tags);
+  if (p->Flags & PropertyHasCustomSchema) { /* UINT16 protocol, UINT16 size, the schema */
+    const BYTE* c = (const BYTE*)info + p->customSchemaType.CustomSchemaOffset;
+    const unsigned n = c[2] | c[3] << 8;
+    printf(", custom protocol %u schema", c[0] | c[1] << 8);
+    for (unsigned k = 0; k < n; ++k) printf(" %02X", c[4 + k]);
+  }
   printf(p->Flags & PropertyStruct ? "}\n" : ")\n");
   for (ULONG k = 0; k < count; ++k) {
     if (p->Flags & PropertyStruct) {
@@ -108,8 +115,30 @@ static void print_lookup(PEVENT_RECORD ev, const WCHAR* name, const char* label,
   putchar('\n');
 }
 
+static int same16(const WCHAR* a, const WCHAR* b) {
+  while (*a != 0 && *a == *b) ++a, ++b;
+  return *a == *b;
+}
+
 static void print_guid(const char* label, const GUID* g) {
   printf("  %s: %08X-%04X-%04X\n", label, (unsigned)g->Data1, g->Data2, g->Data3);
+}
+
+/* The provider traits item after its name: each trait's type and bytes. */
+static void print_traits(PEVENT_RECORD ev) {
+  for (USHORT i = 0; i < ev->ExtendedDataCount; ++i) {
+    const EVENT_HEADER_EXTENDED_DATA_ITEM* e = &ev->ExtendedData[i];
+    if (e->ExtType != EVENT_HEADER_EXT_TYPE_PROV_TRAITS) continue;
+    const BYTE* p = (const BYTE*)(ULONG_PTR)e->DataPtr;
+    size_t at = 2 + strlen((const char*)p + 2) + 1;
+    while (at + 3 <= e->DataSize) {
+      const unsigned size = p[at] | p[at + 1] << 8;
+      printf("  trait %u:", p[at + 2]);
+      for (unsigned k = 3; k < size && at + k < e->DataSize; ++k) printf(" %02X", p[at + k]);
+      putchar('\n');
+      at += size < 3 ? 3 : size;
+    }
+  }
 }
 
 static void WINAPI on_event(PEVENT_RECORD ev) {
@@ -140,6 +169,7 @@ static void WINAPI on_event(PEVENT_RECORD ev) {
   printf("  items: traits %d, schema %d; tags 0x%X; %lu of %lu properties at top level; %u bytes\n",
          traits, schema, (unsigned)info->Tags, (unsigned long)info->TopLevelPropertyCount,
          (unsigned long)info->PropertyCount, ev->UserDataLength);
+  print_traits(ev);
   static const GUID none;
   if (memcmp(&ev->EventHeader.ActivityId, &none, sizeof none) != 0)
     print_guid("activity", &ev->EventHeader.ActivityId);
@@ -157,7 +187,7 @@ static void WINAPI on_event(PEVENT_RECORD ev) {
     printf("  the properties did not take the event's %u bytes\n", ev->UserDataLength);
     g_failed = 1;
   }
-  if (d->Opcode == 0 && d->Level == 5 && info->TopLevelPropertyCount == 8) { /* Arrays */
+  if (same16(at(info, info->EventNameOffset), u"Arrays")) {
     print_lookup(ev, u"Ints", "Ints", 0xFFFFFFFFu);
     print_lookup(ev, u"Ints", "Ints[2]", 2);
     print_lookup(ev, u"Fixed", "Fixed[1]", 1);

@@ -1,13 +1,18 @@
 // tests/tlg/tlg_values.cc — the C++ writer of the tlg.roundtrip_* tests: the header
-// compiled as C++ and TraceLoggingValue's overloads. `tlg_values` registers the provider
-// (a session enabled it beforehand) and writes the event "Values".
+// compiled as C++, TraceLoggingValue's overloads and a provider defined with
+// TRACELOGGING_DEFINE_PROVIDER_STORAGE and a custom trait, and the SDK header's other
+// forms in C++. `tlg_values` registers it (a session enabled it beforehand) and writes
+// the events "Values" and "CxxForms".
 #include <TraceLoggingProvider.h>
 
 #include <cstdio>
 
 #include "tlg_provider.h"
 
-TRACELOGGING_DEFINE_PROVIDER(g_values, TLG_TEST_PROVIDER_NAME, TLG_TEST_PROVIDER_GUID);
+// The storage form, with a custom provider trait (type 128, a UINT32).
+TRACELOGGING_DEFINE_PROVIDER_STORAGE(g_storage, TLG_TEST_PROVIDER_NAME, TLG_TEST_PROVIDER_GUID,
+                                     TraceLoggingOptionTrait(128, UINT32, (45)));
+static TraceLoggingHProvider const g_values = &g_storage;
 
 int main() {
   if (TraceLoggingRegister(g_values) != S_OK) {
@@ -35,6 +40,19 @@ int main() {
       TraceLoggingValue(text, "Text"), TraceLoggingValue(wide, "Wide"),
       TraceLoggingValue("literal", "Literal"),
       TraceLoggingValue(static_cast<const void*>(nullptr), "Null"), TraceLoggingValue(local));
+  // The SDK header's other forms, compiled as C++ (the C producer writes them all).
+  static const UINT8 custom[2] = {0xC0, 0xDE};
+  static const UINT8 sid[12] = {1, 1, 0, 0, 0, 0, 0, 5, 18, 0, 0, 0};  // S-1-5-18
+  static const char strings[] = {1, 0, 'c', 'x', 'x', 0};
+  struct Ansi {
+    USHORT Length, MaximumLength;
+    const char* Buffer;
+  } const ansi = {3, 3, "abc"};
+  TraceLoggingWrite(
+      g_values, "CxxForms", TraceLoggingString16(u"cxx", "S16"),
+      TraceLoggingCustom(custom, 2, 7, (0x0A), 1, "Custom"), TraceLoggingSid(sid, "Sid"),
+      TraceLoggingAnsiString(&ansi, "Ansi"),
+      TraceLoggingPackedField(strings, sizeof strings, TlgInANSISTRING | TlgInVcount, "Strings"));
   TraceLoggingUnregister(g_values);
   return 0;
 }

@@ -56,8 +56,9 @@ int main(void) {
   TRACEHANDLE session = 0;
   if (StartTraceW(&session, u"tlg-demo", &p.props) != ERROR_SUCCESS) return 1;
   if (TraceLoggingRegister(g_demo) != S_OK) return 1;
-  if (EnableTraceEx2(session, TraceLoggingProviderId(g_demo), EVENT_CONTROL_CODE_ENABLE_PROVIDER, 5,
-                     0, 0, INFINITE, NULL) != ERROR_SUCCESS)
+  const GUID id = TraceLoggingProviderId(g_demo);
+  if (EnableTraceEx2(session, &id, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 5, 0, 0, INFINITE, NULL) !=
+      ERROR_SUCCESS)
     return 1;
   TraceLoggingWrite(g_demo, "Hi", TraceLoggingInt32(42, "N"));
   TraceLoggingUnregister(g_demo);
