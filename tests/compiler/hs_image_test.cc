@@ -15,7 +15,6 @@
 #include "compiler/ir_wire.h"
 #include "compiler/lower.h"
 #include "compiler/str_match.h"
-#include "runtime/tdh.h"
 #include "test_util.h"
 
 namespace pfc::testing {
@@ -23,38 +22,10 @@ namespace {
 
 using internal::HsDbCounts;
 
-// Sessions whose patterns on one UTF-16 field need both databases: globs, non-ASCII
-// literals, and more than AsciiLiterals::kMax (64) ASCII literals of each case rule.
-ProgramSpec spec() {
-  ProgramSpec s;
-  s.provider.name = "P";
-  s.provider.events.push_back(event_def("E", 1, 0, {field("s", InType::UnicodeString)}));
-  const std::pair<PayloadOp, std::string> hard[] = {{PayloadOp::Matches,
-                                                     "*stra\xc3\x9f"
-                                                     "e*"},
-                                                    {PayloadOp::ContainsCs, "\xc3\x89LAN"},
-                                                    {PayloadOp::Contains,
-                                                     "\xe2\x84\xaa"
-                                                     "elvin"},
-                                                    {PayloadOp::MatchesCs, "[A-Z]?ser*"},
-                                                    {PayloadOp::Regex, "u.er[0-9]"},
-                                                    {PayloadOp::EndsWith, "\xcf\x83"}};
-  for (uint32_t slot = 0; slot < 6; ++slot) {
-    EnableParams p;
-    std::vector<PayloadPredicate> preds{pred_str(0, hard[slot].first, hard[slot].second)};
-    for (int i = 0; i < 24; ++i)
-      preds.push_back(pred_str(0, i % 2 ? PayloadOp::ContainsCs : PayloadOp::Contains,
-                               "w" + std::to_string(slot) + "_" + std::to_string(i)));
-    p.payload = {filter(1, preds, true)};
-    s.sessions.emplace_back(slot, p);
-  }
-  return s;
-}
-
 ir::Program lowered(bool defer) {
   LowerOptions o;
   o.defer_string_databases = defer;
-  auto prog = lower(spec(), o);
+  auto prog = lower(hs_spec(24, false), o);
   EXPECT_TRUE(prog.has_value());
   return prog ? std::move(*prog) : ir::Program{};
 }
@@ -64,17 +35,8 @@ ProgramKey key_of(const ir::Program& prog) { return program_key(ir::encode_progr
 // The matcher's masks are what testing each pattern on its own gives.
 void expect_exact(const ir::Program& prog) {
   ASSERT_EQ(prog.str_maps.size(), 1u);
-  const ir::StrMap& map = prog.str_maps[0];
-  for (const char16_t* text : {u"Stra\u00DFe and w1_3 w4_8", u"\u00C9LAN \u212Aelvin user5",
-                               u"W2_5 \u00E9lan", u"Xser", u"\u03A3\u03C3", u"nothing", u""}) {
-    const std::vector<uint8_t> payload = Bytes().wstr(text).data;
-    uint64_t next = 0, next_each = 0;
-    EXPECT_EQ(
-        pfc_ir_mask_strs_next(payload.data(), payload.size(), 0, 1, PFC_TDH_NO_LENGTH, &map, &next),
-        pfc_ir_mask_strs_each(payload.data(), payload.size(), 0, 1, PFC_TDH_NO_LENGTH, &map,
-                              prog.str_preds.data(), &next_each));
-    EXPECT_EQ(next, next_each);
-  }
+  expect_str_maps_exact(prog, {u"Stra\u00DFe and w1_3 w4_8", u"\u00C9LAN \u212Aelvin user5",
+                               u"W2_5 \u00E9lan", u"Xser", u"\u03A3\u03C3", u"nothing", u""});
 }
 
 class HsImageTest : public ::testing::Test {

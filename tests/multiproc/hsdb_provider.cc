@@ -23,40 +23,13 @@ namespace {
 
 using namespace pfc;
 using pfc::testing::event;
-using pfc::testing::event_def;
-using pfc::testing::field;
-using pfc::testing::filter;
-using pfc::testing::pred_str;
 
 // Event 1: {Name: UTF-16 string}; event 2: {Text: 8-bit string}. Six sessions, each the OR
 // of one pattern Hyperscan or RE2 takes and 24 ASCII literals of both case rules.
 ProgramSpec spec() {
-  ProgramSpec s;
+  ProgramSpec s = pfc::testing::hs_spec(24, true);
   s.provider.name = "HsdbShare";
   s.provider.guid = Guid::from_provider_name("HsdbShare");
-  s.provider.events.push_back(event_def("Wide", 1, 0, {field("Name", InType::UnicodeString)}));
-  s.provider.events.push_back(event_def("Narrow", 2, 0, {field("Text", InType::AnsiString)}));
-  const std::pair<PayloadOp, std::string> hard[] = {{PayloadOp::Matches,
-                                                     "*stra\xc3\x9f"
-                                                     "e*"},
-                                                    {PayloadOp::ContainsCs, "\xc3\x89LAN"},
-                                                    {PayloadOp::Contains,
-                                                     "\xe2\x84\xaa"
-                                                     "elvin"},
-                                                    {PayloadOp::MatchesCs, "[A-Z]?ser*"},
-                                                    {PayloadOp::Regex, "u.er[0-9]"},
-                                                    {PayloadOp::EndsWith, "\xcf\x83"}};
-  for (uint32_t slot = 0; slot < 6; ++slot) {
-    EnableParams p;
-    for (uint16_t id : {1, 2}) {
-      std::vector<PayloadPredicate> preds{pred_str(0, hard[slot].first, hard[slot].second)};
-      for (int i = 0; i < 24; ++i)
-        preds.push_back(pred_str(0, i % 2 ? PayloadOp::ContainsCs : PayloadOp::Contains,
-                                 "w" + std::to_string(slot) + "_" + std::to_string(i)));
-      p.payload.push_back(filter(id, preds, true));
-    }
-    s.sessions.emplace_back(slot, p);
-  }
   return s;
 }
 

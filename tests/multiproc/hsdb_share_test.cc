@@ -38,15 +38,6 @@ using Json = nlohmann::json;
 constexpr int kWait = 20000;    // ms: one step of a child
 constexpr int kNative = 60000;  // ms: until a provider routes natively
 
-bool wait_for(const std::function<bool()>& done, int timeout_ms) {
-  const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
-  while (!done()) {
-    if (std::chrono::steady_clock::now() >= end) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  return true;
-}
-
 // One provider's `status` line, parsed.
 struct Status {
   std::map<std::string, uint64_t> n;  // native, interpreted, loaded, compiled, refused
@@ -79,14 +70,7 @@ class HsdbShare : public TraceCliFixture {
     TraceCliFixture::TearDown();
   }
 
-  void kill_service() const {
-    std::ifstream lock(ns_ + "/compiler.lock");
-    int pid = 0;
-    if (!(lock >> pid) || pid <= 1) return;
-    std::ifstream comm("/proc/" + std::to_string(pid) + "/comm");
-    std::string name;
-    if (std::getline(comm, name) && name.rfind("pfc-trace-comp", 0) == 0) ::kill(pid, SIGKILL);
-  }
+  void kill_service() const { kill_compile_service(ns_); }
 
   static std::unique_ptr<Child> provider() {
     auto c = std::make_unique<Child>(Child::Program{HSDB_PROVIDER}, std::vector<std::string>{});
