@@ -7,6 +7,7 @@
 #include "cli/exit_code.h"
 #include "cli/output.h"
 #include "cli/trace_options.h"
+#include "compiler/hs_image.h"
 #include "compiler/native_file.h"
 #include "trace/dir.h"
 #include "trace/program_cache.h"
@@ -30,12 +31,26 @@ uint64_t compile_us(const trace::TraceDir& dir, trace::CachedProgram& p) {
   return 0;
 }
 
+// The string-map databases of the program's `.hsdb` file as JSON members: their count (0
+// without a file) and, when the file fails the check a provider makes, why.
+std::string databases_json(const trace::TraceDir& dir, const trace::CachedProgram& p) {
+  if (p.databases_name.empty()) return ",\"databases\":0";
+  auto fd = dir.open_file(p.databases_name, false);
+  auto bytes = fd ? trace::read_whole_file(fd->get(), trace::kMaxProgramFileBytes, p.databases_name)
+                  : Result<std::string>(std::unexpected(fd.error()));
+  Result<HsImage> image =
+      bytes ? parse_hs_image(*bytes, p.key) : Result<HsImage>(std::unexpected(bytes.error()));
+  if (image) return ",\"databases\":" + std::to_string(image->entries.size());
+  return ",\"databases\":0,\"databases_reason\":" +
+         json_quote(p.databases_name + ": " + image.error().message);
+}
+
 std::string program_json(const trace::TraceDir& dir, trace::CachedProgram& p) {
   const uint64_t us = p.state == State::Ready ? compile_us(dir, p) : 0;
   std::string out = "{\"key\":\"" + p.key + "\",\"provider\":";
   out += p.provider.empty() ? std::string("null") : json_quote(p.provider);
   out += ",\"bytes\":" + std::to_string(p.bytes) + ",\"compile_us\":" + std::to_string(us) +
-         ",\"processes\":" + std::to_string(p.processes) + ",\"state\":";
+         ",\"processes\":" + std::to_string(p.processes) + databases_json(dir, p) + ",\"state\":";
   out += p.state == State::Ready       ? "\"ready\""
          : p.state == State::Compiling ? "\"compiling\""
                                        : "\"failed\"";

@@ -50,6 +50,13 @@ const HsApi* load_hyperscan(const std::string& file, std::string& message) {
   else if (!resolve(handle, "hs_clone_scratch", api->clone_scratch)) missing = "hs_clone_scratch";
   else if (!resolve(handle, "hs_free_scratch", api->free_scratch)) missing = "hs_free_scratch";
   else if (!resolve(handle, "hs_scan", api->scan)) missing = "hs_scan";
+  else if (!resolve(handle, "hs_serialize_database", api->serialize_database))
+    missing = "hs_serialize_database";
+  else if (!resolve(handle, "hs_deserialize_database", api->deserialize_database))
+    missing = "hs_deserialize_database";
+  else if (!resolve(handle, "hs_version", api->version)) missing = "hs_version";
+  else if (!resolve(handle, "hs_populate_platform", api->populate_platform))
+    missing = "hs_populate_platform";
   if (missing != nullptr) {
     message = file + ": not Hyperscan (no " + missing + ")";
     ::dlclose(handle);

@@ -21,6 +21,11 @@ struct HsApi {
   decltype(&::hs_clone_scratch) clone_scratch;
   decltype(&::hs_free_scratch) free_scratch;
   decltype(&::hs_scan) scan;
+  // The namespace's serialised databases (compiler/hs_image.h).
+  decltype(&::hs_serialize_database) serialize_database;
+  decltype(&::hs_deserialize_database) deserialize_database;
+  decltype(&::hs_version) version;
+  decltype(&::hs_populate_platform) populate_platform;
 };
 
 // The library loaded on the first call (thread-safe), or null when it cannot be: the file

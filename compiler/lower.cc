@@ -308,6 +308,7 @@ Result<ir::Program> lower(const ProgramSpec& spec, const LowerOptions& options) 
   std::vector<SessionState>& ss = *sessions;
   bool legacy = spec.provider.legacy;
   IrBuilder b;
+  b.defer_string_databases(options.defer_string_databases);
   uint64_t slots = 0;
   for (const SessionState& s : ss) slots |= uint64_t{1} << s.entry->slot;
   MaskLowering ml(b, slots);

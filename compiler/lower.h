@@ -18,6 +18,12 @@ struct LowerOptions {
   // lists of a kind, when two differ, become one str.index and one mask.map. Off: one str.in
   // per distinct list (tests compare the two).
   bool index_scopes = true;
+  // String maps' matchers (compiler/str_match.h) built without their Hyperscan databases,
+  // which StrMatcher::install_databases adds later: a provider of the shared engine, whose
+  // interpreter never scans them and whose native code takes them from the namespace's
+  // cache (docs/namespace.md "Compiled programs"). Until then the matcher tests those
+  // patterns one by one.
+  bool defer_string_databases = false;
 };
 
 // Lowers `spec` to one straight-line IR program computing every session's deliver and

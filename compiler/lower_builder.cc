@@ -157,7 +157,9 @@ uint32_t IrBuilder::str_map(ir::StrMap m) {
   auto [it, added] =
       str_map_ids_.emplace(std::tuple{m.preds, m.masks, m.base}, uint32_t(prog_.str_maps.size()));
   if (added) {
-    m.matcher = StrMatcher::build(m, prog_.str_preds);
+    m.matcher = StrMatcher::build(
+        m, prog_.str_preds,
+        defer_databases_ ? StrMatcher::Databases::Defer : StrMatcher::Databases::Compile);
     prog_.str_maps.push_back(std::move(m));
   }
   return it->second;

@@ -75,8 +75,10 @@ class IrBuilder {
   uint32_t guid_pred(const ir::GuidPred& p);
   uint32_t mask_map(ir::MaskMap m);
   uint32_t range_map(ir::RangeMap m);
-  // Also builds the map's matcher (compiler/str_match.h) over the string predicates.
+  // Also builds the map's matcher (compiler/str_match.h) over the string predicates, its
+  // Hyperscan databases as set by defer_string_databases().
   uint32_t str_map(ir::StrMap m);
+  void defer_string_databases(bool defer) { defer_databases_ = defer; }
 
   // Room for `n` instructions: a caller that knows the program's size up front saves the
   // growing vector's copies and its up-to-2x slack (millions of predicates).
@@ -115,6 +117,7 @@ class IrBuilder {
   PoolIndex<ir::Inst, InstKey> global_;  // instructions outside regions
   PoolIndex<ir::Inst, InstKey> region_;  // instructions of the current region
   size_t region_jz_ = kNone;
+  bool defer_databases_ = false;  // LowerOptions::defer_string_databases
 
   std::map<std::vector<uint64_t>, uint32_t> int_set_ids_;
   std::map<std::pair<bool, std::vector<std::string>>, uint32_t> str_set_ids_;

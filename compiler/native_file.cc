@@ -24,12 +24,6 @@
 
 namespace pfc {
 
-namespace {
-
-constexpr std::string_view kFileMagic = "PFCNATV\n";
-constexpr uint32_t kFileFormat = 1;
-constexpr size_t kHashAt = kFileMagic.size() + 4;
-
 std::array<uint8_t, 16> xxh128(std::string_view bytes) {
   XXH128_canonical_t c;
   XXH128_canonicalFromHash(&c, XXH3_128bits(bytes.data(), bytes.size()));
@@ -37,6 +31,12 @@ std::array<uint8_t, 16> xxh128(std::string_view bytes) {
   std::memcpy(out.data(), c.digest, out.size());
   return out;
 }
+
+namespace {
+
+constexpr std::string_view kFileMagic = "PFCNATV\n";
+constexpr uint32_t kFileFormat = 1;
+constexpr size_t kHashAt = kFileMagic.size() + 4;
 
 void append_u32(std::string& out, uint32_t v) {
   char b[4];

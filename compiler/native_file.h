@@ -37,6 +37,9 @@ struct ProgramKey {
   friend bool operator==(const ProgramKey&, const ProgramKey&) = default;
 };
 ProgramKey program_key(std::string_view ir_wire_bytes);
+// XXH3-128 of `bytes`, canonical (big-endian) byte order: the keys and file hashes of the
+// namespace's program cache (header-only xxhash: libpfc_etw.so needs no libxxhash).
+std::array<uint8_t, 16> xxh128(std::string_view bytes);
 // Raised whenever generated code, the table's slots or the file format change meaning.
 extern const char* const kNativeCodeVersion;
 // The CPU the code may assume: vendor, family/model and the feature bits code generation

@@ -4,11 +4,11 @@
 // Literals with ASCII needles go to AsciiLiterals on UTF-16 text narrowed a byte per unit
 // (wide_narrow) or on the transcoding below for 8-bit text. For the others every text is
 // transcoded into its code points as the predicates decode them, folded for
-// `fold_` and as they are for `plain_`, written as generalised UTF-8 (surrogates encoded
-// like other code points), and scanned against the literals' needles written the same
-// way (UTF-8 is self-synchronising, so a byte match is a code-point match) and the globs'
-// exact translations. Regexes go through RE2 sets: RE2 itself, on the input
-// pfc_ir_pred_regex_next gives it.
+// the caseless database and as they are for the `.cs` one, written as generalised UTF-8 (surrogates
+// encoded like other code points), and scanned against the literals' needles written the same way
+// (UTF-8 is self-synchronising, so a byte match is a code-point match) and the globs' exact
+// translations. Regexes go through RE2 sets: RE2 itself, on the input pfc_ir_pred_regex_next gives
+// it.
 #include "compiler/str_match.h"
 
 #include <re2/re2.h>
@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <span>
@@ -27,6 +28,7 @@
 #endif
 
 #include "base/utf8.h"
+#include "compiler/hs_image.h"
 #include "compiler/hs_loader.h"
 #include "compiler/regex_pred.h"
 #include "pfc/payload_ops.h"
@@ -43,7 +45,30 @@ struct StrMatcher::Db {
   std::vector<uint32_t> pattern;  // Hyperscan id → index into patterns_
   std::vector<uint8_t> at_end;    // id → 1: counts only for a match ending at the text's end
   uint64_t full = 0;              // the masks of all its patterns (on_match)
+  HsDbKey key{};                  // of its Spec (hs_database_key)
+  std::vector<uint32_t> kept;     // Hyperscan id → index of its expression in the Spec
   ~Db() { hs->free_database(db); }
+};
+
+struct StrMatcher::Dbs {
+  std::unique_ptr<Db> fold, plain;  // either may be null
+  std::vector<uint32_t> rejected;   // their patterns tested on their own
+};
+
+// One database's patterns before compiling.
+struct StrMatcher::Spec {
+  std::vector<std::string> exprs;
+  std::vector<unsigned> flags;
+  std::vector<uint32_t> pattern;
+  std::vector<uint8_t> at_end;
+  // Pattern k as expression e, counted at the text's end only when `end` (every match
+  // reported then; else the first one only).
+  void add(std::string e, unsigned f, uint32_t k, bool end) {
+    exprs.push_back(std::move(e));
+    flags.push_back(f | HS_FLAG_ALLOWEMPTY | (end ? 0 : HS_FLAG_SINGLEMATCH));
+    pattern.push_back(k);
+    at_end.push_back(end ? 1 : 0);
+  }
 };
 
 // RE2::Set of the regexes of one case rule (compile_regex's options), and for each set
@@ -289,72 +314,93 @@ hs_scratch_t* thread_scratch(const HsApi& hs, ThreadState& ts) {
   return ts.scratch;
 }
 
-// One database's patterns before compiling.
-struct DbSpec {
-  std::vector<std::string> exprs;
-  std::vector<unsigned> flags;
-  std::vector<uint32_t> pattern;
-  std::vector<uint8_t> at_end;
-  // Pattern k as expression e, counted at the text's end only when `end` (every match
-  // reported then; else the first one only).
-  void add(std::string e, unsigned f, uint32_t k, bool end) {
-    exprs.push_back(std::move(e));
-    flags.push_back(f | HS_FLAG_ALLOWEMPTY | (end ? 0 : HS_FLAG_SINGLEMATCH));
-    pattern.push_back(k);
-    at_end.push_back(end ? 1 : 0);
-  }
-};
+using DbSpec = StrMatcher::Spec;
 
-// Compiles `spec`; an expression Hyperscan rejects moves its pattern to `rejected` and the
-// rest is compiled again. Null when nothing is left, and with every pattern rejected when
-// Hyperscan cannot be loaded (compiler/hs_loader.h).
-std::unique_ptr<StrMatcher::Db> compile(DbSpec spec, const std::vector<uint64_t>& masks,
+// The database `db` of `spec`'s expressions `kept` (by Hyperscan id), with the thread
+// scratch prototype grown for it; null, `kept`'s patterns rejected, when it cannot grow
+// (no memory: the database must not be scanned).
+std::unique_ptr<StrMatcher::Db> make_db(const HsApi& hs, hs_database_t* db, const DbSpec& spec,
+                                        const HsDbKey& key, std::vector<uint32_t> kept,
+                                        const std::vector<uint64_t>& masks,
                                         std::vector<uint32_t>& rejected) {
-  if (spec.exprs.empty()) return nullptr;
-  const HsApi* hs = hyperscan();
-  if (hs == nullptr) {
-    rejected.insert(rejected.end(), spec.pattern.begin(), spec.pattern.end());
+  if (!grow_prototype(hs, db)) {
+    hs.free_database(db);
+    for (uint32_t i : kept) rejected.push_back(spec.pattern[i]);
     return nullptr;
   }
-  while (!spec.exprs.empty()) {
+  auto out = std::make_unique<StrMatcher::Db>();
+  out->hs = &hs;
+  out->db = db;
+  for (uint32_t i : kept) {
+    out->pattern.push_back(spec.pattern[i]);
+    out->at_end.push_back(spec.at_end[i]);
+    out->full |= masks[spec.pattern[i]];
+  }
+  out->key = key;
+  out->kept = std::move(kept);
+  return out;
+}
+
+// Compiles `spec`; an expression Hyperscan rejects moves its pattern to `rejected` and the
+// rest is compiled again. Null when nothing is left.
+std::unique_ptr<StrMatcher::Db> compile(const HsApi& hs, const DbSpec& spec, const HsDbKey& key,
+                                        const std::vector<uint64_t>& masks,
+                                        std::vector<uint32_t>& rejected) {
+  std::vector<uint32_t> kept(spec.exprs.size());
+  for (size_t i = 0; i < kept.size(); ++i) kept[i] = uint32_t(i);
+  while (!kept.empty()) {
     std::vector<const char*> exprs;
-    std::vector<unsigned> ids;
-    for (size_t i = 0; i < spec.exprs.size(); ++i) {
-      exprs.push_back(spec.exprs[i].c_str());
+    std::vector<unsigned> flags, ids;
+    for (size_t i = 0; i < kept.size(); ++i) {
+      exprs.push_back(spec.exprs[kept[i]].c_str());
+      flags.push_back(spec.flags[kept[i]]);
       ids.push_back(unsigned(i));
     }
     hs_database_t* db = nullptr;
     hs_compile_error_t* err = nullptr;
     const hs_error_t rc =
-        hs->compile_multi(exprs.data(), spec.flags.data(), ids.data(), unsigned(exprs.size()),
-                          HS_MODE_BLOCK, nullptr, &db, &err);
-    if (rc == HS_SUCCESS) {
-      if (!grow_prototype(*hs, db)) {  // every pattern on its own instead
-        hs->free_database(db);
-        rejected.insert(rejected.end(), spec.pattern.begin(), spec.pattern.end());
-        return nullptr;
-      }
-      auto out = std::make_unique<StrMatcher::Db>();
-      out->hs = hs;
-      out->db = db;
-      out->pattern = std::move(spec.pattern);
-      out->at_end = std::move(spec.at_end);
-      for (uint32_t k : out->pattern) out->full |= masks[k];
-      return out;
-    }
+        hs.compile_multi(exprs.data(), flags.data(), ids.data(), unsigned(exprs.size()),
+                         HS_MODE_BLOCK, nullptr, &db, &err);
+    if (rc == HS_SUCCESS) return make_db(hs, db, spec, key, std::move(kept), masks, rejected);
     const int bad = err != nullptr ? err->expression : -1;
-    hs->free_compile_error(err);
-    if (bad < 0 || size_t(bad) >= spec.exprs.size()) {  // not one pattern's fault: all alone
-      rejected.insert(rejected.end(), spec.pattern.begin(), spec.pattern.end());
+    hs.free_compile_error(err);
+    if (bad < 0 || size_t(bad) >= kept.size()) {  // not one pattern's fault: all alone
+      for (uint32_t i : kept) rejected.push_back(spec.pattern[i]);
       return nullptr;
     }
-    rejected.push_back(spec.pattern[size_t(bad)]);
-    spec.exprs.erase(spec.exprs.begin() + bad);
-    spec.flags.erase(spec.flags.begin() + bad);
-    spec.pattern.erase(spec.pattern.begin() + bad);
-    spec.at_end.erase(spec.at_end.begin() + bad);
+    rejected.push_back(spec.pattern[kept[size_t(bad)]]);
+    kept.erase(kept.begin() + bad);
   }
   return nullptr;
+}
+
+// The database of `spec` deserialised from `entry`: its key must be `key` (this process's
+// Hyperscan version and platform, `spec`'s expressions), its kept indices within `spec`,
+// and Hyperscan must accept its bytes. Null with `why` set otherwise; the expressions the
+// entry does not keep (Hyperscan rejected them) move their patterns to `rejected`.
+std::unique_ptr<StrMatcher::Db> load(const HsApi& hs, const DbSpec& spec, const HsDbKey& key,
+                                     const HsImageEntry& entry, const std::vector<uint64_t>& masks,
+                                     std::vector<uint32_t>& rejected, std::string& why) {
+  if (entry.key != key) {
+    why = "its key is not this process's (another Hyperscan version, platform or patterns)";
+    return nullptr;
+  }
+  if (entry.kept.empty() || entry.kept.back() >= spec.exprs.size()) {
+    why = "its kept expressions are not this database's";
+    return nullptr;
+  }
+  hs_database_t* db = nullptr;
+  if (const hs_error_t rc = hs.deserialize_database(entry.bytes.data(), entry.bytes.size(), &db);
+      rc != HS_SUCCESS) {
+    why = "Hyperscan refused it (error " + std::to_string(rc) + ")";
+    return nullptr;
+  }
+  std::vector<uint32_t> kept(entry.kept.begin(), entry.kept.end());
+  for (size_t i = 0, k = 0; i < spec.exprs.size(); ++i) {
+    if (k < kept.size() && kept[k] == i) ++k;
+    else rejected.push_back(spec.pattern[i]);
+  }
+  return make_db(hs, db, spec, key, std::move(kept), masks, rejected);
 }
 
 // The ASCII literals of one case rule (pattern index, literal) as an AsciiLiterals filter,
@@ -497,7 +543,8 @@ bool is_str_map_op(PayloadOp op) { return is_literal(op) || is_glob(op) || is_re
 StrMatcher::~StrMatcher() = default;
 
 std::shared_ptr<const StrMatcher> StrMatcher::build(const ir::StrMap& map,
-                                                    const std::vector<ir::StrPred>& str_preds) {
+                                                    const std::vector<ir::StrPred>& str_preds,
+                                                    Databases databases) {
   std::shared_ptr<StrMatcher> m(new StrMatcher());
   DbSpec fold, plain;
   std::vector<std::pair<uint32_t, AsciiLiteral>> fold_ascii, plain_ascii;
@@ -545,14 +592,97 @@ std::shared_ptr<const StrMatcher> StrMatcher::build(const ir::StrMap& map,
     for (uint32_t k : m->sets_->all) m->always_.push_back(k);
     m->sets_.reset();
   }
-  // A pattern a database rejects is tested on its own.
-  std::vector<uint32_t> rejected;
   m->fold_ascii_ = ascii_literals(fold_ascii, fold);
   m->plain_ascii_ = ascii_literals(plain_ascii, plain);
-  m->fold_ = compile(std::move(fold), map.masks, rejected);
-  m->plain_ = compile(std::move(plain), map.masks, rejected);
-  m->always_.insert(m->always_.end(), rejected.begin(), rejected.end());
+  auto fold_spec = std::make_unique<Spec>(std::move(fold));
+  auto plain_spec = std::make_unique<Spec>(std::move(plain));
+  if (databases == Databases::Compile) {
+    m->install(std::move(fold_spec), std::move(plain_spec), nullptr, 0, "", nullptr);
+    return m;
+  }
+  for (const Spec* spec : {fold_spec.get(), plain_spec.get()})
+    m->pending_.insert(m->pending_.end(), spec->pattern.begin(), spec->pattern.end());
+  m->fold_spec_ = std::move(fold_spec);
+  m->plain_spec_ = std::move(plain_spec);
   return m;
+}
+
+void StrMatcher::install_databases(const HsImage* image, uint32_t map_index,
+                                   const std::string& missing, HsDbCounts& counts) const {
+  std::unique_ptr<Spec> fold, plain;
+  {
+    std::lock_guard lock(install_mu_);
+    if (!fold_spec_) return;  // installed already
+    fold = std::move(fold_spec_);
+    plain = std::move(plain_spec_);
+  }
+  install(std::move(fold), std::move(plain), image, map_index, missing, &counts);
+}
+
+// Each case rule's database from `image` (when given and its entry passes the checks) or
+// compiled; `counts` null: no image is expected (a Compile matcher). A pattern no database
+// holds is tested on its own; without Hyperscan (compiler/hs_loader.h) every one.
+void StrMatcher::install(std::unique_ptr<Spec> fold, std::unique_ptr<Spec> plain,
+                         const HsImage* image, uint32_t map_index, const std::string& missing,
+                         HsDbCounts* counts) const {
+  auto dbs = std::make_unique<Dbs>();
+  const HsApi* hs = fold->exprs.empty() && plain->exprs.empty() ? nullptr : hyperscan();
+  std::vector<uint64_t> masks;
+  for (const Pattern& p : patterns_) masks.push_back(p.mask);
+  const std::pair<const Spec*, std::unique_ptr<Db>*> rules[] = {{fold.get(), &dbs->fold},
+                                                                {plain.get(), &dbs->plain}};
+  for (uint8_t rule = 0; rule < 2; ++rule) {
+    const Spec& spec = *rules[rule].first;
+    if (spec.exprs.empty()) continue;
+    if (hs == nullptr) {
+      dbs->rejected.insert(dbs->rejected.end(), spec.pattern.begin(), spec.pattern.end());
+      continue;
+    }
+    const HsDbKey key = hs_database_key(*hs, spec.exprs, spec.flags);
+    std::unique_ptr<Db>& db = *rules[rule].second;
+    if (counts != nullptr) {
+      std::string why = missing;
+      const HsImageEntry* entry = image != nullptr ? image->find(map_index, rule) : nullptr;
+      if (image != nullptr && entry == nullptr) why = "it has no entry for this database";
+      std::vector<uint32_t> rejected;
+      if (entry != nullptr) db = load(*hs, spec, key, *entry, masks, rejected, why);
+      if (db) {
+        dbs->rejected.insert(dbs->rejected.end(), rejected.begin(), rejected.end());
+        ++counts->loaded;
+        continue;
+      }
+      ++counts->refused;
+      counts->why = "string map " + std::to_string(map_index) + (rule == 0 ? " caseless" : " .cs") +
+                    " database: " + why;
+      ++counts->compiled;
+    }
+    db = compile(*hs, spec, key, masks, dbs->rejected);
+  }
+  std::lock_guard lock(install_mu_);
+  dbs_owned_ = std::move(dbs);
+  dbs_.store(dbs_owned_.get(), std::memory_order_release);
+}
+
+// The serialised form of each database, appended to `out`.
+struct StrMatcher::Image {
+  std::vector<HsImageEntry> entries;
+  std::vector<std::unique_ptr<char, decltype(&std::free)>> bytes;  // hs_serialize_database's
+};
+
+void StrMatcher::serialize(uint32_t map_index, Image& out) const {
+  const Dbs* dbs = dbs_.load(std::memory_order_acquire);
+  if (dbs == nullptr) return;
+  const Db* rules[] = {dbs->fold.get(), dbs->plain.get()};
+  for (uint8_t rule = 0; rule < 2; ++rule) {
+    const Db* db = rules[rule];
+    if (db == nullptr) continue;
+    char* bytes = nullptr;
+    size_t size = 0;
+    // Allocated with Hyperscan's misc allocator, malloc unless a program set another.
+    if (db->hs->serialize_database(db->db, &bytes, &size) != HS_SUCCESS) continue;
+    out.bytes.emplace_back(bytes, &std::free);
+    out.entries.push_back({map_index, rule, db->key, db->kept, std::string_view(bytes, size)});
+  }
 }
 
 uint64_t StrMatcher::scan(const Db& db, const uint8_t* data, uint64_t n, uint64_t acc,
@@ -642,8 +772,11 @@ uint64_t StrMatcher::match(const uint8_t* payload, uint64_t size, uint64_t off, 
   // hs_scan takes an unsigned length (a transcoded text has at most 3 bytes per input byte).
   bool ok = b < e && uint64_t(e - b) <= 0xFFFFFFFFu / 4;
   uint64_t acc = 0;
-  if (ok) acc = scan_rule(fold_ascii_.get(), fold_.get(), true, b, e, unit, acc, &ok);
-  if (ok) acc = scan_rule(plain_ascii_.get(), plain_.get(), false, b, e, unit, acc, &ok);
+  const Dbs* dbs = dbs_.load(std::memory_order_acquire);
+  const Db* fold = dbs != nullptr ? dbs->fold.get() : nullptr;
+  const Db* plain = dbs != nullptr ? dbs->plain.get() : nullptr;
+  if (ok) acc = scan_rule(fold_ascii_.get(), fold, true, b, e, unit, acc, &ok);
+  if (ok) acc = scan_rule(plain_ascii_.get(), plain, false, b, e, unit, acc, &ok);
   if (ok && sets_) acc = sets(b, e, unit, acc, &ok);
   if (!ok) {  // the empty text, or a scan that failed: every pattern on its own
     acc = 0;
@@ -651,11 +784,28 @@ uint64_t StrMatcher::match(const uint8_t* payload, uint64_t size, uint64_t off, 
       if (holds(p.pred, payload, size, off, in_type, length)) acc |= p.mask;
     return acc;
   }
-  return each(always_, payload, size, off, in_type, length, acc);
+  acc = each(always_, payload, size, off, in_type, length, acc);
+  return each(dbs != nullptr ? dbs->rejected : pending_, payload, size, off, in_type, length, acc);
 }
 
 void attach_str_matchers(ir::Program& prog) {
   for (ir::StrMap& m : prog.str_maps) m.matcher = StrMatcher::build(m, prog.str_preds);
+}
+
+std::string serialize_str_databases(const ir::Program& prog, const ProgramKey& key) {
+  StrMatcher::Image image;
+  for (size_t i = 0; i < prog.str_maps.size(); ++i)
+    if (prog.str_maps[i].matcher) prog.str_maps[i].matcher->serialize(uint32_t(i), image);
+  return image.entries.empty() ? std::string() : write_hs_image(key, image.entries);
+}
+
+HsDbCounts install_str_databases(const ir::Program& prog, const HsImage* image,
+                                 const std::string& missing) {
+  HsDbCounts counts;
+  for (size_t i = 0; i < prog.str_maps.size(); ++i)
+    if (prog.str_maps[i].matcher)
+      prog.str_maps[i].matcher->install_databases(image, uint32_t(i), missing, counts);
+  return counts;
 }
 
 }  // namespace pfc::internal

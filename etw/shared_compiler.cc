@@ -39,7 +39,9 @@ class SharedCompiler final : public ProgramCompiler {
   Result<std::shared_ptr<const RoutingProgram>> compile(const ProgramSpec& spec) override {
     if (spec.sessions.empty()) return interp_.compile(spec);
     prestart_shared_service();  // its start overlaps the lowering
-    auto prog = lower(spec);
+    LowerOptions options;
+    options.defer_string_databases = true;  // the worker installs them with the native code
+    auto prog = lower(spec, options);
     if (!prog) return std::unexpected(prog.error());
     auto interp = Interpreter::create(std::move(*prog));
     if (!interp) return std::unexpected(interp.error());
@@ -67,8 +69,12 @@ SharedCodeStatus shared_code_status() {
   s.requested = c.requested.load(std::memory_order_relaxed);
   s.native = c.native.load(std::memory_order_relaxed);
   s.interpreted = c.interpreted.load(std::memory_order_relaxed);
+  s.databases_loaded = c.databases_loaded.load(std::memory_order_relaxed);
+  s.databases_compiled = c.databases_compiled.load(std::memory_order_relaxed);
+  s.databases_refused = c.databases_refused.load(std::memory_order_relaxed);
   std::lock_guard lock(c.mu);
   s.last_error = c.last_error;
+  s.last_database_error = c.last_database_error;
   return s;
 }
 

@@ -7,7 +7,8 @@
 // it in. Any failure (no service, a compile error, a missing, truncated, corrupted, foreign-
 // owned or mismatched file — refused, until the service replaces it —, a kernel that refuses
 // to map the code) leaves the program on the interpreter, with the same decisions, counted
-// in shared_code_status().
+// in shared_code_status(). The Hyperscan databases of the program's string maps come from
+// the namespace too, each compiled here when its serialised form fails a check.
 #pragma once
 
 #include <cstdint>
@@ -26,6 +27,15 @@ struct SharedCodeStatus {
   uint64_t native = 0;       // of those, routing natively now or before they were retired
   uint64_t interpreted = 0;  // of those, kept on the interpreter for a reason
   std::string last_error;    // the latest reason, on one line ("" when none)
+  // The string maps' Hyperscan databases of the programs that went native
+  // (docs/namespace.md "Compiled programs"): deserialised from the namespace's
+  // `prog-KEY.hsdb`, or compiled by this process — of those, `databases_refused` because
+  // the file had no usable entry (missing, damaged, another Hyperscan version or
+  // platform: `last_database_error` says why).
+  uint64_t databases_loaded = 0;
+  uint64_t databases_compiled = 0;
+  uint64_t databases_refused = 0;
+  std::string last_database_error;
 };
 
 // What this process's shared programs did so far.

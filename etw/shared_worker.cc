@@ -17,7 +17,9 @@
 #include <thread>
 #include <vector>
 
+#include "compiler/hs_image.h"
 #include "compiler/ir_wire.h"
+#include "compiler/str_match.h"
 #include "etw/beside.h"
 #include "etw/spawn.h"
 #include "trace/dir.h"
@@ -254,6 +256,7 @@ class Worker {
     // The file is sound, this process cannot load it: no other file would do better.
     auto native = load_native(*file, a.job->interp->program());
     if (!native) return refuse(a, what + ": " + native.error().message, Refusal::Final);
+    install_databases(a);
     std::lock_guard lock(a.job->mu);
     if (a.job->slot == nullptr) return Step::Done;
     const SharedRouteFn fn = (*native)->fn();
@@ -262,6 +265,37 @@ class Worker {
     a.job->slot->store(fn, std::memory_order_release);
     shared_counters().native.fetch_add(1, std::memory_order_relaxed);
     return Step::Done;
+  }
+
+  // The program's string-map databases (compiler/str_match.h), which the lowering left
+  // out: deserialised from `prog-KEY.hsdb` where its entries pass their checks, compiled
+  // here otherwise (a missing, damaged or foreign file, another Hyperscan version or
+  // platform), counted. Before the native function is stored: only its code scans them.
+  void install_databases(const Active& a) {
+    const std::string name = program_file_name(a.hex, ProgramFile::Databases);
+    const std::string what = "trace file '" + dir_->path() + "/" + name + "'";
+    std::string missing;
+    std::string bytes;
+    std::optional<HsImage> image;
+    if (auto fd = dir_->open_file(name, false); !fd) {
+      missing = fd.error().message;
+    } else if (auto read = trace::read_whole_file(fd->get(), trace::kMaxProgramFileBytes, what);
+               !read) {
+      missing = read.error().message;
+    } else {
+      bytes = std::move(*read);
+      if (auto parsed = parse_hs_image(bytes, a.hex)) image = std::move(*parsed);
+      else missing = what + ": " + parsed.error().message;
+    }
+    const internal::HsDbCounts n = internal::install_str_databases(
+        a.job->interp->program(), image ? &*image : nullptr, missing);
+    SharedCounters& c = shared_counters();
+    c.databases_loaded.fetch_add(n.loaded, std::memory_order_relaxed);
+    c.databases_compiled.fetch_add(n.compiled, std::memory_order_relaxed);
+    c.databases_refused.fetch_add(n.refused, std::memory_order_relaxed);
+    if (n.refused == 0) return;
+    std::lock_guard lock(c.mu);
+    c.last_database_error = one_line(n.why);
   }
 
   enum class Refusal : uint8_t { WaitForAnother, Final };

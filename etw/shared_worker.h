@@ -52,8 +52,10 @@ void prestart_shared_service();
 // Counters behind shared_code_status().
 struct SharedCounters {
   std::atomic<uint64_t> requested{0}, native{0}, interpreted{0};
+  std::atomic<uint64_t> databases_loaded{0}, databases_compiled{0}, databases_refused{0};
   std::mutex mu;
-  std::string last_error;  // under mu
+  std::string last_error;           // under mu
+  std::string last_database_error;  // under mu
 };
 SharedCounters& shared_counters();
 

@@ -34,6 +34,7 @@ std::string_view suffix_of(ProgramFile kind) {
     case ProgramFile::Code: return ".so";
     case ProgramFile::Failure: return ".fail";
     case ProgramFile::Refusal: return ".refused";
+    case ProgramFile::Databases: return ".hsdb";
   }
   return "";
 }
@@ -74,8 +75,8 @@ std::optional<ProgramFileName> parse_program_file_name(std::string_view name) {
   name.remove_prefix(kPrefix.size());
   if (name.size() < 32 || !valid_program_key(name.substr(0, 32))) return std::nullopt;
   const std::string_view suffix = name.substr(32);
-  for (ProgramFile kind :
-       {ProgramFile::Request, ProgramFile::Code, ProgramFile::Failure, ProgramFile::Refusal})
+  for (ProgramFile kind : {ProgramFile::Request, ProgramFile::Code, ProgramFile::Failure,
+                           ProgramFile::Refusal, ProgramFile::Databases})
     if (suffix == suffix_of(kind)) return ProgramFileName{std::string(name.substr(0, 32)), kind};
   return std::nullopt;
 }
@@ -273,7 +274,7 @@ void fill_code(const TraceDir& dir, CachedProgram& p) {
 }  // namespace
 
 std::vector<CachedProgram> list_cached_programs(const TraceDir& dir) {
-  std::map<std::string, std::array<bool, 4>> keys;
+  std::map<std::string, std::array<bool, 5>> keys;
   for (const std::string& name : dir.list(std::string(kPrefix)))
     if (auto f = parse_program_file_name(name)) keys[f->key][static_cast<size_t>(f->kind)] = true;
   std::vector<CachedProgram> out;
@@ -281,6 +282,8 @@ std::vector<CachedProgram> list_cached_programs(const TraceDir& dir) {
     CachedProgram p;
     p.key = key;
     if (has[static_cast<size_t>(ProgramFile::Request)]) fill_request(dir, p);
+    if (has[static_cast<size_t>(ProgramFile::Databases)])
+      p.databases_name = program_file_name(key, ProgramFile::Databases);
     if (has[static_cast<size_t>(ProgramFile::Code)]) {
       p.state = CachedProgram::State::Ready;
       fill_code(dir, p);

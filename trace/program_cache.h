@@ -5,6 +5,8 @@
 //   prog-KEY.so    the compiled program file (written by the compile service only)
 //   prog-KEY.fail  why there is no usable code for KEY, on one line (the service's verdict)
 //   prog-KEY.refused  the latest process that refused prog-KEY.so, and why, on one line
+//   prog-KEY.hsdb  the program's Hyperscan databases, serialised (compiler/hs_image.h;
+//                  written by the compile service, before the .so)
 //   prog-KEY.tmp-PID-START   one of the above being written (renamed into place)
 // and the compile service's `compiler.lock` (held while a service runs) and `compiler.log`
 // (one line per compile). A process routing with a program holds a shared flock on its
@@ -27,14 +29,14 @@ namespace pfc::trace {
 
 inline constexpr char kCompilerLock[] = "compiler.lock";
 inline constexpr char kCompilerLog[] = "compiler.log";
-inline constexpr size_t kMaxProgramFileBytes = size_t{256} << 20;  // .req and .so files
+inline constexpr size_t kMaxProgramFileBytes = size_t{256} << 20;  // .req, .so, .hsdb files
 inline constexpr size_t kMaxFailureBytes = 4096;
 
-enum class ProgramFile : uint8_t { Request, Code, Failure, Refusal };
+enum class ProgramFile : uint8_t { Request, Code, Failure, Refusal, Databases };
 
 // True for exactly 32 lowercase hex digits.
 bool valid_program_key(std::string_view key);
-// "prog-KEY.req" / ".so" / ".fail" / ".refused".
+// "prog-KEY.req" / ".so" / ".fail" / ".refused" / ".hsdb".
 std::string program_file_name(std::string_view key, ProgramFile kind);
 struct ProgramFileName {
   std::string key;
@@ -101,10 +103,11 @@ struct CachedProgram {
   std::string key;
   std::string provider;  // from the request ("" when it is gone or unreadable)
   State state = State::Compiling;
-  std::string reason;      // Failed: the failure file's text, else the refusal's
-  uint64_t bytes = 0;      // the .so file's size (0 without one)
-  uint32_t processes = 0;  // live processes routing with the .so
-  std::string code_name;   // the .so file's name when there is one
+  std::string reason;          // Failed: the failure file's text, else the refusal's
+  uint64_t bytes = 0;          // the .so file's size (0 without one)
+  uint32_t processes = 0;      // live processes routing with the .so
+  std::string code_name;       // the .so file's name when there is one
+  std::string databases_name;  // the .hsdb file's name when there is one
 };
 // Every key of the directory, sorted: failed when a failure file or a refusal exists (a
 // refused `.so` may still be used by the processes that did not refuse it), else ready

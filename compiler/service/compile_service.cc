@@ -19,6 +19,7 @@
 #include "compiler/ir_wire.h"
 #include "compiler/jit/shared_code.h"
 #include "compiler/native_file.h"
+#include "compiler/str_match.h"
 #include "trace/dir.h"
 #include "trace/program_cache.h"
 #include "trace/testpoint.h"
@@ -109,10 +110,11 @@ class Service {
       auto parsed = trace::parse_program_file_name(name);
       if (!parsed) continue;
       Entry& e = out[parsed->key];
-      (parsed->kind == ProgramFile::Request   ? e.request
-       : parsed->kind == ProgramFile::Code    ? e.code
-       : parsed->kind == ProgramFile::Failure ? e.failure
-                                              : e.refusal) = true;
+      if (parsed->kind != ProgramFile::Databases)
+        (parsed->kind == ProgramFile::Request   ? e.request
+         : parsed->kind == ProgramFile::Code    ? e.code
+         : parsed->kind == ProgramFile::Failure ? e.failure
+                                                : e.refusal) = true;
       struct stat st;
       if (::fstatat(dir_.fd(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0)
         e.bytes += static_cast<uint64_t>(st.st_size);
@@ -183,11 +185,12 @@ class Service {
 
   void compile(const std::string& key) {
     const uint64_t cpu0 = cpu_us();
-    std::string provider;
-    auto bytes = compile_request(key, provider);
+    std::string provider, databases;
+    auto bytes = compile_request(key, provider, databases);
     trace::testpoint("compiler.compiled");
     const uint64_t cpu = cpu_us() - cpu0;
     if (bytes) {
+      write_databases(key, databases);
       auto w = trace::write_file_atomic(dir_, program_file_name(key, ProgramFile::Code), *bytes,
                                         "compiler.tmp-written");
       if (w) {
@@ -203,9 +206,25 @@ class Service {
     log(key + " failed " + provider + " cpu_us=" + std::to_string(cpu) + ": " + reason);
   }
 
+  // The program's Hyperscan databases (`databases`: serialize_str_databases's file, "" for
+  // none) renamed into place before its code, so a provider woken by the code's rename
+  // finds them; a program without databases has no file (an old one is removed). A write
+  // that fails is logged: the providers then compile the databases themselves.
+  void write_databases(const std::string& key, const std::string& databases) {
+    const std::string name = program_file_name(key, ProgramFile::Databases);
+    if (databases.empty()) {
+      dir_.remove(name);
+      return;
+    }
+    if (auto w = trace::write_file_atomic(dir_, name, databases); !w)
+      log(key + " databases not written: " + one_line(w.error().message));
+  }
+
   // The request's bytes checked (its key recomputed, its IR decoded and verified), then
-  // compiled: the file's bytes, or why not.
-  Result<std::string> compile_request(const std::string& key, std::string& provider) {
+  // compiled: the file's bytes, or why not; `databases` receives the file of its string
+  // maps' Hyperscan databases, which decoding the program built.
+  Result<std::string> compile_request(const std::string& key, std::string& provider,
+                                      std::string& databases) {
     const std::string name = program_file_name(key, ProgramFile::Request);
     auto fd = dir_.open_file(name, false);
     if (!fd) return std::unexpected(fd.error());
@@ -222,6 +241,7 @@ class Service {
                         "the file is damaged)");
     auto program = ir::decode_program(request->wire);
     if (!program) return std::unexpected(program.error());
+    databases = internal::serialize_str_databases(*program, pkey);
     return compile_shared(*program, pkey);
   }
 
@@ -270,6 +290,7 @@ class Service {
       if (!held) return false;
       dir_.remove(code);
     }
+    dir_.remove(program_file_name(key, ProgramFile::Databases));
     dir_.remove(program_file_name(key, ProgramFile::Request));
     dir_.remove(program_file_name(key, ProgramFile::Failure));
     dir_.remove(program_file_name(key, ProgramFile::Refusal));

@@ -11,7 +11,6 @@
 #include "compiler/hs_loader.h"
 #include "compiler/lower.h"
 #include "compiler/str_match.h"
-#include "runtime/tdh.h"
 #include "test_util.h"
 
 namespace pfc::testing {
@@ -52,17 +51,8 @@ ir::Program program(const std::vector<PayloadOp>& ops) {
 // The matcher's masks are what testing each pattern on its own gives.
 void expect_exact(const ir::Program& prog) {
   ASSERT_EQ(prog.str_maps.size(), 1u);
-  const ir::StrMap& map = prog.str_maps[0];
-  for (const char16_t* text :
-       {u"SuperUser0 and user1 \u212AELVIN2", u"S\u00FCper user2", u"u?er0 uxer4 r11", u""}) {
-    const std::vector<uint8_t> payload = Bytes().wstr(text).data;
-    uint64_t next = 0, next_each = 0;
-    EXPECT_EQ(
-        pfc_ir_mask_strs_next(payload.data(), payload.size(), 0, 1, PFC_TDH_NO_LENGTH, &map, &next),
-        pfc_ir_mask_strs_each(payload.data(), payload.size(), 0, 1, PFC_TDH_NO_LENGTH, &map,
-                              prog.str_preds.data(), &next_each));
-    EXPECT_EQ(next, next_each);
-  }
+  expect_str_maps_exact(
+      prog, {u"SuperUser0 and user1 \u212AELVIN2", u"S\u00FCper user2", u"u?er0 uxer4 r11", u""});
 }
 
 TEST(HsLoader, LiteralsAndGlobsLoadItAtTheFirstDatabase) {

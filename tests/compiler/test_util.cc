@@ -1,5 +1,7 @@
 // tests/compiler/test_util.cc — helpers for the compiler tests (test_util.h).
 #include "test_util.h"
+#include "compiler/str_match.h"
+#include "runtime/tdh.h"
 
 namespace pfc::testing {
 
@@ -62,6 +64,50 @@ ProgramSpec one_session(ProviderDef provider, EnableParams params) {
   spec.provider = std::move(provider);
   spec.sessions.push_back(SessionEntry{0, std::move(params)});
   return spec;
+}
+
+ProgramSpec hs_spec(uint32_t literals, bool narrow) {
+  ProgramSpec s;
+  s.provider.name = "P";
+  s.provider.events.push_back(event_def("Wide", 1, 0, {field("Name", InType::UnicodeString)}));
+  if (narrow)
+    s.provider.events.push_back(event_def("Narrow", 2, 0, {field("Text", InType::AnsiString)}));
+  const std::pair<PayloadOp, std::string> hard[] = {{PayloadOp::Matches,
+                                                     "*stra\xc3\x9f"
+                                                     "e*"},
+                                                    {PayloadOp::ContainsCs, "\xc3\x89LAN"},
+                                                    {PayloadOp::Contains,
+                                                     "\xe2\x84\xaa"
+                                                     "elvin"},
+                                                    {PayloadOp::MatchesCs, "[A-Z]?ser*"},
+                                                    {PayloadOp::Regex, "u.er[0-9]"},
+                                                    {PayloadOp::EndsWith, "\xcf\x83"}};
+  for (uint32_t slot = 0; slot < 6; ++slot) {
+    EnableParams p;
+    for (uint16_t id = 1; id <= (narrow ? 2 : 1); ++id) {
+      std::vector<PayloadPredicate> preds{pred_str(0, hard[slot].first, hard[slot].second)};
+      for (uint32_t i = 0; i < literals; ++i)
+        preds.push_back(pred_str(0, i % 2 ? PayloadOp::ContainsCs : PayloadOp::Contains,
+                                 "w" + std::to_string(slot) + "_" + std::to_string(i)));
+      p.payload.push_back(filter(id, preds, true));
+    }
+    s.sessions.emplace_back(slot, p);
+  }
+  return s;
+}
+
+void expect_str_maps_exact(const ir::Program& prog, std::initializer_list<const char16_t*> texts) {
+  for (const ir::StrMap& map : prog.str_maps) {
+    for (const char16_t* text : texts) {
+      const std::vector<uint8_t> payload = Bytes().wstr(text).data;
+      uint64_t next = 0, next_each = 0;
+      EXPECT_EQ(pfc_ir_mask_strs_next(payload.data(), payload.size(), 0, 1, PFC_TDH_NO_LENGTH, &map,
+                                      &next),
+                pfc_ir_mask_strs_each(payload.data(), payload.size(), 0, 1, PFC_TDH_NO_LENGTH, &map,
+                                      prog.str_preds.data(), &next_each));
+      EXPECT_EQ(next, next_each);
+    }
+  }
 }
 
 }  // namespace pfc::testing

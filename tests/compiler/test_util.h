@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -122,5 +123,14 @@ RouteResult route(const ProgramSpec& spec, const Event& e);
 ProviderDef plain_provider(std::vector<uint16_t> ids = {1, 2, 3});
 // A spec with one session at slot 0.
 ProgramSpec one_session(ProviderDef provider, EnableParams params);
+
+// Six sessions whose string patterns need both Hyperscan databases of a map (a glob, a
+// non-ASCII literal or a regex each, OR-ed with `literals` ASCII literals of both case
+// rules) on field 0 of event 1, a UTF-16 string, and with `narrow` the same on event 2, an
+// 8-bit string: the string-database tests' program (compiler/hs_image.h).
+ProgramSpec hs_spec(uint32_t literals, bool narrow);
+// Every string map of `prog` gives on each text (a UTF-16 field at offset 0) what testing
+// each of its patterns on its own gives, with the same end offset.
+void expect_str_maps_exact(const ir::Program& prog, std::initializer_list<const char16_t*> texts);
 
 }  // namespace pfc::testing

@@ -2,7 +2,9 @@
 // targets (fuzz/ir_wire, fuzz/native_file) from the golden corpus:
 //   build/ci/tests/jit/make_fuzz_seeds fuzz/corpus
 // writes fuzz/corpus/ir_wire/<case>.irw (every program's wire form) and
-// fuzz/corpus/native_file/<case>.pfcn (the first eight programs compiled for this host).
+// fuzz/corpus/native_file/<case>.pfcn (the first eight programs compiled for this host) and
+// fuzz/corpus/native_file/hsdb_program.hsdb (the string database file of
+// fuzz/native_file/hsdb_program.h's program, for this host's Hyperscan).
 // The output is committed; rerun after a change of either format.
 #include <cstdio>
 #include <filesystem>
@@ -11,6 +13,8 @@
 
 #include "compiler/ir_wire.h"
 #include "compiler/jit/shared_code.h"
+#include "compiler/str_match.h"
+#include "fuzz/native_file/hsdb_program.h"
 #include "tests/compiler/corpus.h"
 
 int main(int argc, char** argv) {
@@ -36,5 +40,13 @@ int main(int argc, char** argv) {
     }
     std::ofstream(root / "native_file" / (name + ".pfcn"), std::ios::binary) << *file;
   }
+  const pfc::ir::Program hsdb = pfc::fuzz::hsdb_program(false);
+  const std::string databases =
+      pfc::internal::serialize_str_databases(hsdb, pfc::program_key(pfc::ir::encode_program(hsdb)));
+  if (databases.empty()) {
+    std::fprintf(stderr, "hsdb_program: no Hyperscan databases (libhs not loaded?)\n");
+    return 1;
+  }
+  std::ofstream(root / "native_file" / "hsdb_program.hsdb", std::ios::binary) << databases;
   return 0;
 }

@@ -57,15 +57,6 @@ constexpr const char* kSessions = R"(session W {
 session V { enable Actor { payload Named where Name contains "item-1" or Seq lt 3; } }
 )";
 
-bool wait_for(const std::function<bool()>& done, int timeout_ms) {
-  const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
-  while (!done()) {
-    if (std::chrono::steady_clock::now() >= end) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  return true;
-}
-
 // How many lines of /proc/PID/maps name `what`.
 int mapped(int pid, const std::string& what) {
   std::ifstream maps("/proc/" + std::to_string(pid) + "/maps");
@@ -103,14 +94,7 @@ class CompileShare : public TraceCliFixture {
   }
 
   // The running service (its PID from compiler.lock), killed; nothing is left running.
-  void kill_service() const {
-    std::ifstream lock(ns_ + "/compiler.lock");
-    int pid = 0;
-    if (!(lock >> pid) || pid <= 1) return;
-    std::ifstream comm("/proc/" + std::to_string(pid) + "/comm");
-    std::string name;
-    if (std::getline(comm, name) && name.rfind("pfc-trace-comp", 0) == 0) ::kill(pid, SIGKILL);
-  }
+  void kill_service() const { kill_compile_service(ns_); }
 
   std::vector<Json> programs() const {
     const ProcessResult r = pfc({"programs"});

@@ -4,16 +4,41 @@
 #pragma once
 
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <stdlib.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "process.h"
 
 namespace pfc::multiproc {
+
+// Polls `done` every 20 ms until it holds (true) or `timeout_ms` passed (false).
+inline bool wait_for(const std::function<bool()>& done, int timeout_ms) {
+  const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  while (!done()) {
+    if (std::chrono::steady_clock::now() >= end) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return true;
+}
+
+// The compile service of the namespace `ns` (its PID from compiler.lock, when that process
+// is a pfc-trace-compiler), killed: nothing is left running after a test.
+inline void kill_compile_service(const std::string& ns) {
+  std::ifstream lock(ns + "/compiler.lock");
+  int pid = 0;
+  if (!(lock >> pid) || pid <= 1) return;
+  std::ifstream comm("/proc/" + std::to_string(pid) + "/comm");
+  std::string name;
+  if (std::getline(comm, name) && name.rfind("pfc-trace-comp", 0) == 0) ::kill(pid, SIGKILL);
+}
 
 class TraceCliFixture : public ::testing::Test {
  protected:

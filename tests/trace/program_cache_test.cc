@@ -23,8 +23,9 @@ const std::string kGuid = "{00000009-0000-4000-8000-000000000001}";
 TEST(ProgramCache, NamesAreStrict) {
   EXPECT_EQ(program_file_name(kKey, ProgramFile::Code), "prog-" + kKey + ".so");
   EXPECT_EQ(program_file_name(kKey, ProgramFile::Refusal), "prog-" + kKey + ".refused");
-  for (ProgramFile kind :
-       {ProgramFile::Request, ProgramFile::Code, ProgramFile::Failure, ProgramFile::Refusal}) {
+  EXPECT_EQ(program_file_name(kKey, ProgramFile::Databases), "prog-" + kKey + ".hsdb");
+  for (ProgramFile kind : {ProgramFile::Request, ProgramFile::Code, ProgramFile::Failure,
+                           ProgramFile::Refusal, ProgramFile::Databases}) {
     auto parsed = parse_program_file_name(program_file_name(kKey, kind));
     ASSERT_TRUE(parsed);
     EXPECT_EQ(parsed->key, kKey);
