@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -113,6 +114,9 @@ const uint8_t* bytes_of(const EVENT_DATA_DESCRIPTOR& d) {
 
 // The largest descriptor copy_descriptors copies itself (two 16-byte moves at most).
 constexpr uint64_t kInlineCopy = 32;
+// The room of the most descriptors of kInlineCopy bytes an event may have.
+constexpr uint64_t kInlineRoom = kInlineCopy * MAX_EVENT_DATA_DESCRIPTORS;
+static_assert(kInlineRoom <= kMaxPayload);
 
 // Copies n <= kInlineCopy bytes with at most two loads and two stores (the first and the
 // last bytes of sizeof(T) each, overlapping): no call, so the copying loop needs no frame.
@@ -140,7 +144,9 @@ inline void copy_small(uint8_t* dst, const uint8_t* src, uint64_t n) {
 // The per-thread payload buffer: `data` and `room` (its size) as a plain thread-local for
 // the copy, the allocation that owns them behind it (grow_payload_buffer). The room only
 // grows, so a thread's events of one shape resize nothing, and stays at most kMaxPayload,
-// so a payload that fits it also fits the limit. The contents are scratch.
+// so a payload that fits it also fits the limit. Once allocated it has room for
+// kInlineRoom bytes at least: copy_descriptors checks the room once per event, not once
+// per descriptor. The contents are scratch.
 struct PayloadBuffer {
   uint8_t* data = nullptr;
   uint64_t room = 0;
@@ -160,7 +166,8 @@ void grow_payload_buffer(uint64_t total) {
       payload_owner_gone = true;
     }
   };
-  const uint64_t room = std::min(std::max(total, 2 * payload_buffer.room), kMaxPayload);
+  const uint64_t room =
+      std::min(std::max({total, 2 * payload_buffer.room, kInlineRoom}), kMaxPayload);
   auto bytes = std::make_unique_for_overwrite<uint8_t[]>(static_cast<size_t>(room));
   payload_buffer = PayloadBuffer{bytes.get(), room};
   if (payload_owner_gone) {
@@ -171,28 +178,42 @@ void grow_payload_buffer(uint64_t total) {
   owner.bytes = std::move(bytes);
 }
 
-// Copies the descriptors into buf in one pass while each is at most kInlineCopy bytes and
-// they fit the room; false (nothing valid copied) at the first that does not, or that has
-// bytes but no pointer: assemble_slow decides then.
+// assemble's answer when a descriptor has a type in its `types` mask (TraceLogging
+// metadata, etw/tlg_write.h): not an error code, nothing assembled.
+constexpr ULONG kTypedDescriptor = ~ULONG{0};
+
+// The type byte of a descriptor (EVENT_DATA_DESCRIPTOR_TYPE_*) where `types` selects it.
+inline uint32_t typed(const EVENT_DATA_DESCRIPTOR& d, uint32_t types) { return d.Reserved & types; }
+
+// Copies the count >= 2 descriptors into buf in one pass when the room holds
+// count * kInlineCopy bytes, while each is at most kInlineCopy bytes and none is typed in
+// `types`; false (nothing valid copied) when the room is short, or at the first descriptor
+// that is not, or that has bytes but no pointer: assemble_slow decides then.
 inline bool copy_descriptors(ULONG count, const EVENT_DATA_DESCRIPTOR* data,
-                             const PayloadBuffer& buf, uint64_t* size) {
-  uint64_t off = 0;
-  for (ULONG i = 0; i < count; ++i) {
-    const uint64_t n = data[i].Size;
-    const uint8_t* src = bytes_of(data[i]);
-    if (n > kInlineCopy || n > buf.room - off || (src == nullptr && n != 0)) [[unlikely]]
+                             const PayloadBuffer& buf, uint64_t* size, uint32_t types) {
+  if (count > buf.room / kInlineCopy) [[unlikely]]
+    return false;
+  uint8_t* dst = buf.data;  // a moving pointer: no offset and base held across the loop
+  const EVENT_DATA_DESCRIPTOR* d = data;
+  do {  // count >= 2 (assemble): no test for an empty list
+    const uint64_t n = d->Size;
+    const uint8_t* src = bytes_of(*d);
+    if (n > kInlineCopy || (src == nullptr && n != 0) || typed(*d, types) != 0) [[unlikely]]
       return false;
-    copy_small(buf.data + off, src, n);
-    off += n;
-  }
-  *size = off;
+    copy_small(dst, src, n);
+    dst += n;
+  } while (++d != data + count);
+  *size = static_cast<uint64_t>(dst - buf.data);
   return true;
 }
 
-// assemble's path when copy_descriptors declined: the sizes summed and checked (nothing is
-// copied from a refused list), the buffer grown, every descriptor copied with memcpy.
+// assemble's path when copy_descriptors declined: kTypedDescriptor when a descriptor is
+// typed in `types`, else the sizes summed and checked (nothing is copied from a refused
+// list), the buffer grown, every descriptor copied with memcpy.
 __attribute__((noinline)) ULONG assemble_slow(ULONG count, const EVENT_DATA_DESCRIPTOR* data,
-                                              const uint8_t** out, uint64_t* size) {
+                                              const uint8_t** out, uint64_t* size, uint32_t types) {
+  for (ULONG i = 0; i < count; ++i)
+    if (typed(data[i], types) != 0) return kTypedDescriptor;
   uint64_t total = 0;  // at most MAX_EVENT_DATA_DESCRIPTORS * 2^32: no overflow
   for (ULONG i = 0; i < count; ++i) {
     if (data[i].Size != 0 && data[i].Ptr == 0) return ERROR_INVALID_PARAMETER;
@@ -215,12 +236,21 @@ __attribute__((noinline)) ULONG assemble_slow(ULONG count, const EVENT_DATA_DESC
 
 // The payload of EventWrite*: the data descriptors concatenated into the per-thread
 // buffer, or, for one descriptor, the caller's bytes themselves (no copy). Sets *out/*size.
-// Descriptors of size 0 take no bytes and may have no pointer. ERROR_INVALID_PARAMETER when
-// one has bytes but no pointer, else ERROR_ARITHMETIC_OVERFLOW when their total exceeds
-// kMaxPayload.
-ULONG assemble(ULONG count, const EVENT_DATA_DESCRIPTOR* data, const uint8_t** out,
-               uint64_t* size) {
-  if (count == 1) {
+// Descriptors of size 0 take no bytes and may have no pointer. kTypedDescriptor before
+// anything else when one has a type in `types` (the check rides on the copy's loop: no pass
+// of its own), else ERROR_INVALID_PARAMETER when one has bytes but no pointer, else
+// ERROR_ARITHMETIC_OVERFLOW when their total exceeds kMaxPayload.
+[[gnu::always_inline]] inline ULONG assemble(ULONG count, const EVENT_DATA_DESCRIPTOR* data,
+                                             const uint8_t** out, uint64_t* size, uint32_t types) {
+  if (count <= 1) {
+    if (count == 0) {  // no bytes; a pointer that is not null all the same
+      static constexpr uint8_t kNoBytes = 0;
+      *out = &kNoBytes;
+      *size = 0;
+      return ERROR_SUCCESS;
+    }
+    if (typed(data[0], types) != 0) [[unlikely]]
+      return kTypedDescriptor;
     if ((data[0].Size != 0 && data[0].Ptr == 0) || data[0].Size > kMaxPayload)
       return data[0].Ptr == 0 ? ERROR_INVALID_PARAMETER : ERROR_ARITHMETIC_OVERFLOW;
     *out = bytes_of(data[0]);
@@ -228,12 +258,34 @@ ULONG assemble(ULONG count, const EVENT_DATA_DESCRIPTOR* data, const uint8_t** o
     return ERROR_SUCCESS;
   }
   const PayloadBuffer buf = payload_buffer;
-  if (!copy_descriptors(count, data, buf, size)) [[unlikely]]
-    return assemble_slow(count, data, out, size);
+  if (!copy_descriptors(count, data, buf, size, types)) [[unlikely]] {
+    // Its own out-parameters: the caller's stay in registers on the path above.
+    const uint8_t* slow_out = nullptr;
+    uint64_t slow_size = 0;
+    const ULONG rc = assemble_slow(count, data, &slow_out, &slow_size, types);
+    *out = slow_out;
+    *size = slow_size;
+    return rc;
+  }
   *out = buf.data;
   return ERROR_SUCCESS;
 }
 
+// The arguments of EventWriteTransfer, EventWriteEx and EventWriteString beyond EventWrite's.
+struct WriteExtra {
+  uint64_t filter = 0;
+  uint32_t flags = 0;
+  const GUID* activity = nullptr;
+  const GUID* related = nullptr;
+  uint16_t header_flags = 0;  // EVENT_HEADER_FLAG_STRING_ONLY for EventWriteString
+};
+
+// EventWrite's extra arguments (in static storage: EventWrite's quiet path has no frame).
+constexpr WriteExtra kNoExtra{};
+
+// The arguments of one EventWrite* call. A local of write_event whose address never escapes
+// (build_context gets copies of what it reads), so its fields stay in registers and
+// EventWrite's constant ones fold away.
 struct WriteArgs {
   REGHANDLE handle;
   const EVENT_DESCRIPTOR* desc;
@@ -247,6 +299,22 @@ struct WriteArgs {
   void* caller;
 };
 
+// True when no session enables the registration of `handle`'s slot and `handle` is that
+// slot's live modern registration (quiet_write).
+inline bool quiet_handle(REGHANDLE handle) noexcept {
+  const uint32_t slot = slot_of(handle);
+  return std::atomic_ref<uint64_t>(enable_table.Enabled[slot]).load(std::memory_order_relaxed) ==
+             0 &&
+         std::atomic_ref<uint64_t>(slot_handles[slot]).load(std::memory_order_relaxed) == handle;
+}
+
+// Whether ETW accepts the arguments of EventWrite*: a descriptor, and data for a nonzero
+// count of at most MAX_EVENT_DATA_DESCRIPTORS (else ERROR_INVALID_PARAMETER).
+inline bool args_ok(const EVENT_DESCRIPTOR* desc, ULONG count,
+                    const EVENT_DATA_DESCRIPTOR* data) noexcept {
+  return desc != nullptr && (data != nullptr ? count <= MAX_EVENT_DATA_DESCRIPTORS : count == 0);
+}
+
 // EventWrite*'s answer when no session enables the registration (docs/etw.md "Enable
 // state"): true when no session enables the registration of `handle`'s slot, `handle` is
 // that slot's live modern registration and the arguments are ones ETW accepts —
@@ -255,72 +323,99 @@ struct WriteArgs {
 // EventRegister, which stored both words before it returned.
 inline bool quiet_write(REGHANDLE handle, const EVENT_DESCRIPTOR* desc, ULONG count,
                         const EVENT_DATA_DESCRIPTOR* data) noexcept {
-  const uint32_t slot = slot_of(handle);
-  return std::atomic_ref<uint64_t>(enable_table.Enabled[slot]).load(std::memory_order_relaxed) ==
-             0 &&
-         std::atomic_ref<uint64_t>(slot_handles[slot]).load(std::memory_order_relaxed) == handle &&
-         desc != nullptr && (data != nullptr ? count <= MAX_EVENT_DATA_DESCRIPTORS : count == 0);
+  return quiet_handle(handle) && args_ok(desc, count, data);
 }
 
-// What build_context reads: the call's arguments and its registration.
+// What build_context reads: the call's arguments it needs and its registration.
 struct Pending {
-  const WriteArgs* args;
+  const GUID* activity;
+  const GUID* related;
+  void* caller;
   const RegRecord* rec;
-  uint16_t flags;  // added to the header flags (tlg::kRecordFlag)
+  uint16_t flags;  // added to the header flags (the call's, tlg::kRecordFlag)
 };
 
 // The WriteContext of an EventWrite* call (WriteSource's build; `arg` is a Pending).
 void build_context(WriteContext& ctx, const void* arg) {
   const auto& p = *static_cast<const Pending*>(arg);
-  const WriteArgs& a = *p.args;
-  ctx.flags = static_cast<uint16_t>(EVENT_HEADER_FLAG_64_BIT_HEADER | a.header_flags | p.flags);
+  ctx.flags = static_cast<uint16_t>(EVENT_HEADER_FLAG_64_BIT_HEADER | p.flags);
   ctx.provider = p.rec->guid;
-  ctx.activity = to_pfc(a.activity != nullptr ? *a.activity : tls_activity);
-  ctx.related = a.related;
-  ctx.caller = a.caller;
+  ctx.activity = to_pfc(p.activity != nullptr ? *p.activity : tls_activity);
+  ctx.related = p.related;
+  ctx.caller = p.caller;
 }
 
-// The EventView of an EventWrite* call: every field stored once. Out of line, a leaf
-// function: inlined into write_unguarded, gcc zeroes the whole view (rep stos) before
-// storing the fields. This runs for every enabled event, also for the ones the sessions'
-// filters reject.
-__attribute__((noinline)) EventView make_view(const EVENT_DESCRIPTOR& desc, const uint8_t* payload,
-                                              uint64_t payload_size, ThreadIds ids) {
-  return EventView{.desc = to_pfc(desc),
-                   .payload = payload,
-                   .payload_size = payload_size,
-                   .pid = ids.pid,
-                   .tid = ids.tid,
-                   .exe = exe_ref,
-                   .package_id = StrRef{},
-                   .app_id = StrRef{},
-                   .name = StrRef{}};
+// The EventView of an EventWrite* call: every field stored once, the thread ids as one
+// 8-byte word (pid and tid are adjacent in both, include/pfc/event.h). Inline: this runs for
+// every enabled event, also for the ones the sessions' filters reject.
+[[gnu::always_inline]] inline EventView make_view(const EVENT_DESCRIPTOR& desc,
+                                                  const uint8_t* payload, uint64_t payload_size,
+                                                  ThreadIds ids) {
+  static_assert(sizeof ids == 8 && offsetof(ThreadIds, tid) == 4 &&
+                offsetof(EventView, tid) == offsetof(EventView, pid) + 4);
+  EventView view{.desc = to_pfc(desc),
+                 .payload = payload,
+                 .payload_size = payload_size,
+                 .exe = exe_ref,
+                 .package_id = StrRef{},
+                 .app_id = StrRef{},
+                 .name = StrRef{}};
+  std::memcpy(&view.pid, &ids, sizeof ids);
+  return view;
 }
 
+// view_tlg's answer: an error code, and the flags its records add to their header's.
+struct TlgView {
+  ULONG rc;
+  uint16_t flags;
+};
+
+// The view of an event with TraceLogging metadata descriptors: they are taken out of the
+// payload and appended behind it (etw/tlg_write.h); the flags are tlg::kRecordFlag when the
+// event has its metadata. Out of line: its TlgWrite (a copy of the descriptor list) stays
+// out of the plain path's frame.
+__attribute__((noinline)) TlgView view_tlg(const EVENT_DESCRIPTOR& desc, ULONG count,
+                                           const EVENT_DATA_DESCRIPTOR* data, EventView* view) {
+  TlgWrite tlg;
+  if (const ULONG rc = tlg.take(count, data); rc != ERROR_SUCCESS) return {rc, 0};
+  const uint8_t* payload = nullptr;
+  uint64_t payload_size = 0;
+  // The descriptors left are payload whatever their type byte.
+  if (const ULONG rc = assemble(tlg.count(), tlg.data(), &payload, &payload_size, 0);
+      rc != ERROR_SUCCESS)
+    return {rc, 0};
+  *view = make_view(desc, payload, payload_size, current_ids());
+  if (!tlg.present()) return {ERROR_SUCCESS, 0};
+  return {tlg.finish(*view, kMaxPayload), tlg::kRecordFlag};
+}
+
+// kChecked: the caller has found args_ok true.
+template <bool kChecked>
 [[gnu::always_inline]] inline ULONG write_unguarded(const WriteArgs& a) {
   Runtime& rt = Runtime::get();
   RegRecord* rec = rt.find(a.handle);
   if (rec == nullptr || rec->legacy) return ERROR_INVALID_HANDLE;
-  if (a.desc == nullptr || a.count > MAX_EVENT_DATA_DESCRIPTORS ||
-      (a.count != 0 && a.data == nullptr))
-    return ERROR_INVALID_PARAMETER;
+  if (!kChecked && !args_ok(a.desc, a.count, a.data)) return ERROR_INVALID_PARAMETER;
   if (!rec->provider->enabled(a.desc->Level, a.desc->Keyword)) return ERROR_SUCCESS;
-  TlgWrite tlg;  // TraceLogging metadata descriptors are not payload (etw/tlg_write.h)
-  if (const ULONG rc = tlg.take(a.count, a.data); rc != ERROR_SUCCESS) return rc;
   const uint8_t* payload = nullptr;
   uint64_t payload_size = 0;
-  if (const ULONG rc = assemble(tlg.count(), tlg.data(), &payload, &payload_size);
-      rc != ERROR_SUCCESS)
-    return rc;
-  EventView view = make_view(*a.desc, payload, payload_size, current_ids());
-  if (tlg.present())
-    if (const ULONG rc = tlg.finish(view, kMaxPayload); rc != ERROR_SUCCESS) return rc;
+  // A descriptor with any type byte (TraceLogging metadata among them) takes view_tlg.
+  const ULONG rc = assemble(a.count, a.data, &payload, &payload_size, 0xFF);
+  if (rc != ERROR_SUCCESS && rc != kTypedDescriptor) return rc;
+  EventView view =
+      rc == ERROR_SUCCESS ? make_view(*a.desc, payload, payload_size, current_ids()) : EventView{};
+  uint16_t flags = a.header_flags;  // added to the records' header flags
+  if (rc == kTypedDescriptor) [[unlikely]] {
+    const TlgView tlg = view_tlg(*a.desc, a.count, a.data, &view);
+    if (tlg.rc != ERROR_SUCCESS) return tlg.rc;
+    flags |= tlg.flags;
+  }
 
   uint64_t exclude = a.filter;
   if ((a.flags & EVENT_WRITE_FLAG_INPRIVATE) != 0) exclude |= rec->inprivate.load();
 
   // The WriteContext is built when a session takes the event (build_context), not before.
-  const Pending pending{&a, rec, tlg.present() ? tlg::kRecordFlag : uint16_t{0}};
+  const Pending pending{a.activity, a.related, a.caller, rec, flags};
   WriteSource source(build_context, &pending);
   const WriteScope scope(&source);
   rt.router().write(rec->provider, view, exclude);
@@ -329,9 +424,18 @@ __attribute__((noinline)) EventView make_view(const EVENT_DESCRIPTOR& desc, cons
 
 // Not inlined into EventWrite*: their quiet path then needs no stack frame. The guard
 // (etw/guard.h) is here, behind the quiet path, for the same reason. Flattened: the guard
-// and write_unguarded are one function, one frame.
-__attribute__((noinline, flatten)) ULONG write_event(const WriteArgs& a) {
-  return guarded([&]() __attribute__((always_inline)) { return write_unguarded(a); });
+// and write_unguarded are one function, one frame. The arguments come in registers, so
+// EventWrite's call is a jump. kPlain: EventWrite's call, whose arguments args_ok accepted
+// and whose `extra` is all zero (not read); otherwise `extra` is read and the arguments
+// are checked.
+template <bool kPlain>
+__attribute__((noinline, flatten)) ULONG write_event(REGHANDLE handle, const EVENT_DESCRIPTOR* desc,
+                                                     ULONG count, const EVENT_DATA_DESCRIPTOR* data,
+                                                     void* caller, const WriteExtra* extra) {
+  const WriteExtra e = kPlain ? WriteExtra{} : *extra;
+  const WriteArgs a{handle,    desc,  e.filter, e.flags,        e.activity,
+                    e.related, count, data,     e.header_flags, caller};
+  return guarded([&]() __attribute__((always_inline)) { return write_unguarded<kPlain>(a); });
 }
 
 }  // namespace
@@ -340,7 +444,7 @@ __attribute__((noinline, flatten)) ULONG write_event(const WriteArgs& a) {
 using pfc::etw::fail_false;
 using pfc::etw::guarded;
 using pfc::etw::Runtime;
-using pfc::etw::WriteArgs;
+using pfc::etw::WriteExtra;
 
 extern "C" {
 
@@ -383,10 +487,14 @@ BOOLEAN(EventProviderEnabled)(REGHANDLE RegHandle, UCHAR Level, ULONGLONG Keywor
 
 __attribute__((noinline)) ULONG EventWrite(REGHANDLE RegHandle, PCEVENT_DESCRIPTOR EventDescriptor,
                                            ULONG UserDataCount, PEVENT_DATA_DESCRIPTOR UserData) {
-  if (pfc::etw::quiet_write(RegHandle, EventDescriptor, UserDataCount, UserData))
-    return ERROR_SUCCESS;
-  return pfc::etw::write_event(WriteArgs{RegHandle, EventDescriptor, 0, 0, nullptr, nullptr,
-                                         UserDataCount, UserData, 0, __builtin_return_address(0)});
+  // quiet_write's checks in the order that lets an enabled event skip the argument checks.
+  if (!pfc::etw::args_ok(EventDescriptor, UserDataCount, UserData)) [[unlikely]] {
+    return pfc::etw::write_event<false>(RegHandle, EventDescriptor, UserDataCount, UserData,
+                                        __builtin_return_address(0), &pfc::etw::kNoExtra);
+  }
+  if (pfc::etw::quiet_handle(RegHandle)) return ERROR_SUCCESS;
+  return pfc::etw::write_event<true>(RegHandle, EventDescriptor, UserDataCount, UserData,
+                                     __builtin_return_address(0), nullptr);
 }
 
 __attribute__((noinline)) ULONG EventWriteTransfer(REGHANDLE RegHandle,
@@ -396,9 +504,9 @@ __attribute__((noinline)) ULONG EventWriteTransfer(REGHANDLE RegHandle,
                                                    PEVENT_DATA_DESCRIPTOR UserData) {
   if (pfc::etw::quiet_write(RegHandle, EventDescriptor, UserDataCount, UserData))
     return ERROR_SUCCESS;
-  return pfc::etw::write_event(WriteArgs{RegHandle, EventDescriptor, 0, 0, ActivityId,
-                                         RelatedActivityId, UserDataCount, UserData, 0,
-                                         __builtin_return_address(0)});
+  const WriteExtra extra{.activity = ActivityId, .related = RelatedActivityId};
+  return pfc::etw::write_event<false>(RegHandle, EventDescriptor, UserDataCount, UserData,
+                                      __builtin_return_address(0), &extra);
 }
 
 __attribute__((noinline)) ULONG EventWriteEx(REGHANDLE RegHandle,
@@ -408,9 +516,10 @@ __attribute__((noinline)) ULONG EventWriteEx(REGHANDLE RegHandle,
                                              PEVENT_DATA_DESCRIPTOR UserData) {
   if (pfc::etw::quiet_write(RegHandle, EventDescriptor, UserDataCount, UserData))
     return ERROR_SUCCESS;
-  return pfc::etw::write_event(WriteArgs{RegHandle, EventDescriptor, Filter, Flags, ActivityId,
-                                         RelatedActivityId, UserDataCount, UserData, 0,
-                                         __builtin_return_address(0)});
+  const WriteExtra extra{
+      .filter = Filter, .flags = Flags, .activity = ActivityId, .related = RelatedActivityId};
+  return pfc::etw::write_event<false>(RegHandle, EventDescriptor, UserDataCount, UserData,
+                                      __builtin_return_address(0), &extra);
 }
 
 __attribute__((noinline)) ULONG EventWriteString(REGHANDLE RegHandle, UCHAR Level,
@@ -423,9 +532,9 @@ __attribute__((noinline)) ULONG EventWriteString(REGHANDLE RegHandle, UCHAR Leve
   if (units > 0x7FFE) return ERROR_ARITHMETIC_OVERFLOW;
   EVENT_DATA_DESCRIPTOR data;
   EventDataDescCreate(&data, String, static_cast<ULONG>((units + 1) * sizeof(WCHAR)));
-  return pfc::etw::write_event(WriteArgs{RegHandle, &desc, 0, 0, nullptr, nullptr, 1, &data,
-                                         EVENT_HEADER_FLAG_STRING_ONLY,
-                                         __builtin_return_address(0)});
+  const WriteExtra extra{.header_flags = EVENT_HEADER_FLAG_STRING_ONLY};
+  return pfc::etw::write_event<false>(RegHandle, &desc, 1, &data, __builtin_return_address(0),
+                                      &extra);
 }
 
 ULONG EventActivityIdControl(ULONG ControlCode, LPGUID ActivityId) {

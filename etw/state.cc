@@ -77,8 +77,14 @@ void Dispatcher::run() {
 
 // ---- Runtime ------------------------------------------------------------------------
 
-Runtime& Runtime::get() {
-  static Runtime* rt = new Runtime();
+constinit std::atomic<Runtime*> Runtime::instance_{nullptr};
+
+Runtime& Runtime::create() {
+  static Runtime* rt = [] {
+    auto* made = new Runtime();
+    instance_.store(made, std::memory_order_release);
+    return made;
+  }();
   return *rt;
 }
 
@@ -148,11 +154,6 @@ std::shared_ptr<RegRecord> Runtime::take(uint64_t handle) {
     }
   }
   return out;
-}
-
-RegRecord* Runtime::find(uint64_t handle) const noexcept {
-  RegRecord* rec = regs_[slot_of(handle)].load(std::memory_order_acquire);
-  return rec != nullptr && rec->handle == handle ? rec : nullptr;
 }
 
 bool Runtime::is_legacy(const Guid& guid) const {

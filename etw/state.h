@@ -122,8 +122,12 @@ struct AppliedLess {
 class Runtime {
  public:
   // The process-wide instance, created on first use and never destroyed (enable callbacks
-  // and consumers may still run while static objects are destroyed at exit).
-  static Runtime& get();
+  // and consumers may still run while static objects are destroyed at exit). Inline, one
+  // load once it exists: every enabled EventWrite* runs it.
+  static Runtime& get() {
+    Runtime* rt = instance_.load(std::memory_order_acquire);
+    return rt != nullptr ? *rt : create();
+  }
 
   Router& router() { return *router_; }
   std::mutex control_mu;
@@ -137,8 +141,12 @@ class Runtime {
   bool reserve(const std::shared_ptr<RegRecord>& rec);
   void publish(const RegRecord* rec);
   std::shared_ptr<RegRecord> take(uint64_t handle);
-  RegRecord* find(uint64_t handle) const noexcept;  // lock-free
-  bool is_legacy(const Guid& guid) const;           // control_mu held
+  // Lock-free; inline: every enabled EventWrite* runs it.
+  RegRecord* find(uint64_t handle) const noexcept {
+    RegRecord* rec = regs_[slot_of(handle)].load(std::memory_order_acquire);
+    return rec != nullptr && rec->handle == handle ? rec : nullptr;
+  }
+  bool is_legacy(const Guid& guid) const;  // control_mu held
 
   // The namespace and this process's mirror of it (etw/mirror.cc). Every control
   // operation changes the namespace state first, then calls sync_locked so its own effect
@@ -170,6 +178,9 @@ class Runtime {
 
   std::unique_ptr<Router> router_;
   std::array<std::atomic<RegRecord*>, kMaxRegistrations> regs_{};
+  // get()'s instance, set by create() (once, from a function-local static).
+  static constinit std::atomic<Runtime*> instance_;
+  [[gnu::noinline]] static Runtime& create();
   std::vector<std::shared_ptr<RegRecord>> owned_;  // live and unregistered (control_mu)
   uint64_t reg_generation_ = 0;                    // control_mu
   mutable std::shared_mutex sessions_mu_;

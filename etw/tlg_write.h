@@ -16,8 +16,8 @@ class TlgWrite {
  public:
   // Takes the metadata descriptors out of `data`. ERROR_INVALID_PARAMETER for a second
   // blob of one type, or one of fewer than 2 or more than 65535 bytes.
-  // Inline: every enabled event runs it, and in the common case (every descriptor's type
-  // byte 0, EVENT_DATA_DESCRIPTOR_TYPE_NONE) it is an OR per descriptor.
+  // The provider runs it only for an event some descriptor of which has a type byte
+  // (etw/provider.cc finds those while it copies the payload).
   ULONG take(ULONG count, const EVENT_DATA_DESCRIPTOR* data) {
     count_ = count;
     data_ = data;

@@ -103,7 +103,10 @@ class EpochDomain {
     internal::EpochRecord* r = internal::tls_epoch_record;
     if (r == nullptr) [[unlikely]]
       r = internal::register_epoch_thread();
-    if (r->depth++ == 0) {
+    if (r->depth != 0) {  // nested: the outer guard's epoch stands
+      ++r->depth;
+    } else {  // a store of 1, not an increment: the outermost entry reads depth once
+      r->depth = 1;
       r->epoch.store(internal::global_epoch.load(std::memory_order_seq_cst),
                      std::memory_order_release);
       std::atomic_thread_fence(std::memory_order_seq_cst);

@@ -205,8 +205,13 @@ RouteResult RouterImpl::write(ProviderHandle provider, const EventView& event, u
   EpochDomain::Guard guard = epoch_.enter();
   const Installed* in = reg->installed.load(std::memory_order_acquire);
   if (in == nullptr) return {};
-  const RouteResult r = in->decide(event, exclude);
-  if (r.deliver != 0) deliver(*in, event, r);
+  // in->decide, with the stack mask computed only for an event some session takes.
+  const uint64_t allowed = in->sessions & ~exclude;
+  RouteResult r = in->run(event);
+  r.deliver &= allowed;
+  if (r.deliver == 0) return {};
+  r.stack &= r.deliver;
+  deliver(*in, event, r);
   return r;
 }
 

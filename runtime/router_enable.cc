@@ -66,7 +66,7 @@ Result<std::unique_ptr<Installed>> RouterImpl::build(const Registration& reg,
     return make_error("the program compiler returned no program for provider '" + reg.def.name +
                       "'");
   in->program = std::move(*program);
-  in->native = in->program->native_slot();
+  if (const auto* slot = in->program->native_slot()) in->native = slot;
   return in;
 }
 

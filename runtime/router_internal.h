@@ -25,22 +25,31 @@ struct GuidLess {
   bool operator()(const Guid& a, const Guid& b) const noexcept;
 };
 
+// Installed::native of a program without a native slot: never set.
+inline constinit const std::atomic<NativeRouteFn> kNoNativeSlot{nullptr};
+
 // What route() and write() read for one registration. Immutable once published; replaced
 // wholesale and retired through the router's EpochDomain.
 struct Installed {
-  std::shared_ptr<const RoutingProgram> program;       // never null
-  const std::atomic<NativeRouteFn>* native = nullptr;  // program->native_slot()
-  uint64_t sessions = 0;                               // slots the program was compiled for
-  std::vector<std::shared_ptr<Sink>> sinks;            // one per set bit of `sessions`, ascending
-                                                       // slot order; an entry may be null
+  std::shared_ptr<const RoutingProgram> program;  // never null
+  // program->native_slot(), or kNoNativeSlot when it has none: never null, so decide()
+  // tests only the function.
+  const std::atomic<NativeRouteFn>* native = &kNoNativeSlot;
+  uint64_t sessions = 0;                     // slots the program was compiled for
+  std::vector<std::shared_ptr<Sink>> sinks;  // one per set bit of `sessions`, ascending
+                                             // slot order; an entry may be null
   // The routing decision (docs/semantics.md §1.8: `exclude` removes sessions after filtering):
   // the program's native function called directly once there is one, else route().
-  PFC_CALLS_JIT_CODE RouteResult decide(const EventView& event, uint64_t exclude) const noexcept {
-    const NativeRouteFn fn = native != nullptr ? native->load(std::memory_order_acquire) : nullptr;
-    RouteResult r = fn != nullptr ? call_native(fn, event) : program->route(event);
+  RouteResult decide(const EventView& event, uint64_t exclude) const noexcept {
+    RouteResult r = run(event);
     r.deliver &= sessions & ~exclude;
     r.stack &= r.deliver;
     return r;
+  }
+  // The program's own result, before the exclusion and the installed sessions apply.
+  PFC_CALLS_JIT_CODE RouteResult run(const EventView& event) const noexcept {
+    const NativeRouteFn fn = native->load(std::memory_order_acquire);
+    return fn != nullptr ? call_native(fn, event) : program->route(event);
   }
   Sink* sink_for(uint32_t slot) const noexcept {
     const uint64_t below = slot == 0 ? 0 : (sessions & (~uint64_t{0} >> (64 - slot)));

@@ -69,16 +69,26 @@ inline uint64_t zero_lanes16(uint64_t x) { return (x - kLanes16Low) & ~x & kLane
 inline uint64_t zero_lanes8(uint64_t x) { return (x - kLanes8Low) & ~x & kLanes8High; }
 
 // Byte index (from the word's first byte) of the lowest flagged lane of a nonzero mask.
-inline uint64_t first_lane16(uint64_t mask) { return (std::countr_zero(mask) >> 4) * 2; }
+inline uint64_t first_lane16(uint64_t mask) {
+  return (static_cast<uint32_t>(std::countr_zero(mask)) >> 3) & ~uint32_t{1};
+}
 inline uint64_t first_lane8(uint64_t mask) { return std::countr_zero(mask) >> 3; }
 
 // Offset of the first 0x0000 code unit (aligned to off) in [off, end), or kBad; 8 bytes
 // (4 units) at a time, the tail as the last 8 bytes (overlapping units already known
 // nonzero), unit by unit only when all of it is under 8 bytes. Reads only [off, end).
+// 8 to 16 bytes (a short text with its NUL, such as a user or host name) are the first and
+// the last word with no loop.
 [[gnu::always_inline]] inline uint64_t find_nul16(const uint8_t* payload, uint64_t off,
                                                   uint64_t end) {
   const uint8_t* p = payload + off;
   const uint64_t n = (end - off) & ~uint64_t{1};  // whole units; an odd last byte is ignored
+  if (n - 8 <= 8) {                               // 8 <= n <= 16 (n < 8 wraps around)
+    const uint64_t first = zero_lanes16(load_word(p));
+    if (first != 0) return off + first_lane16(first);
+    const uint64_t last = zero_lanes16(load_word(p + n - 8));
+    return last != 0 ? off + n - 8 + first_lane16(last) : kBad;
+  }
   uint64_t i = 0;
   if (n >= 8) {
     for (; n - i >= 8; i += 8) {
@@ -532,6 +542,12 @@ bool string_field(const uint8_t* payload, uint64_t size, uint64_t off, uint64_t 
     }
   }
 }
+// pfc_tdh_skip_wstr for any length (off < size). Out of line: the short case stays a leaf
+// with no saved registers.
+[[gnu::noinline]] uint64_t skip_wstr_any(const uint8_t* payload, uint64_t size, uint64_t off) {
+  const uint64_t nul = find_nul16(payload, off, size);
+  return nul == kBad ? kBad : nul + 2;
+}
 }  // namespace
 }  // namespace pfc
 
@@ -550,8 +566,15 @@ uint64_t pfc_tdh_skip(const uint8_t* payload, uint64_t size, uint64_t off, uint3
 
 uint64_t pfc_tdh_skip_wstr(const uint8_t* payload, uint64_t size, uint64_t off) {
   if (off >= size) return kBad;  // includes off == PFC_TDH_BAD_OFFSET; no room for a unit
-  const uint64_t nul = find_nul16(payload, off, size);
-  return nul == kBad ? kBad : nul + 2;
+  const uint64_t n = (size - off) & ~uint64_t{1};
+  if (n - 8 <= 8) {  // find_nul16's short case, each exit adding the NUL's 2 bytes itself
+    const uint8_t* p = payload + off;
+    const uint64_t first = zero_lanes16(load_word(p));
+    if (first != 0) return off + 2 + first_lane16(first);
+    const uint64_t last = zero_lanes16(load_word(p + n - 8));
+    return last != 0 ? off + n - 6 + first_lane16(last) : kBad;
+  }
+  return skip_wstr_any(payload, size, off);
 }
 
 uint64_t pfc_tdh_load_int(const uint8_t* payload, uint64_t size, uint64_t off, uint32_t in_type,

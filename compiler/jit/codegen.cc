@@ -6,6 +6,8 @@
 // helpers.
 #include "compiler/jit/codegen.h"
 
+#include <algorithm>
+
 #include <bit>
 #include <cstddef>
 #include <limits>
@@ -153,6 +155,9 @@ void Codegen::enter(SsaBuilder::Segment segment, BasicBlock* head) {
 void Codegen::emit_prologue() {
   BasicBlock* entry = block("entry");
   enter(ssa_.add_segment(entry), entry);
+  no_stack_ = std::none_of(p_.code.begin(), p_.code.end(),
+                           [](const ir::Inst& in) { return in.op == ir::Op::Stack; });
+  if (no_stack_) b_.CreateAlignedStore(c64(0), fn_->getArg(1), llvm::Align(8));
 }
 
 Value* Codegen::payload() {
@@ -216,7 +221,8 @@ void Codegen::emit(const ir::Inst& in) {
 
 void Codegen::emit_return() {
   Value* deliver = reg(deliver_);
-  b_.CreateAlignedStore(b_.CreateAnd(reg(stack_), deliver), fn_->getArg(1), llvm::Align(8));
+  if (!no_stack_)
+    b_.CreateAlignedStore(b_.CreateAnd(reg(stack_), deliver), fn_->getArg(1), llvm::Align(8));
   b_.CreateRet(deliver);
 }
 

@@ -147,6 +147,10 @@ class Codegen {
   SsaBuilder::Segment seg_ = 0;
   const uint32_t deliver_;
   const uint32_t stack_;
+  // The program has no Stack instruction: *stack is 0 whatever it delivers, stored in the
+  // entry block, so the out-pointer is not live across blocks (the O1 allocator would
+  // spill it on entry and reload it at each return).
+  bool no_stack_ = false;
   // Out-parameter slots of helper calls, one each per function (created on first use).
   llvm::AllocaInst* ok_slot_ = nullptr;
   llvm::AllocaInst* next_slot_ = nullptr;
