@@ -18,6 +18,7 @@
 #include "base/tls.h"
 #include "runtime/epoch.h"
 #include "runtime/router.h"
+#include "runtime/tlg_filter.h"
 
 namespace pfc::internal {
 
@@ -33,9 +34,15 @@ struct Installed {
   uint64_t sessions = 0;                               // slots the program was compiled for
   std::vector<std::shared_ptr<Sink>> sinks;            // one per set bit of `sessions`, ascending
                                                        // slot order; an entry may be null
+  // The TraceLogging events the program's payload filters name (runtime/tlg_filter.h);
+  // null when there are none.
+  std::unique_ptr<const tlg::FilterViews> tlg;
   // The routing decision (docs/semantics.md §1.8: `exclude` removes sessions after filtering):
   // the program's native function called directly once there is one, else route().
-  PFC_CALLS_JIT_CODE RouteResult decide(const EventView& event, uint64_t exclude) const noexcept {
+  PFC_CALLS_JIT_CODE RouteResult decide(const EventView& original,
+                                        uint64_t exclude) const noexcept {
+    EventView storage;
+    const EventView& event = tlg != nullptr ? tlg->view(original, storage) : original;
     const NativeRouteFn fn = native != nullptr ? native->load(std::memory_order_acquire) : nullptr;
     RouteResult r = fn != nullptr ? call_native(fn, event) : program->route(event);
     r.deliver &= sessions & ~exclude;
