@@ -133,6 +133,7 @@ std::string class_key(const CtfEvent& e, bool typed) {
   std::string key(reinterpret_cast<const char*>(&e.provider), sizeof e.provider);
   key += std::to_string(e.desc.id) + '.' + std::to_string(e.desc.version);
   if (typed) key += '@' + std::to_string(reinterpret_cast<uintptr_t>(e.def));
+  if (!e.event_name.empty()) key += '/' + std::string(e.event_name);
   return key;
 }
 
@@ -141,6 +142,7 @@ std::string class_name(const CtfEvent& e) {
       e.provider_name.empty() ? e.provider.to_string() : std::string(e.provider_name);
   name += ':';
   if (e.def != nullptr) return name + e.def->name;
+  if (!e.event_name.empty()) return name + std::string(e.event_name);
   return name + "id=" + std::to_string(e.desc.id) + ",version=" + std::to_string(e.desc.version);
 }
 

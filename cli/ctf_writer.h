@@ -33,6 +33,9 @@ struct CtfEvent {
   uint32_t payload_size = 0;
   std::string_view provider_name;
   const EventDef* def = nullptr;
+  // A TraceLogging event's name (empty: none): its untyped class is one per name, not per
+  // (id, version), which all TraceLogging events share.
+  std::string_view event_name;
 };
 
 class CtfWriter {

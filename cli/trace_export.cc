@@ -7,7 +7,10 @@
 // A damaged file exports the events before the damage (the directory is a complete trace
 // of them) and exits 1 with the reader's error; a file never closed exports every complete
 // buffer and warns, as `show` does.
+#include <map>
+#include <memory>
 #include <optional>
+#include <string>
 
 #include "base/utf8.h"
 #include "cli/ctf_writer.h"
@@ -18,9 +21,19 @@
 #include "etw/util.h"
 #include "pfc/etw/evntcons.h"
 #include "pfc/etw/evntrace.h"
+#include "runtime/tlg.h"
 
 namespace pfc::cli {
 namespace {
+
+// The event class of a TraceLogging record (docs/logfile.md "Viewing with babeltrace2"):
+// provider and event names from its traits and metadata, and its fields as an EventDef
+// when every one is a top-level scalar of a type the schema language has (`typed`).
+struct TlClass {
+  std::string provider;
+  EventDef def;
+  bool typed = false;
+};
 
 struct ExportState {
   std::vector<ProviderDef> schemas;  // --schema files: looked up first
@@ -34,7 +47,61 @@ struct ExportState {
   uint8_t version = 0;
   const ProviderDef* provider = nullptr;
   const EventDef* def = nullptr;
+  // TraceLogging classes by their traits and metadata bytes: parsed once per distinct blob.
+  std::map<std::string, std::unique_ptr<TlClass>, std::less<>> tl_classes;
 };
+
+// The schema type a TraceLogging field is written as, when it is one: a scalar whose
+// in-type the schema language has with the same encoding (strings NUL-terminated; not
+// binary or SID, whose TraceLogging encodings differ).
+std::optional<InType> tl_field_type(const tlg::Field& f) {
+  if (f.arity != 0 || f.parent != 0 || !in_type_known(f.in_type)) return std::nullopt;
+  const auto t = static_cast<InType>(f.in_type);
+  if (t == InType::Binary || t == InType::Sid || t == InType::Pointer) return std::nullopt;
+  return t;
+}
+
+TlClass make_tl_class(const uint8_t* traits, uint32_t traits_size, const uint8_t* meta,
+                      uint32_t meta_size) {
+  TlClass c;
+  if (traits != nullptr)
+    if (auto name = tlg::parse_provider(traits, traits_size)) c.provider = std::move(*name);
+  auto m = tlg::parse_event(meta, meta_size);
+  if (!m) {  // damaged metadata: an untyped class named as the write path named the event
+    c.def.name = std::string(tlg::event_name(meta, meta_size));
+    return c;
+  }
+  c.def.name = m->name;
+  c.typed = true;
+  for (const tlg::Field& f : m->fields) {
+    const std::optional<InType> t = tl_field_type(f);
+    c.typed = c.typed && t.has_value();
+    if (t) c.def.fields.push_back(FieldDef{f.name, *t, {}, {}});
+  }
+  return c;
+}
+
+// The class of `r` when it is a TraceLogging record (EVENT_SCHEMA_TL item), else null.
+const TlClass* tl_class(ExportState& s, const EVENT_RECORD& r) {
+  const uint8_t *traits = nullptr, *meta = nullptr;
+  uint32_t traits_size = 0, meta_size = 0;
+  for (USHORT i = 0; r.ExtendedData != nullptr && i < r.ExtendedDataCount; ++i) {
+    const EVENT_HEADER_EXTENDED_DATA_ITEM& e = r.ExtendedData[i];
+    const auto* p = reinterpret_cast<const uint8_t*>(static_cast<uintptr_t>(e.DataPtr));
+    if (e.ExtType == EVENT_HEADER_EXT_TYPE_EVENT_SCHEMA_TL) meta = p, meta_size = e.DataSize;
+    if (e.ExtType == EVENT_HEADER_EXT_TYPE_PROV_TRAITS) traits = p, traits_size = e.DataSize;
+  }
+  if (meta == nullptr) return nullptr;
+  std::string key(reinterpret_cast<const char*>(meta), meta_size);
+  key += '\0';
+  if (traits != nullptr) key.append(reinterpret_cast<const char*>(traits), traits_size);
+  auto it = s.tl_classes.find(key);
+  if (it == s.tl_classes.end()) {
+    auto c = std::make_unique<TlClass>(make_tl_class(traits, traits_size, meta, meta_size));
+    it = s.tl_classes.emplace(std::move(key), std::move(c)).first;
+  }
+  return it->second.get();
+}
 
 const ProviderDef* find_guid(const std::vector<ProviderDef>& providers, const Guid& g) {
   for (const ProviderDef& p : providers)
@@ -63,6 +130,11 @@ void WINAPI on_event(PEVENT_RECORD r) {
   look_up(*s, e.provider, e.desc);
   if (s->provider != nullptr) e.provider_name = s->provider->name;
   e.def = s->def;
+  if (const TlClass* tl = tl_class(*s, *r)) {  // named and typed by its own metadata
+    if (!tl->provider.empty()) e.provider_name = tl->provider;
+    e.event_name = tl->def.name;
+    e.def = tl->typed ? &tl->def : nullptr;
+  }
   e.pid = h.ProcessId;
   e.tid = h.ThreadId;
   e.cpu = r->BufferContext.ProcessorIndex;

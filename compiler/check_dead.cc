@@ -114,7 +114,9 @@ class DeadFilterWarnings {
 
   void payload_filter(const ProgramSpec& spec, SourcePos pos) {
     const PayloadFilter& f = spec.sessions[0].params->payload[0];
-    const EventDef* ev = spec.provider.find_event(f.event_id, f.event_version);
+    const EventDef* ev = f.event_name.empty()
+                             ? spec.provider.find_event(f.event_id, f.event_version)
+                             : spec.provider.find_event(f.event_name);
     if (ev == nullptr || !affordable(spec)) return;
     Result<ir::Program> program = lower(spec);
     if (!program || !spend(program->code.size() + 1)) return;

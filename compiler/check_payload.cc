@@ -32,6 +32,11 @@ std::optional<uint32_t> resolve_event(const ast::EventRef& ref, uint32_t provide
     return std::nullopt;
   }
   if (!ref.id) return std::nullopt;
+  if (p.tracelogging) {
+    cx.error(ref.pos, "events of TraceLogging provider " + quote_text(p.name) +
+                          " are told apart by name, not by id: write 'payload EVENT'");
+    return std::nullopt;
+  }
   bool ok = check_unsigned(cx, *ref.id, 0xFFFF, "event id");
   if (ref.version) ok = check_unsigned(cx, *ref.version, 0xFF, "event version") && ok;
   if (!ok) return std::nullopt;
@@ -277,6 +282,7 @@ void check_payload_filter(const ast::Filter& filter, uint32_t provider, EnablePa
   PayloadFilter out;
   out.event_id = ev.desc.id;
   out.event_version = ev.desc.version;
+  if (cx.schema().providers[provider].tracelogging) out.event_name = ev.name;
   out.group_all = filter.group == ast::Group::All;
   bool ok = true;
   Expansions preds;

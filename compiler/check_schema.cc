@@ -9,6 +9,7 @@
 #include "base/suggest.h"
 #include "compiler/check_context.h"
 #include "compiler/convert.h"
+#include "runtime/tlg_filter.h"
 
 namespace pfc::internal {
 namespace {
@@ -149,6 +150,34 @@ void check_fields(const ast::Event& ae, EventDef& ev, EventIndex& ix, CheckConte
   }
 }
 
+// The rules of an event of a TraceLogging provider (docs/language.md §3 "TraceLogging
+// providers"): id and version 0; every field a scalar whose type TraceLogging metadata
+// writes with the same in-type (so the field can be found by name and type at run time).
+void check_tracelogging_event(const ast::Event& ae, const EventDef& ev, CheckContext& cx) {
+  for (const ast::Attr& a : ae.attrs) {
+    if ((a.kind == ast::AttrKind::Id || a.kind == ast::AttrKind::Version) &&
+        a.value.magnitude != 0) {
+      cx.error(a.pos, "a TraceLogging event has " + std::string(attr_name(a.kind)) +
+                          " 0: its events are told apart by name");
+    }
+  }
+  for (size_t i = 0; i < ae.fields.size(); ++i) {
+    const ast::Field& f = ae.fields[i];
+    const FieldDef& def = ev.fields[i];
+    if (f.count || f.length) {
+      cx.error(f.count ? f.count->pos : f.length->pos,
+               "field " + quote_text(def.name) + " of TraceLogging event " + quote_text(ev.name) +
+                   " must be a scalar: arrays and lengths come from the event's metadata");
+    } else if (!tlg::filter_field_type(def.type)) {
+      cx.error(
+          f.type.pos,
+          "type '" + std::string(in_type_name(def.type)) +
+              "' cannot be a field of TraceLogging event " + quote_text(ev.name) +
+              (def.type == InType::Pointer ? " (TraceLogging writes pointers as hexint64)" : ""));
+    }
+  }
+}
+
 void check_event(const ast::Event& ae, ProviderDef& p, ProviderIndex& pix, CheckContext& cx) {
   const auto index = static_cast<uint32_t>(p.events.size());
   EventDef ev;
@@ -159,6 +188,12 @@ void check_event(const ast::Event& ae, ProviderDef& p, ProviderIndex& pix, Check
   if (auto [it, fresh] = pix.events.emplace(ev.name, index); !fresh) {
     cx.error(ae.name.pos,
              "duplicate event " + quote_text(ev.name) + " in provider " + quote_text(p.name));
+  }
+  if (p.tracelogging) {
+    check_tracelogging_event(ae, ev, cx);
+    p.events.push_back(std::move(ev));
+    pix.event_index.push_back(std::move(ix));
+    return;
   }
   const uint32_t key = uint32_t{ev.desc.id} << 8 | ev.desc.version;
   if (auto [it, fresh] = pix.by_id.emplace(key, index); !fresh) {
@@ -187,6 +222,7 @@ void check_providers(const std::vector<ast::Provider>& providers, CheckContext& 
     ProviderDef p;
     p.name = ap.name.text;
     p.legacy = ap.legacy;
+    p.tracelogging = ap.tracelogging;
     const std::optional<Guid> guid = provider_guid(ap, cx);
     p.guid = guid.value_or(Guid{});
     if (auto [it, fresh] = cx.provider_by_name.emplace(p.name, index); !fresh) {

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <deque>
 #include <map>
 #include <optional>
 #include <utility>
@@ -14,6 +15,7 @@
 #include "compiler/lower_index.h"
 #include "compiler/lower_mask.h"
 #include "compiler/lower_payload.h"
+#include "runtime/tlg_filter.h"
 
 namespace pfc {
 namespace {
@@ -43,15 +45,13 @@ Reg id_filter(IrBuilder& b, const EventIdFilter& f) {
   return f.filter_in ? in : b.bool_not(in);
 }
 
-// docs/semantics.md §1.7: applies to events matching its own level/any/all — for an event
-// filter, only to named events (`named_only`); then (name ∈ names) == filter_in.
-Reg name_filter(IrBuilder& b, const EventNameFilter& f, bool named_only) {
+// docs/semantics.md §1.7 (EVENT_NAME and STACKWALK_NAME alike): applies to the named
+// events matching its own level/any/all; then (name ∈ names) == filter_in.
+Reg name_filter(IrBuilder& b, const EventNameFilter& f) {
   Reg applies = level_keyword(b, f.level, f.any, f.all, false);
-  if (named_only) {
-    const auto name = uint32_t(ir::HeaderString::EventName);
-    Reg unnamed = b.emit(Op::StrIn, name, b.str_set(std::vector<std::string>{""}, false));
-    applies = b.bool_and(applies, b.bool_not(unnamed));
-  }
+  const auto name = uint32_t(ir::HeaderString::EventName);
+  Reg unnamed = b.emit(Op::StrIn, name, b.str_set(std::vector<std::string>{""}, false));
+  applies = b.bool_and(applies, b.bool_not(unnamed));
   Reg in = b.emit(Op::StrIn, uint32_t(ir::HeaderString::EventName), b.str_set(f.names, false));
   Reg match = f.filter_in ? in : b.bool_not(in);
   return b.bool_or(b.bool_not(applies), match);
@@ -84,7 +84,7 @@ Reg scope_checks(IrBuilder& b, const EnableParams& p, uint32_t slot,
     if (list == nullptr || indexed[k]) continue;
     add(kScopeChecks[k], b.emit(Op::StrIn, uint32_t(kScopeStrings[k]), b.str_set(*list, true)));
   }
-  if (p.event_names) add(ir::Check::EventName, name_filter(b, *p.event_names, true));
+  if (p.event_names) add(ir::Check::EventName, name_filter(b, *p.event_names));
   return all;
 }
 
@@ -102,7 +102,7 @@ Reg stack_select(IrBuilder& b, const EnableParams& p, bool legacy) {
   if ((p.properties & enable_property::kStackTrace) == 0) return kFalse;
   Reg st = kTrue;
   if (p.stack_ids) st = b.bool_and(st, id_filter(b, *p.stack_ids));
-  if (p.stack_names) st = b.bool_and(st, name_filter(b, *p.stack_names, false));
+  if (p.stack_names) st = b.bool_and(st, name_filter(b, *p.stack_names));
   if (p.stack_level_kw) {
     const LevelKeywordFilter& f = *p.stack_level_kw;
     Reg m = level_keyword(b, f.level, f.any, f.all, false);
@@ -111,7 +111,16 @@ Reg stack_select(IrBuilder& b, const EnableParams& p, bool legacy) {
   return st;
 }
 
-using EventKey = std::pair<uint16_t, uint8_t>;
+// A payload-filtered event: (id, version), or a TraceLogging event's name (id and version 0).
+struct EventKey {
+  uint16_t id = 0;
+  uint8_t version = 0;
+  std::string name;
+  auto operator<=>(const EventKey&) const = default;
+  bool of(const PayloadFilter& f) const {
+    return f.event_id == id && f.event_version == version && f.event_name == name;
+  }
+};
 
 struct SessionState {
   const SessionEntry* entry = nullptr;
@@ -130,19 +139,19 @@ bool same_layout(const EventDef& a, const EventDef& b) {
 // The layout the key's filters carry (self-contained ETW payload blobs) when the provider's
 // schema does not define the event: the longest one, which every other must be a prefix
 // of; null when none carries one or two disagree (docs/etw.md "Payload filter blob").
-const EventDef* carried_layout(EventKey key, const std::vector<size_t>& users,
+const EventDef* carried_layout(const EventKey& key, const std::vector<size_t>& users,
                                const std::vector<SessionState>& ss) {
   const EventDef* best = nullptr;
   for (size_t i : users) {
     for (const PayloadFilter& f : ss[i].entry->params->payload) {
-      if (f.event_id != key.first || f.event_version != key.second) continue;
+      if (!key.of(f)) continue;
       if (!f.layout) return nullptr;
       if (best == nullptr || f.layout->fields.size() > best->fields.size()) best = f.layout.get();
     }
   }
   for (size_t i : users) {
     for (const PayloadFilter& f : ss[i].entry->params->payload) {
-      if (f.event_id != key.first || f.event_version != key.second) continue;
+      if (!key.of(f)) continue;
       EventDef prefix = *best;
       prefix.fields.resize(f.layout->fields.size());
       if (!same_layout(prefix, *f.layout)) return nullptr;
@@ -151,23 +160,70 @@ const EventDef* carried_layout(EventKey key, const std::vector<size_t>& users,
   return best;
 }
 
+// `f` on the filter layout of a TraceLogging event (runtime/tlg_filter.h): its fields one
+// further, and AND-ed with "the conformance byte (field 0) is 1".
+PayloadFilter on_filter_layout(const PayloadFilter& f) {
+  PayloadFilter out = f;
+  for (PayloadPredicate& p : out.expr.preds) {
+    ++p.field;
+    if (p.op >= PayloadOp::FieldEq && p.op <= PayloadOp::FieldGe) ++p.value.lo;
+  }
+  const auto conform = static_cast<uint32_t>(out.expr.nodes.size());
+  out.expr.preds.push_back(PayloadPredicate{0, PayloadOp::Eq, PayloadValue{.lo = 1}});
+  out.expr.nodes.push_back(
+      {PayloadExpr::Node::Kind::Pred, static_cast<uint32_t>(out.expr.preds.size() - 1), 0});
+  const auto kids = static_cast<uint32_t>(out.expr.kids.size());
+  out.expr.kids.push_back(conform);
+  if (conform > 0) out.expr.kids.push_back(conform - 1);  // the old root
+  out.expr.nodes.push_back({PayloadExpr::Node::Kind::And, kids, conform > 0 ? 2u : 1u});
+  return out;
+}
+
+// The event a key's filters are lowered for: the schema's, the carried layout, or a
+// TraceLogging event's filter layout (built in `storage`); null when there is none.
+const EventDef* key_event(const ProgramSpec& spec, const EventKey& key,
+                          const std::vector<size_t>& users, const std::vector<SessionState>& ss,
+                          EventDef& storage) {
+  if (key.name.empty()) {
+    const EventDef* event = spec.provider.find_event(key.id, key.version);
+    return event != nullptr ? event : carried_layout(key, users, ss);
+  }
+  const EventDef* declared = tlg::declared_event(spec, key.name);
+  if (declared == nullptr) return nullptr;
+  storage = tlg::filter_layout(*declared);
+  return &storage;
+}
+
+// Whether the event has the key: its id and version, or a TraceLogging event's name.
+Reg key_test(IrBuilder& b, const EventKey& key) {
+  if (!key.name.empty()) {
+    return b.emit(Op::StrIn, uint32_t(ir::HeaderString::EventName),
+                  b.str_set(std::vector<std::string>{key.name}, false));
+  }
+  // Sequenced explicitly: the output must not depend on argument evaluation order.
+  const Reg id_is = b.cmp(b.header(HeaderField::Id), Cond::Eq, key.id);
+  const Reg version_is = b.cmp(b.header(HeaderField::Version), Cond::Eq, key.version);
+  return b.bool_and(id_is, version_is);
+}
+
 // One guarded region per payload-filtered event key (docs/semantics.md §2.1): skipped unless the
 // event has that key and some session filtering it passed its header checks.
 // `passed` accumulates the sessions whose filters for the event's key passed.
-Result<void> lower_key(IrBuilder& b, MaskLowering& ml, MaskVal header, const ProviderDef& provider,
-                       EventKey key, const std::vector<size_t>& users,
+Result<void> lower_key(IrBuilder& b, MaskLowering& ml, MaskVal header, const ProgramSpec& spec,
+                       const EventKey& key, const std::vector<size_t>& users,
                        std::vector<SessionState>& ss, MaskVal& passed, bool indexing) {
-  const EventDef* event = provider.find_event(key.first, key.second);
-  if (event == nullptr) event = carried_layout(key, users, ss);
+  EventDef storage;
+  const EventDef* event = key_event(spec, key, users, ss, storage);
+  if (event == nullptr && !key.name.empty()) {
+    return make_error("payload filter for undeclared TraceLogging event '" + key.name +
+                      "' (or filters carrying different layouts for it)");
+  }
   if (event == nullptr) {
-    return make_error("payload filter for unknown event id " + std::to_string(key.first) +
-                      " version " + std::to_string(key.second) +
+    return make_error("payload filter for unknown event id " + std::to_string(key.id) +
+                      " version " + std::to_string(key.version) +
                       " (or filters carrying different layouts for it)");
   }
-  // Sequenced explicitly: the output must not depend on argument evaluation order.
-  const Reg id_is = b.cmp(b.header(HeaderField::Id), Cond::Eq, key.first);
-  const Reg version_is = b.cmp(b.header(HeaderField::Version), Cond::Eq, key.second);
-  Reg is_key = b.bool_and(id_is, version_is);
+  Reg is_key = key_test(b, key);
   uint64_t user_bits = 0;
   for (size_t i : users) user_bits |= uint64_t{1} << ss[i].entry->slot;
   const Reg gate = b.bool_and(is_key, ml.any_of(header, user_bits));
@@ -175,11 +231,13 @@ Result<void> lower_key(IrBuilder& b, MaskLowering& ml, MaskVal header, const Pro
   uint32_t first_reg = b.num_regs();
   internal::PayloadLowering payload(b, *event);
   std::vector<internal::KeyFilters> filters;
+  std::deque<PayloadFilter> adjusted;  // TraceLogging filters on the filter layout
   for (size_t i : users) {
     filters.push_back({ss[i].entry->slot, {}});
     for (const PayloadFilter& f : ss[i].entry->params->payload) {
-      if (f.event_id == key.first && f.event_version == key.second)
-        filters.back().filters.push_back(&f);
+      if (!key.of(f)) continue;
+      if (!key.name.empty()) adjusted.push_back(on_filter_layout(f));
+      filters.back().filters.push_back(key.name.empty() ? &f : &adjusted.back());
     }
   }
   auto results = internal::lower_key_filters(b, ml, payload, *event, filters, indexing);
@@ -318,7 +376,7 @@ Result<ir::Program> lower(const ProgramSpec& spec, const LowerOptions& options) 
   size_t payload_size = 0;
   for (size_t i = 0; i < ss.size() && !legacy; ++i) {
     for (const PayloadFilter& f : ss[i].entry->params->payload) {
-      std::vector<size_t>& users = keys[{f.event_id, f.event_version}];
+      std::vector<size_t>& users = keys[{f.event_id, f.event_version, f.event_name}];
       if (users.empty() || users.back() != i) users.push_back(i);
       payload_size += f.expr.preds.size() + f.expr.nodes.size();
     }
@@ -328,8 +386,7 @@ Result<ir::Program> lower(const ProgramSpec& spec, const LowerOptions& options) 
   b.reserve(payload_size + 64 * ss.size() + 64);
   MaskVal passed = MaskVal::constant(0);
   for (const auto& [key, users] : keys) {
-    auto r =
-        lower_key(b, ml, header, spec.provider, key, users, ss, passed, options.index_predicates);
+    auto r = lower_key(b, ml, header, spec, key, users, ss, passed, options.index_predicates);
     if (!r) return std::unexpected(r.error());
   }
   // Payload check of session s: !filtered_s | passed_s, as one mask: the sessions whose

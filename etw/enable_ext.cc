@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
+#include <optional>
 #include <string>
 
 #include "etw/payload_blob.h"
@@ -39,6 +41,15 @@ BlobPredicate blob_predicate(const PayloadPredicate& p, const EventDef& layout) 
   return b;
 }
 
+// The index in the schema of a TraceLogging filter's event (the filter record's Id with
+// flag 4), or nullopt when the contents have no TraceLogging schema declaring it.
+std::optional<uint16_t> named_index(const ExtContents& c, const PayloadFilter& f) {
+  if (!c.schema || !c.schema->tracelogging) return std::nullopt;
+  for (size_t i = 0; i < c.schema->events.size() && i <= 0xFFFF; ++i)
+    if (c.schema->events[i].name == f.event_name) return static_cast<uint16_t>(i);
+  return std::nullopt;
+}
+
 // Filter, predicate, node and kid tables (they follow the header back to back).
 void put_tables(const ExtContents& c, std::vector<uint8_t>& out, std::string& strings) {
   size_t f_at = kExtHeaderSize;
@@ -48,9 +59,10 @@ void put_tables(const ExtContents& c, std::vector<uint8_t>& out, std::string& st
   uint32_t first_pred = 0, first_node = 0, first_kid = 0;
   for (const PayloadFilter& f : c.payload) {
     const PayloadExpr& e = f.expr;
-    store_le<uint16_t>(out, f_at, f.event_id);
+    const bool named = !f.event_name.empty();
+    store_le<uint16_t>(out, f_at, named ? *named_index(c, f) : f.event_id);
     out[f_at + 2] = f.event_version;
-    out[f_at + 3] = f.group_all ? 2 : 0;
+    out[f_at + 3] = static_cast<uint8_t>((f.group_all ? 2 : 0) | (named ? 4 : 0));
     const uint32_t words[6] = {first_pred, uint32_t(e.preds.size()),
                                first_node, uint32_t(e.nodes.size()),
                                first_kid,  uint32_t(e.kids.size())};
@@ -79,7 +91,7 @@ void put_schema(const ProviderDef& p, std::vector<uint8_t>& out, std::string& st
   out.resize(at + 16 + kExtEventSize * p.events.size());
   put_string(out, at, p.name, strings);
   store_le<uint32_t>(out, at + 8, static_cast<uint32_t>(p.events.size()));
-  store_le<uint32_t>(out, at + 12, p.legacy ? 1 : 0);
+  store_le<uint32_t>(out, at + 12, (p.legacy ? 1u : 0u) | (p.tracelogging ? 2u : 0u));
   at += 16;
   for (const EventDef& e : p.events) {
     put_string(out, at, e.name, strings);
@@ -111,7 +123,13 @@ ExtContents ext_from_script(const ProviderDef& schema, const std::vector<Payload
   c.provider = schema.guid;
   c.schema = schema;
   for (PayloadFilter f : payload) {
-    const EventDef* ev = schema.find_event(f.event_id, f.event_version);
+    const EventDef* ev = f.event_name.empty() ? schema.find_event(f.event_id, f.event_version)
+                                              : schema.find_event(f.event_name);
+    if (ev != nullptr && !f.layout && !f.event_name.empty()) {
+      f.layout = std::make_shared<EventDef>(*ev);  // every field: found by name at run time
+      c.payload.push_back(std::move(f));
+      continue;
+    }
     if (ev != nullptr && !f.layout) {
       uint32_t n = 0;
       for (const PayloadPredicate& p : f.expr.preds) {
@@ -129,8 +147,10 @@ ExtContents ext_from_script(const ProviderDef& schema, const std::vector<Payload
 }
 
 std::optional<std::vector<uint8_t>> encode_ext(const ExtContents& c) {
-  for (const PayloadFilter& f : c.payload)
+  for (const PayloadFilter& f : c.payload) {
     if (!f.layout || f.layout->fields.size() > kBlobMaxLayoutFields) return std::nullopt;
+    if (!f.event_name.empty() && !named_index(c, f)) return std::nullopt;
+  }
   const size_t tables = kExtHeaderSize + kExtFilterSize * c.payload.size() +
                         kBlobPredicateSize * count_of(c, preds_of) +
                         kExtNodeSize * count_of(c, nodes_of) + 4 * size_t{count_of(c, kids_of)};

@@ -1,6 +1,7 @@
 // etw/enable_ext_decode.cc — decode_ext (enable_ext.h): every offset and count is checked
 // against the size before use; all reads are memcpy inside [data, data + size).
 #include <cstring>
+#include <memory>
 #include <set>
 #include <string>
 
@@ -58,7 +59,7 @@ struct Ranges {
 bool decode_ranges(const uint8_t* f, const Header& h, Ranges& next, Ranges& r) {
   std::memcpy(&r, f + 4, sizeof r);
   if (r.pred != next.pred || r.node != next.node || r.kid != next.kid || r.npred == 0 ||
-      r.nnode == 0 || (f[3] & ~2u) != 0)
+      r.nnode == 0 || (f[3] & ~6u) != 0)
     return false;
   if (r.npred > h.preds - r.pred || r.nnode > h.nodes - r.node || r.nkid > h.kids - r.kid)
     return false;
@@ -100,6 +101,7 @@ bool decode_nodes(const uint8_t* d, const Header& h, const Ranges& r, PayloadExp
 struct Decoded {
   BlobFilter blob;
   PayloadExpr expr;
+  bool named = false;  // flag 4: blob.event_id is the index of a TraceLogging schema event
 };
 
 bool decode_filters(const uint8_t* d, const Header& h, std::vector<Decoded>& out) {
@@ -113,6 +115,7 @@ bool decode_filters(const uint8_t* d, const Header& h, std::vector<Decoded>& out
     x.blob.event_id = load_le<uint16_t>(f);
     x.blob.event_version = f[2];
     x.blob.group_all = (f[3] & 2) != 0;
+    x.named = (f[3] & 4) != 0;
     for (uint32_t k = 0; k < r.npred; ++k) {
       BlobPredicate p;
       const uint8_t* at = d + h.preds_at() + size_t{kBlobPredicateSize} * (r.pred + k);
@@ -143,9 +146,10 @@ bool decode_schema(const uint8_t* d, const Header& h, const Guid& guid, Provider
   if (h.strings_at - at < 16) return false;
   const Strings s{d + h.strings_at, h.strings_size};
   const uint32_t events = load_le<uint32_t>(d + at + 8), flags = load_le<uint32_t>(d + at + 12);
-  if (!s.get(d + at, p.name) || flags > 1) return false;
+  if (!s.get(d + at, p.name) || flags > 2) return false;  // legacy 1 or tracelogging 2
   p.guid = guid;
   p.legacy = flags == 1;
+  p.tracelogging = flags == 2;
   at += 16;
   if ((h.strings_at - at) / kExtEventSize < events) return false;
   std::vector<uint32_t> counts;
@@ -162,7 +166,8 @@ bool decode_schema(const uint8_t* d, const Header& h, const Guid& guid, Provider
     ev.desc.channel = e[13];
     ev.desc.task = load_le<uint16_t>(e + 14);
     ev.desc.keyword = load_le<uint64_t>(e + 16);
-    if (!names.insert(ev.name).second || !keys.insert({ev.desc.id, ev.desc.version}).second)
+    if (!names.insert(ev.name).second ||
+        (!p.tracelogging && !keys.insert({ev.desc.id, ev.desc.version}).second))
       return false;
     counts.push_back(load_le<uint32_t>(e + 24));
     p.events.push_back(std::move(ev));
@@ -170,6 +175,21 @@ bool decode_schema(const uint8_t* d, const Header& h, const Guid& guid, Provider
   for (uint32_t i = 0; i < events; ++i)
     if (!decode_event_fields(d, h, at, counts[i], p.events[i])) return false;
   return at == h.strings_at;
+}
+
+// A TraceLogging filter (docs/etw.md "The pfc enable extension", flag 4): its event is the
+// schema's event `index`, whose fields its layout must have (names from the schema); the
+// filter is keyed by that event's name.
+bool name_filter(const ProviderDef& schema, uint32_t index, PayloadFilter& pf) {
+  if (index >= schema.events.size() || pf.event_version != 0) return false;
+  const EventDef& ev = schema.events[index];
+  if (!pf.layout || pf.layout->fields.size() != ev.fields.size()) return false;
+  for (size_t i = 0; i < ev.fields.size(); ++i)
+    if (!same_field(pf.layout->fields[i], ev.fields[i])) return false;
+  pf.event_id = 0;
+  pf.event_name = ev.name;
+  pf.layout = std::make_shared<EventDef>(ev);
+  return true;
 }
 
 }  // namespace
@@ -182,6 +202,11 @@ std::optional<ExtContents> decode_ext(const uint8_t* d, size_t size, const Provi
   if (loaded != nullptr && !(loaded->guid == out.provider)) return std::nullopt;
   std::vector<Decoded> filters;
   if (!decode_filters(d, h, filters)) return std::nullopt;
+  if (h.schema_at != 0) {
+    ProviderDef p;
+    if (!decode_schema(d, h, out.provider, p)) return std::nullopt;
+    out.schema = std::move(p);
+  }
   size_t at = h.layout_at;
   std::vector<BlobFilter> blobs;
   for (Decoded& x : filters) {
@@ -191,14 +216,15 @@ std::optional<ExtContents> decode_ext(const uint8_t* d, size_t size, const Provi
   if (at != h.layouts_end() || !blob_layouts_agree(blobs)) return std::nullopt;
   for (Decoded& x : filters) {
     PayloadFilter pf;
-    if (!resolve_blob_filter(x.blob, loaded, x.expr.preds, pf)) return std::nullopt;
+    // A TraceLogging provider's filters are all named, by events of its schema; the
+    // loaded manifest does not describe TraceLogging events.
+    const bool tracelogging = out.schema && out.schema->tracelogging;
+    if (x.named != tracelogging) return std::nullopt;
+    if (!resolve_blob_filter(x.blob, x.named ? nullptr : loaded, x.expr.preds, pf))
+      return std::nullopt;
+    if (x.named && !name_filter(*out.schema, x.blob.event_id, pf)) return std::nullopt;
     pf.expr = std::move(x.expr);
     out.payload.push_back(std::move(pf));
-  }
-  if (h.schema_at != 0) {
-    ProviderDef p;
-    if (!decode_schema(d, h, out.provider, p)) return std::nullopt;
-    out.schema = std::move(p);
   }
   return out;
 }

@@ -47,6 +47,9 @@ ULONG TlgWrite::finish(EventView& view, uint64_t max_payload) const {
   buf.insert(buf.end(), bytes_of(*meta_), bytes_of(*meta_) + meta);
   tlg::append_trailer(buf, static_cast<uint16_t>(traits), static_cast<uint16_t>(meta));
   view.name = StrRef::of(tlg::event_name(buf.data() + buf.size() - 4 - meta, meta));
+  view.meta = bytes_of(*meta_);  // the writer's own blob: one address per call site
+  view.meta_size = meta;
+  view.data_size = static_cast<uint32_t>(view.payload_size);  // before the blobs are appended
   view.payload = buf.data();
   view.payload_size = buf.size();
   return ERROR_SUCCESS;

@@ -74,6 +74,7 @@ struct Provider {
   Name name;
   std::optional<GuidLit> guid;
   bool legacy = false;
+  bool tracelogging = false;  // events told apart by name (docs/language.md §3)
   std::vector<Event> events;
   SourcePos pos;
 };

@@ -152,6 +152,7 @@ void Builder::provider_guid(std::string_view tok) {
 }
 
 void Builder::provider_legacy() { script_.providers.back().legacy = true; }
+void Builder::provider_tracelogging() { script_.providers.back().tracelogging = true; }
 
 void Builder::begin_event(const char* at) {
   script_.providers.back().events.emplace_back().pos = pos(at);

@@ -57,6 +57,7 @@ class Builder {
   void provider_name(std::string_view tok);
   void provider_guid(std::string_view tok);
   void provider_legacy();
+  void provider_tracelogging();
   void begin_event(const char* at);
   void event_name(std::string_view tok);
   void attr_key(ast::AttrKind kind, const char* at);

@@ -92,6 +92,7 @@ void put_provider(std::string& out, const ast::Provider& p) {
   put_name(out, p.name);
   if (p.guid) out.push_back(' '), put_guid(out, *p.guid);
   if (p.legacy) out += " legacy";
+  if (p.tracelogging) out += " tracelogging";
   for (const ast::Event& e : p.events) {
     out += " (event ";
     put_name(out, e.name);

@@ -80,8 +80,9 @@ size_t end_of_previous_token(std::string_view text, size_t offset, size_t floor)
 // words below, every filter keyword (ast::kFilterKindNames) and every operator spelled as
 // one word of three letters or more (pfc/payload_ops.h), in this order (ties go to the
 // earlier word).
-constexpr std::string_view kLeadWords[] = {"import", "provider", "legacy", "event", "session",
-                                           "enable", "where",    "group",  "level", "properties"};
+constexpr std::string_view kLeadWords[] = {"import", "provider", "legacy",    "tracelogging",
+                                           "event",  "session",  "enable",    "where",
+                                           "group",  "level",    "properties"};
 constexpr std::string_view kTailWords[] = {"version", "keyword", "opcode", "channel"};
 
 constexpr bool is_operator_word(const internal::PayloadOpInfo& o) {

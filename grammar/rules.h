@@ -89,6 +89,7 @@ struct provider_name : name {};
 struct provider_guid_lit : guid_lit {};
 struct provider_guid : p::seq<p::at<p::one<'{'>, p::xdigit>, p::not_at<p::one<'{'>, event_word>, p::must<guid_check>, provider_guid_lit, skip> {};
 struct provider_legacy : kw<TAO_PEGTL_ISTRING("legacy")> {};
+struct provider_tracelogging : kw<TAO_PEGTL_ISTRING("tracelogging")> {};
 struct provider_open : sym<'{'> {};
 struct provider_close : sym<'}'> {};
 
@@ -129,7 +130,7 @@ struct field_end : sym<';'> {};
 struct field_decl : p::seq<field_name, skip, p::must<field_colon>, p::must<field_type>, skip, p::opt<field_count>, p::opt<field_length>, p::must<field_end>> {};
 
 struct event_decl : p::seq<event_kw, p::must<event_name>, skip, p::must<event_attrs_open>, p::must<event_attr>, p::star<list_sep, p::must<event_attr>>, p::must<event_attrs_close>, p::must<event_open>, p::star<field_decl>, p::must<event_close>> {};
-struct provider_decl : p::seq<provider_kw, p::must<provider_name>, skip, p::opt<provider_guid>, p::opt<provider_legacy>, p::must<provider_open>, p::star<event_decl>, p::must<provider_close>> {};
+struct provider_decl : p::seq<provider_kw, p::must<provider_name>, skip, p::opt<provider_guid>, p::opt<p::sor<provider_legacy, provider_tracelogging>>, p::must<provider_open>, p::star<event_decl>, p::must<provider_close>> {};
 
 // --- predicates (shared by `all`/`any` blocks and `where`) ------------------------------
 

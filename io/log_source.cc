@@ -110,7 +110,9 @@ class LogSource final : public EventSource {
     }
     event.provider = uint32_t(p - script_.schema.providers.data());
     const EventDescriptor d{h.id, h.version, h.channel, h.level, h.opcode, h.task, h.keyword};
-    event.def = p->find_event(d.id, d.version);
+    // A TraceLogging provider's declarations name fields, not a payload layout: its events
+    // are printed undecoded (docs/language.md §3 "TraceLogging providers").
+    event.def = p->tracelogging ? nullptr : p->find_event(d.id, d.version);
     name_ = event.def != nullptr ? event.def->name : std::string();
     event.view = EventView{};
     event.view.desc = d;
@@ -122,6 +124,9 @@ class LogSource final : public EventSource {
         (h.flags & tlg::kRecordFlag) != 0 && tlg::split(v.payload, h.payload_len, tl)) {
       event.view.payload_size = tl.payload_size;
       name_ = tlg::event_name(tl.meta, tl.meta_size);
+      event.view.meta = tl.meta;
+      event.view.meta_size = tl.meta_size;
+      event.view.data_size = tl.payload_size;
     }
     event.view.pid = h.pid;
     event.view.tid = h.tid;

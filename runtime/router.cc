@@ -187,6 +187,13 @@ ProgramSpec RouterImpl::program_spec(ProviderHandle provider) const {
   });
 }
 
+RouteResult Installed::run_tlg(const EventView& original) const noexcept {
+  EventView storage;
+  const EventView& event = tlg->view(original, storage);
+  const NativeRouteFn fn = native->load(std::memory_order_acquire);
+  return fn != nullptr ? call_native(fn, event) : program->route(event);
+}
+
 RouteResult RouterImpl::route(ProviderHandle provider, const EventView& event,
                               uint64_t exclude) const noexcept {
   if (provider == nullptr) return {};

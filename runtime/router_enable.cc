@@ -58,7 +58,8 @@ Result<std::unique_ptr<Installed>> RouterImpl::build(const Registration& reg,
     in->sessions |= uint64_t{1} << slot;
     in->sinks.push_back(sessions_[slot]->sink);
   }
-  auto program = compiler_->compile(program_spec_of(reg.def, sessions));
+  const ProgramSpec spec = program_spec_of(reg.def, sessions);
+  auto program = compiler_->compile(spec);
   if (!program)
     return make_error("cannot compile the routing program of provider '" + reg.def.name +
                       "': " + program.error().message);
@@ -67,6 +68,8 @@ Result<std::unique_ptr<Installed>> RouterImpl::build(const Registration& reg,
                       "'");
   in->program = std::move(*program);
   if (const auto* slot = in->program->native_slot()) in->native = slot;
+  if (auto views = std::make_unique<const tlg::FilterViews>(spec); !views->empty())
+    in->tlg = std::move(views);
   return in;
 }
 

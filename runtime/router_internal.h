@@ -18,6 +18,7 @@
 #include "base/tls.h"
 #include "runtime/epoch.h"
 #include "runtime/router.h"
+#include "runtime/tlg_filter.h"
 
 namespace pfc::internal {
 
@@ -38,6 +39,9 @@ struct Installed {
   uint64_t sessions = 0;                     // slots the program was compiled for
   std::vector<std::shared_ptr<Sink>> sinks;  // one per set bit of `sessions`, ascending
                                              // slot order; an entry may be null
+  // The TraceLogging events the program's payload filters name (runtime/tlg_filter.h);
+  // null when there are none.
+  std::unique_ptr<const tlg::FilterViews> tlg;
   // The routing decision (docs/semantics.md §1.8: `exclude` removes sessions after filtering):
   // the program's native function called directly once there is one, else route().
   RouteResult decide(const EventView& event, uint64_t exclude) const noexcept {
@@ -48,9 +52,14 @@ struct Installed {
   }
   // The program's own result, before the exclusion and the installed sessions apply.
   PFC_CALLS_JIT_CODE RouteResult run(const EventView& event) const noexcept {
+    if (tlg != nullptr) [[unlikely]]
+      return run_tlg(event);
     const NativeRouteFn fn = native->load(std::memory_order_acquire);
     return fn != nullptr ? call_native(fn, event) : program->route(event);
   }
+  // run() on the view `tlg` lays out for a TraceLogging event (out of line: the view is
+  // built on this function's stack, which the common path does not pay for).
+  PFC_CALLS_JIT_CODE RouteResult run_tlg(const EventView& original) const noexcept;
   Sink* sink_for(uint32_t slot) const noexcept {
     const uint64_t below = slot == 0 ? 0 : (sessions & (~uint64_t{0} >> (64 - slot)));
     return sinks[static_cast<size_t>(std::popcount(below))].get();

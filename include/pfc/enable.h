@@ -102,7 +102,8 @@ struct PayloadExpr {
   bool empty() const { return nodes.empty(); }
 };
 
-// One TdhCreatePayloadFilter-style filter for one event, identified by (id, version).
+// One TdhCreatePayloadFilter-style filter for one event, identified by (id, version), or for
+// a TraceLogging provider's event by its name (docs/language.md §3 "TraceLogging providers").
 struct PayloadFilter {
   uint16_t event_id = 0;
   uint8_t event_version = 0;
@@ -111,6 +112,9 @@ struct PayloadFilter {
   // The event's payload layout as the filter's creator knew it (a self-contained ETW
   // payload blob); null = the provider's registered schema defines the event.
   std::shared_ptr<const EventDef> layout;
+  // Non-empty: the TraceLogging event of this name (id and version are 0); its fields are
+  // found by name in each event's metadata (runtime/tlg_filter.h).
+  std::string event_name;
 };
 
 // EVENT_FILTER_EVENT_ID (event_id filter) and STACKWALK (stack_id filter).

@@ -31,11 +31,18 @@ struct EventView {
   StrRef package_id;                 // @56
   StrRef app_id;                     // @72
   StrRef name;                       // @88 event name (event-name filters)
+  // @104 a TraceLogging event's metadata blob (runtime/tlg.h; null: none), read by the
+  // router to find the fields payload filters name (runtime/tlg_filter.h); the routing
+  // programs never read it.
+  const uint8_t* meta = nullptr;
+  uint32_t meta_size = 0;  // @112
+  uint32_t data_size = 0;  // @116 with `meta`: the payload's first bytes that hold the fields
+                           // (the EventWrite* path routes the blobs behind them too); 0: all
 };
 static_assert(std::is_standard_layout_v<EventView>);
 static_assert(offsetof(EventView, payload) == 16 && offsetof(EventView, pid) == 32 &&
                   offsetof(EventView, exe) == 40 && offsetof(EventView, name) == 88 &&
-                  sizeof(EventView) == 104,
+                  sizeof(EventView) == 120,
               "the JIT depends on this layout");
 
 // An owning event (tests, CLI, capture files). view() is valid while *this is unchanged.
@@ -48,6 +55,7 @@ struct Event {
   std::string app_id;
   std::string name;
   std::vector<uint8_t> payload;
+  std::vector<uint8_t> meta;  // TraceLogging metadata (EventView::meta), empty: none
 
   EventView view() const {
     return EventView{desc,
@@ -58,7 +66,10 @@ struct Event {
                      StrRef::of(exe),
                      StrRef::of(package_id),
                      StrRef::of(app_id),
-                     StrRef::of(name)};
+                     StrRef::of(name),
+                     meta.empty() ? nullptr : meta.data(),
+                     static_cast<uint32_t>(meta.size()),
+                     static_cast<uint32_t>(payload.size())};
   }
 };
 

@@ -97,6 +97,10 @@ struct ProviderDef {
   std::string name;
   Guid guid;            // given in the script, or Guid::from_provider_name(name)
   bool legacy = false;  // classic provider: one session, last enabler wins, no filtering
+  // TraceLogging provider: every event has id 0 and version 0 and is told apart by its
+  // name; payload filters find its fields by name in the event's own metadata
+  // (docs/language.md §3 "TraceLogging providers").
+  bool tracelogging = false;
   std::vector<EventDef> events;
 
   const EventDef* find_event(std::string_view name) const;

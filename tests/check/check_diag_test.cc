@@ -182,6 +182,37 @@ TEST(CheckDiagnostics, LegacyProviders) {
   });
 }
 
+// docs/language.md §3 "TraceLogging providers".
+TEST(CheckDiagnostics, TraceLoggingProviders) {
+  const std::string tl =
+      "provider T tracelogging {\n"
+      "  event E (id=2, version=1, level=4) { A: uint32; B: binary length=4; C: uint16[2]; "
+      "D: pointer; S: sid; }\n"
+      "  event F (id=0) { N: wstring; }\n"
+      "}\n";
+  run_rows({
+      {"event and field rules", tl,
+       "2:12: error: a TraceLogging event has id 0: its events are told apart by name\n"
+       "2:18: error: a TraceLogging event has version 0: its events are told apart by name\n"
+       "2:68: error: field 'B' of TraceLogging event 'E' must be a scalar: arrays and lengths "
+       "come from the event's metadata\n"
+       "2:81: error: field 'C' of TraceLogging event 'E' must be a scalar: arrays and lengths "
+       "come from the event's metadata\n"
+       "2:88: error: type 'pointer' cannot be a field of TraceLogging event 'E' (TraceLogging "
+       "writes pointers as hexint64)\n"
+       "2:100: error: type 'sid' cannot be a field of TraceLogging event 'E'"},
+      {"payload by id",
+       "provider T tracelogging { event F (level=4) { N: wstring; } }\n"
+       "session S { enable T { payload id=0 all { N is \"a\" } } }\n",
+       "2:32: error: events of TraceLogging provider 'T' are told apart by name, not by id: "
+       "write 'payload EVENT'"},
+      {"same id twice is fine, names are not",
+       "provider T tracelogging { event F (level=4) { } event G (level=4) { } "
+       "event F (level=2) { } }\n",
+       "1:77: error: duplicate event 'F' in provider 'T'"},
+  });
+}
+
 TEST(CheckDiagnostics, ScopeAndIdFilters) {
   run_rows({
       {"duplicate filter kinds",

@@ -264,7 +264,8 @@ TEST(InterpStack, StackNames) {
     uint64_t stack;
   };
   for (const Case& c :
-       {Case{"Alloc", 2, 1}, Case{"Free", 2, 0}, Case{"Free", 4, 1}, Case{"alloc", 1, 0}}) {
+       {Case{"Alloc", 2, 1}, Case{"Free", 2, 0}, Case{"Free", 4, 1}, Case{"alloc", 1, 0},
+        Case{"", 2, 1}}) {  // an event without a name is not affected (semantics.md §1.7)
     Event e = event(1, c.level);
     e.name = c.name;
     RouteResult r = interp->route(e.view());

@@ -3,7 +3,8 @@
  * EVENT_FILTER_EVENT_NAME page: the filter applies to the events its Level /
  * MatchAnyKeyword / MatchAllKeyword select and keeps (FilterIn) or drops the listed names;
  * other events, and events without a name (written with EventWrite for the same GUID),
- * pass. Each event carries its number as a UInt32 payload; the consumer lists them. */
+ * pass. Each event carries its number as a UInt32 payload; the consumer lists them.
+ * EVENT_FILTER_TYPE_STACKWALK_NAME, the same structure, selects stacks by the same rule. */
 #include <stdio.h>
 #include <string.h>
 
@@ -31,29 +32,32 @@ static ULONG name_filter(NameFilter* f, UCHAR level, ULONGLONG any, BOOLEAN in, 
   return (ULONG)(offsetof(EVENT_FILTER_EVENT_NAME, Names) + size);
 }
 
-/* The payload numbers of the collected events, as "1,3". */
+/* The payload numbers of the collected events, as "1,3" ("1s": event 1 has a stack). */
 static const char* numbers(const Collector* c, char* buf, size_t size) {
   size_t n = 0;
   buf[0] = 0;
   for (int i = 0; i < c->count && n + 12 < size; ++i) {
     ULONG v = 0;
     memcpy(&v, c->events[i].data, 4);
-    n += (size_t)snprintf(buf + n, size - n, i == 0 ? "%lu" : ",%lu", (unsigned long)v);
+    n += (size_t)snprintf(buf + n, size - n, i == 0 ? "%lu%s" : ",%lu%s", (unsigned long)v,
+                          c->events[i].stack_frames >= 0 ? "s" : "");
   }
   return buf;
 }
 
-/* Enables g_named on a new session with `filter`, writes: 1 "Keep" (level 4), 2 "Drop"
- * (level 4), 3 unnamed (EventWrite, level 4), 4 "Drop" (level 1, keyword 0x8), 5 "Keep"
- * (level 1, keyword 0x8); returns the numbers the session received. */
-static const char* run(LPCWSTR session, NameFilter* filter, ULONG size, char* buf) {
+/* Enables g_named on a new session with `filter` of `type` and EnableProperty `property`,
+ * writes: 1 "Keep" (level 4), 2 "Drop" (level 4), 3 unnamed (EventWrite, level 4), 4 "Drop"
+ * (level 1, keyword 0x8), 5 "Keep" (level 1, keyword 0x8); returns the numbers the session
+ * received. */
+static const char* run_with(LPCWSTR session, NameFilter* filter, ULONG size, ULONG type,
+                            ULONG property, char* buf) {
   CHECK_EQ(TraceLoggingRegister(g_named), S_OK);
   REGHANDLE plain = 0;
   const GUID id = TraceLoggingProviderId(g_named);
   CHECK_EQ(EventRegister(&id, NULL, NULL, &plain), 0);
   TRACEHANDLE s = start_session(session);
-  EVENT_FILTER_DESCRIPTOR d = {(ULONGLONG)(ULONG_PTR)filter, size, EVENT_FILTER_TYPE_EVENT_NAME};
-  ENABLE_TRACE_PARAMETERS p = params_v2(0, &d, 1);
+  EVENT_FILTER_DESCRIPTOR d = {(ULONGLONG)(ULONG_PTR)filter, size, type};
+  ENABLE_TRACE_PARAMETERS p = params_v2(property, &d, 1);
   CHECK_EQ(EnableTraceEx2(s, &id, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 5, 0, 0, INFINITE, &p), 0);
   Collector col = {0};
   TRACEHANDLE c = open_consumer(session, &col);
@@ -69,6 +73,10 @@ static const char* run(LPCWSTR session, NameFilter* filter, ULONG size, char* bu
   CHECK_EQ(EventUnregister(plain), 0);
   TraceLoggingUnregister(g_named);
   return numbers(&col, buf, 128);
+}
+
+static const char* run(LPCWSTR session, NameFilter* filter, ULONG size, char* buf) {
+  return run_with(session, filter, size, EVENT_FILTER_TYPE_EVENT_NAME, 0, buf);
 }
 
 TEST(tlg_event_name_filter_in_keeps_listed_names_and_unnamed_events) {
@@ -94,6 +102,22 @@ TEST(tlg_event_name_filter_applies_to_its_level_and_keywords_only) {
   /* FilterIn FALSE with the same scope drops the listed 5 only. */
   const ULONG out = name_filter(&f, 2, 0x8, FALSE, 1, "Keep", 5);
   CHECK(strcmp(run(u"tlg_name_level_out", &f, out, buf), "1,2,3,4") == 0);
+}
+
+/* STACKWALK_NAME: every event is delivered; among the named ones its level and keywords
+ * select (here all) the listed get a stack, the others none, and the unnamed event 3 is not
+ * affected: it keeps the stack STACK_TRACE gives it, as EVENT_NAME leaves it alone. */
+TEST(tlg_stackwalk_name_filter_leaves_unnamed_events_alone) {
+  NameFilter f;
+  char buf[128];
+  const ULONG size = name_filter(&f, 0, 0, TRUE, 1, "Keep", 5);
+  CHECK(strcmp(run_with(u"tlg_stack_in", &f, size, EVENT_FILTER_TYPE_STACKWALK_NAME,
+                        EVENT_ENABLE_PROPERTY_STACK_TRACE, buf),
+               "1s,2,3s,4,5s") == 0);
+  const ULONG out = name_filter(&f, 0, 0, FALSE, 1, "Keep", 5);
+  CHECK(strcmp(run_with(u"tlg_stack_out", &f, out, EVENT_FILTER_TYPE_STACKWALK_NAME,
+                        EVENT_ENABLE_PROPERTY_STACK_TRACE, buf),
+               "1,2s,3s,4s,5") == 0);
 }
 
 /* TraceLoggingRegisterEx hands its callback and context to EventRegister: the enable and

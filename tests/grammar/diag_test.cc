@@ -34,6 +34,7 @@ const std::vector<DiagCase>& diag_cases() {
        "1:12: malformed GUID (expected {XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX})"},
       {"provider P x", "1:12: expected '{' after provider name"},
       {"provider P legacy legacy {}", "1:19: expected '{' after provider name"},
+      {"provider P legacy tracelogging {}", "1:19: expected '{' after provider name"},
       {"provider P { x }", "1:14: expected 'event' or '}' in provider body"},
       {"provider P {", "1:13: expected 'event' or '}' in provider body"},
       {"provider P { event (", "1:20: expected an event name after 'event'"},

@@ -42,6 +42,9 @@ const DumpCase kProviderCases[] = {
     {"provider \"My Provider\\t\\\"x\\\"\" {}", "(provider \"My Provider\\t\\\"x\\\"\")\n"},
     {"provider provider {}", "(provider provider)\n"},
     {"provider legacy legacy {}", "(provider legacy legacy)\n"},
+    {"provider P TraceLogging { event E (level=4) { N: string; } }",
+     "(provider P tracelogging (event E (level 4) (field N string)))\n"},
+    {"provider tracelogging tracelogging {}", "(provider tracelogging tracelogging)\n"},
     {"provider a.b-c_1 {}", "(provider a.b-c_1)\n"},
     {"provider _x {event E (id=1) {}}", "(provider _x (event E (id 1)))\n"},
     {"provider P {event E (id=1,version=2,level=3,keyword=0x8000000000000000,opcode=10,"

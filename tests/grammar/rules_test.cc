@@ -42,7 +42,8 @@ TEST(RulesTest, KeywordsAreNotReserved) {
                          "contains",   "doesntcontain",
                          "is",         "isnot",
                          "uint32",     "NOT",
-                         "And",        "WHERE"};
+                         "And",        "WHERE",
+                         "LEGACY",     "tracelogging"};
   for (const std::string w : words) {  // NOLINT: builds a string from const char*
     const std::string script = "provider " + w + " { event " + w + " (id=1) { " + w + ": " + w +
                                "; } }\nsession " + w + " { enable " + w + " { payload " + w +

@@ -61,12 +61,12 @@ bool id_filter_ok(const EventIdFilter& f, uint16_t id) {
   return listed == f.filter_in;
 }
 
-// Rule 5 (and STACKWALK_NAME): events outside the filter's level/keywords are not affected;
-// nor, for an event filter (`named_only`), events without a name (docs/semantics.md §1.7).
-bool name_filter_ok(const EventNameFilter& f, const EventView& e, bool named_only) {
+// Rule 5 (and STACKWALK_NAME): events outside the filter's level/keywords are not affected,
+// nor events without a name (docs/semantics.md §1.7).
+bool name_filter_ok(const EventNameFilter& f, const EventView& e) {
   const bool applies =
       level_ok(e.desc.level, f.level) && keyword_ok(e.desc.keyword, f.any, f.all, false);
-  if (!applies || (named_only && e.name.size == 0)) return true;
+  if (!applies || e.name.size == 0) return true;
   const bool listed = std::find(f.names.begin(), f.names.end(), e.name.view()) != f.names.end();
   return listed == f.filter_in;
 }
@@ -131,7 +131,7 @@ bool payload_ok(const std::vector<PayloadFilter>& filters, const ProviderDef& pr
 bool stack_ok(const EnableParams& p, const EventView& e) {
   if ((p.properties & enable_property::kStackTrace) == 0) return false;
   if (p.stack_ids && !id_filter_ok(*p.stack_ids, e.desc.id)) return false;
-  if (p.stack_names && !name_filter_ok(*p.stack_names, e, false)) return false;
+  if (p.stack_names && !name_filter_ok(*p.stack_names, e)) return false;
   if (p.stack_level_kw) {
     const LevelKeywordFilter& f = *p.stack_level_kw;
     const bool match =
@@ -164,7 +164,7 @@ RouteResult oracle_route(const ProviderDef& provider, const std::vector<SessionE
     if (!keyword_ok(event.desc.keyword, p.any, p.all, ignore0)) continue;
     if (!scope_ok(p, event)) continue;
     if (p.event_ids && !id_filter_ok(*p.event_ids, event.desc.id)) continue;
-    if (p.event_names && !name_filter_ok(*p.event_names, event, true)) continue;
+    if (p.event_names && !name_filter_ok(*p.event_names, event)) continue;
     if (!payload_ok(p.payload, provider, event)) continue;
     r.deliver |= bit;
     if (stack_ok(p, event)) r.stack |= bit;

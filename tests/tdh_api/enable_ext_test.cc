@@ -134,6 +134,58 @@ TEST(EnableExt, SchemaOnlyAndLimits) {
   EXPECT_FALSE(encode_ext(ext_from_script(huge, {})).has_value());
 }
 
+// A TraceLogging provider's filters travel by event name (docs/etw.md "The pfc enable
+// extension", filter flag 4): the decoded filter names its event and carries the whole
+// declared event, field names included; a filter by id on such a schema, or a named
+// filter without it, is refused.
+TEST(EnableExt, TraceLoggingFiltersTravelByName) {
+  ProviderDef tl;
+  tl.name = "Pfc.Test.TlgScript";
+  tl.guid = *Guid::parse("{6D1B7A2C-0000-4000-8000-00000000A001}");
+  tl.tracelogging = true;
+  for (const char* name : {"Other", "Sent"}) {
+    EventDef e;
+    e.name = name;
+    e.desc.level = 4;
+    e.fields = {{"Name", InType::AnsiString, {}, {}}, {"Count", InType::UInt32, {}, {}}};
+    tl.events.push_back(e);
+  }
+  PayloadFilter f;
+  f.event_name = "Sent";
+  PayloadValue four;
+  four.lo = 4;
+  f.expr = make_flat_expr({{1, PayloadOp::Ge, four}}, false);
+  const auto b = encode_ext(ext_from_script(tl, {f}));
+  ASSERT_TRUE(b.has_value());
+  const auto d = decode_ext(b->data(), b->size(), nullptr);
+  ASSERT_TRUE(d.has_value());
+  ASSERT_EQ(d->payload.size(), 1u);
+  const PayloadFilter& g = d->payload[0];
+  EXPECT_EQ(g.event_name, "Sent");
+  EXPECT_EQ(g.event_id, 0);
+  ASSERT_TRUE(g.layout);
+  ASSERT_EQ(g.layout->fields.size(), 2u);
+  EXPECT_EQ(g.layout->fields[1].name, "Count");
+  EXPECT_EQ(g.expr.preds[0].field, 1u);
+  ASSERT_TRUE(d->schema.has_value());
+  EXPECT_TRUE(d->schema->tracelogging);
+
+  PayloadFilter by_id = f;
+  by_id.event_name.clear();
+  by_id.event_id = 1;
+  ProviderDef plain = tl;
+  plain.tracelogging = false;
+  plain.events[1].desc.id = 1;
+  ExtContents c = ext_from_script(plain, {by_id});
+  c.schema->tracelogging = true;  // a TraceLogging schema with a filter by id
+  const auto wrong = encode_ext(c);
+  ASSERT_TRUE(wrong.has_value());
+  EXPECT_FALSE(decode_ext(wrong->data(), wrong->size(), nullptr).has_value());
+  c = ext_from_script(tl, {f});
+  c.schema.reset();  // a named filter needs the schema
+  EXPECT_FALSE(encode_ext(c).has_value());
+}
+
 // One flat `all` filter on event 1 over `preds`, encoded.
 std::vector<uint8_t> encoded(std::vector<PayloadPredicate> preds) {
   PayloadFilter f;
