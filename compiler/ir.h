@@ -190,7 +190,7 @@ struct IntPred {
   uint64_t hi = 0;
 };
 
-// String predicate (every string operator of pfc/payload_ops.h but In/NotIn), compared
+// String predicate (every string operator of base/payload_ops.h but In/NotIn), compared
 // after simple Unicode case folding (`.cs` operators: without). `folded` is the needle as
 // UTF-32, folded unless `.cs` (MATCHES: the compiled glob, runtime/glob.h; REGEX: unused);
 // `links` its KMP failure links (runtime/str_search.h), which the constructor computes from

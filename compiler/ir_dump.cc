@@ -11,7 +11,7 @@
 #include <type_traits>
 
 #include "base/hex.h"
-#include "pfc/payload_ops.h"
+#include "base/payload_ops.h"
 
 namespace pfc {
 namespace {

@@ -7,8 +7,8 @@
 #include <cstring>
 #include <string>
 
+#include "base/payload_ops.h"
 #include "etw/payload_blob.h"
-#include "pfc/payload_ops.h"
 
 namespace pfc::etw {
 namespace {

@@ -10,7 +10,7 @@
 
 #include "base/ascii.h"
 #include "base/hex.h"
-#include "pfc/payload_ops.h"
+#include "base/payload_ops.h"
 
 namespace pfc {
 namespace {
@@ -74,7 +74,7 @@ const char* attr_name(ast::AttrKind k) {
   return kNames[static_cast<size_t>(k)];
 }
 
-// The operator table's spelling (pfc/payload_ops.h), but `not in` as one word.
+// The operator table's spelling (base/payload_ops.h), but `not in` as one word.
 std::string_view op_name(PayloadOp op) {
   return op == PayloadOp::NotIn ? "notin" : internal::payload_op_name(op);
 }

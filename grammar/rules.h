@@ -8,8 +8,8 @@
 #include <tao/pegtl.hpp>
 #include <utility>
 
+#include "base/payload_ops.h"
 #include "grammar/ast.h"
-#include "pfc/payload_ops.h"
 
 namespace pfc::internal::rules {
 
@@ -134,7 +134,7 @@ struct provider_decl : p::seq<provider_kw, p::must<provider_name>, skip, p::opt<
 // --- predicates (shared by `all`/`any` blocks and `where`) ------------------------------
 
 struct not_word : kw<TAO_PEGTL_ISTRING("not")> {};
-// An operator's keyword, spelled as the operator table spells it (pfc/payload_ops.h).
+// An operator's keyword, spelled as the operator table spells it (base/payload_ops.h).
 template <PayloadOp Op, size_t... I> p::istring<payload_op_name(Op)[I]...> op_spelling(std::index_sequence<I...>);
 template <PayloadOp Op> struct op_word : kw<decltype(op_spelling<Op>(std::make_index_sequence<payload_op_name(Op).size()>()))> {};
 // Predicate operator Op, written in any of its forms (actions.h hands Op to the builder).
