@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "base/scope_kinds.h"
 #include "base/utf8.h"
 #include "cli/exit_code.h"
 #include "cli/output.h"
@@ -199,13 +200,12 @@ std::vector<EVENT_FILTER_DESCRIPTOR> filters(const EnableRequest& r,
   const auto add = [&f](const void* data, size_t size, ULONG type) {
     f.push_back({reinterpret_cast<ULONGLONG>(data), ULONG(size), type});
   };
-  const auto add_names = [&add](const std::u16string& names, ULONG type) {
-    if (!names.empty()) add(names.c_str(), (names.size() + 1) * sizeof(char16_t), type);
-  };
   if (!r.pids.empty()) add(r.pids.data(), r.pids.size() * sizeof(uint32_t), EVENT_FILTER_TYPE_PID);
-  add_names(r.exe, EVENT_FILTER_TYPE_EXECUTABLE_NAME);
-  add_names(r.package_ids, EVENT_FILTER_TYPE_PACKAGE_ID);
-  add_names(r.app_ids, EVENT_FILTER_TYPE_PACKAGE_APP_ID);
+  for (const internal::ScopeKindInfo& s : internal::kScopeKinds) {
+    const std::u16string& names = r.names[size_t(s.kind)];
+    if (!names.empty())
+      add(names.c_str(), (names.size() + 1) * sizeof(char16_t), s.etw_filter_type);
+  }
   bodies.reserve(2);
   if (!r.ids.empty()) {
     bodies.push_back(id_body(r.ids, r.ids_in));

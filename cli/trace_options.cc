@@ -135,8 +135,9 @@ std::string parse_exes(const TraceOptions& o, EnableRequest& out) {
     if (!joined.empty()) joined += ';';
     joined += e;
   }
-  if (!utf8_to_utf16(joined, out.exe)) return "--exe: not valid UTF-8";
-  return name_list_error("--exe", out.exe);
+  std::u16string& exe = out.names[size_t(internal::ScopeKind::Exe)];
+  if (!utf8_to_utf16(joined, exe)) return "--exe: not valid UTF-8";
+  return name_list_error("--exe", exe);
 }
 
 std::string parse_ids(const TraceOptions& o, EnableRequest& out) {

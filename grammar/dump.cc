@@ -176,7 +176,7 @@ void put_filter(std::string& out, const ast::Filter& f) {
   out += ast::filter_kind_name(f.kind);
   if (f.kind == K::EventId || f.kind == K::StackId) out += f.filter_in ? " in" : " not in";
   for (const ast::Int& v : f.ints) out.push_back(' '), put_int(out, v);
-  if (f.kind == K::Exe || f.kind == K::PackageId || f.kind == K::AppId) {
+  if (ast::is_name_scope(f.kind)) {
     out.push_back(' '), put_quoted(out, f.text.value);
   }
   if (f.kind == K::Payload) {
