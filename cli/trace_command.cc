@@ -20,7 +20,7 @@
 #include "etw/util.h"
 #include "pfc/etw/evntprov.h"
 #include "pfc/etw/evntrace.h"
-#include "trace/state.h"
+#include "pfc/etw/pfc_etw_ext.h"
 
 namespace pfc::cli {
 
@@ -40,11 +40,11 @@ namespace {
 
 constexpr ULONG kEnableTimeoutMs = 10000;  // providers apply the change before we return
 
-// The longest name and log file path the namespace holds (trace/state.h), with terminators.
+// Room for the longest name and log file path StartTraceW takes, with terminators.
 struct Properties {
   EVENT_TRACE_PROPERTIES props;
-  WCHAR name[trace::kMaxSessionNameUnits + 1];
-  WCHAR file[trace::kMaxPathUnits + 1];
+  WCHAR name[PFC_ETW_MAX_SESSION_NAME_CHARS + 1];
+  WCHAR file[PFC_ETW_MAX_LOG_FILE_NAME_CHARS + 1];
 };
 
 std::unique_ptr<Properties> new_properties() {
