@@ -13,6 +13,7 @@
 #include "cli/output.h"
 #include "cli/trace_options.h"
 #include "cli/trace_schemas.h"
+#include "cli/trace_session.h"
 #include "etw/enable_ext.h"
 #include "etw/file_session.h"
 #include "etw/private_enable.h"
@@ -20,7 +21,6 @@
 #include "etw/util.h"
 #include "pfc/etw/evntprov.h"
 #include "pfc/etw/evntrace.h"
-#include "pfc/etw/pfc_etw_ext.h"
 
 namespace pfc::cli {
 
@@ -39,22 +39,6 @@ std::string api_error(const char* call, uint32_t rc) {
 namespace {
 
 constexpr ULONG kEnableTimeoutMs = 10000;  // providers apply the change before we return
-
-// Room for the longest name and log file path StartTraceW takes, with terminators.
-struct Properties {
-  EVENT_TRACE_PROPERTIES props;
-  WCHAR name[PFC_ETW_MAX_SESSION_NAME_CHARS + 1];
-  WCHAR file[PFC_ETW_MAX_LOG_FILE_NAME_CHARS + 1];
-};
-
-std::unique_ptr<Properties> new_properties() {
-  auto p = std::make_unique<Properties>();
-  std::memset(p.get(), 0, sizeof *p);
-  p->props.Wnode.BufferSize = sizeof *p;
-  p->props.Wnode.Flags = WNODE_FLAG_TRACED_GUID;
-  p->props.LoggerNameOffset = offsetof(Properties, name);
-  return p;
-}
 
 std::u16string wide(const std::string& s) {
   std::u16string w;
@@ -168,18 +152,6 @@ int start(const TraceOptions& o, std::ostream& out, std::ostream& err) {
   const ULONG rc = StartTraceW(&h, reinterpret_cast<LPCWSTR>(w.c_str()), &p->props);
   if (rc != ERROR_SUCCESS) return failure(err, start_error(o, rc));
   return print_query(o.name, out, err);
-}
-
-// The session's handle; 0 when there is no such session; an error when the query fails
-// otherwise (a namespace this process cannot use: its reason, not "no session").
-Result<TRACEHANDLE> session_handle(const std::string& name) {
-  auto p = new_properties();
-  const std::u16string w = wide(name);
-  const ULONG rc =
-      ControlTraceW(0, reinterpret_cast<LPCWSTR>(w.c_str()), &p->props, EVENT_TRACE_CONTROL_QUERY);
-  if (rc == ERROR_WMI_INSTANCE_NOT_FOUND) return TRACEHANDLE{0};
-  if (rc != ERROR_SUCCESS) return make_error(api_error("ControlTraceW(QUERY)", rc));
-  return p->props.Wnode.HistoricalContext;
 }
 
 // EVENT_FILTER_EVENT_ID data (EVENT_ID and STACKWALK).

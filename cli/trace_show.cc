@@ -29,8 +29,8 @@
 #include "cli/trace_options.h"
 #include "cli/trace_problem.h"
 #include "cli/trace_schemas.h"
+#include "cli/trace_session.h"
 #include "cli/trace_tlg.h"
-#include "etw/session_info.h"
 #include "etw/util.h"
 #include "io/event_line.h"
 #include "pfc/etw/evntcons.h"
@@ -95,9 +95,7 @@ int file_open_error(const std::string& path, ULONG e, std::ostream& err) {
   } else {
     err << "pfc: error: cannot read " << path << ": OpenTraceW failed with " << e << '\n';
   }
-  std::u16string name;
-  utf8_to_utf16(path, name);
-  if (auto live = etw::find_session_info(name); live && *live)
+  if (auto live = session_handle(path); live && *live != 0)
     err << "pfc: note: a session is named '" << path << "': pfc trace show --session '" << path
         << "'\n";
   return kExitInput;

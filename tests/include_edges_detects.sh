@@ -22,6 +22,6 @@ edge='an edge docs/architecture.md "Include edges" does not list for'
 refuses without-etw-edges 's/^| `etw` | .*$/| `etw` | `base` |/' '| `etw` | `base` |' \
   "^etw/.*includes \"trace/.*$edge etw/\$"
 refuses without-cli-session-info \
-  's/^| `cli\/trace_show.cc` | `etw\/session_info.h`, /| `cli\/trace_show.cc` | /' \
-  '| `cli/trace_show.cc` | `etw/util.h` |' \
-  "^cli/trace_show.cc:[0-9]*: includes \"etw/session_info.h\" (etw/), $edge cli/\$"
+  's/^| `cli\/trace_schemas.cc` | `etw\/session_info.h`, /| `cli\/trace_schemas.cc` | /' \
+  '| `cli/trace_schemas.cc` | `etw/tdh_context.h`' \
+  "^cli/trace_schemas.cc:[0-9]*: includes \"etw/session_info.h\" (etw/), $edge cli/\$"
