@@ -79,12 +79,16 @@ constexpr const ScopeKindInfo* find_scope_kind_by_etw_type(uint32_t type) {
 // The name scopes (every kind but Pid), in table order.
 inline constexpr size_t kFirstNameScope = size_t(ScopeKind::Exe);
 
+// What follows the last '/' or '\\' of `path` (all of it when there is none).
+constexpr std::string_view final_path_component(std::string_view path) {
+  const size_t cut = path.find_last_of("/\\");
+  return cut == std::string_view::npos ? path : path.substr(cut + 1);
+}
+
 // `name` as a name scope of kind `s` compares it: its final path component where the row
 // says so.
 constexpr std::string_view scope_name_key(const ScopeKindInfo& s, std::string_view name) {
-  if (!s.final_component) return name;
-  const size_t cut = name.find_last_of("/\\");
-  return cut == std::string_view::npos ? name : name.substr(cut + 1);
+  return s.final_component ? final_path_component(name) : name;
 }
 
 // The string of `e` that a name scope `s` tests (s.names non-null).

@@ -167,10 +167,7 @@ bool split_name_list(const uint8_t* data, uint32_t size, bool final_component,
     size_t end = text.find(';', start);
     if (end == std::string::npos) end = text.size();
     std::string_view name(text.data() + start, end - start);
-    if (final_component) {
-      const size_t cut = name.find_last_of("\\/");
-      if (cut != std::string_view::npos) name.remove_prefix(cut + 1);
-    }
+    if (final_component) name = internal::final_path_component(name);
     if (!name.empty()) out.emplace_back(name);
     start = end + 1;
   }
