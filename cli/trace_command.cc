@@ -7,11 +7,13 @@
 #include <optional>
 #include <string>
 
+#include "base/scope_kinds.h"
 #include "base/utf8.h"
 #include "cli/exit_code.h"
 #include "cli/output.h"
 #include "cli/trace_options.h"
 #include "cli/trace_schemas.h"
+#include "cli/trace_session.h"
 #include "etw/enable_ext.h"
 #include "etw/file_session.h"
 #include "etw/private_enable.h"
@@ -19,7 +21,6 @@
 #include "etw/util.h"
 #include "pfc/etw/evntprov.h"
 #include "pfc/etw/evntrace.h"
-#include "trace/state.h"
 
 namespace pfc::cli {
 
@@ -38,22 +39,6 @@ std::string api_error(const char* call, uint32_t rc) {
 namespace {
 
 constexpr ULONG kEnableTimeoutMs = 10000;  // providers apply the change before we return
-
-// The longest name and log file path the namespace holds (trace/state.h), with terminators.
-struct Properties {
-  EVENT_TRACE_PROPERTIES props;
-  WCHAR name[trace::kMaxSessionNameUnits + 1];
-  WCHAR file[trace::kMaxPathUnits + 1];
-};
-
-std::unique_ptr<Properties> new_properties() {
-  auto p = std::make_unique<Properties>();
-  std::memset(p.get(), 0, sizeof *p);
-  p->props.Wnode.BufferSize = sizeof *p;
-  p->props.Wnode.Flags = WNODE_FLAG_TRACED_GUID;
-  p->props.LoggerNameOffset = offsetof(Properties, name);
-  return p;
-}
 
 std::u16string wide(const std::string& s) {
   std::u16string w;
@@ -169,18 +154,6 @@ int start(const TraceOptions& o, std::ostream& out, std::ostream& err) {
   return print_query(o.name, out, err);
 }
 
-// The session's handle; 0 when there is no such session; an error when the query fails
-// otherwise (a namespace this process cannot use: its reason, not "no session").
-Result<TRACEHANDLE> session_handle(const std::string& name) {
-  auto p = new_properties();
-  const std::u16string w = wide(name);
-  const ULONG rc =
-      ControlTraceW(0, reinterpret_cast<LPCWSTR>(w.c_str()), &p->props, EVENT_TRACE_CONTROL_QUERY);
-  if (rc == ERROR_WMI_INSTANCE_NOT_FOUND) return TRACEHANDLE{0};
-  if (rc != ERROR_SUCCESS) return make_error(api_error("ControlTraceW(QUERY)", rc));
-  return p->props.Wnode.HistoricalContext;
-}
-
 // EVENT_FILTER_EVENT_ID data (EVENT_ID and STACKWALK).
 std::vector<uint8_t> id_body(const std::vector<uint16_t>& ids, bool in) {
   std::vector<uint8_t> body(offsetof(EVENT_FILTER_EVENT_ID, Events) + ids.size() * sizeof(USHORT));
@@ -199,13 +172,12 @@ std::vector<EVENT_FILTER_DESCRIPTOR> filters(const EnableRequest& r,
   const auto add = [&f](const void* data, size_t size, ULONG type) {
     f.push_back({reinterpret_cast<ULONGLONG>(data), ULONG(size), type});
   };
-  const auto add_names = [&add](const std::u16string& names, ULONG type) {
-    if (!names.empty()) add(names.c_str(), (names.size() + 1) * sizeof(char16_t), type);
-  };
   if (!r.pids.empty()) add(r.pids.data(), r.pids.size() * sizeof(uint32_t), EVENT_FILTER_TYPE_PID);
-  add_names(r.exe, EVENT_FILTER_TYPE_EXECUTABLE_NAME);
-  add_names(r.package_ids, EVENT_FILTER_TYPE_PACKAGE_ID);
-  add_names(r.app_ids, EVENT_FILTER_TYPE_PACKAGE_APP_ID);
+  for (const internal::ScopeKindInfo& s : internal::kScopeKinds) {
+    const std::u16string& names = r.names[size_t(s.kind)];
+    if (!names.empty())
+      add(names.c_str(), (names.size() + 1) * sizeof(char16_t), s.etw_filter_type);
+  }
   bodies.reserve(2);
   if (!r.ids.empty()) {
     bodies.push_back(id_body(r.ids, r.ids_in));

@@ -16,8 +16,8 @@
 #include "cli/ctf_writer.h"
 #include "cli/exit_code.h"
 #include "cli/trace_options.h"
+#include "cli/trace_problem.h"
 #include "cli/trace_schemas.h"
-#include "etw/consumer.h"
 #include "etw/util.h"
 #include "pfc/etw/evntcons.h"
 #include "pfc/etw/evntrace.h"
@@ -152,7 +152,7 @@ int usage(std::ostream& err, const std::string& message) {
 // OpenTraceW failed on `path` with `e`: the message `show FILE` prints.
 int open_failed(const std::string& path, ULONG e, std::ostream& err) {
   if (e == ERROR_BAD_FORMAT)  // the reader's text, as every reader prints it
-    err << "pfc: error: " << etw::open_problem() << '\n';
+    err << "pfc: error: " << open_problem() << '\n';
   else if (e == ERROR_FILE_NOT_FOUND)
     err << "pfc: error: cannot read " << path << ": no such file\n";
   else err << "pfc: error: cannot read " << path << ": OpenTraceW failed with " << e << '\n';
@@ -184,7 +184,7 @@ int command_trace_export(const TraceOptions& o, std::ostream& err) {
   }
   s.writer = writer->get();
   const ULONG rc = ProcessTrace(&h, 1, nullptr, nullptr);
-  const etw::ConsumerProblem problem = etw::consumer_problem(h);
+  const TraceProblem problem = trace_problem(h);
   CloseTrace(h);
   auto done = (*writer)->finish();
   if (!s.failed && !done) s.failed = done.error();

@@ -7,9 +7,9 @@
 #include "base/hex.h"
 #include "base/integer_text.h"
 #include "base/utf8.h"
-#include "etw/filters.h"
 #include "pfc/etw/evntcons.h"
 #include "pfc/etw/evntprov.h"
+#include "pfc/etw/pfc_etw_ext.h"
 
 namespace pfc::cli {
 namespace {
@@ -87,13 +87,14 @@ constexpr uint32_t known_properties() {
 }
 
 // "" or why the EnableProperty bits `v` (from --property TEXT) cannot be passed: bits that
-// are no flag, or a flag EnableTraceEx2 refuses (etw::kUnsupportedEnableProperties).
+// are no flag, or a flag EnableTraceEx2 refuses (PFC_ETW_UNSUPPORTED_ENABLE_PROPERTIES,
+// pfc/etw/pfc_etw_ext.h).
 std::string check_property(const std::string& text, uint32_t v) {
   if (const uint32_t unknown = v & ~known_properties(); unknown != 0)
     return "--property " + text + ": " + to_hex(unknown) +
            " is not an EnableProperty flag (the flags are " + to_hex(known_properties()) +
            " and their names)";
-  if (const uint32_t refused = v & etw::kUnsupportedEnableProperties; refused != 0)
+  if (const uint32_t refused = v & PFC_ETW_UNSUPPORTED_ENABLE_PROPERTIES; refused != 0)
     return "--property " + text + ": " + to_hex(refused) +
            " (provider_group) is not supported by EnableTraceEx2 (docs/etw.md \"Error codes\")";
   return "";
@@ -135,8 +136,9 @@ std::string parse_exes(const TraceOptions& o, EnableRequest& out) {
     if (!joined.empty()) joined += ';';
     joined += e;
   }
-  if (!utf8_to_utf16(joined, out.exe)) return "--exe: not valid UTF-8";
-  return name_list_error("--exe", out.exe);
+  std::u16string& exe = out.names[size_t(internal::ScopeKind::Exe)];
+  if (!utf8_to_utf16(joined, exe)) return "--exe: not valid UTF-8";
+  return name_list_error("--exe", exe);
 }
 
 std::string parse_ids(const TraceOptions& o, EnableRequest& out) {

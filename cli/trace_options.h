@@ -4,6 +4,7 @@
 // errors (exit 2) described by the returned text.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <ostream>
@@ -11,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/scope_kinds.h"
 #include "pfc/guid.h"
 #include "pfc/schema.h"
 
@@ -48,12 +50,12 @@ struct EnableRequest {
   uint64_t all = 0;
   uint32_t properties = 0;
   std::vector<uint32_t> pids;
-  std::u16string exe;         // EXECUTABLE_NAME: names joined by ';' (empty: none)
+  // The name scopes' lists (base/scope_kinds.h), indexed by ScopeKind: names joined by ';'
+  // (empty: none; the Pid slot stays empty). --exe sets Exe; the others come from scripts.
+  std::array<std::u16string, internal::kScopeKindCount> names;
   std::vector<uint16_t> ids;  // EVENT_ID (empty: none)
   bool ids_in = true;         // false: "not:" (all events but the listed ids)
   // From scripts only (enable --script):
-  std::u16string package_ids;       // PACKAGE_ID: ';'-joined (empty: none)
-  std::u16string app_ids;           // PACKAGE_APP_ID
   std::vector<uint16_t> stack_ids;  // STACKWALK (empty: none)
   bool stack_in = true;
   std::vector<uint8_t> extension;  // the pfc enable extension's data (etw/enable_ext.h)

@@ -8,6 +8,7 @@
 // extension").
 #include <utility>
 
+#include "base/scope_kinds.h"
 #include "base/utf8.h"
 #include "cli/exit_code.h"
 #include "cli/script_loader.h"
@@ -34,9 +35,8 @@ std::string to_request(const ProviderDef& provider, const EnableParams& p, Enabl
   r.all = p.all;
   r.properties = p.properties;
   if (p.pids) r.pids = *p.pids;
-  if (p.exe_names) r.exe = joined(*p.exe_names);
-  if (p.package_ids) r.package_ids = joined(*p.package_ids);
-  if (p.app_ids) r.app_ids = joined(*p.app_ids);
+  for (const internal::ScopeKindInfo& s : internal::kScopeKinds)
+    if (s.names != nullptr && p.*s.names) r.names[size_t(s.kind)] = joined(*(p.*s.names));
   if (p.event_ids) {
     r.ids = p.event_ids->ids;
     r.ids_in = p.event_ids->filter_in;
@@ -54,10 +54,10 @@ std::string to_request(const ProviderDef& provider, const EnableParams& p, Enabl
     if (ids->size() > MAX_EVENT_FILTER_EVENT_ID_COUNT)
       return std::to_string(ids->size()) + " event ids (an ETW EVENT_ID filter holds at most " +
              std::to_string(MAX_EVENT_FILTER_EVENT_ID_COUNT) + ")";
-  for (const auto& [what, names] :
-       {std::pair{"an exe filter", &r.exe}, std::pair{"a package_id filter", &r.package_ids},
-        std::pair{"an app_id filter", &r.app_ids}})
-    if (std::string bad = name_list_error(what, *names); !bad.empty()) return bad;
+  for (const internal::ScopeKindInfo& s : internal::kScopeKinds) {
+    const std::string what = "the " + std::string(s.name) + " filter";
+    if (std::string bad = name_list_error(what, r.names[size_t(s.kind)]); !bad.empty()) return bad;
+  }
   auto ext = etw::encode_ext(etw::ext_from_script(provider, p.payload));
   if (!ext) return "payload filters and schema larger than 256 KiB";
   r.extension = std::move(*ext);

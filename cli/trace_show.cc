@@ -27,10 +27,10 @@
 #include "cli/exit_code.h"
 #include "cli/output.h"
 #include "cli/trace_options.h"
+#include "cli/trace_problem.h"
 #include "cli/trace_schemas.h"
+#include "cli/trace_session.h"
 #include "cli/trace_tlg.h"
-#include "etw/consumer.h"
-#include "etw/session_info.h"
 #include "etw/util.h"
 #include "io/event_line.h"
 #include "pfc/etw/evntcons.h"
@@ -91,13 +91,11 @@ int file_open_error(const std::string& path, ULONG e, std::ostream& err) {
   if (e == ERROR_FILE_NOT_FOUND) {
     err << "pfc: error: cannot read " << path << ": no such file\n";
   } else if (e == ERROR_BAD_FORMAT) {  // the reader's text, as every reader prints it
-    err << "pfc: error: " << etw::open_problem() << '\n';
+    err << "pfc: error: " << open_problem() << '\n';
   } else {
     err << "pfc: error: cannot read " << path << ": OpenTraceW failed with " << e << '\n';
   }
-  std::u16string name;
-  utf8_to_utf16(path, name);
-  if (auto live = etw::find_session_info(name); live && *live)
+  if (auto live = session_handle(path); live && *live != 0)
     err << "pfc: note: a session is named '" << path << "': pfc trace show --session '" << path
         << "'\n";
   return kExitInput;
@@ -295,7 +293,7 @@ int command_trace_show(const TraceOptions& o, std::ostream& out, std::ostream& e
   if (!s.write_failed.load() && !write_lines(s)) s.write_failed.store(true);
   done.store(true);
   watcher.join();
-  const etw::ConsumerProblem problem = etw::consumer_problem(h);
+  const TraceProblem problem = trace_problem(h);
   if (!s.closed.load()) CloseTrace(h);  // the session stopped
   if (!problem.text.empty())
     err << (problem.damaged ? "pfc: error: " : "pfc: warning: ") << problem.text << '\n';

@@ -8,17 +8,14 @@
 include(CMakePackageConfigHelpers)
 
 # The public headers: the C++ API (filter.h, events.h), the data they use, and the ETW C API.
-# include/pfc holds these and, besides them, only PFC_INTERNAL_HEADERS: the operator and
-# in-type tables sit beside their enums (enable.h, schema.h) because the grammar and
-# runtime/ both read them and neither may include the other (docs/architecture.md "Include
-# edges"). Every other internal header lives beside its sources. tests/install checks that
-# each public header compiles alone with -std=c++20 from the installed tree, and that
-# include/pfc holds nothing else.
+# include/pfc holds these and nothing else: every internal header lives beside its sources
+# (the tables of the public enums in base/, docs/architecture.md §2). tests/install checks
+# that each public header compiles alone with -std=c++20 from the installed tree, and that
+# include/pfc holds no other header.
 set(PFC_PUBLIC_HEADERS diagnostic.h enable.h event.h events.h filter.h guid.h schema.h)
 set(PFC_ETW_PUBLIC_HEADERS evntcons.h evntprov.h evntrace.h initguid.h pfc_etw_types.h strsafe.h tdh.h
                            windows.h TraceLoggingProvider.h tlg_pp.h
-                           pfc_etw_wchar.h pfc_etw_wprintf.h sal.h tchar.h wmistr.h)
-set(PFC_INTERNAL_HEADERS in_types.h payload_ops.h)
+                           pfc_etw_wchar.h pfc_etw_wprintf.h sal.h tchar.h wmistr.h pfc_etw_ext.h)
 list(TRANSFORM PFC_PUBLIC_HEADERS PREPEND ${PROJECT_SOURCE_DIR}/include/pfc/)
 list(TRANSFORM PFC_ETW_PUBLIC_HEADERS PREPEND ${PROJECT_SOURCE_DIR}/include/pfc/etw/)
 set(PFC_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/pfc)

@@ -126,7 +126,8 @@ std::vector<std::string> split_names(const ast::Filter& f, CheckContext& cx) {
       report("empty name in '" + std::string(kind) + "' list");
     } else if (name.find('\0') != std::string_view::npos) {
       report("names in '" + std::string(kind) + "' list cannot contain NUL characters");
-    } else if (f.kind == ast::FilterKind::Exe && name.find_first_of("/\\") != name.npos) {
+    } else if (internal::scope_kind(ast::ScopeKind(f.kind)).final_component &&
+               name.find_first_of("/\\") != name.npos) {
       report("executable names are file names without a path: " + quote_text(name));
     } else if (seen.insert(name).second) {
       names.emplace_back(name);
@@ -162,11 +163,12 @@ EventIdFilter check_ids(const ast::Filter& f, CheckContext& cx) {
 }
 
 void check_filter(const ast::Filter& f, uint32_t provider, EnableParams& params, CheckContext& cx) {
+  if (ast::is_name_scope(f.kind)) {
+    params.*internal::scope_kind(ast::ScopeKind(f.kind)).names = split_names(f, cx);
+    return;
+  }
   switch (f.kind) {
     case ast::FilterKind::Pid: params.pids = check_pids(f, cx); break;
-    case ast::FilterKind::Exe: params.exe_names = split_names(f, cx); break;
-    case ast::FilterKind::PackageId: params.package_ids = split_names(f, cx); break;
-    case ast::FilterKind::AppId: params.app_ids = split_names(f, cx); break;
     case ast::FilterKind::EventId: params.event_ids = check_ids(f, cx); break;
     case ast::FilterKind::StackId:
       params.stack_ids = check_ids(f, cx);
@@ -175,6 +177,7 @@ void check_filter(const ast::Filter& f, uint32_t provider, EnableParams& params,
       }
       break;
     case ast::FilterKind::Payload: check_payload_filter(f, provider, params, cx); break;
+    default: break;  // the name scopes, above
   }
 }
 
@@ -182,7 +185,7 @@ void check_filters(const ast::Enable& e, uint32_t provider, SessionDecl::Enable&
                    CheckContext& cx) {
   EnableParams& params = *out.params;
   const ProviderDef& p = cx.schema().providers[provider];
-  std::array<const ast::Filter*, 7> first{};
+  std::array<const ast::Filter*, ast::kFilterKindNames.size()> first{};
   for (const ast::Filter& f : e.filters) {
     if (p.legacy) {
       cx.error(f.pos, "legacy provider " + quote_text(p.name) + " takes no filters");

@@ -1,5 +1,5 @@
 // compiler/convert.cc — TDH-style value conversion for payload predicates (see convert.h;
-// rules in docs/semantics.md §2.3), driven by the table of pfc/payload_ops.h.
+// rules in docs/semantics.md §2.3), driven by the table of base/payload_ops.h.
 #include "compiler/convert.h"
 
 #include "base/ascii.h"

@@ -1,6 +1,6 @@
 // compiler/convert.h — payload predicate values: the conversion of a value to its field's
 // type the way TDH converts PAYLOAD_FILTER_PREDICATE.Value text (docs/semantics.md §2.3),
-// following the operator/type table of pfc/payload_ops.h (which operators apply to
+// following the operator/type table of base/payload_ops.h (which operators apply to
 // which field types, how many values they take, each type's range). Used by
 // compiler/check for script literals; the text form also serves the ETW-compatible API.
 #pragma once
@@ -11,9 +11,9 @@
 #include <string>
 #include <string_view>
 
+#include "base/payload_ops.h"
 #include "grammar/ast.h"
 #include "pfc/enable.h"
-#include "pfc/payload_ops.h"
 #include "pfc/schema.h"
 
 namespace pfc::internal {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "base/ascii.h"
+#include "base/scope_kinds.h"
 #include "compiler/lower.h"
 #include "compiler/regex_pred.h"
 #include "compiler/str_match.h"
@@ -38,18 +39,13 @@ int compare(std::string_view cand, std::string_view value, bool fold) {
   return cand.size() < value.size() ? -1 : (cand.size() > value.size() ? 1 : 0);
 }
 
+// The event string `which` (ir::HeaderString): a name scope's (base/scope_kinds.h) or the
+// event's name.
 std::string_view header_string(const EventView& e, uint32_t which) {
-  switch (static_cast<pfc::ir::HeaderString>(which)) {
-    case pfc::ir::HeaderString::ExeName: {
-      std::string_view exe = e.exe.view();
-      size_t slash = exe.find_last_of("/\\");
-      return slash == std::string_view::npos ? exe : exe.substr(slash + 1);
-    }
-    case pfc::ir::HeaderString::PackageId: return e.package_id.view();
-    case pfc::ir::HeaderString::AppId: return e.app_id.view();
-    case pfc::ir::HeaderString::EventName: return e.name.view();
-  }
-  return {};
+  if (which == uint32_t(pfc::ir::HeaderString::EventName)) return e.name.view();
+  if (which > uint32_t(pfc::ir::HeaderString::EventName)) return {};
+  return pfc::internal::scope_event_string(
+      e, pfc::internal::kScopeKinds[pfc::internal::kFirstNameScope + which]);
 }
 
 uint64_t extent_value(const Extent& e, uint64_t reg_value, uint64_t none) {

@@ -22,6 +22,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "base/scope_kinds.h"
 #include "pfc/enable.h"
 #include "pfc/guid.h"
 #include "pfc/schema.h"
@@ -54,13 +55,22 @@ enum class HeaderField : uint8_t {
   PayloadSize,
 };
 
-// Event strings testable with StrIn and StrIndex.
+// Event strings testable with StrIn and StrIndex: the name scopes' strings, in ScopeKind
+// order (internal::scope_event_string: ExeName is the final path component of
+// EventView::exe), then the event's name.
 enum class HeaderString : uint8_t {
-  ExeName,  // final path component of EventView::exe (after the last '/' or '\\')
+  ExeName,
   PackageId,
   AppId,
-  EventName,
+  EventName = internal::kScopeKindCount - internal::kFirstNameScope,
 };
+constexpr HeaderString scope_string(internal::ScopeKind k) {
+  return HeaderString(size_t(k) - internal::kFirstNameScope);
+}
+static_assert(scope_string(internal::ScopeKind::Exe) == HeaderString::ExeName &&
+                  scope_string(internal::ScopeKind::PackageId) == HeaderString::PackageId &&
+                  scope_string(internal::ScopeKind::AppId) == HeaderString::AppId,
+              "HeaderString's scope names are their ScopeKinds'");
 
 // Comparison conditions for Cmp (U = unsigned, S = signed 64-bit).
 enum class Cond : uint8_t { Eq, Ne, ULt, ULe, UGt, UGe, SLt, SLe, SGt, SGe };
@@ -190,7 +200,7 @@ struct IntPred {
   uint64_t hi = 0;
 };
 
-// String predicate (every string operator of pfc/payload_ops.h but In/NotIn), compared
+// String predicate (every string operator of base/payload_ops.h but In/NotIn), compared
 // after simple Unicode case folding (`.cs` operators: without). `folded` is the needle as
 // UTF-32, folded unless `.cs` (MATCHES: the compiled glob, runtime/glob.h; REGEX: unused);
 // `links` its KMP failure links (runtime/str_search.h), which the constructor computes from
@@ -225,15 +235,28 @@ enum class Check : uint8_t {
   Exe,
   PackageId,
   AppId,
-  EventId,
+  EventId = Pid + internal::kScopeKindCount,
   EventName,
   Payload,
 };
 inline constexpr size_t kNumChecks = static_cast<size_t>(Check::Payload) + 1;
-// Reason words of --explain, indexed by Check.
-inline constexpr std::array<std::string_view, kNumChecks> kCheckNames = {
-    "level", "keyword", "pid", "exe", "package_id", "app_id", "event_id", "event_name", "payload",
-};
+constexpr Check scope_check(internal::ScopeKind k) { return Check(size_t(Check::Pid) + size_t(k)); }
+static_assert(scope_check(internal::ScopeKind::Exe) == Check::Exe &&
+                  scope_check(internal::ScopeKind::PackageId) == Check::PackageId &&
+                  scope_check(internal::ScopeKind::AppId) == Check::AppId,
+              "Check's scope names are their ScopeKinds'");
+// Reason words of --explain, indexed by Check; the scope checks' are their kinds' names.
+inline constexpr std::array<std::string_view, kNumChecks> kCheckNames = [] {
+  std::array<std::string_view, kNumChecks> names{};
+  names[size_t(Check::Level)] = "level";
+  names[size_t(Check::Keyword)] = "keyword";
+  for (const internal::ScopeKindInfo& s : internal::kScopeKinds)
+    names[size_t(scope_check(s.kind))] = s.name;
+  names[size_t(Check::EventId)] = "event_id";
+  names[size_t(Check::EventName)] = "event_name";
+  names[size_t(Check::Payload)] = "payload";
+  return names;
+}();
 
 // An annotation, not an instruction: after a run, check `check` of session `slot` passed
 // iff bit `bit` of register `reg` is set (reg == kNoReg: iff `constant`); boolean registers

@@ -11,7 +11,8 @@
 #include <type_traits>
 
 #include "base/hex.h"
-#include "pfc/payload_ops.h"
+#include "base/payload_ops.h"
+#include "base/scope_kinds.h"
 
 namespace pfc {
 namespace {
@@ -22,8 +23,14 @@ using ir::Op;
 
 constexpr std::array<std::string_view, 10> kHeaderNames = {
     "id", "version", "channel", "level", "opcode", "task", "keyword", "pid", "tid", "payload_size"};
-constexpr std::array<std::string_view, 4> kStringNames = {"exe", "package_id", "app_id",
-                                                          "event_name"};
+// The name scopes' names (base/scope_kinds.h), then "event_name".
+constexpr std::array<std::string_view, size_t(ir::HeaderString::EventName) + 1> kStringNames = [] {
+  std::array<std::string_view, size_t(ir::HeaderString::EventName) + 1> names{};
+  for (size_t k = internal::kFirstNameScope; k < internal::kScopeKindCount; ++k)
+    names[size_t(ir::scope_string(internal::ScopeKind(k)))] = internal::kScopeKinds[k].name;
+  names[size_t(ir::HeaderString::EventName)] = "event_name";
+  return names;
+}();
 constexpr std::array<std::string_view, 10> kCondNames = {"eq",  "ne",  "ult", "ule", "ugt",
                                                          "uge", "slt", "sle", "sgt", "sge"};
 

@@ -10,12 +10,12 @@
 #include <utility>
 
 #include "base/le.h"
+#include "base/payload_ops.h"
 #include "base/quote.h"
 #include "base/wire_reader.h"
 #include "compiler/regex_pred.h"
 #include "compiler/str_match.h"
 #include "compiler/verify.h"
-#include "pfc/payload_ops.h"
 
 namespace pfc::ir {
 

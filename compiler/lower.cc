@@ -57,32 +57,32 @@ Reg name_filter(IrBuilder& b, const EventNameFilter& f) {
   return b.bool_or(b.bool_not(applies), match);
 }
 
-// The scope lists of docs/semantics.md §1.3, in ir::Check order: the list a session has of
-// kind k (null: none) and the event string it tests.
-constexpr size_t kScopeKinds = 3;
-constexpr ir::Check kScopeChecks[kScopeKinds] = {ir::Check::Exe, ir::Check::PackageId,
-                                                 ir::Check::AppId};
-constexpr ir::HeaderString kScopeStrings[kScopeKinds] = {
-    ir::HeaderString::ExeName, ir::HeaderString::PackageId, ir::HeaderString::AppId};
+// The name-scope lists of docs/semantics.md §1.3 (base/scope_kinds.h), indexed from the
+// first name scope: the list a session has of kind k (null: none).
+constexpr size_t kNameScopes = internal::kScopeKindCount - internal::kFirstNameScope;
+const internal::ScopeKindInfo& name_scope(size_t k) {
+  return internal::kScopeKinds[internal::kFirstNameScope + k];
+}
 const std::vector<std::string>* scope_list(const EnableParams& p, size_t kind) {
-  const std::optional<std::vector<std::string>>* lists[kScopeKinds] = {&p.exe_names, &p.package_ids,
-                                                                       &p.app_ids};
-  return *lists[kind] ? &**lists[kind] : nullptr;
+  const internal::ScopeNames& list = p.*name_scope(kind).names;
+  return list ? &*list : nullptr;
 }
 
 // The checks that stay one boolean per session (docs/semantics.md §1.3 exe / package /
 // app lists of the kinds not `indexed`, §1.7), each noted; returns their AND.
 Reg scope_checks(IrBuilder& b, const EnableParams& p, uint32_t slot,
-                 const std::array<bool, kScopeKinds>& indexed) {
+                 const std::array<bool, kNameScopes>& indexed) {
   Reg all = kTrue;
   auto add = [&](ir::Check check, Reg v) {
     b.note(slot, check, v);
     all = b.bool_and(all, v);
   };
-  for (size_t k = 0; k < kScopeKinds; ++k) {
+  for (size_t k = 0; k < kNameScopes; ++k) {
     const std::vector<std::string>* list = scope_list(p, k);
     if (list == nullptr || indexed[k]) continue;
-    add(kScopeChecks[k], b.emit(Op::StrIn, uint32_t(kScopeStrings[k]), b.str_set(*list, true)));
+    const internal::ScopeKind kind = name_scope(k).kind;
+    add(ir::scope_check(kind),
+        b.emit(Op::StrIn, uint32_t(ir::scope_string(kind)), b.str_set(*list, true)));
   }
   if (p.event_names) add(ir::Check::EventName, name_filter(b, *p.event_names));
   return all;
@@ -266,17 +266,17 @@ Result<void> lower_key(IrBuilder& b, MaskLowering& ml, MaskVal header, const Pro
 // is lowered for all sessions at once (sessions have two different lists of that kind or
 // more; when they all have the same one, its one str.in serves them all).
 struct ScopeLists {
-  std::array<std::vector<internal::StrListRule>, kScopeKinds> rules;
-  std::array<bool, kScopeKinds> indexed{};
+  std::array<std::vector<internal::StrListRule>, kNameScopes> rules;
+  std::array<bool, kNameScopes> indexed{};
 };
 
 ScopeLists scope_lists(const std::vector<SessionState>& ss, bool legacy, bool indexing) {
   ScopeLists out;
   for (const SessionState& s : ss)
-    for (size_t k = 0; k < kScopeKinds && !legacy; ++k)
+    for (size_t k = 0; k < kNameScopes && !legacy; ++k)
       if (const auto* list = scope_list(*s.entry->params, k))
         out.rules[k].push_back({s.entry->slot, list});
-  for (size_t k = 0; k < kScopeKinds && indexing; ++k) {
+  for (size_t k = 0; k < kNameScopes && indexing; ++k) {
     const auto& rules = out.rules[k];
     out.indexed[k] = std::any_of(rules.begin(), rules.end(), [&](const internal::StrListRule& r) {
       return *r.values != *rules.front().values;
@@ -288,10 +288,12 @@ ScopeLists scope_lists(const std::vector<SessionState>& ss, bool legacy, bool in
 // The indexed scope lists as one mask, each check noted.
 MaskVal indexed_scopes(IrBuilder& b, MaskLowering& ml, const ScopeLists& lists) {
   MaskVal out = ml.all();
-  for (size_t k = 0; k < kScopeKinds; ++k) {
+  for (size_t k = 0; k < kNameScopes; ++k) {
     if (!lists.indexed[k]) continue;
-    const MaskVal m = ml.str_list(kScopeStrings[k], lists.rules[k]);
-    for (const internal::StrListRule& r : lists.rules[k]) note_mask(b, r.slot, kScopeChecks[k], m);
+    const internal::ScopeKind kind = name_scope(k).kind;
+    const MaskVal m = ml.str_list(ir::scope_string(kind), lists.rules[k]);
+    for (const internal::StrListRule& r : lists.rules[k])
+      note_mask(b, r.slot, ir::scope_check(kind), m);
     out = ml.bit_and(out, m);
   }
   return out;

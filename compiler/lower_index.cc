@@ -6,9 +6,9 @@
 #include <map>
 #include <optional>
 
+#include "base/payload_ops.h"
 #include "compiler/check_interval.h"
 #include "compiler/str_match.h"
-#include "pfc/payload_ops.h"
 
 namespace pfc::internal {
 

@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <string>
 
+#include "base/payload_ops.h"
 #include "base/utf8.h"
 #include "compiler/regex_pred.h"
-#include "pfc/payload_ops.h"
 #include "runtime/casefold.h"
 #include "runtime/glob.h"
 

@@ -27,11 +27,11 @@
 #include <emmintrin.h>
 #endif
 
+#include "base/payload_ops.h"
 #include "base/utf8.h"
 #include "compiler/hs_image.h"
 #include "compiler/hs_loader.h"
 #include "compiler/regex_pred.h"
-#include "pfc/payload_ops.h"
 #include "runtime/casefold.h"
 #include "runtime/glob.h"
 #include "runtime/tdh.h"

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "base/ascii.h"
+#include "base/payload_ops.h"
 #include "compiler/str_match.h"
-#include "pfc/payload_ops.h"
 #include "runtime/glob.h"
 
 namespace pfc {

@@ -7,7 +7,8 @@
 // everything left is delivered at once. One real-time consumer per ring session at a
 // time. A log file is read to its end (or, with PROCESS_TRACE_MODE_REAL_TIME, followed
 // until its writer closes it); a real-time consumer of a file session follows the
-// session's file until the session stops (docs/etw.md "Log-file sessions").
+// session's file until the session stops (docs/etw.md "Log-file sessions"). Also the pfc
+// extension PfcGetTraceProblem: why a log-file read was refused or ended early.
 #include "etw/consumer.h"
 
 #include <fcntl.h>
@@ -16,6 +17,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstring>
 #include <map>
 #include <set>
 #include <thread>
@@ -26,6 +28,7 @@
 #include "etw/state.h"
 #include "etw/tdh_context.h"
 #include "etw/tlg_read.h"
+#include "pfc/etw/pfc_etw_ext.h"
 #include "trace/host.h"
 #include "trace/logfile.h"
 #include "trace/merge.h"
@@ -271,7 +274,8 @@ std::string& open_problem_text() {
   return text;
 }
 
-// Opens the log file `path` for reading; sets the ETW error (and open_problem()) on failure.
+// Opens the log file `path` for reading; sets the ETW error (and the open problem
+// PfcGetTraceProblem reads) on failure.
 std::unique_ptr<trace::LogReader> open_reader(const std::string& path) {
   open_problem_text().clear();
   trace::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
@@ -363,19 +367,6 @@ TRACEHANDLE follow_session_file(ConsumerTable& t, const trace::SessionEntry& e,
 }
 
 }  // namespace
-
-std::string open_problem() { return open_problem_text(); }
-
-}  // namespace pfc::etw
-
-namespace pfc::etw {
-
-ConsumerProblem consumer_problem(uint64_t handle) {
-  ConsumerTable& t = consumers();
-  std::lock_guard<std::mutex> lock(t.mu);
-  auto it = t.by_handle.find(handle);
-  return it == t.by_handle.end() ? ConsumerProblem{} : it->second->problem;
-}
 
 }  // namespace pfc::etw
 
@@ -500,6 +491,31 @@ ULONG CloseTrace(TRACEHANDLE TraceHandle) {
     if (c->processing) return ERROR_CTX_CLOSE_PENDING;  // ProcessTrace returns soon and frees it
     release(Runtime::get(), *c);
     t.by_handle.erase(it);
+    return ERROR_SUCCESS;
+  });
+}
+
+ULONG PfcGetTraceProblem(TRACEHANDLE TraceHandle, PCHAR Buffer, ULONG BufferSize, PULONG TextSize,
+                         PBOOLEAN Damaged) {
+  return guarded([&]() -> ULONG {
+    if (TextSize == nullptr || (Buffer == nullptr && BufferSize != 0))
+      return ERROR_INVALID_PARAMETER;
+    ConsumerProblem problem;
+    if (TraceHandle == INVALID_PROCESSTRACE_HANDLE) {
+      problem.text = open_problem_text();
+    } else {
+      ConsumerTable& t = consumers();
+      std::lock_guard<std::mutex> lock(t.mu);
+      auto it = t.by_handle.find(TraceHandle);
+      if (it == t.by_handle.end() || it->second->closed.load()) return ERROR_INVALID_HANDLE;
+      problem = it->second->problem;
+    }
+    const size_t needed = problem.text.size() + 1;
+    if (needed > ULONG(-1)) return ERROR_INTERNAL_ERROR;  // texts are one line
+    *TextSize = ULONG(needed);
+    if (Damaged != nullptr) *Damaged = problem.damaged ? TRUE : FALSE;
+    if (BufferSize < needed) return ERROR_MORE_DATA;
+    std::memcpy(Buffer, problem.text.c_str(), needed);
     return ERROR_SUCCESS;
   });
 }

@@ -1,9 +1,8 @@
-// etw/consumer.h — what the pfc command needs from a consumer handle beyond the C API
-// (etw/consumer.cc): the text of the problem that ended or refused a log-file read. Not
-// exported.
+// etw/consumer.h — what a consumer handle keeps about the problem that ended or refused a
+// log-file read (etw/consumer.cc); the C API reads it with the pfc extension
+// PfcGetTraceProblem (pfc/etw/pfc_etw_ext.h, docs/etw.md "pfc extensions").
 #pragma once
 
-#include <cstdint>
 #include <string>
 
 namespace pfc::etw {
@@ -17,12 +16,5 @@ struct ConsumerProblem {
   std::string text;
   bool damaged = false;
 };
-ConsumerProblem consumer_problem(uint64_t handle);
-
-// Why the calling thread's last OpenTraceW of a log file failed with ERROR_BAD_FORMAT: the
-// reader's text naming the file ("FILE: not a pfc trace log file (docs/logfile.md)", "FILE:
-// log file version 2 is not supported (this pfc reads version 3)", "FILE: damaged log file
-// header (CRC)", ...); "" otherwise.
-std::string open_problem();
 
 }  // namespace pfc::etw

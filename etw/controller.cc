@@ -17,12 +17,17 @@
 #include "etw/guard.h"
 #include "etw/private_enable.h"
 #include "etw/state.h"
+#include "pfc/etw/pfc_etw_ext.h"
 #include "trace/host.h"
+#include "trace/state.h"
 
 namespace pfc::etw {
 namespace {
 
-constexpr size_t kMaxNameChars = 1023;
+constexpr size_t kMaxNameChars = PFC_ETW_MAX_SESSION_NAME_CHARS;
+static_assert(trace::kMaxSessionNameUnits == PFC_ETW_MAX_SESSION_NAME_CHARS &&
+                  trace::kMaxPathUnits == PFC_ETW_MAX_LOG_FILE_NAME_CHARS,
+              "the namespace's state holds the names StartTraceW takes");
 // STOP waits this long for provider processes to stop writing before it counts and reaps.
 constexpr uint32_t kStopWaitMs = 2000;
 // FLUSH of a file session waits this long for the host to write its buffer.

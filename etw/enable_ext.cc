@@ -9,8 +9,8 @@
 #include <optional>
 #include <string>
 
+#include "base/payload_ops.h"
 #include "etw/payload_blob.h"
-#include "pfc/payload_ops.h"
 
 namespace pfc::etw {
 namespace {

@@ -5,6 +5,7 @@
 
 #include <cstring>
 
+#include "base/scope_kinds.h"
 #include "base/utf8.h"
 #include "etw/enable_ext.h"
 #include "etw/payload_blob.h"
@@ -34,13 +35,27 @@ uint32_t convert_pids(const EVENT_FILTER_DESCRIPTOR& d, EnableParams& p) {
   return ERROR_SUCCESS;
 }
 
-uint32_t convert_names(const EVENT_FILTER_DESCRIPTOR& d, bool final_component,
-                       std::optional<std::vector<std::string>>& target) {
+// The scope table's ETW filter types are the SDK's (pfc/etw/evntprov.h).
+using internal::scope_kind;
+using internal::ScopeKind;
+static_assert(scope_kind(ScopeKind::Pid).etw_filter_type == EVENT_FILTER_TYPE_PID &&
+                  scope_kind(ScopeKind::Exe).etw_filter_type == EVENT_FILTER_TYPE_EXECUTABLE_NAME &&
+                  scope_kind(ScopeKind::PackageId).etw_filter_type ==
+                      EVENT_FILTER_TYPE_PACKAGE_ID &&
+                  scope_kind(ScopeKind::AppId).etw_filter_type ==
+                      EVENT_FILTER_TYPE_PACKAGE_APP_ID &&
+                  internal::kScopeKindCount == 4,
+              "base/scope_kinds.h's filter types");
+
+// A name scope's descriptor (`s`: its row) into the session's list of that kind.
+uint32_t convert_names(const EVENT_FILTER_DESCRIPTOR& d, const internal::ScopeKindInfo& s,
+                       EnableParams& p) {
   if (d.Size < 2 || d.Size % 2 != 0 || d.Size > MAX_EVENT_FILTER_DATA_SIZE)
     return ERROR_INVALID_PARAMETER;
   std::vector<std::string> names;
-  if (!split_name_list(bytes_of(d), d.Size, final_component, names)) return ERROR_INVALID_PARAMETER;
-  target = std::move(names);
+  if (!split_name_list(bytes_of(d), d.Size, s.final_component, names))
+    return ERROR_INVALID_PARAMETER;
+  p.*s.names = std::move(names);
   return ERROR_SUCCESS;
 }
 
@@ -152,10 +167,7 @@ bool split_name_list(const uint8_t* data, uint32_t size, bool final_component,
     size_t end = text.find(';', start);
     if (end == std::string::npos) end = text.size();
     std::string_view name(text.data() + start, end - start);
-    if (final_component) {
-      const size_t cut = name.find_last_of("\\/");
-      if (cut != std::string_view::npos) name.remove_prefix(cut + 1);
-    }
+    if (final_component) name = internal::final_path_component(name);
     if (!name.empty()) out.emplace_back(name);
     start = end + 1;
   }
@@ -167,11 +179,9 @@ uint32_t convert_filter(const EVENT_FILTER_DESCRIPTOR& d, EnableRequest& out, bo
   if (d.Ptr == 0) return ERROR_INVALID_PARAMETER;
   if (d.Type == kFilterTypePfcExtension && allow_private) return convert_extension(d, out);
   EnableParams& p = out.params;
+  if (const internal::ScopeKindInfo* s = internal::find_scope_kind_by_etw_type(d.Type))
+    return s->names == nullptr ? convert_pids(d, p) : convert_names(d, *s, p);
   switch (d.Type) {
-    case EVENT_FILTER_TYPE_PID: return convert_pids(d, p);
-    case EVENT_FILTER_TYPE_EXECUTABLE_NAME: return convert_names(d, true, p.exe_names);
-    case EVENT_FILTER_TYPE_PACKAGE_ID: return convert_names(d, false, p.package_ids);
-    case EVENT_FILTER_TYPE_PACKAGE_APP_ID: return convert_names(d, false, p.app_ids);
     case EVENT_FILTER_TYPE_EVENT_ID: return convert_event_ids(d, p.event_ids);
     case EVENT_FILTER_TYPE_STACKWALK: return convert_event_ids(d, p.stack_ids);
     case EVENT_FILTER_TYPE_EVENT_NAME: return convert_event_names(d, p.event_names);

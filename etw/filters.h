@@ -12,12 +12,12 @@
 #include "pfc/etw/evntcons.h"
 #include "pfc/etw/evntprov.h"
 #include "pfc/etw/evntrace.h"
+#include "pfc/etw/pfc_etw_ext.h"
 
 namespace pfc::etw {
 
-// EnableProperty bits EnableTraceEx2 refuses with ERROR_NOT_SUPPORTED (docs/etw.md "Error
-// codes"); every other bit is passed through.
-inline constexpr uint32_t kUnsupportedEnableProperties = EVENT_ENABLE_PROPERTY_PROVIDER_GROUP;
+// EnableProperty bits EnableTraceEx2 refuses with ERROR_NOT_SUPPORTED (pfc/etw/pfc_etw_ext.h).
+inline constexpr uint32_t kUnsupportedEnableProperties = PFC_ETW_UNSUPPORTED_ENABLE_PROPERTIES;
 
 // One session's enable request, converted. The provider-side (SCHEMATIZED) filter goes
 // to params.provider_filter: the router keeps it with the rest of the enable state.

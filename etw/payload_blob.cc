@@ -10,9 +10,9 @@
 #include <map>
 #include <string>
 
+#include "base/payload_ops.h"
 #include "compiler/convert.h"
 #include "compiler/regex_pred.h"
-#include "pfc/payload_ops.h"
 #include "runtime/glob.h"
 
 namespace pfc::etw {

@@ -8,13 +8,13 @@
 #include <mutex>
 #include <unordered_set>
 
+#include "base/payload_ops.h"
 #include "base/quote.h"
 #include "compiler/convert.h"
 #include "etw/guard.h"
 #include "etw/payload_blob.h"
 #include "etw/tdh_store.h"
 #include "pfc/etw/tdh.h"
-#include "pfc/payload_ops.h"
 
 namespace pfc::etw {
 namespace {

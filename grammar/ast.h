@@ -3,6 +3,7 @@
 // converted here. Expressions are stored flat (post-order) so no later stage recurses.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <iterator>
@@ -11,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/scope_kinds.h"
 #include "grammar/source.h"
 #include "pfc/enable.h"
 
@@ -137,13 +139,38 @@ struct EventRef {
   SourcePos pos;
 };
 
-enum class FilterKind : uint8_t { Pid, Exe, PackageId, AppId, EventId, StackId, Payload };
+// The scope filters first, in ScopeKind order (base/scope_kinds.h), then the others.
+enum class FilterKind : uint8_t {
+  Pid,
+  Exe,
+  PackageId,
+  AppId,
+  EventId = internal::kScopeKindCount,
+  StackId,
+  Payload
+};
+using internal::ScopeKind;
+constexpr FilterKind scope_filter(ScopeKind k) { return FilterKind(k); }
+static_assert(scope_filter(ScopeKind::Pid) == FilterKind::Pid &&
+                  scope_filter(ScopeKind::Exe) == FilterKind::Exe &&
+                  scope_filter(ScopeKind::PackageId) == FilterKind::PackageId &&
+                  scope_filter(ScopeKind::AppId) == FilterKind::AppId,
+              "FilterKind's scope names are their ScopeKinds");
+constexpr bool is_name_scope(FilterKind k) {
+  return size_t(k) >= internal::kFirstNameScope && size_t(k) < internal::kScopeKindCount;
+}
 // Each kind's keyword, indexed by FilterKind: the grammar's keyword (rules.h), the AST
-// dump's and the checker's name for the filter.
-inline constexpr std::string_view kFilterKindNames[] = {
-    "pid", "exe", "package_id", "app_id", "event_id", "stack_id", "payload"};
-static_assert(std::size(kFilterKindNames) == size_t(FilterKind::Payload) + 1,
-              "one name per FilterKind");
+// dump's and the checker's name for the filter; the scope kinds' from their table.
+inline constexpr std::array<std::string_view, size_t(FilterKind::Payload) + 1> kFilterKindNames =
+    [] {
+      std::array<std::string_view, size_t(FilterKind::Payload) + 1> names{};
+      for (const internal::ScopeKindInfo& s : internal::kScopeKinds)
+        names[size_t(scope_filter(s.kind))] = s.name;
+      names[size_t(FilterKind::EventId)] = "event_id";
+      names[size_t(FilterKind::StackId)] = "stack_id";
+      names[size_t(FilterKind::Payload)] = "payload";
+      return names;
+    }();
 constexpr std::string_view filter_kind_name(FilterKind k) { return kFilterKindNames[size_t(k)]; }
 enum class PayloadForm : uint8_t { All, Any, Where };  // `all {…}`, `any {…}`, `where expr`
 enum class Group : uint8_t { Any, All };
@@ -152,7 +179,7 @@ struct Filter {
   FilterKind kind;
   SourcePos pos;
   std::vector<Int> ints;  // Pid, EventId, StackId
-  String text;            // Exe, PackageId, AppId (';'-separated as in ETW)
+  String text;            // name scopes (is_name_scope: ';'-separated as in ETW)
   bool filter_in = true;  // EventId, StackId: `in` = true, `not in` = false
   // Payload:
   EventRef event;

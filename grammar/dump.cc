@@ -10,7 +10,7 @@
 
 #include "base/ascii.h"
 #include "base/hex.h"
-#include "pfc/payload_ops.h"
+#include "base/payload_ops.h"
 
 namespace pfc {
 namespace {
@@ -74,7 +74,7 @@ const char* attr_name(ast::AttrKind k) {
   return kNames[static_cast<size_t>(k)];
 }
 
-// The operator table's spelling (pfc/payload_ops.h), but `not in` as one word.
+// The operator table's spelling (base/payload_ops.h), but `not in` as one word.
 std::string_view op_name(PayloadOp op) {
   return op == PayloadOp::NotIn ? "notin" : internal::payload_op_name(op);
 }
@@ -177,7 +177,7 @@ void put_filter(std::string& out, const ast::Filter& f) {
   out += ast::filter_kind_name(f.kind);
   if (f.kind == K::EventId || f.kind == K::StackId) out += f.filter_in ? " in" : " not in";
   for (const ast::Int& v : f.ints) out.push_back(' '), put_int(out, v);
-  if (f.kind == K::Exe || f.kind == K::PackageId || f.kind == K::AppId) {
+  if (ast::is_name_scope(f.kind)) {
     out.push_back(' '), put_quoted(out, f.text.value);
   }
   if (f.kind == K::Payload) {

@@ -15,11 +15,11 @@
 #include "base/suggest.h"
 #include "base/utf8.h"
 
+#include "base/payload_ops.h"
 #include "grammar/actions.h"
 #include "grammar/builder.h"
 #include "grammar/errors.h"
 #include "grammar/rules.h"
-#include "pfc/payload_ops.h"
 
 namespace pfc {
 namespace {
@@ -78,7 +78,7 @@ size_t end_of_previous_token(std::string_view text, size_t offset, size_t floor)
 
 // Words the parser knows, for "did you mean" on a misspelt one (docs/language.md §4): the
 // words below, every filter keyword (ast::kFilterKindNames) and every operator spelled as
-// one word of three letters or more (pfc/payload_ops.h), in this order (ties go to the
+// one word of three letters or more (base/payload_ops.h), in this order (ties go to the
 // earlier word).
 constexpr std::string_view kLeadWords[] = {"import", "provider", "legacy",    "tracelogging",
                                            "event",  "session",  "enable",    "where",

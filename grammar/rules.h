@@ -8,8 +8,8 @@
 #include <tao/pegtl.hpp>
 #include <utility>
 
+#include "base/payload_ops.h"
 #include "grammar/ast.h"
-#include "pfc/payload_ops.h"
 
 namespace pfc::internal::rules {
 
@@ -135,7 +135,7 @@ struct provider_decl : p::seq<provider_kw, p::must<provider_name>, skip, p::opt<
 // --- predicates (shared by `all`/`any` blocks and `where`) ------------------------------
 
 struct not_word : kw<TAO_PEGTL_ISTRING("not")> {};
-// An operator's keyword, spelled as the operator table spells it (pfc/payload_ops.h).
+// An operator's keyword, spelled as the operator table spells it (base/payload_ops.h).
 template <PayloadOp Op, size_t... I> p::istring<payload_op_name(Op)[I]...> op_spelling(std::index_sequence<I...>);
 template <PayloadOp Op> struct op_word : kw<decltype(op_spelling<Op>(std::make_index_sequence<payload_op_name(Op).size()>()))> {};
 // Predicate operator Op, written in any of its forms (actions.h hands Op to the builder).
@@ -239,13 +239,14 @@ struct pid_value : p::seq<list_int, skip> {};
 struct pid_end : sym<';'> {};
 struct pid_filter : p::seq<pid_kw, p::must<pid_value>, p::star<list_sep, p::must<pid_value>>, p::must<pid_end>> {};
 
-using exe_kw = filter_word<ast::FilterKind::Exe>;
-using package_id_kw = filter_word<ast::FilterKind::PackageId>;
-using app_id_kw = filter_word<ast::FilterKind::AppId>;
+// The keywords of the name scopes (exe, package_id, ...: every scope kind but pid,
+// base/scope_kinds.h).
+template <size_t... I> p::sor<filter_word<ast::scope_filter(ast::ScopeKind(internal::kFirstNameScope + I))>...> name_scope_words(std::index_sequence<I...>);
+struct name_scope_kw : decltype(name_scope_words(std::make_index_sequence<internal::kScopeKindCount - internal::kFirstNameScope>())) {};
 struct filter_text : quoted {};
 struct filter_string : p::seq<filter_text, skip> {};
 struct filter_text_end : sym<';'> {};
-struct text_filter : p::seq<p::sor<exe_kw, package_id_kw, app_id_kw>, p::must<filter_string>, p::must<filter_text_end>> {};
+struct text_filter : p::seq<name_scope_kw, p::must<filter_string>, p::must<filter_text_end>> {};
 
 using event_id_kw = filter_word<ast::FilterKind::EventId>;
 using stack_id_kw = filter_word<ast::FilterKind::StackId>;

@@ -4,6 +4,7 @@
 #include <charconv>
 
 #include "base/hex.h"
+#include "base/scope_kinds.h"
 #include "io/event_decode.h"
 #include "io/json_text.h"
 #include "pfc/events.h"
@@ -47,9 +48,9 @@ void append_event_descriptor(std::string& out, const EventView& v) {
 
 void append_event_tail(std::string& out, const EventDef* def, const EventView& v, uint64_t exclude,
                        const std::vector<std::string>& sessions) {
-  if (v.exe.size != 0) out += ",\"exe\":" + json_quote(v.exe.view());
-  if (v.package_id.size != 0) out += ",\"package_id\":" + json_quote(v.package_id.view());
-  if (v.app_id.size != 0) out += ",\"app_id\":" + json_quote(v.app_id.view());
+  for (const internal::ScopeKindInfo& s : internal::kScopeKinds)  // "exe", "package_id", ...
+    if (s.event_string != nullptr && (v.*s.event_string).size != 0)
+      out += ",\"" + std::string(s.name) + "\":" + json_quote((v.*s.event_string).view());
   append_payload_json(out, def, v);
   if (exclude != 0) {
     out += ",\"exclude\":";

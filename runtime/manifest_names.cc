@@ -6,9 +6,9 @@
 #include <utility>
 
 #include "base/ascii.h"
+#include "base/in_types.h"
 #include "base/integer_text.h"
 #include "base/utf8.h"
-#include "pfc/in_types.h"
 
 namespace pfc::internal {
 namespace {
@@ -69,7 +69,7 @@ std::optional<uint64_t> find(const std::array<Entry, N>& table, std::string_view
   return std::nullopt;
 }
 
-// winmeta inType names pfc does not support (the supported ones: pfc/in_types.h).
+// winmeta inType names pfc does not support (the supported ones: base/in_types.h).
 constexpr std::array<std::string_view, 3> kUnsupportedInTypes = {
     "CountedUnicodeString", "CountedAnsiString", "CountedBinary"};
 

@@ -2,11 +2,11 @@
 // include/pfc/schema.h. Linear lookups: schemas are small and built once.
 #include "pfc/schema.h"
 
-#include "pfc/payload_ops.h"
+#include "base/payload_ops.h"
 
 namespace pfc {
 
-// Names, sizes and kinds are those of the in-type table (pfc/in_types.h).
+// Names, sizes and kinds are those of the in-type table (base/in_types.h).
 std::string_view in_type_name(InType t) {
   const internal::InTypeInfo* row = internal::find_in_type(t);
   return row ? row->name : "?";

@@ -3,6 +3,8 @@
 
 #include <utility>
 
+#include "base/scope_kinds.h"
+
 namespace pfc {
 
 Event copy_event(const EventView& view) {
@@ -10,9 +12,8 @@ Event copy_event(const EventView& view) {
   e.desc = view.desc;
   e.pid = view.pid;
   e.tid = view.tid;
-  e.exe = std::string(view.exe.view());
-  e.package_id = std::string(view.package_id.view());
-  e.app_id = std::string(view.app_id.view());
+  for (const internal::ScopeKindInfo& s : internal::kScopeKinds)
+    if (s.event_string != nullptr) e.*s.event_owned = std::string((view.*s.event_string).view());
   e.name = std::string(view.name.view());
   if (view.payload != nullptr && view.payload_size != 0)
     e.payload.assign(view.payload, view.payload + view.payload_size);

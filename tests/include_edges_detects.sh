@@ -1,15 +1,27 @@
 #!/usr/bin/env bash
 # tests/include_edges_detects.sh SOURCE_DIR WORK_DIR — scripts/check-includes must fail, naming
 # the file, when docs/architecture.md's "Include edges" table lacks an edge the code has:
-# here etw/ loses every edge but base/, and etw/ includes trace/ headers.
+# here etw/ loses every edge but base/, and etw/ includes trace/ headers; and a cli/ file
+# loses one of the single etw/ headers its own row lists (cli/ may include no other).
 set -euo pipefail
 src=$1 work=$2
-doc="$work/architecture-without-etw-edges.md"
-sed 's/^| `etw` | .*$/| `etw` | `base` |/' "$src/docs/architecture.md" >"$doc"
-grep -q '^| `etw` | `base` |$' "$doc" || { echo "the etw row was not found in the table"; exit 1; }
-if out=$("$src/scripts/check-includes" --doc "$doc"); then
-  echo "check-includes accepted a table without etw's edges:"; echo "$out"; exit 1
-fi
-grep -q '^etw/.*includes "trace/.*an edge docs/architecture.md "Include edges" does not list for etw/$' <<<"$out" ||
-  { echo "no message naming an etw/ file that includes trace/:"; echo "$out"; exit 1; }
-echo "check-includes refused the reduced table: $(tail -1 <<<"$out")"
+
+# refuses NAME SED ROW MESSAGE: the table edited by SED (its edited row then reads ROW) must
+# make check-includes fail with a line matching MESSAGE.
+refuses() {
+  local doc="$work/architecture-$1.md" out
+  sed "$2" "$src/docs/architecture.md" >"$doc"
+  grep -qF -- "$3" "$doc" || { echo "$1: the row to edit was not found in the table"; exit 1; }
+  if out=$("$src/scripts/check-includes" --doc "$doc"); then
+    echo "$1: check-includes accepted the reduced table:"; echo "$out"; exit 1
+  fi
+  grep -q "$4" <<<"$out" || { echo "$1: no message matching $4:"; echo "$out"; exit 1; }
+  echo "$1: check-includes refused the reduced table: $(tail -1 <<<"$out")"
+}
+edge='an edge docs/architecture.md "Include edges" does not list for'
+refuses without-etw-edges 's/^| `etw` | .*$/| `etw` | `base` |/' '| `etw` | `base` |' \
+  "^etw/.*includes \"trace/.*$edge etw/\$"
+refuses without-cli-session-info \
+  's/^| `cli\/trace_schemas.cc` | `etw\/session_info.h`, /| `cli\/trace_schemas.cc` | /' \
+  '| `cli/trace_schemas.cc` | `etw/tdh_context.h`' \
+  "^cli/trace_schemas.cc:[0-9]*: includes \"etw/session_info.h\" (etw/), $edge cli/\$"

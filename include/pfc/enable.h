@@ -29,7 +29,7 @@ inline constexpr uint32_t kExcludeInPrivate = 0x200;
 
 // PAYLOAD_OPERATOR values (Windows SDK tdh.h; docs/semantics.md §2.2), then pfc's script-only
 // extensions (codes ≥ 64, docs/language.md §3): the ETW-compatible API accepts only ETW's
-// codes (pfc/payload_ops.h kEtwOp). In / NotIn never appear in a PayloadExpr (the
+// codes (base/payload_ops.h kEtwOp). In / NotIn never appear in a PayloadExpr (the
 // checker expands them into Eq/Is or Ne/IsNot predicates); the Field* operators compare two
 // integer fields of one event and keep the other field's index in PayloadValue::lo.
 enum class PayloadOp : uint16_t {

@@ -38,7 +38,7 @@ enum class InType : uint16_t {
   HexInt64 = 21,
 };
 // The largest InType value: every value from 1 (UnicodeString) to it is a type, each with
-// its row in the in-type table (pfc/in_types.h, which checks that at compile time).
+// its row in the in-type table (base/in_types.h, which checks that at compile time).
 inline constexpr InType kLastInType = InType::HexInt64;
 // Whether `t` is an InType value (a TDH_INTYPE pfc knows).
 constexpr bool in_type_known(uint16_t t) { return t >= 1 && t <= uint16_t(kLastInType); }

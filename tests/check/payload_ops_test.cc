@@ -1,4 +1,4 @@
-// tests/check/payload_ops_test.cc — the operator/type table (pfc/payload_ops.h) against
+// tests/check/payload_ops_test.cc — the operator/type table (base/payload_ops.h) against
 // expectations written out by hand from docs/semantics.md §2.2–§2.3: every operator × every
 // field type is accepted or gives the exact error, every integer type's range, the C API's
 // PAYLOADFIELD_* codes, and the script spelling of every row (through parser and checker).
@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "base/payload_ops.h"
 #include "compiler/convert.h"
 #include "pfc/etw/tdh.h"
-#include "pfc/payload_ops.h"
 #include "tests/check/test_util.h"
 
 namespace pfc::internal {

@@ -1,11 +1,16 @@
 /* tests/etw/consumer_test.c — OpenTraceW, ProcessTrace and CloseTrace: errors, events
  * written before the consumer opened, ProcessTrace blocking until the session stops,
  * CloseTrace while processing, several handles in timestamp order, lost events, a burst
- * past the front ring of a large session (kept, in order, in the main ring). */
+ * past the front ring of a large session (kept, in order, in the main ring); the pfc
+ * extension PfcGetTraceProblem. */
+#define _POSIX_C_SOURCE 200809L /* mkstemp */
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "etw_test.h"
 #include "etw_util.h"
+#include "pfc/etw/pfc_etw_ext.h"
 
 TEST(open_trace_errors) {
   SetLastError(0);
@@ -39,6 +44,62 @@ TEST(open_trace_errors) {
   CHECK_EQ(f.LogfileHeader.PerfFreq.QuadPart, 10000000);
   stop_session(s);
   CHECK_EQ(CloseTrace(c), 0);
+}
+
+/* PfcGetTraceProblem (docs/etw.md "pfc extensions"): the text of a refused log-file open,
+ * its sizes, its argument errors, and no problem for a consumer that reads no file. */
+TEST(trace_problem) {
+  char path[] = "/tmp/pfc-problem-XXXXXX";
+  const int fd = mkstemp(path);
+  CHECK(fd >= 0);
+  CHECK_EQ(write(fd, "not a log file", 14), 14);
+  close(fd);
+  WCHAR wpath[32];
+  size_t i = 0;
+  for (; path[i] != 0; ++i) wpath[i] = (WCHAR)path[i];
+  wpath[i] = 0;
+  EVENT_TRACE_LOGFILEW f;
+  memset(&f, 0, sizeof f);
+  f.LogFileName = wpath;
+  f.ProcessTraceMode = PROCESS_TRACE_MODE_EVENT_RECORD;
+  CHECK_EQ(OpenTraceW(&f), INVALID_PROCESSTRACE_HANDLE);
+  CHECK_EQ(GetLastError(), ERROR_BAD_FORMAT);
+  unlink(path);
+  ULONG size = 0;
+  BOOLEAN damaged = TRUE;
+  char text[512];
+  CHECK_EQ(PfcGetTraceProblem(INVALID_PROCESSTRACE_HANDLE, NULL, 0, &size, &damaged),
+           ERROR_MORE_DATA);
+  CHECK(size > 1 && size <= sizeof text);
+  CHECK_EQ(damaged, FALSE);
+  CHECK_EQ(PfcGetTraceProblem(INVALID_PROCESSTRACE_HANDLE, text, size - 1, &size, NULL),
+           ERROR_MORE_DATA);
+  CHECK_EQ(PfcGetTraceProblem(INVALID_PROCESSTRACE_HANDLE, text, sizeof text, &size, NULL), 0);
+  CHECK_EQ(strlen(text) + 1, size);
+  CHECK(strstr(text, path) != NULL);
+  CHECK(strstr(text, "not a pfc trace log file") != NULL);
+  CHECK_EQ(PfcGetTraceProblem(INVALID_PROCESSTRACE_HANDLE, text, sizeof text, NULL, NULL),
+           ERROR_INVALID_PARAMETER);
+  CHECK_EQ(PfcGetTraceProblem(INVALID_PROCESSTRACE_HANDLE, NULL, 4, &size, NULL),
+           ERROR_INVALID_PARAMETER);
+  CHECK_EQ(PfcGetTraceProblem((TRACEHANDLE)0x4242, text, sizeof text, &size, NULL),
+           ERROR_INVALID_HANDLE);
+  f.LogFileName = (LPWSTR)u"no-such-trace.etl"; /* another outcome: no problem text */
+  CHECK_EQ(OpenTraceW(&f), INVALID_PROCESSTRACE_HANDLE);
+  CHECK_EQ(GetLastError(), ERROR_FILE_NOT_FOUND);
+  CHECK_EQ(PfcGetTraceProblem(INVALID_PROCESSTRACE_HANDLE, text, sizeof text, &size, NULL), 0);
+  CHECK_EQ(size, 1);
+  CHECK_EQ(text[0], 0);
+  TRACEHANDLE s = start_session(u"cs_trace_problem");
+  Collector col = {0};
+  TRACEHANDLE c = open_consumer(u"cs_trace_problem", &col);
+  damaged = TRUE;
+  CHECK_EQ(PfcGetTraceProblem(c, text, sizeof text, &size, &damaged), 0);
+  CHECK_EQ(size, 1);
+  CHECK_EQ(damaged, FALSE);
+  CHECK_EQ(CloseTrace(c), 0);
+  CHECK_EQ(PfcGetTraceProblem(c, text, sizeof text, &size, NULL), ERROR_INVALID_HANDLE);
+  stop_session(s);
 }
 
 TEST(process_and_close_trace_errors) {

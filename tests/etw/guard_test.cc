@@ -23,6 +23,7 @@
 #include "pfc/etw/evntcons.h"
 #include "pfc/etw/evntprov.h"
 #include "pfc/etw/evntrace.h"
+#include "pfc/etw/pfc_etw_ext.h"
 #include "pfc/etw/tdh.h"
 
 // ---- failing allocations: this thread's allocations fail from the N-th on while armed ----
@@ -411,6 +412,21 @@ const std::vector<Row>& rows() {
        }},
       {"PfcTdhGetLastErrorMessage", false, none,
        [] { return PfcTdhGetLastErrorMessage()[0] == 0 ? 0u : 1u; }},
+      {"PfcGetTraceProblem", true,
+       [] {  // a manifest is no log file: the thread's open problem names it
+         write_manifest_file();
+         EVENT_TRACE_LOGFILEW f{};
+         f.LogFileName = const_cast<LPWSTR>(g_file16.c_str());
+         f.ProcessTraceMode = PROCESS_TRACE_MODE_EVENT_RECORD;
+         f.EventRecordCallback = record;
+         ASSERT_EQ(OpenTraceW(&f), INVALID_PROCESSTRACE_HANDLE);
+         ASSERT_EQ(GetLastError(), ERROR_BAD_FORMAT);
+       },
+       [] {
+         ULONG size = 0;
+         return PfcGetTraceProblem(INVALID_PROCESSTRACE_HANDLE, reinterpret_cast<PCHAR>(g_out),
+                                   sizeof g_out, &size, nullptr);
+       }},
   };
   return table;
 }

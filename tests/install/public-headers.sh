@@ -5,8 +5,8 @@
 # installed tree only, and every #include in it names a standard header or an installed
 # one (so no header can reach LLVM, PEGTL, pugixml, compiler/ or grammar/ even where
 # those happen to be on the default include path). Also that the source tree's include/pfc
-# holds only installed headers and PFC_INTERNAL_HEADERS (cmake/PfcInstall.cmake): any other
-# internal header lives beside its sources.
+# holds only installed headers (cmake/PfcInstall.cmake): every internal header lives beside
+# its sources.
 set -u
 build=$1
 src=$2/../..
@@ -43,12 +43,7 @@ for h in $(cd "$inc" && find pfc -name '*.h' | sort); do
 done
 for h in $(cd "$src/include" && find pfc -name '*.h' | sort); do
   [ -f "$inc/$h" ] && continue
-  case " ${PFC_INTERNAL_HEADERS-} " in *" ${h#pfc/} "*) continue ;; esac
   echo "FAIL: include/$h is not installed: an internal header lives beside its sources"; fail=1
-done
-for h in ${PFC_INTERNAL_HEADERS-}; do
-  [ -f "$src/include/pfc/$h" ] && [ ! -f "$inc/pfc/$h" ] ||
-    { echo "FAIL: PFC_INTERNAL_HEADERS names $h, not an uninstalled header in include/pfc"; fail=1; }
 done
 # The porting macros in C++ as well (tests/install/consumer/etw_demo.c uses them from C).
 cat > "$tmp/port.cc" <<'CC'

@@ -9,8 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include "base/payload_ops.h"
 #include "base/utf8.h"
-#include "pfc/payload_ops.h"
 #include "runtime/casefold.h"
 #include "runtime/glob.h"
 #include "runtime/tdh.h"

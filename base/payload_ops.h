@@ -1,11 +1,11 @@
-// pfc/payload_ops.h — the one operator table of payload predicates (docs/semantics.md
+// base/payload_ops.h — the one operator table of payload predicates (docs/semantics.md
 // §2.2–§2.3): which PAYLOAD_OPERATORs exist, how they are spelled, how many values each takes
 // and which field kinds they apply to; with the field types' kinds and ranges of
-// pfc/in_types.h, which operator applies to which field. The grammar (its operator keywords,
+// base/in_types.h, which operator applies to which field. The grammar (its operator keywords,
 // the AST dump, "did you mean"), the checker and value conversion (compiler/convert.h), the
 // lowering, the IR verifier, the ETW/TDH layer (etw/) and the explanation all read this
 // table; only the two engines (runtime/tdh.cc, compiler/jit/codegen_payload.cc) spell out
-// what each operator computes. Internal: not an installed header.
+// what each operator computes. In base/ beside base/in_types.h (docs/architecture.md §2).
 //
 // Adding an operator: docs/architecture.md "Adding an operator, a filter, a field type".
 #pragma once
@@ -14,8 +14,8 @@
 #include <optional>
 #include <string_view>
 
+#include "base/in_types.h"
 #include "pfc/enable.h"
-#include "pfc/in_types.h"
 
 namespace pfc::internal {
 

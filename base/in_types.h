@@ -1,12 +1,13 @@
-// pfc/in_types.h — the one table of field types (InType, pfc/schema.h): for each TDH in-type
+// base/in_types.h — the one table of field types (InType, pfc/schema.h): for each TDH in-type
 // its script spelling, its winmeta manifest spelling, its byte size, the kind of value a
 // payload predicate compares it with and, for integer-like types, the range a value must fit
 // (docs/semantics.md §2.2–§2.3, docs/language.md §2). The schema functions
 // (in_type_name, in_type_fixed_size, ...), the manifest reader, the checker, value
-// conversion and the payload operator table (pfc/payload_ops.h) all read it.
+// conversion and the payload operator table (base/payload_ops.h) all read it.
 //
 // Adding a field type: its InType value and kLastInType (pfc/schema.h), a row here, its
-// mc.exe type (cli/mc_header.cc) and the docs. Internal: not an installed header.
+// mc.exe type (cli/mc_header.cc) and the docs. In base/, not include/pfc/: every layer reads
+// it, and include/pfc/ holds only installed headers (docs/architecture.md §2).
 #pragma once
 
 #include <cstddef>
