@@ -79,8 +79,12 @@ class IrBuilder {
   uint32_t str_map(ir::StrMap m);
 
   // Room for `n` instructions: a caller that knows the program's size up front saves the
-  // growing vector's copies and its up-to-2x slack (millions of predicates).
-  void reserve(size_t n) { prog_.code.reserve(n); }
+  // growing vector's copies and its up-to-2x slack (millions of predicates), and the
+  // hash-consing index's growing steps.
+  void reserve(size_t n) {
+    prog_.code.reserve(n);
+    global_.reserve(n);
+  }
 
   // Appends Return, orders the check notes by slot (then check) and hands out the program.
   ir::Program finish();
