@@ -57,13 +57,16 @@ void put_extent(Writer& w, const Extent& e) {
 void put_code(Writer& w, const Program& p) {
   w.put<uint32_t>(p.num_regs);
   w.count(p.code.size());
-  for (const Inst& in : p.code) {
-    w.put(static_cast<uint8_t>(in.op));
-    w.put<uint32_t>(in.dst);
-    w.put<uint32_t>(in.a);
-    w.put<uint32_t>(in.b);
-    w.put<uint32_t>(in.c);
-    w.put<uint64_t>(in.imm);
+  w.out().reserve(w.out().size() + kInstBytes * p.code.size());
+  for (const Inst& in : p.code) {  // one append an instruction
+    uint8_t b[kInstBytes];
+    b[0] = static_cast<uint8_t>(in.op);
+    store_le<uint32_t>(b + 1, in.dst);
+    store_le<uint32_t>(b + 5, in.a);
+    store_le<uint32_t>(b + 9, in.b);
+    store_le<uint32_t>(b + 13, in.c);
+    store_le<uint64_t>(b + 17, in.imm);
+    w.out().append(reinterpret_cast<const char*>(b), sizeof b);
   }
 }
 
