@@ -57,7 +57,6 @@ void put_extent(Writer& w, const Extent& e) {
 void put_code(Writer& w, const Program& p) {
   w.put<uint32_t>(p.num_regs);
   w.count(p.code.size());
-  w.out().reserve(w.out().size() + kInstBytes * p.code.size());
   for (const Inst& in : p.code) {  // one append an instruction
     uint8_t b[kInstBytes];
     b[0] = static_cast<uint8_t>(in.op);
@@ -309,10 +308,19 @@ Result<Program> Decoder::run() {
   return std::move(p_);
 }
 
+// The bytes of the code and predicate sections (most of a large program's wire form), so
+// the encoding reserves once instead of growing through every power of two.
+size_t main_sections_bytes(const Program& p) {
+  size_t n = kInstBytes * p.code.size() + 18 * (p.int_preds.size() + p.guid_preds.size());
+  for (const StrPred& q : p.str_preds) n += 10 + q.text.size() + 4 * q.folded.size();
+  return n;
+}
+
 }  // namespace
 
 std::string encode_program(const Program& program) {
   Writer w;
+  w.out().reserve(256 + main_sections_bytes(program));
   w.out().append(kMagic);
   w.put<uint32_t>(kFormat);
   put_code(w, program);
