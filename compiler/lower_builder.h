@@ -80,10 +80,12 @@ class IrBuilder {
 
   // Room for `n` instructions: a caller that knows the program's size up front saves the
   // growing vector's copies and its up-to-2x slack (millions of predicates), and the
-  // hash-consing index's growing steps.
+  // growing steps of the regions' hash-consing index, which holds the payload filters'
+  // instructions (lowered in their key's region) and keeps its table from one region to
+  // the next.
   void reserve(size_t n) {
     prog_.code.reserve(n);
-    global_.reserve(n);
+    region_.reserve(n);
   }
 
   // Appends Return, orders the check notes by slot (then check) and hands out the program.
