@@ -57,13 +57,15 @@ void put_extent(Writer& w, const Extent& e) {
 void put_code(Writer& w, const Program& p) {
   w.put<uint32_t>(p.num_regs);
   w.count(p.code.size());
-  for (const Inst& in : p.code) {
-    w.put(static_cast<uint8_t>(in.op));
-    w.put<uint32_t>(in.dst);
-    w.put<uint32_t>(in.a);
-    w.put<uint32_t>(in.b);
-    w.put<uint32_t>(in.c);
-    w.put<uint64_t>(in.imm);
+  for (const Inst& in : p.code) {  // one append an instruction
+    uint8_t b[kInstBytes];
+    b[0] = static_cast<uint8_t>(in.op);
+    store_le<uint32_t>(b + 1, in.dst);
+    store_le<uint32_t>(b + 5, in.a);
+    store_le<uint32_t>(b + 9, in.b);
+    store_le<uint32_t>(b + 13, in.c);
+    store_le<uint64_t>(b + 17, in.imm);
+    w.out().append(reinterpret_cast<const char*>(b), sizeof b);
   }
 }
 
@@ -306,10 +308,19 @@ Result<Program> Decoder::run() {
   return std::move(p_);
 }
 
+// The bytes of the code and predicate sections (most of a large program's wire form), so
+// the encoding reserves once instead of growing through every power of two.
+size_t main_sections_bytes(const Program& p) {
+  size_t n = kInstBytes * p.code.size() + 18 * (p.int_preds.size() + p.guid_preds.size());
+  for (const StrPred& q : p.str_preds) n += 10 + q.text.size() + 4 * q.folded.size();
+  return n;
+}
+
 }  // namespace
 
 std::string encode_program(const Program& program) {
   Writer w;
+  w.out().reserve(256 + main_sections_bytes(program));
   w.out().append(kMagic);
   w.put<uint32_t>(kFormat);
   put_code(w, program);

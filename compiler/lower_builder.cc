@@ -21,15 +21,16 @@ ir::Reg IrBuilder::emit(Op op, uint32_t a, uint32_t b, uint32_t c, uint64_t imm)
 }
 
 ir::Reg IrBuilder::emit_inst(Inst inst) {
-  if (uint32_t at = global_.find(prog_.code, inst); at != global_.kNone) return prog_.code[at].dst;
+  const uint64_t h = InstKey::hash(inst);  // the key ignores dst
+  if (uint32_t at = global_.find(prog_.code, inst, h); at != global_.kNone)
+    return prog_.code[at].dst;
   if (in_region()) {
-    if (uint32_t at = region_.find(prog_.code, inst); at != region_.kNone)
+    if (uint32_t at = region_.find(prog_.code, inst, h); at != region_.kNone)
       return prog_.code[at].dst;
   }
   inst.dst = prog_.num_regs++;
   prog_.code.push_back(inst);
-  (in_region() ? region_ : global_)
-      .insert(prog_.code, static_cast<uint32_t>(prog_.code.size() - 1));
+  (in_region() ? region_ : global_).insert(static_cast<uint32_t>(prog_.code.size() - 1), h);
   return inst.dst;
 }
 
@@ -180,28 +181,31 @@ uint32_t IrBuilder::str_set(std::vector<std::string> values, bool case_insensiti
 namespace {
 
 // The pool index of `value`, appending it (and indexing it) when it is new.
-template <typename T, typename Index>
+template <typename Key, typename T, typename Index>
 uint32_t intern(std::vector<T>& pool, Index& index, T value) {
-  if (uint32_t at = index.find(pool, value); at != index.kNone) return at;
+  const uint64_t h = Key::hash(value);
+  if (uint32_t at = index.find(pool, value, h); at != index.kNone) return at;
   pool.push_back(std::move(value));
-  index.insert(pool, static_cast<uint32_t>(pool.size() - 1));
+  index.insert(static_cast<uint32_t>(pool.size() - 1), h);
   return static_cast<uint32_t>(pool.size() - 1);
 }
 
 }  // namespace
 
-uint32_t IrBuilder::field(const ir::FieldDesc& f) { return intern(prog_.fields, field_ids_, f); }
+uint32_t IrBuilder::field(const ir::FieldDesc& f) {
+  return intern<FieldKey>(prog_.fields, field_ids_, f);
+}
 
 uint32_t IrBuilder::int_pred(const ir::IntPred& p) {
-  return intern(prog_.int_preds, int_pred_ids_, p);
+  return intern<IntPredKey>(prog_.int_preds, int_pred_ids_, p);
 }
 
 uint32_t IrBuilder::str_pred(ir::StrPred p) {
-  return intern(prog_.str_preds, str_pred_ids_, std::move(p));
+  return intern<StrPredKey>(prog_.str_preds, str_pred_ids_, std::move(p));
 }
 
 uint32_t IrBuilder::guid_pred(const ir::GuidPred& p) {
-  return intern(prog_.guid_preds, guid_pred_ids_, p);
+  return intern<GuidPredKey>(prog_.guid_preds, guid_pred_ids_, p);
 }
 
 void IrBuilder::note(uint32_t slot, ir::Check check, ir::Reg v) {

@@ -81,8 +81,14 @@ class IrBuilder {
   void defer_string_databases(bool defer) { defer_databases_ = defer; }
 
   // Room for `n` instructions: a caller that knows the program's size up front saves the
-  // growing vector's copies and its up-to-2x slack (millions of predicates).
-  void reserve(size_t n) { prog_.code.reserve(n); }
+  // growing vector's copies and its up-to-2x slack (millions of predicates), and the
+  // growing steps of the regions' hash-consing index, which holds the payload filters'
+  // instructions (lowered in their key's region) and keeps its table from one region to
+  // the next.
+  void reserve(size_t n) {
+    prog_.code.reserve(n);
+    region_.reserve(n);
+  }
 
   // Appends Return, orders the check notes by slot (then check) and hands out the program.
   ir::Program finish();

@@ -69,13 +69,23 @@ std::string ProgramKey::hex() const {
   return s;
 }
 
-// The hash of the three parts, each length-prefixed (no two inputs share bytes).
+// The hash of the three parts, each length-prefixed (no two inputs share bytes), fed to
+// the hash piece by piece (the same hash as of their concatenation, without copying the IR).
 ProgramKey program_key(std::string_view ir_wire_bytes) {
-  std::string input;
-  append_string(input, ir_wire_bytes);
-  append_string(input, kNativeCodeVersion);
-  append_string(input, cpu_identity());
-  return ProgramKey{xxh128(input)};
+  XXH3_state_t state;
+  XXH3_128bits_reset(&state);
+  for (std::string_view part :
+       {ir_wire_bytes, std::string_view(kNativeCodeVersion), std::string_view(cpu_identity())}) {
+    std::string prefix;
+    append_u32(prefix, static_cast<uint32_t>(part.size()));
+    XXH3_128bits_update(&state, prefix.data(), prefix.size());
+    XXH3_128bits_update(&state, part.data(), part.size());
+  }
+  XXH128_canonical_t c;
+  XXH128_canonicalFromHash(&c, XXH3_128bits_digest(&state));
+  ProgramKey key;
+  std::memcpy(key.bytes.data(), c.digest, key.bytes.size());
+  return key;
 }
 
 namespace {

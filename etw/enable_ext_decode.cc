@@ -116,6 +116,7 @@ bool decode_filters(const uint8_t* d, const Header& h, std::vector<Decoded>& out
     x.blob.event_version = f[2];
     x.blob.group_all = (f[3] & 2) != 0;
     x.named = (f[3] & 4) != 0;
+    x.blob.preds.reserve(r.npred);
     for (uint32_t k = 0; k < r.npred; ++k) {
       BlobPredicate p;
       const uint8_t* at = d + h.preds_at() + size_t{kBlobPredicateSize} * (r.pred + k);
@@ -208,21 +209,23 @@ std::optional<ExtContents> decode_ext(const uint8_t* d, size_t size, const Provi
     out.schema = std::move(p);
   }
   size_t at = h.layout_at;
-  std::vector<BlobFilter> blobs;
+  std::vector<BlobFilter> blobs;  // filters[i]'s, moved out of it
+  blobs.reserve(filters.size());
   for (Decoded& x : filters) {
     if (!decode_layout(d, h.layouts_end(), at, x.blob)) return std::nullopt;
-    blobs.push_back(x.blob);
+    blobs.push_back(std::move(x.blob));
   }
   if (at != h.layouts_end() || !blob_layouts_agree(blobs)) return std::nullopt;
-  for (Decoded& x : filters) {
+  for (size_t i = 0; i < filters.size(); ++i) {
     PayloadFilter pf;
     // A TraceLogging provider's filters are all named, by events of its schema; the
     // loaded manifest does not describe TraceLogging events.
     const bool tracelogging = out.schema && out.schema->tracelogging;
+    Decoded& x = filters[i];
     if (x.named != tracelogging) return std::nullopt;
-    if (!resolve_blob_filter(x.blob, x.named ? nullptr : loaded, x.expr.preds, pf))
+    if (!resolve_blob_filter(blobs[i], x.named ? nullptr : loaded, x.expr.preds, pf))
       return std::nullopt;
-    if (x.named && !name_filter(*out.schema, x.blob.event_id, pf)) return std::nullopt;
+    if (x.named && !name_filter(*out.schema, blobs[i].event_id, pf)) return std::nullopt;
     pf.expr = std::move(x.expr);
     out.payload.push_back(std::move(pf));
   }

@@ -87,12 +87,30 @@ std::vector<FieldDef> blob_layout(const EventDef& event, const std::vector<BlobP
                                event.fields.begin() + static_cast<ptrdiff_t>(n));
 }
 
-uint32_t blob_checksum(const uint8_t* data, size_t size) {
-  uint32_t h = 2166136261u;
-  for (size_t i = 0; i < size; ++i) {
-    const bool in_field = i >= kBlobChecksumOffset && i < kBlobChecksumOffset + 4;
-    h = (h ^ (in_field ? 0u : data[i])) * 16777619u;
+namespace {
+
+// FNV-1a 32 over `n` bytes, continuing from `h`; four bytes a step (the same result).
+uint32_t fnv1a(uint32_t h, const uint8_t* p, size_t n) {
+  constexpr uint32_t kPrime = 16777619u;
+  size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    h = (h ^ p[i]) * kPrime;
+    h = (h ^ p[i + 1]) * kPrime;
+    h = (h ^ p[i + 2]) * kPrime;
+    h = (h ^ p[i + 3]) * kPrime;
   }
+  for (; i < n; ++i) h = (h ^ p[i]) * kPrime;
+  return h;
+}
+
+}  // namespace
+
+uint32_t blob_checksum(const uint8_t* data, size_t size) {
+  static constexpr uint8_t kZeros[4] = {};
+  constexpr size_t kAt = kBlobChecksumOffset, kEnd = kBlobChecksumOffset + 4;
+  uint32_t h = fnv1a(2166136261u, data, std::min(size, kAt));
+  if (size > kAt) h = fnv1a(h, kZeros, std::min(size, kEnd) - kAt);  // the field as zeros
+  if (size > kEnd) h = fnv1a(h, data + kEnd, size - kEnd);
   return h;
 }
 
@@ -334,8 +352,25 @@ std::optional<BlobContents> decode_blob(const uint8_t* d, size_t size) {
 
 namespace {
 
+// An integer's bits as its decimal text (signed or not) parses: its magnitude and sign.
+ast::Int as_written(uint64_t bits, bool is_signed) {
+  const bool negative = is_signed && static_cast<int64_t>(bits) < 0;
+  return ast::Int{negative ? uint64_t{0} - bits : bits, negative, {}};
+}
+
 // The value as TDH text, converted again: accepted iff TDH conversion can produce it.
+// Integers go as the magnitude and sign their decimal text parses to (the same conversion,
+// without printing and parsing the text).
 bool value_fits(const FieldDef& f, const BlobPredicate& p) {
+  if (internal::payload_value_kind(f.type) == internal::ValueKind::Integer) {
+    const bool sgn = in_type_is_signed(f.type);
+    ast::Value v;
+    v.kind = payload_op_takes_pair(p.op) ? ast::Value::Kind::IntPair : ast::Value::Kind::Int;
+    v.lo = as_written(p.value.lo, sgn);
+    v.hi = as_written(p.value.hi, sgn);
+    internal::ConvertResult r = internal::convert_value(f.name, f.type, p.op, v);
+    return r && r->lo == p.value.lo && (!payload_op_takes_pair(p.op) || r->hi == p.value.hi);
+  }
   std::string text;
   if (is_string(f.type)) {
     text = p.value.text;
@@ -419,6 +454,7 @@ bool resolve_blob_filter(const BlobFilter& bf, const ProviderDef* schema,
                          std::vector<PayloadPredicate>& preds, PayloadFilter& out) {
   std::shared_ptr<const EventDef> ev = layout_event(bf, schema);
   if (!ev) return false;
+  preds.reserve(preds.size() + bf.preds.size());
   for (const BlobPredicate& p : bf.preds) {
     if (p.field >= ev->fields.size()) return false;
     const FieldDef& f = ev->fields[p.field];

@@ -19,6 +19,9 @@
 #include <string>
 #include <vector>
 
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
 #include "compiler/ir_wire.h"
 #include "compiler/jit/shared_code.h"
 #include "compiler/native_file.h"
@@ -190,6 +193,22 @@ TEST(NativeFile, KeysDependOnProgramVersionAndCpu) {
   EXPECT_NE(program_key(""), program_key(std::string(1, '\0')));
   EXPECT_NE(cpu_identity().find(" family "), std::string::npos) << cpu_identity();
   EXPECT_EQ(program_key("abc").hex().size(), 32u);
+}
+
+// The key is XXH3-128 (canonical bytes) of the three parts, each after its u32 LE length:
+// computed here over the concatenation, as the cache's file names always were.
+TEST(NativeFile, KeyIsTheHashOfTheLengthPrefixedParts) {
+  for (const std::string& wire : {std::string(), std::string("abc"), std::string(70000, 'x')}) {
+    std::string input;
+    for (std::string_view part : {std::string_view(wire), std::string_view(kNativeCodeVersion),
+                                  std::string_view(cpu_identity())}) {
+      for (unsigned i = 0; i < 4; ++i) input += static_cast<char>(part.size() >> (8 * i));
+      input += part;
+    }
+    XXH128_canonical_t c;
+    XXH128_canonicalFromHash(&c, XXH3_128bits(input.data(), input.size()));
+    EXPECT_EQ(std::memcmp(program_key(wire).bytes.data(), c.digest, 16), 0) << wire.size();
+  }
 }
 
 TEST(NativeFile, HelpersAreTheOnesCodeCalls) {

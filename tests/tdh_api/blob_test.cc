@@ -55,6 +55,21 @@ void rechecksum(std::vector<uint8_t>& b) {
   std::memcpy(b.data() + kBlobChecksumOffset, &sum, 4);
 }
 
+// FNV-1a 32 over every byte, the checksum field's four read as zeros (docs/etw.md
+// "Payload filter blob"), for blobs of every length around the field.
+TEST(PayloadBlob, ChecksumIsFnv1aWithItsFieldZeroed) {
+  std::vector<uint8_t> b;
+  for (size_t n = 0; n <= 40; ++n) {
+    uint32_t want = 2166136261u;
+    for (size_t i = 0; i < n; ++i) {
+      const bool field = i >= kBlobChecksumOffset && i < kBlobChecksumOffset + 4;
+      want = (want ^ (field ? 0u : b[i])) * 16777619u;
+    }
+    EXPECT_EQ(blob_checksum(b.data(), n), want) << n;
+    b.push_back(static_cast<uint8_t>(n * 37 + 11));
+  }
+}
+
 TEST(PayloadBlob, RoundTrip) {
   const BlobContents c = sample();
   const std::vector<uint8_t> b = encode_blob(c);
