@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -119,6 +120,11 @@ class Service {
       if (::fstatat(dir_.fd(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0)
         e.bytes += static_cast<uint64_t>(st.st_size);
     }
+    // A failure this service could not write down counts as written: it is not compiled
+    // again (on a full file system that would loop for ever and never let the service
+    // go idle); the next service tries again.
+    for (const std::string& key : unwritten_failures_)
+      if (auto it = out.find(key); it != out.end()) it->second.failure = true;
     return out;
   }
 
@@ -201,8 +207,9 @@ class Service {
       bytes = std::unexpected(w.error());
     }
     const std::string reason = one_line(bytes.error().message);
-    (void)trace::write_file_atomic(dir_, program_file_name(key, ProgramFile::Failure), reason,
-                                   "compiler.tmp-written");
+    if (!trace::write_file_atomic(dir_, program_file_name(key, ProgramFile::Failure), reason,
+                                  "compiler.tmp-written"))
+      unwritten_failures_.insert(key);
     log(key + " failed " + provider + " cpu_us=" + std::to_string(cpu) + ": " + reason);
   }
 
@@ -296,6 +303,7 @@ class Service {
     dir_.remove(program_file_name(key, ProgramFile::Refusal));
     unused_since_.erase(key);
     checked_refusals_.erase(key);
+    unwritten_failures_.erase(key);
     return true;
   }
 
@@ -344,6 +352,7 @@ class Service {
   std::map<std::string, uint64_t> unused_since_;  // key → when first seen unused (mono ns)
   // key → the refusal file (inode, mtime) checked last
   std::map<std::string, std::pair<uint64_t, uint64_t>> checked_refusals_;
+  std::set<std::string> unwritten_failures_;  // keys that failed, with no failure file
 };
 
 }  // namespace

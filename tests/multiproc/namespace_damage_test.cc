@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -50,6 +51,38 @@ std::vector<std::string> events(Child& consumer, size_t n) {
 
 // The rest of a consumer's events, up to its "done" line.
 std::vector<std::string> rest(Child& consumer) { return events(consumer, ~size_t{0}); }
+
+// Polls `done` every 20 ms until it holds (true) or kWait ms passed (false).
+template <class F>
+bool wait_until(F done) {
+  const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(kWait);
+  while (!done()) {
+    if (std::chrono::steady_clock::now() >= end) return false;
+    ::usleep(20000);
+  }
+  return true;
+}
+
+// The live compile services of namespace `ns` (pfc-trace-compiler processes whose
+// PFC_TRACE_DIR is `ns`).
+std::vector<int> compile_services(const std::string& ns) {
+  std::vector<int> out;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    const std::string name = entry.path().filename();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::string comm, env, line;
+    std::getline(std::ifstream(entry.path() / "comm"), comm);
+    if (comm.rfind("pfc-trace-comp", 0) != 0) continue;
+    std::ifstream environ(entry.path() / "environ");
+    bool ours = false;
+    while (std::getline(environ, env, '\0')) ours |= env == "PFC_TRACE_DIR=" + ns;
+    std::ifstream status(entry.path() / "status");
+    while (std::getline(status, line))
+      if (line.rfind("State:", 0) == 0 && line.find('Z') != std::string::npos) ours = false;
+    if (ours) out.push_back(std::stoi(name));
+  }
+  return out;
+}
 
 void write_events(Child& provider, int n) {
   provider.send("write " + std::to_string(n) + " 1");
@@ -259,6 +292,14 @@ class FullFileSystem : public tests::SmallTmpfs {
   void SetUp() override {
     SmallTmpfs::SetUp();
     ignore_sigpipe();
+    ::setenv("PFC_COMPILER_IDLE_MS", "200", 1);  // a compile service leaves soon
+    ::setenv("PFC_COMPILER_KEEP_MS", "200", 1);
+  }
+  void TearDown() override {
+    for (int pid : compile_services(mnt_ + "/ns")) ::kill(pid, SIGKILL);  // nothing left
+    ::unsetenv("PFC_COMPILER_IDLE_MS");
+    ::unsetenv("PFC_COMPILER_KEEP_MS");
+    SmallTmpfs::TearDown();
   }
 };
 
@@ -319,6 +360,31 @@ TEST_F(FullFileSystem, EventsAreDroppedAndSessionsStillStop) {
     p->send("quit");
     EXPECT_EQ(p->wait(kWait), 0);
   }
+}
+
+// A compile service that can write neither a program's code nor its failure (a request
+// written by a provider that could start no service, then the file system filled) does
+// not compile that program again and again: it leaves once idle.
+TEST_F(FullFileSystem, TheCompileServiceLeavesWhenItCannotWriteAResult) {
+  ok({"start", "S", "4", "16"});
+  {
+    Child provider({"provider", "0x606"}, {"PFC_TRACE_COMPILER=/bin/false"});
+    ASSERT_EQ(provider.read_line(kWait), "registered");
+    ok({"enable", "S", "0x606", "5", "0"});
+    write_events(provider, 10);  // the first event has the provider lower its program
+    const auto requested = [&] {
+      for (const auto& e : std::filesystem::directory_iterator(mnt_ + "/ns"))
+        if (e.path().extension() == ".req") return true;
+      return false;
+    };
+    ASSERT_TRUE(wait_until(requested)) << "the provider wrote no request";
+    provider.send("quit");
+    EXPECT_EQ(provider.wait(kWait), 0);
+  }
+  fill();
+  Child service(Child::Program{TRACE_COMPILER}, {"--foreground"});
+  EXPECT_EQ(service.wait(kWait), 0) << "the compile service is still running on a full file system";
+  EXPECT_EQ(pfc_trace({"stop", "S"}).status, 0);
 }
 
 }  // namespace
