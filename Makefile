@@ -2,6 +2,7 @@
 #   make demo   bootstrap, build, run the bundled example
 #   make test   bootstrap, build, run every test (and fail on a skip without an allowed reason)
 #   make format-check / make format   check / apply .clang-format (clang-format-14)
+#   make asan   build the asan-ubsan preset, run every test under ASan + UBSan (skip check too)
 #   make tidy   clang-tidy-19 with .clang-tidy over every source of the ci build (cached)
 PRESET ?= ci
 BUILD  := build/$(PRESET)
@@ -48,9 +49,13 @@ bench: BUILD = build/$(PRESET)
 bench: build
 	@scripts/run-bench $(BUILD)
 
+# Every test under ASan + UBSan (clang-19, Debug). A skipped or disabled test fails it
+# unless its reason is on tests/allowed_skips.txt or tests/allowed_skips_sanitizers.txt.
 asan: bootstrap
 	@cmake --preset asan-ubsan >/dev/null && cmake --build build/asan-ubsan -j $(JOBS)
-	ctest --test-dir build/asan-ubsan --output-on-failure -j $(JOBS)
+	ctest --test-dir build/asan-ubsan --output-on-failure -j $(JOBS) --output-junit ctest-junit.xml
+	@scripts/check-skips build/asan-ubsan/ctest-junit.xml tests/allowed_skips.txt \
+		tests/allowed_skips_sanitizers.txt
 
 tsan: bootstrap
 	@cmake --preset tsan >/dev/null && cmake --build build/tsan -j $(JOBS)
