@@ -40,6 +40,9 @@ void* allocate(std::size_t n, std::size_t align) {
 }
 }  // namespace
 
+// The static analyzer takes `delete` to have freed the memory before these replacements
+// run, and reports their free() as a double free.
+// NOLINTBEGIN(clang-analyzer-cplusplus.NewDelete)
 void* operator new(std::size_t n) { return allocate(n, 0); }
 void* operator new[](std::size_t n) { return allocate(n, 0); }
 void* operator new(std::size_t n, std::align_val_t a) {
@@ -56,6 +59,7 @@ void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
 void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
 void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+// NOLINTEND(clang-analyzer-cplusplus.NewDelete)
 
 namespace {
 
