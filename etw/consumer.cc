@@ -163,7 +163,18 @@ const trace::RingReader::View* file_peek(Runtime& rt, Consumer& c, uint64_t now)
       return nullptr;
     case trace::LogReader::Step::Pending: break;
   }
-  if (c.follow == Follow::None || (c.follow == Follow::WhileSession && session_over(rt, c))) {
+  if (c.follow == Follow::WhileSession && session_over(rt, c)) {
+    // The session may have written and closed its file since `next` looked: the file is
+    // whole now (its host is gone), so it is read once more, to its end, before the end.
+    c.follow = Follow::None;
+    if (auto r = c.log->refresh(); !r) {
+      c.log_done = true;
+      c.problem = {r.error().message, true};
+      return nullptr;
+    }
+    return file_peek(rt, c, now);
+  }
+  if (c.follow == Follow::None) {
     // Records held back for the merge (the file ends unfinished) come first.
     if (c.log->release_held()) return file_peek(rt, c, now);
     c.log_done = true;

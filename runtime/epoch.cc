@@ -119,7 +119,7 @@ void EpochDomain::retire(std::function<void()> deleter) {
   // (their objects leak, none is freed early).
   try {
     collect();
-  } catch (const std::bad_alloc&) {
+  } catch (const std::bad_alloc&) {  // NOLINT(bugprone-empty-catch): see above
   }
 }
 

@@ -219,8 +219,8 @@ FORCEINLINE BOOLEAN PfcEtwWordSet(const ULONGLONG* Word) {
 #endif
 }
 
-/* Whether a session enables any registration of this process. */
-FORCEINLINE BOOLEAN PfcEtwAnyEnabled(void) {
+/* Whether a session enables any registration of this process. (void): a C prototype. */
+FORCEINLINE BOOLEAN PfcEtwAnyEnabled(void) { /* NOLINT(modernize-redundant-void-arg) */
   return __builtin_expect(PfcEtwWordSet(&PfcEtwEnableTable->EnabledSlots), 0);
 }
 

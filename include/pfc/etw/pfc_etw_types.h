@@ -282,7 +282,7 @@ typedef const GUID* REFGUID;
 #endif
 #define PFC_ETW_DEFINE_GUID_VALUE(name, l, w1, w2, b1, b2, b3, b4, b5, b6, b7, b8) \
   PFC_ETW_DEFINE_LINKAGE const GUID __attribute__((weak))                          \
-  name = {l, w1, w2, {b1, b2, b3, b4, b5, b6, b7, b8}}
+  name = {l, w1, w2, {b1, b2, b3, b4, b5, b6, b7, b8}} /* NOLINT(bugprone-macro-parentheses) */
 #define PFC_ETW_DECLARE_GUID(name, l, w1, w2, b1, b2, b3, b4, b5, b6, b7, b8) \
   PFC_ETW_EXTERN_C const GUID name
 #ifndef DEFINE_GUID
