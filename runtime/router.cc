@@ -187,10 +187,12 @@ ProgramSpec RouterImpl::program_spec(ProviderHandle provider) const {
   });
 }
 
-RouteResult Installed::run_tlg(const EventView& original) const noexcept {
+RouteResult Installed::run_slow(const EventView& original) const noexcept {
+  if (tlg == nullptr) return program->route(original);
   EventView storage;
   const EventView& event = tlg->view(original, storage);
-  const NativeRouteFn fn = native->load(std::memory_order_acquire);
+  const std::atomic<NativeRouteFn>* slot = program->native_slot();
+  const NativeRouteFn fn = slot != nullptr ? slot->load(std::memory_order_acquire) : nullptr;
   return fn != nullptr ? call_native(fn, event) : program->route(event);
 }
 

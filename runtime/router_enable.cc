@@ -67,9 +67,10 @@ Result<std::unique_ptr<Installed>> RouterImpl::build(const Registration& reg,
     return make_error("the program compiler returned no program for provider '" + reg.def.name +
                       "'");
   in->program = std::move(*program);
-  if (const auto* slot = in->program->native_slot()) in->native = slot;
   if (auto views = std::make_unique<const tlg::FilterViews>(spec); !views->empty())
     in->tlg = std::move(views);
+  if (const auto* slot = in->program->native_slot(); slot != nullptr && in->tlg == nullptr)
+    in->native = slot;
   return in;
 }
 

@@ -33,8 +33,8 @@ inline constinit const std::atomic<NativeRouteFn> kNoNativeSlot{nullptr};
 // wholesale and retired through the router's EpochDomain.
 struct Installed {
   std::shared_ptr<const RoutingProgram> program;  // never null
-  // program->native_slot(), or kNoNativeSlot when it has none: never null, so decide()
-  // tests only the function.
+  // program->native_slot(), or kNoNativeSlot when it has none or has TraceLogging filters
+  // (run_slow): never null, so decide() tests only the function.
   const std::atomic<NativeRouteFn>* native = &kNoNativeSlot;
   uint64_t sessions = 0;                     // slots the program was compiled for
   std::vector<std::shared_ptr<Sink>> sinks;  // one per set bit of `sessions`, ascending
@@ -52,14 +52,13 @@ struct Installed {
   }
   // The program's own result, before the exclusion and the installed sessions apply.
   PFC_CALLS_JIT_CODE RouteResult run(const EventView& event) const noexcept {
-    if (tlg != nullptr) [[unlikely]]
-      return run_tlg(event);
     const NativeRouteFn fn = native->load(std::memory_order_acquire);
-    return fn != nullptr ? call_native(fn, event) : program->route(event);
+    return fn != nullptr ? call_native(fn, event) : run_slow(event);
   }
-  // run() on the view `tlg` lays out for a TraceLogging event (out of line: the view is
-  // built on this function's stack, which the common path does not pay for).
-  PFC_CALLS_JIT_CODE RouteResult run_tlg(const EventView& original) const noexcept;
+  // run() without a native function in `native`: the interpreter, or, for a program with
+  // TraceLogging filters (whose `native` is kNoNativeSlot, so the common path tests
+  // nothing more), the program on the view `tlg` lays out, natively once it can.
+  PFC_CALLS_JIT_CODE RouteResult run_slow(const EventView& event) const noexcept;
   Sink* sink_for(uint32_t slot) const noexcept {
     const uint64_t below = slot == 0 ? 0 : (sessions & (~uint64_t{0} >> (64 - slot)));
     return sinks[static_cast<size_t>(std::popcount(below))].get();
