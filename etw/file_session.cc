@@ -187,6 +187,9 @@ SessionCounters finish_file_session(const trace::TraceDir& dir, const trace::Ses
     auto host = trace::find_host(dir, e.instance);
     if (!host) break;
     const bool dead = !trace::process_alive(host->key);
+    // A host removes its marker before it exits: one seen gone whose marker has gone too
+    // ended cleanly after the listing above, and its closed file has the counters.
+    if (dead && !trace::find_host(dir, e.instance)) break;
     if (dead || trace::mono_ns() >= deadline) {
       SessionCounters c = count_session(dir, e);
       add_host_counters(dir, e.instance, c);
