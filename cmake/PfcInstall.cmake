@@ -15,7 +15,7 @@ include(CMakePackageConfigHelpers)
 set(PFC_PUBLIC_HEADERS diagnostic.h enable.h event.h events.h filter.h guid.h schema.h)
 set(PFC_ETW_PUBLIC_HEADERS evntcons.h evntprov.h evntrace.h initguid.h pfc_etw_types.h strsafe.h tdh.h
                            windows.h TraceLoggingProvider.h tlg_pp.h tlg_fields.h
-                           pfc_etw_wchar.h pfc_etw_wprintf.h sal.h tchar.h wmistr.h pfc_etw_ext.h)
+                           pfc_etw_wchar.h pfc_etw_wprintf.h sal.h tchar.h wmistr.h conio.h pfc_etw_ext.h)
 list(TRANSFORM PFC_PUBLIC_HEADERS PREPEND ${PROJECT_SOURCE_DIR}/include/pfc/)
 list(TRANSFORM PFC_ETW_PUBLIC_HEADERS PREPEND ${PROJECT_SOURCE_DIR}/include/pfc/etw/)
 set(PFC_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/pfc)

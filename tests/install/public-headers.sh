@@ -2,11 +2,11 @@
 # tests/install/public-headers.sh BUILD_DIR — installs the dev component into a temporary
 # prefix and checks the public-header rule (docs/embedding.md): every installed header
 # compiles alone with -std=c++20 and -std=c++23 (the ETW ones also as C11) against the
-# installed tree only, and every #include in it names a standard header or an installed
-# one (so no header can reach LLVM, PEGTL, pugixml, compiler/ or grammar/ even where
-# those happen to be on the default include path). Also that the source tree's include/pfc
-# holds only installed headers (cmake/PfcInstall.cmake): every internal header lives beside
-# its sources.
+# installed tree only, and every #include in it names a standard (C, C++ or POSIX) header
+# or an installed one (so no header can reach LLVM, PEGTL, pugixml, compiler/ or grammar/
+# even where those happen to be on the default include path). Also that the source tree's
+# include/pfc holds only installed headers (cmake/PfcInstall.cmake): every internal header
+# lives beside its sources.
 set -u
 build=$1
 src=$2/../..
@@ -16,7 +16,7 @@ cmake --install "$build" --prefix "$tmp/p" --component dev >/dev/null || exit 1
 inc=$tmp/p/include
 std_headers=" algorithm array atomic cstddef cstdint cstring deque functional map memory mutex optional \
 string string_view type_traits utility vector stdarg.h stddef.h stdint.h stdio.h stdlib.h string.h \
-uchar.h wchar.h "
+uchar.h wchar.h termios.h "
 fail=0
 count=0
 for h in $(cd "$inc" && find pfc -name '*.h' | sort); do

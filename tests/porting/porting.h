@@ -14,6 +14,15 @@
 #include <wmistr.h>
 #pragma warning(pop)
 
+/* Sources written for mingw-w64's headers define the SDK names those lack, copied from the
+ * SDK (with its spacing): the same token sequence as the ETW headers' definition, so no
+ * redefinition warning (warnings are errors here). */
+// clang-format off
+#define EVENT_FILTER_TYPE_PID               (0x80000004)
+#define EVENT_FILTER_TYPE_EVENT_ID          (0x80000200) // Event IDs.
+#define ANYSIZE_ARRAY 1
+// clang-format on
+
 /* Selectany objects, uninitialised and initialised, as mc writes them (EXTERN_C first)
  * and as hand-written code does (DECLSPEC_SELECTANY alone). Both translation units define
  * them; the program must have one of each. */

@@ -239,7 +239,7 @@ TEST(TdhApi, AggregateAndCleanup) {
   EXPECT_LE(desc.Size, static_cast<ULONG>(MAX_EVENT_FILTER_PAYLOAD_SIZE));
   EXPECT_EQ(TdhCleanupPayloadEventFilterDescriptor(&desc), ERROR_SUCCESS);
   EXPECT_EQ(desc.Ptr, 0u);
-  EXPECT_EQ(desc.Type, EVENT_FILTER_TYPE_NONE);
+  EXPECT_EQ(desc.Type, static_cast<ULONG>(EVENT_FILTER_TYPE_NONE));
   EXPECT_EQ(TdhCleanupPayloadEventFilterDescriptor(&desc), ERROR_INVALID_PARAMETER);
   EXPECT_EQ(TdhCleanupPayloadEventFilterDescriptor(nullptr), ERROR_INVALID_PARAMETER);
 
