@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "base/etw_types.h"
 #include "base/scope_kinds.h"
 #include "base/utf8.h"
 #include "cli/exit_code.h"
@@ -18,7 +19,6 @@
 #include "etw/file_session.h"
 #include "etw/private_enable.h"
 #include "etw/session_info.h"
-#include "etw/util.h"
 #include "pfc/etw/evntprov.h"
 #include "pfc/etw/evntrace.h"
 
@@ -126,7 +126,7 @@ std::string start_error(const TraceOptions& o, ULONG rc) {
     case ERROR_FILE_NOT_FOUND:
       return "cannot start '" + o.name +
              "': the session host pfc-trace-host was not found (set PFC_TRACE_HOST)";
-    case ERROR_DISK_FULL: return "cannot start '" + o.name + "': " + etw::error_text(rc);
+    case ERROR_DISK_FULL: return "cannot start '" + o.name + "': " + etw_error_text(rc);
     default: break;
   }
   return "cannot start '" + o.name + "': " + api_error("StartTraceW", rc);
@@ -195,7 +195,7 @@ std::vector<EVENT_FILTER_DESCRIPTOR> filters(const EnableRequest& r,
 std::string enable_error(ULONG rc) {
   if (rc == ERROR_NO_SYSTEM_RESOURCES) return "the provider is already enabled by 8 sessions";
   if (rc == ERROR_INVALID_PARAMETER) return "EnableTraceEx2 refused the arguments (error 87)";
-  if (rc == ERROR_DISK_FULL) return "cannot change the session: " + etw::error_text(rc);
+  if (rc == ERROR_DISK_FULL) return "cannot change the session: " + etw_error_text(rc);
   return api_error("EnableTraceEx2", rc);
 }
 
@@ -213,7 +213,7 @@ int apply_enable(const std::string& name, const EnableRequest& r, bool on, std::
   params.EnableProperty = r.properties;
   params.EnableFilterDesc = f.empty() ? nullptr : f.data();
   params.FilterDescCount = static_cast<ULONG>(f.size());
-  const GUID g = etw::to_win(r.provider);
+  const GUID g = to_win(r.provider);
   // The private entry: the same EnableTraceEx2, also taking the pfc enable extension.
   const ULONG rc = etw::enable_trace(
       h, &g, on ? EVENT_CONTROL_CODE_ENABLE_PROVIDER : EVENT_CONTROL_CODE_DISABLE_PROVIDER, r.level,
