@@ -445,6 +445,17 @@ const std::vector<Row>& rows() {
          return PfcGetTraceProblem(INVALID_PROCESSTRACE_HANDLE, reinterpret_cast<PCHAR>(g_out),
                                    sizeof g_out, &size, nullptr);
        }},
+      {"PfcGetNamespaceProblem", true, none,
+       [] {
+         ULONG size = 0;
+         return PfcGetNamespaceProblem(reinterpret_cast<PCHAR>(g_out), sizeof g_out, &size);
+       }},
+      {"PfcEnumerateTracePrograms", true, none,
+       [] {
+         ULONG size = sizeof g_out;
+         return PfcEnumerateTracePrograms(
+             reinterpret_cast<PPFC_TRACE_PROGRAM_ENUMERATION_INFO>(g_out), &size);
+       }},
   };
   return table;
 }
