@@ -1,6 +1,7 @@
 // cli/trace_command.cc — `pfc trace start|enable|disable|list|query|stop` over the public
-// ETW C API (StartTraceW, EnableTraceEx2, ControlTraceW) and etw/session_info.h for what
-// the JSON objects report (docs/cli.md "pfc trace").
+// ETW C API (StartTraceW, EnableTraceEx2, ControlTraceW; PfcGetNamespaceProblem for what an
+// ERROR_ACCESS_DENIED means) and etw/session_info.h for what the JSON objects report
+// (docs/cli.md "pfc trace").
 #include <cstddef>
 #include <cstring>
 #include <memory>
@@ -21,14 +22,23 @@
 #include "etw/session_info.h"
 #include "pfc/etw/evntprov.h"
 #include "pfc/etw/evntrace.h"
+#include "pfc/etw/pfc_etw_ext.h"
 
 namespace pfc::cli {
 
 std::optional<std::string> namespace_reason(uint32_t rc) {
   if (rc != ERROR_ACCESS_DENIED) return std::nullopt;
-  auto usable = etw::namespace_access();
-  if (usable) return std::nullopt;
-  return usable.error().message;
+  ULONG size = 1;
+  std::string text;
+  for (int tries = 0; tries < 3; ++tries) {  // the text may grow between the calls
+    text.assign(size, '\0');
+    const ULONG got = PfcGetNamespaceProblem(text.data(), size, &size);
+    if (got == ERROR_MORE_DATA) continue;
+    if (got != ERROR_SUCCESS || size <= 1) return std::nullopt;
+    text.resize(size - 1);
+    return text;
+  }
+  return std::nullopt;
 }
 
 std::string api_error(const char* call, uint32_t rc) {
