@@ -1,7 +1,7 @@
 // cli/trace_command.cc — `pfc trace start|enable|disable|list|query|stop` over the public
-// ETW C API (StartTraceW, EnableTraceEx2, ControlTraceW; PfcGetNamespaceProblem for what an
-// ERROR_ACCESS_DENIED means) and etw/session_info.h for what the JSON objects report
-// (docs/cli.md "pfc trace").
+// ETW C API (StartTraceW, EnableTraceEx2, ControlTraceW; the pfc extensions
+// PfcGetNamespaceProblem and PfcGetStartTraceProblem for what a failure means) and
+// etw/session_info.h for what the JSON objects report (docs/cli.md "pfc trace").
 #include <cstddef>
 #include <cstring>
 #include <memory>
@@ -14,31 +14,22 @@
 #include "cli/exit_code.h"
 #include "cli/output.h"
 #include "cli/trace_options.h"
+#include "cli/trace_problem.h"
 #include "cli/trace_schemas.h"
 #include "cli/trace_session.h"
 #include "etw/enable_ext.h"
-#include "etw/file_session.h"
 #include "etw/private_enable.h"
 #include "etw/session_info.h"
 #include "pfc/etw/evntprov.h"
 #include "pfc/etw/evntrace.h"
-#include "pfc/etw/pfc_etw_ext.h"
 
 namespace pfc::cli {
 
 std::optional<std::string> namespace_reason(uint32_t rc) {
   if (rc != ERROR_ACCESS_DENIED) return std::nullopt;
-  ULONG size = 1;
-  std::string text;
-  for (int tries = 0; tries < 3; ++tries) {  // the text may grow between the calls
-    text.assign(size, '\0');
-    const ULONG got = PfcGetNamespaceProblem(text.data(), size, &size);
-    if (got == ERROR_MORE_DATA) continue;
-    if (got != ERROR_SUCCESS || size <= 1) return std::nullopt;
-    text.resize(size - 1);
-    return text;
-  }
-  return std::nullopt;
+  std::string why = namespace_problem();
+  if (why.empty()) return std::nullopt;
+  return why;
 }
 
 std::string api_error(const char* call, uint32_t rc) {
@@ -116,8 +107,8 @@ std::string file_options(const TraceOptions& o, Properties& p) {
 std::string start_error(const TraceOptions& o, ULONG rc) {
   if (auto reason = namespace_reason(rc)) return *reason;  // not the log file's fault
   // The library's reason where the code alone does not say it (the log file's owner, a
-  // circular size too small, a file a running session writes: etw/file_session.h).
-  if (const std::string why = etw::start_problem(); !why.empty())
+  // circular size too small: PfcGetStartTraceProblem).
+  if (const std::string why = start_problem(); !why.empty())
     return "cannot start '" + o.name + "': " + why;
   const bool file = !o.file.empty();
   switch (rc) {

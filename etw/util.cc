@@ -22,6 +22,15 @@ thread_local uint32_t tls_last_error = ERROR_SUCCESS;
 
 void set_last_error(uint32_t error) { tls_last_error = error; }
 
+ULONG copy_text_out(std::string_view text, char* buffer, ULONG size, ULONG* needed) {
+  if (text.size() >= ULONG(-1)) return ERROR_INTERNAL_ERROR;  // texts are one line
+  *needed = ULONG(text.size() + 1);
+  if (size < *needed) return ERROR_MORE_DATA;
+  std::memcpy(buffer, text.data(), text.size());
+  buffer[text.size()] = 0;
+  return ERROR_SUCCESS;
+}
+
 ULONG namespace_error(int err) {
   return trace::disk_full(err) ? ERROR_DISK_FULL : ERROR_ACCESS_DENIED;
 }

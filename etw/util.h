@@ -71,6 +71,11 @@ std::u16string utf8_to_u16_lossy(std::string_view utf8);
 
 void set_last_error(uint32_t error);
 
+// The pfc extensions' text convention (pfc/etw/pfc_etw_ext.h): `text` with its NUL into
+// `buffer` (`size` bytes), *needed = the bytes that takes. ERROR_MORE_DATA when it does not
+// fit (nothing written); the caller has checked the pointers.
+ULONG copy_text_out(std::string_view text, char* buffer, ULONG size, ULONG* needed);
+
 // The ETW error for a trace namespace that cannot be used, from the errno behind it (0:
 // none known): ERROR_DISK_FULL for a full file system (ENOSPC, EDQUOT), else
 // ERROR_ACCESS_DENIED.

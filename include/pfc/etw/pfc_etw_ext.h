@@ -72,6 +72,13 @@ PFC_ETW_API ULONG WMIAPI PfcGetTraceProblem(TRACEHANDLE TraceHandle, PCHAR Buffe
  * ERROR_MORE_DATA (BufferSize smaller than *TextSize: nothing written). */
 PFC_ETW_API ULONG WMIAPI PfcGetNamespaceProblem(PCHAR Buffer, ULONG BufferSize, PULONG TextSize);
 
+/* Why the calling thread's last StartTraceW failed, where its code alone does not say it
+ * ("log file 'F' is owned by another user ...", "... has 2 hard links ...", a circular
+ * MaximumFileSize that holds fewer than two buffers, ...), UTF-8 with its NUL; "" when that
+ * call succeeded or its code says all. Buffer, BufferSize, TextSize and the return codes as
+ * PfcGetNamespaceProblem's. */
+PFC_ETW_API ULONG WMIAPI PfcGetStartTraceProblem(PCHAR Buffer, ULONG BufferSize, PULONG TextSize);
+
 /* Every routing program of the namespace's cache of compiled programs, in key order, with
  * the checks a provider process makes of its files (a code or database file that fails
  * them shows why), into Buffer: a PFC_TRACE_PROGRAM_ENUMERATION_INFO, its texts after the

@@ -1,16 +1,18 @@
-/* tests/etw/programs_test.c — the pfc extensions PfcGetNamespaceProblem and
- * PfcEnumerateTracePrograms (docs/etw.md "pfc extensions"): their argument errors and
- * buffer sizes, no problem in a usable namespace, and programs of the namespace's cache
+/* tests/etw/pfc_ext_test.c — the pfc extensions of controllers (docs/etw.md "pfc
+ * extensions"): PfcGetNamespaceProblem, PfcGetStartTraceProblem and
+ * PfcEnumerateTracePrograms: their argument errors and buffer sizes, no problem in a usable
+ * namespace, the reason of a refused log file, and programs of the namespace's cache
  * (docs/namespace.md "Compiled programs") written here as files: a request with a failure,
  * and a code file that fails its checks. Other tests of the process may add programs of
  * their own, so these are looked up by key. */
-#define _POSIX_C_SOURCE 200809L /* openat */
+#define _POSIX_C_SOURCE 200809L /* mkstemp, link */
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "etw_test.h"
+#include "etw_util.h"
 #include "pfc/etw/pfc_etw_ext.h"
 
 #define FAILED_KEY "0badc0de0badc0de0badc0de0badc0de"
@@ -28,6 +30,56 @@ TEST(namespace_problem) {
   CHECK_EQ(PfcGetNamespaceProblem(text, sizeof text, &size), ERROR_SUCCESS);
   CHECK_EQ(size, 1);
   CHECK_EQ(text[0], 0);
+}
+
+/* A log file with a second name is refused with ERROR_ACCESS_DENIED, the code alone: the
+ * thread's start problem names the file and why; the next start that succeeds clears it. */
+TEST(start_trace_problem) {
+  char path[] = "/tmp/pfc-start-problem-XXXXXX";
+  const int fd = mkstemp(path);
+  CHECK(fd >= 0);
+  close(fd);
+  char second[64];
+  snprintf(second, sizeof second, "%s-link", path);
+  CHECK_EQ(link(path, second), 0);
+  struct {
+    EVENT_TRACE_PROPERTIES props;
+    WCHAR name[64];
+    WCHAR file[64];
+  } p;
+  memset(&p, 0, sizeof p);
+  p.props.Wnode.BufferSize = sizeof p;
+  p.props.Wnode.Flags = WNODE_FLAG_TRACED_GUID;
+  p.props.LogFileMode = EVENT_TRACE_FILE_MODE_SEQUENTIAL;
+  p.props.LoggerNameOffset = offsetof(__typeof__(p), name);
+  p.props.LogFileNameOffset = offsetof(__typeof__(p), file);
+  size_t i = 0;
+  for (; path[i] != 0; ++i) p.file[i] = (WCHAR)path[i];
+  p.file[i] = 0;
+  TRACEHANDLE h = 0;
+  CHECK_EQ(StartTraceW(&h, u"pe_linked", &p.props), ERROR_ACCESS_DENIED);
+
+  char text[256];
+  ULONG size = 77;
+  CHECK_EQ(PfcGetStartTraceProblem(text, sizeof text, NULL), ERROR_INVALID_PARAMETER);
+  CHECK_EQ(PfcGetStartTraceProblem(NULL, 4, &size), ERROR_INVALID_PARAMETER);
+  CHECK_EQ(size, 77);
+  CHECK_EQ(PfcGetStartTraceProblem(NULL, 0, &size), ERROR_MORE_DATA);
+  char want[192];
+  snprintf(want, sizeof want,
+           "log file '%s' has 2 hard links; a session records only into a file with one name",
+           path);
+  CHECK_EQ(size, strlen(want) + 1);
+  CHECK_EQ(PfcGetStartTraceProblem(text, size - 1, &size), ERROR_MORE_DATA);
+  CHECK_EQ(PfcGetStartTraceProblem(text, sizeof text, &size), ERROR_SUCCESS);
+  CHECK(strcmp(text, want) == 0);
+
+  stop_session(start_session(u"pe_realtime"));
+  CHECK_EQ(PfcGetStartTraceProblem(text, sizeof text, &size), ERROR_SUCCESS);
+  CHECK_EQ(size, 1);
+  CHECK_EQ(text[0], 0);
+  unlink(second);
+  unlink(path);
 }
 
 static void write_cache_file(const char* name, const char* content) {

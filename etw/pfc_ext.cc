@@ -1,8 +1,8 @@
-// etw/programs.cc — the pfc extensions PfcGetNamespaceProblem and
-// PfcEnumerateTracePrograms (pfc/etw/pfc_etw_ext.h, docs/etw.md "pfc extensions"): whether
-// this process can use the trace namespace, and the namespace's cache of compiled programs
-// (docs/namespace.md "Compiled programs") with the checks a provider process makes of its
-// files.
+// etw/pfc_ext.cc — the pfc extensions of controllers (pfc/etw/pfc_etw_ext.h, docs/etw.md
+// "pfc extensions"): PfcGetNamespaceProblem (whether this process can use the trace
+// namespace), PfcGetStartTraceProblem (why the thread's last StartTraceW failed) and
+// PfcEnumerateTracePrograms (the namespace's cache of compiled programs, docs/namespace.md
+// "Compiled programs", with the checks a provider process makes of its files).
 #include <cstring>
 #include <limits>
 #include <stdexcept>
@@ -11,6 +11,7 @@
 
 #include "compiler/hs_image.h"
 #include "compiler/native_file.h"
+#include "etw/file_session.h"
 #include "etw/guard.h"
 #include "etw/session_info.h"
 #include "pfc/etw/pfc_etw_ext.h"
@@ -116,13 +117,16 @@ ULONG PfcGetNamespaceProblem(PCHAR Buffer, ULONG BufferSize, PULONG TextSize) {
     if (TextSize == nullptr || (Buffer == nullptr && BufferSize != 0))
       return ERROR_INVALID_PARAMETER;
     const pfc::Result<void> usable = namespace_access();
-    const std::string text = usable ? std::string() : usable.error().message;
-    const size_t needed = text.size() + 1;
-    if (needed > ULONG(-1)) return ERROR_INTERNAL_ERROR;  // texts are one line
-    *TextSize = ULONG(needed);
-    if (BufferSize < needed) return ERROR_MORE_DATA;
-    std::memcpy(Buffer, text.c_str(), needed);
-    return ERROR_SUCCESS;
+    return copy_text_out(usable ? std::string() : usable.error().message, Buffer, BufferSize,
+                         TextSize);
+  });
+}
+
+ULONG PfcGetStartTraceProblem(PCHAR Buffer, ULONG BufferSize, PULONG TextSize) {
+  return guarded([&]() -> ULONG {
+    if (TextSize == nullptr || (Buffer == nullptr && BufferSize != 0))
+      return ERROR_INVALID_PARAMETER;
+    return copy_text_out(start_problem(), Buffer, BufferSize, TextSize);
   });
 }
 
