@@ -17,7 +17,6 @@
 #include "cli/trace_problem.h"
 #include "cli/trace_schemas.h"
 #include "cli/trace_session.h"
-#include "etw/enable_ext.h"
 #include "etw/private_enable.h"
 #include "etw/session_info.h"
 #include "pfc/etw/evntprov.h"
@@ -188,8 +187,7 @@ std::vector<EVENT_FILTER_DESCRIPTOR> filters(const EnableRequest& r,
     bodies.push_back(id_body(r.stack_ids, r.stack_in));
     add(bodies.back().data(), bodies.back().size(), EVENT_FILTER_TYPE_STACKWALK);
   }
-  if (!r.extension.empty())
-    add(r.extension.data(), r.extension.size(), etw::kFilterTypePfcExtension);
+  if (!r.extension.empty()) add(r.extension.data(), r.extension.size(), r.extension_type);
   return f;
 }
 
