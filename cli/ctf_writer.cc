@@ -12,10 +12,10 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/etw_types.h"
 #include "base/le.h"
 #include "cli/ctf_metadata.h"
 #include "cli/output_file.h"
-#include "etw/util.h"
 #include "io/event_decode.h"
 
 namespace pfc::cli {
@@ -53,7 +53,7 @@ std::string prepare_directory(const std::string& dir) {
 }
 
 std::array<uint8_t, 16> random_uuid() {
-  const GUID g = etw::random_guid();
+  const GUID g = random_guid();
   std::array<uint8_t, 16> out;
   std::memcpy(out.data(), &g, out.size());
   return out;

@@ -1,24 +1,24 @@
 // cli/trace_command.cc — `pfc trace start|enable|disable|list|query|stop` over the public
-// ETW C API (StartTraceW, EnableTraceEx2, ControlTraceW) and etw/session_info.h for what
-// the JSON objects report (docs/cli.md "pfc trace").
+// ETW C API (StartTraceW, EnableTraceEx2, ControlTraceW; the pfc extensions
+// PfcGetNamespaceProblem and PfcGetStartTraceProblem for what a failure means) and
+// etw/session_info.h for what the JSON objects report (docs/cli.md "pfc trace").
 #include <cstddef>
 #include <cstring>
 #include <memory>
 #include <optional>
 #include <string>
 
+#include "base/etw_types.h"
 #include "base/scope_kinds.h"
 #include "base/utf8.h"
 #include "cli/exit_code.h"
 #include "cli/output.h"
 #include "cli/trace_options.h"
+#include "cli/trace_problem.h"
 #include "cli/trace_schemas.h"
 #include "cli/trace_session.h"
-#include "etw/enable_ext.h"
-#include "etw/file_session.h"
 #include "etw/private_enable.h"
 #include "etw/session_info.h"
-#include "etw/util.h"
 #include "pfc/etw/evntprov.h"
 #include "pfc/etw/evntrace.h"
 
@@ -26,9 +26,9 @@ namespace pfc::cli {
 
 std::optional<std::string> namespace_reason(uint32_t rc) {
   if (rc != ERROR_ACCESS_DENIED) return std::nullopt;
-  auto usable = etw::namespace_access();
-  if (usable) return std::nullopt;
-  return usable.error().message;
+  std::string why = namespace_problem();
+  if (why.empty()) return std::nullopt;
+  return why;
 }
 
 std::string api_error(const char* call, uint32_t rc) {
@@ -106,8 +106,8 @@ std::string file_options(const TraceOptions& o, Properties& p) {
 std::string start_error(const TraceOptions& o, ULONG rc) {
   if (auto reason = namespace_reason(rc)) return *reason;  // not the log file's fault
   // The library's reason where the code alone does not say it (the log file's owner, a
-  // circular size too small, a file a running session writes: etw/file_session.h).
-  if (const std::string why = etw::start_problem(); !why.empty())
+  // circular size too small: PfcGetStartTraceProblem).
+  if (const std::string why = start_problem(); !why.empty())
     return "cannot start '" + o.name + "': " + why;
   const bool file = !o.file.empty();
   switch (rc) {
@@ -126,7 +126,7 @@ std::string start_error(const TraceOptions& o, ULONG rc) {
     case ERROR_FILE_NOT_FOUND:
       return "cannot start '" + o.name +
              "': the session host pfc-trace-host was not found (set PFC_TRACE_HOST)";
-    case ERROR_DISK_FULL: return "cannot start '" + o.name + "': " + etw::error_text(rc);
+    case ERROR_DISK_FULL: return "cannot start '" + o.name + "': " + etw_error_text(rc);
     default: break;
   }
   return "cannot start '" + o.name + "': " + api_error("StartTraceW", rc);
@@ -187,15 +187,14 @@ std::vector<EVENT_FILTER_DESCRIPTOR> filters(const EnableRequest& r,
     bodies.push_back(id_body(r.stack_ids, r.stack_in));
     add(bodies.back().data(), bodies.back().size(), EVENT_FILTER_TYPE_STACKWALK);
   }
-  if (!r.extension.empty())
-    add(r.extension.data(), r.extension.size(), etw::kFilterTypePfcExtension);
+  if (!r.extension.empty()) add(r.extension.data(), r.extension.size(), r.extension_type);
   return f;
 }
 
 std::string enable_error(ULONG rc) {
   if (rc == ERROR_NO_SYSTEM_RESOURCES) return "the provider is already enabled by 8 sessions";
   if (rc == ERROR_INVALID_PARAMETER) return "EnableTraceEx2 refused the arguments (error 87)";
-  if (rc == ERROR_DISK_FULL) return "cannot change the session: " + etw::error_text(rc);
+  if (rc == ERROR_DISK_FULL) return "cannot change the session: " + etw_error_text(rc);
   return api_error("EnableTraceEx2", rc);
 }
 
@@ -213,7 +212,7 @@ int apply_enable(const std::string& name, const EnableRequest& r, bool on, std::
   params.EnableProperty = r.properties;
   params.EnableFilterDesc = f.empty() ? nullptr : f.data();
   params.FilterDescCount = static_cast<ULONG>(f.size());
-  const GUID g = etw::to_win(r.provider);
+  const GUID g = to_win(r.provider);
   // The private entry: the same EnableTraceEx2, also taking the pfc enable extension.
   const ULONG rc = etw::enable_trace(
       h, &g, on ? EVENT_CONTROL_CODE_ENABLE_PROVIDER : EVENT_CONTROL_CODE_DISABLE_PROVIDER, r.level,

@@ -12,13 +12,13 @@
 #include <optional>
 #include <string>
 
+#include "base/etw_types.h"
 #include "base/utf8.h"
 #include "cli/ctf_writer.h"
 #include "cli/exit_code.h"
 #include "cli/trace_options.h"
 #include "cli/trace_problem.h"
 #include "cli/trace_schemas.h"
-#include "etw/util.h"
 #include "pfc/etw/evntcons.h"
 #include "pfc/etw/evntrace.h"
 #include "runtime/tlg.h"
@@ -125,8 +125,8 @@ void WINAPI on_event(PEVENT_RECORD r) {
   if (s->failed) return;
   const EVENT_HEADER& h = r->EventHeader;
   CtfEvent e;
-  e.provider = etw::to_pfc(h.ProviderId);
-  e.desc = etw::to_pfc(h.EventDescriptor);
+  e.provider = to_pfc(h.ProviderId);
+  e.desc = to_pfc(h.EventDescriptor);
   look_up(*s, e.provider, e.desc);
   if (s->provider != nullptr) e.provider_name = s->provider->name;
   e.def = s->def;

@@ -58,7 +58,10 @@ struct EnableRequest {
   // From scripts only (enable --script):
   std::vector<uint16_t> stack_ids;  // STACKWALK (empty: none)
   bool stack_in = true;
-  std::vector<uint8_t> extension;  // the pfc enable extension's data (etw/enable_ext.h)
+  // The pfc enable extension (cli/trace_script.cc): its descriptor Type and data (empty:
+  // none).
+  uint32_t extension_type = 0;
+  std::vector<uint8_t> extension;
 };
 
 // PROVIDER: "{GUID}"; else the GUID of the provider of that name in `schemas` (--schema

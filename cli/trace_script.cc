@@ -60,6 +60,7 @@ std::string to_request(const ProviderDef& provider, const EnableParams& p, Enabl
   }
   auto ext = etw::encode_ext(etw::ext_from_script(provider, p.payload));
   if (!ext) return "payload filters and schema larger than 256 KiB";
+  r.extension_type = etw::kFilterTypePfcExtension;
   r.extension = std::move(*ext);
   return "";
 }

@@ -22,6 +22,7 @@
 
 #include <sys/stat.h>
 
+#include "base/etw_types.h"
 #include "base/hex.h"
 #include "base/utf8.h"
 #include "cli/exit_code.h"
@@ -31,7 +32,6 @@
 #include "cli/trace_schemas.h"
 #include "cli/trace_session.h"
 #include "cli/trace_tlg.h"
-#include "etw/util.h"
 #include "io/event_line.h"
 #include "pfc/etw/evntcons.h"
 #include "pfc/etw/evntrace.h"
@@ -187,8 +187,8 @@ const ShowState::Head& head_of(ShowState& s, const Guid& g, const EventDescripto
 // own metadata (cli/trace_tlg.h), whatever the schemas say.
 void format_event(ShowState& s, EVENT_RECORD& r) {
   const EVENT_HEADER& h = r.EventHeader;
-  const Guid g = etw::to_pfc(h.ProviderId);
-  const EventDescriptor d = etw::to_pfc(h.EventDescriptor);
+  const Guid g = to_pfc(h.ProviderId);
+  const EventDescriptor d = to_pfc(h.EventDescriptor);
   TlgLine tl;
   const bool is_tlg = decode_tlg(r, tl);
   const ShowState::Head& head = head_of(s, g, d);

@@ -521,13 +521,8 @@ ULONG PfcGetTraceProblem(TRACEHANDLE TraceHandle, PCHAR Buffer, ULONG BufferSize
       if (it == t.by_handle.end() || it->second->closed.load()) return ERROR_INVALID_HANDLE;
       problem = it->second->problem;
     }
-    const size_t needed = problem.text.size() + 1;
-    if (needed > ULONG(-1)) return ERROR_INTERNAL_ERROR;  // texts are one line
-    *TextSize = ULONG(needed);
     if (Damaged != nullptr) *Damaged = problem.damaged ? TRUE : FALSE;
-    if (BufferSize < needed) return ERROR_MORE_DATA;
-    std::memcpy(Buffer, problem.text.c_str(), needed);
-    return ERROR_SUCCESS;
+    return copy_text_out(problem.text, Buffer, BufferSize, TextSize);
   });
 }
 

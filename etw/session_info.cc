@@ -95,7 +95,7 @@ Result<std::optional<SessionInfo>> stop_session(const std::u16string& name) {
                                  EVENT_TRACE_CONTROL_STOP);
   if (rc == ERROR_WMI_INSTANCE_NOT_FOUND) return std::optional<SessionInfo>{};
   if (rc == ERROR_DISK_FULL)
-    return make_error("cannot stop '" + info.name + "': " + error_text(rc));
+    return make_error("cannot stop '" + info.name + "': " + etw_error_text(rc));
   if (rc != ERROR_SUCCESS)
     return make_error("ControlTraceW(STOP) failed with " + std::to_string(rc));
   // A ring a provider created between the mapping above and the stop is not counted.

@@ -2,14 +2,9 @@
 #include "etw/util.h"
 
 #include <pthread.h>
-#include <sys/random.h>
 #include <unistd.h>
 
 #include <atomic>
-#include <cerrno>
-
-#include <ctime>
-#include <random>
 
 #include "base/ascii.h"
 #include "base/tls.h"
@@ -27,13 +22,17 @@ thread_local uint32_t tls_last_error = ERROR_SUCCESS;
 
 void set_last_error(uint32_t error) { tls_last_error = error; }
 
-ULONG namespace_error(int err) {
-  return trace::disk_full(err) ? ERROR_DISK_FULL : ERROR_ACCESS_DENIED;
+ULONG copy_text_out(std::string_view text, char* buffer, ULONG size, ULONG* needed) {
+  if (text.size() >= ULONG(-1)) return ERROR_INTERNAL_ERROR;  // texts are one line
+  *needed = ULONG(text.size() + 1);
+  if (size < *needed) return ERROR_MORE_DATA;
+  std::memcpy(buffer, text.data(), text.size());
+  buffer[text.size()] = 0;
+  return ERROR_SUCCESS;
 }
 
-std::string error_text(ULONG rc) {
-  if (rc == ERROR_DISK_FULL) return std::strerror(ENOSPC);
-  return "error " + std::to_string(rc);
+ULONG namespace_error(int err) {
+  return trace::disk_full(err) ? ERROR_DISK_FULL : ERROR_ACCESS_DENIED;
 }
 
 int64_t filetime_now() { return trace::filetime_now(); }
@@ -56,19 +55,6 @@ const int fork_hook =
 
 uint32_t current_pid() { return current_ids().pid; }
 uint32_t current_tid() { return current_ids().tid; }
-
-GUID random_guid() {
-  uint8_t b[16];
-  if (getrandom(b, sizeof b, 0) != static_cast<ssize_t>(sizeof b)) {
-    thread_local std::mt19937_64 fallback{std::random_device{}()};
-    for (uint8_t& x : b) x = static_cast<uint8_t>(fallback());
-  }
-  b[7] = static_cast<uint8_t>((b[7] & 0x0F) | 0x40);  // version 4 (Data3's high nibble)
-  b[8] = static_cast<uint8_t>((b[8] & 0x3F) | 0x80);  // RFC 4122 variant
-  GUID g;
-  std::memcpy(&g, b, sizeof g);
-  return g;
-}
 
 size_t u16_length(const WCHAR* s, size_t max) {
   for (size_t n = 0; n <= max; ++n)

@@ -1,5 +1,6 @@
-// etw/util.h — small conversions shared by the ETW API files: Windows GUID ↔ pfc::Guid,
-// FILETIME clock, random GUIDs, UTF-16 names and the thread's last error.
+// etw/util.h — small helpers shared by the ETW API files: FILETIME clock, thread ids,
+// UTF-16 names, the thread's last error and the namespace's error codes (the GUID and
+// descriptor conversions are base/etw_types.h's).
 #pragma once
 
 #include <atomic>
@@ -9,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "base/etw_types.h"
 #include "base/tls.h"
 #include "pfc/etw/evntprov.h"
 #include "pfc/guid.h"
@@ -16,46 +18,10 @@
 
 namespace pfc::etw {
 
-inline Guid to_pfc(const GUID& g) {
-  Guid out;
-  out.data1 = g.Data1;
-  out.data2 = g.Data2;
-  out.data3 = g.Data3;
-  std::memcpy(out.data4.data(), g.Data4, 8);
-  return out;
-}
-
-inline GUID to_win(const Guid& g) {
-  GUID out;
-  out.Data1 = g.data1;
-  out.Data2 = g.data2;
-  out.Data3 = g.data3;
-  std::memcpy(out.Data4, g.data4.data(), 8);
-  return out;
-}
-
-// The same 16 bytes field for field: one copy (the EventWrite path).
-inline EventDescriptor to_pfc(const EVENT_DESCRIPTOR& d) {
-  static_assert(sizeof(EventDescriptor) == sizeof(EVENT_DESCRIPTOR) &&
-                offsetof(EventDescriptor, level) == offsetof(EVENT_DESCRIPTOR, Level) &&
-                offsetof(EventDescriptor, task) == offsetof(EVENT_DESCRIPTOR, Task) &&
-                offsetof(EventDescriptor, keyword) == offsetof(EVENT_DESCRIPTOR, Keyword));
-  EventDescriptor out;
-  std::memcpy(static_cast<void*>(&out), &d, sizeof out);  // trivially copyable
-  return out;
-}
-
-inline EVENT_DESCRIPTOR to_win(const EventDescriptor& d) {
-  EVENT_DESCRIPTOR out;
-  out.Id = d.id;
-  out.Version = d.version;
-  out.Channel = d.channel;
-  out.Level = d.level;
-  out.Opcode = d.opcode;
-  out.Task = d.task;
-  out.Keyword = d.keyword;
-  return out;
-}
+// The conversions of base/etw_types.h, also by their etw:: names.
+using pfc::random_guid;
+using pfc::to_pfc;
+using pfc::to_win;
 
 // Orders GUIDs by their bytes (map keys).
 struct GuidBytesLess {
@@ -63,7 +29,6 @@ struct GuidBytesLess {
     return std::memcmp(&a, &b, sizeof(Guid)) < 0;
   }
 };
-static_assert(sizeof(Guid) == 16 && sizeof(GUID) == 16);
 
 // The wall clock as a FILETIME count: 100 ns since 1601-01-01 UTC.
 int64_t filetime_now();
@@ -93,9 +58,6 @@ inline ThreadIds current_ids() {
     return detail::refresh_ids();
   return detail::tls_ids.ids;
 }
-// A random (version 4) GUID.
-GUID random_guid();
-
 // Length in code units of a NUL-terminated UTF-16 string, at most `max` (returns max + 1
 // when no terminator was found within max units).
 size_t u16_length(const WCHAR* s, size_t max);
@@ -109,12 +71,14 @@ std::u16string utf8_to_u16_lossy(std::string_view utf8);
 
 void set_last_error(uint32_t error);
 
+// The pfc extensions' text convention (pfc/etw/pfc_etw_ext.h): `text` with its NUL into
+// `buffer` (`size` bytes), *needed = the bytes that takes. ERROR_MORE_DATA when it does not
+// fit (nothing written); the caller has checked the pointers.
+ULONG copy_text_out(std::string_view text, char* buffer, ULONG size, ULONG* needed);
+
 // The ETW error for a trace namespace that cannot be used, from the errno behind it (0:
 // none known): ERROR_DISK_FULL for a full file system (ENOSPC, EDQUOT), else
 // ERROR_ACCESS_DENIED.
 ULONG namespace_error(int err);
-// What an ETW error the namespace returns means, for messages: "No space left on device"
-// for ERROR_DISK_FULL, else "error N".
-std::string error_text(ULONG rc);
 
 }  // namespace pfc::etw

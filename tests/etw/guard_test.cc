@@ -9,10 +9,12 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <new>
 #include <regex>
 #include <set>
@@ -72,6 +74,7 @@ const WCHAR kSession[] = u"pfc-guard-test";
 struct Props {
   EVENT_TRACE_PROPERTIES p;
   WCHAR name[64];
+  WCHAR file[128];  // a log file's name (LogFileNameOffset set only for one)
 };
 Props props() {
   Props x{};
@@ -444,6 +447,35 @@ const std::vector<Row>& rows() {
          ULONG size = 0;
          return PfcGetTraceProblem(INVALID_PROCESSTRACE_HANDLE, reinterpret_cast<PCHAR>(g_out),
                                    sizeof g_out, &size, nullptr);
+       }},
+      {"PfcGetNamespaceProblem", true, none,
+       [] {
+         ULONG size = 0;
+         return PfcGetNamespaceProblem(reinterpret_cast<PCHAR>(g_out), sizeof g_out, &size);
+       }},
+      {"PfcGetStartTraceProblem", true,
+       [] {  // a log file with two names: StartTraceW says why
+         write_manifest_file();
+         const std::string second = g_file + "-link";
+         ASSERT_EQ(link(g_file.c_str(), second.c_str()), 0);
+         Props x = props();
+         ASSERT_LT(g_file16.size(), std::size(x.file));
+         std::copy(g_file16.begin(), g_file16.end(), x.file);
+         x.p.LogFileMode = EVENT_TRACE_FILE_MODE_SEQUENTIAL;
+         x.p.LogFileNameOffset = offsetof(Props, file);
+         TRACEHANDLE h = 0;
+         ASSERT_EQ(StartTraceW(&h, kSession, &x.p), ERROR_ACCESS_DENIED);
+         unlink(second.c_str());
+       },
+       [] {
+         ULONG size = 0;
+         return PfcGetStartTraceProblem(reinterpret_cast<PCHAR>(g_out), sizeof g_out, &size);
+       }},
+      {"PfcEnumerateTracePrograms", true, none,
+       [] {
+         ULONG size = sizeof g_out;
+         return PfcEnumerateTracePrograms(
+             reinterpret_cast<PPFC_TRACE_PROGRAM_ENUMERATION_INFO>(g_out), &size);
        }},
   };
   return table;

@@ -123,7 +123,8 @@ TEST_F(TraceCliErrors, AnotherUsersNamespaceIsNamedByEverySubcommand) {
                                              {"list"},
                                              {"query", "RootS"},
                                              {"stop", "RootS"},
-                                             {"show", "RootS"}}) {
+                                             {"show", "RootS"},
+                                             {"programs"}}) {
     const ProcessResult r = other.pfc_trace(args);
     EXPECT_EQ(r.exit_code, 1) << args[0] << ' ' << args.back();
     EXPECT_EQ(r.err, want) << args[0] << ' ' << args.back();
