@@ -145,7 +145,7 @@ FORCEINLINE VOID EtwGetTraitFromProviderTraits(PVOID ProviderTraits, UCHAR Trait
   const UCHAR* p = (const UCHAR*)ProviderTraits;
   const USHORT total = (USHORT)(p[0] | p[1] << 8);
   USHORT at = 2;
-  *Trait = NULL;
+  *Trait = NULL; /* NOLINT(modernize-use-nullptr): C as well */
   *Size = 0;
   while (at < total && p[at] != 0) ++at; /* the name */
   ++at;                                  /* its NUL */
