@@ -254,6 +254,12 @@ TEST(get_trait_stays_inside_the_blob) {
   EtwGetTraitFromProviderTraits(at, 1, &trait, &size);
   CHECK(trait == NULL);
   guarded_free(at);
+  /* A 65,535-byte name without its NUL: no trait, none found by wrapping around. */
+  static UCHAR longest[0xFFFF];
+  memset(longest, 200, sizeof longest);
+  longest[0] = longest[1] = 0xFF;
+  EtwGetTraitFromProviderTraits(longest, 200, &trait, &size);
+  CHECK(trait == NULL);
   const UCHAR second[] = {11, 0, 'P', 0, 3, 0, 200, 4, 0, 1, 9};
   at = guarded_copy(second, sizeof second);
   EtwGetTraitFromProviderTraits(at, 1, &trait, &size);

@@ -143,21 +143,21 @@ typedef enum {
 FORCEINLINE VOID EtwGetTraitFromProviderTraits(PVOID ProviderTraits, UCHAR TraitType, PVOID* Trait,
                                                PUSHORT Size) {
   const UCHAR* p = (const UCHAR*)ProviderTraits;
-  const USHORT total = (USHORT)(p[0] | p[1] << 8);
-  USHORT at = 2;
+  const ULONG total = (ULONG)(p[0] | p[1] << 8);
+  ULONG at = 2;  /* wider than the size: never wraps */
   *Trait = NULL; /* NOLINT(modernize-use-nullptr): C as well */
   *Size = 0;
   while (at < total && p[at] != 0) ++at; /* the name */
   ++at;                                  /* its NUL */
   while (at + 3 <= total) {
-    const USHORT n = (USHORT)(p[at] | p[at + 1] << 8);
+    const ULONG n = (ULONG)(p[at] | p[at + 1] << 8);
     if (n < 3 || n > total - at) return;
     if (p[at + 2] == TraitType) {
       *Trait = (PVOID)(p + at + 3);
       *Size = (USHORT)(n - 3);
       return;
     }
-    at = (USHORT)(at + n);
+    at += n;
   }
 }
 
