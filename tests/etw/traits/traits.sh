@@ -5,8 +5,10 @@
 # (no traits); every event of A must reach the readers with its PROV_TRAITS item, B's
 # without one.
 #   file      `pfc trace start --file` + `pfc trace enable` of A and B, CHILD write, stop;
-#             `CHILD read FILE` (another process) must print DIR/expected_read.txt and
-#             `pfc trace show FILE`, without pid, tid, ts and cpu, DIR/expected_show.txt
+#             `CHILD read FILE` (another process) must print DIR/expected_read.txt,
+#             `pfc trace show FILE`, without pid, tid, ts and cpu, DIR/expected_show.txt,
+#             and `pfc run DIR/traits.pfs --events FILE` the payloads without the traits
+#             (DIR/expected_run.txt)
 #   realtime  the same enables on a real-time session; `pfc trace show NAME` of what the
 #             session holds must print DIR/expected_show.txt
 # Run through tests/isolate.sh; every step is bounded by `timeout`.
@@ -36,6 +38,10 @@ if [ "$mode" = file ]; then
   timeout 60 "$child" read "$file" >"$out" || { cat "$out"; fail "the reader"; }
   diff -u "$dir/expected_read.txt" "$out" || fail "unexpected reader output"
   show "$file"
+  timeout 60 "$pfc" run "$dir/traits.pfs" --events "$file" --output events >"$out.raw" ||
+    { cat "$out.raw"; fail "pfc run"; }
+  sed -E 's/"pid":[0-9]+,"tid":[0-9]+,//' "$out.raw" >"$out"
+  diff -u "$dir/expected_run.txt" "$out" || fail "unexpected pfc run output"
 else
   show Traits
   timeout 30 "$pfc" trace stop Traits >/dev/null || fail "pfc trace stop"
