@@ -32,6 +32,7 @@
 #include "cli/trace_schemas.h"
 #include "cli/trace_session.h"
 #include "cli/trace_tlg.h"
+#include "cli/trace_traits.h"
 #include "io/event_line.h"
 #include "pfc/etw/evntcons.h"
 #include "pfc/etw/evntrace.h"
@@ -71,6 +72,7 @@ struct ShowState {
     uint16_t id = 0;
     uint8_t version = 0;
     const EventDef* def = nullptr;
+    bool named = false;  // a schema names the provider (else `text` holds its GUID)
     std::string text;
   } head;
   // "YYYY-MM-DDTHH:MM:SS." of the last second formatted (FILETIME seconds since 1601).
@@ -179,18 +181,22 @@ const ShowState::Head& head_of(ShowState& s, const Guid& g, const EventDescripto
   h.id = d.id;
   h.version = d.version;
   h.def = def;
+  h.named = provider != nullptr;
   h.text = io::event_line_head(provider != nullptr ? provider->name : g.to_string(), def, d, true);
   return h;
 }
 
 // Appends the event's line to s.lines. A TraceLogging event is named and decoded from its
-// own metadata (cli/trace_tlg.h), whatever the schemas say.
+// own metadata (cli/trace_tlg.h), whatever the schemas say. An event with provider traits
+// (cli/trace_traits.h) is named by them when no schema names its provider, and shows their
+// group as "group" after "cpu".
 void format_event(ShowState& s, EVENT_RECORD& r) {
   const EVENT_HEADER& h = r.EventHeader;
   const Guid g = to_pfc(h.ProviderId);
   const EventDescriptor d = to_pfc(h.EventDescriptor);
   TlgLine tl;
   const bool is_tlg = decode_tlg(r, tl);
+  const std::optional<ProviderTraits> traits = traits_of(r);
   const ShowState::Head& head = head_of(s, g, d);
   std::string& out = s.lines;
   EventView view;
@@ -203,6 +209,8 @@ void format_event(ShowState& s, EVENT_RECORD& r) {
     EventDef named;
     named.name = tl.event;
     out += io::event_line_head(tl.provider.empty() ? g.to_string() : tl.provider, &named, d, true);
+  } else if (traits && !traits->name.empty() && !head.named) {
+    out += io::event_line_head(traits->name, head.def, d, true);
   } else {
     out += head.text;
   }
@@ -211,6 +219,7 @@ void format_event(ShowState& s, EVENT_RECORD& r) {
   append_rfc3339(s, h.TimeStamp.QuadPart);
   out += "\",\"cpu\":";
   append_number(out, r.BufferContext.ProcessorIndex);
+  if (traits && traits->group) out += ",\"group\":\"" + traits->group->to_string() + '"';
   if (is_tlg) {
     out += ",\"fields\":" + tl.fields + "}\n";
     return;

@@ -343,6 +343,9 @@ void build_context(WriteContext& ctx, const void* arg) {
   ctx.activity = to_pfc(p.activity != nullptr ? *p.activity : tls_activity);
   ctx.related = p.related;
   ctx.caller = p.caller;
+  // The registration's traits (EventSetInformation) ride behind the payload unless the
+  // event carries its own TraceLogging blobs.
+  if ((p.flags & tlg::kRecordFlag) == 0) ctx.traits = p.rec->traits.load(std::memory_order_acquire);
 }
 
 // The EventView of an EventWrite* call: every field stored once, the thread ids as one
@@ -370,19 +373,25 @@ struct TlgView {
   uint16_t flags;
 };
 
-// The view of an event with TraceLogging metadata descriptors: they are taken out of the
-// payload and appended behind it (etw/tlg_write.h); the flags are tlg::kRecordFlag when the
-// event has its metadata. Out of line: its TlgWrite (a copy of the descriptor list) stays
-// out of the plain path's frame.
+// The view of an event some data descriptor of which has a type byte. When the
+// registration's descriptor types count (EventSetInformation), TraceLogging metadata
+// descriptors are taken out of the payload and appended behind it (etw/tlg_write.h); the
+// flags are tlg::kRecordFlag when the event has its metadata. Otherwise every descriptor is
+// payload, as Windows reads them. Out of line: its TlgWrite (a copy of the descriptor list)
+// stays out of the plain path's frame.
 __attribute__((noinline)) TlgView view_tlg(const EVENT_DESCRIPTOR& desc, ULONG count,
-                                           const EVENT_DATA_DESCRIPTOR* data, EventView* view) {
+                                           const EVENT_DATA_DESCRIPTOR* data, const RegRecord& rec,
+                                           EventView* view) {
   TlgWrite tlg;
-  if (const ULONG rc = tlg.take(count, data); rc != ERROR_SUCCESS) return {rc, 0};
+  if (rec.descriptor_types.load(std::memory_order_relaxed)) {
+    if (const ULONG rc = tlg.take(count, data); rc != ERROR_SUCCESS) return {rc, 0};
+    count = tlg.count();
+    data = tlg.data();
+  }
   const uint8_t* payload = nullptr;
   uint64_t payload_size = 0;
   // The descriptors left are payload whatever their type byte.
-  if (const ULONG rc = assemble(tlg.count(), tlg.data(), &payload, &payload_size, 0);
-      rc != ERROR_SUCCESS)
+  if (const ULONG rc = assemble(count, data, &payload, &payload_size, 0); rc != ERROR_SUCCESS)
     return {rc, 0};
   *view = make_view(desc, payload, payload_size, current_ids());
   if (!tlg.present()) return {ERROR_SUCCESS, 0};
@@ -406,7 +415,7 @@ template <bool kChecked>
       rc == ERROR_SUCCESS ? make_view(*a.desc, payload, payload_size, current_ids()) : EventView{};
   uint16_t flags = a.header_flags;  // added to the records' header flags
   if (rc == kTypedDescriptor) [[unlikely]] {
-    const TlgView tlg = view_tlg(*a.desc, a.count, a.data, &view);
+    const TlgView tlg = view_tlg(*a.desc, a.count, a.data, *rec, &view);
     if (tlg.rc != ERROR_SUCCESS) return tlg.rc;
     flags |= tlg.flags;
   }

@@ -7,8 +7,10 @@
 #include <algorithm>
 #include <cstring>
 
+#include "base/le.h"
 #include "etw/link.h"
 #include "etw/util.h"
+#include "runtime/tlg.h"
 
 namespace pfc::etw {
 
@@ -55,6 +57,18 @@ const std::vector<uint64_t>& WriteContext::stack_trace() {
   return stack;
 }
 
+void WriteContext::attach_traits(const EventView& e) {
+  const uint8_t* blob = traits;
+  traits = nullptr;
+  const uint16_t size = load_le<uint16_t>(blob);  // EventSetInformation checked the blob
+  // The limit of what EventWrite* routes, TraceLogging's blobs included (etw/provider.cc).
+  if (e.payload_size + size + 4 > 0xFFFF - sizeof(EVENT_HEADER)) return;
+  with_traits.assign(e.payload, e.payload + e.payload_size);
+  with_traits.insert(with_traits.end(), blob, blob + size);
+  tlg::append_trailer(with_traits, size, 0);
+  flags |= tlg::kRecordFlag;
+}
+
 trace::RingWriter* Session::create_ring() {
   std::lock_guard<std::mutex> lock(mu_);
   if (ring_ || failed_) return ring_.get();
@@ -97,6 +111,8 @@ void Session::write(const EventView& event, WriteContext& ctx, bool with_stack) 
   if (closed_.load(std::memory_order_relaxed)) return;
   trace::RingWriter* w = ring();
   if (w == nullptr) return;
+  if (ctx.traits != nullptr) [[unlikely]]
+    ctx.attach_traits(event);
   const trace::TableEntry entry = entry_of(ctx, event);
   trace::RecordParts parts;
   if (ctx.activity != Guid{}) parts.activity = &ctx.activity;
@@ -112,6 +128,10 @@ void Session::write(const EventView& event, WriteContext& ctx, bool with_stack) 
   }
   parts.payload = event.payload;
   parts.payload_len = static_cast<uint32_t>(std::min<uint64_t>(event.payload_size, 0xFFFF));
+  if (!ctx.with_traits.empty()) {
+    parts.payload = ctx.with_traits.data();
+    parts.payload_len = static_cast<uint32_t>(ctx.with_traits.size());
+  }
   // The front ring when there is one and the event fits, else the main ring; each ring has
   // its own table.
   trace::RecordHead* r = nullptr;

@@ -77,8 +77,18 @@ struct WriteContext {
   void* caller = nullptr;  // return address into the caller of EventWrite*
   bool stack_taken = false;
   std::vector<uint64_t> stack;  // MatchId then return addresses
+  // The registration's traits blob (EventSetInformation) to carry behind the payload, or
+  // null; attach_traits clears it once it has built `with_traits`.
+  const uint8_t* traits = nullptr;
+  std::vector<uint8_t> with_traits;  // payload, traits, trailer (runtime/tlg.h kRecordFlag)
 
   const std::vector<uint64_t>& stack_trace();
+  // Builds `with_traits` from `e`'s payload and `traits` and adds tlg::kRecordFlag to
+  // `flags`, once per event (traits set: a reader splits them off as the
+  // EVENT_HEADER_EXT_TYPE_PROV_TRAITS item). An event whose payload, traits and trailer
+  // exceed EventWrite*'s 65,455-byte limit keeps its payload alone (docs/etw.md "Provider
+  // traits").
+  void attach_traits(const EventView& e);
 };
 // What tls_write points to while an event is routed: its WriteContext, built on first use
 // (by the first session that takes the event), so an event that every session's filter

@@ -75,6 +75,14 @@ struct RegRecord {
   std::atomic<uint64_t> inprivate{0};      // slots with EXCLUDE_INPRIVATE enabling it
   std::atomic<uint16_t> legacy_logger{0};  // legacy: logger id last enabled
   std::atomic<bool> dead{false};           // unregistered: callbacks are dropped
+  // EventSetInformation (etw/provider_info.cc). The traits blob (EventProviderSetTraits):
+  // set once, under control_mu, by a release store after `traits_storage` holds it;
+  // freed with the record. Read by build_context for every event a session takes.
+  std::unique_ptr<uint8_t[]> traits_storage;
+  std::atomic<const uint8_t*> traits{nullptr};
+  // Whether a data descriptor's Type counts (EventProviderUseDescriptorType, or traits);
+  // otherwise it is read as 0, as Windows does.
+  std::atomic<bool> descriptor_types{false};
 };
 
 // Runs enable callbacks, in order, on one thread. post() never blocks on a callback.

@@ -18,6 +18,7 @@ TlgPayload tlg_payload(uint16_t flags, const uint8_t* payload, uint32_t size,
     items[n].DataPtr = reinterpret_cast<uintptr_t>(s.traits);
     ++n;
   }
+  if (s.meta_size == 0) return out;  // the registration's traits alone (EventSetInformation)
   items[n].ExtType = EVENT_HEADER_EXT_TYPE_EVENT_SCHEMA_TL;
   items[n].DataSize = s.meta_size;
   items[n].DataPtr = reinterpret_cast<uintptr_t>(s.meta);

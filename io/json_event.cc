@@ -33,13 +33,14 @@ enum Key : uint8_t {
   kExclude,
   kTs,
   kCpu,
+  kGroup,
   kKeyCount
 };
 constexpr std::array<std::string_view, kKeyCount> kKeys = {
     "provider", "event",       "id",      "version", "level", "keyword",    "opcode",
     "task",     "channel",     "pid",     "tid",     "exe",   "package_id", "app_id",
-    "fields",   "payload_hex", "exclude", "ts",      "cpu"};  // ts, cpu: written by `pfc trace
-                                                              // show`, accepted and not used
+    "fields",   "payload_hex", "exclude", "ts",      "cpu",   "group"};  // ts, cpu, group:
+// written by `pfc trace show`, accepted and not used
 
 // The members of one event object by key; absent ones are null.
 struct Members {
@@ -65,7 +66,7 @@ size_t key_index(std::string_view name) {
     case 3:
       return is(kPid) ? kPid : is(kTid) ? kTid : is(kExe) ? kExe : is(kCpu) ? kCpu : kKeyCount;
     case 4: return is(kTask) ? kTask : kKeyCount;
-    case 5: return is(kEvent) ? kEvent : is(kLevel) ? kLevel : kKeyCount;
+    case 5: return is(kEvent) ? kEvent : is(kLevel) ? kLevel : is(kGroup) ? kGroup : kKeyCount;
     case 6: return is(kFields) ? kFields : is(kOpcode) ? kOpcode : is(kAppId) ? kAppId : kKeyCount;
     case 7:
       return is(kKeyword)   ? kKeyword

@@ -123,10 +123,12 @@ class LogSource final : public EventSource {
     if (tlg::Split tl;
         (h.flags & tlg::kRecordFlag) != 0 && tlg::split(v.payload, h.payload_len, tl)) {
       event.view.payload_size = tl.payload_size;
-      name_ = tlg::event_name(tl.meta, tl.meta_size);
-      event.view.meta = tl.meta;
-      event.view.meta_size = tl.meta_size;
-      event.view.data_size = tl.payload_size;
+      if (tl.meta_size != 0) {  // else a registration's traits alone (docs/etw.md)
+        name_ = tlg::event_name(tl.meta, tl.meta_size);
+        event.view.meta = tl.meta;
+        event.view.meta_size = tl.meta_size;
+        event.view.data_size = tl.payload_size;
+      }
     }
     event.view.pid = h.pid;
     event.view.tid = h.tid;

@@ -72,6 +72,8 @@ TEST_F(PassThrough, LinesComeOutAsTheyCame) {
        R"({"provider":"P","event":"E","keyword":10,"fields":{"N":7,"S":"","D":0.1000}})"},
       {"provider GUID, ts and cpu kept",
        R"({"provider":"{11111111-2222-3333-4444-555555555555}","id":1,"ts":12.5,"cpu":3,"fields":{"N":7}})"},
+      {"group kept (pfc trace show: provider traits)",
+       R"({"provider":"P","event":"E","cpu":3,"group":"{11223344-5566-7788-99AA-BBCCDDEEFF00}","fields":{"N":7,"S":""}})"},
       {"payload_hex in upper case",
        R"({"provider":"P","event":"E","payload_hex":"070000004A0000000000000000000040"})"},
   };

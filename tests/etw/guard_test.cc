@@ -213,8 +213,14 @@ void write_setup() {
 // copied behind the payload into a buffer of its own (etw/tlg_write.cc).
 const uint8_t kTlgMeta[] = {8, 0, 0, 'G', 0, 'A', 0, 8};
 EVENT_DATA_DESCRIPTOR g_tlg[2];
+// A provider traits blob: size, name "P", a group trait (docs/etw.md "Provider traits").
+const uint8_t kTraits[] = {23, 0, 'P', 0, 19, 0,  1,  1,  2,  3,  4, 5,
+                           6,  7, 8,   9, 10, 11, 12, 13, 14, 15, 16};
 void tlg_write_setup() {
   enabled_provider();
+  BOOLEAN types = TRUE;
+  ASSERT_EQ(EventSetInformation(g_reg, EventProviderUseDescriptorType, &types, sizeof types),
+            ERROR_SUCCESS);
   EventDataDescCreate(&g_tlg[0], kTlgMeta, sizeof kTlgMeta);
   g_tlg[0].Type = EVENT_DATA_DESCRIPTOR_TYPE_EVENT_METADATA;
   EventDataDescCreate(&g_tlg[1], &a, sizeof a);
@@ -262,6 +268,18 @@ const std::vector<Row>& rows() {
        [] { return EventWriteEx(g_reg, &kEvent, 0, 0, nullptr, nullptr, 2, g_data); }},
       {"EventWriteString", true, write_setup,
        [] { return EventWriteString(g_reg, 4, 0, u"guarded"); }},
+      {"EventSetInformation", true,
+       [] { ASSERT_EQ(EventRegister(&kProvider, nullptr, nullptr, &g_reg), ERROR_SUCCESS); },
+       [] {
+         return EventSetInformation(g_reg, EventProviderSetTraits, const_cast<uint8_t*>(kTraits),
+                                    sizeof kTraits);
+       }},
+      {"EventSetInformation_UseDescriptorType", false,
+       [] { ASSERT_EQ(EventRegister(&kProvider, nullptr, nullptr, &g_reg), ERROR_SUCCESS); },
+       [] {
+         BOOLEAN types = TRUE;
+         return EventSetInformation(g_reg, EventProviderUseDescriptorType, &types, sizeof types);
+       }},
       {"EventActivityIdControl", true, none,
        [] {
          GUID id{};

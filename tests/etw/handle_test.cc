@@ -58,6 +58,9 @@ void expect_etw_answers(REGHANDLE h, REGHANDLE live, bool enabled) {
   EXPECT_EQ(EventWrite(h, &kEvent, 0, nullptr), write);
   EXPECT_EQ(EventWriteTransfer(h, &kEvent, nullptr, nullptr, 0, nullptr), write);
   EXPECT_EQ(EventWriteEx(h, &kEvent, 0, 0, nullptr, nullptr, 0, nullptr), write);
+  BOOLEAN types = FALSE;  // EventSetInformation: ERROR_INVALID_PARAMETER for a bad handle
+  EXPECT_EQ(EventSetInformation(h, EventProviderUseDescriptorType, &types, sizeof types),
+            h == live ? ERROR_SUCCESS : ERROR_INVALID_PARAMETER);
 }
 
 // Every slot pattern (the low 16 bits) under the high parts a garbage or stale handle has.

@@ -224,5 +224,12 @@ LAYOUT_ASSERT(ERROR_INVALID_PARAMETER == 87 && ERROR_NO_SYSTEM_RESOURCES == 1450
               "error codes");
 LAYOUT_ASSERT(EVENT_HEADER_EXT_TYPE_STACK_TRACE64 == 6 && EVENT_HEADER_EXT_TYPE_MAX == 0x13,
               "EVENT_HEADER_EXT_TYPE_*");
+LAYOUT_ASSERT(EventProviderBinaryTrackInfo == 0 && EventProviderSetReserved1 == 1 &&
+                  EventProviderSetTraits == 2 && EventProviderUseDescriptorType == 3 &&
+                  MaxEventInfo == 4 && sizeof(EVENT_INFO_CLASS) == 4,
+              "EVENT_INFO_CLASS");
+LAYOUT_ASSERT(EtwProviderTraitTypeGroup == 1 && EtwProviderTraitDecodeGuid == 2 &&
+                  EVENT_HEADER_EXT_TYPE_PROV_TRAITS == 0xC,
+              "ETW_PROVIDER_TRAIT_TYPE");
 
 #endif /* PFC_TESTS_ETW_LAYOUT_ASSERTS_H */

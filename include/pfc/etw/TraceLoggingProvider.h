@@ -106,12 +106,26 @@ typedef const struct _tlgProvider* TraceLoggingHProvider;
   ((HRESULT)(x) <= 0 ? (HRESULT)(x) : (HRESULT)(((x)&0x0000FFFF) | (7 << 16) | 0x80000000))
 #endif
 
-/* Registers the provider: S_OK, or HRESULT_FROM_WIN32 of EventRegister's error. */
+/* Registers the provider and sets its traits (EventSetInformation, EventProviderSetTraits:
+ * its events' descriptor types count from then on): S_OK, or HRESULT_FROM_WIN32 of
+ * EventRegister's error. As the SDK's, it ignores EventSetInformation's answer. */
 static inline HRESULT TraceLoggingRegisterEx(TraceLoggingHProvider hProvider,
                                              PENABLECALLBACK EnableCallback,
                                              PVOID CallbackContext) {
   struct _tlgProvider* p = (struct _tlgProvider*)hProvider;
   ULONG rc = EventRegister(&p->ProviderId, EnableCallback, CallbackContext, &p->RegHandle);
+  if (rc != 0) return HRESULT_FROM_WIN32(rc);
+  (void)EventSetInformation(p->RegHandle, EventProviderSetTraits, (PVOID)(UINT_PTR)p->Traits,
+                            (ULONG)(p->Traits[0] | p->Traits[1] << 8));
+  return (HRESULT)0;
+}
+/* EventSetInformation on the provider's registration: S_OK, or HRESULT_FROM_WIN32 of its
+ * error (ERROR_INVALID_PARAMETER when the provider is not registered). */
+static inline HRESULT TraceLoggingSetInformation(TraceLoggingHProvider hProvider,
+                                                 EVENT_INFO_CLASS informationClass,
+                                                 PVOID pvInformation, ULONG cbInformation) {
+  ULONG rc =
+      EventSetInformation(hProvider->RegHandle, informationClass, pvInformation, cbInformation);
   return rc == 0 ? (HRESULT)0 : HRESULT_FROM_WIN32(rc);
 }
 static inline HRESULT TraceLoggingRegister(TraceLoggingHProvider hProvider) {

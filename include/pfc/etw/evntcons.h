@@ -128,4 +128,37 @@ typedef struct _EVENT_EXTENDED_ITEM_PROCESS_START_KEY {
   ULONG64 ProcessStartKey;
 } EVENT_EXTENDED_ITEM_PROCESS_START_KEY, *PEVENT_EXTENDED_ITEM_PROCESS_START_KEY;
 
+/* The trait types of a provider traits blob (EVENT_HEADER_EXT_TYPE_PROV_TRAITS: UINT16
+ * size, the NUL-terminated UTF-8 provider name, then per trait UINT16 size, UINT8 type,
+ * the data); 128..255 are custom. */
+typedef enum {
+  EtwProviderTraitTypeGroup = 1, /* the provider group's GUID */
+  EtwProviderTraitDecodeGuid = 2,
+  EtwProviderTraitTypeMax
+} ETW_PROVIDER_TRAIT_TYPE;
+
+/* The first trait of TraitType in the traits blob ProviderTraits: *Trait its data and
+ * *Size the data's size, or NULL and 0 when there is none. Reads no byte outside the size
+ * the blob's first word gives, and stops at a trait whose size is below 3 or overruns it. */
+FORCEINLINE VOID EtwGetTraitFromProviderTraits(PVOID ProviderTraits, UCHAR TraitType, PVOID* Trait,
+                                               PUSHORT Size) {
+  const UCHAR* p = (const UCHAR*)ProviderTraits;
+  const ULONG total = (ULONG)(p[0] | p[1] << 8);
+  ULONG at = 2;  /* wider than the size: never wraps */
+  *Trait = NULL; /* NOLINT(modernize-use-nullptr): C as well */
+  *Size = 0;
+  while (at < total && p[at] != 0) ++at; /* the name */
+  ++at;                                  /* its NUL */
+  while (at + 3 <= total) {
+    const ULONG n = (ULONG)(p[at] | p[at + 1] << 8);
+    if (n < 3 || n > total - at) return;
+    if (p[at + 2] == TraitType) {
+      *Trait = (PVOID)(p + at + 3);
+      *Size = (USHORT)(n - 3);
+      return;
+    }
+    at += n;
+  }
+}
+
 #endif /* PFC_ETW_EVNTCONS_H */

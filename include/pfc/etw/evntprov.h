@@ -204,6 +204,27 @@ PFC_ETW_API ULONG EVNTAPI EventWriteString(REGHANDLE RegHandle, UCHAR Level, ULO
 /* The calling thread's activity ID (EVENT_ACTIVITY_CTRL_*). */
 PFC_ETW_API ULONG EVNTAPI EventActivityIdControl(ULONG ControlCode, LPGUID ActivityId);
 
+/* What EventSetInformation configures on a registration (docs/etw.md "Provider traits"). */
+typedef enum _EVENT_INFO_CLASS {
+  EventProviderBinaryTrackInfo,   /* ERROR_NOT_SUPPORTED: no decoding resources in binaries */
+  EventProviderSetReserved1,      /* ERROR_NOT_SUPPORTED (not used) */
+  EventProviderSetTraits,         /* the traits blob: UINT16 size, UTF-8 name, traits */
+  EventProviderUseDescriptorType, /* a BOOLEAN: whether data descriptors' Type counts */
+  MaxEventInfo
+} EVENT_INFO_CLASS;
+
+/* Configures the registration RegHandle (of EventRegister). EventProviderSetTraits, once
+ * per registration: every later event of it carries the traits as its
+ * EVENT_HEADER_EXT_TYPE_PROV_TRAITS item, and its descriptors' Type is read.
+ * EventProviderUseDescriptorType: a descriptor's Type (EVENT_DATA_DESCRIPTOR_TYPE_*) is
+ * ignored (read as 0) unless TRUE was set or traits were. Errors: ERROR_NOT_SUPPORTED (a
+ * class other than those two), ERROR_INVALID_PARAMETER (a handle that is not a live
+ * EventRegister handle, NULL EventInformation with a nonzero length, a length or blob the
+ * class refuses), ERROR_ALREADY_EXISTS (traits set before). */
+PFC_ETW_API ULONG EVNTAPI EventSetInformation(REGHANDLE RegHandle,
+                                              EVENT_INFO_CLASS InformationClass,
+                                              PVOID EventInformation, ULONG InformationLength);
+
 PFC_ETW_EXTERN_C_END
 
 /* Whether the table word *Word is nonzero: one relaxed load. On x86-64 a compare with the
