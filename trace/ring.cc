@@ -407,7 +407,9 @@ RingReader::At RingReader::classify(uint64_t pos, uint32_t& size) {
     // the rest of the ring is lost.
     return stamp == (base | kRecordReserved) && size_ok ? At::Skip : At::Bad;
   }
-  return size_ok ? At::Event : At::Bad;
+  // An event holds at least a record's head: its timestamp is read within it (an 8-byte
+  // one at the end of the lap would have it past the mapping).
+  return size_ok && size >= kMinRecordBytes ? At::Event : At::Bad;
 }
 
 bool RingReader::check_event(uint64_t off, uint32_t size) {
@@ -495,7 +497,8 @@ const RingReader::View* RingReader::peek() {
   }
 }
 
-void RingReader::scan_committed(uint64_t max_bytes, Span& s, uint64_t& last) {
+template <bool kLimit>
+void RingReader::scan_committed(uint64_t limit, uint64_t max_bytes, Span& s, uint64_t& last) {
   const uint64_t pos = pos_ + s.bytes;
   const uint64_t from = pos & (capacity_ - 1);
   const uint64_t ahead = head_seen_ - pos;           // reserved, as head was last read
@@ -514,7 +517,9 @@ void RingReader::scan_committed(uint64_t max_bytes, Span& s, uint64_t& last) {
     const uint64_t word = word_of(d + off).load(std::memory_order_acquire);
     if ((word & mask) != event) break;
     const uint64_t size = static_cast<uint32_t>(word);
-    if (size - 1 >= left) break;  // past the bounds, or 0 (which wraps)
+    // Past the bounds, or shorter than a record's head (whose timestamp is read).
+    if (size < kMinRecordBytes || size > left) break;
+    if (kLimit && ts_at(off) > limit) break;
     at = off;
     off += size;
     left -= size;
@@ -531,14 +536,16 @@ RingReader::Span RingReader::span(uint64_t limit, uint64_t max_bytes) {
   Span s;
   current_ = 0;       // a record peek() returned is the span's first: still unread
   uint64_t last = 0;  // the offset of its last record
-  // The hot path: runs of committed records, one load and compare each; classify (below)
-  // takes the record it stops at (head to read again, padding, a record in flight, a
-  // timestamp limit, damage). Not in TSan builds whose writer is in this process: their
-  // acquires are mirrored record by record (trace/ring_tsan.h).
-  const bool runs = limit == ~uint64_t{0} && twin_ == nullptr;
+  // The hot path: runs of committed records, one load and compare each (and a timestamp
+  // compare under a limit); classify (below) takes the record it stops at (head to read
+  // again, padding, a record in flight, one past the limit, damage). Not in TSan builds
+  // whose writer is in this process: their acquires are mirrored record by record
+  // (trace/ring_tsan.h).
+  const bool runs = twin_ == nullptr;
   while (!damaged_) {
     if (runs) {
-      scan_committed(max_bytes, s, last);
+      if (limit == ~uint64_t{0}) scan_committed<false>(limit, max_bytes, s, last);
+      else scan_committed<true>(limit, max_bytes, s, last);
       if (s.events != 0 && ((pos_ + s.bytes) & (capacity_ - 1)) == 0) break;  // the lap's end
     }
     const uint64_t pos = pos_ + s.bytes;

@@ -325,7 +325,8 @@ void check_span(const trace::RingReader& r, const trace::RingReader::Span& s,
     uint64_t word = 0;
     std::memcpy(&word, s.data + at, sizeof word);
     const auto size = static_cast<uint32_t>(word);
-    if ((word >> 32 & 3) != trace::kRecordEvent || size < 8 || size % 8 != 0 || size > s.bytes - at)
+    if ((word >> 32 & 3) != trace::kRecordEvent || size < trace::kMinRecordBytes || size % 8 != 0 ||
+        size > s.bytes - at)
       __builtin_trap();
     for (uint32_t i = 0; i < size; ++i) sum ^= s.data[at + i];
     at += size;

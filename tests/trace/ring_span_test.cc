@@ -110,6 +110,25 @@ TEST(RingSpan, RunEndsAtMaxBytesAndAtTheLapsEnd) {
   EXPECT_FALSE(f.reader.damaged());
 }
 
+// Under a timestamp limit (a writer's other ring has a record in flight: docs/namespace.md
+// §3 "The front ring") a run ends before the first record past it.
+TEST(RingSpan, RunEndsBeforeARecordPastTheLimit) {
+  Fixture f;
+  for (uint32_t i = 0; i < 5; ++i) {
+    ASSERT_TRUE(write_one(f.writer, i));
+    f.record_at(uint64_t{i} * value_bytes())->ts = 10 * (i + 1);  // 10, 20, ..., 50
+  }
+  RingReader::Span s = f.reader.span(25, kAll);
+  EXPECT_EQ(values(s), (std::vector<uint32_t>{0, 1}));
+  EXPECT_EQ(s.stop, Stop::NotReady);
+  EXPECT_EQ(s.last_ts, 20u);
+  f.reader.release(s.bytes);
+  s = f.reader.span(50, kAll);
+  EXPECT_EQ(values(s), (std::vector<uint32_t>{2, 3, 4}));
+  EXPECT_EQ(s.stop, Stop::Empty);
+  EXPECT_EQ(s.last_ts, 50u);
+}
+
 // Nothing is zeroed after reading: when a writer has moved head over a record but not
 // written its word yet, the bytes there are the previous lap's record, committed and
 // whole. A run must not take it (its stamp is of the other lap).
@@ -141,10 +160,11 @@ TEST(RingSpan, RecordOfAnEarlierLapIsNotTaken) {
   EXPECT_FALSE(f.reader.damaged());
 }
 
-// A committed word whose size is no record's (0, not a multiple of 8, past head or the
-// lap) ends the ring as damage, found on the hot path as on the slow one.
+// A committed word whose size is no record's (0, shorter than a record's head, not a
+// multiple of 8, past head or the lap) ends the ring as damage, found on the hot path as on
+// the slow one.
 TEST(RingSpan, CommittedWordWithAnImpossibleSizeIsDamage) {
-  for (uint32_t bad : {0u, 12u, 0xFFFFFFF8u, 1u << 20}) {
+  for (uint32_t bad : {0u, 8u, 12u, 16u, 0xFFFFFFF8u, 1u << 20}) {
     for (uint32_t index : {0u, 2u}) {  // the run's first record, or one within it
       Fixture f;
       for (uint32_t i = 0; i < 4; ++i) ASSERT_TRUE(write_one(f.writer, i));
