@@ -71,27 +71,31 @@ static_assert(uint64_t(kK256H) == fold_constant(256 + 32) &&
               uint64_t(kK256L) == fold_constant(256 - 32));
 
 #define PFC_CLMUL_TARGET __attribute__((target("pclmul,sse4.1")))
+// The helpers below are inlined into each path, so each gets them in its own encoding (the
+// AVX path's three-operand VEX form needs no register copies: about a third fewer
+// instructions).
+#define PFC_CLMUL_INLINE PFC_CLMUL_TARGET __attribute__((always_inline)) inline
 
-PFC_CLMUL_TARGET inline __m128i load(const uint8_t* p) {
+PFC_CLMUL_INLINE __m128i load(const uint8_t* p) {
   return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
 }
 
 // One fold of `x` by the constants `k` onto `next`.
-PFC_CLMUL_TARGET inline __m128i fold(__m128i x, __m128i k, __m128i next) {
+PFC_CLMUL_INLINE __m128i fold(__m128i x, __m128i k, __m128i next) {
   const __m128i lo = _mm_clmulepi64_si128(x, k, 0x00);
   const __m128i hi = _mm_clmulepi64_si128(x, k, 0x11);
   return _mm_xor_si128(_mm_xor_si128(hi, lo), next);
 }
 
 // The 128-bit register after `n` more bytes at `p` (a multiple of 16), 16 at a time.
-PFC_CLMUL_TARGET __m128i fold_16s(const uint8_t* p, size_t n, __m128i x) {
+PFC_CLMUL_INLINE __m128i fold_16s(const uint8_t* p, size_t n, __m128i x) {
   const __m128i k34 = _mm_load_si128(reinterpret_cast<const __m128i*>(kK3K4));
   for (; n >= 16; p += 16, n -= 16) x = fold(x, k34, load(p));
   return x;
 }
 
 // The raw 32-bit CRC of the 128-bit register: 128 → 64 bits, then Barrett reduction.
-PFC_CLMUL_TARGET uint32_t reduce(__m128i x1) {
+PFC_CLMUL_INLINE uint32_t reduce(__m128i x1) {
   const __m128i k34 = _mm_load_si128(reinterpret_cast<const __m128i*>(kK3K4));
   const __m128i mask32 = _mm_setr_epi32(~0, 0, ~0, 0);
   x1 = _mm_xor_si128(_mm_srli_si128(x1, 8), _mm_clmulepi64_si128(x1, k34, 0x10));
@@ -106,7 +110,7 @@ PFC_CLMUL_TARGET uint32_t reduce(__m128i x1) {
 
 // The raw (not inverted) CRC register after `n` bytes, n ≥ 64 and a multiple of 16,
 // starting from the raw register `crc`: four 128-bit lanes folded 64 bytes at a time.
-PFC_CLMUL_TARGET uint32_t fold_128(const uint8_t* p, size_t n, uint32_t crc) {
+PFC_CLMUL_INLINE uint32_t fold_128_body(const uint8_t* p, size_t n, uint32_t crc) {
   __m128i x1 = _mm_xor_si128(load(p), _mm_cvtsi32_si128(static_cast<int>(crc)));
   __m128i x2 = load(p + 16), x3 = load(p + 32), x4 = load(p + 48);
   p += 64;
@@ -121,6 +125,17 @@ PFC_CLMUL_TARGET uint32_t fold_128(const uint8_t* p, size_t n, uint32_t crc) {
   const __m128i k34 = _mm_load_si128(reinterpret_cast<const __m128i*>(kK3K4));
   x1 = fold(fold(fold(x1, k34, x2), k34, x3), k34, x4);
   return reduce(fold_16s(p, n, x1));
+}
+
+// fold_128_body in SSE encoding...
+PFC_CLMUL_TARGET uint32_t fold_128(const uint8_t* p, size_t n, uint32_t crc) {
+  return fold_128_body(p, n, crc);
+}
+
+// ... and in AVX (VEX) encoding: the same instructions without the register copies.
+__attribute__((target("avx,pclmul,sse4.1"))) uint32_t fold_128_avx(const uint8_t* p, size_t n,
+                                                                   uint32_t crc) {
+  return fold_128_body(p, n, crc);
 }
 
 // The same with VPCLMULQDQ on four 256-bit registers, 128 bytes at a time (n ≥ 128).
@@ -160,9 +175,10 @@ PFC_VCLMUL_TARGET uint32_t fold_256(const uint8_t* p, size_t n, uint32_t crc) {
 Crc32Path detect() {
   if (!__builtin_cpu_supports("pclmul") || !__builtin_cpu_supports("sse4.1"))
     return Crc32Path::kZlib;
+  if (!__builtin_cpu_supports("avx")) return Crc32Path::kClmul128;
   if (__builtin_cpu_supports("vpclmulqdq") && __builtin_cpu_supports("avx2"))
     return Crc32Path::kClmul256;
-  return Crc32Path::kClmul128;
+  return Crc32Path::kClmulAvx128;
 }
 
 #else
@@ -180,8 +196,9 @@ uint32_t compute(Crc32Path path, const uint8_t* p, size_t n, uint32_t crc) {
 #ifdef PFC_CRC32_CLMUL
   if (path != Crc32Path::kZlib && n >= 64) {
     const size_t blocks = n & ~size_t{15};
-    crc = ~(path == Crc32Path::kClmul256 && blocks >= 128 ? fold_256(p, blocks, ~crc)
-                                                          : fold_128(p, blocks, ~crc));
+    if (path == Crc32Path::kClmul256 && blocks >= 128) crc = ~fold_256(p, blocks, ~crc);
+    else if (path >= Crc32Path::kClmulAvx128) crc = ~fold_128_avx(p, blocks, ~crc);
+    else crc = ~fold_128(p, blocks, ~crc);
     p += blocks;
     n -= blocks;
   }

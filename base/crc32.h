@@ -23,9 +23,10 @@ uint32_t crc32_combine(uint32_t crc_a, uint32_t crc_b, uint64_t len_b);
 // The ways crc32 can compute the value, for tests and benchmarks; each later one needs the
 // CPU features of the earlier ones.
 enum class Crc32Path {
-  kZlib,      // zlib's crc32_z only
-  kClmul128,  // PCLMULQDQ + SSE4.1 folding of whole 16-byte blocks (inputs ≥ 64 bytes)
-  kClmul256,  // VPCLMULQDQ + AVX2 folding (block runs ≥ 128 bytes), else as kClmul128
+  kZlib,         // zlib's crc32_z only
+  kClmul128,     // PCLMULQDQ + SSE4.1 folding of whole 16-byte blocks (inputs ≥ 64 bytes)
+  kClmulAvx128,  // the same in AVX (VEX) encoding: fewer instructions (no register copies)
+  kClmul256,     // VPCLMULQDQ + AVX2 folding (block runs ≥ 128 bytes), else as kClmulAvx128
 };
 
 // Whether this CPU can run `path` (kZlib always can).

@@ -110,7 +110,7 @@ inline constexpr const char* kTraceQueryExamples =
     "Examples:\n"
     "  pfc trace query MyTrace\n"
     "  {\"name\":\"MyTrace\",\"file\":null,\"realtime\":true,\"providers\":[\"{…}\"],\"events\":12,"
-    "\"events_lost\":0,\"buffers_written\":0}";
+    "\"events_lost\":0,\"buffers_written\":0,\"log_buffers_lost\":0,\"realtime_buffers_lost\":0}";
 
 inline constexpr const char* kTraceStopExamples =
     "Examples:\n"

@@ -69,7 +69,9 @@ std::string info_json(const etw::SessionInfo& s) {
     out += (i == 0 ? "\"" : ",\"") + s.providers[i].to_string() + '"';
   out += "],\"events\":" + std::to_string(s.counters.events) +
          ",\"events_lost\":" + std::to_string(s.counters.events_lost) +
-         ",\"buffers_written\":" + std::to_string(s.counters.buffers_written) + "}\n";
+         ",\"buffers_written\":" + std::to_string(s.counters.buffers_written) +
+         ",\"log_buffers_lost\":" + std::to_string(s.counters.log_buffers_lost) +
+         ",\"realtime_buffers_lost\":" + std::to_string(s.counters.realtime_buffers_lost) + "}\n";
   return out;
 }
 

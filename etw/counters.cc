@@ -3,6 +3,8 @@
 
 #include <set>
 
+#include "pfc/etw/evntrace.h"
+
 #include "trace/names.h"
 #include "trace/procs.h"
 #include "trace/ring.h"
@@ -58,7 +60,10 @@ void map_new_rings(const trace::TraceDir& dir, uint64_t instance,
 }
 
 SessionCounters count_session(const trace::TraceDir& dir, const trace::SessionEntry& e) {
-  return count_rings(map_rings(dir, e.instance), e.buffer_kb);
+  SessionCounters c = count_rings(map_rings(dir, e.instance), e.buffer_kb);
+  if ((e.log_file_mode & EVENT_TRACE_REAL_TIME_MODE) == 0)
+    c.realtime_buffers_lost = 0;  // nothing delivered
+  return c;
 }
 
 std::string consumer_marker(uint64_t instance, const trace::ProcessKey& who) {

@@ -18,8 +18,11 @@ struct SessionCounters {
   uint64_t buffers_written = 0;  // bytes consumed / BufferSize
   uint64_t events_lost = 0;
   uint64_t events = 0;  // events the session's rings received (read, pending or in flight)
-  uint64_t realtime_buffers_lost = 0;  // lost bytes / BufferSize, rounded up
-  uint64_t log_buffers_lost = 0;       // file sessions: buffers a full file could not take
+  // Real-time sessions: lost bytes / BufferSize, rounded up per ring (a file session
+  // without EVENT_TRACE_REAL_TIME_MODE delivers nothing in real time: 0, as in ETW; its
+  // rings' drops are EventsLost).
+  uint64_t realtime_buffers_lost = 0;
+  uint64_t log_buffers_lost = 0;  // file sessions: buffers a full file could not take
 };
 
 SessionCounters count_session(const trace::TraceDir& dir, const trace::SessionEntry& e);

@@ -104,6 +104,7 @@ Result<std::optional<SessionInfo>> stop_session(const std::u16string& name) {
     info.counters.buffers_written = p->props.BuffersWritten;
     info.counters.events_lost = p->props.EventsLost;
     info.counters.log_buffers_lost = p->props.LogBuffersLost;
+    info.counters.realtime_buffers_lost = p->props.RealTimeBuffersLost;
   }
   return std::optional<SessionInfo>{std::move(info)};
 }

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstddef>
 #include <cstdio>
@@ -174,7 +175,10 @@ class Host {
       if (moved < kLogWriteChunk) std::this_thread::sleep_for(kIdleSleep);
     }
     note_schemas(~uint64_t{0});
-    uint64_t ring_lost = rings_.given_up();
+    // Every event a writer put into a ring or dropped is in the file or counted lost: the
+    // rings' drops, and what was reserved but never taken (given up in a damaged ring,
+    // left behind a record never committed, a dead writer's reservation).
+    uint64_t ring_lost = rings_.left_behind();
     for (const auto& r : rings_.rings()) ring_lost += r->lost();
     auto closed = writer_.close(filetime_now(), ring_lost);
     publish();
@@ -267,16 +271,18 @@ class Host {
     return m.bytes;
   }
 
-  // The live counters, into the marker (controllers' QUERY reads them; they add the rings'
-  // own losses). Events given up in damaged rings count as lost from when that happens.
+  // The live counters, into the marker when they changed (controllers' QUERY reads them;
+  // they add the rings' own losses). Events given up in damaged rings count as lost from
+  // when that happens. Buffers a full file refused change no BuffersWritten: every counter
+  // is compared.
   void publish() {
     const LogInfo& i = writer_.info();
-    if (i.buffers_written == published_) return;
-    published_ = i.buffers_written;
     const uint64_t given_up = i.closed ? 0 : rings_.given_up();  // close() added them
-    const uint64_t c[4] = {i.buffers_written, i.events_lost + given_up, i.log_buffers_lost,
-                           i.events_written};
-    (void)!::pwrite(marker_fd_, c, sizeof c, 0);
+    const std::array<uint64_t, 4> c{i.buffers_written, i.events_lost + given_up, i.log_buffers_lost,
+                                    i.events_written};
+    if (c == published_) return;
+    published_ = c;
+    (void)!::pwrite(marker_fd_, c.data(), sizeof c, 0);
   }
 
   const TraceDir& dir_;
@@ -285,7 +291,7 @@ class Host {
   LogWriter writer_;
   uint64_t flush_ns_;
   int marker_fd_ = -1;
-  uint64_t published_ = ~uint64_t{0};
+  std::array<uint64_t, 4> published_{~uint64_t{0}};
   uint64_t next_flush_check_ = 0;
   uint64_t flush_req_ = 0;
   uint64_t flush_done_ = 0;

@@ -1,6 +1,8 @@
 // trace/merge.cc — see merge.h.
 #include "trace/merge.h"
 
+#include "trace/procs.h"
+
 namespace pfc::trace {
 
 void SessionRings::scan(const TraceDir& dir, const StateStore& store, uint64_t now) {
@@ -13,8 +15,16 @@ void SessionRings::scan(const TraceDir& dir, const StateStore& store, uint64_t n
     // a session that can never stop (docs/namespace.md §2).
     bool damaged = false;
     auto st = store.read(&damaged);
-    if (damaged || (st && st->session_by_instance(instance_) == nullptr)) stopped_at_ = now;
+    if (damaged || (st && st->session_by_instance(instance_) == nullptr)) {
+      stopped_at_ = now;
+      stop_generation_ = st ? st->generation : 0;  // damaged: no process applies a stop
+    }
   }
+  // Until every provider process applied the stop, one may still create a ring and write
+  // into it; the rings are listed after this check, so the scan that sees them all applied
+  // also sees every ring of the session.
+  if (stopped_at_ != 0 && !stop_applied_)
+    stop_applied_ = stop_generation_ == 0 || all_applied(dir, stop_generation_, self_process());
   const std::string prefix = "r-" + std::to_string(instance_) + "-";
   for (const std::string& name : dir.list(prefix)) {
     if (known_.contains(name)) continue;
@@ -48,20 +58,29 @@ SessionRings::Pick SessionRings::oldest() {
 bool SessionRings::finished(uint64_t now) {
   if (stopped_at_ == 0 || now < stopped_at_ + kScanNs) return false;  // one scan after the stop
   if (now >= stopped_at_ + kStopDrainNs) return true;
+  if (!stop_applied_) return false;  // a provider may still write
   for (auto& r : rings_)
     if (!r->finished() && !(r->peek() == nullptr && r->drained())) return false;
   return true;
 }
 
+uint64_t SessionRings::untaken(size_t i) const {
+  const RingReader& r = *rings_[i];
+  const uint64_t reserved = r.events();
+  const uint64_t left = reserved > taken_[i] ? reserved - taken_[i] : 0;
+  return std::min<uint64_t>(left, r.capacity() / kMinRecordBytes);
+}
+
 uint64_t SessionRings::given_up() const {
   uint64_t out = 0;
-  for (size_t i = 0; i < rings_.size(); ++i) {
-    const RingReader& r = *rings_[i];
-    if (!r.damaged()) continue;
-    const uint64_t reserved = r.events();
-    const uint64_t left = reserved > taken_[i] ? reserved - taken_[i] : 0;
-    out += std::min<uint64_t>(left, r.capacity() / kMinRecordBytes);
-  }
+  for (size_t i = 0; i < rings_.size(); ++i)
+    if (rings_[i]->damaged()) out += untaken(i);
+  return out;
+}
+
+uint64_t SessionRings::left_behind() const {
+  uint64_t out = 0;
+  for (size_t i = 0; i < rings_.size(); ++i) out += untaken(i);
   return out;
 }
 

@@ -64,12 +64,19 @@ class SessionRings {
   // this). Returns how many were taken; fewer than `max` means none is ready at `now`.
   template <typename Take>
   size_t drain(uint64_t now, size_t max, Take&& take);
-  // The session stopped and every ring is drained (or the in-flight grace period is over).
+  // The session stopped, every provider process applied the stop (so no ring can appear or
+  // fill any more; scan() checks it) and every ring is drained — or the in-flight grace
+  // period (kStopDrainNs) is over.
   bool finished(uint64_t now);
   // Events given up in damaged rings (docs/namespace.md §5): for each ring that stopped
   // being read, the events its writer reserved less those taken from it, at most what its
   // data area can hold (the counter is in the damaged shared data too).
   uint64_t given_up() const;
+  // Events reserved in the rings and never taken, for a reader that finished: given_up()
+  // over every ring — records still unread when the grace period ended (behind a record a
+  // live writer never committed) and the reserved records of writers that died, skipped.
+  // With the rings' drops (`lost`), what the session lost besides what its reader lost.
+  uint64_t left_behind() const;
 
   uint64_t instance() const { return instance_; }
   uint64_t stopped_at() const { return stopped_at_; }
@@ -94,10 +101,15 @@ class SessionRings {
   std::vector<uint64_t> taken_;  // per ring: records drain() took
   bool siblings_ = false;        // some writer has two rings
   std::set<std::string> known_;
+  uint64_t stop_generation_ = 0;  // the state's generation that had the session stopped
+  bool stop_applied_ = false;     // every provider process has applied it
   uint64_t scan_ns_;
   uint64_t next_scan_ns_ = 0;
   uint64_t next_stop_check_ns_ = 0;
   uint64_t stopped_at_ = 0;  // 0: the session is live
+  // Ring i's events reserved less those taken, at most what its data area can hold (the
+  // counter is in the shared data, which may be damaged).
+  uint64_t untaken(size_t i) const;
 };
 
 template <typename Take>

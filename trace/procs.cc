@@ -61,21 +61,22 @@ void ProcSlot::set_applied(uint64_t generation) {
       .store(generation, std::memory_order_release);
 }
 
+bool all_applied(const TraceDir& dir, uint64_t generation, const ProcessKey& self) {
+  for (const std::string& name : dir.list("p-")) {
+    auto key = parse_proc_name(name);
+    if (!key || *key == self) continue;
+    auto applied = read_applied(dir, name);
+    if (applied && *applied >= generation) continue;
+    if (process_alive(*key)) return false;
+  }
+  return true;
+}
+
 bool wait_applied(const TraceDir& dir, uint64_t generation, uint32_t timeout_ms,
                   const ProcessKey& self) {
   const uint64_t deadline = mono_ns() + uint64_t{timeout_ms} * 1'000'000;
   for (;;) {
-    bool all = true;
-    for (const std::string& name : dir.list("p-")) {
-      auto key = parse_proc_name(name);
-      if (!key || *key == self) continue;
-      auto applied = read_applied(dir, name);
-      if (applied && *applied >= generation) continue;
-      if (!process_alive(*key)) continue;
-      all = false;
-      break;
-    }
-    if (all) return true;
+    if (all_applied(dir, generation, self)) return true;
     if (timeout_ms != UINT32_MAX && mono_ns() >= deadline) return false;
     std::this_thread::sleep_for(std::chrono::microseconds(200));
   }

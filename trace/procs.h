@@ -25,8 +25,10 @@ class ProcSlot {
   Mapping map_;
 };
 
-// Waits until every other live process has applied `generation` (or died), polling, at
-// most timeout_ms (UINT32_MAX: no limit). True when all have.
+// True when every live process other than `self` has applied `generation` (or died).
+bool all_applied(const TraceDir& dir, uint64_t generation, const ProcessKey& self);
+// Waits until all_applied, polling, at most timeout_ms (UINT32_MAX: no limit). True when
+// all have.
 bool wait_applied(const TraceDir& dir, uint64_t generation, uint32_t timeout_ms,
                   const ProcessKey& self);
 // Removes the files (proc slots and trace buffers) of processes that no longer exist and

@@ -407,7 +407,9 @@ RingReader::At RingReader::classify(uint64_t pos, uint32_t& size) {
     // the rest of the ring is lost.
     return stamp == (base | kRecordReserved) && size_ok ? At::Skip : At::Bad;
   }
-  return size_ok ? At::Event : At::Bad;
+  // An event holds at least a record's head: its timestamp is read within it (an 8-byte
+  // one at the end of the lap would have it past the mapping).
+  return size_ok && size >= kMinRecordBytes ? At::Event : At::Bad;
 }
 
 bool RingReader::check_event(uint64_t off, uint32_t size) {
@@ -495,11 +497,57 @@ const RingReader::View* RingReader::peek() {
   }
 }
 
+template <bool kLimit>
+void RingReader::scan_committed(uint64_t limit, uint64_t max_bytes, Span& s, uint64_t& last) {
+  const uint64_t pos = pos_ + s.bytes;
+  const uint64_t from = pos & (capacity_ - 1);
+  const uint64_t ahead = head_seen_ - pos;           // reserved, as head was last read
+  if ((from & 7) != 0 || ahead > capacity_) return;  // classify names the damage
+  // Every record taken lies within `left` bytes from `from`: in the lap, below head, within
+  // max_bytes.
+  uint64_t left = std::min({capacity_ - from, ahead, max_bytes - s.bytes});
+  // The word of a committed event record here: this lap's event stamp, a size that is a
+  // multiple of 8 (its low bits 0), compared at once.
+  const uint64_t mask = 0xFFFFFFFF'00000007ull;
+  const uint64_t event = uint64_t{stamp_base(pos, lap_shift_, salt_) | kRecordEvent} << 32;
+  uint8_t* const d = data();
+  uint64_t off = from, at = last;
+  uint32_t n = 0;
+  while (left != 0) {
+    const uint64_t word = word_of(d + off).load(std::memory_order_acquire);
+    if ((word & mask) != event) break;
+    const uint64_t size = static_cast<uint32_t>(word);
+    // Past the bounds, or shorter than a record's head (whose timestamp is read).
+    if (size < kMinRecordBytes || size > left) break;
+    if (kLimit && ts_at(off) > limit) break;
+    at = off;
+    off += size;
+    left -= size;
+    ++n;
+  }
+  if (n == 0) return;
+  last = at;
+  if (s.bytes == 0) s.data = d + from;
+  s.bytes += off - from;
+  s.events += n;
+}
+
 RingReader::Span RingReader::span(uint64_t limit, uint64_t max_bytes) {
   Span s;
   current_ = 0;       // a record peek() returned is the span's first: still unread
   uint64_t last = 0;  // the offset of its last record
+  // The hot path: runs of committed records, one load and compare each (and a timestamp
+  // compare under a limit); classify (below) takes the record it stops at (head to read
+  // again, padding, a record in flight, one past the limit, damage). Not in TSan builds
+  // whose writer is in this process: their acquires are mirrored record by record
+  // (trace/ring_tsan.h).
+  const bool runs = twin_ == nullptr;
   while (!damaged_) {
+    if (runs) {
+      if (limit == ~uint64_t{0}) scan_committed<false>(limit, max_bytes, s, last);
+      else scan_committed<true>(limit, max_bytes, s, last);
+      if (s.events != 0 && ((pos_ + s.bytes) & (capacity_ - 1)) == 0) break;  // the lap's end
+    }
     const uint64_t pos = pos_ + s.bytes;
     uint32_t size = 0;
     const At a = classify(pos, size);

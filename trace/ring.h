@@ -303,6 +303,14 @@ class RingReader {
   // being written, or damage.
   enum class At : uint8_t { Event, Skip, Empty, Wait, Bad };
   At classify(uint64_t pos, uint32_t& size);
+  // span()'s hot path: extends `s` over the committed event records from pos_ + s.bytes on
+  // that lie below head as last read, within the lap and `max_bytes` (one load and compare
+  // of each record's word; `last`: the offset of the last one), and with kLimit whose
+  // timestamps are at most `limit`. It stops before anything else — another stamp, a size
+  // out of those bounds or below a record's head, a later timestamp — and leaves that
+  // record to classify.
+  template <bool kLimit>
+  void scan_committed(uint64_t limit, uint64_t max_bytes, Span& s, uint64_t& last);
   // The timestamp of the committed record at `off`.
   uint64_t ts_at(uint64_t off) const;
   // peek()'s check of an event record at `off`: its head copied into head_, its layout checked

@@ -297,6 +297,16 @@ std::vector<Seed> ring_seeds() {
     event(w, 8, 0).op(kPatchHeader).put<uint8_t>(p.at).put<uint8_t>(p.value);
     add(std::string("header_") + p.name, w);
   }
+  // The same rings read by span(), the session host's way (header damage aside: the reader
+  // refuses it at open).
+  const size_t n = out.size();
+  for (size_t i = 0; i < n; ++i) {
+    if (out[i].name.starts_with("ring_header_")) continue;
+    Seed s = out[i];
+    s.bytes[0] |= kFlagSpans;
+    s.name = "ring_spans_" + s.name.substr(5);
+    out.push_back(std::move(s));
+  }
   return out;
 }
 

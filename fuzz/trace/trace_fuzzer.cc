@@ -9,6 +9,9 @@
 //      each input, then changed by the input's ring program through a second mapping;
 //      RingReader::open and at most kMaxReads peek()/pop() rounds, each view checked to lie
 //      inside the reader's data area and read whole (ASan, and a fault outside any mapping);
+//      with kFlagSpans, span()/release() rounds instead (the session host's way), each span
+//      checked to lie inside the data area and to be made of whole records whose sizes
+//      add up to it (their words read again), every byte read;
 //  (c) enable parameters → etw::decode_enable_parameters; version-2 parameters re-encode
 //      to the same bytes; etw::convert_enable returns a documented code, and what it
 //      accepts lowers to a routing program.
@@ -301,6 +304,39 @@ void check_view(const trace::RingReader& r, const trace::RingReader::View& v,
   sink.store(sum, std::memory_order_relaxed);
 }
 
+// A span lies inside the reader's data area (found as check_view finds it) and is made of
+// `events` records whose words (size, this lap's event stamp) add up to its bytes; every
+// byte is read.
+void check_span(const trace::RingReader& r, const trace::RingReader::Span& s,
+                const uint8_t*& area) {
+  const uint64_t off = r.consumed() & (r.capacity() - 1);
+  if (s.events == 0) {
+    if (s.bytes != 0) __builtin_trap();
+    return;
+  }
+  const uint8_t* start = s.data - off;
+  if (area == nullptr) area = start;
+  if (start != area || reinterpret_cast<uintptr_t>(start) % 4096 != 0) __builtin_trap();
+  if (s.bytes > r.capacity() - off) __builtin_trap();
+  uint64_t at = 0;
+  uint32_t n = 0;
+  uint8_t sum = 0;
+  while (at < s.bytes) {
+    uint64_t word = 0;
+    std::memcpy(&word, s.data + at, sizeof word);
+    const auto size = static_cast<uint32_t>(word);
+    if ((word >> 32 & 3) != trace::kRecordEvent || size < trace::kMinRecordBytes || size % 8 != 0 ||
+        size > s.bytes - at)
+      __builtin_trap();
+    for (uint32_t i = 0; i < size; ++i) sum ^= s.data[at + i];
+    at += size;
+    ++n;
+  }
+  if (n != s.events) __builtin_trap();
+  static std::atomic<uint8_t> sink;  // keeps the reads
+  sink.store(sum, std::memory_order_relaxed);
+}
+
 void check_ring(Cursor& in, uint8_t flags) {
   World& w = *g_world;
   Ring& ring = (flags & kFlagDeadWriter) ? w.dead : w.live;
@@ -311,6 +347,15 @@ void check_ring(Cursor& in, uint8_t flags) {
   if (!reader) return say("ring: " + reader.error().message);
   const uint8_t* area = nullptr;
   int views = 0;
+  if (flags & kFlagSpans) {
+    for (int spans = 0; spans < kMaxReads; ++spans) {
+      const trace::RingReader::Span s = reader->span(~uint64_t{0}, ~uint64_t{0});
+      check_span(*reader, s, area);
+      if (s.events == 0) break;
+      views += static_cast<int>(s.events);
+      reader->release(s.bytes);
+    }
+  }
   for (; views < kMaxReads; ++views) {
     const trace::RingReader::View* v = reader->peek();
     if (v == nullptr) break;

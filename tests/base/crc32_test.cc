@@ -1,7 +1,7 @@
 // tests/base/crc32_test.cc — pfc::crc32 (base/crc32.h) equals zlib's CRC-32: the check
 // value, every length up to 600 bytes at every alignment in a 16-byte block, continuation
 // from any value and at any cut, empty inputs, 1 MB buffers; through crc32 and through each
-// path (zlib, 128-bit and 256-bit folding) the CPU has.
+// path (zlib, 128-bit folding in SSE and AVX encoding, 256-bit folding) the CPU has.
 #include "base/crc32.h"
 
 #include <gtest/gtest.h>
@@ -61,10 +61,13 @@ TEST(Crc32, ReportsTheCpuFeatures) {
 #if defined(__x86_64__) && defined(__GNUC__)
   const bool clmul = __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse4.1");
   EXPECT_EQ(crc32_has(Crc32Path::kClmul128), clmul);
+  const bool avx = clmul && __builtin_cpu_supports("avx");
+  EXPECT_EQ(crc32_has(Crc32Path::kClmulAvx128), avx);
   EXPECT_EQ(crc32_has(Crc32Path::kClmul256),
-            clmul && __builtin_cpu_supports("vpclmulqdq") && __builtin_cpu_supports("avx2"));
+            avx && __builtin_cpu_supports("vpclmulqdq") && __builtin_cpu_supports("avx2"));
 #else
   EXPECT_FALSE(crc32_has(Crc32Path::kClmul128));
+  EXPECT_FALSE(crc32_has(Crc32Path::kClmulAvx128));
   EXPECT_FALSE(crc32_has(Crc32Path::kClmul256));
 #endif
 }
@@ -128,6 +131,7 @@ std::string path_name(const testing::TestParamInfo<std::optional<Crc32Path>>& in
   switch (*info.param) {
     case Crc32Path::kZlib: return "Zlib";
     case Crc32Path::kClmul128: return "Clmul128";
+    case Crc32Path::kClmulAvx128: return "ClmulAvx128";
     case Crc32Path::kClmul256: return "Clmul256";
   }
   return "Unknown";
@@ -136,6 +140,7 @@ std::string path_name(const testing::TestParamInfo<std::optional<Crc32Path>>& in
 INSTANTIATE_TEST_SUITE_P(All, Crc32Paths,
                          testing::Values(std::nullopt, std::optional(Crc32Path::kZlib),
                                          std::optional(Crc32Path::kClmul128),
+                                         std::optional(Crc32Path::kClmulAvx128),
                                          std::optional(Crc32Path::kClmul256)),
                          path_name);
 

@@ -71,14 +71,14 @@ FileRead read_file(const std::string& path) {
 }
 
 struct Stop {
-  unsigned rc = 99, lost = 0, written = 0, loglost = 0;
+  unsigned rc = 99, lost = 0, written = 0, loglost = 0, rtlost = 0;
 };
 Stop stop_file(const std::string& name) {
   int rc = 0;
   const std::string out = run_actor({"stopfile", name}, &rc);
   Stop s;
-  std::sscanf(out.c_str(), "stop %u lost %u written %u loglost %u", &s.rc, &s.lost, &s.written,
-              &s.loglost);
+  std::sscanf(out.c_str(), "stop %u lost %u written %u loglost %u rtlost %u", &s.rc, &s.lost,
+              &s.written, &s.loglost, &s.rtlost);
   return s;
 }
 
@@ -213,10 +213,11 @@ TEST_F(FileSession, WriterKilledMidRecordLeavesItsEarlierEventsInTheFile) {
   write_events(*steady, 500);
   const Stop s = stop_file("S");
   EXPECT_EQ(s.rc, 0u);
-  EXPECT_EQ(s.lost, 0u);
+  EXPECT_EQ(s.lost, 1u);  // the record reserved, never committed: counted, not silently gone
   const FileRead r = read_file(file_);
   EXPECT_EQ(r.done, "done 0");
-  std::map<unsigned, std::vector<unsigned>> seqs;  // per writer, in file order
+  EXPECT_EQ(r.events.size() + s.lost, 300u + 1000u);  // every event EventWrite took
+  std::map<unsigned, std::vector<unsigned>> seqs;     // per writer, in file order
   for (const FileEvent& e : r.events) seqs[e.pid].push_back(e.seq);
   std::vector<unsigned> first(299);
   std::iota(first.begin(), first.end(), 0u);
@@ -226,6 +227,56 @@ TEST_F(FileSession, WriterKilledMidRecordLeavesItsEarlierEventsInTheFile) {
   EXPECT_EQ(seqs[static_cast<unsigned>(steady->pid())], twice);
   steady->send("quit");
   EXPECT_EQ(steady->wait(kWait), 0);
+}
+
+// Stops a process (SIGSTOP) for its lifetime: SIGCONT however the test ends.
+class Stopped {
+ public:
+  explicit Stopped(int pid) : pid_(pid) { EXPECT_EQ(::kill(pid_, SIGSTOP), 0); }
+  ~Stopped() { ::kill(pid_, SIGCONT); }
+
+ private:
+  int pid_;
+};
+
+// The host falls behind (stopped while two writers each put 40,000 events, 1.25 MB, into
+// rings of 512 KB): the rings drop what does not fit, and every event EventWrite took is
+// in the file or counted lost, exactly — in STOP's EventsLost and in the file's header.
+// A file session delivers nothing in real time: RealTimeBuffersLost stays 0.
+TEST_F(FileSession, HostThatFallsBehindCountsEveryEventItDidNotRecord) {
+  start("seq", 0, 4);  // 4 KB buffers: rings of 128 × 4 KB
+  auto a = enabled_provider();
+  auto b = enabled_provider();
+  constexpr unsigned kEach = 40000;
+  {
+    const int host = host_pid();
+    ASSERT_GT(host, 0);
+    Stopped stopped(host);
+    a->send("write " + std::to_string(kEach) + " 1");
+    b->send("write " + std::to_string(kEach) + " 1");
+    EXPECT_NE(a->expect("wrote", kWait), "");
+    EXPECT_NE(b->expect("wrote", kWait), "");
+  }
+  const Stop s = stop_file("S");
+  EXPECT_EQ(s.rc, 0u);
+  EXPECT_GT(s.lost, 0u);
+  EXPECT_EQ(s.loglost, 0u);
+  EXPECT_EQ(s.rtlost, 0u);
+  const FileRead r = read_file(file_);
+  EXPECT_EQ(r.done, "done 0");
+  EXPECT_EQ(r.events.size() + s.lost, 2 * kEach);
+  unsigned hw = 0, hl = 0;
+  ASSERT_EQ(std::sscanf(r.header.c_str(), "header %*s %u %u", &hw, &hl), 2) << r.header;
+  EXPECT_EQ(hw, s.written);
+  EXPECT_EQ(hl, s.lost);
+  std::map<unsigned, std::vector<unsigned>> seqs;  // per writer, in file order: no duplicate
+  for (const FileEvent& e : r.events) seqs[e.pid].push_back(e.seq);
+  for (const auto& [pid, v] : seqs)
+    for (size_t k = 1; k < v.size(); ++k) ASSERT_LT(v[k - 1], v[k]) << pid << " " << k;
+  a->send("quit");
+  b->send("quit");
+  EXPECT_EQ(a->wait(kWait), 0);
+  EXPECT_EQ(b->wait(kWait), 0);
 }
 
 // Batches of 1000 events (32-byte records) with pauses, so the rings never overflow and every

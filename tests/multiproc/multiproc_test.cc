@@ -67,6 +67,39 @@ std::array<unsigned, 5> wrote(Child& provider) {
   return n;
 }
 
+// A real-time consumer that falls behind (stopped while a writer puts 40,000 events, 1.25 MB,
+// into a 512 KB ring): the ring drops what does not fit, and every event EventWrite took is
+// delivered or counted in EventsLost, exactly; RealTimeBuffersLost is their bytes in whole
+// buffers (docs/namespace.md §4).
+TEST_F(Namespace, ConsumerThatFallsBehindIsToldExactlyWhatItLost) {
+  ok({"start", "S", "4", "128"});  // 4 KB buffers: a ring of 128 of them
+  Child provider({"provider", "0x502"});
+  ASSERT_EQ(provider.read_line(kWait), "registered");
+  ok({"enable", "S", "0x502", "4", "0"});
+  EXPECT_NE(provider.expect("callback", kWait), "");
+  Child consumer({"consume", "S"});
+  ASSERT_EQ(consumer.read_line(kWait), "open");
+  ASSERT_EQ(::kill(consumer.pid(), SIGSTOP), 0);
+  provider.send("write 40000 1");
+  const std::array<unsigned, 5> n = wrote(provider);
+  ::kill(consumer.pid(), SIGCONT);
+  EXPECT_EQ(n[1] + n[2] + n[3] + n[4], 40000u);
+  int rc = -1;
+  const std::string stop = run_actor({"stop", "S"}, &rc);
+  unsigned stop_rc = 99, lost = 0, rtlost = 0;
+  ASSERT_EQ(std::sscanf(stop.c_str(), "stop %u lost %u rtlost %u", &stop_rc, &lost, &rtlost), 3)
+      << stop;
+  const std::vector<Event> got = collect(consumer);
+  EXPECT_EQ(consumer.wait(kWait), 0);
+  EXPECT_EQ(stop_rc, 0u);
+  EXPECT_GT(lost, 0u);
+  EXPECT_EQ(got.size() + lost, 40000u);
+  EXPECT_EQ(std::set<Event>(got.begin(), got.end()).size(), got.size());  // no duplicates
+  EXPECT_EQ(rtlost, (lost * 32 + 4095) / 4096);  // 32-byte records (a uint32 payload)
+  provider.send("quit");
+  EXPECT_EQ(provider.wait(kWait), 0);
+}
+
 TEST_F(Namespace, ProvidersStartedBeforeAndAfterTheEnableDeliverExactlyTheFilteredEvents) {
   ok({"start", "S"});  // the controller exits: the session outlives it
   Child before({"provider", "0x501"});
@@ -219,7 +252,7 @@ TEST_F(Namespace, WritersRacingFilterChangesNeverGetWhatNoFilterAllowed) {
   EXPECT_EQ(toggler.wait(kWait * 3), 0);
   int rc = -1;
   const std::string stop_fixed = run_actor({"stop", "Fixed"}, &rc);
-  EXPECT_EQ(stop_fixed, "stop 0 lost 0\n");
+  EXPECT_EQ(stop_fixed, "stop 0 lost 0 rtlost 0\n");
   ok({"stop", "Moving"});
   std::vector<Event> a = collect(fixed);
   std::vector<Event> b = collect(moving);

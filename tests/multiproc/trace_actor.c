@@ -3,7 +3,9 @@
  *   trace_actor start NAME [BUFFER_KB BUFFERS]      StartTraceW (real time), exits
  *   trace_actor enable NAME TAG LEVEL ANY [IDS]     EnableTraceEx2 (Timeout 10 s), IDS = 1,2,3
  *   trace_actor disable NAME TAG                     EnableTraceEx2(DISABLE)
- *   trace_actor stop NAME                            ControlTraceW(STOP): prints "lost N"
+ *   trace_actor stop NAME                            ControlTraceW(STOP): prints "stop RC
+ *                                                    lost N rtlost R" (EventsLost,
+ *                                                    RealTimeBuffersLost)
  *   trace_actor toggle NAME TAG ROUNDS               enables ids {2}, ids {3}, disables, in turn
  *   trace_actor provider TAG                         EventRegister; prints "callback E L ANY";
  *                                                    reads "write N THREADS" / "quit"; prints
@@ -16,7 +18,8 @@
  *                                                    per event, then "done" when it stopped
  *   trace_actor startfile NAME PATH MODE MB KB       StartTraceW with LogFileName; MODE seq,
  *                                                    circ or seqrt (sequential + real time)
- *   trace_actor stopfile NAME                        STOP: "stop RC lost N written B loglost L"
+ *   trace_actor stopfile NAME                        STOP: "stop RC lost N written B loglost L
+ *                                                    rtlost R"
  *   trace_actor flush NAME                           ControlTraceW(FLUSH): "flush RC"
  *   trace_actor readfile PATH                        OpenTraceW(LogFileName): prints "header
  *                                                    NAME W L START END", events as consume,
@@ -163,7 +166,8 @@ static ULONG stop_named(const char* name, Properties* p) {
 static int cmd_stop(char** argv) {
   Properties p;
   ULONG rc = stop_named(argv[2], &p);
-  printf("stop %lu lost %lu\n", (unsigned long)rc, (unsigned long)p.props.EventsLost);
+  printf("stop %lu lost %lu rtlost %lu\n", (unsigned long)rc, (unsigned long)p.props.EventsLost,
+         (unsigned long)p.props.RealTimeBuffersLost);
   return rc == 0 ? 0 : 1;
 }
 
@@ -196,9 +200,9 @@ static int cmd_flush(char** argv) {
 static int cmd_stopfile(char** argv) {
   Properties p;
   ULONG rc = stop_named(argv[2], &p);
-  printf("stop %lu lost %lu written %lu loglost %lu\n", (unsigned long)rc,
+  printf("stop %lu lost %lu written %lu loglost %lu rtlost %lu\n", (unsigned long)rc,
          (unsigned long)p.props.EventsLost, (unsigned long)p.props.BuffersWritten,
-         (unsigned long)p.props.LogBuffersLost);
+         (unsigned long)p.props.LogBuffersLost, (unsigned long)p.props.RealTimeBuffersLost);
   return rc == 0 ? 0 : 1;
 }
 

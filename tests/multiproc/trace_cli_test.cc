@@ -70,7 +70,8 @@ class TraceCli : public TraceCliFixture {
                                   int events) {
     return "{\"name\":\"" + name + "\",\"file\":null,\"realtime\":true,\"providers\":[" +
            providers + "],\"events\":" + std::to_string(events) +
-           ",\"events_lost\":0,\"buffers_written\":0}\n";
+           ",\"events_lost\":0,\"buffers_written\":0,\"log_buffers_lost\":0,"
+           "\"realtime_buffers_lost\":0}\n";
   }
 
   // True once a consumer's marker (docs/namespace.md §1) exists in the namespace: a `show

@@ -2,8 +2,12 @@
 // (docs/namespace.md §4): the order is exactly that of repeated oldest() (timestamp, ties
 // to the ring opened first) whatever the batch size; only records ready at `now` are taken
 // (2 ms old, or everything after the stop); a record still being written holds back its
-// own ring only; and every taken record is popped at once (its space is handed back).
+// own ring only; every taken record is popped at once (its space is handed back); what is
+// never taken is counted (given_up, left_behind); and a reader finishes after a stop only
+// once every live process applied it.
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -13,6 +17,7 @@
 #include <vector>
 
 #include "trace/merge.h"
+#include "trace/procs.h"
 #include "trace_test_util.h"
 
 namespace pfc::trace {
@@ -240,6 +245,70 @@ TEST(Merge, EventsOfADamagedRingAreCountedAsGivenUp) {
   EXPECT_FALSE(f.rings.rings()[1 - bad_index]->damaged());
   EXPECT_EQ(f.rings.given_up(), 6u);  // 10 reserved, 4 taken
   EXPECT_EQ(got.size(), 14u);
+  EXPECT_EQ(f.rings.left_behind(), 6u);  // and none of the good ring's
+}
+
+// Events reserved and never taken in intact rings (a dead writer's reservation, records
+// behind a record never committed) are what a finished reader left behind: counted by
+// left_behind(), not by given_up() (the rings are not damaged).
+TEST(Merge, EventsNeverTakenFromIntactRingsAreLeftBehind) {
+  Fixture f(false);
+  RingWriter w = make_ring(f.dir, 405);  // pid 405: not alive
+  put(w, 100, 1);
+  ASSERT_NE(w.reserve(value_bytes(4)), nullptr);  // reserved by the dead writer
+  put(w, 120, 3);
+  put(w, 130, 4);
+  f.scan(1'000'000'000);
+  std::vector<uint32_t> got;
+  const auto take = [&](RingReader&, const RingReader::View& v) { got.push_back(value_of(v)); };
+  EXPECT_EQ(f.rings.drain(1'000'000'000, 2, take), 2u);  // 1, then the reservation skipped, 3
+  EXPECT_EQ(got, (std::vector<uint32_t>{1, 3}));
+  EXPECT_EQ(f.rings.given_up(), 0u);
+  EXPECT_EQ(f.rings.left_behind(), 2u);  // the reservation and 4
+  EXPECT_EQ(f.rings.drain(1'000'000'000, 100, take), 1u);
+  EXPECT_EQ(f.rings.left_behind(), 1u);  // the reservation
+}
+
+// After a stop a provider process may still create a ring and write into it until it has
+// applied the stop: a reader finishes only once every live process has (docs/namespace.md
+// §4), or the grace period is over.
+TEST(Merge, FinishedWaitsUntilEveryProcessAppliedTheStop) {
+  Fixture f(true);
+  int ready[2], go[2];
+  ASSERT_EQ(::pipe(ready), 0);
+  ASSERT_EQ(::pipe(go), 0);
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {  // a provider process: its slot says it applied nothing yet
+    auto slot = ProcSlot::create(f.dir, self_process());
+    char c = slot ? 1 : 0;
+    (void)!::write(ready[1], &c, 1);
+    uint64_t gen = 0;
+    if (!slot || ::read(go[0], &gen, sizeof gen) != sizeof gen) ::_exit(2);
+    slot->set_applied(gen);
+    (void)!::write(ready[1], &c, 1);
+    ::pause();
+    ::_exit(0);
+  }
+  char c = 0;
+  ASSERT_EQ(::read(ready[0], &c, 1), 1);
+  ASSERT_EQ(c, 1);
+  ASSERT_TRUE(f.store.update([](NamespaceState& s) -> Result<void> {
+    s.sessions.clear();
+    return {};
+  }));
+  const uint64_t stop = f.store.generation();
+  f.scan(1'000'000'000);
+  EXPECT_EQ(f.rings.stopped_at(), 1'000'000'000u);
+  EXPECT_FALSE(f.rings.finished(1'020'000'000));  // nothing to read, but the stop not applied
+  ASSERT_EQ(::write(go[1], &stop, sizeof stop), static_cast<ssize_t>(sizeof stop));
+  ASSERT_EQ(::read(ready[0], &c, 1), 1);
+  f.scan(1'030'000'000);
+  EXPECT_TRUE(f.rings.finished(1'040'000'000));
+  ::kill(child, SIGKILL);
+  int status = 0;
+  EXPECT_EQ(::waitpid(child, &status, 0), child);
+  for (int fd : {ready[0], ready[1], go[0], go[1]}) ::close(fd);
 }
 
 }  // namespace
