@@ -18,6 +18,10 @@ namespace pfc::internal {
 struct EventIndex {
   std::unordered_map<std::string, uint32_t> fields;  // name → first field with that name
   std::vector<bool> field_ok;                        // false: type unknown (no follow-up errors)
+  // The structures of a TraceLogging event by path ("Outer.Inner") → their direct members'
+  // names. A member's field is named by its path (EventDef::fields, "Outer.Inner.X").
+  std::unordered_map<std::string, std::vector<std::string>> structs;
+  std::vector<uint32_t> ast_field;  // per EventDef field: its index in ast::Event::fields
 };
 
 // Name indexes for one provider; parallel to Schema::providers.
