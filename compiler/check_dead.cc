@@ -89,8 +89,10 @@ class DeadFilterWarnings {
       slot.clear();
     }
     // A payload filter's own warning is the more precise explanation; without one, say that
-    // the enable as a whole lets nothing through.
-    if (cx_.out.diagnostics.size() == before && !provider.events.empty()) {
+    // the enable as a whole lets nothing through. (A provider without declared events has
+    // none to test, unless it is a TraceLogging provider: all its events have id 0.)
+    if (cx_.out.diagnostics.size() == before &&
+        (provider.tracelogging || !provider.events.empty())) {
       slot = std::move(payload);
       if (provider.tracelogging && no_tracelogging_event_passes(spec)) {
         cx_.warning(e.pos, "enable of provider " + quote_text(provider.name) +

@@ -161,6 +161,10 @@ TEST(DeadFilters, TraceLogging) {
       {"no TraceLogging event passes", tl + "session S { enable T { event_id not in 0; } }",
        "3:13: warning: enable of provider 'T' has no effect: no TraceLogging event (id 0, "
        "version 0) can pass its filters"},
+      {"even without declared events",
+       "provider U tracelogging {}\nsession S { enable U { event_id in 1; } }",
+       "3:13: warning: enable of provider 'U' has no effect: no TraceLogging event (id 0, "
+       "version 0) can pass its filters"},
       {"second filter, own position",
        tl + "session S { enable T {\n  payload Sent where Name is \"a\";\n  payload Low where N gt "
             "1 and N lt 1; } }",
