@@ -57,7 +57,8 @@ std::optional<uint32_t> resolve_event(const ast::EventRef& ref, uint32_t provide
 
 // Reports a name that is no field of the event: a structure (which has no value of its
 // own), a member of a field that is no structure, a member a structure does not declare
-// (the longest declared prefix of the path decides), or an unknown field.
+// (the longest declared prefix of the path decides; the error is at the member), or an
+// unknown field.
 void report_unknown_field(const ast::Name& name, const EventDef& ev, const EventIndex& ix,
                           CheckContext& cx) {
   const std::string& text = name.text;
@@ -76,14 +77,16 @@ void report_unknown_field(const ast::Name& name, const EventDef& ev, const Event
     const std::string prefix = text.substr(0, dot), member = text.substr(dot + 1);
     if (auto s = ix.structs.find(prefix); s != ix.structs.end()) {
       std::vector<std::string_view> names(s->second.begin(), s->second.end());
-      cx.error(name.pos, "structure " + quote_text(prefix) + in_event + " has no member " +
-                             quote_text(member) + did_you_mean(member, names));
+      cx.error(name_char_pos(cx, name.pos, dot + 1), "structure " + quote_text(prefix) + in_event +
+                                                         " has no member " + quote_text(member) +
+                                                         did_you_mean(member, names));
       return;
     }
     if (auto f = ix.fields.find(prefix); f != ix.fields.end()) {
-      cx.error(name.pos, "field " + quote_text(prefix) + in_event + " has type '" +
-                             std::string(in_type_name(ev.fields[f->second].type)) +
-                             "', not a structure: it has no member " + quote_text(member));
+      cx.error(name_char_pos(cx, name.pos, dot + 1),
+               "field " + quote_text(prefix) + in_event + " has type '" +
+                   std::string(in_type_name(ev.fields[f->second].type)) +
+                   "', not a structure: it has no member " + quote_text(member));
       return;
     }
   }

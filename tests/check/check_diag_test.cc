@@ -231,14 +231,17 @@ TEST(CheckDiagnostics, TraceLoggingStructures) {
        "members ('P.In.Z')"},
       {"unknown members",
        tl + "session S { enable T { payload M all { P.Y eq 1; P.In.Zz eq 1 } } }\n",
-       "2:40: error: structure 'P' of event 'M' has no member 'Y'; did you mean 'X'?\n"
-       "2:50: error: structure 'P.In' of event 'M' has no member 'Zz'; did you mean 'Z'?"},
+       "2:42: error: structure 'P' of event 'M' has no member 'Y'; did you mean 'X'?\n"
+       "2:55: error: structure 'P.In' of event 'M' has no member 'Zz'; did you mean 'Z'?"},
       {"member of a scalar",
        tl + "session S { enable T { payload M where Id.X eq 1 or P.X.Y eq 2; } }\n",
-       "2:40: error: field 'Id' of event 'M' has type 'uint32', not a structure: it has no "
+       "2:43: error: field 'Id' of event 'M' has type 'uint32', not a structure: it has no "
        "member 'X'\n"
-       "2:53: error: field 'P.X' of event 'M' has type 'int32', not a structure: it has no "
+       "2:57: error: field 'P.X' of event 'M' has type 'int32', not a structure: it has no "
        "member 'Y'"},
+      {"a quoted path: the error is at the member inside the quotes",
+       tl + "session S { enable T { payload M where \"P.Q\" eq 1; } }\n",
+       "2:43: error: structure 'P' of event 'M' has no member 'Q'; did you mean 'X'?"},
       {"a member compared with a structure",
        tl + "session S { enable T { payload M where P.X gt P; } }\n",
        "2:47: error: structure 'P' of event 'M' has no value to compare; compare one of its "
