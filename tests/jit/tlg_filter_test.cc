@@ -1,9 +1,12 @@
 // tests/jit/tlg_filter_test.cc — payload filters on TraceLogging events (docs/language.md
 // §3 "TraceLogging providers", runtime/tlg_filter.h): events told apart by the name in
-// their metadata, fields found there by name, and the rule that an event whose metadata
-// does not hold a declared field with the declared type does not match. Each event is
-// routed through the filter view on the interpreter (the reference) and on native code at
-// every level, which must agree.
+// their metadata, fields and structure members found there by name and path, and the rule
+// that an event whose metadata does not hold a declared field with the declared type does
+// not match. Each event is routed through the filter view on the interpreter (the
+// reference) and on native code at every level, which must agree; random structure
+// layouts are checked against the mask their generator decides.
+#include <algorithm>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -223,6 +226,95 @@ TEST(TlgFilter, StructureMembersFoundByPath) {
       {"data ends inside the structure: no match",
        tl_event("Moved", declared, cat({u32(7), u32(5)})), 4},
   };
+  route_cases(kStructScript, cases);
+}
+
+// One generated field of a random Moved event: its metadata entry and its value's bytes
+// (a structure's members follow it in `fields`; its value is theirs).
+struct GenField {
+  MetaField meta;
+  Bytes value;
+};
+
+// A random Moved event for kStructScript: Id, Point (X, Inner (Z)) and padding, in random
+// orders, each field sometimes missing, of another type, or (Point, Inner) no structure or
+// an array of them. `deliver` is the mask the script's sessions must give it, decided
+// here from what was generated rather than by the router's plan.
+Case random_moved(std::mt19937& rng) {
+  auto chance = [&](int percent) { return static_cast<int>(rng() % 100) < percent; };
+  constexpr uint8_t S = tlg::kInStruct;
+  const int32_t x = static_cast<int32_t>(rng() % 9) - 2;
+  const uint8_t z = static_cast<uint8_t>(rng() % 3);
+  const uint32_t id = rng() % 3;
+  bool fits = true;
+  auto scalar = [&](const std::string& name, uint8_t type, Bytes value) {
+    return std::vector<GenField>{{{name, type}, std::move(value)}};
+  };
+  // A structure `name` of `members` (each a field list), shuffled; sometimes an array of
+  // one element (then its members are no scalars the script can name).
+  auto structure = [&](const std::string& name, std::vector<std::vector<GenField>> members) {
+    std::shuffle(members.begin(), members.end(), rng);
+    const bool array = chance(10);
+    fits = fits && !array;
+    std::vector<GenField> out = {
+        {{name, uint8_t(array ? S | tlg::kArityVcount : S), uint8_t(members.size())},
+         array ? Bytes{1, 0} : Bytes{}}};
+    for (auto& m : members) out.insert(out.end(), m.begin(), m.end());
+    return out;
+  };
+  std::vector<std::vector<GenField>> inner, point, top;
+  if (chance(90)) inner.push_back(scalar("Z", tlg::kInUInt8, u8(z)));
+  else fits = false;
+  if (chance(30)) inner.push_back(scalar("Pad", tlg::kInAnsiString, str("p")));
+  if (chance(90)) {
+    const bool other = chance(10);
+    fits = fits && !other;
+    point.push_back(scalar("X", other ? tlg::kInUInt32 : tlg::kInInt32, u32(uint32_t(x))));
+  } else {
+    fits = false;
+  }
+  if (!inner.empty() && chance(92)) point.push_back(structure("Inner", inner));
+  else fits = false;
+  if (chance(30)) point.push_back(scalar("Y", tlg::kInInt16, Bytes{1, 2}));
+  if (!point.empty() && chance(92)) top.push_back(structure("Point", point));
+  else if (chance(50)) fits = false, top.push_back(scalar("Point", tlg::kInInt32, u32(0)));
+  else fits = false;
+  const bool wide_id = chance(8);
+  fits = fits && !wide_id;
+  top.push_back(wide_id ? scalar("Id", tlg::kInUInt64, cat({u32(id), u32(0)}))
+                        : scalar("Id", tlg::kInUInt32, u32(id)));
+  if (chance(30)) top.push_back(scalar("Pad", tlg::kInUnicodeString, Bytes{'q', 0, 0, 0}));
+  std::shuffle(top.begin(), top.end(), rng);
+  std::vector<MetaField> meta;
+  Bytes data;
+  for (const auto& t : top) {
+    for (const GenField& f : t) {
+      meta.push_back(f.meta);
+      data.insert(data.end(), f.value.begin(), f.value.end());
+    }
+  }
+  // Data that ends inside the last field matters only when a filter needs that field.
+  const std::string& last = meta.back().name;
+  const bool needed = meta.back().members == 0 && (last == "Id" || last == "X" || last == "Z");
+  if (chance(10) && needed) {
+    data.pop_back();
+    fits = false;
+  }
+  uint64_t deliver = 4;
+  if (fits && x > 3 && z == 1 && id > 0) deliver |= 1;
+  if (fits && x <= 3) deliver |= 2;
+  return {"random Moved event", tl_event("Moved", meta, data), deliver};
+}
+
+// Random layouts of kStructScript's event: the interpreter gives the mask decided from the
+// generated layout, and native code at every level agrees (fixed seed: reproducible).
+TEST(TlgFilter, RandomStructureLayoutsAgreeAcrossEngines) {
+  std::mt19937 rng(20261128);
+  std::vector<Case> cases;
+  for (int i = 0; i < 400; ++i) cases.push_back(random_moved(rng));
+  uint64_t seen = 0;
+  for (const Case& c : cases) seen |= c.deliver;
+  EXPECT_EQ(seen, 7u);  // both filters pass and fail somewhere
   route_cases(kStructScript, cases);
 }
 
