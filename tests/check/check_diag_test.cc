@@ -271,6 +271,13 @@ TEST(CheckDiagnostics, TraceLoggingStructures) {
                                          "allows"),
             std::string::npos);
   EXPECT_EQ(out.diagnostics.size(), 1u);
+  // Far deeper: parsed without recursion, reported once, no path built past the limit.
+  std::string deeper = "provider T tracelogging { event M (level=4) { ";
+  for (int i = 0; i < 100000; ++i) deeper += "S: struct { ";
+  deeper += "X: int8; " + std::string(100000, '}') + " } }\n";
+  const FrontendOutput far = compile_text(deeper);
+  ASSERT_EQ(far.diagnostics.size(), 1u) << render_diagnostics(far);
+  EXPECT_NE(far.diagnostics[0].message.find("nests deeper than the 32 levels"), std::string::npos);
 }
 
 TEST(CheckDiagnostics, ScopeAndIdFilters) {
