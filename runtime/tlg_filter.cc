@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
-#include <optional>
+#include <string_view>
 
 #include "runtime/tlg.h"
 
@@ -25,20 +25,20 @@ struct Plan {
 // Whether `f` is a structure that is no array: its value is its members' values, in order.
 bool holds_members(const Field& f) { return f.in_type == kInStruct && f.arity == 0; }
 
-// The path of every field of `m` ("Outer.Inner.X"; a top-level field's name), empty for the
-// fields inside an array of structures, whose values are no single scalar.
-std::vector<std::string> field_paths(const EventMeta& m) {
-  std::vector<std::string> paths(m.fields.size());
-  for (uint32_t i = 0; i < m.fields.size(); ++i) {
-    const Field& f = m.fields[i];
-    if (f.parent == 0) {
-      paths[i] = f.name;
-      continue;
-    }
-    if (holds_members(m.fields[f.parent - 1]) && !paths[f.parent - 1].empty())
-      paths[i] = paths[f.parent - 1] + "." + f.name;
+// Whether field `i` of `m` has the path `path` ("Outer.Inner.X": the names of its
+// structures, none of them an array, and its own, joined by '.'; a top-level field's is its
+// name). Compared from the field up its parents, without building paths.
+bool has_path(const EventMeta& m, uint32_t i, std::string_view path) {
+  for (uint32_t j = i;;) {
+    const Field& f = m.fields[j];
+    if (!path.ends_with(f.name)) return false;
+    path.remove_suffix(f.name.size());
+    if (f.parent == 0) return path.empty();
+    if (!path.ends_with('.')) return false;
+    path.remove_suffix(1);
+    j = f.parent - 1;
+    if (!holds_members(m.fields[j])) return false;
   }
-  return paths;
 }
 
 Plan make_plan(const uint8_t* p, uint32_t size, const std::vector<FieldDef>& declared) {
@@ -46,11 +46,10 @@ Plan make_plan(const uint8_t* p, uint32_t size, const std::vector<FieldDef>& dec
   auto m = parse_event(p, size);
   if (!m) return plan;
   plan.meta = std::move(*m);
-  const std::vector<std::string> paths = field_paths(plan.meta);
   for (const FieldDef& d : declared) {
-    const auto at = std::find(paths.begin(), paths.end(), d.name);
-    if (at == paths.end()) return plan;
-    const auto found = static_cast<uint32_t>(at - paths.begin());
+    uint32_t found = 0;
+    while (found < plan.meta.fields.size() && !has_path(plan.meta, found, d.name)) ++found;
+    if (found == plan.meta.fields.size()) return plan;
     const Field& f = plan.meta.fields[found];
     if (f.arity != 0 || f.in_type != static_cast<uint8_t>(d.type)) return plan;
     plan.top.push_back(found);
