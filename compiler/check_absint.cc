@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "runtime/tlg.h"
+
 namespace pfc::internal {
 namespace {
 
@@ -175,6 +177,14 @@ KnownHeader KnownHeader::of_event(const EventDescriptor& d) {
   set(ir::HeaderField::Opcode, d.opcode);
   set(ir::HeaderField::Task, d.task);
   set(ir::HeaderField::Keyword, d.keyword);
+  return h;
+}
+
+KnownHeader KnownHeader::of_tracelogging() {
+  KnownHeader h;
+  h.fields[static_cast<size_t>(ir::HeaderField::Id)] = 0;
+  h.fields[static_cast<size_t>(ir::HeaderField::Version)] = 0;
+  h.fields[static_cast<size_t>(ir::HeaderField::Channel)] = tlg::kChannel;
   return h;
 }
 

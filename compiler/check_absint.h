@@ -37,6 +37,9 @@ struct AbstractValue {
 struct KnownHeader {
   std::optional<uint64_t> fields[static_cast<size_t>(ir::HeaderField::PayloadSize) + 1];
   static KnownHeader of_event(const EventDescriptor& d);
+  // Any event of a TraceLogging provider: id 0, version 0, the TraceLogging channel; the
+  // rest (and the event's name) unknown (docs/language.md §3 "TraceLogging providers").
+  static KnownHeader of_tracelogging();
 };
 
 // The abstract value of every register, evaluating each instruction as if it executes

@@ -18,6 +18,10 @@ namespace pfc::internal {
 struct EventIndex {
   std::unordered_map<std::string, uint32_t> fields;  // name → first field with that name
   std::vector<bool> field_ok;                        // false: type unknown (no follow-up errors)
+  // The structures of a TraceLogging event by path ("Outer.Inner") → their direct members'
+  // names. A member's field is named by its path (EventDef::fields, "Outer.Inner.X").
+  std::unordered_map<std::string, std::vector<std::string>> structs;
+  std::vector<uint32_t> ast_field;  // per EventDef field: its index in ast::Event::fields
 };
 
 // Name indexes for one provider; parallel to Schema::providers.
@@ -62,6 +66,9 @@ void check_sessions(const std::vector<ast::Session>& sessions, CheckContext& cx)
 // The position of byte `decoded_offset` of a string literal's value (its escapes resolved)
 // whose opening quote is at `quote`; `quote` itself without cx.source (check_literal.cc).
 SourcePos string_char_pos(const CheckContext& cx, SourcePos quote, size_t decoded_offset);
+// The position of byte `offset` of a name (ast::Name::text) that starts at `name`: bare
+// or quoted (check_literal.cc).
+SourcePos name_char_pos(const CheckContext& cx, SourcePos name, size_t offset);
 // The dead-filter warnings (check_dead.cc), for a script without errors.
 void warn_dead_filters(CheckContext& cx);
 // Resolves one `payload` filter of an enable of provider `provider` into params.payload.

@@ -2,8 +2,9 @@
 // "Warnings"), decided on the lowered IR (compiler/lower.h) by abstract evaluation
 // (check_absint.h) with the header of each declared event known: a payload filter on an
 // event the enable's level, keywords or event-ID filter already exclude; a payload filter
-// that can never pass or always passes; an enable that no declared event can pass; a session
-// without enables.
+// that can never pass or always passes; an enable that no declared event can pass (of a
+// TraceLogging provider: that no event can pass, declared or not); a session without
+// enables.
 #include <string>
 #include <vector>
 
@@ -82,15 +83,22 @@ class DeadFilterWarnings {
     const size_t before = cx_.out.diagnostics.size();
     for (size_t i = 0; i < payload.size() && i < e.payload_pos.size(); ++i) {
       slot.push_back(std::move(payload[i]));
-      payload_filter(spec, e.payload_pos[i]);
+      if (provider.tracelogging) tracelogging_filter(spec, slot.back(), e.payload_pos[i]);
+      else payload_filter(spec, e.payload_pos[i]);
       payload[i] = std::move(slot.back());
       slot.clear();
     }
     // A payload filter's own warning is the more precise explanation; without one, say that
-    // the enable as a whole lets nothing through.
-    if (cx_.out.diagnostics.size() == before && !provider.events.empty()) {
+    // the enable as a whole lets nothing through. (A provider without declared events has
+    // none to test, unless it is a TraceLogging provider: all its events have id 0.)
+    if (cx_.out.diagnostics.size() == before &&
+        (provider.tracelogging || !provider.events.empty())) {
       slot = std::move(payload);
-      if (no_event_passes(spec)) {
+      if (provider.tracelogging && no_tracelogging_event_passes(spec)) {
+        cx_.warning(e.pos, "enable of provider " + quote_text(provider.name) +
+                               " has no effect: no TraceLogging event (id 0, version 0) can "
+                               "pass its filters");
+      } else if (!provider.tracelogging && no_event_passes(spec)) {
         cx_.warning(e.pos, "enable of provider " + quote_text(provider.name) +
                                " has no effect: none of the events it declares can pass its "
                                "filters");
@@ -110,6 +118,33 @@ class DeadFilterWarnings {
       if (a.may_deliver()) return false;
     }
     return true;
+  }
+
+  // A TraceLogging provider writes events the script does not declare, with any name,
+  // level and keyword: the enable has no effect only when its checks reject every event
+  // with id 0 and version 0, whatever the rest of its header.
+  bool no_tracelogging_event_passes(const ProgramSpec& spec) {
+    if (!affordable(spec)) return false;
+    Result<ir::Program> program = lower(spec);
+    if (!program || !spend(program->code.size() + 1)) return false;
+    const Analysis a{evaluate_abstract(*program, KnownHeader::of_tracelogging()), &*program};
+    return !a.may_deliver();
+  }
+
+  // The filter `f` of `spec` on a TraceLogging event, analysed as the same filter on a
+  // manifest event whose fixed layout is the declared fields: the analysis assumes, as for
+  // manifest events, that the event fits its declaration (docs/language.md §3
+  // "TraceLogging providers": else every filter on it fails, which the warnings ignore
+  // as they ignore fields that do not decode) and carries the declared descriptor.
+  void tracelogging_filter(const ProgramSpec& spec, PayloadFilter& f, SourcePos pos) {
+    const EventDef* ev = spec.provider.find_event(f.event_name);
+    if (ev == nullptr) return;
+    ProgramSpec fixed{ProviderDef{spec.provider.name, spec.provider.guid, false, false, {*ev}},
+                      spec.sessions};
+    const std::string name = std::move(f.event_name);
+    f.event_name.clear();
+    payload_filter(fixed, pos);
+    f.event_name = name;
   }
 
   void payload_filter(const ProgramSpec& spec, SourcePos pos) {

@@ -53,4 +53,13 @@ SourcePos string_char_pos(const CheckContext& cx, SourcePos quote, size_t decode
   return cx.source->position(raw);
 }
 
+SourcePos name_char_pos(const CheckContext& cx, SourcePos name, size_t offset) {
+  if (cx.source == nullptr) return name;
+  const std::string_view text = cx.source->text();
+  if (name.offset >= text.size()) return name;
+  if (text[name.offset] == '"') return string_char_pos(cx, name, offset);
+  // A bare name is its own text (ASCII name characters, grammar/rules.h `ident`).
+  return offset < text.size() - name.offset ? cx.source->position(name.offset + offset) : name;
+}
+
 }  // namespace pfc::internal

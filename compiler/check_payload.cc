@@ -55,14 +55,52 @@ std::optional<uint32_t> resolve_event(const ast::EventRef& ref, uint32_t provide
   return std::nullopt;
 }
 
+// Reports a name that is no field of the event: a structure (which has no value of its
+// own), a member of a field that is no structure, a member a structure does not declare
+// (the longest declared prefix of the path decides; the error is at the member), or an
+// unknown field.
+void report_unknown_field(const ast::Name& name, const EventDef& ev, const EventIndex& ix,
+                          CheckContext& cx) {
+  const std::string& text = name.text;
+  const std::string in_event = " of event " + quote_text(ev.name);
+  if (auto s = ix.structs.find(text); s != ix.structs.end()) {
+    std::string members;
+    for (const std::string& m : s->second)
+      members += (members.empty() ? "" : ", ") + quote_text(text + "." + m);
+    cx.error(name.pos, "structure " + quote_text(text) + in_event +
+                           " has no value to compare; compare one of its members (" + members +
+                           ")");
+    return;
+  }
+  for (size_t dot = text.rfind('.'); dot != std::string::npos && dot > 0;
+       dot = text.rfind('.', dot - 1)) {
+    const std::string prefix = text.substr(0, dot), member = text.substr(dot + 1);
+    if (auto s = ix.structs.find(prefix); s != ix.structs.end()) {
+      std::vector<std::string_view> names(s->second.begin(), s->second.end());
+      cx.error(name_char_pos(cx, name.pos, dot + 1), "structure " + quote_text(prefix) + in_event +
+                                                         " has no member " + quote_text(member) +
+                                                         did_you_mean(member, names));
+      return;
+    }
+    if (auto f = ix.fields.find(prefix); f != ix.fields.end()) {
+      cx.error(name_char_pos(cx, name.pos, dot + 1),
+               "field " + quote_text(prefix) + in_event + " has type '" +
+                   std::string(in_type_name(ev.fields[f->second].type)) +
+                   "', not a structure: it has no member " + quote_text(member));
+      return;
+    }
+  }
+  auto names = names_of(ev.fields, [](const FieldDef& f) { return std::string_view(f.name); });
+  cx.error(name.pos, "unknown field " + quote_text(text) + " in event " + quote_text(ev.name) +
+                         did_you_mean(text, names));
+}
+
 // The field a predicate names, or null (reported). `what` is the role, for the message.
 const FieldDef* resolve_field(const ast::Name& name, const EventDef& ev, const EventIndex& ix,
                               uint32_t& index, CheckContext& cx) {
   auto it = ix.fields.find(name.text);
   if (it == ix.fields.end()) {
-    auto names = names_of(ev.fields, [](const FieldDef& f) { return std::string_view(f.name); });
-    cx.error(name.pos, "unknown field " + quote_text(name.text) + " in event " +
-                           quote_text(ev.name) + did_you_mean(name.text, names));
+    report_unknown_field(name, ev, ix, cx);
     return nullptr;
   }
   if (!ix.field_ok[it->second]) return nullptr;  // unknown type, already reported

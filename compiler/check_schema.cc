@@ -9,6 +9,7 @@
 #include "base/suggest.h"
 #include "compiler/check_context.h"
 #include "compiler/convert.h"
+#include "runtime/tlg.h"
 #include "runtime/tlg_filter.h"
 
 namespace pfc::internal {
@@ -124,26 +125,72 @@ void check_length_rules(const ast::Field& f, const FieldDef& def, CheckContext& 
   }
 }
 
+// The path of field `i` ("Outer.Inner.X", docs/language.md §3 "TraceLogging providers")
+// given the paths of the fields before it; empty when it is inside a structure that was
+// rejected. Reports structures outside TraceLogging events, empty ones and nesting deeper
+// than TraceLogging metadata allows (tlg::kMaxDepth, docs/limits.md).
+std::string field_path(const ast::Event& ae, uint32_t i, const std::vector<std::string>& paths,
+                       std::vector<uint32_t>& depth, bool tracelogging, CheckContext& cx) {
+  const ast::Field& f = ae.fields[i];
+  depth.push_back(f.parent == 0 ? 0 : depth[f.parent - 1] + 1);
+  if (f.parent != 0 && paths[f.parent - 1].empty()) return "";
+  std::string path = f.parent == 0 ? f.name.text : paths[f.parent - 1] + "." + f.name.text;
+  if (!f.is_struct) return path;
+  if (!tracelogging) {
+    cx.error(f.type.pos, "structure " + quote_text(f.name.text) + " in event " +
+                             quote_text(ae.name.text) +
+                             ": only TraceLogging events declare structures");
+    return "";
+  }
+  if (depth.back() >= tlg::kMaxDepth) {
+    cx.error(f.type.pos, "structure " + quote_text(path) + " nests deeper than the " +
+                             std::to_string(tlg::kMaxDepth) +
+                             " levels TraceLogging metadata allows");
+    return "";
+  }
+  if (f.end == i + 1) {
+    cx.error(f.name.pos, "structure " + quote_text(path) + " in event " + quote_text(ae.name.text) +
+                             " declares no members");
+  }
+  return path;
+}
+
 // Two passes: names and types first (so a reference to a later field is recognised as
-// such), then counts and lengths, which may only use earlier fields.
-void check_fields(const ast::Event& ae, EventDef& ev, EventIndex& ix, CheckContext& cx) {
+// such), then counts and lengths, which may only use earlier fields. A structure is no
+// field of the EventDef: its members are, named by their paths.
+void check_fields(const ast::Event& ae, EventDef& ev, EventIndex& ix, bool tracelogging,
+                  CheckContext& cx) {
   ev.fields.reserve(ae.fields.size());
   ix.fields.reserve(ae.fields.size());
-  for (const ast::Field& f : ae.fields) {
-    const auto index = static_cast<uint32_t>(ev.fields.size());
-    FieldDef def;
-    def.name = f.name.text;
-    const std::optional<InType> type = resolve_type(f.type, cx);
-    if (type) def.type = *type;
-    if (auto [it, fresh] = ix.fields.emplace(def.name, index); !fresh) {
-      cx.error(f.name.pos, "duplicate field " + quote_text(def.name) + " in event " +
-                               quote_text(ev.name) + line_note(ae.fields[it->second].name.pos));
-    }
-    ev.fields.push_back(std::move(def));
-    ix.field_ok.push_back(type.has_value());
-  }
+  std::vector<std::string> paths;  // per AST field
+  std::vector<uint32_t> depth;
+  std::unordered_map<std::string, uint32_t> first;  // path → AST field
   for (uint32_t i = 0; i < ae.fields.size(); ++i) {
     const ast::Field& f = ae.fields[i];
+    paths.push_back(field_path(ae, i, paths, depth, tracelogging, cx));
+    const std::string& path = paths.back();
+    if (path.empty()) continue;
+    if (auto [it, fresh] = first.emplace(path, i); !fresh) {
+      cx.error(f.name.pos, "duplicate field " + quote_text(path) + " in event " +
+                               quote_text(ev.name) + line_note(ae.fields[it->second].name.pos));
+    }
+    if (f.parent != 0) ix.structs[paths[f.parent - 1]].push_back(f.name.text);
+    if (f.is_struct) {
+      ix.structs.try_emplace(path);
+      continue;
+    }
+    const auto index = static_cast<uint32_t>(ev.fields.size());
+    FieldDef def;
+    def.name = path;
+    const std::optional<InType> type = resolve_type(f.type, cx);
+    if (type) def.type = *type;
+    ix.fields.emplace(def.name, index);
+    ev.fields.push_back(std::move(def));
+    ix.field_ok.push_back(type.has_value());
+    ix.ast_field.push_back(i);
+  }
+  for (uint32_t i = 0; i < ev.fields.size(); ++i) {
+    const ast::Field& f = ae.fields[ix.ast_field[i]];
     if (f.count) ev.fields[i].count = resolve_extent(*f.count, "count", ev, ix, i, cx);
     if (f.length) ev.fields[i].length = resolve_extent(*f.length, "length", ev, ix, i, cx);
     if (ix.field_ok[i]) check_length_rules(f, ev.fields[i], cx);
@@ -153,7 +200,8 @@ void check_fields(const ast::Event& ae, EventDef& ev, EventIndex& ix, CheckConte
 // The rules of an event of a TraceLogging provider (docs/language.md §3 "TraceLogging
 // providers"): id and version 0; every field a scalar whose type TraceLogging metadata
 // writes with the same in-type (so the field can be found by name and type at run time).
-void check_tracelogging_event(const ast::Event& ae, const EventDef& ev, CheckContext& cx) {
+void check_tracelogging_event(const ast::Event& ae, const EventDef& ev, const EventIndex& ix,
+                              CheckContext& cx) {
   for (const ast::Attr& a : ae.attrs) {
     if ((a.kind == ast::AttrKind::Id || a.kind == ast::AttrKind::Version) &&
         a.value.magnitude != 0) {
@@ -161,8 +209,8 @@ void check_tracelogging_event(const ast::Event& ae, const EventDef& ev, CheckCon
                           " 0: its events are told apart by name");
     }
   }
-  for (size_t i = 0; i < ae.fields.size(); ++i) {
-    const ast::Field& f = ae.fields[i];
+  for (size_t i = 0; i < ev.fields.size(); ++i) {
+    const ast::Field& f = ae.fields[ix.ast_field[i]];
     const FieldDef& def = ev.fields[i];
     if (f.count || f.length) {
       cx.error(f.count ? f.count->pos : f.length->pos,
@@ -184,13 +232,13 @@ void check_event(const ast::Event& ae, ProviderDef& p, ProviderIndex& pix, Check
   ev.name = ae.name.text;
   ev.desc = check_attrs(ae.attrs, cx);
   EventIndex ix;
-  check_fields(ae, ev, ix, cx);
+  check_fields(ae, ev, ix, p.tracelogging, cx);
   if (auto [it, fresh] = pix.events.emplace(ev.name, index); !fresh) {
     cx.error(ae.name.pos,
              "duplicate event " + quote_text(ev.name) + " in provider " + quote_text(p.name));
   }
   if (p.tracelogging) {
-    check_tracelogging_event(ae, ev, cx);
+    check_tracelogging_event(ae, ev, ix, cx);
     p.events.push_back(std::move(ev));
     pix.event_index.push_back(std::move(ix));
     return;

@@ -57,12 +57,18 @@ struct ExtentRef {
   SourcePos pos;
 };
 
+// An event's fields are one list in source order; a structure (`Name: struct { … }`,
+// docs/language.md §3 "TraceLogging providers") is followed by its members, as in
+// TraceLogging metadata.
 struct Field {
   Name name;
-  Name type;  // spelled type name; compiler/check maps it to an InType
+  Name type;  // spelled type name; compiler/check maps it to an InType. Structure: `struct`
   std::optional<ExtentRef> count;
   std::optional<ExtentRef> length;
   SourcePos pos;
+  bool is_struct = false;
+  uint32_t end = 0;     // index after the structure's last member; own index + 1 otherwise
+  uint32_t parent = 0;  // index + 1 of the enclosing structure, 0 at the event's level
 };
 
 struct Event {

@@ -155,6 +155,7 @@ void Builder::provider_legacy() { script_.providers.back().legacy = true; }
 void Builder::provider_tracelogging() { script_.providers.back().tracelogging = true; }
 
 void Builder::begin_event(const char* at) {
+  structs_.clear();
   script_.providers.back().events.emplace_back().pos = pos(at);
 }
 
@@ -173,14 +174,30 @@ void Builder::attr_value() {
 }
 
 void Builder::field_name(std::string_view tok) {
-  ast::Field& field = script_.providers.back().events.back().fields.emplace_back();
+  std::vector<ast::Field>& fields = script_.providers.back().events.back().fields;
+  ast::Field& field = fields.emplace_back();
   field.name = make_name(tok);
   field.pos = field.name.pos;
+  field.end = static_cast<uint32_t>(fields.size());
+  field.parent = structs_.empty() ? 0 : structs_.back() + 1;
   current_name_ = display_name(field.name.text);
 }
 
 void Builder::field_type(std::string_view tok) {
   script_.providers.back().events.back().fields.back().type = make_name(tok);
+}
+
+void Builder::field_struct(const char* at) {
+  std::vector<ast::Field>& fields = script_.providers.back().events.back().fields;
+  fields.back().is_struct = true;
+  fields.back().type = ast::Name{"struct", pos(at)};
+  structs_.push_back(static_cast<uint32_t>(fields.size() - 1));
+}
+
+void Builder::close_struct() {
+  std::vector<ast::Field>& fields = script_.providers.back().events.back().fields;
+  fields[structs_.back()].end = static_cast<uint32_t>(fields.size());
+  structs_.pop_back();
 }
 
 void Builder::count_fixed(std::string_view tok) {

@@ -64,6 +64,11 @@ class Builder {
   void attr_value();
   void field_name(std::string_view tok);
   void field_type(std::string_view tok);
+  // `struct` after a field's `:` (`at`): the field is a structure; the fields up to the
+  // matching close_struct() are its members.
+  void field_struct(const char* at);
+  void close_struct();
+  uint32_t open_structs() const { return static_cast<uint32_t>(structs_.size()); }
   void count_fixed(std::string_view tok);
   void count_field(std::string_view tok);
   void length_fixed(std::string_view tok);
@@ -146,6 +151,7 @@ class Builder {
   size_t frame_count_ = 1;
   uint32_t nesting_ = 0;  // open parentheses + pending `not`s
   std::vector<uint32_t> delims_;
+  std::vector<uint32_t> structs_;  // the current event's open structures (field indices)
   uint32_t unclosed_ = kNoDelim;
 };
 

@@ -101,14 +101,22 @@ void put_provider(std::string& out, const ast::Provider& p) {
       put_int(out, a.value);
       out.push_back(')');
     }
-    for (const ast::Field& f : e.fields) {
-      out += " (field ";
+    std::vector<uint32_t> open;  // ends of the structures being written
+    for (uint32_t i = 0; i < e.fields.size(); ++i) {
+      const ast::Field& f = e.fields[i];
+      out += f.is_struct ? " (struct " : " (field ";
       put_name(out, f.name);
-      out.push_back(' ');
-      put_name(out, f.type);
-      put_extent(out, "count", f.count);
-      put_extent(out, "length", f.length);
-      out.push_back(')');
+      if (f.is_struct) {
+        open.push_back(f.end);
+      } else {
+        out.push_back(' ');
+        put_name(out, f.type);
+        put_extent(out, "count", f.count);
+        put_extent(out, "length", f.length);
+        out.push_back(')');
+      }
+      if (f.is_struct && f.end == i + 1) out.push_back(')'), open.pop_back();
+      while (!open.empty() && open.back() == i + 1) out.push_back(')'), open.pop_back();
     }
     out.push_back(')');
   }

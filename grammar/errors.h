@@ -58,7 +58,8 @@ inline constexpr auto kEnableCloseMessage = [] {
   X(event_open, "expected '{' after event attributes")                                          \
   X(event_close, "expected a field declaration or '}' in event body")                           \
   X(field_colon, "expected ':' after field name '{name}'")                                      \
-  X(field_type, "expected a type name after ':'")                                               \
+  X(field_type, "expected a type name or 'struct' after ':'")                                   \
+  X(struct_open, "expected '{' after 'struct'")                                                 \
   X(count_value, "expected an integer or a field name after '['")                               \
   X(count_close, "expected ']' after array count")                                              \
   X(length_eq, "expected '=' after 'length'")                                                   \

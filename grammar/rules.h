@@ -32,6 +32,12 @@ struct paren_open_pending : p::success {
             template <typename...> class, typename Input, typename State>
   static bool match(Input& /*in*/, State& state) { return state.open_parens() > 0; }
 };
+// Succeeds when a structure of the current event declaration is still open.
+struct struct_open_pending : p::success {
+  template <p::apply_mode, p::rewind_mode, template <typename...> class,
+            template <typename...> class, typename Input, typename State>
+  static bool match(Input& /*in*/, State& state) { return state.open_structs() > 0; }
+};
 // Succeeds when every `(` of the current `where` expression is closed.
 struct parens_closed : p::success {
   template <p::apply_mode, p::rewind_mode, template <typename...> class,
@@ -127,9 +133,17 @@ struct length_field : name {};
 struct length_value : p::seq<p::sor<length_fixed, length_field>, skip> {};
 struct field_length : p::seq<length_kw, p::must<length_eq>, p::must<length_value>> {};
 struct field_end : sym<';'> {};
-struct field_decl : p::seq<field_name, skip, p::must<field_colon>, p::must<field_type>, skip, p::opt<field_count>, p::opt<field_length>, p::must<field_end>> {};
+// `Name: struct { fields }` (TraceLogging events): the fields that follow, up to the `}`
+// that closes it, are its members. Flat like `where`: the builder counts open structures.
+struct struct_kw : kw<TAO_PEGTL_ISTRING("struct")> {};
+struct struct_open : sym<'{'> {};
+struct struct_close : p::seq<struct_open_pending, p::one<'}'>, skip> {};
+struct field_struct : p::seq<struct_kw, p::must<struct_open>> {};
+struct field_scalar : p::seq<p::must<field_type>, skip, p::opt<field_count>, p::opt<field_length>, p::must<field_end>> {};
+struct field_decl : p::seq<field_name, skip, p::must<field_colon>, p::sor<field_struct, field_scalar>> {};
+struct event_item : p::sor<struct_close, field_decl> {};
 
-struct event_decl : p::seq<event_kw, p::must<event_name>, skip, p::must<event_attrs_open>, p::must<event_attr>, p::star<list_sep, p::must<event_attr>>, p::must<event_attrs_close>, p::must<event_open>, p::star<field_decl>, p::must<event_close>> {};
+struct event_decl : p::seq<event_kw, p::must<event_name>, skip, p::must<event_attrs_open>, p::must<event_attr>, p::star<list_sep, p::must<event_attr>>, p::must<event_attrs_close>, p::must<event_open>, p::star<event_item>, p::must<event_close>> {};
 struct provider_decl : p::seq<provider_kw, p::must<provider_name>, skip, p::opt<provider_guid>, p::opt<p::sor<provider_legacy, provider_tracelogging>>, p::must<provider_open>, p::star<event_decl>, p::must<provider_close>> {};
 
 // --- predicates (shared by `all`/`any` blocks and `where`) ------------------------------

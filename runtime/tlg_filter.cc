@@ -1,9 +1,10 @@
 // runtime/tlg_filter.cc — the filter views of TraceLogging events (runtime/tlg_filter.h).
 #include "runtime/tlg_filter.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
-#include <optional>
+#include <string_view>
 
 #include "runtime/tlg.h"
 
@@ -11,8 +12,9 @@ namespace pfc::tlg {
 namespace {
 
 // Where each declared field is in one metadata blob: `top[j]` is the metadata index of the
-// top-level field that declared field j is. `conform` is false when the blob does not
-// parse or a declared field is missing, not a scalar or of another type.
+// field that declared field j is. `conform` is false when the blob does not parse or a
+// declared field is missing, not a scalar, of another type or inside an array of
+// structures.
 struct Plan {
   bool conform = false;
   EventMeta meta;
@@ -20,23 +22,47 @@ struct Plan {
   uint32_t last = 0;          // the greatest of `top`
 };
 
+// Whether `f` is a structure that is no array: its value is its members' values, in order.
+bool holds_members(const Field& f) { return f.in_type == kInStruct && f.arity == 0; }
+
+// Whether field `i` of `m` has the path `path` ("Outer.Inner.X": the names of its
+// structures, none of them an array, and its own, joined by '.'; a top-level field's is its
+// name). Compared from the field up its parents, without building paths.
+bool has_path(const EventMeta& m, uint32_t i, std::string_view path) {
+  for (uint32_t j = i;;) {
+    const Field& f = m.fields[j];
+    if (!path.ends_with(f.name)) return false;
+    path.remove_suffix(f.name.size());
+    if (f.parent == 0) return path.empty();
+    if (!path.ends_with('.')) return false;
+    path.remove_suffix(1);
+    j = f.parent - 1;
+    if (!holds_members(m.fields[j])) return false;
+  }
+}
+
 Plan make_plan(const uint8_t* p, uint32_t size, const std::vector<FieldDef>& declared) {
   Plan plan;
   auto m = parse_event(p, size);
   if (!m) return plan;
   plan.meta = std::move(*m);
   for (const FieldDef& d : declared) {
-    std::optional<uint32_t> found;
-    for (uint32_t i = 0; i < plan.meta.fields.size() && !found; i = plan.meta.fields[i].end)
-      if (plan.meta.fields[i].name == d.name) found = i;
-    if (!found) return plan;
-    const Field& f = plan.meta.fields[*found];
+    uint32_t found = 0;
+    while (found < plan.meta.fields.size() && !has_path(plan.meta, found, d.name)) ++found;
+    if (found == plan.meta.fields.size()) return plan;
+    const Field& f = plan.meta.fields[found];
     if (f.arity != 0 || f.in_type != static_cast<uint8_t>(d.type)) return plan;
-    plan.top.push_back(*found);
-    plan.last = std::max(plan.last, *found);
+    plan.top.push_back(found);
+    plan.last = std::max(plan.last, found);
   }
   plan.conform = true;
   return plan;
+}
+
+// The field whose value follows field `i`'s start in the data: a structure that is no
+// array, its first member; otherwise the field after `i` and its members.
+uint32_t next_in_data(const EventMeta& m, uint32_t i) {
+  return holds_members(m.fields[i]) ? i + 1 : m.fields[i].end;
 }
 
 // The plans one thread has made, by table id and metadata bytes. Few distinct
@@ -80,7 +106,8 @@ void fill(const Plan& plan, const EventView& e, std::vector<uint8_t>& out) {
   const Walker walker(plan.meta, e.payload, size);
   std::vector<std::pair<uint64_t, uint64_t>> span(plan.last + 1);  // [start, end) by index
   uint64_t off = 0;
-  for (uint32_t i = 0; !plan.top.empty() && i <= plan.last; i = plan.meta.fields[i].end) {
+  for (uint32_t i = 0; !plan.top.empty() && i <= plan.last; i = next_in_data(plan.meta, i)) {
+    if (holds_members(plan.meta.fields[i])) continue;  // its members follow
     uint64_t next = 0;
     if (!walker.skip_field(i, off, next)) return;
     span[i] = {off, next};

@@ -4,11 +4,14 @@
 // and what they are. The routing program is lowered for a fixed layout — one conformance
 // byte, then the declared fields in declared order — and the router gives it, for each
 // TraceLogging event, a view of that layout built from the event's data: the byte is 1
-// when every declared field is a top-level scalar of the metadata with the declared
-// type and the data holds the fields up to the last one needed, else 0 and nothing
-// follows (every filter on the event then fails: the event does not match). A metadata
-// blob is parsed once per distinct blob and thread (a per-thread cache of plans); an event
-// then costs a cache lookup and a walk over its top-level fields.
+// when every declared field is a scalar of the metadata with the declared type and the
+// data holds the fields up to the last one needed, else 0 and nothing follows (every
+// filter on the event then fails: the event does not match). A declared field is found by
+// its path: a top-level field by its name, a structure member by the names of its
+// structures and its own joined by '.' ("Point.X"; the first field of the metadata with
+// that path, outside arrays of structures). A metadata blob is parsed once per distinct
+// blob and thread (a per-thread cache of plans); an event then costs a cache lookup and a
+// walk over its fields up to the last declared one.
 #pragma once
 
 #include <cstdint>

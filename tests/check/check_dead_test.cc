@@ -135,6 +135,58 @@ TEST(DeadFilters, Silent) {
   });
 }
 
+// TraceLogging events: their filters are analysed on the declared fields, with the
+// declared descriptor; the provider writes undeclared events too, so an enable is dead only
+// when no event with id 0 and version 0 can pass (docs/language.md §4 "Warnings").
+TEST(DeadFilters, TraceLogging) {
+  const std::string tl =
+      "provider T tracelogging { event Sent (level=4) { Count: uint32; Name: string; } "
+      "event Low (level=2) { N: uint8; } }\n";
+  run_rows({
+      {"can never pass",
+       tl + "session S { enable T { payload Sent where Count gt 5 and Count lt 3; } }",
+       "3:24: warning: payload filter on event 'Sent' can never pass: no values of its fields "
+       "satisfy it"},
+      {"always passes", tl + "session S { enable T { payload Low where N le 255; } }",
+       "3:24: warning: payload filter on event 'Low' always passes: every value of its fields "
+       "satisfies it"},
+      {"level excludes the declared event",
+       tl + "session S { enable T level=3 { payload Sent where Count eq 1; } }",
+       "3:32: warning: payload filter on event 'Sent' has no effect: the enable's level=3 "
+       "excludes the event (level 4)"},
+      {"event_id excludes id 0",
+       tl + "session S { enable T { event_id in 3; payload Low where N eq 1; } }",
+       "3:39: warning: payload filter on event 'Low' has no effect: the enable's event_id "
+       "filter excludes the event (id 0)"},
+      {"no TraceLogging event passes", tl + "session S { enable T { event_id not in 0; } }",
+       "3:13: warning: enable of provider 'T' has no effect: no TraceLogging event (id 0, "
+       "version 0) can pass its filters"},
+      {"even without declared events",
+       "provider U tracelogging {}\nsession S { enable U { event_id in 1; } }",
+       "3:13: warning: enable of provider 'U' has no effect: no TraceLogging event (id 0, "
+       "version 0) can pass its filters"},
+      {"second filter, own position",
+       tl + "session S { enable T {\n  payload Sent where Name is \"a\";\n  payload Low where N gt "
+            "1 and N lt 1; } }",
+       "5:3: warning: payload filter on event 'Low' can never pass: no values of its fields "
+       "satisfy it"},
+  });
+  run_rows({
+      {"undeclared events may pass a level below every declared one",
+       tl + "session S { enable T level=1; }", ""},
+      {"keyword 0 passes any keyword",
+       tl + "session S { enable T any=0x8 { payload Sent where Count gt 1; } }", ""},
+      {"event_id in 0",
+       tl + "session S { enable T { event_id in 0; payload Sent where Count gt 1; } }", ""},
+      {"ordinary filters",
+       tl + "session S { enable T { payload Sent where Count gt 1 and Name "
+            "contains \"x\"; payload Low all { N between 1, 9 } } }",
+       ""},
+      {"string predicates are not analysed",
+       tl + "session S { enable T { payload Sent where Name is \"a\" and Name is \"b\"; } }", ""},
+  });
+}
+
 // Pattern errors point at the offending character inside the literal, counting escapes in
 // the source (a `\u{e9}` is six columns but two bytes of the pattern).
 TEST(PatternPositions, GlobAndRegex) {

@@ -213,6 +213,73 @@ TEST(CheckDiagnostics, TraceLoggingProviders) {
   });
 }
 
+// docs/language.md §3 "TraceLogging providers": structures and their members' paths.
+TEST(CheckDiagnostics, TraceLoggingStructures) {
+  const std::string tl =
+      "provider T tracelogging { event M (level=4) { Id: uint32; "
+      "P: struct { X: int32; In: struct { Z: uint8; } } } }\n";
+  run_rows({
+      {"members by path",
+       tl + "session S { enable T { payload M where P.X gt 1 and P.In.Z eq 2 "
+            "and P.X gt Id; } }\n",
+       ""},
+      {"a structure as a value",
+       tl + "session S { enable T { payload M where P eq 1 or P.In lt 2; } }\n",
+       "2:40: error: structure 'P' of event 'M' has no value to compare; compare one of its "
+       "members ('P.X', 'P.In')\n"
+       "2:50: error: structure 'P.In' of event 'M' has no value to compare; compare one of its "
+       "members ('P.In.Z')"},
+      {"unknown members",
+       tl + "session S { enable T { payload M all { P.Y eq 1; P.In.Zz eq 1 } } }\n",
+       "2:42: error: structure 'P' of event 'M' has no member 'Y'; did you mean 'X'?\n"
+       "2:55: error: structure 'P.In' of event 'M' has no member 'Zz'; did you mean 'Z'?"},
+      {"member of a scalar",
+       tl + "session S { enable T { payload M where Id.X eq 1 or P.X.Y eq 2; } }\n",
+       "2:43: error: field 'Id' of event 'M' has type 'uint32', not a structure: it has no "
+       "member 'X'\n"
+       "2:57: error: field 'P.X' of event 'M' has type 'int32', not a structure: it has no "
+       "member 'Y'"},
+      {"a quoted path: the error is at the member inside the quotes",
+       tl + "session S { enable T { payload M where \"P.Q\" eq 1; } }\n",
+       "2:43: error: structure 'P' of event 'M' has no member 'Q'; did you mean 'X'?"},
+      {"a member compared with a structure",
+       tl + "session S { enable T { payload M where P.X gt P; } }\n",
+       "2:47: error: structure 'P' of event 'M' has no value to compare; compare one of its "
+       "members ('P.X', 'P.In')"},
+      {"declaration rules",
+       "provider T tracelogging { event M (level=4) { P: struct { X: int32; } P: struct { Y: "
+       "int8; } Q: struct {} \"P.X\": uint8; R: struct { B: binary; } } }\n",
+       "1:71: error: duplicate field 'P' in event 'M' (first declared on line 1)\n"
+       "1:94: error: structure 'Q' in event 'M' declares no members\n"
+       "1:107: error: duplicate field 'P.X' in event 'M' (first declared on line 1)\n"
+       "1:133: error: binary field 'R.B' needs a length\n"
+       "1:136: error: type 'binary' cannot be a field of TraceLogging event 'M'"},
+      {"structures only in TraceLogging events",
+       "provider W { event E (id=1) { A: uint8; P: struct { X: int32; } } }\n",
+       "1:44: error: structure 'P' in event 'E': only TraceLogging events declare structures"},
+  });
+  std::string deep = "provider T tracelogging { event M (level=4) { ";
+  for (int i = 0; i < 33; ++i) deep += "S" + std::to_string(i) + ": struct { ";
+  deep += "X: int8; ";
+  for (int i = 0; i < 33; ++i) deep += "} ";
+  deep += "} }\n";
+  const FrontendOutput out = compile_text(deep);
+  // The 33rd structure inside another one (at column 490) is one too many.
+  EXPECT_NE(render_diagnostics(out).find("1:490: error: structure 'S0.S1."), std::string::npos)
+      << render_diagnostics(out);
+  EXPECT_NE(render_diagnostics(out).find("' nests deeper than the 32 levels TraceLogging metadata "
+                                         "allows"),
+            std::string::npos);
+  EXPECT_EQ(out.diagnostics.size(), 1u);
+  // Far deeper: parsed without recursion, reported once, no path built past the limit.
+  std::string deeper = "provider T tracelogging { event M (level=4) { ";
+  for (int i = 0; i < 100000; ++i) deeper += "S: struct { ";
+  deeper += "X: int8; " + std::string(100000, '}') + " } }\n";
+  const FrontendOutput far = compile_text(deeper);
+  ASSERT_EQ(far.diagnostics.size(), 1u) << render_diagnostics(far);
+  EXPECT_NE(far.diagnostics[0].message.find("nests deeper than the 32 levels"), std::string::npos);
+}
+
 TEST(CheckDiagnostics, ScopeAndIdFilters) {
   run_rows({
       {"duplicate filter kinds",

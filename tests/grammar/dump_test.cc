@@ -45,6 +45,12 @@ const DumpCase kProviderCases[] = {
     {"provider P TraceLogging { event E (level=4) { N: string; } }",
      "(provider P tracelogging (event E (level 4) (field N string)))\n"},
     {"provider tracelogging tracelogging {}", "(provider tracelogging tracelogging)\n"},
+    {"provider P tracelogging { event E (level=4) { A: uint8; P: STRUCT { X: int32; "
+     "Q: struct { Z: string; } } R: struct {} B: uint16; } }",
+     "(provider P tracelogging (event E (level 4) (field A uint8) (struct P (field X int32) "
+     "(struct Q (field Z string))) (struct R) (field B uint16)))\n"},
+    {"provider P { event E (id=1) { struct: struct { struct: int8; } } }",
+     "(provider P (event E (id 1) (struct struct (field struct int8))))\n"},
     {"provider a.b-c_1 {}", "(provider a.b-c_1)\n"},
     {"provider _x {event E (id=1) {}}", "(provider _x (event E (id 1)))\n"},
     {"provider P {event E (id=1,version=2,level=3,keyword=0x8000000000000000,opcode=10,"

@@ -43,7 +43,7 @@ enable)
   ;;
 run)
   timeout 60 "$pfc" trace show "$file" >"$out.all" || fail "pfc trace show"
-  [ "$(seqs <"$out.all" | wc -l)" -eq 12 ] || { cat "$out.all"; fail "not every event recorded"; }
+  [ "$(seqs <"$out.all" | wc -l)" -eq 17 ] || { cat "$out.all"; fail "not every event recorded"; }
   timeout 60 "$pfc" run "$dir/tlg_script.pfs" --events "$file" --output events --session TlS \
     >"$out.raw" ||
     { cat "$out.raw"; fail "pfc run"; }

@@ -3,7 +3,8 @@
  * filters by event name and field name (docs/language.md §3 "TraceLogging providers").
  * It only registers and writes; a session enabled the provider beforehand. Every event
  * carries its number in Seq, its first field, so the expected file says which ones a
- * session records. The script declares Name before Count; most events write Count first. */
+ * session records. The script declares Name before Count; most events write Count first.
+ * Events named Moved carry a structure Point whose member X the script filters on. */
 #include <TraceLoggingProvider.h>
 #include <stdio.h>
 
@@ -40,6 +41,23 @@ int main(void) {
   static const UINT32 vals[2] = {1, 2};
   TraceLoggingWrite(g_provider, "Arr", TraceLoggingLevel(4), TraceLoggingUInt32(seq++, "Seq"),
                     TraceLoggingUInt32Array(vals, 2, "Vals"));
+  /* Structures: the script wants Point.X > 0, a member named by its path. (Exported to CTF
+   * as raw classes, like the array.) */
+  TraceLoggingWrite(g_provider, "Moved", TraceLoggingLevel(4), TraceLoggingUInt32(seq++, "Seq"),
+                    TraceLoggingStruct(2, "Point"), TraceLoggingInt32(5, "X"),
+                    TraceLoggingInt32(-1, "Y"));
+  TraceLoggingWrite(g_provider, "Moved", TraceLoggingLevel(4), TraceLoggingUInt32(seq++, "Seq"),
+                    TraceLoggingStruct(2, "Point"), TraceLoggingInt32(0, "X"),
+                    TraceLoggingInt32(1, "Y"));
+  /* The member after another one: found by path. */
+  TraceLoggingWrite(g_provider, "Moved", TraceLoggingLevel(4), TraceLoggingUInt32(seq++, "Seq"),
+                    TraceLoggingStruct(2, "Point"), TraceLoggingInt32(2, "Y"),
+                    TraceLoggingInt32(3, "X"));
+  /* The structure lacks X, or X is no member: these do not match. */
+  TraceLoggingWrite(g_provider, "Moved", TraceLoggingLevel(4), TraceLoggingUInt32(seq++, "Seq"),
+                    TraceLoggingStruct(1, "Point"), TraceLoggingInt32(4, "Y"));
+  TraceLoggingWrite(g_provider, "Moved", TraceLoggingLevel(4), TraceLoggingUInt32(seq++, "Seq"),
+                    TraceLoggingInt32(4, "Point"), TraceLoggingInt32(4, "X"));
   TraceLoggingUnregister(g_provider);
   return 0;
 }
