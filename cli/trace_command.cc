@@ -1,12 +1,15 @@
 // cli/trace_command.cc — `pfc trace start|enable|disable|list|query|stop` over the public
-// ETW C API (StartTraceW, EnableTraceEx2, ControlTraceW; the pfc extensions
-// PfcGetNamespaceProblem and PfcGetStartTraceProblem for what a failure means) and
-// etw/session_info.h for what the JSON objects report (docs/cli.md "pfc trace").
+// ETW C API (StartTraceW, EnableTraceEx2, ControlTraceW, QueryAllTracesW and
+// EnumerateTraceGuidsEx for what the JSON objects report; the pfc extensions
+// PfcQueryTraceEventCount for their event count, PfcGetNamespaceProblem and
+// PfcGetStartTraceProblem for what a failure means) and etw/session_info.h for the final
+// object STOP leaves (docs/cli.md "pfc trace").
 #include <cstddef>
 #include <cstring>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "base/etw_types.h"
 #include "base/scope_kinds.h"
@@ -38,7 +41,9 @@ std::string api_error(const char* call, uint32_t rc) {
 
 namespace {
 
-constexpr ULONG kEnableTimeoutMs = 10000;  // providers apply the change before we return
+constexpr ULONG kEnableTimeoutMs = 10000;
+constexpr ULONG kMaxSessions = 64;  // the most sessions a namespace holds (QueryAllTracesW)  //
+                                    // providers apply the change before we return
 
 std::u16string wide(const std::string& s) {
   std::u16string w;
@@ -60,27 +65,138 @@ int no_session(std::ostream& err, const std::string& name) {
   return failure(err, "no session named '" + name + "'");
 }
 
-std::string info_json(const etw::SessionInfo& s) {
+// What the JSON object of a session reports (docs/cli.md "pfc trace").
+struct SessionView {
+  std::string name;
+  std::string file;  // empty: no log file
+  bool realtime = false;
+  std::vector<Guid> providers;  // the GUIDs the session enables
+  uint64_t events = 0;
+  uint64_t events_lost = 0;
+  uint64_t buffers_written = 0;
+  uint64_t log_buffers_lost = 0;
+  uint64_t realtime_buffers_lost = 0;
+};
+
+std::string info_json(const SessionView& s) {
   std::string out = "{\"name\":" + json_quote(s.name) + ",\"file\":";
-  out += s.log_file.empty() ? std::string("null") : json_quote(s.log_file);
+  out += s.file.empty() ? std::string("null") : json_quote(s.file);
   out += s.realtime ? ",\"realtime\":true" : ",\"realtime\":false";
   out += ",\"providers\":[";
   for (size_t i = 0; i < s.providers.size(); ++i)
     out += (i == 0 ? "\"" : ",\"") + s.providers[i].to_string() + '"';
-  out += "],\"events\":" + std::to_string(s.counters.events) +
-         ",\"events_lost\":" + std::to_string(s.counters.events_lost) +
-         ",\"buffers_written\":" + std::to_string(s.counters.buffers_written) +
-         ",\"log_buffers_lost\":" + std::to_string(s.counters.log_buffers_lost) +
-         ",\"realtime_buffers_lost\":" + std::to_string(s.counters.realtime_buffers_lost) + "}\n";
+  out += "],\"events\":" + std::to_string(s.events) +
+         ",\"events_lost\":" + std::to_string(s.events_lost) +
+         ",\"buffers_written\":" + std::to_string(s.buffers_written) +
+         ",\"log_buffers_lost\":" + std::to_string(s.log_buffers_lost) +
+         ",\"realtime_buffers_lost\":" + std::to_string(s.realtime_buffers_lost) + "}\n";
   return out;
+}
+
+std::string narrow(const WCHAR* units, size_t capacity) {
+  std::u16string_view w(reinterpret_cast<const char16_t*>(units), capacity);
+  w = w.substr(0, w.find(u'\0'));
+  std::string out;
+  utf16_to_utf8(w, out, Unpaired::Replace);
+  return out;
+}
+
+// EnumerateTraceGuidsEx's answer for `cls` (and the GUID `in` for TraceGuidQueryInfo),
+// asked again while it grows; the code of another failure.
+ULONG enumerate_guids(TRACE_QUERY_INFO_CLASS cls, GUID* in, std::vector<uint8_t>& out) {
+  const ULONG in_size = in == nullptr ? 0 : sizeof(GUID);
+  ULONG needed = 0;
+  ULONG rc = EnumerateTraceGuidsEx(cls, in, in_size, nullptr, 0, &needed);
+  while (rc == ERROR_INSUFFICIENT_BUFFER) {
+    out.resize(needed);
+    rc = EnumerateTraceGuidsEx(cls, in, in_size, out.data(), needed, &needed);
+  }
+  out.resize(rc == ERROR_SUCCESS ? needed : 0);
+  return rc;
+}
+
+// Whether a TraceGuidQueryInfo answer holds an enable by the session `logger_id`.
+bool enabled_by(const std::vector<uint8_t>& info, USHORT logger_id) {
+  TRACE_GUID_INFO head;
+  if (info.size() < sizeof head) return false;
+  std::memcpy(&head, info.data(), sizeof head);
+  size_t at = sizeof head;
+  for (ULONG i = 0;
+       i < head.InstanceCount && at + sizeof(TRACE_PROVIDER_INSTANCE_INFO) <= info.size(); ++i) {
+    TRACE_PROVIDER_INSTANCE_INFO inst;
+    std::memcpy(&inst, info.data() + at, sizeof inst);
+    for (ULONG k = 0; k < inst.EnableCount; ++k) {
+      const size_t e = at + sizeof inst + k * sizeof(TRACE_ENABLE_INFO);
+      if (e + sizeof(TRACE_ENABLE_INFO) > info.size()) break;
+      TRACE_ENABLE_INFO en;
+      std::memcpy(&en, info.data() + e, sizeof en);
+      if (en.IsEnabled != 0 && en.LoggerId == logger_id) return true;
+    }
+    if (inst.NextOffset == 0) break;
+    at += inst.NextOffset;
+  }
+  return false;
+}
+
+// The provider GUIDs the session `logger_id` enables, in EnumerateTraceGuidsEx's order.
+Result<std::vector<Guid>> enabled_providers(USHORT logger_id) {
+  std::vector<uint8_t> list;
+  if (const ULONG rc = enumerate_guids(TraceGuidQueryList, nullptr, list); rc != ERROR_SUCCESS)
+    return make_error(api_error("EnumerateTraceGuidsEx", rc));
+  std::vector<Guid> out;
+  for (size_t at = 0; at + sizeof(GUID) <= list.size(); at += sizeof(GUID)) {
+    GUID g;
+    std::memcpy(&g, list.data() + at, sizeof g);
+    std::vector<uint8_t> info;
+    const ULONG rc = enumerate_guids(TraceGuidQueryInfo, &g, info);
+    if (rc == ERROR_WMI_GUID_NOT_FOUND) continue;  // disabled since the list was made
+    if (rc != ERROR_SUCCESS) return make_error(api_error("EnumerateTraceGuidsEx", rc));
+    if (enabled_by(info, logger_id)) out.push_back(to_pfc(g));
+  }
+  return out;
+}
+
+// The object of the session `p` describes (filled by ControlTraceW or QueryAllTracesW);
+// nullopt when it stopped since.
+Result<std::optional<SessionView>> view(const Properties& p) {
+  SessionView v;
+  v.name = narrow(p.name, std::size(p.name));
+  v.file = narrow(p.file, std::size(p.file));
+  v.realtime = (p.props.LogFileMode & EVENT_TRACE_REAL_TIME_MODE) != 0;
+  v.events_lost = p.props.EventsLost;
+  v.buffers_written = p.props.BuffersWritten;
+  v.log_buffers_lost = p.props.LogBuffersLost;
+  v.realtime_buffers_lost = p.props.RealTimeBuffersLost;
+  const TRACEHANDLE h = p.props.Wnode.HistoricalContext;
+  ULONGLONG events = 0;
+  const ULONG rc = PfcQueryTraceEventCount(h, &events);
+  if (rc == ERROR_WMI_INSTANCE_NOT_FOUND) return std::optional<SessionView>{};
+  if (rc != ERROR_SUCCESS) return make_error(api_error("PfcQueryTraceEventCount", rc));
+  v.events = events;
+  auto providers = enabled_providers(static_cast<USHORT>(h & 0xFFFF));
+  if (!providers) return std::unexpected(providers.error());
+  v.providers = std::move(*providers);
+  return std::optional<SessionView>{std::move(v)};
+}
+
+std::unique_ptr<Properties> query_properties() {
+  auto p = new_properties();
+  p->props.LogFileNameOffset = offsetof(Properties, file);
+  return p;
 }
 
 // Prints the session's object (query; and after start, enable, disable).
 int print_query(const std::string& name, std::ostream& out, std::ostream& err) {
-  auto info = etw::find_session_info(wide(name));
-  if (!info) return failure(err, info.error().message);
-  if (!*info) return no_session(err, name);
-  out << info_json(**info);
+  auto p = query_properties();
+  const std::u16string w = wide(name);
+  const ULONG rc =
+      ControlTraceW(0, reinterpret_cast<LPCWSTR>(w.c_str()), &p->props, EVENT_TRACE_CONTROL_QUERY);
+  if (rc == ERROR_WMI_INSTANCE_NOT_FOUND) return no_session(err, name);
+  if (rc != ERROR_SUCCESS) return failure(err, api_error("ControlTraceW(QUERY)", rc));
+  auto v = view(*p);
+  if (!v) return failure(err, v.error().message);
+  if (!*v) return no_session(err, name);
+  out << info_json(**v);
   return kExitOk;
 }
 
@@ -246,9 +362,20 @@ int enable(const TraceOptions& o, bool on, std::ostream& out, std::ostream& err)
 }
 
 int list(std::ostream& out, std::ostream& err) {
-  auto all = etw::list_sessions();
-  if (!all) return failure(err, all.error().message);
-  for (const etw::SessionInfo& s : *all) out << info_json(s);
+  std::vector<std::unique_ptr<Properties>> all;
+  std::vector<PEVENT_TRACE_PROPERTIES> array;
+  for (uint32_t i = 0; i < kMaxSessions; ++i) {
+    all.push_back(query_properties());
+    array.push_back(&all.back()->props);
+  }
+  ULONG count = 0;
+  const ULONG rc = QueryAllTracesW(array.data(), kMaxSessions, &count);
+  if (rc != ERROR_SUCCESS) return failure(err, api_error("QueryAllTracesW", rc));
+  for (ULONG i = 0; i < count; ++i) {
+    auto v = view(*all[i]);
+    if (!v) return failure(err, v.error().message);
+    if (*v) out << info_json(**v);  // else stopped since
+  }
   return kExitOk;
 }
 
@@ -256,7 +383,10 @@ int stop(const TraceOptions& o, std::ostream& out, std::ostream& err) {
   auto info = etw::stop_session(wide(o.name));
   if (!info) return failure(err, info.error().message);
   if (!*info) return no_session(err, o.name);
-  out << info_json(**info);
+  const etw::SessionInfo& s = **info;
+  out << info_json(SessionView{s.name, s.log_file, s.realtime, s.providers, s.counters.events,
+                               s.counters.events_lost, s.counters.buffers_written,
+                               s.counters.log_buffers_lost, s.counters.realtime_buffers_lost});
   return kExitOk;
 }
 

@@ -151,16 +151,6 @@ ULONG update_namespace(Runtime& rt, const std::function<ULONG(trace::NamespaceSt
   return ERROR_SUCCESS;
 }
 
-// The published state (ERROR_ACCESS_DENIED when the namespace is unusable, ERROR_DISK_FULL
-// when its file system is too full to open it).
-ULONG read_namespace(Runtime& rt, trace::NamespaceState* out) {
-  if (!rt.link.ensure()) return namespace_error(rt.link.failure_errno());
-  auto st = rt.link.store().read();
-  if (!st) return ERROR_ACCESS_DENIED;
-  *out = std::move(*st);
-  return ERROR_SUCCESS;
-}
-
 // Whether `entry` can join the sessions of `s`: its name and GUID free, a slot left.
 ULONG check_new_session(const trace::NamespaceState& s, const trace::SessionEntry& entry) {
   if (s.session_by_name(entry.name) != nullptr) return ERROR_ALREADY_EXISTS;
@@ -308,6 +298,14 @@ ULONG enable_locked(Runtime& rt, TRACEHANDLE handle, const Guid& guid, ULONG cod
 
 }  // namespace
 
+ULONG read_namespace(Runtime& rt, trace::NamespaceState* out) {
+  if (!rt.link.ensure()) return namespace_error(rt.link.failure_errno());
+  auto st = rt.link.store().read();
+  if (!st) return ERROR_ACCESS_DENIED;
+  *out = std::move(*st);
+  return ERROR_SUCCESS;
+}
+
 // EnableTraceEx2, and its private form (etw/private_enable.h) when allow_private.
 ULONG enable_trace(TRACEHANDLE TraceId, LPCGUID ProviderId, ULONG ControlCode, UCHAR Level,
                    ULONGLONG MatchAnyKeyword, ULONGLONG MatchAllKeyword, ULONG Timeout,
@@ -405,6 +403,45 @@ ULONG ControlTraceW(TRACEHANDLE TraceHandle, LPCWSTR InstanceName,
       }
     }
     rt.dispatcher.wait(seq, INFINITE);  // this process's providers' callbacks ran
+    return ERROR_SUCCESS;
+  });
+}
+
+// Windows' limits:
+// https://learn.microsoft.com/en-us/windows/win32/api/evntrace/nf-evntrace-queryalltracesw
+ULONG QueryAllTracesW(PEVENT_TRACE_PROPERTIES* PropertyArray, ULONG PropertyArrayCount,
+                      PULONG LoggerCount) {
+  return guarded([&]() -> ULONG {
+    if (PropertyArray == nullptr || LoggerCount == nullptr || PropertyArrayCount == 0 ||
+        PropertyArrayCount > pfc::trace::kMaxSessions)
+      return ERROR_INVALID_PARAMETER;
+    for (ULONG i = 0; i < PropertyArrayCount; ++i) {
+      if (PropertyArray[i] == nullptr) return ERROR_INVALID_PARAMETER;
+      if (PropertyArray[i]->Wnode.BufferSize < sizeof(EVENT_TRACE_PROPERTIES))
+        return ERROR_BAD_LENGTH;
+    }
+    Runtime& rt = Runtime::get();
+    std::lock_guard<std::mutex> lock(rt.control_mu);
+    pfc::trace::NamespaceState st;
+    if (const ULONG rc = read_namespace(rt, &st); rc != ERROR_SUCCESS) return rc;
+    const auto count = static_cast<ULONG>(st.sessions.size());
+    for (ULONG i = 0; i < count && i < PropertyArrayCount; ++i)
+      fill_properties(st.sessions[i], live_counters(rt, st.sessions[i]), PropertyArray[i]);
+    *LoggerCount = count;
+    return count > PropertyArrayCount ? ERROR_MORE_DATA : ERROR_SUCCESS;
+  });
+}
+
+ULONG PfcQueryTraceEventCount(TRACEHANDLE TraceHandle, PULONGLONG EventCount) {
+  return guarded([&]() -> ULONG {
+    if (EventCount == nullptr) return ERROR_INVALID_PARAMETER;
+    Runtime& rt = Runtime::get();
+    std::lock_guard<std::mutex> lock(rt.control_mu);
+    pfc::trace::NamespaceState st;
+    if (const ULONG rc = read_namespace(rt, &st); rc != ERROR_SUCCESS) return rc;
+    const pfc::trace::SessionEntry* e = find_session(st, TraceHandle, nullptr);
+    if (e == nullptr) return ERROR_WMI_INSTANCE_NOT_FOUND;
+    *EventCount = live_counters(rt, *e).events;
     return ERROR_SUCCESS;
   });
 }

@@ -35,12 +35,6 @@ SessionInfo describe(const trace::NamespaceState& st, const trace::SessionEntry&
   return info;
 }
 
-SessionCounters counters(const trace::SessionEntry& e) {
-  SessionCounters c = count_session(Runtime::get().link.dir(), e);
-  if (!e.log_file.empty()) add_host_counters(Runtime::get().link.dir(), e.instance, c);
-  return c;
-}
-
 struct StopProperties {
   EVENT_TRACE_PROPERTIES props;
   WCHAR name[1024];
@@ -53,27 +47,6 @@ Result<void> namespace_access() {
   auto st = read_state();
   if (!st) return std::unexpected(st.error());
   return {};
-}
-
-Result<std::vector<SessionInfo>> list_sessions() {
-  auto st = read_state();
-  if (!st) return std::unexpected(st.error());
-  std::vector<SessionInfo> out;
-  for (const trace::SessionEntry& e : st->sessions) {
-    out.push_back(describe(*st, e));
-    out.back().counters = counters(e);
-  }
-  return out;
-}
-
-Result<std::optional<SessionInfo>> find_session_info(const std::u16string& name) {
-  auto st = read_state();
-  if (!st) return std::unexpected(st.error());
-  const trace::SessionEntry* e = st->session_by_name(name);
-  if (e == nullptr) return std::optional<SessionInfo>{};
-  SessionInfo info = describe(*st, *e);
-  info.counters = counters(*e);
-  return std::optional<SessionInfo>{std::move(info)};
 }
 
 Result<std::optional<SessionInfo>> stop_session(const std::u16string& name) {

@@ -1,7 +1,8 @@
-// etw/session_info.h — what `pfc trace list|query|stop` print about a namespace session
-// (docs/cli.md "pfc trace"): its settings, the provider GUIDs it enables (from the control
-// state, in enable order) and its counters summed over its rings (etw/counters.h). Not
-// part of the C API: the pfc command links pfc_etw_core and calls these directly.
+// etw/session_info.h — what `pfc trace stop` prints about the session it stops (docs/cli.md
+// "pfc trace"): its settings, the provider GUIDs it enabled (from the control state, in
+// enable order) and its final counters summed over its rings (etw/counters.h); list and
+// query use the C API instead. Not part of the C API: the pfc command links pfc_etw_core
+// and calls these directly.
 #pragma once
 
 #include <optional>
@@ -27,11 +28,6 @@ struct SessionInfo {
 // reason when not, e.g. "cannot open trace directory 'D': Permission denied" for another
 // user's. That is what an ETW call's ERROR_ACCESS_DENIED means when it fails.
 Result<void> namespace_access();
-// Every live session of the namespace, in slot order. Fails when the namespace directory
-// or its state cannot be read.
-Result<std::vector<SessionInfo>> list_sessions();
-// The live session named `name` (any case), or nullopt.
-Result<std::optional<SessionInfo>> find_session_info(const std::u16string& name);
 // Stops the session named `name` with ControlTraceW(STOP) and returns what it was, its
 // counters final (read from its rings, which are mapped before the stop so the removal
 // of their files does not lose them). nullopt when no such session exists; an error with

@@ -210,5 +210,8 @@ ULONG register_record(const std::shared_ptr<RegRecord>& rec, uint64_t* out);
 // Unregisters a handle of the given kind; afterwards its callback never runs again.
 // ERROR_INVALID_HANDLE for an unknown handle or one of the other kind.
 ULONG unregister_record(uint64_t handle, bool legacy);
+// The published namespace state into *out: ERROR_ACCESS_DENIED when the namespace is
+// unusable, ERROR_DISK_FULL when its file system is too full to open it.
+ULONG read_namespace(Runtime& rt, trace::NamespaceState* out);
 
 }  // namespace pfc::etw

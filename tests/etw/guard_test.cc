@@ -297,7 +297,25 @@ const std::vector<Row>& rows() {
          Props p = props();
          return QueryTraceW(0, kSession, &p.p);
        }},
+      {"QueryAllTracesW", true, start,
+       [] {
+         Props p = props();
+         PEVENT_TRACE_PROPERTIES array[] = {&p.p};
+         ULONG count = 0;
+         return QueryAllTracesW(array, 1, &count);
+       }},
       {"EnableTraceEx2", true, start, [] { return enable(kProvider); }},
+      {"EnumerateTraceGuidsEx", true,
+       [] {
+         start();
+         ASSERT_EQ(enable(kProvider), ERROR_SUCCESS);
+       },
+       [] {
+         GUID g = kProvider;
+         ULONG needed = 0;
+         return EnumerateTraceGuidsEx(TraceGuidQueryInfo, &g, sizeof g, g_out, sizeof g_out,
+                                      &needed);
+       }},
       {"OpenTraceW", true, start,
        [] {
          EVENT_TRACE_LOGFILEW f{};
@@ -488,6 +506,11 @@ const std::vector<Row>& rows() {
        [] {
          ULONG size = 0;
          return PfcGetStartTraceProblem(reinterpret_cast<PCHAR>(g_out), sizeof g_out, &size);
+       }},
+      {"PfcQueryTraceEventCount", true, start,
+       [] {
+         ULONGLONG events = 0;
+         return PfcQueryTraceEventCount(g_session, &events);
        }},
       {"PfcEnumerateTracePrograms", true, none,
        [] {

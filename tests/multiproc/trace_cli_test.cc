@@ -113,6 +113,24 @@ TEST_F(TraceCli, StartEnableQueryListStopPrintTheSessionObjects) {
   EXPECT_EQ(empty.out, "");
 }
 
+// Each `pfc trace enable` is a process of its own; the objects list each session's enables
+// (EnumerateTraceGuidsEx's enables by logger id), in their order of enabling.
+TEST_F(TraceCli, ProvidersAreEachSessionsOwnEnables) {
+  const std::string a = kGuid, b = "{00000009-0000-4000-8000-000000000002}";
+  const std::string qa = "\"" + a + "\"", qb = "\"" + b + "\"";
+  ASSERT_EQ(pfc({"start", "T1"}).exit_code, 0);
+  ASSERT_EQ(pfc({"start", "T2"}).exit_code, 0);
+  EXPECT_EQ(pfc({"enable", "T1", a}).out, session_json("T1", qa, 0));
+  EXPECT_EQ(pfc({"enable", "T1", b}).out, session_json("T1", qa + "," + qb, 0));
+  EXPECT_EQ(pfc({"enable", "T2", b}).out, session_json("T2", qb, 0));
+  EXPECT_EQ(pfc({"disable", "T1", a}).out, session_json("T1", qb, 0));
+  EXPECT_EQ(pfc({"enable", "T1", a}).out, session_json("T1", qb + "," + qa, 0));
+  EXPECT_EQ(pfc({"list"}).out, session_json("T1", qb + "," + qa, 0) + session_json("T2", qb, 0));
+  EXPECT_EQ(pfc({"stop", "T1"}).out, session_json("T1", qb + "," + qa, 0));
+  EXPECT_EQ(pfc({"query", "T2"}).out, session_json("T2", qb, 0));
+  EXPECT_EQ(pfc({"stop", "T2"}).exit_code, 0);
+}
+
 TEST_F(TraceCli, MissingSessionIsExitOneWithTheContractsMessage) {
   for (const std::vector<std::string>& args :
        std::vector<std::vector<std::string>>{{"query", "Nope"},

@@ -333,6 +333,70 @@ typedef struct _TRACE_ENABLE_CONTEXT {
   ULONG EnableFlags;  /* @4 MatchAnyKeyword truncated to 32 bits */
 } TRACE_ENABLE_CONTEXT, *PTRACE_ENABLE_CONTEXT;
 
+/* EnumerateTraceGuidsEx's information classes (the SDK's values). pfc answers
+ * TraceGuidQueryList and TraceGuidQueryInfo; the others give ERROR_NOT_SUPPORTED. */
+typedef enum _TRACE_QUERY_INFO_CLASS {
+  TraceGuidQueryList = 0,
+  TraceGuidQueryInfo = 1,
+  TraceGuidQueryProcess = 2,
+  TraceStackTracingInfo = 3,
+  TraceSystemTraceEnableFlagsInfo = 4,
+  TraceSampledProfileIntervalInfo = 5,
+  TraceProfileSourceConfigInfo = 6,
+  TraceProfileSourceListInfo = 7,
+  TracePmcEventListInfo = 8,
+  TracePmcCounterListInfo = 9,
+  TraceSetDisallowList = 10,
+  TraceVersionInfo = 11,
+  TraceGroupQueryList = 12,
+  TraceGroupQueryInfo = 13,
+  TraceDisallowListQuery = 14,
+  TraceInfoReserved15 = 15,
+  TracePeriodicCaptureStateListInfo = 16,
+  TracePeriodicCaptureStateInfo = 17,
+  TraceProviderBinaryTracking = 18,
+  TraceMaxLoggersQuery = 19,
+  TraceLbrConfigurationInfo = 20,
+  TraceLbrEventListInfo = 21,
+  TraceMaxPmcCounterQuery = 22,
+  TraceStreamCount = 23,
+  TraceStackCachingInfo = 24,
+  TracePmcCounterOwners = 25,
+  TraceUnifiedStackCachingInfo = 26,
+  TracePmcSessionInformation = 27,
+  MaxTraceSetInfoClass
+} TRACE_QUERY_INFO_CLASS,
+    TRACE_INFO_CLASS;
+
+/* TraceGuidQueryInfo's answer: this header, then InstanceCount TRACE_PROVIDER_INSTANCE_INFO
+ * blocks, each followed by its EnableCount TRACE_ENABLE_INFO structs. */
+typedef struct _TRACE_GUID_INFO {
+  ULONG InstanceCount; /* @0 */
+  ULONG Reserved;      /* @4 */
+} TRACE_GUID_INFO, *PTRACE_GUID_INFO;
+
+#define TRACE_PROVIDER_FLAG_LEGACY 0x00000001
+#define TRACE_PROVIDER_FLAG_PRE_ENABLE 0x00000002 /* enabled, no registration known */
+
+typedef struct _TRACE_PROVIDER_INSTANCE_INFO {
+  ULONG NextOffset;  /* @0 from this block to the next one; 0 for the last */
+  ULONG EnableCount; /* @4 TRACE_ENABLE_INFO structs after this one */
+  ULONG Pid;         /* @8 the registering process (0: none known) */
+  ULONG Flags;       /* @12 TRACE_PROVIDER_FLAG_* */
+} TRACE_PROVIDER_INSTANCE_INFO, *PTRACE_PROVIDER_INSTANCE_INFO;
+
+/* One session's enable of the provider. */
+typedef struct _TRACE_ENABLE_INFO {
+  ULONG IsEnabled;           /* @0 */
+  UCHAR Level;               /* @4 */
+  UCHAR Reserved1;           /* @5 */
+  USHORT LoggerId;           /* @6 the session's logger id (its handle's low 16 bits) */
+  ULONG EnableProperty;      /* @8 */
+  ULONG Reserved2;           /* @12 */
+  ULONGLONG MatchAnyKeyword; /* @16 */
+  ULONGLONG MatchAllKeyword; /* @24 */
+} TRACE_ENABLE_INFO, *PTRACE_ENABLE_INFO;
+
 PFC_ETW_EXTERN_C_BEGIN
 
 /* Starts a real-time session named InstanceName. Properties->Wnode.BufferSize must cover
@@ -352,6 +416,24 @@ PFC_ETW_API ULONG WMIAPI StopTraceW(TRACEHANDLE TraceHandle, LPCWSTR InstanceNam
                                     PEVENT_TRACE_PROPERTIES Properties);
 PFC_ETW_API ULONG WMIAPI QueryTraceW(TRACEHANDLE TraceHandle, LPCWSTR InstanceName,
                                      PEVENT_TRACE_PROPERTIES Properties);
+/* Fills PropertyArray[0..] as ControlTraceW(QUERY) does, one entry per session of the
+ * namespace in logger-id order; each entry needs Wnode.BufferSize (ERROR_BAD_LENGTH when it
+ * does not cover the struct) and the offsets of room for the names. *LoggerCount gets the
+ * number of sessions; ERROR_MORE_DATA when that is more than PropertyArrayCount (the first
+ * PropertyArrayCount are filled). ERROR_INVALID_PARAMETER: NULL PropertyArray, LoggerCount
+ * or entry, PropertyArrayCount 0 or above 64. */
+PFC_ETW_API ULONG WMIAPI QueryAllTracesW(PEVENT_TRACE_PROPERTIES* PropertyArray,
+                                         ULONG PropertyArrayCount, PULONG LoggerCount);
+/* TraceGuidQueryList: the GUIDs of the namespace's enabled providers (an array of GUID), in
+ * the order of their oldest enable. TraceGuidQueryInfo (InBuffer: one GUID): a
+ * TRACE_GUID_INFO with one TRACE_PROVIDER_INSTANCE_INFO (Pid 0, TRACE_PROVIDER_FLAG_PRE_ENABLE:
+ * the namespace records enables, not registrations; docs/etw.md "Choices") followed by a
+ * TRACE_ENABLE_INFO per enabling session, in logger-id order; ERROR_WMI_GUID_NOT_FOUND when
+ * no session enables it. *ReturnLength gets the bytes needed; ERROR_INSUFFICIENT_BUFFER
+ * when OutBufferSize is smaller (nothing written). Other classes: ERROR_NOT_SUPPORTED. */
+PFC_ETW_API ULONG WMIAPI EnumerateTraceGuidsEx(TRACE_QUERY_INFO_CLASS TraceQueryInfoClass,
+                                               PVOID InBuffer, ULONG InBufferSize, PVOID OutBuffer,
+                                               ULONG OutBufferSize, PULONG ReturnLength);
 
 /* Enables (ControlCode 1), disables (0) or asks for captured state (2) of ProviderId on
  * the session TraceId. Timeout 0 returns without waiting for the enable callbacks; other
@@ -402,6 +484,7 @@ PFC_ETW_EXTERN_C_END
 #define ControlTrace ControlTraceW
 #define StopTrace StopTraceW
 #define QueryTrace QueryTraceW
+#define QueryAllTraces QueryAllTracesW
 #define OpenTrace OpenTraceW
 #define RegisterTraceGuids RegisterTraceGuidsW
 #define EVENT_TRACE_LOGFILE EVENT_TRACE_LOGFILEW

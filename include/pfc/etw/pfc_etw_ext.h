@@ -91,6 +91,14 @@ PFC_ETW_API ULONG WMIAPI PfcGetStartTraceProblem(PCHAR Buffer, ULONG BufferSize,
 PFC_ETW_API ULONG WMIAPI PfcEnumerateTracePrograms(PPFC_TRACE_PROGRAM_ENUMERATION_INFO Buffer,
                                                    PULONG BufferSize);
 
+/* The events the session TraceHandle (a handle StartTraceW gave, or the
+ * Wnode.HistoricalContext ControlTraceW or QueryAllTracesW filled) has received so far, over
+ * the buffers of every process writing to it (read, pending or in flight; docs/cli.md "pfc
+ * trace" `events`), into *EventCount: the count ETW's QUERY does not report. Returns
+ * ERROR_INVALID_PARAMETER (NULL EventCount), ERROR_WMI_INSTANCE_NOT_FOUND (no such session),
+ * ERROR_ACCESS_DENIED (the namespace cannot be used: PfcGetNamespaceProblem says why). */
+PFC_ETW_API ULONG WMIAPI PfcQueryTraceEventCount(TRACEHANDLE TraceHandle, PULONGLONG EventCount);
+
 PFC_ETW_EXTERN_C_END
 
 #endif /* PFC_ETW_PFC_ETW_EXT_H */

@@ -335,6 +335,7 @@ inline bool operator!=(const GUID& a, const GUID& b) { return !(a == b); }
 #define ERROR_INTERNAL_ERROR 1359u
 #define ERROR_NO_SYSTEM_RESOURCES 1450u
 #define ERROR_TIMEOUT 1460u
+#define ERROR_WMI_GUID_NOT_FOUND 4200u
 #define ERROR_WMI_INSTANCE_NOT_FOUND 4201u
 #define ERROR_CTX_CLOSE_PENDING 7007u
 
