@@ -36,14 +36,14 @@ std::optional<std::string> namespace_reason(uint32_t rc) {
 
 std::string api_error(const char* call, uint32_t rc) {
   if (auto reason = namespace_reason(rc)) return *reason;
+  if (rc == ERROR_DISK_FULL) return std::string(call) + " failed: " + etw_error_text(rc);
   return std::string(call) + " failed with " + std::to_string(rc);
 }
 
 namespace {
 
-constexpr ULONG kEnableTimeoutMs = 10000;
-constexpr ULONG kMaxSessions = 64;  // the most sessions a namespace holds (QueryAllTracesW)  //
-                                    // providers apply the change before we return
+constexpr ULONG kEnableTimeoutMs = 10000;  // providers apply the change before we return
+constexpr ULONG kMaxSessions = 64;         // the most sessions a namespace holds (QueryAllTracesW)
 
 std::u16string wide(const std::string& s) {
   std::u16string w;
