@@ -403,6 +403,9 @@ RingReader::At RingReader::classify(uint64_t pos, uint32_t& size) {
     return size_ok && size == capacity_ - off ? At::Skip : At::Bad;
   if (stamp != (base | kRecordEvent)) {
     if (!writer_gone()) return At::Wait;  // being written
+    // The writer may have committed the record and exited after `word` was read: only a
+    // word read now, with the writer gone, is final (the next call reads it).
+    if (word_of(data() + off).load(std::memory_order_acquire) != word) return At::Wait;
     // Reserved by a writer that died: skipped by its size; if even that was not written,
     // the rest of the ring is lost.
     return stamp == (base | kRecordReserved) && size_ok ? At::Skip : At::Bad;
@@ -614,9 +617,10 @@ void RingReader::pop() {
 bool RingReader::finished() {
   if (damaged_) return true;
   if (peek() != nullptr) return false;
-  const bool drained = header()->head.load(std::memory_order_acquire) == pos_;
-  if (drained && closed()) return true;
-  return writer_gone() && (drained || damaged_);
+  // Closed or gone first, head after: the writer writes nothing after either, so that head
+  // is its last (one read before could miss records written, and committed, since).
+  if (!closed() && !writer_gone()) return false;
+  return damaged_ || drained();
 }
 
 }  // namespace pfc::trace

@@ -12,6 +12,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 
 namespace pfc::multiproc {
 namespace {
@@ -20,6 +22,21 @@ long long now_ms() {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+// Whether process `pid` runs (not a zombie) with a command name starting with `comm` and
+// PFC_TRACE_DIR=ns in its environment.
+bool is_helper(const std::string& pid, const std::string& ns, const std::string& comm) {
+  const std::string proc = "/proc/" + pid;
+  std::string name, env, line;
+  if (!std::getline(std::ifstream(proc + "/comm"), name) || !name.starts_with(comm)) return false;
+  std::ifstream status(proc + "/status");
+  while (std::getline(status, line))
+    if (line.starts_with("State:") && line.find('Z') != std::string::npos) return false;
+  std::ifstream environ(proc + "/environ");
+  while (std::getline(environ, env, '\0'))
+    if (env == "PFC_TRACE_DIR=" + ns) return true;
+  return false;
 }
 
 }  // namespace
@@ -144,6 +161,26 @@ std::string run_actor(const std::vector<std::string>& args, int* rc, int timeout
   }
   *rc = c.wait(std::max<long long>(0, deadline - now_ms()));
   return all;
+}
+
+void kill_helpers(const std::string& ns, const std::string& comm) {
+  std::vector<std::string> killed;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc", ec)) {
+    const std::string pid = entry.path().filename();
+    if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
+    if (is_helper(pid, ns, comm) && ::kill(std::stoi(pid), SIGKILL) == 0) killed.push_back(pid);
+  }
+  // Gone once a zombie (its parent, init, reaps it): a killed process may still finish the
+  // system call it was in, a file it creates in `ns`, after kill() returned.
+  const long long deadline = now_ms() + 10000;
+  for (const std::string& pid : killed)
+    while (is_helper(pid, ns, comm) && now_ms() < deadline) ::usleep(1000);
+}
+
+void remove_namespace(const std::string& dir, const std::string& ns) {
+  kill_helpers(ns, "pfc-trace-");
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace pfc::multiproc

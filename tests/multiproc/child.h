@@ -47,4 +47,14 @@ class Child {
 std::string run_actor(const std::vector<std::string>& args, int* rc, int timeout_ms = 20000,
                       const std::vector<std::string>& env = {});
 
+// Kills the processes whose command name starts with `comm` and whose environment names the
+// namespace `ns` (PFC_TRACE_DIR=ns), and waits (bounded) until each is gone. The namespace's
+// helpers (the compile service, session hosts) detach, so no test reaps them; one that
+// outlives the processes that started it may still write into `ns`.
+void kill_helpers(const std::string& ns, const std::string& comm);
+
+// The end of a test: every helper of its namespace `ns` killed as above, so nothing is left
+// running and nothing writes into `ns`, then `dir` (ns or a directory holding it) removed.
+void remove_namespace(const std::string& dir, const std::string& ns);
+
 }  // namespace pfc::multiproc

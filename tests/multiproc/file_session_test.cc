@@ -120,7 +120,7 @@ class FileSession : public ::testing::Test {
     ::setenv("PFC_TRACE_DIR", (dir_ + "/ns").c_str(), 1);
     file_ = dir_ + "/rec.etl";
   }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
+  void TearDown() override { remove_namespace(dir_, dir_ + "/ns"); }
 
   void expect_consumer_follows(const char* mode, int max_mb);
 

@@ -30,7 +30,7 @@ class JitPlugin : public ::testing::Test {
     dir_ = ::mkdtemp(tmpl);
     ::setenv("PFC_TRACE_DIR", dir_.c_str(), 1);
   }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
+  void TearDown() override { remove_namespace(dir_, dir_); }
 
   std::string dir_;
 };

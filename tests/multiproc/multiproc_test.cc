@@ -32,7 +32,7 @@ class Namespace : public ::testing::Test {
     dir_ = ::mkdtemp(tmpl);
     ::setenv("PFC_TRACE_DIR", dir_.c_str(), 1);
   }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
+  void TearDown() override { remove_namespace(dir_, dir_); }
 
   static void ok(const std::vector<std::string>& args) {
     int rc = -1;

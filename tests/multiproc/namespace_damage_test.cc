@@ -63,27 +63,6 @@ bool wait_until(F done) {
   return true;
 }
 
-// The live compile services of namespace `ns` (pfc-trace-compiler processes whose
-// PFC_TRACE_DIR is `ns`).
-std::vector<int> compile_services(const std::string& ns) {
-  std::vector<int> out;
-  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
-    const std::string name = entry.path().filename();
-    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::string comm, env, line;
-    std::getline(std::ifstream(entry.path() / "comm"), comm);
-    if (comm.rfind("pfc-trace-comp", 0) != 0) continue;
-    std::ifstream environ(entry.path() / "environ");
-    bool ours = false;
-    while (std::getline(environ, env, '\0')) ours |= env == "PFC_TRACE_DIR=" + ns;
-    std::ifstream status(entry.path() / "status");
-    while (std::getline(status, line))
-      if (line.rfind("State:", 0) == 0 && line.find('Z') != std::string::npos) ours = false;
-    if (ours) out.push_back(std::stoi(name));
-  }
-  return out;
-}
-
 void write_events(Child& provider, int n) {
   provider.send("write " + std::to_string(n) + " 1");
   ASSERT_NE(provider.expect("wrote", kWait), "") << "the provider did not answer";
@@ -148,7 +127,7 @@ class Damage : public ::testing::Test {
     dir_ = ::mkdtemp(tmpl);
     ::setenv("PFC_TRACE_DIR", dir_.c_str(), 1);
   }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
+  void TearDown() override { remove_namespace(dir_, dir_); }
 
   // The namespace's ring files written by process `pid` (any session).
   std::vector<trace::RingId> rings_of(int pid) const {
@@ -297,7 +276,7 @@ class FullFileSystem : public tests::SmallTmpfs {
     ::setenv("PFC_COMPILER_KEEP_MS", "200", 1);
   }
   void TearDown() override {
-    for (int pid : compile_services(mnt_ + "/ns")) ::kill(pid, SIGKILL);  // nothing left
+    kill_helpers(mnt_ + "/ns", "pfc-trace-");  // nothing left
     ::unsetenv("PFC_COMPILER_IDLE_MS");
     ::unsetenv("PFC_COMPILER_KEEP_MS");
     SmallTmpfs::TearDown();

@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "child.h"
 #include "process.h"
 
 namespace pfc::multiproc {
@@ -29,16 +30,8 @@ inline bool wait_for(const std::function<bool()>& done, int timeout_ms) {
   return true;
 }
 
-// The compile service of the namespace `ns` (its PID from compiler.lock, when that process
-// is a pfc-trace-compiler), killed: nothing is left running after a test.
-inline void kill_compile_service(const std::string& ns) {
-  std::ifstream lock(ns + "/compiler.lock");
-  int pid = 0;
-  if (!(lock >> pid) || pid <= 1) return;
-  std::ifstream comm("/proc/" + std::to_string(pid) + "/comm");
-  std::string name;
-  if (std::getline(comm, name) && name.rfind("pfc-trace-comp", 0) == 0) ::kill(pid, SIGKILL);
-}
+// The compile service of the namespace `ns`, killed and gone (child.h).
+inline void kill_compile_service(const std::string& ns) { kill_helpers(ns, "pfc-trace-comp"); }
 
 class TraceCliFixture : public ::testing::Test {
  protected:
@@ -47,7 +40,7 @@ class TraceCliFixture : public ::testing::Test {
     dir_ = ::mkdtemp(tmpl);
     ::setenv("PFC_TRACE_DIR", (dir_ + "/ns").c_str(), 1);
   }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
+  void TearDown() override { remove_namespace(dir_, dir_ + "/ns"); }
 
   // Writes `text` to dir_/name and returns the path.
   std::string write_file(const std::string& name, const std::string& text) const {
