@@ -262,6 +262,7 @@ std::unique_ptr<AsciiLiterals> ascii_literals(
     return nullptr;
   }
   std::vector<AsciiLiteral> out;
+  out.reserve(lits.size());
   for (const auto& [k, l] : lits) out.push_back(l);
   return std::make_unique<AsciiLiterals>(std::move(out));
 }
