@@ -474,6 +474,7 @@ void StrMatcher::install(std::unique_ptr<Spec> fold, std::unique_ptr<Spec> plain
   auto dbs = std::make_unique<Dbs>();
   const HsApi* hs = fold->exprs.empty() && plain->exprs.empty() ? nullptr : hyperscan();
   std::vector<uint64_t> masks;
+  masks.reserve(patterns_.size());
   for (const Pattern& p : patterns_) masks.push_back(p.mask);
   const std::pair<const Spec*, std::unique_ptr<Db>*> rules[] = {{fold.get(), &dbs->fold},
                                                                 {plain.get(), &dbs->plain}};

@@ -525,7 +525,7 @@ ULONG PfcGetTraceProblem(TRACEHANDLE TraceHandle, PCHAR Buffer, ULONG BufferSize
     if (needed > ULONG(-1)) return ERROR_INTERNAL_ERROR;  // texts are one line
     *TextSize = ULONG(needed);
     if (Damaged != nullptr) *Damaged = problem.damaged ? TRUE : FALSE;
-    if (BufferSize < needed) return ERROR_MORE_DATA;
+    if (Buffer == nullptr || BufferSize < needed) return ERROR_MORE_DATA;  // null: size 0
     std::memcpy(Buffer, problem.text.c_str(), needed);
     return ERROR_SUCCESS;
   });
