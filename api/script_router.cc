@@ -57,7 +57,7 @@ Result<ScriptRouter> build_router(const CheckedScript& script,
   auto router = Router::create(std::move(compiler));
   if (!router) return std::unexpected(router.error());
   out.router = std::move(*router);
-  const auto sink = std::make_shared<DiscardSink>();
+  auto sink = std::make_shared<DiscardSink>();
   auto names = add_script_sessions(*out.router, script, [&](SessionId) { return sink; });
   if (!names) return std::unexpected(names.error());
   out.session_names = std::move(*names);

@@ -220,6 +220,7 @@ std::vector<std::pair<std::string, FieldValue>> random_fields(const EventDef& ev
       continue;
     }
     std::vector<FieldValue> items;
+    items.reserve(n);
     for (uint64_t k = 0; k < n; ++k) items.push_back(bounded_element(f.type, h, rule, rng, budget));
     out.emplace_back(f.name, FieldValue::of_array(std::move(items)));
   }

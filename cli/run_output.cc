@@ -236,6 +236,7 @@ Result<std::unique_ptr<RunOutput>> make_run_output(const RunOutputOptions& o,
     case OutputMode::Capture: break;
   }
   std::vector<Guid> guids;
+  guids.reserve(script.schema.providers.size());
   for (const ProviderDef& p : script.schema.providers) guids.push_back(p.guid);
   auto sink = CaptureSink::open(out, std::move(guids));
   if (!sink) return std::unexpected(sink.error());

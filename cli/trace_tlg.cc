@@ -98,10 +98,11 @@ bool Decoder::value(const EVENT_PROPERTY_INFO& p, std::string& out) {
   utf16_to_utf8(std::u16string_view(text.data()), utf8, Unpaired::Replace);
   const bool boolean = p.nonStructType.OutType == TDH_OUTTYPE_BOOLEAN ||
                        p.nonStructType.InType == TDH_INTYPE_BOOLEAN;
-  if (boolean && (utf8 == "true" || utf8 == "false")) out += utf8;
-  else if (is_json_number(utf8, p.nonStructType.InType) &&
-           p.nonStructType.OutType != TDH_OUTTYPE_STRING)
-    out += utf8;
+  // A JSON literal as it is (true / false of a boolean, a number not shown as a string).
+  const bool bare = (boolean && (utf8 == "true" || utf8 == "false")) ||
+                    (is_json_number(utf8, p.nonStructType.InType) &&
+                     p.nonStructType.OutType != TDH_OUTTYPE_STRING);
+  if (bare) out += utf8;
   else out += io::json_quote(utf8);
   data_ += used;
   return true;

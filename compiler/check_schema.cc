@@ -92,6 +92,7 @@ Extent resolve_extent(const ast::ExtentRef& ref, std::string_view what, const Ev
   }
   if (it == ix.fields.end()) {
     std::vector<std::string_view> earlier;
+    earlier.reserve(self_index);
     for (uint32_t i = 0; i < self_index; ++i) earlier.push_back(ev.fields[i].name);
     cx.error(name.pos, "unknown field " + quote_text(name.text) + " in event " +
                            quote_text(ev.name) + did_you_mean(name.text, earlier));

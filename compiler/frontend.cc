@@ -72,6 +72,7 @@ FrontendOutput compile_script(const SourceFile& source) {
     return out;
   }
   std::vector<ManifestImport> imports;
+  imports.reserve(parsed.script.imports.size());
   const std::filesystem::path dir = std::filesystem::path(source.name()).parent_path();
   for (const ast::Import& imp : parsed.script.imports) imports.push_back(load_import(imp, dir));
   out.checked = check_declarations(parsed.script, imports, &source);

@@ -149,6 +149,7 @@ const EventDef* carried_layout(const EventKey& key, const std::vector<size_t>& u
       if (best == nullptr || f.layout->fields.size() > best->fields.size()) best = f.layout.get();
     }
   }
+  if (best == nullptr) return nullptr;
   for (size_t i : users) {
     for (const PayloadFilter& f : ss[i].entry->params->payload) {
       if (!key.of(f)) continue;
@@ -250,7 +251,7 @@ Result<void> lower_key(IrBuilder& b, MaskLowering& ml, MaskVal header, const Pro
   std::vector<std::pair<uint32_t, Reg>> inside, outside;
   for (const auto& [slot, r] : results->bools) {
     const bool in_region = r >= first_reg && r != kTrue && r != kFalse;
-    (in_region ? inside : outside).push_back({slot, r});
+    (in_region ? inside : outside).emplace_back(slot, r);
   }
   MaskVal region = ml.bit_or(ml.from_bools(inside, /*unlisted_pass=*/false), results->indexed);
   if (!region.is_const() && !region.is_cond()) region = MaskVal::of(ml.reg(region));
@@ -313,14 +314,14 @@ MaskVal header_masks(IrBuilder& b, MaskLowering& ml, const std::vector<SessionSt
     EnableParams storage;
     const EnableParams& p = effective_params(*s.entry->params, legacy, storage);
     const bool ignore_kw0 = !legacy && (p.properties & enable_property::kIgnoreKeyword0) != 0;
-    levels.push_back({slot, p.level});
+    levels.emplace_back(slot, p.level);
     keywords.push_back({slot, p.any, p.all, ignore_kw0});
     if (legacy) continue;
     if (p.pids) pids.push_back({slot, {p.pids->begin(), p.pids->end()}, true});
     if (p.event_ids)
       ids.push_back(
           {slot, {p.event_ids->ids.begin(), p.event_ids->ids.end()}, p.event_ids->filter_in});
-    scopes.push_back({slot, scope_checks(b, p, slot, lists.indexed)});
+    scopes.emplace_back(slot, scope_checks(b, p, slot, lists.indexed));
   }
   for (auto* rules : {&pids, &ids})
     for (internal::ListRule& r : *rules) std::sort(r.values.begin(), r.values.end());
@@ -395,7 +396,8 @@ Result<ir::Program> lower(const ProgramSpec& spec, const LowerOptions& options) 
   // filtered keys the event does not have (one mask.if per distinct key test), or each
   // session's filter result.
   std::vector<std::pair<uint32_t, Reg>> unfiltered;
-  for (SessionState& s : ss) unfiltered.push_back({s.entry->slot, b.bool_not(s.filtered)});
+  unfiltered.reserve(ss.size());
+  for (SessionState& s : ss) unfiltered.emplace_back(s.entry->slot, b.bool_not(s.filtered));
   const MaskVal payload_ok = ml.bit_or(ml.from_bools(unfiltered), passed);
   for (SessionState& s : ss)
     if (s.filtered != kFalse) note_mask(b, s.entry->slot, ir::Check::Payload, payload_ok);

@@ -108,7 +108,7 @@ MaskVal MaskLowering::from_bools(const std::vector<std::pair<uint32_t, Reg>>& pe
     if (v == kTrue || v == kFalse) continue;
     auto it =
         std::find_if(groups.begin(), groups.end(), [v](const auto& g) { return g.first == v; });
-    if (it == groups.end()) groups.push_back({v, bit(slot)});
+    if (it == groups.end()) groups.emplace_back(v, bit(slot));
     else it->second |= bit(slot);
   }
   MaskVal out = MaskVal::constant(always);
@@ -174,8 +174,9 @@ MaskVal MaskLowering::keyword(const std::vector<KeywordRule>& rules) {
   }
   if (distinct.size() <= kBooleanKeywordRules) {
     std::vector<std::pair<uint32_t, Reg>> tests;
+    tests.reserve(rules.size());
     for (const KeywordRule& r : rules)
-      tests.push_back({r.slot, keyword_check(b_, r.any, r.all, r.ignore_kw0)});
+      tests.emplace_back(r.slot, keyword_check(b_, r.any, r.all, r.ignore_kw0));
     return from_bools(tests);
   }
   std::vector<uint32_t> bytes;

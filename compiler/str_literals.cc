@@ -35,7 +35,7 @@ AsciiLiterals::AsciiLiterals(std::vector<AsciiLiteral> literals) {
   }
   const size_t count = literals_.size();
   tables_.groups = count > 8 ? 2 : 1;
-  const size_t nb = size_t(8 * tables_.groups);
+  const size_t nb = 8 * size_t(tables_.groups);
   buckets_.resize(nb);
   // Literals with the same first bytes share a bucket, so their nibbles overlap.
   std::vector<uint32_t> order(count);

@@ -262,6 +262,7 @@ std::unique_ptr<AsciiLiterals> ascii_literals(
     return nullptr;
   }
   std::vector<AsciiLiteral> out;
+  out.reserve(lits.size());
   for (const auto& [k, l] : lits) out.push_back(l);
   return std::make_unique<AsciiLiterals>(std::move(out));
 }
@@ -473,6 +474,7 @@ void StrMatcher::install(std::unique_ptr<Spec> fold, std::unique_ptr<Spec> plain
   auto dbs = std::make_unique<Dbs>();
   const HsApi* hs = fold->exprs.empty() && plain->exprs.empty() ? nullptr : hyperscan();
   std::vector<uint64_t> masks;
+  masks.reserve(patterns_.size());
   for (const Pattern& p : patterns_) masks.push_back(p.mask);
   const std::pair<const Spec*, std::unique_ptr<Db>*> rules[] = {{fold.get(), &dbs->fold},
                                                                 {plain.get(), &dbs->plain}};

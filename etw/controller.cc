@@ -216,7 +216,7 @@ ULONG stop_locked(Runtime& rt, const trace::SessionEntry& e, EVENT_TRACE_PROPERT
 // refused), the session is published (checked again), and the host is spawned,
 // which truncates the file and writes the header. A failure leaves the file as it was
 // (removed again when StartTraceW created it) and undoes the session.
-ULONG start_file_session(Runtime& rt, trace::SessionEntry entry, EVENT_TRACE_PROPERTIES* p,
+ULONG start_file_session(Runtime& rt, const trace::SessionEntry& entry, EVENT_TRACE_PROPERTIES* p,
                          TRACEHANDLE* out) {
   if (!rt.link.ensure()) return namespace_error(rt.link.failure_errno());
   trace::LogInfo layout = trace::host_log_info(entry);

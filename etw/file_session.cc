@@ -65,7 +65,7 @@ bool read_log_file_name(const EVENT_TRACE_PROPERTIES* p, std::u16string& out) {
       std::string cwd = std::filesystem::current_path().string() + "/";
       std::u16string prefix;
       utf8_to_utf16(cwd, prefix);
-      out = prefix + out;
+      out.insert(0, prefix);
       return true;
     }
     out.push_back(static_cast<char16_t>(c));
@@ -126,10 +126,15 @@ ULONG open_log_file(const std::u16string& path, OpenedLog& out) {
       out.created = true;
       break;
     }
-    if ((err = errno) != EEXIST) break;
+    err = errno;
+    if (err != EEXIST) break;
     const int found = ::open(out.path.c_str(), kFlags);
-    if (found >= 0) out.fd = trace::UniqueFd(found);
-    else if ((err = errno) != ENOENT) break;  // ENOENT: removed in between, create it again
+    if (found >= 0) {
+      out.fd = trace::UniqueFd(found);
+      break;
+    }
+    err = errno;
+    if (err != ENOENT) break;  // ENOENT: removed in between, create it again
   }
   if (!out.fd) return open_failed(err, what);
   struct stat st;

@@ -249,7 +249,7 @@ Fail format(const Input& in, uint16_t in_type, uint16_t out_type, ULONG pointer_
             const EVENT_MAP_INFO* map, Formatted& out) {
   if (out_type == TDH_OUTTYPE_NULL) out_type = default_out_type(in_type);
   const uint8_t* p = in.data;
-  const auto fixed = [&](size_t n, std::string text) {
+  const auto fixed = [&](size_t n, std::string_view text) {
     if (!needs(in, n)) return Fail::Data;
     out.text = widen(text);
     out.consumed = n;

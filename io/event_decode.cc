@@ -91,6 +91,7 @@ class Decoder {
       case InType::Binary: return FieldValue::of_bytes(std::vector<uint8_t>(at, at + size));
       case InType::SystemTime: {
         std::vector<FieldValue> parts;
+        parts.reserve(8);
         for (int k = 0; k < 8; ++k)
           parts.push_back(FieldValue::of_uint(uint64_t(at[2 * k]) | uint64_t(at[2 * k + 1]) << 8));
         return FieldValue::of_array(std::move(parts));

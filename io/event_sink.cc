@@ -18,6 +18,7 @@ class FileSink final : public EventSink {
   // For a capture: the provider table (capture index = schema index). Fails for too many.
   Result<void> start_capture() {
     std::vector<Guid> guids;
+    guids.reserve(schema_.schema.providers.size());
     for (const ProviderDef& p : schema_.schema.providers) guids.push_back(p.guid);
     auto sink = io::CaptureSink::open(out_, std::move(guids));
     if (!sink) return std::unexpected(sink.error());

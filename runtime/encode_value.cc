@@ -90,7 +90,7 @@ Result<void> encode_real(InType type, const FieldValue* value, const std::string
     std::memcpy(&bits, &d, 8);
     return put_le(out, bits, 8), Result<void>{};
   }
-  if (std::isfinite(d) && std::fabs(d) > FLT_MAX) {
+  if (value != nullptr && std::isfinite(d) && std::fabs(d) > FLT_MAX) {  // null: d is 0
     return std::unexpected(field_error(label, value->describe() + " does not fit float"));
   }
   const float f = static_cast<float>(d);

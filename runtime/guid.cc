@@ -22,9 +22,9 @@ constexpr uint8_t kProviderNamespace[16] = {0x48, 0x2C, 0x2D, 0xB2, 0xC3, 0x90, 
 namespace {
 
 // hex_digit_value of every byte, -1 for non-digits: one load per digit in Guid::parse.
-constexpr std::array<int8_t, 256> kHexValue = [] {
-  std::array<int8_t, 256> t{};
-  for (int c = 0; c < 256; ++c) t[size_t(c)] = int8_t(hex_digit_value(char(c)));
+constexpr std::array<int16_t, 256> kHexValue = [] {
+  std::array<int16_t, 256> t{};
+  for (int c = 0; c < 256; ++c) t[size_t(c)] = int16_t(hex_digit_value(char(c)));
   return t;
 }();
 

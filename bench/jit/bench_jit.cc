@@ -98,7 +98,7 @@ struct Percentiles {
 void compile_text(benchmark::State& state, OptLevel level, int sessions) {
   const std::string text = example_script(sessions);
   Percentiles p;
-  for (auto _ : state) {
+  for ([[maybe_unused]] auto _ : state) {
     Sample start;
     auto native = JitProgram::create(lowered(text), level);
     if (!native) state.SkipWithError(native.error().message.c_str());
@@ -112,7 +112,7 @@ void compile_text(benchmark::State& state, OptLevel level, int sessions) {
 void compile_text_interp(benchmark::State& state, int sessions) {
   const std::string text = example_script(sessions);
   Percentiles p;
-  for (auto _ : state) {
+  for ([[maybe_unused]] auto _ : state) {
     Sample start;
     auto interp = Interpreter::create(lowered(text));
     benchmark::DoNotOptimize(interp);
@@ -155,9 +155,10 @@ std::vector<Event> example_events(const ProviderDef& provider) {
 void route_loop(benchmark::State& state, const RoutingProgram& program,
                 const std::vector<Event>& events) {
   std::vector<EventView> views;
+  views.reserve(events.size());
   for (const Event& e : events) views.push_back(e.view());
   size_t i = 0;
-  for (auto _ : state) {
+  for ([[maybe_unused]] auto _ : state) {
     benchmark::DoNotOptimize(program.route(views[i]));
     if (++i == views.size()) i = 0;
   }

@@ -157,7 +157,7 @@ void compile_bench(benchmark::State& state, const CompileSet* set, Engine engine
   const auto compiler = make_program_compiler(engine);
   std::vector<double> wall, cpu;
   std::string error;
-  for (auto _ : state) {
+  for ([[maybe_unused]] auto _ : state) {
     const auto t0 = std::chrono::steady_clock::now();
     const double c0 = thread_cpu_seconds();
     const bool ok = compile_once(*compiler, set->text, o2, engine == Engine::Jit, error);

@@ -79,7 +79,7 @@ class HeaderHand final : public RoutingProgram {
         mask |= bit;
         return;
       }
-    pids_.push_back({pid, bit});
+    pids_.emplace_back(pid, bit);
   }
 
   std::array<uint64_t, 256> level_{};
@@ -126,8 +126,7 @@ Workload header_workload(uint32_t sessions) {
   for (uint16_t id = 0; id < 32; ++id)
     w.spec.provider.events.push_back(
         EventDef{"E" + std::to_string(id), {id, 0, 0, 4, 0, 0, 1}, {}});
-  for (uint32_t s = 0; s < sessions; ++s)
-    w.spec.sessions.push_back(SessionEntry{s, header_params(s)});
+  for (uint32_t s = 0; s < sessions; ++s) w.spec.sessions.emplace_back(s, header_params(s));
   BenchRng rng(sessions);
   for (size_t i = 0; i < kEventsPerWorkload; ++i) w.events.push_back(header_event(rng));
   w.hand = std::make_unique<HeaderHand>(w.spec);

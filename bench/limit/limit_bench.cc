@@ -96,7 +96,7 @@ void cross_check(const Prepared& p) {
                                                             {"Hand", p.w.hand->route(p.views[i])}};
     if (p.w.bpf) {
       const auto& rec = p.w.bpf->records[i];
-      got.push_back({"Bpf", p.w.bpf->route(rec.data(), uint32_t(rec.size()))});
+      got.emplace_back("Bpf", p.w.bpf->route(rec.data(), uint32_t(rec.size())));
     }
     for (const auto& [engine, r] : got)
       if (!(r == want))
@@ -107,13 +107,13 @@ void cross_check(const Prepared& p) {
 
 void route_loop(benchmark::State& state, const RoutingProgram& program,
                 const std::vector<EventView>& views) {
-  for (auto _ : state)
+  for ([[maybe_unused]] auto _ : state)
     for (const EventView& v : views) benchmark::DoNotOptimize(program.route(v));
   state.SetItemsProcessed(int64_t(state.iterations() * views.size()));
 }
 
 void bpf_loop(benchmark::State& state, const BpfRouter& bpf) {
-  for (auto _ : state)
+  for ([[maybe_unused]] auto _ : state)
     for (const auto& rec : bpf.records)
       benchmark::DoNotOptimize(bpf.route(rec.data(), uint32_t(rec.size())));
   state.SetItemsProcessed(int64_t(state.iterations() * bpf.records.size()));
@@ -227,7 +227,7 @@ void check_disabled() {
 template <typename Fn>
 void disabled_loop(benchmark::State& state, Fn enabled) {
   const std::vector<Query>& qs = disabled().queries;
-  for (auto _ : state)
+  for ([[maybe_unused]] auto _ : state)
     for (const Query& q : qs) benchmark::DoNotOptimize(enabled(q));
   state.SetItemsProcessed(int64_t(state.iterations() * qs.size()));
 }

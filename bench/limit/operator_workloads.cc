@@ -39,7 +39,7 @@ Workload one_event(const char* name, uint16_t id, std::vector<FieldDef> fields,
   p.events = {EventDef{"E", {id, 0, 0, 4, 0, 0, 0}, std::move(fields)}};
   EnableParams params;
   params.payload = {std::move(filter)};
-  w.spec.sessions.push_back(SessionEntry{0, params});
+  w.spec.sessions.emplace_back(0, params);
   return w;
 }
 

@@ -65,7 +65,7 @@ Workload payload64_workload() {
     f.expr.kids = {0, 1};
     EnableParams params;
     params.payload = {std::move(f)};
-    w.spec.sessions.push_back(SessionEntry{s, params});
+    w.spec.sessions.emplace_back(s, params);
   }
   BenchRng rng(64);
   for (size_t i = 0; i < kEventsPerWorkload; ++i) w.events.push_back(io_event(rng));

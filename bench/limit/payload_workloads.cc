@@ -139,7 +139,7 @@ Workload int_payload_workload() {
         s % 2 == 0 ? pred(0, PayloadOp::Ne, 0) : pred(0, PayloadOp::Eq, 200);
     params.payload = {all_of(10, {status, pred(1, PayloadOp::Between, bytes_lo(s), kBytesHi),
                                   pred(3, PayloadOp::Gt, latency_min(s))})};
-    w.spec.sessions.push_back(SessionEntry{s, params});
+    w.spec.sessions.emplace_back(s, params);
     w.bpf->add_session(s, io_bpf_program(s));
   }
   BenchRng rng(10);
@@ -216,7 +216,7 @@ Workload string_workload() {
                        {field("Message", InType::UnicodeString), field("Code", InType::UInt32)}}};
   EnableParams params;
   params.payload = {all_of(20, {pred(0, PayloadOp::Contains, 0, 0, "TimeOut")})};
-  w.spec.sessions.push_back(SessionEntry{0, params});
+  w.spec.sessions.emplace_back(0, params);
   BenchRng rng(20);
   for (size_t i = 0; i < kEventsPerWorkload; ++i) {
     Event e;
@@ -292,7 +292,7 @@ Workload var_layout_workload() {
                         items, field("Status", InType::UInt32)}}};
   EnableParams params;
   params.payload = {all_of(30, {pred(5, PayloadOp::Between, 400, 599)})};
-  w.spec.sessions.push_back(SessionEntry{0, params});
+  w.spec.sessions.emplace_back(0, params);
   BenchRng rng(30);
   const uint32_t statuses[] = {200, 200, 301, 404, 500};
   for (size_t i = 0; i < kEventsPerWorkload; ++i) {

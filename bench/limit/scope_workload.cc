@@ -26,6 +26,7 @@ EnableParams scope_params(uint32_t s) {
   EnableParams p;
   p.level = uint8_t(2 + s % 4);
   std::vector<std::string> names;
+  names.reserve(3);
   for (uint32_t k = 0; k < 3; ++k) names.emplace_back(kNames[(s + k) % std::size(kNames)]);
   p.exe_names = std::move(names);
   return p;
@@ -80,7 +81,7 @@ class ScopeHand final : public RoutingProgram {
         mask |= bit;
         return;
       }
-    names_.push_back({name, bit});
+    names_.emplace_back(name, bit);
   }
 
   std::array<uint64_t, 256> level_{};
@@ -104,8 +105,7 @@ Workload scope_workload() {
   w.spec.provider.name = "Scope-Provider";
   w.spec.provider.guid = Guid::from_provider_name("Scope-Provider");
   w.spec.provider.events = {EventDef{"E", {1, 0, 0, 4, 0, 0, 0}, {}}};
-  for (uint32_t s = 0; s < kSessions; ++s)
-    w.spec.sessions.push_back(SessionEntry{s, scope_params(s)});
+  for (uint32_t s = 0; s < kSessions; ++s) w.spec.sessions.emplace_back(s, scope_params(s));
   BenchRng rng(88);
   for (size_t i = 0; i < kEventsPerWorkload; ++i) {
     Event e;

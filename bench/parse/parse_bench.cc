@@ -33,18 +33,19 @@ std::string make_script() {
       const std::string n = std::to_string(f);
       switch (f % 3) {
         case 0:
-          s += "    payload " + ev + " all { Count between 1," + std::to_string(f + 1) +
-               "; Name contains \"w" + n + "\"; Size ne 0 }\n";
+          s += "    payload " + ev;
+          s += " all { Count between 1," + std::to_string(f + 1);
+          s += "; Name contains \"w" + n + "\"; Size ne 0 }\n";
           break;
         case 1:
-          s += "    payload " + ev +
-               " any { Instance is {0E95CFBC-58D4-44BA-BE40-E63A853536DF};"
-               " Count eq " +
-               n + " } group=all;\n";
+          s += "    payload " + ev;
+          s += " any { Instance is {0E95CFBC-58D4-44BA-BE40-E63A853536DF}; Count eq " + n;
+          s += " } group=all;\n";
           break;
         default:
-          s += "    payload " + ev + " where (Count gt " + n +
-               " or not Name is \"x\") and Size le 0x" + std::to_string(f % 10) + "ff;\n";
+          s += "    payload " + ev;
+          s += " where (Count gt " + n + " or not Name is \"x\")";
+          s += " and Size le 0x" + std::to_string(f % 10) + "ff;\n";
           break;
       }
     }
@@ -60,7 +61,7 @@ const pfc::SourceFile& script() {
 
 void Parse_Grammar(benchmark::State& state) {
   const pfc::SourceFile& source = script();
-  for (auto _ : state) {
+  for ([[maybe_unused]] auto _ : state) {
     pfc::ParseOutput out = pfc::parse_script(source);
     if (!out.ok()) {
       state.SkipWithError(source.render(out.diagnostics[0]).c_str());
@@ -75,7 +76,7 @@ BENCHMARK(Parse_Grammar)->Unit(benchmark::kMillisecond);
 
 void ParseCheck_Frontend(benchmark::State& state) {
   const pfc::SourceFile& source = script();
-  for (auto _ : state) {
+  for ([[maybe_unused]] auto _ : state) {
     pfc::FrontendOutput out = pfc::compile_script(source);
     if (!out.ok()) {
       state.SkipWithError(source.render(out.diagnostics[0]).c_str());

@@ -16,9 +16,10 @@ namespace {
 void route_loop(benchmark::State& state, const RoutingProgram& program) {
   std::vector<Event> events = example_events();
   std::vector<EventView> views;
+  views.reserve(events.size());
   for (const Event& e : events) views.push_back(e.view());
   size_t i = 0;
-  for (auto _ : state) {
+  for ([[maybe_unused]] auto _ : state) {
     benchmark::DoNotOptimize(program.route(views[i]));
     if (++i == views.size()) i = 0;
   }

@@ -70,7 +70,7 @@ void Ring_Write(benchmark::State& state) {
   std::vector<RingWriter> rings;
   rings.push_back(make_ring(*dir, 101));
   auto reader = RingReader::open(*dir, ring_name(kInstance, ProcessKey{101, 1101}));
-  for (auto _ : state) {
+  for ([[maybe_unused]] auto _ : state) {
     const auto t0 = std::chrono::steady_clock::now();
     fill(rings, kBatch);
     const auto t1 = std::chrono::steady_clock::now();
@@ -96,7 +96,7 @@ void Ring_Drain(benchmark::State& state) {
   auto log = LogWriter::create(UniqueFd(::open(file.c_str(), O_RDWR | O_CREAT, 0600)), info);
   if (!log) std::abort();
   const bool to_log = state.range(0) != 0;
-  for (auto _ : state) {
+  for ([[maybe_unused]] auto _ : state) {
     fill(rings, kBatch);
     const auto t0 = std::chrono::steady_clock::now();
     const size_t n = session.drain(1, ~size_t{0}, [&](RingReader&, const RingReader::View& v) {
@@ -133,7 +133,7 @@ void Ring_Move(benchmark::State& state) {
   const std::string file = ns.path + "/bench.etl";
   auto log = LogWriter::create(UniqueFd(::open(file.c_str(), O_RDWR | O_CREAT, 0600)), info);
   if (!log) std::abort();
-  for (auto _ : state) {
+  for ([[maybe_unused]] auto _ : state) {
     fill(rings, kBatch);
     const auto t0 = std::chrono::steady_clock::now();
     uint64_t n = 0;

@@ -31,6 +31,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -275,7 +276,7 @@ void Trace_EventWrite_Delivered(benchmark::State& state) {
   EventDataDescCreate(&data, payload, sizeof payload);
   std::vector<uint64_t> ticks;
   ticks.reserve(1 << 22);
-  for (auto _ : state) {
+  for ([[maybe_unused]] auto _ : state) {
     const uint64_t t0 = __rdtsc();
     EventWrite(h, &d, 1, &data);
     const uint64_t t1 = __rdtsc();
@@ -301,7 +302,7 @@ void Trace_EventWrite_Unwanted(benchmark::State& state) {
   uint64_t payload = 7;
   EVENT_DATA_DESCRIPTOR data;
   EventDataDescCreate(&data, &payload, sizeof payload);
-  for (auto _ : state) benchmark::DoNotOptimize(EventWrite(h, &d, 1, &data));
+  for ([[maybe_unused]] auto _ : state) benchmark::DoNotOptimize(EventWrite(h, &d, 1, &data));
   EventUnregister(h);
 }
 BENCHMARK(Trace_EventWrite_Unwanted);
@@ -312,7 +313,7 @@ void Trace_EventEnabled_Disabled(benchmark::State& state) {
   EventRegister(&g, nullptr, nullptr, &h);
   EVENT_DESCRIPTOR d;
   EventDescCreate(&d, 1, 0, 0, 4, 0, 0, 0);
-  for (auto _ : state) benchmark::DoNotOptimize(EventEnabled(h, &d));
+  for ([[maybe_unused]] auto _ : state) benchmark::DoNotOptimize(EventEnabled(h, &d));
   EventUnregister(h);
 }
 BENCHMARK(Trace_EventEnabled_Disabled);
@@ -429,7 +430,10 @@ Run file_session(uint64_t per_writer, uint64_t rate, const std::string& path) {
 
 std::string bench_file_path() {
   const char* keep = std::getenv("PFC_BENCH_LOGFILE");
-  return keep != nullptr ? keep : std::string(std::getenv("PFC_TRACE_DIR")) + "/bench.etl";
+  if (keep != nullptr) return keep;
+  const char* dir = std::getenv("PFC_TRACE_DIR");  // main sets it before any benchmark runs
+  if (dir == nullptr) throw std::logic_error("bench_file_path: PFC_TRACE_DIR is not set");
+  return std::string(dir) + "/bench.etl";
 }
 
 void report(benchmark::State& state, const Run& r, uint64_t per_writer) {
@@ -442,7 +446,7 @@ void report(benchmark::State& state, const Run& r, uint64_t per_writer) {
 
 void Trace_EndToEnd_2Providers(benchmark::State& state) {
   const uint64_t per_writer = 2'000'000;
-  for (auto _ : state) {
+  for ([[maybe_unused]] auto _ : state) {
     const Run r = end_to_end(per_writer, 0);
     report(state, r, per_writer);
     state.counters["delivered"] = r.kept;
@@ -453,7 +457,7 @@ BENCHMARK(Trace_EndToEnd_2Providers)->Iterations(1)->UseManualTime()->Unit(bench
 void Trace_File_2Providers(benchmark::State& state) {
   const uint64_t per_writer = 2'000'000;
   const std::string path = bench_file_path();
-  for (auto _ : state) {
+  for ([[maybe_unused]] auto _ : state) {
     const Run r = file_session(per_writer, 0, path);
     report(state, r, per_writer);
     state.counters["buffers_written"] = r.buffers_written;
@@ -475,7 +479,7 @@ void offered_rates(benchmark::internal::Benchmark* b) {
 
 void Trace_EndToEnd_Offered(benchmark::State& state) {
   const uint64_t per_writer = 2'000'000, rate = static_cast<uint64_t>(state.range(0)) * 1000;
-  for (auto _ : state) report(state, end_to_end(per_writer, rate), per_writer);
+  for ([[maybe_unused]] auto _ : state) report(state, end_to_end(per_writer, rate), per_writer);
   state.counters["offered_ev_s"] = static_cast<double>(rate);
 }
 BENCHMARK(Trace_EndToEnd_Offered)->Apply(offered_rates);
@@ -483,7 +487,8 @@ BENCHMARK(Trace_EndToEnd_Offered)->Apply(offered_rates);
 void Trace_File_Offered(benchmark::State& state) {
   const uint64_t per_writer = 2'000'000, rate = static_cast<uint64_t>(state.range(0)) * 1000;
   const std::string path = bench_file_path();
-  for (auto _ : state) report(state, file_session(per_writer, rate, path), per_writer);
+  for ([[maybe_unused]] auto _ : state)
+    report(state, file_session(per_writer, rate, path), per_writer);
   state.counters["offered_ev_s"] = static_cast<double>(rate);
   if (std::getenv("PFC_BENCH_LOGFILE") == nullptr) std::filesystem::remove(path);
 }
@@ -498,7 +503,7 @@ BENCHMARK(Trace_File_Offered)->Apply(offered_rates);
 constexpr int kSearchSteps = 7;
 template <typename RunAt>
 void search_no_loss(benchmark::State& state, RunAt&& run_at) {
-  for (auto _ : state) {
+  for ([[maybe_unused]] auto _ : state) {
     double lo = 0, hi = 12'000'000, secs = 0, best = 0, first_loss = 0;
     for (int i = 0; i < kSearchSteps; ++i) {
       const double mid = i == 0 ? 5'000'000 : (lo + hi) / 2;
@@ -540,7 +545,7 @@ void Trace_EnableToCallback(benchmark::State& state) {
   std::vector<uint64_t> ticks;
   const double scale = ns_per_tick();
   int round = 0;
-  for (auto _ : state) {
+  for ([[maybe_unused]] auto _ : state) {
     const ULONG code =
         round++ % 2 == 0 ? EVENT_CONTROL_CODE_ENABLE_PROVIDER : EVENT_CONTROL_CODE_DISABLE_PROVIDER;
     const uint64_t t0 = __rdtsc();

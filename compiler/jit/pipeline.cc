@@ -4,6 +4,7 @@
 
 #include <iterator>
 #include <mutex>
+#include <ranges>
 #include <string>
 #include <vector>
 
@@ -100,9 +101,8 @@ void split_long_blocks(llvm::Function& fn) {
     }
     // From the back, so that each split moves at most one piece: O(n) in all (a
     // BasicBlock's size() and a split's move are linear in the instructions they see).
-    for (auto c = cuts.rbegin(); c != cuts.rend(); ++c) {
-      block->splitBasicBlock((*c)->getIterator(), block->getName() + ".cut");
-    }
+    for (llvm::Instruction* c : std::views::reverse(cuts))
+      block->splitBasicBlock(c->getIterator(), block->getName() + ".cut");
   }
 }
 

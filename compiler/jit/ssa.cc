@@ -62,12 +62,16 @@ llvm::Value* SsaBuilder::join(Seg& seg, Var var) {
   return phi;
 }
 
+namespace {
+
 // The i1 behind a zero-extended boolean, false for the zero constant, else null.
-static llvm::Value* bool_of(llvm::Value* v, llvm::Value* zero) {
+llvm::Value* bool_of(llvm::Value* v, llvm::Value* zero) {
   if (v == zero) return llvm::ConstantInt::getFalse(v->getContext());
   auto* ext = llvm::dyn_cast<llvm::ZExtInst>(v);
   return ext && ext->getSrcTy()->isIntegerTy(1) ? ext->getOperand(0) : nullptr;
 }
+
+}  // namespace
 
 // When every incoming value is a zero-extended boolean or zero (a region's result and the
 // 0 of the edge that skipped it): an i1 phi of the booleans, zero-extended after the

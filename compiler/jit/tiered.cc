@@ -194,7 +194,7 @@ ir::Program warm_up_program() {
   EnableParams params;
   params.level = 4;
   params.payload.push_back(filter);
-  spec.sessions.push_back(SessionEntry{0, std::move(params)});
+  spec.sessions.emplace_back(0, std::move(params));
   auto program = lower(spec);
   return program ? std::move(*program) : ir::Program{};
 }

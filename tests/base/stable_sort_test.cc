@@ -39,7 +39,8 @@ TEST(StableSort, RandomInputsWithTies) {
   std::mt19937 rng(7);
   for (int n : {2, 3, 10, 100, 1000}) {
     std::vector<Item> items;
-    for (int i = 0; i < n; ++i) items.push_back({int(rng() % 7), i});
+    items.reserve(size_t(n));
+    for (int i = 0; i < n; ++i) items.emplace_back(int(rng() % 7), i);
     stable_sort_by(items, by_key);
     for (size_t i = 1; i < items.size(); ++i)
       ASSERT_LT(items[i - 1], items[i]) << "n " << n << " at " << i;

@@ -65,7 +65,8 @@ class GenRun : public ::testing::Test {
     std::ifstream in(path(name), std::ios::binary);
     return {std::istreambuf_iterator<char>(in), {}};
   }
-  ProcessResult pfc(std::vector<std::string> args, const std::vector<std::string>& env = {}) const {
+  ProcessResult pfc(const std::vector<std::string>& args,
+                    const std::vector<std::string>& env = {}) const {
     return run_process(PFC_BINARY, args, dir_, StdoutTo::Capture, env);
   }
 

@@ -241,7 +241,7 @@ TEST(AbstractEvaluation, HeaderFolding) {
   EnableParams params;
   params.level = 3;
   params.pids = std::vector<uint32_t>{7};
-  spec.sessions.push_back({0, params});
+  spec.sessions.emplace_back(0, params);
   Result<ir::Program> program = lower(spec);
   ASSERT_TRUE(program.has_value());
   const auto regs = internal::evaluate_abstract(*program, internal::KnownHeader::of_event(ev.desc));

@@ -201,10 +201,11 @@ TEST(PayloadOps, ScriptSpellingOfEveryRow) {
     const std::string field = for_ints ? "N" : "S";
     std::string value = for_ints ? (row.values == 2 ? "1,2" : "3") : "\"x\"";
     if ((row.flags & kFieldOp) != 0) value = "M";  // a field name: field-to-field
-    const std::string script =
+    std::string script =
         "provider P { event E (id=1) { N: uint32; S: wstring; M: uint16; } }\n"
-        "session T { enable P { payload E where " +
-        field + " " + std::string(row.name) + " " + value + "; } }\n";
+        "session T { enable P { payload E where ";
+    script.append(field).append(" ").append(row.name).append(" ").append(value);
+    script += "; } }\n";
     const FrontendOutput out = test::compile_text(script);
     ASSERT_TRUE(out.ok()) << test::render_diagnostics(out);
     const EnableParams& params = *out.checked.script.sessions.at(0).enables.at(0).params;

@@ -232,9 +232,9 @@ TEST(CliDocs, ManPageAndCompletionsCoverEveryOption) {
                                                        {"trace", "show"},
                                                        {"trace", "export"}};
   for (const std::vector<std::string>& words : helps) {
-    const std::string command = words.back();
+    const std::string& command = words.back();
     std::vector<std::string> args = words;
-    args.push_back("--help");
+    args.emplace_back("--help");
     const ProcessResult help = run_process(PFC_BINARY, args);
     ASSERT_EQ(help.exit_code, 0) << command;
     std::string synopsis = "pfc";

@@ -118,7 +118,7 @@ TEST_P(GoldenRun, MatchesExpected) {
   // The same case with --explain toggled: routing output must not change.
   const auto explain = std::find(args.begin(), args.end(), "--explain");
   if (explain == args.end()) {
-    args.push_back("--explain");
+    args.emplace_back("--explain");
   } else {
     args.erase(explain);
   }
@@ -146,7 +146,7 @@ class GoldenOutput : public testing::TestWithParam<std::string> {};
 TEST_P(GoldenOutput, MatchesExpected) {
   const std::string dir = case_dir(GetParam());
   for (const std::string mode : {"events", "csv"}) {
-    const std::string expected = dir + "/expected." + mode;
+    const std::string expected = std::string(dir).append("/expected.").append(mode);
     if (!fs::exists(expected)) continue;
     const ProcessResult got =
         run_process(PFC_BINARY, {"run", "script.pfs", "--events", "events.jsonl", "--output", mode},

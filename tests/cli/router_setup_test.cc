@@ -59,6 +59,7 @@ TEST(RouterSetup, SameStateAsRegisteringFirst) {
   auto reference = Router::create(std::make_shared<InterpCompiler>());
   ASSERT_TRUE(reference);
   std::vector<ProviderHandle> handles;
+  handles.reserve(script.schema.providers.size());
   for (const ProviderDef& p : script.schema.providers)
     handles.push_back(*(*reference)->register_provider(p));
   for (const SessionDecl& s : script.sessions)

@@ -54,6 +54,7 @@ Child start(const std::vector<std::string>& args, bool pipe_in, bool pipe_out) {
   c.pid = fork();
   if (c.pid == 0) {
     const int devnull = open("/dev/null", O_RDWR);
+    if (devnull < 0) _exit(126);
     dup2(pipe_in ? in[0] : devnull, 0);
     dup2(pipe_out ? out[1] : devnull, 1);
     std::vector<char*> argv = {const_cast<char*>(PFC_BINARY)};
@@ -283,6 +284,7 @@ TEST_F(Stream, ClosedStdinIsAnError) {
   const pid_t pid = fork();
   if (pid == 0) {
     const int devnull = open("/dev/null", O_WRONLY);
+    if (devnull < 0) _exit(126);
     dup2(devnull, 1);
     dup2(devnull, 2);
     close(devnull);

@@ -22,7 +22,9 @@ void* operator new(std::size_t n) {
   throw std::bad_alloc();
 }
 void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept {
+  std::free(p);  // NOLINT(clang-analyzer-cplusplus.NewDelete): the replacement's own release
+}
 
 namespace pfc::testing {
 namespace {
@@ -48,7 +50,7 @@ ProgramSpec busy_spec(uint32_t sessions, uint32_t extra_preds) {
     for (uint32_t k = 0; k < extra_preds; ++k)
       preds.push_back(pred_str(3, PayloadOp::IsNot, "y" + std::to_string(s * 1000 + k)));
     p.payload = {filter(1, preds, true)};
-    spec.sessions.push_back(SessionEntry{s, p});
+    spec.sessions.emplace_back(s, p);
   }
   return spec;
 }
