@@ -354,8 +354,8 @@ Result<std::vector<Guid>> providers_in_enable_order(TRACEHANDLE h) {
   }
   if (rc == ERROR_WMI_INSTANCE_NOT_FOUND) return std::vector<Guid>{};
   if (rc != ERROR_SUCCESS) return make_error(api_error("PfcEnumerateTraceProviders", rc));
-  std::vector<Guid> out;
-  for (size_t i = 0; i < size / sizeof(GUID); ++i) out.push_back(to_pfc(guids[i]));
+  std::vector<Guid> out(size / sizeof(GUID));
+  for (size_t i = 0; i < out.size(); ++i) out[i] = to_pfc(guids[i]);
   return out;
 }
 

@@ -46,9 +46,13 @@ ULONG script_requests(const CheckedScript& script, const std::string& name,
         bad = "payload filters and schema larger than 256 KiB";
       }
     }
-    if (!bad.empty())
-      return script_failed(ERROR_NOT_SUPPORTED,
-                           "session '" + name + "' enables '" + provider.name + "' with " + bad);
+    if (!bad.empty()) {
+      std::string why = "session '" + name + "' enables '";
+      why += provider.name;
+      why += "' with ";
+      why += bad;
+      return script_failed(ERROR_NOT_SUPPORTED, std::move(why));
+    }
     out.push_back(std::move(r));
   }
   return ERROR_SUCCESS;
