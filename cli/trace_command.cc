@@ -1,9 +1,9 @@
 // cli/trace_command.cc — `pfc trace start|enable|disable|list|query|stop` over the public
 // ETW C API (StartTraceW, EnableTraceEx2, ControlTraceW, QueryAllTracesW and
 // EnumerateTraceGuidsEx for what the JSON objects report; the pfc extensions
-// PfcQueryTraceEventCount for their event count, PfcGetNamespaceProblem and
-// PfcGetStartTraceProblem for what a failure means) and etw/session_info.h for the final
-// object STOP leaves (docs/cli.md "pfc trace").
+// PfcQueryTraceEventCount for their event count, PfcEnumerateTraceProviders and
+// PfcStopTrace for the final object STOP leaves, PfcGetNamespaceProblem and
+// PfcGetStartTraceProblem for what a failure means; docs/cli.md "pfc trace").
 #include <cstddef>
 #include <cstring>
 #include <memory>
@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "base/enable_request.h"
 #include "base/etw_types.h"
 #include "base/scope_kinds.h"
 #include "base/utf8.h"
@@ -20,8 +21,6 @@
 #include "cli/trace_problem.h"
 #include "cli/trace_schemas.h"
 #include "cli/trace_session.h"
-#include "etw/private_enable.h"
-#include "etw/session_info.h"
 #include "pfc/etw/evntprov.h"
 #include "pfc/etw/evntrace.h"
 
@@ -42,8 +41,7 @@ std::string api_error(const char* call, uint32_t rc) {
 
 namespace {
 
-constexpr ULONG kEnableTimeoutMs = 10000;  // providers apply the change before we return
-constexpr ULONG kMaxSessions = 64;         // the most sessions a namespace holds (QueryAllTracesW)
+constexpr ULONG kMaxSessions = 64;  // the most sessions a namespace holds (QueryAllTracesW)
 
 std::u16string wide(const std::string& s) {
   std::u16string w;
@@ -272,43 +270,6 @@ int start(const TraceOptions& o, std::ostream& out, std::ostream& err) {
   return print_query(o.name, out, err);
 }
 
-// EVENT_FILTER_EVENT_ID data (EVENT_ID and STACKWALK).
-std::vector<uint8_t> id_body(const std::vector<uint16_t>& ids, bool in) {
-  std::vector<uint8_t> body(offsetof(EVENT_FILTER_EVENT_ID, Events) + ids.size() * sizeof(USHORT));
-  auto* head = reinterpret_cast<EVENT_FILTER_EVENT_ID*>(body.data());
-  head->FilterIn = in ? 1 : 0;
-  head->Count = static_cast<USHORT>(ids.size());
-  std::memcpy(body.data() + offsetof(EVENT_FILTER_EVENT_ID, Events), ids.data(),
-              ids.size() * sizeof(USHORT));
-  return body;
-}
-
-// The filter descriptors of `r`, pointing into `r` and `bodies` (which must outlive them).
-std::vector<EVENT_FILTER_DESCRIPTOR> filters(const EnableRequest& r,
-                                             std::vector<std::vector<uint8_t>>& bodies) {
-  std::vector<EVENT_FILTER_DESCRIPTOR> f;
-  const auto add = [&f](const void* data, size_t size, ULONG type) {
-    f.push_back({reinterpret_cast<ULONGLONG>(data), ULONG(size), type});
-  };
-  if (!r.pids.empty()) add(r.pids.data(), r.pids.size() * sizeof(uint32_t), EVENT_FILTER_TYPE_PID);
-  for (const internal::ScopeKindInfo& s : internal::kScopeKinds) {
-    const std::u16string& names = r.names[size_t(s.kind)];
-    if (!names.empty())
-      add(names.c_str(), (names.size() + 1) * sizeof(char16_t), s.etw_filter_type);
-  }
-  bodies.reserve(2);
-  if (!r.ids.empty()) {
-    bodies.push_back(id_body(r.ids, r.ids_in));
-    add(bodies.back().data(), bodies.back().size(), EVENT_FILTER_TYPE_EVENT_ID);
-  }
-  if (!r.stack_ids.empty()) {
-    bodies.push_back(id_body(r.stack_ids, r.stack_in));
-    add(bodies.back().data(), bodies.back().size(), EVENT_FILTER_TYPE_STACKWALK);
-  }
-  if (!r.extension.empty()) add(r.extension.data(), r.extension.size(), r.extension_type);
-  return f;
-}
-
 std::string enable_error(ULONG rc) {
   if (rc == ERROR_NO_SYSTEM_RESOURCES) return "the provider is already enabled by 8 sessions";
   if (rc == ERROR_INVALID_PARAMETER) return "EnableTraceEx2 refused the arguments (error 87)";
@@ -324,17 +285,20 @@ int apply_enable(const std::string& name, const EnableRequest& r, bool on, std::
   const TRACEHANDLE h = *handle;
   if (h == 0) return no_session(err, name);
   std::vector<std::vector<uint8_t>> bodies;
-  std::vector<EVENT_FILTER_DESCRIPTOR> f = filters(r, bodies);
+  std::vector<EVENT_FILTER_DESCRIPTOR> f = enable_descriptors(r, bodies);
   ENABLE_TRACE_PARAMETERS params{};
   params.Version = ENABLE_TRACE_PARAMETERS_VERSION_2;
   params.EnableProperty = r.properties;
   params.EnableFilterDesc = f.empty() ? nullptr : f.data();
   params.FilterDescCount = static_cast<ULONG>(f.size());
   const GUID g = to_win(r.provider);
-  // The private entry: the same EnableTraceEx2, also taking the pfc enable extension.
-  const ULONG rc = etw::enable_trace(
+  const ULONG rc = EnableTraceEx2(
       h, &g, on ? EVENT_CONTROL_CODE_ENABLE_PROVIDER : EVENT_CONTROL_CODE_DISABLE_PROVIDER, r.level,
-      r.any, r.all, kEnableTimeoutMs, on ? &params : nullptr, true);
+      r.any, r.all, kEnableTimeoutMs, on ? &params : nullptr);
+  return enable_outcome(name, rc, err);
+}
+
+int enable_outcome(const std::string& name, uint32_t rc, std::ostream& err) {
   if (rc == ERROR_WMI_INSTANCE_NOT_FOUND) return no_session(err, name);
   if (rc == ERROR_TIMEOUT)
     err << "pfc: warning: some provider processes did not apply the change within 10 s\n";
@@ -379,14 +343,46 @@ int list(std::ostream& out, std::ostream& err) {
   return kExitOk;
 }
 
+// The GUIDs the session `h` enables, in enable order (PfcEnumerateTraceProviders).
+Result<std::vector<Guid>> providers_in_enable_order(TRACEHANDLE h) {
+  std::vector<GUID> guids;
+  ULONG size = 0;
+  ULONG rc = PfcEnumerateTraceProviders(h, nullptr, &size);
+  while (rc == ERROR_INSUFFICIENT_BUFFER) {
+    guids.resize(size / sizeof(GUID));
+    rc = PfcEnumerateTraceProviders(h, guids.data(), &size);
+  }
+  if (rc == ERROR_WMI_INSTANCE_NOT_FOUND) return std::vector<Guid>{};
+  if (rc != ERROR_SUCCESS) return make_error(api_error("PfcEnumerateTraceProviders", rc));
+  std::vector<Guid> out(size / sizeof(GUID));
+  for (size_t i = 0; i < out.size(); ++i) out[i] = to_pfc(guids[i]);
+  return out;
+}
+
+// Stops the session with PfcStopTrace (ControlTraceW(STOP) and its final event count) and
+// prints its object: the providers it enabled, asked just before, and its final counters.
 int stop(const TraceOptions& o, std::ostream& out, std::ostream& err) {
-  auto info = etw::stop_session(wide(o.name));
-  if (!info) return failure(err, info.error().message);
-  if (!*info) return no_session(err, o.name);
-  const etw::SessionInfo& s = **info;
-  out << info_json(SessionView{s.name, s.log_file, s.realtime, s.providers, s.counters.events,
-                               s.counters.events_lost, s.counters.buffers_written,
-                               s.counters.log_buffers_lost, s.counters.realtime_buffers_lost});
+  auto p = query_properties();
+  const std::u16string w = wide(o.name);
+  ULONG rc =
+      ControlTraceW(0, reinterpret_cast<LPCWSTR>(w.c_str()), &p->props, EVENT_TRACE_CONTROL_QUERY);
+  if (rc == ERROR_WMI_INSTANCE_NOT_FOUND) return no_session(err, o.name);
+  if (rc != ERROR_SUCCESS) return failure(err, api_error("ControlTraceW(QUERY)", rc));
+  const std::string stored = narrow(p->name, std::size(p->name));  // the name as started
+  const TRACEHANDLE h = p->props.Wnode.HistoricalContext;
+  auto providers = providers_in_enable_order(h);
+  if (!providers) return failure(err, providers.error().message);
+  ULONGLONG events = 0;
+  rc = PfcStopTrace(h, nullptr, &p->props, &events);
+  if (rc == ERROR_WMI_INSTANCE_NOT_FOUND) return no_session(err, o.name);
+  if (rc == ERROR_DISK_FULL)
+    return failure(err, "cannot stop '" + stored + "': " + etw_error_text(rc));
+  if (rc != ERROR_SUCCESS) return failure(err, api_error("ControlTraceW(STOP)", rc));
+  out << info_json(
+      SessionView{narrow(p->name, std::size(p->name)), narrow(p->file, std::size(p->file)),
+                  (p->props.LogFileMode & EVENT_TRACE_REAL_TIME_MODE) != 0, std::move(*providers),
+                  events, p->props.EventsLost, p->props.BuffersWritten, p->props.LogBuffersLost,
+                  p->props.RealTimeBuffersLost});
   return kExitOk;
 }
 

@@ -162,15 +162,6 @@ std::string parse_ids(const TraceOptions& o, EnableRequest& out) {
 
 }  // namespace
 
-std::string name_list_error(std::string_view what, const std::u16string& names) {
-  const size_t bytes = (names.size() + 1) * sizeof(char16_t);
-  if (names.empty() || bytes <= MAX_EVENT_FILTER_DATA_SIZE) return "";
-  return std::string(what) + ": the names take " + std::to_string(bytes) +
-         " bytes as UTF-16 (joined by ';', NUL-terminated), more than the limit of " +
-         std::to_string(MAX_EVENT_FILTER_DATA_SIZE) +
-         " bytes of an ETW name-list filter (docs/etw.md \"Filters\")";
-}
-
 Guid provider_guid(const std::string& text, const std::vector<ProviderDef>& schemas) {
   if (auto g = Guid::parse(text)) return *g;
   for (const ProviderDef& p : schemas)

@@ -4,7 +4,6 @@
 // errors (exit 2) described by the returned text.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <optional>
 #include <ostream>
@@ -12,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "base/scope_kinds.h"
+#include "base/enable_request.h"
 #include "pfc/guid.h"
 #include "pfc/schema.h"
 
@@ -42,28 +41,6 @@ struct TraceOptions {
   std::string output;  // export -o DIR
 };
 
-// EnableTraceEx2's arguments for `enable` (the filters as raw descriptor bodies).
-struct EnableRequest {
-  Guid provider;
-  uint8_t level = 5;
-  uint64_t any = 0;
-  uint64_t all = 0;
-  uint32_t properties = 0;
-  std::vector<uint32_t> pids;
-  // The name scopes' lists (base/scope_kinds.h), indexed by ScopeKind: names joined by ';'
-  // (empty: none; the Pid slot stays empty). --exe sets Exe; the others come from scripts.
-  std::array<std::u16string, internal::kScopeKindCount> names;
-  std::vector<uint16_t> ids;  // EVENT_ID (empty: none)
-  bool ids_in = true;         // false: "not:" (all events but the listed ids)
-  // From scripts only (enable --script):
-  std::vector<uint16_t> stack_ids;  // STACKWALK (empty: none)
-  bool stack_in = true;
-  // The pfc enable extension (cli/trace_script.cc): its descriptor Type and data (empty:
-  // none).
-  uint32_t extension_type = 0;
-  std::vector<uint8_t> extension;
-};
-
 // PROVIDER: "{GUID}"; else the GUID of the provider of that name in `schemas` (--schema
 // files); else the name's EventSource GUID (SHA-1 name hash, Guid::from_provider_name).
 Guid provider_guid(const std::string& text, const std::vector<ProviderDef>& schemas = {});
@@ -71,10 +48,6 @@ Guid provider_guid(const std::string& text, const std::vector<ProviderDef>& sche
 // error's text.
 std::string build_enable(const TraceOptions& o, const std::vector<ProviderDef>& schemas,
                          EnableRequest& out);
-// "" or why `names` (a ';'-joined UTF-16 name list: --exe, or a script's exe, package_id or
-// app_id filter, labelled `what`) does not fit an ETW name-list filter
-// (MAX_EVENT_FILTER_DATA_SIZE bytes with its NUL, docs/etw.md "Filters").
-std::string name_list_error(std::string_view what, const std::u16string& names);
 // A decimal number from 1 to `max` (--buffer-kb, --buffers); "" or the error text.
 std::string parse_count(const std::string& option, const std::string& text, uint32_t max,
                         uint32_t& out);
@@ -91,11 +64,16 @@ std::optional<std::string> namespace_reason(uint32_t rc);
 // The namespace's reason (above), else "CALL failed with RC".
 std::string api_error(const char* call, uint32_t rc);
 
-// EnableTraceEx2 (enable, or disable when !on) for the session `name`, with a 10 s
-// Timeout; prints errors; returns the exit code (cli/trace_command.cc).
+// The Timeout of every enable: providers apply the change before `pfc trace` returns.
+inline constexpr uint32_t kEnableTimeoutMs = 10000;
+// EnableTraceEx2 (enable, or disable when !on) for the session `name`, with
+// kEnableTimeoutMs; prints errors; returns the exit code (cli/trace_command.cc).
 int apply_enable(const std::string& name, const EnableRequest& r, bool on, std::ostream& err);
-// `enable NAME --script FILE [--session S]` (cli/trace_script.cc): one apply_enable per
-// enable of session S (default NAME) of the script.
+// The exit code of an enable of session `name` that returned `rc`, its error or the
+// warning of a provider process that was late printed (cli/trace_command.cc).
+int enable_outcome(const std::string& name, uint32_t rc, std::ostream& err);
+// `enable NAME --script FILE [--session S]` (cli/trace_script.cc): PfcEnableTraceScript of
+// session S (default NAME) of the script.
 int enable_script(const TraceOptions& o, std::ostream& err);
 
 // `pfc trace ACTION`: results to `out`, errors to `err`; returns the exit code.

@@ -1,7 +1,8 @@
 // cli/trace_schemas.h — provider schemas for `pfc trace`: from --schema files (filter
-// scripts .pfs, instrumentation manifests .man), and published with a session's enables
-// (the pfc enable extension, etw/enable_ext.h). `show` decodes fields with them; `enable`
-// and `disable` resolve PROVIDER names with them (docs/cli.md "pfc trace").
+// scripts .pfs, instrumentation manifests .man), published with a session's enables or
+// recorded in a log file (PfcEnumerateTraceSchemas, docs/etw.md "pfc extensions"). `show`
+// decodes fields with them; `enable` and `disable` resolve PROVIDER names with them
+// (docs/cli.md "pfc trace").
 #pragma once
 
 #include <optional>

@@ -86,4 +86,15 @@ FrontendOutput compile_script(const SourceFile& source) {
   return out;
 }
 
+Result<CheckedScript> check_script_text(std::string name, std::string text) {
+  const SourceFile source(std::move(name), std::move(text));
+  FrontendOutput out = compile_script(source);
+  for (const Diagnostic& d : out.diagnostics) {
+    if (d.severity != Severity::Error) continue;
+    std::string line = source.render(d);
+    return make_error(line.substr(0, line.find('\n')));
+  }
+  return std::move(out.checked.script);
+}
+
 }  // namespace pfc

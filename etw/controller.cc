@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <cstring>
+#include <vector>
 
 #include "etw/counters.h"
 #include "etw/enable_wire.h"
@@ -186,10 +187,11 @@ ULONG start_locked(Runtime& rt, trace::SessionEntry entry, EVENT_TRACE_PROPERTIE
 // still reading them. The counters come from rings mapped before the stop (and those
 // created until the providers applied it): a consumer that sees the stop may remove the
 // files before they are counted.
-ULONG stop_locked(Runtime& rt, const trace::SessionEntry& e, EVENT_TRACE_PROPERTIES* p) {
+// `events` gets the final event count (PfcStopTrace), from the same rings.
+ULONG stop_locked(Runtime& rt, const trace::SessionEntry& e, EVENT_TRACE_PROPERTIES* p,
+                  uint64_t& events) {
   const bool file = !e.log_file.empty();  // its host's counters are the file's
-  std::vector<trace::RingReader> rings;
-  if (!file) rings = map_rings(rt.link.dir(), e.instance);
+  std::vector<trace::RingReader> rings = map_rings(rt.link.dir(), e.instance);
   uint64_t gen = 0;
   const ULONG rc = update_namespace(
       rt,
@@ -203,8 +205,9 @@ ULONG stop_locked(Runtime& rt, const trace::SessionEntry& e, EVENT_TRACE_PROPERT
   best_effort([&] {  // the session is stopped: what follows cannot fail the stop
     (void)trace::wait_applied(rt.link.dir(), gen, kStopWaitMs, rt.link.self());
     if (!file) map_new_rings(rt.link.dir(), e.instance, rings);
-    fill_properties(
-        e, file ? finish_file_session(rt.link.dir(), e) : count_rings(rings, e.buffer_kb), p);
+    const SessionCounters in_rings = count_rings(rings, e.buffer_kb);
+    events = in_rings.events;
+    fill_properties(e, file ? finish_file_session(rt.link.dir(), e) : in_rings, p);
     reap_session(rt.link.dir(), e.instance);
   });
   return ERROR_SUCCESS;
@@ -340,6 +343,53 @@ ULONG enable_trace(TRACEHANDLE TraceId, LPCGUID ProviderId, ULONG ControlCode, U
   if (!rt.dispatcher.wait(seq, Timeout)) return ERROR_TIMEOUT;
   return ERROR_SUCCESS;
 }
+namespace {
+
+// ControlTraceW; `events` gets a stopped session's final event count.
+ULONG control_trace(TRACEHANDLE TraceHandle, LPCWSTR InstanceName,
+                    PEVENT_TRACE_PROPERTIES Properties, ULONG ControlCode, uint64_t& events) {
+  if (Properties == nullptr || (TraceHandle == 0 && InstanceName == nullptr))
+    return ERROR_INVALID_PARAMETER;
+  if (Properties->Wnode.BufferSize < sizeof(EVENT_TRACE_PROPERTIES)) return ERROR_BAD_LENGTH;
+  if (ControlCode == EVENT_TRACE_CONTROL_INCREMENT_FILE ||
+      ControlCode == EVENT_TRACE_CONTROL_CONVERT_TO_REALTIME)
+    return ERROR_NOT_SUPPORTED;
+  if (ControlCode > EVENT_TRACE_CONTROL_CONVERT_TO_REALTIME) return ERROR_INVALID_PARAMETER;
+  Runtime& rt = Runtime::get();
+  uint64_t seq = 0;
+  {
+    std::lock_guard<std::mutex> lock(rt.control_mu);
+    pfc::trace::NamespaceState st;
+    if (const ULONG rc = read_namespace(rt, &st); rc != ERROR_SUCCESS) return rc;
+    std::u16string name;
+    if (TraceHandle == 0) name.assign(InstanceName, u16_length(InstanceName, kMaxNameChars));
+    const pfc::trace::SessionEntry* found =
+        find_session(st, TraceHandle, TraceHandle == 0 ? &name : nullptr);
+    if (found == nullptr) return ERROR_WMI_INSTANCE_NOT_FOUND;
+    const pfc::trace::SessionEntry e = *found;
+    if (ControlCode == EVENT_TRACE_CONTROL_STOP) {
+      if (const ULONG rc = stop_locked(rt, e, Properties, events); rc != ERROR_SUCCESS) return rc;
+      seq = rt.dispatcher.posted();
+    } else if (ControlCode == EVENT_TRACE_CONTROL_UPDATE) {
+      if (const ULONG rc = update_locked(rt, e, Properties); rc != ERROR_SUCCESS) return rc;
+      if (const ULONG rc = read_namespace(rt, &st); rc != ERROR_SUCCESS) return rc;
+      const pfc::trace::SessionEntry* now = st.session_by_instance(e.instance);
+      if (now == nullptr) return ERROR_WMI_INSTANCE_NOT_FOUND;
+      fill_properties(*now, live_counters(rt, *now), Properties);
+      return ERROR_SUCCESS;
+    } else {  // QUERY, FLUSH: committed events are readable in the rings at once; a file
+              // session's host writes its partly filled buffer (bounded wait)
+      if (ControlCode == EVENT_TRACE_CONTROL_FLUSH && !e.log_file.empty())
+        (void)pfc::trace::request_host_flush(rt.link.dir(), e.instance, kFlushWaitMs);
+      fill_properties(e, live_counters(rt, e), Properties);
+      return ERROR_SUCCESS;
+    }
+  }
+  rt.dispatcher.wait(seq, INFINITE);  // this process's providers' callbacks ran
+  return ERROR_SUCCESS;
+}
+
+}  // namespace
 }  // namespace pfc::etw
 
 using namespace pfc::etw;
@@ -364,46 +414,20 @@ ULONG StartTraceW(PTRACEHANDLE TraceHandle, LPCWSTR InstanceName,
 
 ULONG ControlTraceW(TRACEHANDLE TraceHandle, LPCWSTR InstanceName,
                     PEVENT_TRACE_PROPERTIES Properties, ULONG ControlCode) {
+  uint64_t events = 0;
+  return guarded(
+      [&] { return control_trace(TraceHandle, InstanceName, Properties, ControlCode, events); });
+}
+
+ULONG PfcStopTrace(TRACEHANDLE TraceHandle, LPCWSTR InstanceName,
+                   PEVENT_TRACE_PROPERTIES Properties, PULONGLONG EventCount) {
   return guarded([&]() -> ULONG {
-    if (Properties == nullptr || (TraceHandle == 0 && InstanceName == nullptr))
-      return ERROR_INVALID_PARAMETER;
-    if (Properties->Wnode.BufferSize < sizeof(EVENT_TRACE_PROPERTIES)) return ERROR_BAD_LENGTH;
-    if (ControlCode == EVENT_TRACE_CONTROL_INCREMENT_FILE ||
-        ControlCode == EVENT_TRACE_CONTROL_CONVERT_TO_REALTIME)
-      return ERROR_NOT_SUPPORTED;
-    if (ControlCode > EVENT_TRACE_CONTROL_CONVERT_TO_REALTIME) return ERROR_INVALID_PARAMETER;
-    Runtime& rt = Runtime::get();
-    uint64_t seq = 0;
-    {
-      std::lock_guard<std::mutex> lock(rt.control_mu);
-      pfc::trace::NamespaceState st;
-      if (const ULONG rc = read_namespace(rt, &st); rc != ERROR_SUCCESS) return rc;
-      std::u16string name;
-      if (TraceHandle == 0) name.assign(InstanceName, u16_length(InstanceName, kMaxNameChars));
-      const pfc::trace::SessionEntry* found =
-          find_session(st, TraceHandle, TraceHandle == 0 ? &name : nullptr);
-      if (found == nullptr) return ERROR_WMI_INSTANCE_NOT_FOUND;
-      const pfc::trace::SessionEntry e = *found;
-      if (ControlCode == EVENT_TRACE_CONTROL_STOP) {
-        if (const ULONG rc = stop_locked(rt, e, Properties); rc != ERROR_SUCCESS) return rc;
-        seq = rt.dispatcher.posted();
-      } else if (ControlCode == EVENT_TRACE_CONTROL_UPDATE) {
-        if (const ULONG rc = update_locked(rt, e, Properties); rc != ERROR_SUCCESS) return rc;
-        if (const ULONG rc = read_namespace(rt, &st); rc != ERROR_SUCCESS) return rc;
-        const pfc::trace::SessionEntry* now = st.session_by_instance(e.instance);
-        if (now == nullptr) return ERROR_WMI_INSTANCE_NOT_FOUND;
-        fill_properties(*now, live_counters(rt, *now), Properties);
-        return ERROR_SUCCESS;
-      } else {  // QUERY, FLUSH: committed events are readable in the rings at once; a file
-                // session's host writes its partly filled buffer (bounded wait)
-        if (ControlCode == EVENT_TRACE_CONTROL_FLUSH && !e.log_file.empty())
-          (void)pfc::trace::request_host_flush(rt.link.dir(), e.instance, kFlushWaitMs);
-        fill_properties(e, live_counters(rt, e), Properties);
-        return ERROR_SUCCESS;
-      }
-    }
-    rt.dispatcher.wait(seq, INFINITE);  // this process's providers' callbacks ran
-    return ERROR_SUCCESS;
+    if (EventCount == nullptr) return ERROR_INVALID_PARAMETER;
+    uint64_t events = 0;
+    const ULONG rc =
+        control_trace(TraceHandle, InstanceName, Properties, EVENT_TRACE_CONTROL_STOP, events);
+    if (rc == ERROR_SUCCESS) *EventCount = events;
+    return rc;
   });
 }
 
@@ -442,6 +466,28 @@ ULONG PfcQueryTraceEventCount(TRACEHANDLE TraceHandle, PULONGLONG EventCount) {
     const pfc::trace::SessionEntry* e = find_session(st, TraceHandle, nullptr);
     if (e == nullptr) return ERROR_WMI_INSTANCE_NOT_FOUND;
     *EventCount = live_counters(rt, *e).events;
+    return ERROR_SUCCESS;
+  });
+}
+
+ULONG PfcEnumerateTraceProviders(TRACEHANDLE TraceHandle, LPGUID Buffer, PULONG BufferSize) {
+  return guarded([&]() -> ULONG {
+    if (BufferSize == nullptr || (Buffer == nullptr && *BufferSize != 0))
+      return ERROR_INVALID_PARAMETER;
+    Runtime& rt = Runtime::get();
+    std::lock_guard<std::mutex> lock(rt.control_mu);
+    pfc::trace::NamespaceState st;
+    if (const ULONG rc = read_namespace(rt, &st); rc != ERROR_SUCCESS) return rc;
+    const pfc::trace::SessionEntry* e = find_session(st, TraceHandle, nullptr);
+    if (e == nullptr) return ERROR_WMI_INSTANCE_NOT_FOUND;
+    std::vector<GUID> guids;
+    for (const pfc::trace::EnableEntry& en : st.enables)  // in enable order
+      if (en.slot == e->slot) guids.push_back(to_win(en.provider));
+    const auto needed = static_cast<ULONG>(guids.size() * sizeof(GUID));
+    const bool fits = *BufferSize >= needed;
+    *BufferSize = needed;
+    if (!fits) return ERROR_INSUFFICIENT_BUFFER;
+    if (needed != 0) std::memcpy(Buffer, guids.data(), needed);
     return ERROR_SUCCESS;
   });
 }

@@ -518,6 +518,42 @@ const std::vector<Row>& rows() {
          return PfcEnumerateTracePrograms(
              reinterpret_cast<PPFC_TRACE_PROGRAM_ENUMERATION_INFO>(g_out), &size);
        }},
+      {"PfcStopTrace", true, start,
+       [] {
+         Props p = props();
+         ULONGLONG events = 0;
+         return PfcStopTrace(0, kSession, &p.p, &events);
+       }},
+      {"PfcEnumerateTraceProviders", true,
+       [] {
+         start();
+         ASSERT_EQ(enable(kProvider), ERROR_SUCCESS);
+       },
+       [] {
+         ULONG size = sizeof g_out;
+         return PfcEnumerateTraceProviders(g_session, reinterpret_cast<LPGUID>(g_out), &size);
+       }},
+      {"PfcEnableTraceScript", true, start,
+       [] {
+         static const char script[] =
+             "provider G { event E (id=1) { N: uint32; } }\n"
+             "session S { enable G { pid 7; payload E where N gt 2; } }\n";
+         return PfcEnableTraceScript(g_session, script, sizeof script - 1, "g.pfs", "S", INFINITE);
+       }},
+      {"PfcGetEnableTraceScriptProblem", false,
+       [] {  // a script without the session asked for: the problem says so
+         ASSERT_EQ(PfcEnableTraceScript(0, "", 0, nullptr, "S", 0), ERROR_NOT_FOUND);
+       },
+       [] {
+         ULONG size = 0;
+         return PfcGetEnableTraceScriptProblem(reinterpret_cast<PCHAR>(g_out), sizeof g_out, &size);
+       }},
+      {"PfcEnumerateTraceSchemas", true, start,
+       [] {
+         ULONG size = sizeof g_out;
+         return PfcEnumerateTraceSchemas(
+             kSession, nullptr, reinterpret_cast<PPFC_TRACE_SCHEMA_ENUMERATION_INFO>(g_out), &size);
+       }},
   };
   return table;
 }
