@@ -135,8 +135,10 @@ Moved move_runs(RingReader& r, LogWriter& w, uint64_t limit, uint32_t stream) {
       m.last_ts = s.last_ts;
     }
     if (s.stop == RingReader::Span::Stop::Full) {
+      // The run was taken by its ring bytes, and packed it takes fewer: the buffer ends
+      // only when not even the next record fits.
       if (s.events == 0 && w.empty()) move_alone(r, w, stream, m);
-      else (void)w.next_buffer();
+      else if (s.events == 0) (void)w.next_buffer();
       continue;
     }
     if (s.events == 0) return m;

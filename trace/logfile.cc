@@ -9,6 +9,7 @@
 
 #include "base/crc32.h"
 #include "base/le.h"
+#include "trace/packed.h"
 #include "trace/wire.h"
 
 namespace pfc::trace {
@@ -382,7 +383,7 @@ LogReader::Step LogReader::check_buffer(uint64_t offset, size_t got) {
   if (got < info_.buffer_size) return fail("truncated buffer");
   const uint32_t used = load_le<uint32_t>(b + 16), events = load_le<uint32_t>(b + 20);
   if (load_le<uint32_t>(b) != kLogBufferMagic || used > info_.buffer_size - kLogBufferHeaderSize ||
-      used % 8 != 0 || events > used / kMinRecordBytes || load_le<uint32_t>(b + 28) != 0 ||
+      used % 8 != 0 || events > used / kPackedHeadBytes || load_le<uint32_t>(b + 28) != 0 ||
       load_le<uint64_t>(b + 40) != 0)
     return fail("damaged buffer header");
   uint8_t copy[kLogBufferHeaderSize];
@@ -497,21 +498,28 @@ uint8_t* LogReader::fresh_buffer() {
 
 namespace {
 
-// Whether the record at `p` (`room` bytes left in its chunk) is a whole event record of a
-// stream that defined the table entries `entries`.
-bool record_ok(const uint8_t* p, uint32_t room, const EntrySet& entries, uint32_t& size) {
-  if (room < kMinRecordBytes) return false;
-  RecordHead h;
-  std::memcpy(&h, p, sizeof h);
-  size = h.size;
-  RecordLayout l;
-  // `state` is the ring's stamp: its kind bits say event (docs/namespace.md §3).
-  return (h.state & 3u) == kRecordEvent && size <= room && record_layout(h, p, size, l) &&
-         (h.entry == kEntryInline || (h.entry < kMaxTableEntries && entries.has(h.entry)));
+// Whether the packed record at `p` (`room` bytes left in its chunk, whose base is `base`)
+// is a whole event record of a stream that defined the table entries `entries`.
+bool record_ok(const uint8_t* p, uint32_t room, uint64_t base, const EntrySet& entries,
+               uint32_t& size) {
+  PackedLayout l;
+  if (!packed_layout(p, room, base, l)) return false;
+  size = l.size;
+  return l.entry == kEntryInline || (l.entry < kMaxTableEntries && entries.has(l.entry));
 }
 
-uint64_t ts_at(const std::vector<uint8_t>& b, uint32_t pos) {
-  return load_le<uint64_t>(b.data() + pos + offsetof(RecordHead, ts));
+// A records chunk's body at `p` (`bytes`, a multiple of 8): its base, `n` whole records
+// and zeroes after them. The damage found, or an empty text.
+std::string records_damage(const uint8_t* p, uint32_t bytes, uint32_t n, const EntrySet& entries) {
+  if (bytes < kPackedChunkBase) return "damaged chunk header";
+  const uint64_t base = load_le<uint64_t>(p);
+  uint32_t at = kPackedChunkBase, size = 0;
+  for (uint32_t i = 0; i < n; ++i, at += size)
+    if (!record_ok(p + at, bytes - at, base, entries, size)) return "damaged event record";
+  // After the n records: the padding to 8, zeroes (more records than n, or fewer, end here).
+  if (bytes - at >= 8 || std::any_of(p + at, p + bytes, [](uint8_t b) { return b != 0; }))
+    return "damaged chunk (event count)";
+  return {};
 }
 
 }  // namespace
@@ -578,12 +586,13 @@ bool LogReader::take_buffer() {
     const auto s = streams_.find(stream);
     if (s == streams_.end())
       return bad("a chunk of stream " + std::to_string(stream) + ", which no chunk defined,");
-    uint32_t seen = 0, size = 0;
-    for (uint32_t p = at; p < at + bytes; p += size, ++seen)
-      if (!record_ok(b.data() + p, at + bytes - p, s->second.defined, size))
-        return bad("damaged event record");
-    if (seen != n) return bad("damaged chunk (event count)");
-    found.push_back(Run{buffer_, &s->second, at, at + bytes, ts_at(b, at), next_order_++});
+    if (const std::string d = records_damage(b.data() + at, bytes, n, s->second.defined);
+        !d.empty())
+      return bad(d);
+    const uint64_t base = load_le<uint64_t>(b.data() + at);
+    const uint32_t first = at + kPackedChunkBase;
+    found.push_back(
+        Run{buffer_, &s->second, first, n, base, packed_ts(b.data() + first, base), next_order_++});
     counted += n;
     at += bytes;
   }
@@ -602,22 +611,19 @@ LogReader::Step LogReader::emit(RingReader::View& out) {
   Run& r = runs_.back();
   const uint8_t* p = r.buffer->data() + r.pos;
   // Checked by take_buffer: the layout holds and the entry is defined (tables only grow).
-  RecordHead h;
-  std::memcpy(&h, p, sizeof h);
-  RecordLayout l;
-  (void)record_layout(h, p, h.size, l);
-  StreamInfo info = r.stream->info;
-  info.table = r.stream->table.data();
-  info.count = kMaxTableEntries;  // the entry is defined (take_buffer)
-  std::string why;
-  (void)decode_record(h, p, l, info, out.header, why);
+  PackedLayout l;
+  (void)packed_layout(p, static_cast<uint32_t>(r.buffer->size() - r.pos), r.base, l);
+  TableEntry inline_entry;
+  if (l.entry == kEntryInline) std::memcpy(&inline_entry, p + l.inline_entry, sizeof inline_entry);
+  const TableEntry& e = l.entry == kEntryInline ? inline_entry : r.stream->table[l.entry];
+  decode_packed(p, l, e, r.stream->info, out.header);
   out.record = p;
   out.payload = p + l.payload;
   out.stack = p + l.stack;
   current_ = r.buffer;
-  r.pos += h.size;
-  if (r.pos < r.end) {
-    r.ts = ts_at(*r.buffer, r.pos);
+  r.pos += l.size;
+  if (--r.left != 0) {
+    r.ts = packed_ts(r.buffer->data() + r.pos, r.base);
     std::push_heap(runs_.begin(), runs_.end(), run_after);
   } else {
     runs_.pop_back();

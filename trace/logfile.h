@@ -2,8 +2,8 @@
 // self-describing header (session, clock, start/end time, pointer size, buffer size,
 // counters, typed sections such as provider schemas), then fixed-size buffers, each with a
 // header (sequence number, used bytes, event count, CRC-32, merge horizon) holding chunks:
-// runs of whole event records of one ring, in the ring's record layout (trace/ring.h), as
-// the session host moved them. LogWriter is used by the session host (one process owns the
+// runs of whole event records of one ring, packed (trace/packed.h), as the session host
+// moved them. LogWriter is used by the session host (one process owns the
 // file); LogReader is used by every reader: it merges the chunks by timestamp as it reads
 // and never trusts the file: every length, count and CRC is checked, and damage ends the
 // events with a problem text.
@@ -24,7 +24,9 @@
 
 namespace pfc::trace {
 
-inline constexpr uint32_t kLogVersion = 3;
+// 4: packed records (trace/packed.h) after a base timestamp in each records chunk (version
+// 3's chunks held the rings' records as they are, 40 bytes for the sample event, 28 now).
+inline constexpr uint32_t kLogVersion = 4;
 inline constexpr uint32_t kLogHeaderSize = 128;
 inline constexpr uint32_t kLogBufferHeaderSize = 48;
 inline constexpr uint32_t kLogChunkHeaderSize = 16;
@@ -32,6 +34,12 @@ inline constexpr uint32_t kLogChunkHeaderSize = 16;
 // definition (its process, clock pair and table entries) that records after it name.
 inline constexpr uint32_t kChunkRecords = 0;
 inline constexpr uint32_t kChunkStream = 1;
+// A records chunk's body: u64 base (monotonic ns; records' deltas count from it), then its
+// packed records, then zeroes to a multiple of 8. A chunk takes at most its ring records'
+// bytes plus kPackedChunkSlack (a packed record is at least 2 bytes smaller than its ring
+// record; the base and the padding add at most 15).
+inline constexpr uint32_t kPackedChunkBase = 8;
+inline constexpr uint32_t kPackedChunkSlack = 16;
 inline constexpr uint32_t kStreamChunkHead = 24;   // u32 pid, u32 0, the clock pair
 inline constexpr uint32_t kStreamChunkEntry = 48;  // u32 index, u32 0, the entry
 inline constexpr uint32_t kMinLogBuffer = 4u << 10;
@@ -42,7 +50,7 @@ inline constexpr uint64_t kMaxCircularSlots = 1u << 20;
 // The writer stages records in pieces of this size and writes each piece at its place in
 // the file, so the bytes it checksums and hands to pwrite are still in the cache.
 inline constexpr uint32_t kLogWriteChunk = 64u << 10;
-// Larger pieces (the host's runs of ring records) are written straight from their memory.
+// Larger pieces (the host's runs of records, packed) are written straight from their memory.
 inline constexpr uint32_t kLogDirectWrite = 4u << 10;
 inline constexpr uint32_t kLogClockFiletime = 1;  // TimeStamp: FILETIME (CLOCK_REALTIME)
 inline constexpr uint32_t kLogModeCircular = 1;   // header flag
@@ -112,20 +120,23 @@ class LogWriter {
   // before the file is touched).
   static Result<LogWriter> create(UniqueFd fd, LogInfo info);
 
-  // Adds a chunk: `events` whole event records of one ring (`stream`: the host's number for
-  // it; `info` its process, clock pair and table; `used` entries of that table, every one
-  // the records name among them: the session host passes the whole table, EntrySet::first,
-  // and looks at no record), `bytes` of them, at most room(stream, used). The records are
-  // written as they are (a ring's stamp in `state` included), unparsed; readers check each. Before
-  // them, when the current buffer does not define the stream yet or lacks some of the entries, a
-  // stream chunk with the stream's process, clock pair and those entries: every buffer defines what
-  // its records use, so a reader can start at any buffer (circular files). A full sequential file
-  // counts its events lost when their buffer ends. A failed write is returned once (the chunk's
-  // events then counted lost too); from then on the file counts as full (every later buffer lost
-  // and counted), so the caller may go on.
+  // Adds a chunk: `events` whole event records of one ring, in the ring's layout
+  // (`stream`: the host's number for it; `info` its process, clock pair and table; `used`
+  // entries of that table, every one the records name among them: the session host passes
+  // the whole table, EntrySet::first), `bytes` of them, at most room(stream, used). Each
+  // record is checked and packed (trace/packed.h); one that is not whole (a writer that
+  // scribbled on it), names an entry outside `used` or has a payload over 64 KB is left
+  // out and counted lost. Before them, when the current buffer does not define the stream
+  // yet or lacks some of the entries, a stream chunk with the stream's process, clock pair
+  // and those entries: every buffer defines what its records use, so a reader can start at
+  // any buffer (circular files). A full sequential file counts its events lost when their
+  // buffer ends. A failed write is returned once (the chunk's events then counted lost too);
+  // from then on the file counts as full (every later buffer lost and counted), so the
+  // caller may go on.
   Result<void> add_chunk(const uint8_t* records, uint32_t bytes, uint32_t events, uint32_t stream,
                          const StreamInfo& info, const EntrySet& used);
-  // Record bytes the current buffer can still take in one more chunk (0: none)...
+  // Ring record bytes the current buffer can still take in one more chunk, packed (0:
+  // none)...
   uint32_t room() const;
   // ... of stream `stream` naming the entries `used` (after the stream chunk that needs).
   uint32_t room(uint32_t stream, const EntrySet& used) const;
@@ -144,7 +155,7 @@ class LogWriter {
   // the horizon to its timestamp (tests and seeds: events added in timestamp order read
   // back in that order). Its record carries its table entry inline, in a stream of its
   // pid and a clock pair that gives its FILETIME (streams numbered from kAddStreams).
-  // False when it is lost at once (larger than a buffer).
+  // False when it is lost at once (larger than a buffer, or a payload over 64 KB).
   Result<bool> add(const EventRecord& header, const uint8_t* payload, const uint8_t* stack);
   static constexpr uint32_t kAddStreams = 0x80000000u;
   // Replaces the provider schemas and rewrites the header and sections (one pwrite at
@@ -163,6 +174,10 @@ class LogWriter {
 
  private:
   Result<void> write_buffer();
+  // Packs add_chunk's records into packed_ after the chunk's base: the body's bytes (a
+  // multiple of 8); `packed`: the records it holds.
+  uint32_t pack(const uint8_t* records, uint32_t bytes, uint32_t events, const StreamInfo& info,
+                const EntrySet& used, uint32_t& packed);
   uint64_t slots() const;  // circular: buffers that fit in max_bytes
 
   UniqueFd fd_;
@@ -188,11 +203,12 @@ class LogWriter {
   std::vector<std::pair<uint32_t, EntrySet>> defined_;
   std::vector<StreamInfo> add_streams_;  // add()'s streams, by number − kAddStreams
 
-  std::vector<uint8_t> chunk_;  // staged bytes (kLogWriteChunk)
-  uint32_t staged_ = 0;         // bytes in chunk_
-  uint32_t written_ = 0;        // bytes of the current buffer's body in the file
-  uint32_t used_ = 0;           // body bytes of the current buffer, written or staged
-  uint32_t crc_ = 0;            // CRC-32 of the body bytes written so far
+  std::vector<uint8_t> chunk_;   // staged bytes (kLogWriteChunk)
+  std::vector<uint8_t> packed_;  // the body of the records chunk being added
+  uint32_t staged_ = 0;          // bytes in chunk_
+  uint32_t written_ = 0;         // bytes of the current buffer's body in the file
+  uint32_t used_ = 0;            // body bytes of the current buffer, written or staged
+  uint32_t crc_ = 0;             // CRC-32 of the body bytes written so far
   uint64_t horizon_ = 0;
   bool started_ = false;  // the current buffer has records in the file
   uint32_t events_ = 0;
@@ -287,13 +303,14 @@ class LogReader {
     EntrySet defined;
   };
   bool take_stream(uint32_t stream, const uint8_t* p, uint32_t bytes, uint32_t n);
-  // One chunk being merged: its records from `pos` to `end` in a buffer read, `ts` the
-  // timestamp of the record at `pos`; `order` breaks ties (file order).
+  // One chunk being merged: its `left` records from `pos` on in a buffer read, their
+  // timestamps counted from `base`, `ts` the timestamp of the record at `pos`; `order`
+  // breaks ties (file order).
   struct Run {
     std::shared_ptr<const std::vector<uint8_t>> buffer;
     const Stream* stream = nullptr;
-    uint32_t pos = 0, end = 0;
-    uint64_t ts = 0, order = 0;
+    uint32_t pos = 0, left = 0;
+    uint64_t base = 0, ts = 0, order = 0;
   };
   static bool run_after(const Run& a, const Run& b);
   static constexpr uint64_t kMaxHeldBytes = 64u << 20;

@@ -14,6 +14,7 @@
 #include "base/crc32.h"
 #include "base/le.h"
 #include "trace/logfile.h"
+#include "trace/packed.h"
 
 namespace pfc::trace {
 namespace {
@@ -110,7 +111,7 @@ bool LogWriter::buffer_fits() const {
 }
 
 uint32_t LogWriter::room() const {
-  const uint32_t taken = kLogBufferHeaderSize + used_ + kLogChunkHeaderSize;
+  const uint32_t taken = kLogBufferHeaderSize + used_ + kLogChunkHeaderSize + kPackedChunkSlack;
   return taken < info_.buffer_size ? info_.buffer_size - taken : 0;
 }
 
@@ -162,18 +163,56 @@ Result<void> LogWriter::add_stream_chunk(uint32_t stream, const StreamInfo& info
   return append(c.data(), static_cast<uint32_t>(c.size()));
 }
 
+uint32_t LogWriter::pack(const uint8_t* records, uint32_t bytes, uint32_t events,
+                         const StreamInfo& info, const EntrySet& used, uint32_t& packed) {
+  const uint64_t need = kPackedChunkBase + uint64_t{bytes} + kPackedChunkSlack + kPackedCopySlack;
+  if (packed_.size() < need) packed_.resize(need);
+  uint8_t* out = packed_.data() + kPackedChunkBase;
+  uint64_t base = 0;
+  packed = 0;
+  uint32_t at = 0;
+  for (uint32_t i = 0; i < events && bytes - at >= kMinRecordBytes; ++i) {
+    // The span's words were checked, but the writer may have changed them since: every
+    // record is checked again here, and one that is not whole is left out and counted.
+    const uint8_t* rec = records + at;
+    RecordHead h;
+    std::memcpy(&h, rec, sizeof h);
+    if (h.size % 8 != 0 || h.size - kMinRecordBytes > bytes - at - kMinRecordBytes) break;
+    if (packed == 0) base = h.ts;
+    if (plain_record(h, base, info.count, used)) [[likely]] {
+      out += pack_plain(h, rec, base, out);
+      packed++;
+    } else if (RecordLayout l;
+               record_layout(h, rec, h.size, l) && l.payload_len <= 0xFFFF &&
+               (h.entry == kEntryInline || (h.entry < info.count && used.has(h.entry)))) {
+      out += pack_record(h, rec, l, base, out);
+      packed++;
+    }
+    at += h.size;
+  }
+  store_le<uint64_t>(packed_.data(), base);
+  auto body = static_cast<uint32_t>(out - packed_.data());
+  const uint32_t pad = (8 - body % 8) % 8;
+  std::memset(out, 0, pad);
+  return body + pad;
+}
+
 Result<void> LogWriter::add_chunk(const uint8_t* records, uint32_t bytes, uint32_t events,
                                   uint32_t stream, const StreamInfo& info, const EntrySet& used) {
+  uint32_t packed = 0;
+  const uint32_t body = pack(records, bytes, events, info, used, packed);
+  info_.events_lost += events - packed;  // records that were not whole
+  if (packed == 0) return {};
   Result<void> w;
   if (stream_chunk_bytes(stream, used) != 0) w = add_stream_chunk(stream, info, used);
   std::array<uint8_t, kLogChunkHeaderSize> h{};
-  store_le<uint32_t>(h.data(), bytes);
-  store_le<uint32_t>(h.data() + 4, events);
+  store_le<uint32_t>(h.data(), body);
+  store_le<uint32_t>(h.data() + 4, packed);
   store_le<uint32_t>(h.data() + 8, stream);
   store_le<uint32_t>(h.data() + 12, kChunkRecords);
   if (w) w = append(h.data(), kLogChunkHeaderSize);
-  if (w) w = append(records, bytes);
-  events_ += events;
+  if (w) w = append(packed_.data(), body);
+  events_ += packed;
   return w;  // a failure: the buffer's events are counted lost when it ends
 }
 
@@ -209,7 +248,9 @@ Result<bool> LogWriter::add(const EventRecord& h, const uint8_t* payload, const 
   info = add_streams_[stream];
   stream += kAddStreams;
   const uint64_t def = kLogChunkHeaderSize + kStreamChunkHead;
-  if (uint64_t{size} + kLogChunkHeaderSize + def > info_.buffer_size - kLogBufferHeaderSize) {
+  if (uint64_t{size} + kLogChunkHeaderSize + kPackedChunkSlack + def >
+          info_.buffer_size - kLogBufferHeaderSize ||
+      h.payload_len > 0xFFFF) {
     info_.events_lost++;
     return false;
   }

@@ -66,8 +66,9 @@ bool SessionRings::finished(uint64_t now) {
 
 uint64_t SessionRings::untaken(size_t i) const {
   const RingReader& r = *rings_[i];
-  const uint64_t reserved = r.events();
-  const uint64_t left = reserved > taken_[i] ? reserved - taken_[i] : 0;
+  // A dead writer's skipped records are in the ring's `lost` already (RingReader::count_dead).
+  const uint64_t reserved = r.events(), gone = taken_[i] + r.dead_skipped();
+  const uint64_t left = reserved > gone ? reserved - gone : 0;
   return std::min<uint64_t>(left, r.capacity() / kMinRecordBytes);
 }
 

@@ -74,8 +74,9 @@ class SessionRings {
   uint64_t given_up() const;
   // Events reserved in the rings and never taken, for a reader that finished: given_up()
   // over every ring — records still unread when the grace period ended (behind a record a
-  // live writer never committed) and the reserved records of writers that died, skipped.
-  // With the rings' drops (`lost`), what the session lost besides what its reader lost.
+  // live writer never committed). The reserved records of writers that died, which the
+  // readers skip, are in the rings' drops (`lost`) instead. With those drops, what the
+  // session lost besides what its reader lost.
   uint64_t left_behind() const;
 
   uint64_t instance() const { return instance_; }

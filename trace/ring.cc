@@ -408,7 +408,7 @@ RingReader::At RingReader::classify(uint64_t pos, uint32_t& size) {
     if (word_of(data() + off).load(std::memory_order_acquire) != word) return At::Wait;
     // Reserved by a writer that died: skipped by its size; if even that was not written,
     // the rest of the ring is lost.
-    return stamp == (base | kRecordReserved) && size_ok ? At::Skip : At::Bad;
+    return stamp == (base | kRecordReserved) && size_ok ? At::Dead : At::Bad;
   }
   // An event holds at least a record's head: its timestamp is read within it (an 8-byte
   // one at the end of the lap would have it past the mapping).
@@ -465,6 +465,7 @@ const RingReader::View* RingReader::peek() {
     switch (at) {
       case At::Empty:
       case At::Wait: return nullptr;
+      case At::Dead: count_dead(size); [[fallthrough]];
       case At::Skip: skip(size); continue;
       case At::Bad:
         set_damaged(pos_ & (capacity_ - 1), "a damaged record");
@@ -554,7 +555,8 @@ RingReader::Span RingReader::span(uint64_t limit, uint64_t max_bytes) {
     const uint64_t pos = pos_ + s.bytes;
     uint32_t size = 0;
     const At a = classify(pos, size);
-    if (a == At::Skip && s.bytes == 0) {
+    if ((a == At::Skip || a == At::Dead) && s.bytes == 0) {
+      if (a == At::Dead) count_dead(size);
       skip(size);
       continue;
     }
@@ -601,6 +603,13 @@ void RingReader::release(uint64_t bytes) {
   pos_ += bytes;
   if (twin_ != nullptr) ring_tsan::release(&reinterpret_cast<RingHeader*>(twin_)->tail);
   header()->tail.store(pos_, std::memory_order_release);
+}
+
+void RingReader::count_dead(uint32_t size) {
+  // Counted where the session's counters are read (STOP, QUERY): the ring's drops.
+  header()->lost.fetch_add(1, std::memory_order_relaxed);
+  header()->lost_bytes.fetch_add(size, std::memory_order_relaxed);
+  dead_skipped_++;
 }
 
 void RingReader::skip(uint32_t size) {

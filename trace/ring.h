@@ -287,6 +287,8 @@ class RingReader {
   uint64_t events() const { return header()->events.load(std::memory_order_relaxed); }
   uint64_t consumed() const { return header()->tail.load(std::memory_order_relaxed); }
   uint64_t lost_bytes() const { return header()->lost_bytes.load(std::memory_order_relaxed); }
+  // Records of a dead writer this reader skipped (each counted in lost(), and in events()).
+  uint64_t dead_skipped() const { return dead_skipped_; }
   uint64_t capacity() const { return capacity_; }
   bool closed() const { return header()->closed.load(std::memory_order_acquire) != 0; }
   // True when nothing is left to read and nothing more can come (writer closed or dead).
@@ -298,10 +300,10 @@ class RingReader {
   RingHeader* header() const { return reinterpret_cast<RingHeader*>(map_.data()); }
   uint8_t* data() const { return map_.data() + kRingHeaderSize; }
   bool writer_gone();
-  // The record at `pos` (from tail on): an event (its word and size checked), one to skip
-  // (padding, or reserved by a writer that died) of `size` bytes, none (head reached), one
-  // being written, or damage.
-  enum class At : uint8_t { Event, Skip, Empty, Wait, Bad };
+  // The record at `pos` (from tail on): an event (its word and size checked), padding to
+  // skip or a record reserved by a writer that died (Dead: skipped and counted lost) of
+  // `size` bytes, none (head reached), one being written, or damage.
+  enum class At : uint8_t { Event, Skip, Dead, Empty, Wait, Bad };
   At classify(uint64_t pos, uint32_t& size);
   // span()'s hot path: extends `s` over the committed event records from pos_ + s.bytes on
   // that lie below head as last read, within the lap and `max_bytes` (one load and compare
@@ -322,6 +324,9 @@ class RingReader {
   void set_damaged(uint64_t pos, const std::string& what);
   // Skips the record at pos_ (padding, or reserved by a dead writer) of `size` bytes.
   void skip(uint32_t size);
+  // A dead writer's reserved record of `size` bytes: counted in the ring's `lost` and
+  // `lost_bytes` (a reader is the only one who can tell it will never be committed).
+  void count_dead(uint32_t size);
 
   Mapping map_;
   std::string name_;
@@ -345,6 +350,7 @@ class RingReader {
   // (trace/ring_tsan.h); the reader mirrors its acquires and releases there.
   uint8_t* twin_ = nullptr;
   uint64_t dead_check_ns_ = 0;
+  uint64_t dead_skipped_ = 0;  // count_dead's records
   bool dead_ = false;
 };
 

@@ -11,12 +11,14 @@
 //      inside the reader's data area and read whole (ASan, and a fault outside any mapping);
 //      with kFlagSpans, span()/release() rounds instead (the session host's way), each span
 //      checked to lie inside the data area and to be made of whole records whose sizes
-//      add up to it (their words read again), every byte read;
+//      add up to it (their words read again), every byte read, and copied into a log
+//      file as the session host copies them, which must read back whole (LogCopy);
 //  (c) enable parameters → etw::decode_enable_parameters; version-2 parameters re-encode
 //      to the same bytes; etw::convert_enable returns a documented code, and what it
 //      accepts lowers to a routing program.
 // Seeds: fuzz/corpus/trace/ (make_seeds.cc). PFC_TRACE_FUZZ_VERBOSE=1 prints what each
 // input reached (to check that a seed does what its name says).
+#include <sys/mman.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -26,6 +28,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,6 +37,7 @@
 #include "etw/filters.h"
 #include "etw/payload_blob.h"
 #include "trace/dir.h"
+#include "trace/logfile.h"
 #include "trace/ring.h"
 #include "trace/state.h"
 #include "trace_input.h"
@@ -337,6 +341,49 @@ void check_span(const trace::RingReader& r, const trace::RingReader::Span& s,
   sink.store(sum, std::memory_order_relaxed);
 }
 
+// The session host's copy of the spans into a log file (LogWriter::add_chunk packs each
+// record, checking it): whatever the ring held, the file reads back whole — every event
+// written comes back, and the reader finds no damage.
+class LogCopy {
+ public:
+  LogCopy() {
+    const int fd = ::memfd_create("trace-fuzz-log", 0);
+    if (fd < 0) die("memfd_create failed");
+    trace::LogInfo info;
+    info.buffer_size = 1u << 20;  // larger than the ring: every span fits a buffer
+    auto w = trace::LogWriter::create(trace::UniqueFd(fd), info);
+    if (!w) die("LogWriter::create: " + w.error().message);
+    fd_ = ::dup(fd);
+    writer_.emplace(std::move(*w));
+  }
+  ~LogCopy() { ::close(fd_); }
+  void add(const trace::RingReader& r, const trace::RingReader::Span& s) {
+    const trace::StreamInfo info = r.stream();
+    const trace::EntrySet all = trace::EntrySet::first(info.count);
+    if (s.bytes > writer_->room(0, all) && !writer_->next_buffer()) die("next_buffer failed");
+    if (!writer_->add_chunk(s.data, static_cast<uint32_t>(s.bytes), s.events, 0, info, all))
+      die("add_chunk failed");
+  }
+  void check() {
+    if (!writer_->close(1, 0)) die("close failed");
+    auto in = trace::LogReader::open(trace::fd_input(trace::UniqueFd(::dup(fd_))), "copy");
+    if (!in) die("the host's copy does not open: " + in.error().message);
+    trace::RingReader::View v;
+    uint64_t n = 0;
+    trace::LogReader::Step step;
+    while ((step = in->next(v)) == trace::LogReader::Step::Event) ++n;
+    if (step != trace::LogReader::Step::End || n != writer_->info().events_written)
+      die("the host's copy reads back " + std::to_string(n) + " of " +
+          std::to_string(writer_->info().events_written) + " events: " + in->problem());
+    say("log copy: " + std::to_string(n) + " events, " +
+        std::to_string(writer_->info().events_lost) + " left out");
+  }
+
+ private:
+  std::optional<trace::LogWriter> writer_;
+  int fd_ = -1;
+};
+
 void check_ring(Cursor& in, uint8_t flags) {
   World& w = *g_world;
   Ring& ring = (flags & kFlagDeadWriter) ? w.dead : w.live;
@@ -348,13 +395,16 @@ void check_ring(Cursor& in, uint8_t flags) {
   const uint8_t* area = nullptr;
   int views = 0;
   if (flags & kFlagSpans) {
+    LogCopy copy;
     for (int spans = 0; spans < kMaxReads; ++spans) {
       const trace::RingReader::Span s = reader->span(~uint64_t{0}, ~uint64_t{0});
       check_span(*reader, s, area);
       if (s.events == 0) break;
+      copy.add(*reader, s);
       views += static_cast<int>(s.events);
       reader->release(s.bytes);
     }
+    copy.check();
   }
   for (; views < kMaxReads; ++views) {
     const trace::RingReader::View* v = reader->peek();

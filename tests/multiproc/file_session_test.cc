@@ -279,9 +279,10 @@ TEST_F(FileSession, HostThatFallsBehindCountsEveryEventItDidNotRecord) {
   EXPECT_EQ(b->wait(kWait), 0);
 }
 
-// Batches of 1000 events (32-byte records) with pauses, so the rings never overflow and every
-// loss is the file's; kBatches of them are more than a 1 MB file holds.
-constexpr unsigned kBatches = 50;
+// Batches of 1000 events (18 bytes each packed in the file) with pauses, so the rings never
+// overflow and every loss is the file's; kBatches of them are more than a 1 MB file holds
+// (about 54,000).
+constexpr unsigned kBatches = 80;
 void write_batches(Child& p, int batches) {
   for (int i = 0; i < batches; ++i) {
     write_events(p, 1000);
@@ -769,12 +770,12 @@ TEST_F(FileSession, OtherVersionIsNamedByEveryReader) {
   EXPECT_EQ(stop_file("S").rc, 0u);
   std::string bytes = test::read_text(file_);
   ASSERT_GE(bytes.size(), 128u);
-  bytes[8] = 2;  // version 2 (112-byte records), header CRC made valid again
+  bytes[8] = 3;  // version 3 (unpacked records), header CRC made valid again
   const uint32_t crc = crc32_of(bytes.data(), 104);
   std::memcpy(bytes.data() + 104, &crc, 4);
   std::ofstream(file_, std::ios::binary | std::ios::trunc) << bytes;
   const std::string want =
-      "pfc: error: " + file_ + ": log file version 2 is not supported (this pfc reads version 3)\n";
+      "pfc: error: " + file_ + ": log file version 3 is not supported (this pfc reads version 4)\n";
   const ProcessResult show = pfc_trace({"show", file_});
   EXPECT_EQ(show.exit_code, 1);
   EXPECT_EQ(show.err, want);

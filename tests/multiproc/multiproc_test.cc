@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cctype>
+#include <chrono>
 #include <compare>
 #include <filesystem>
 #include <map>
@@ -339,6 +340,37 @@ TEST_P(ProviderCrash, OthersAreUnaffected) {
 }
 INSTANTIATE_TEST_SUITE_P(Apply, ProviderCrash,
                          ::testing::Values("mirror.sessions-applied", "ring.reserved"), point_name);
+
+// A provider killed after reserving its first record, before committing it, in a real-time
+// session: the consumer skips the record once it sees the writer gone and counts it in the
+// ring's drops, so QUERY and STOP say EventsLost 1 — every event EventWrite took is
+// delivered or counted.
+TEST_F(Namespace, RealTimeCountsADeadWritersReservationLost) {
+  ok({"start", "S", "1024", "64"});
+  ok({"enable", "S", "0x514", "5", "0"});
+  Child steady({"provider", "0x514"});
+  ASSERT_EQ(steady.expect("registered", kWait), "registered");
+  Child consumer({"consume", "S"});
+  ASSERT_EQ(consumer.read_line(kWait), "open");
+  Child victim({"provider", "0x514"}, crash_at("ring.reserved"));
+  victim.send("write 100 1");
+  EXPECT_EQ(victim.wait(kWait), 128 + SIGKILL);
+  steady.send("write 100 1");
+  wrote(steady);
+  std::string lost;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kWait);
+  int rc = 0;
+  while ((lost = run_actor({"querylost", "S"}, &rc)) != "lost 1\n" &&
+         std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_EQ(lost, "lost 1\n");
+  EXPECT_EQ(run_actor({"stopfile", "S"}, &rc).rfind("stop 0 lost 1 ", 0), 0u);
+  const std::vector<Event> got = collect(consumer);
+  EXPECT_EQ(got.size(), 100u);
+  for (const Event& e : got) EXPECT_EQ(e.pid, unsigned(steady.pid()));
+  steady.send("quit");
+  EXPECT_EQ(steady.wait(kWait), 0);
+}
 
 // A consumer killed after delivering its 5th event but before releasing it: the next
 // consumer starts exactly at that event (delivery is at-least-once across a crash).

@@ -20,6 +20,7 @@
  *                                                    circ or seqrt (sequential + real time)
  *   trace_actor stopfile NAME                        STOP: "stop RC lost N written B loglost L
  *                                                    rtlost R"
+ *   trace_actor querylost NAME                       QUERY: "lost N" (EventsLost)
  *   trace_actor flush NAME                           ControlTraceW(FLUSH): "flush RC"
  *   trace_actor readfile PATH                        OpenTraceW(LogFileName): prints "header
  *                                                    NAME W L START END", events as consume,
@@ -194,6 +195,17 @@ static int cmd_flush(char** argv) {
   init_properties(&p);
   ULONG rc = ControlTraceW(0, w, &p.props, EVENT_TRACE_CONTROL_FLUSH);
   printf("flush %lu\n", (unsigned long)rc);
+  return rc == 0 ? 0 : 1;
+}
+
+/* ControlTraceW(QUERY): prints "lost N" (EventsLost). */
+static int cmd_querylost(char** argv) {
+  WCHAR w[256];
+  widen(argv[2], w, 256);
+  Properties p;
+  init_properties(&p);
+  ULONG rc = ControlTraceW(0, w, &p.props, EVENT_TRACE_CONTROL_QUERY);
+  printf("lost %lu\n", (unsigned long)p.props.EventsLost);
   return rc == 0 ? 0 : 1;
 }
 
@@ -480,6 +492,7 @@ int main(int argc, char** argv) {
   if (strcmp(cmd, "consume") == 0) return cmd_consume(argv);
   if (strcmp(cmd, "startfile") == 0 && argc >= 7) return cmd_startfile(argv);
   if (strcmp(cmd, "stopfile") == 0) return cmd_stopfile(argv);
+  if (strcmp(cmd, "querylost") == 0) return cmd_querylost(argv);
   if (strcmp(cmd, "flush") == 0) return cmd_flush(argv);
   if (strcmp(cmd, "readfile") == 0) return cmd_readfile(argv);
   if (strcmp(cmd, "consume-file") == 0) return cmd_consume_file(argv);

@@ -51,15 +51,6 @@ std::vector<uint8_t> circular_file(const TempFile& f, uint64_t buffers, Layout* 
   return f.bytes();
 }
 
-void fix_buffer_crc(std::vector<uint8_t>& b, uint64_t at) {
-  uint8_t head[kLogBufferHeaderSize];
-  std::memcpy(head, b.data() + at, sizeof head);
-  store_le<uint32_t>(head + 24, 0);
-  const uint32_t used = load_le<uint32_t>(b.data() + at + 16);
-  store_le<uint32_t>(b.data() + at + 24,
-                     crc32({b.data() + at + kLogBufferHeaderSize, used}, crc32(head)));
-}
-
 void fix_header_crc(std::vector<uint8_t>& b) {
   store_le<uint32_t>(b.data() + 104, crc32({b.data(), 104}));
 }

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "base/crc32.h"
+#include "base/le.h"
 #include "trace/logfile.h"
 
 namespace pfc::trace::testing {
@@ -110,6 +112,16 @@ inline ReadResult read_all(LogReader& r) {
 
 inline Result<LogReader> open_reader(const TempFile& f) {
   return LogReader::open(fd_input(UniqueFd(::open(f.path().c_str(), O_RDONLY))), f.path());
+}
+
+// Makes the CRC of the buffer at `at` in the file bytes `b` valid again after a change.
+inline void fix_buffer_crc(std::vector<uint8_t>& b, uint64_t at) {
+  uint8_t head[kLogBufferHeaderSize];
+  std::memcpy(head, b.data() + at, sizeof head);
+  store_le<uint32_t>(head + 24, 0);
+  const uint32_t used = load_le<uint32_t>(b.data() + at + 16);
+  store_le<uint32_t>(b.data() + at + 24,
+                     crc32({b.data() + at + kLogBufferHeaderSize, used}, crc32(head)));
 }
 
 inline std::vector<uint32_t> iota(uint32_t from, uint32_t to) {

@@ -7,12 +7,14 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <random>
 #include <vector>
 
 #include "base/le.h"
 #include "logfile_test_util.h"
 #include "trace/logfile.h"
+#include "trace/packed.h"
 
 namespace pfc::trace {
 namespace {
@@ -42,7 +44,7 @@ TEST(LogWriter, ARecordLargerThanAChunkComesBackExactly) {
   TempFile f;
   auto w = LogWriter::create(f.open_rw(), settings(kBuffer));
   ASSERT_TRUE(w);
-  std::vector<uint8_t> big(3 * kLogWriteChunk / 2);
+  std::vector<uint8_t> big(0xFFFF);  // the largest payload: a record over a staged chunk
   for (size_t i = 0; i < big.size(); ++i) big[i] = static_cast<uint8_t>(i * 7);
   EventRecord h{};
   h.id = 9;
@@ -68,6 +70,7 @@ TEST(LogWriter, ARecordLargerThanAChunkComesBackExactly) {
   EXPECT_EQ(r->problem(), "");
   EXPECT_EQ(bigs, 3);
   EXPECT_EQ(small, 300);
+  EXPECT_EQ(r->info().events_lost, 0u);
 }
 
 // A circular file whose writer has begun overwriting the oldest slot (more than one chunk
@@ -331,27 +334,144 @@ TEST(LogMerge, ChunkedFileCutAnywhereGivesTheWholeBuffersBeforeTheCut) {
   }
 }
 
-// A chunk whose records do not add up to its header, inside a buffer whose CRC is right:
-// the events of the buffers before come, then the damage, named with the buffer's offset.
-TEST(LogMerge, AChunkThatDoesNotAddUpIsDamage) {
+// The offset in the file bytes `b` of the first records chunk of the buffer at `at`.
+size_t first_records_chunk(const std::vector<uint8_t>& b, size_t at) {
+  size_t pos = at + kLogBufferHeaderSize;
+  while (load_le<uint32_t>(b.data() + pos + 12) != kChunkRecords)
+    pos += kLogChunkHeaderSize + load_le<uint32_t>(b.data() + pos);
+  return pos;
+}
+
+// A file whose second buffer (records 10..12 in one chunk) was changed by `change` (given
+// the bytes and the chunk's offset) and its CRC made valid again: the events of the first
+// buffer come, then the damage, named with the buffer's offset.
+void expect_second_buffer_damage(const std::function<void(std::vector<uint8_t>&, size_t)>& change,
+                                 const std::string& what) {
   TempFile f;
   auto w = LogWriter::create(f.open_rw(), settings(kMinLogBuffer));
   ASSERT_TRUE(w);
   add_run(*w, 1, 0, 1, 10);
   w->set_horizon(9);
   ASSERT_TRUE(w->next_buffer());
-  const std::vector<uint8_t> run = run_of(1, 10, 1, 3);
-  ASSERT_TRUE(w->add_chunk(run.data(), static_cast<uint32_t>(run.size()), 2, 1, stream_of(1),
-                           entry_0()));  // says 2
+  add_run(*w, 1, 10, 1, 3);
   ASSERT_TRUE(w->close(1, 0));
+  std::vector<uint8_t> b = f.bytes();
+  const size_t second = w->info().data_offset + kMinLogBuffer;
+  change(b, first_records_chunk(b, second));
+  fix_buffer_crc(b, second);
+  f.write(b);
   auto r = open_reader(f);
   ASSERT_TRUE(r);
   const auto [ts, last] = timestamps(*r, false);
-  EXPECT_EQ(last, LogReader::Step::Damaged);
-  EXPECT_EQ(ts, range(0, 10));
-  EXPECT_NE(r->problem().find("damaged chunk (event count) in the buffer at offset"),
+  EXPECT_EQ(last, LogReader::Step::Damaged) << what;
+  EXPECT_EQ(ts, range(0, 10)) << what;
+  EXPECT_NE(r->problem().find(what + " in the buffer at offset " + std::to_string(second)),
             std::string::npos)
       << r->problem();
+}
+
+// A chunk whose records do not add up to its header (it says fewer, or more), or a packed
+// record whose parts do not fit or carry an unknown bit, inside a buffer whose CRC is right.
+TEST(LogMerge, AChunkThatDoesNotAddUpIsDamage) {
+  const size_t record = kLogChunkHeaderSize + kPackedChunkBase;  // the first packed record
+  expect_second_buffer_damage([](auto& b, size_t c) { store_le<uint32_t>(b.data() + c + 4, 2); },
+                              "damaged chunk (event count)");
+  expect_second_buffer_damage([](auto& b, size_t c) { store_le<uint32_t>(b.data() + c + 4, 4); },
+                              "damaged event record");
+  expect_second_buffer_damage([&](auto& b, size_t c) { b[c + record + 3] |= 64; },
+                              "damaged event record");
+  expect_second_buffer_damage(
+      [&](auto& b, size_t c) { store_le<uint16_t>(b.data() + c + record, 0x4000); },
+      "damaged event record");
+  expect_second_buffer_damage([&](auto& b, size_t c) { b[c + record + 2] = 7; },  // undefined
+                              "damaged event record");
+}
+
+// The sample event's record packs to 28 bytes (a ring's is 40); a record 2^32 ns or more
+// after its chunk's first, or before it, carries its own timestamp; activity IDs, related
+// IDs and stacks come back exactly.
+TEST(LogMerge, PackedRecordsKeepEveryPart) {
+  const uint8_t payload[14] = {'U', 0, 's', 0, 'e', 0, 'r', 0, 0, 0, 15, 0, 0, 0};
+  RecordHead h{};
+  h.ts = 5 * kPackedSpan;
+  h.entry = 0;
+  RecordLayout l{.payload = kMinRecordBytes, .payload_len = sizeof payload};
+  EXPECT_EQ(packed_bytes(h, l, h.ts), 28u);
+  EXPECT_EQ(packed_bytes(h, l, h.ts + 1), 36u);            // before its base: its own
+  EXPECT_EQ(packed_bytes(h, l, h.ts - kPackedSpan), 36u);  // 2^32 ns after it
+  EXPECT_EQ(packed_bytes(h, l, h.ts - kPackedSpan + 1), 28u);
+
+  TempFile f;
+  auto w = LogWriter::create(f.open_rw(), settings(kMinLogBuffer));
+  ASSERT_TRUE(w);
+  const uint64_t stack[3] = {7, 0x1122334455667788ull, 3};
+  const std::vector<uint64_t> times = {5, 5 + kPackedSpan - 1, 5 + kPackedSpan,
+                                       4 + 3 * kPackedSpan};
+  std::vector<uint8_t> run;
+  const TableEntry entry{};
+  for (size_t k = 0; k < times.size(); ++k) {
+    const Guid activity{static_cast<uint32_t>(k + 1), 2, 3, {4, 5, 6, 7, 8, 9, 10, 11}};
+    const Guid related{static_cast<uint32_t>(k + 9), 2, 3, {4, 5, 6, 7, 8, 9, 10, 11}};
+    const RecordParts parts{.inline_entry = k == 3 ? &entry : nullptr,
+                            .activity = k % 2 == 0 ? &activity : nullptr,
+                            .related = k >= 1 ? &related : nullptr,
+                            .stack = stack,
+                            .stack_count = static_cast<uint32_t>(k),
+                            .payload = payload,
+                            .payload_len = static_cast<uint32_t>(sizeof payload - k)};
+    const size_t at = run.size();
+    run.resize(at + record_bytes(parts), 0);
+    auto* r = reinterpret_cast<RecordHead*>(run.data() + at);
+    r->size = record_bytes(parts);
+    r->state = kRecordEvent;
+    r->ts = times[k];
+    fill_record(r, static_cast<uint32_t>(100 + k), static_cast<uint16_t>(k), 0, parts);
+  }
+  ASSERT_TRUE(
+      w->add_chunk(run.data(), static_cast<uint32_t>(run.size()), 4, 1, stream_of(1), entry_0()));
+  ASSERT_TRUE(w->close(1, 0));
+  auto r = open_reader(f);
+  ASSERT_TRUE(r);
+  RingReader::View v;
+  for (size_t k = 0; k < times.size(); ++k) {
+    ASSERT_EQ(r->next(v), LogReader::Step::Event) << k << r->problem();
+    EXPECT_EQ(v.header.ts, times[k]) << k;
+    EXPECT_EQ(v.header.tid, 100 + k);
+    EXPECT_EQ(v.header.cpu, k);
+    EXPECT_EQ(v.header.activity.data1, k % 2 == 0 ? k + 1 : 0) << k;
+    EXPECT_EQ(v.header.has_related != 0, k >= 1) << k;
+    EXPECT_EQ(v.header.related.data1, k >= 1 ? k + 9 : 0) << k;
+    ASSERT_EQ(v.header.stack_count, k);
+    EXPECT_EQ(std::memcmp(v.stack, stack, 8 * k), 0) << k;
+    ASSERT_EQ(v.header.payload_len, sizeof payload - k);
+    EXPECT_EQ(std::memcmp(v.payload, payload, sizeof payload - k), 0) << k;
+  }
+  EXPECT_EQ(r->next(v), LogReader::Step::End) << r->problem();
+}
+
+// A payload over 64 KB (EventWrite makes none; a packed record cannot hold one) is lost
+// and counted, from add() and from a ring's run alike.
+TEST(LogWriter, APayloadOver64KBIsLostAndCounted) {
+  TempFile f;
+  auto w = LogWriter::create(f.open_rw(), settings(kMaxLogBuffer));
+  ASSERT_TRUE(w);
+  std::vector<uint8_t> big(0x10000, 1);
+  EventRecord h{};
+  h.payload_len = static_cast<uint32_t>(big.size());
+  auto ok = w->add(h, big.data(), nullptr);
+  ASSERT_TRUE(ok);
+  EXPECT_FALSE(*ok);
+  const RecordParts parts{.payload = big.data(), .payload_len = 0x10000};
+  std::vector<uint8_t> run(record_bytes(parts), 0);
+  auto* r = reinterpret_cast<RecordHead*>(run.data());
+  r->size = record_bytes(parts);
+  r->state = kRecordEvent;
+  fill_record(r, 1, 0, 0, parts);
+  add_event(*w, 1);
+  ASSERT_TRUE(w->add_chunk(run.data(), r->size, 1, 1, stream_of(1), entry_0()));
+  ASSERT_TRUE(w->close(1, 0));
+  EXPECT_EQ(w->info().events_lost, 2u);
+  EXPECT_EQ(w->info().events_written, 1u);
 }
 
 }  // namespace

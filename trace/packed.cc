@@ -1,0 +1,118 @@
+// trace/packed.cc — see packed.h.
+#include "trace/packed.h"
+
+#include <cstring>
+
+#include "base/le.h"
+#include "trace/ring.h"
+
+namespace pfc::trace {
+namespace {
+
+bool fits_delta(uint64_t ts, uint64_t base) { return ts >= base && ts - base < kPackedSpan; }
+
+uint8_t packed_parts(const RecordLayout& l, bool own_time) {
+  return static_cast<uint8_t>((l.activity != 0 ? kPackedActivity : 0) |
+                              (l.related != 0 ? kPackedRelated : 0) |
+                              (l.stack != 0 ? kPackedStack : 0) | (own_time ? kPackedTime : 0));
+}
+
+}  // namespace
+
+uint32_t packed_bytes(const RecordHead& h, const RecordLayout& l, uint64_t base) {
+  return kPackedHeadBytes + (fits_delta(h.ts, base) ? 0 : 8) +
+         (h.entry == kEntryInline ? uint32_t{sizeof(TableEntry)} : 0) + (l.activity != 0 ? 16 : 0) +
+         (l.related != 0 ? 16 : 0) + (l.stack != 0 ? 2 + 8 * l.stack_count : 0) + l.payload_len;
+}
+
+uint32_t pack_record(const RecordHead& h, const uint8_t* rec, const RecordLayout& l, uint64_t base,
+                     uint8_t* out) {
+  const bool own_time = !fits_delta(h.ts, base);
+  store_le<uint16_t>(out, static_cast<uint16_t>(l.payload_len));
+  out[2] = h.entry;
+  out[3] = packed_parts(l, own_time);
+  store_le<uint32_t>(out + 4, own_time ? 0 : static_cast<uint32_t>(h.ts - base));
+  store_le<uint32_t>(out + 8, h.tid);
+  store_le<uint16_t>(out + 12, h.cpu);
+  uint8_t* at = out + kPackedHeadBytes;
+  const auto put = [&at](const void* src, size_t n) {
+    std::memcpy(at, src, n);
+    at += n;
+  };
+  if (own_time) put(&h.ts, 8);
+  if (h.entry == kEntryInline) put(rec + kMinRecordBytes, sizeof(TableEntry));
+  if (l.activity != 0) put(rec + l.activity, 16);
+  if (l.related != 0) put(rec + l.related, 16);
+  if (l.stack != 0) {
+    store_le<uint16_t>(at, static_cast<uint16_t>(l.stack_count));
+    at += 2;
+    put(rec + l.stack, 8u * l.stack_count);
+  }
+  put(rec + l.payload, l.payload_len);
+  return static_cast<uint32_t>(at - out);
+}
+
+bool packed_layout(const uint8_t* p, uint32_t room, uint64_t base, PackedLayout& out) {
+  if (room < kPackedHeadBytes) return false;
+  const uint8_t parts = p[3];
+  if ((parts & ~kPackedKnown) != 0) return false;
+  out = PackedLayout{};
+  out.entry = p[2];
+  out.payload_len = load_le<uint16_t>(p);
+  uint32_t at = kPackedHeadBytes;
+  const auto take = [&](uint32_t n) {
+    if (room - at < n) return false;
+    at += n;
+    return true;
+  };
+  if ((parts & kPackedTime) != 0) {
+    if (!take(8)) return false;
+    out.ts = load_le<uint64_t>(p + kPackedHeadBytes);
+  } else {
+    out.ts = base + load_le<uint32_t>(p + 4);
+  }
+  const auto part = [&](uint8_t bit, uint32_t n, uint32_t& where) {
+    if ((parts & bit) == 0) return true;
+    where = at;
+    return take(n);
+  };
+  if (out.entry == kEntryInline) {
+    out.inline_entry = at;
+    if (!take(sizeof(TableEntry))) return false;
+  }
+  if (!part(kPackedActivity, 16, out.activity) || !part(kPackedRelated, 16, out.related))
+    return false;
+  if ((parts & kPackedStack) != 0) {
+    if (!take(2)) return false;
+    out.stack_count = load_le<uint16_t>(p + at - 2);
+    out.stack = at;
+    if (out.stack_count == 0 || !take(8 * out.stack_count)) return false;
+  }
+  out.payload = at;
+  if (!take(out.payload_len)) return false;
+  out.size = at;
+  return true;
+}
+
+uint64_t packed_ts(const uint8_t* p, uint64_t base) {
+  return (p[3] & kPackedTime) != 0 ? load_le<uint64_t>(p + kPackedHeadBytes)
+                                   : base + load_le<uint32_t>(p + 4);
+}
+
+void decode_packed(const uint8_t* p, const PackedLayout& l, const TableEntry& entry,
+                   const StreamInfo& s, EventRecord& out) {
+  out = event_template(entry, s.pid);
+  out.size = l.size;
+  out.state = kRecordEvent;
+  out.ts = l.ts;
+  out.filetime = filetime_at(s, l.ts);
+  out.tid = load_le<uint32_t>(p + 8);
+  out.cpu = load_le<uint16_t>(p + 12);
+  if (l.activity != 0) std::memcpy(&out.activity, p + l.activity, 16);
+  out.has_related = l.related != 0;
+  if (l.related != 0) std::memcpy(&out.related, p + l.related, 16);
+  out.stack_count = static_cast<uint16_t>(l.stack_count);
+  out.payload_len = l.payload_len;
+}
+
+}  // namespace pfc::trace

@@ -1,0 +1,84 @@
+// trace/packed.h — the packed event record of log files (docs/logfile.md "Records"): a
+// ring's record (trace/record.h) without what a file does not need. A ring's record is
+// 8-byte aligned and begins with the commit protocol's word (size and stamp) and a full
+// monotonic timestamp; a packed record is byte-aligned, its size follows from its payload
+// length and parts, and its timestamp is a 32-bit delta from its chunk's base. The sample
+// event (14 payload bytes) takes 28 bytes packed, 40 in a ring.
+//
+// Layout (little-endian, no alignment): u16 payload bytes, u8 table index (kEntryInline:
+// the entry follows), u8 parts (kPacked*), u32 nanoseconds after the chunk's base (0 with
+// kPackedTime), u32 tid, u16 cpu; then, as flagged and in this order, the u64 monotonic
+// timestamp, the inline entry (40 bytes), the activity ID (16), the related activity ID
+// (16), the stack (u16 count, 1..65535, then count u64, MatchId first), the payload.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+#include "trace/record.h"
+
+namespace pfc::trace {
+
+inline constexpr uint32_t kPackedHeadBytes = 14;
+inline constexpr uint8_t kPackedActivity = 1;
+inline constexpr uint8_t kPackedRelated = 2;
+inline constexpr uint8_t kPackedStack = 4;
+inline constexpr uint8_t kPackedTime = 8;  // the record's own u64 timestamp, not a delta
+inline constexpr uint8_t kPackedKnown =
+    kPackedActivity | kPackedRelated | kPackedStack | kPackedTime;
+// A record's timestamp is base + delta when it lies in [base, base + kPackedSpan).
+inline constexpr uint64_t kPackedSpan = uint64_t{1} << 32;
+
+// The packed bytes of a ring record with this head and layout (checked by record_layout).
+uint32_t packed_bytes(const RecordHead& h, const RecordLayout& l, uint64_t base);
+// Writes that packed record at `out` (packed_bytes of room); returns its size.
+uint32_t pack_record(const RecordHead& h, const uint8_t* rec, const RecordLayout& l, uint64_t base,
+                     uint8_t* out);
+
+// Whether the ring record with head `h` (its size checked) is a common one: no parts, its
+// entry among `used` (of a table of `count`), its payload at most 64 KB and its timestamp
+// within kPackedSpan after `base` — what pack_plain packs.
+inline bool plain_record(const RecordHead& h, uint64_t base, uint32_t count, const EntrySet& used) {
+  const uint32_t pad = h.parts, padded = h.size - kMinRecordBytes;
+  return pad <= kPartPadMask && padded >= pad && padded - pad <= 0xFFFF && h.entry < count &&
+         used.has(h.entry) && h.ts - base < kPackedSpan;
+}
+// pack_record for a plain_record at `rec`: the payload is copied in 8-byte words, so up to
+// 7 bytes past the packed record are written (the caller's room has kPackedCopySlack more).
+// Returns its size.
+inline constexpr uint32_t kPackedCopySlack = 8;
+inline uint32_t pack_plain(const RecordHead& h, const uint8_t* rec, uint64_t base, uint8_t* out) {
+  const uint32_t padded = h.size - kMinRecordBytes, payload = padded - h.parts;
+  const uint64_t first = uint64_t{payload} | uint64_t{h.entry} << 16 | (h.ts - base) << 32;
+  const uint64_t second = uint64_t{h.tid} | uint64_t{h.cpu} << 32;  // 2 bytes of it overwritten
+  std::memcpy(out, &first, 8);
+  std::memcpy(out + 8, &second, 8);
+  uint8_t* to = out + kPackedHeadBytes;
+  const uint8_t* from = rec + kMinRecordBytes;
+  uint32_t i = 0;
+  for (; i + 16 <= padded; i += 16) std::memcpy(to + i, from + i, 16);
+  if (i != padded) std::memcpy(to + i, from + i, 8);
+  return kPackedHeadBytes + payload;
+}
+
+// Where the parts of a packed record lie (offsets from its start; 0: absent).
+struct PackedLayout {
+  uint32_t size = 0;  // the whole record
+  uint64_t ts = 0;
+  uint8_t entry = kEntryInline;
+  uint32_t inline_entry = 0, activity = 0, related = 0, stack = 0, payload = 0;
+  uint32_t stack_count = 0;
+  uint32_t payload_len = 0;
+};
+// Checks the packed record at `p` (`room` bytes left in its chunk, whose base is `base`):
+// false when its parts do not fit in `room` or an unknown bit is set.
+bool packed_layout(const uint8_t* p, uint32_t room, uint64_t base, PackedLayout& out);
+// The timestamp of the packed record at `p`, whose layout was checked.
+uint64_t packed_ts(const uint8_t* p, uint64_t base);
+
+// Rebuilds the event of a checked packed record at `p` on top of its stream's fields:
+// `entry` is the stream's entry it names (or its inline one), `s` the stream.
+void decode_packed(const uint8_t* p, const PackedLayout& l, const TableEntry& entry,
+                   const StreamInfo& s, EventRecord& out);
+
+}  // namespace pfc::trace
