@@ -85,7 +85,10 @@ Result<LogWriter> LogWriter::create(UniqueFd fd, LogInfo info) {
   out.info_ = std::move(info);
   const uint32_t size = out.info_.buffer_size;
   out.batch_slots_ = std::max(1u, kLogBatchBytes / size);
-  void* mem = std::aligned_alloc(kDirectAlign, uint64_t{out.batch_slots_} * size);
+  // (aligned_alloc: a size that is a multiple of the alignment)
+  const uint64_t batch = uint64_t{out.batch_slots_} * size;
+  void* mem =
+      std::aligned_alloc(kDirectAlign, (batch + kDirectAlign - 1) / kDirectAlign * kDirectAlign);
   if (mem == nullptr) return make_error("cannot allocate the log file's buffers");
   out.batch_.reset(static_cast<uint8_t*>(mem));
   out.staged_events_.reserve(out.batch_slots_);
