@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <cstddef>
 #include <cstring>
 
 #include "base/crc32.h"
@@ -183,7 +184,12 @@ uint32_t LogWriter::pack(const uint8_t* records, uint32_t bytes, uint32_t events
                          const StreamInfo& info, const EntrySet& used, uint8_t* dst,
                          uint32_t& packed) {
   uint8_t* out = dst + kPackedChunkBase;
-  uint64_t base = 0;
+  // The entries a record may name: those of `used` the table has (kEntryInline never).
+  uint8_t usable[256] = {};
+  for (uint32_t e = 0; e < info.count && e < kMaxTableEntries; ++e)
+    usable[e] = used.has(static_cast<uint8_t>(e)) ? 1 : 0;
+  uint64_t base = 0;  // the first record's timestamp
+  if (bytes >= kMinRecordBytes) std::memcpy(&base, records + offsetof(RecordHead, ts), 8);
   packed = 0;
   uint32_t at = 0;
   for (uint32_t i = 0; i < events && bytes - at >= kMinRecordBytes; ++i) {
@@ -193,13 +199,11 @@ uint32_t LogWriter::pack(const uint8_t* records, uint32_t bytes, uint32_t events
     RecordHead h;
     std::memcpy(&h, rec, sizeof h);
     if (h.size % 8 != 0 || h.size - kMinRecordBytes > bytes - at - kMinRecordBytes) break;
-    if (packed == 0) base = h.ts;
-    if (plain_record(h, base, info.count, used)) [[likely]] {
+    if (plain_record(h, base, usable)) [[likely]] {
       out += pack_plain(h, rec, base, out);
       packed++;
-    } else if (RecordLayout l;
-               record_layout(h, rec, h.size, l) && l.payload_len <= 0xFFFF &&
-               (h.entry == kEntryInline || (h.entry < info.count && used.has(h.entry)))) {
+    } else if (RecordLayout l; record_layout(h, rec, h.size, l) && l.payload_len <= 0xFFFF &&
+                               (h.entry == kEntryInline || usable[h.entry] != 0)) {
       out += pack_record(h, rec, l, base, out);
       packed++;
     }
