@@ -26,6 +26,8 @@ namespace {
 constexpr uint32_t kModeCircular = 0x2;  // EVENT_TRACE_FILE_MODE_CIRCULAR
 constexpr int kLogFd = 3;
 constexpr auto kIdleSleep = std::chrono::microseconds(500);
+// A round that moved less than this sleeps kIdleSleep before the next.
+constexpr uint64_t kBusyBytes = 64u << 10;
 // New writers' rings are looked for this often: a fresh writer at full pace fills a 2 MB
 // ring in about 10 ms, before the host would see it at the consumers' kScanNs.
 constexpr uint64_t kHostScanNs = 1'000'000;
@@ -174,7 +176,12 @@ class Host {
         if (asked) answer_flush();
       }
       if (rings_.oldest().view == nullptr && rings_.finished(now)) break;
-      if (moved < kLogWriteChunk) std::this_thread::sleep_for(kIdleSleep);
+      if (moved < kBusyBytes) {
+        // Little to move: the complete buffers held for a batch go now, so a reader
+        // following the file waits no longer than this round for them.
+        if (writer_.write_complete()) publish();
+        std::this_thread::sleep_for(kIdleSleep);
+      }
     }
     note_schemas(~uint64_t{0});
     // Every event a writer put into a ring or dropped is in the file or counted lost: the

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <optional>
 #include <string>
@@ -47,11 +48,10 @@ inline constexpr uint32_t kMaxLogBuffer = 16u << 20;
 inline constexpr uint32_t kMaxLogSections = 16u << 20;   // bytes of the section area
 inline constexpr uint32_t kLogBufferMagic = 0x46554250;  // "PBUF"
 inline constexpr uint64_t kMaxCircularSlots = 1u << 20;
-// The writer stages records in pieces of this size and writes each piece at its place in
-// the file, so the bytes it checksums and hands to pwrite are still in the cache.
-inline constexpr uint32_t kLogWriteChunk = 64u << 10;
-// Larger pieces (the host's runs of records, packed) are written straight from their memory.
-inline constexpr uint32_t kLogDirectWrite = 4u << 10;
+// The writer builds whole buffers in memory and writes complete ones together, up to this
+// many bytes in one write (one buffer when buffers are larger), with O_DIRECT where the
+// file system takes it (docs/logfile.md "How a buffer reaches the file").
+inline constexpr uint32_t kLogBatchBytes = 1u << 20;
 inline constexpr uint32_t kLogClockFiletime = 1;  // TimeStamp: FILETIME (CLOCK_REALTIME)
 inline constexpr uint32_t kLogModeCircular = 1;   // header flag
 
@@ -144,8 +144,12 @@ class LogWriter {
   uint32_t stream_chunk_bytes(uint32_t stream, const EntrySet& used) const;
   // Whether the current buffer holds nothing yet.
   bool empty() const { return used_ == 0; }
-  // Writes the current buffer (when it holds events) and starts the next one.
-  Result<void> next_buffer() { return write_buffer(); }
+  // Completes the current buffer (when it holds events) and starts the next one; complete
+  // buffers are written kLogBatchBytes at a time (write_complete writes them at once).
+  Result<void> next_buffer() { return finish_buffer(); }
+  // Writes the complete buffers held in memory (the session host calls it when a round
+  // found little to move, so a reader following the file waits at most a round for them).
+  Result<void> write_complete();
   // Raises the merge horizon the next buffer header carries: every record with a timestamp
   // at or below it is in that buffer or an earlier one (docs/logfile.md "Merging").
   void set_horizon(uint64_t ts) { horizon_ = std::max(horizon_, ts); }
@@ -164,56 +168,66 @@ class LogWriter {
   // left out (counted in schemas_left_out, section 3) while later ones that fit are kept.
   // A failed write keeps the schemas as they were (and tries to write them back).
   Result<void> set_schemas(std::vector<ProviderSchema> schemas);
-  // Writes the current buffer when it holds events (a flush timer, or STOP).
+  // Completes the current buffer when it holds events and writes every complete buffer (a
+  // flush timer, or STOP).
   Result<void> flush();
   // Flushes and writes the final header: closed, end_time, counters. `ring_lost` adds the
   // events the session's rings dropped.
   Result<void> close(int64_t end_time, uint64_t ring_lost);
   const LogInfo& info() const { return info_; }
-  bool pending() const { return events_ != 0; }
+  bool pending() const { return events_ != 0 || staged_ != 0; }
+  // Whether complete buffers go to the file with O_DIRECT (the file system took it).
+  bool direct() const { return direct_; }
 
  private:
-  Result<void> write_buffer();
-  // Packs add_chunk's records into packed_ after the chunk's base: the body's bytes (a
-  // multiple of 8); `packed`: the records it holds.
-  uint32_t pack(const uint8_t* records, uint32_t bytes, uint32_t events, const StreamInfo& info,
-                const EntrySet& used, uint32_t& packed);
+  // Completes the current buffer in memory (zeroes after its chunks, its header and CRC)
+  // and holds it for the next batch write; a buffer a full sequential file cannot take is
+  // lost and counted instead.
+  Result<void> finish_buffer();
+  // Packs add_chunk's records at `out` after the chunk's base: the body's bytes (a multiple
+  // of 8); `packed`: the records it holds.
+  static uint32_t pack(const uint8_t* records, uint32_t bytes, uint32_t events,
+                       const StreamInfo& info, const EntrySet& used, uint8_t* out,
+                       uint32_t& packed);
   uint64_t slots() const;  // circular: buffers that fit in max_bytes
 
   UniqueFd fd_;
   LogInfo info_;
-  // The file offset of the current buffer.
-  uint64_t buffer_offset() const;
-  // Whether the current buffer may be written (a sequential file's maximum size).
-  bool buffer_fits() const;
-  // Writes `n` bytes at their place in the current buffer, after the `written_` ones (the
-  // first time for a buffer: decides whether it fits, and in a circular file first clears
-  // the header of the buffer it overwrites, so a crash in between leaves no valid header
-  // over new records).
-  Result<void> write_piece(const uint8_t* p, uint32_t n);
-  // Appends bytes to the current buffer: staged when small, written at once when large.
-  Result<void> append(const uint8_t* p, uint32_t n);
-  Result<void> write_staged();
-  void lose_buffer(uint32_t events);  // the current buffer's events, lost and counted
+  // The file offset of the buffer of sequence `seq`.
+  uint64_t offset_of(uint64_t seq) const;
+  // Whether the buffer of sequence `seq` may be written (a sequential file's maximum size).
+  bool fits(uint64_t seq) const;
+  // The current buffer's memory (after the complete ones held for the batch).
+  uint8_t* current() const { return batch_.get() + uint64_t{staged_} * info_.buffer_size; }
+  // Appends bytes to the current buffer's chunks (the caller checked the room).
+  void append(const uint8_t* p, uint32_t n);
+  void lose_buffer(uint32_t events);  // a buffer's events, lost and counted
+  // Writes `n` bytes at `offset` without O_DIRECT (the header and sections, a cleared
+  // buffer header).
+  Result<void> write_buffered(const uint8_t* p, size_t n, uint64_t offset);
+  void set_direct(bool on);
   // The entries of `stream` the current buffer defines; null: the stream is not defined.
   const EntrySet* defined(uint32_t stream) const;
-  Result<void> add_stream_chunk(uint32_t stream, const StreamInfo& info, const EntrySet& used);
+  void add_stream_chunk(uint32_t stream, const StreamInfo& info, const EntrySet& used);
 
   // The streams the current buffer defines, and their entries it holds.
   std::vector<std::pair<uint32_t, EntrySet>> defined_;
   std::vector<StreamInfo> add_streams_;  // add()'s streams, by number − kAddStreams
 
-  std::vector<uint8_t> chunk_;   // staged bytes (kLogWriteChunk)
-  std::vector<uint8_t> packed_;  // the body of the records chunk being added
-  uint32_t staged_ = 0;          // bytes in chunk_
-  uint32_t written_ = 0;         // bytes of the current buffer's body in the file
-  uint32_t used_ = 0;            // body bytes of the current buffer, written or staged
-  uint32_t crc_ = 0;             // CRC-32 of the body bytes written so far
+  // batch_slots_ buffers of memory (4 KB aligned, for O_DIRECT): the complete buffers held
+  // (staged_, of sequences first_staged_ on, their events in staged_events_), then the
+  // current one.
+  std::unique_ptr<uint8_t, void (*)(void*)> batch_{nullptr, &std::free};
+  uint32_t batch_slots_ = 1;
+  uint32_t staged_ = 0;
+  uint64_t first_staged_ = 0;
+  std::vector<uint32_t> staged_events_;
+  uint32_t used_ = 0;  // chunk bytes of the current buffer
   uint64_t horizon_ = 0;
-  bool started_ = false;  // the current buffer has records in the file
-  uint32_t events_ = 0;
-  uint64_t sequence_ = 0;
+  uint32_t events_ = 0;    // of the current buffer
+  uint64_t sequence_ = 0;  // the current buffer's
   bool full_ = false;
+  bool direct_ = false;
 };
 
 // The header bytes (fixed part + sections) of `info`, and their parse (used by the writer,

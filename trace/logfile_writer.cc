@@ -1,14 +1,17 @@
 // trace/logfile_writer.cc — LogWriter (logfile.h): a session host's log file, the layout of
-// docs/logfile.md. Small chunks are staged in kLogWriteChunk pieces and large ones written
-// straight from the caller's memory (the host's ring mapping), each at its place in the
-// current buffer; the buffer's header goes last, when the buffer is complete, with a CRC
-// that combines its own bytes' CRC with the body's.
+// docs/logfile.md. Each buffer is built whole in memory — chunk headers, stream chunks and
+// packed records put in place, zeroes after them, then its header with the CRC of it all —
+// and complete buffers are written kLogBatchBytes at a time, with O_DIRECT where the file
+// system takes it, so the kernel neither copies them into the page cache nor writes them
+// back in the host's fsync.
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <cstddef>
 #include <cstring>
 
 #include "base/crc32.h"
@@ -20,7 +23,7 @@ namespace pfc::trace {
 namespace {
 
 constexpr uint32_t kLeftOutSectionBytes = 16 + 8;  // section 3 as encoded
-constexpr std::array<uint8_t, 64u << 10> kZeros{};
+constexpr uint32_t kDirectAlign = 4096;            // O_DIRECT: memory, offsets and sizes
 
 Result<void> write_all(int fd, const uint8_t* p, size_t n, uint64_t offset) {
   while (n > 0) {
@@ -30,17 +33,6 @@ Result<void> write_all(int fd, const uint8_t* p, size_t n, uint64_t offset) {
     p += got;
     n -= static_cast<size_t>(got);
     offset += static_cast<uint64_t>(got);
-  }
-  return {};
-}
-
-// `n` zero bytes at `offset`.
-Result<void> write_zeros(int fd, uint64_t n, uint64_t offset) {
-  while (n > 0) {
-    const size_t part = std::min<uint64_t>(n, kZeros.size());
-    if (auto w = write_all(fd, kZeros.data(), part, offset); !w) return w;
-    n -= part;
-    offset += part;
   }
   return {};
 }
@@ -92,22 +84,48 @@ Result<LogWriter> LogWriter::create(UniqueFd fd, LogInfo info) {
   LogWriter out;
   out.fd_ = std::move(fd);
   out.info_ = std::move(info);
-  out.chunk_.assign(std::min(kLogWriteChunk, out.info_.buffer_size), 0);
+  const uint32_t size = out.info_.buffer_size;
+  out.batch_slots_ = std::max(1u, kLogBatchBytes / size);
+  // (aligned_alloc: a size that is a multiple of the alignment)
+  const uint64_t batch = uint64_t{out.batch_slots_} * size;
+  void* mem =
+      std::aligned_alloc(kDirectAlign, (batch + kDirectAlign - 1) / kDirectAlign * kDirectAlign);
+  if (mem == nullptr) return make_error("cannot allocate the log file's buffers");
+  out.batch_.reset(static_cast<uint8_t*>(mem));
+  out.staged_events_.reserve(out.batch_slots_);
+  // Whole buffers at offsets and of sizes that are multiples of 4 KB, from 4 KB-aligned
+  // memory: what O_DIRECT asks (a file system that refuses it keeps buffered writes).
+  if (size % kDirectAlign == 0 && out.info_.data_offset % kDirectAlign == 0) out.set_direct(true);
   return out;
+}
+
+void LogWriter::set_direct(bool on) {
+  const int flags = ::fcntl(fd_.get(), F_GETFL);
+  if (flags < 0) return;
+  const int want = on ? flags | O_DIRECT : flags & ~O_DIRECT;
+  direct_ = (want == flags || ::fcntl(fd_.get(), F_SETFL, want) == 0) ? on : false;
+}
+
+Result<void> LogWriter::write_buffered(const uint8_t* p, size_t n, uint64_t offset) {
+  const bool direct = direct_;
+  if (direct) set_direct(false);  // not whole 4 KB blocks
+  auto w = write_all(fd_.get(), p, n, offset);
+  if (direct) set_direct(true);
+  return w;
 }
 
 uint64_t LogWriter::slots() const {
   return (info_.max_bytes - info_.data_offset) / info_.buffer_size;
 }
 
-uint64_t LogWriter::buffer_offset() const {
-  const uint64_t slot = info_.circular ? sequence_ % slots() : sequence_;
+uint64_t LogWriter::offset_of(uint64_t seq) const {
+  const uint64_t slot = info_.circular ? seq % slots() : seq;
   return info_.data_offset + slot * uint64_t{info_.buffer_size};
 }
 
-bool LogWriter::buffer_fits() const {
+bool LogWriter::fits(uint64_t seq) const {
   return info_.circular || info_.max_bytes == 0 ||
-         info_.data_offset + (sequence_ + 1) * info_.buffer_size <= info_.max_bytes;
+         info_.data_offset + (seq + 1) * info_.buffer_size <= info_.max_bytes;
 }
 
 uint32_t LogWriter::room() const {
@@ -133,8 +151,7 @@ uint32_t LogWriter::room(uint32_t stream, const EntrySet& used) const {
   return r > def ? r - def : 0;
 }
 
-Result<void> LogWriter::add_stream_chunk(uint32_t stream, const StreamInfo& info,
-                                         const EntrySet& used) {
+void LogWriter::add_stream_chunk(uint32_t stream, const StreamInfo& info, const EntrySet& used) {
   const EntrySet* have = defined(stream);
   const EntrySet missing = have != nullptr ? used.minus(*have) : used;
   std::vector<uint8_t> c(kLogChunkHeaderSize + kStreamChunkHead +
@@ -160,15 +177,19 @@ Result<void> LogWriter::add_stream_chunk(uint32_t stream, const StreamInfo& info
     for (auto& d : defined_)
       if (d.first == stream) d.second.merge(used);
   }
-  return append(c.data(), static_cast<uint32_t>(c.size()));
+  append(c.data(), static_cast<uint32_t>(c.size()));
 }
 
 uint32_t LogWriter::pack(const uint8_t* records, uint32_t bytes, uint32_t events,
-                         const StreamInfo& info, const EntrySet& used, uint32_t& packed) {
-  const uint64_t need = kPackedChunkBase + uint64_t{bytes} + kPackedChunkSlack + kPackedCopySlack;
-  if (packed_.size() < need) packed_.resize(need);
-  uint8_t* out = packed_.data() + kPackedChunkBase;
-  uint64_t base = 0;
+                         const StreamInfo& info, const EntrySet& used, uint8_t* dst,
+                         uint32_t& packed) {
+  uint8_t* out = dst + kPackedChunkBase;
+  // The entries a record may name: those of `used` the table has (kEntryInline never).
+  uint8_t usable[256] = {};
+  for (uint32_t e = 0; e < info.count && e < kMaxTableEntries; ++e)
+    usable[e] = used.has(static_cast<uint8_t>(e)) ? 1 : 0;
+  uint64_t base = 0;  // the first record's timestamp
+  if (bytes >= kMinRecordBytes) std::memcpy(&base, records + offsetof(RecordHead, ts), 8);
   packed = 0;
   uint32_t at = 0;
   for (uint32_t i = 0; i < events && bytes - at >= kMinRecordBytes; ++i) {
@@ -178,20 +199,18 @@ uint32_t LogWriter::pack(const uint8_t* records, uint32_t bytes, uint32_t events
     RecordHead h;
     std::memcpy(&h, rec, sizeof h);
     if (h.size % 8 != 0 || h.size - kMinRecordBytes > bytes - at - kMinRecordBytes) break;
-    if (packed == 0) base = h.ts;
-    if (plain_record(h, base, info.count, used)) [[likely]] {
+    if (plain_record(h, base, usable)) [[likely]] {
       out += pack_plain(h, rec, base, out);
       packed++;
-    } else if (RecordLayout l;
-               record_layout(h, rec, h.size, l) && l.payload_len <= 0xFFFF &&
-               (h.entry == kEntryInline || (h.entry < info.count && used.has(h.entry)))) {
+    } else if (RecordLayout l; record_layout(h, rec, h.size, l) && l.payload_len <= 0xFFFF &&
+                               (h.entry == kEntryInline || usable[h.entry] != 0)) {
       out += pack_record(h, rec, l, base, out);
       packed++;
     }
     at += h.size;
   }
-  store_le<uint64_t>(packed_.data(), base);
-  auto body = static_cast<uint32_t>(out - packed_.data());
+  store_le<uint64_t>(dst, base);
+  auto body = static_cast<uint32_t>(out - dst);
   const uint32_t pad = (8 - body % 8) % 8;
   std::memset(out, 0, pad);
   return body + pad;
@@ -199,21 +218,20 @@ uint32_t LogWriter::pack(const uint8_t* records, uint32_t bytes, uint32_t events
 
 Result<void> LogWriter::add_chunk(const uint8_t* records, uint32_t bytes, uint32_t events,
                                   uint32_t stream, const StreamInfo& info, const EntrySet& used) {
+  if (stream_chunk_bytes(stream, used) != 0) add_stream_chunk(stream, info, used);
+  // Packed in place, after the chunk's header (the caller checked the room).
+  uint8_t* h = current() + kLogBufferHeaderSize + used_;
   uint32_t packed = 0;
-  const uint32_t body = pack(records, bytes, events, info, used, packed);
+  const uint32_t body = pack(records, bytes, events, info, used, h + kLogChunkHeaderSize, packed);
   info_.events_lost += events - packed;  // records that were not whole
-  if (packed == 0) return {};
-  Result<void> w;
-  if (stream_chunk_bytes(stream, used) != 0) w = add_stream_chunk(stream, info, used);
-  std::array<uint8_t, kLogChunkHeaderSize> h{};
-  store_le<uint32_t>(h.data(), body);
-  store_le<uint32_t>(h.data() + 4, packed);
-  store_le<uint32_t>(h.data() + 8, stream);
-  store_le<uint32_t>(h.data() + 12, kChunkRecords);
-  if (w) w = append(h.data(), kLogChunkHeaderSize);
-  if (w) w = append(packed_.data(), body);
+  if (packed == 0) return {};            // (a stream chunk added for it stays: harmless)
+  store_le<uint32_t>(h, body);
+  store_le<uint32_t>(h + 4, packed);
+  store_le<uint32_t>(h + 8, stream);
+  store_le<uint32_t>(h + 12, kChunkRecords);
+  used_ += kLogChunkHeaderSize + body;
   events_ += packed;
-  return w;  // a failure: the buffer's events are counted lost when it ends
+  return {};
 }
 
 Result<bool> LogWriter::add(const EventRecord& h, const uint8_t* payload, const uint8_t* stack) {
@@ -254,8 +272,9 @@ Result<bool> LogWriter::add(const EventRecord& h, const uint8_t* payload, const 
     info_.events_lost++;
     return false;
   }
-  if (size > room(stream, EntrySet{}))
-    if (auto w = write_buffer(); !w) return std::unexpected(w.error());
+  // A failed write is returned after the event is added (and counted lost with its buffer).
+  Result<void> done;
+  if (size > room(stream, EntrySet{})) done = finish_buffer();
   std::vector<uint8_t> rec(size, 0);
   auto* head = reinterpret_cast<RecordHead*>(rec.data());
   head->size = size;
@@ -265,47 +284,13 @@ Result<bool> LogWriter::add(const EventRecord& h, const uint8_t* payload, const 
   if (auto w = add_chunk(rec.data(), size, 1, stream, info, EntrySet{}); !w)
     return std::unexpected(w.error());
   set_horizon(h.ts);
+  if (!done) return std::unexpected(done.error());
   return true;
 }
 
-Result<void> LogWriter::append(const uint8_t* p, uint32_t n) {
+void LogWriter::append(const uint8_t* p, uint32_t n) {
+  std::memcpy(current() + kLogBufferHeaderSize + used_, p, n);
   used_ += n;
-  Result<void> w;
-  if (staged_ + n > chunk_.size() || n > kLogDirectWrite) w = write_staged();
-  if (n > kLogDirectWrite) return w ? write_piece(p, n) : w;  // straight from the caller's memory
-  std::memcpy(chunk_.data() + staged_, p, n);
-  staged_ += n;
-  return w;
-}
-
-Result<void> LogWriter::write_staged() {
-  const uint32_t n = staged_;
-  staged_ = 0;
-  return n == 0 ? Result<void>{} : write_piece(chunk_.data(), n);
-}
-
-Result<void> LogWriter::write_piece(const uint8_t* p, uint32_t n) {
-  const uint64_t at = buffer_offset() + kLogBufferHeaderSize + written_;
-  written_ += n;
-  if (full_) return {};  // full: the buffer is counted lost when it ends
-  if (!started_) {
-    started_ = true;
-    if (!buffer_fits()) {  // sequential and full: lost, as ETW does
-      full_ = true;
-      return {};
-    }
-    if (info_.circular && sequence_ >= slots())
-      if (auto w = write_zeros(fd_.get(), kLogBufferHeaderSize, buffer_offset()); !w) {
-        full_ = true;
-        return w;
-      }
-  }
-  crc_ = crc32({p, n}, crc_);
-  if (auto w = write_all(fd_.get(), p, n, at); !w) {
-    full_ = true;  // a disk full or failing: this and every later buffer is lost, and counted
-    return w;
-  }
-  return {};
 }
 
 void LogWriter::lose_buffer(uint32_t events) {
@@ -313,45 +298,91 @@ void LogWriter::lose_buffer(uint32_t events) {
   info_.events_lost += events;
 }
 
-Result<void> LogWriter::write_buffer() {
+Result<void> LogWriter::finish_buffer() {
   if (events_ == 0) return {};
-  auto w = write_staged();
-  const uint32_t events = events_, used = used_, records_crc = crc_;
-  const uint64_t at = buffer_offset();
+  const uint32_t events = events_, used = used_;
+  uint8_t* b = current();
   events_ = 0;
-  defined_.clear();  // the next buffer defines its streams anew
   used_ = 0;
-  written_ = 0;
-  crc_ = 0;
-  started_ = false;
-  if (full_) {
+  defined_.clear();                 // the next buffer defines its streams anew
+  if (full_ || !fits(sequence_)) {  // sequential and full: lost, as ETW does
+    full_ = true;
     lose_buffer(events);
-    return w;
+    return {};
   }
-  std::array<uint8_t, kLogBufferHeaderSize> b{};
-  store_le<uint32_t>(b.data(), kLogBufferMagic);
-  store_le<uint64_t>(b.data() + 8, sequence_);
-  store_le<uint32_t>(b.data() + 16, used);
-  store_le<uint32_t>(b.data() + 20, events);
-  store_le<uint64_t>(b.data() + 32, horizon_);
-  store_le<uint32_t>(b.data() + 24, crc32_combine(crc32(b), records_crc, used));
-  // Zeroes after the records (an earlier lap's bytes in a circular file, the file's end in
-  // a sequential one), then the header: a buffer is valid only once it is whole.
-  w = write_zeros(fd_.get(), info_.buffer_size - kLogBufferHeaderSize - used,
-                  at + kLogBufferHeaderSize + used);
-  if (w) w = write_all(fd_.get(), b.data(), b.size(), at);
-  if (!w) {
-    full_ = true;  // a disk full or failing: this and every later buffer is lost, and counted
-    lose_buffer(events);
-    return w;
-  }
+  std::memset(b + kLogBufferHeaderSize + used, 0, info_.buffer_size - kLogBufferHeaderSize - used);
+  std::memset(b, 0, kLogBufferHeaderSize);
+  store_le<uint32_t>(b, kLogBufferMagic);
+  store_le<uint64_t>(b + 8, sequence_);
+  store_le<uint32_t>(b + 16, used);
+  store_le<uint32_t>(b + 20, events);
+  store_le<uint64_t>(b + 32, horizon_);
+  store_le<uint32_t>(b + 24, crc32({b, kLogBufferHeaderSize + uint64_t{used}}));
+  if (staged_ == 0) first_staged_ = sequence_;
+  staged_events_.push_back(events);
+  staged_++;
   sequence_++;
-  info_.buffers_written++;
-  info_.events_written += events;
+  // A batch is one write: full, or the next buffer not right after it (a circular file's
+  // last slot).
+  if (staged_ == batch_slots_ ||
+      offset_of(sequence_) != offset_of(sequence_ - 1) + info_.buffer_size)
+    return write_complete();
   return {};
 }
 
-Result<void> LogWriter::flush() { return write_buffer(); }
+Result<void> LogWriter::write_complete() {
+  if (staged_ == 0) return {};
+  const uint64_t bytes = uint64_t{staged_} * info_.buffer_size;
+  uint64_t done = 0;
+  Result<void> w;
+  while (done < bytes) {
+    const ssize_t got = ::pwrite(fd_.get(), batch_.get() + done, bytes - done,
+                                 static_cast<off_t>(offset_of(first_staged_) + done));
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0 && errno == EINVAL && direct_) {  // the file system refused this O_DIRECT write
+      set_direct(false);
+      direct_ = false;
+      continue;
+    }
+    if (got <= 0) {
+      w = make_error(errno_text("cannot write the log file", errno));
+      break;
+    }
+    done += static_cast<uint64_t>(got);
+  }
+  // Buffers written whole count; the rest (a full or failing disk) are lost, and every
+  // later buffer with them.
+  const uint64_t whole = done / info_.buffer_size;
+  for (uint32_t i = 0; i < staged_; ++i) {
+    if (i < whole) {
+      info_.buffers_written++;
+      info_.events_written += staged_events_[i];
+    } else {
+      lose_buffer(staged_events_[i]);
+    }
+  }
+  if (!w) {
+    full_ = true;
+    // A buffer written in part holds a new header over old bytes, which would read as
+    // damage: its header is cleared (in place, so a full disk still takes it), and the
+    // slot reads as a missing buffer of a file that lost buffers.
+    if (done % info_.buffer_size != 0) {
+      const uint8_t zeros[kLogBufferHeaderSize] = {};
+      (void)write_buffered(zeros, sizeof zeros, offset_of(first_staged_ + whole));
+    }
+  }
+  // The current buffer's bytes move to the start of the batch memory.
+  if (used_ != 0) std::memmove(batch_.get(), current(), kLogBufferHeaderSize + uint64_t{used_});
+  staged_ = 0;
+  staged_events_.clear();
+  return w;
+}
+
+Result<void> LogWriter::flush() {
+  auto w = finish_buffer();
+  auto c = write_complete();
+  return w ? c : w;
+}
 
 Result<void> LogWriter::set_schemas(std::vector<ProviderSchema> schemas) {
   LogInfo next = info_;
@@ -366,11 +397,11 @@ Result<void> LogWriter::set_schemas(std::vector<ProviderSchema> schemas) {
     }
   }
   const std::vector<uint8_t> bytes = encode_log_header(next);
-  if (auto w = write_all(fd_.get(), bytes.data(), bytes.size(), 0); !w) {
+  if (auto w = write_buffered(bytes.data(), bytes.size(), 0); !w) {
     // Partly written, perhaps: the old sections back (best effort), which the final
     // header's CRC will describe.
     const std::vector<uint8_t> old = encode_log_header(info_);
-    (void)write_all(fd_.get(), old.data(), old.size(), 0);
+    (void)write_buffered(old.data(), old.size(), 0);
     return w;
   }
   info_.schemas = std::move(next.schemas);
@@ -380,12 +411,12 @@ Result<void> LogWriter::set_schemas(std::vector<ProviderSchema> schemas) {
 
 Result<void> LogWriter::close(int64_t end_time, uint64_t ring_lost) {
   horizon_ = ~uint64_t{0};  // nothing comes after the last buffer
-  auto w = write_buffer();
+  auto w = flush();
   info_.end_time = end_time;
   info_.events_lost += ring_lost;
   info_.closed = true;
   const std::vector<uint8_t> bytes = encode_log_header(info_);
-  if (auto h = write_all(fd_.get(), bytes.data(), kLogHeaderSize, 0); !h) return h;
+  if (auto h = write_buffered(bytes.data(), kLogHeaderSize, 0); !h) return h;
   if (::fsync(fd_.get()) != 0) return make_error(errno_text("cannot sync the log file", errno));
   return w;
 }

@@ -36,12 +36,12 @@ uint32_t pack_record(const RecordHead& h, const uint8_t* rec, const RecordLayout
                      uint8_t* out);
 
 // Whether the ring record with head `h` (its size checked) is a common one: no parts, its
-// entry among `used` (of a table of `count`), its payload at most 64 KB and its timestamp
-// within kPackedSpan after `base` — what pack_plain packs.
-inline bool plain_record(const RecordHead& h, uint64_t base, uint32_t count, const EntrySet& used) {
+// entry one of those `usable` marks (indexed by entry), a payload under 64 KB and its
+// timestamp within kPackedSpan after `base` — what pack_plain packs.
+inline bool plain_record(const RecordHead& h, uint64_t base, const uint8_t* usable) {
   const uint32_t pad = h.parts, padded = h.size - kMinRecordBytes;
-  return pad <= kPartPadMask && padded >= pad && padded - pad <= 0xFFFF && h.entry < count &&
-         used.has(h.entry) && h.ts - base < kPackedSpan;
+  return pad <= kPartPadMask && padded >= pad && padded <= 0xFFF8 && usable[h.entry] != 0 &&
+         h.ts - base < kPackedSpan;
 }
 // pack_record for a plain_record at `rec`: the payload is copied in 8-byte words, so up to
 // 7 bytes past the packed record are written (the caller's room has kPackedCopySlack more).

@@ -42,7 +42,10 @@ std::vector<uint8_t> circular_file(const TempFile& f, uint64_t buffers, Layout* 
   auto w = LogWriter::create(f.open_rw(), info);
   EXPECT_TRUE(w);
   uint32_t next = 0;
-  while (w->info().buffers_written + 1 < buffers) add_event(*w, next++);
+  while (w->info().buffers_written + 1 < buffers) {
+    add_event(*w, next++);
+    EXPECT_TRUE(w->write_complete());  // each complete buffer at once, as an idle host does
+  }
   for (int i = 0; i < 5; ++i) add_event(*w, next++);  // the last buffer, written at close
   EXPECT_TRUE(w->close(1, 0));
   layout->data_offset = w->info().data_offset;
