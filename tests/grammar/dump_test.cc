@@ -325,7 +325,7 @@ TEST(DumpTest, EtwSampleFromLanguageContract) {
             " (is InstanceId {0E95CFBC-58D4-44BA-BE40-E63A853536DF}) (ne ErrorCode 0)))))\n");
 }
 
-// `import` has no syntax yet (issue 6); the dump already shows the AST node, first.
+// An `import` is dumped first, before the providers, whatever the source order.
 TEST(DumpTest, ImportsComeFirst) {
   ast::Script script;
   script.providers.emplace_back().name.text = "P";

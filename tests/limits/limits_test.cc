@@ -1,5 +1,5 @@
-// tests/limits/limits_test.cc — hostile input sizes through the real `pfc` (issue 12's
-// reproducers): each run is capped in address space and killed after a generous time, so
+// tests/limits/limits_test.cc — hostile input sizes through the real `pfc` (the limits of
+// docs/limits.md): each run is capped in address space and killed after a generous time, so
 // a quadratic path or an unbounded allocation fails the test instead of the machine.
 // Timeouts are about 50x the time the case takes on the CI machine; never an assertion on
 // time itself. No input may end in exit 3.
