@@ -25,8 +25,7 @@ namespace {
 
 constexpr uint32_t kModeCircular = 0x2;  // EVENT_TRACE_FILE_MODE_CIRCULAR
 constexpr int kLogFd = 3;
-constexpr auto kIdleSleep = std::chrono::microseconds(500);
-// A round that moved less than this sleeps kIdleSleep before the next.
+// A round that moved less than this sleeps host_idle_sleep_ns before the next.
 constexpr uint64_t kBusyBytes = 64u << 10;
 // New writers' rings are looked for this often: a fresh writer at full pace fills a 2 MB
 // ring in about 10 ms, before the host would see it at the consumers' kScanNs.
@@ -155,6 +154,7 @@ class Host {
       : dir_(dir), store_(std::move(store)), rings_(e.instance, kHostScanNs),
         writer_(std::move(writer)), instance_(e.instance) {
     flush_ns_ = uint64_t{e.flush_timer != 0 ? e.flush_timer : 1} * 1'000'000'000;
+    idle_sleep_ns_ = host_idle_sleep_ns(e);
   }
 
   Result<void> run(int marker_fd) {
@@ -180,7 +180,7 @@ class Host {
         // Little to move: the complete buffers held for a batch go now, so a reader
         // following the file waits no longer than this round for them.
         if (writer_.write_complete()) publish();
-        std::this_thread::sleep_for(kIdleSleep);
+        std::this_thread::sleep_for(std::chrono::nanoseconds(idle_sleep_ns_));
       }
     }
     note_schemas(~uint64_t{0});
@@ -299,6 +299,7 @@ class Host {
   SessionRings rings_;
   LogWriter writer_;
   uint64_t flush_ns_;
+  uint64_t idle_sleep_ns_;
   int marker_fd_ = -1;
   std::array<uint64_t, 4> published_{~uint64_t{0}};
   uint64_t next_flush_check_ = 0;
@@ -370,6 +371,15 @@ int serve(uint64_t instance, int ready) {
 }
 
 }  // namespace
+
+uint64_t host_idle_sleep_ns(const SessionEntry& e) {
+  const uint64_t main = ring_capacity(e.buffer_kb, e.min_buffers, e.max_buffers);
+  const uint64_t front = front_ring_capacity(main);
+  const uint64_t smallest = front != 0 ? front : main;
+  // At kFastWriterBytesPerNs a writer fills the ring in smallest / rate ns: a quarter of it.
+  return std::clamp<uint64_t>(smallest / kFastWriterBytesPerNs / 4, kMinIdleSleepNs,
+                              kMaxIdleSleepNs);
+}
 
 LogInfo host_log_info(const SessionEntry& e) {
   LogInfo info;

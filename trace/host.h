@@ -42,6 +42,15 @@ Moved move_runs(RingReader& r, LogWriter& w, uint64_t limit, uint32_t stream);
 // The log file layout the host writes for session `e` (before LogWriter::create's
 // plan_log_layout); StartTraceW checks it before it touches the file.
 LogInfo host_log_info(const SessionEntry& e);
+// How long the host sleeps after a round that found little to move: a quarter of the time a
+// writer at kFastWriterBytesPerNs (1 GB/s, above what two writers of the sample event reach
+// here) takes to fill the session's smallest ring, within [kMinIdleSleepNs,
+// kMaxIdleSleepNs]: each wake-up takes a core from a writer, and on this VM every context
+// switch empties the TLB (docs/performance.md "Working sets").
+inline constexpr uint64_t kFastWriterBytesPerNs = 1;
+inline constexpr uint64_t kMinIdleSleepNs = 500'000;
+inline constexpr uint64_t kMaxIdleSleepNs = 2'000'000;
+uint64_t host_idle_sleep_ns(const SessionEntry& e);
 
 // The host's marker name, and the host a marker name denotes.
 std::string host_marker(uint64_t instance, const ProcessKey& host);

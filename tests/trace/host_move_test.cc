@@ -111,5 +111,20 @@ TEST(MoveRuns, ARecordLargerThanABufferIsDroppedAndCounted) {
   EXPECT_EQ(got, (std::vector<uint32_t>{1, 3}));
 }
 
+// The host's idle sleep is a quarter of the time a 1 GB/s writer takes to fill the
+// session's smallest ring, between 500 µs and 2 ms.
+TEST(HostIdleSleep, FollowsTheSmallestRing) {
+  const auto sleep_of = [](uint32_t kb, uint32_t max_buffers) {
+    SessionEntry e;
+    e.buffer_kb = kb;
+    e.max_buffers = max_buffers;
+    return host_idle_sleep_ns(e);
+  };
+  EXPECT_EQ(sleep_of(64, 0), kMaxIdleSleepNs);      // ETW's defaults: 8 MB rings
+  EXPECT_EQ(sleep_of(32, 0), (4u << 20) / 4);       // 4 MB rings: 1 ms
+  EXPECT_EQ(sleep_of(4, 0), kMinIdleSleepNs);       // 512 KB rings: 131 µs, raised
+  EXPECT_EQ(sleep_of(1024, 256), kMaxIdleSleepNs);  // 256 MB rings, a 16 MB front ring
+}
+
 }  // namespace
 }  // namespace pfc::trace
