@@ -63,8 +63,12 @@ class SchemaBytes {
   std::string text(ULONG offset) const {
     return reinterpret_cast<const char*>(bytes_.data() + offset);
   }
-  PFC_TRACE_SCHEMA_ENUMERATION_INFO head() const {
-    return at<PFC_TRACE_SCHEMA_ENUMERATION_INFO>(0);
+  // The fixed fields only: with no schema the answer ends before Schemas[0].
+  ULONG count() const {
+    return at<ULONG>(offsetof(PFC_TRACE_SCHEMA_ENUMERATION_INFO, NumberOfSchemas));
+  }
+  ULONG left_out() const {
+    return at<ULONG>(offsetof(PFC_TRACE_SCHEMA_ENUMERATION_INFO, SchemasLeftOut));
   }
   PFC_TRACE_SCHEMA_INFO schema(size_t i) const {
     return at<PFC_TRACE_SCHEMA_INFO>(offsetof(PFC_TRACE_SCHEMA_ENUMERATION_INFO, Schemas) +
@@ -136,7 +140,7 @@ std::vector<ProviderDef> published_schemas(const std::string& name) {
   std::vector<ProviderDef> out;
   if (bytes.empty()) return out;
   const SchemaBytes b(bytes);
-  for (ULONG i = 0; i < b.head().NumberOfSchemas; ++i) out.push_back(provider_def(b, b.schema(i)));
+  for (ULONG i = 0; i < b.count(); ++i) out.push_back(provider_def(b, b.schema(i)));
   return out;
 }
 
@@ -147,7 +151,7 @@ std::vector<ProviderDef> log_file_schemas(const std::string& path, std::ostream&
   std::vector<ProviderDef> out;
   if (bytes.empty()) return out;  // not a readable log file: its reader says why
   const SchemaBytes b(bytes);
-  for (ULONG i = 0; i < b.head().NumberOfSchemas; ++i) {
+  for (ULONG i = 0; i < b.count(); ++i) {
     const PFC_TRACE_SCHEMA_INFO s = b.schema(i);
     if ((s.Flags & PFC_TRACE_SCHEMA_UNDECODED) != 0)
       err << "pfc: warning: " << path << ": the schema of provider "
@@ -155,7 +159,7 @@ std::vector<ProviderDef> log_file_schemas(const std::string& path, std::ostream&
           << ") cannot be decoded; its fields are shown raw\n";
     else out.push_back(provider_def(b, s));
   }
-  if (const ULONG n = b.head().SchemasLeftOut; n != 0)
+  if (const ULONG n = b.left_out(); n != 0)
     err << "pfc: warning: " << path << ": " << n
         << " provider schema(s) did not fit in the log file; give them with --schema\n";
   return out;
