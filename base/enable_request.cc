@@ -57,6 +57,16 @@ std::vector<EVENT_FILTER_DESCRIPTOR> enable_descriptors(const EnableRequest& r,
   return f;
 }
 
+ENABLE_TRACE_PARAMETERS enable_parameters(const EnableRequest& r,
+                                          std::vector<EVENT_FILTER_DESCRIPTOR>& f) {
+  ENABLE_TRACE_PARAMETERS params{};
+  params.Version = ENABLE_TRACE_PARAMETERS_VERSION_2;
+  params.EnableProperty = r.properties;
+  params.EnableFilterDesc = f.empty() ? nullptr : f.data();
+  params.FilterDescCount = static_cast<ULONG>(f.size());
+  return params;
+}
+
 std::string name_list_error(std::string_view what, const std::u16string& names) {
   const size_t bytes = (names.size() + 1) * sizeof(char16_t);
   if (names.empty() || bytes <= MAX_EVENT_FILTER_DATA_SIZE) return "";

@@ -13,6 +13,7 @@
 #include "base/scope_kinds.h"
 #include "pfc/enable.h"
 #include "pfc/etw/evntprov.h"
+#include "pfc/etw/evntrace.h"
 #include "pfc/guid.h"
 
 namespace pfc {
@@ -42,6 +43,11 @@ struct EnableRequest {
 // and not change): PID, the name scopes, EVENT_ID, STACKWALK, then the extension.
 std::vector<EVENT_FILTER_DESCRIPTOR> enable_descriptors(const EnableRequest& r,
                                                         std::vector<std::vector<uint8_t>>& bodies);
+
+// EnableTraceEx2's parameters (version 2) of `r`, naming the descriptors `f`
+// (enable_descriptors' result, which must outlive them and not change).
+ENABLE_TRACE_PARAMETERS enable_parameters(const EnableRequest& r,
+                                          std::vector<EVENT_FILTER_DESCRIPTOR>& f);
 
 // "" or why `names` (a ';'-joined UTF-16 name list labelled `what`) does not fit an ETW
 // name-list filter (MAX_EVENT_FILTER_DATA_SIZE bytes with its NUL, docs/etw.md "Filters").

@@ -286,11 +286,7 @@ int apply_enable(const std::string& name, const EnableRequest& r, bool on, std::
   if (h == 0) return no_session(err, name);
   std::vector<std::vector<uint8_t>> bodies;
   std::vector<EVENT_FILTER_DESCRIPTOR> f = enable_descriptors(r, bodies);
-  ENABLE_TRACE_PARAMETERS params{};
-  params.Version = ENABLE_TRACE_PARAMETERS_VERSION_2;
-  params.EnableProperty = r.properties;
-  params.EnableFilterDesc = f.empty() ? nullptr : f.data();
-  params.FilterDescCount = static_cast<ULONG>(f.size());
+  ENABLE_TRACE_PARAMETERS params = enable_parameters(r, f);
   const GUID g = to_win(r.provider);
   const ULONG rc = EnableTraceEx2(
       h, &g, on ? EVENT_CONTROL_CODE_ENABLE_PROVIDER : EVENT_CONTROL_CODE_DISABLE_PROVIDER, r.level,

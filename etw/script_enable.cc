@@ -62,11 +62,7 @@ ULONG script_requests(const CheckedScript& script, const std::string& name,
 ULONG apply(TRACEHANDLE h, const EnableRequest& r, ULONG timeout) {
   std::vector<std::vector<uint8_t>> bodies;
   std::vector<EVENT_FILTER_DESCRIPTOR> f = enable_descriptors(r, bodies);
-  ENABLE_TRACE_PARAMETERS params{};
-  params.Version = ENABLE_TRACE_PARAMETERS_VERSION_2;
-  params.EnableProperty = r.properties;
-  params.EnableFilterDesc = f.empty() ? nullptr : f.data();
-  params.FilterDescCount = static_cast<ULONG>(f.size());
+  ENABLE_TRACE_PARAMETERS params = enable_parameters(r, f);
   const GUID g = to_win(r.provider);
   return enable_trace(h, &g, EVENT_CONTROL_CODE_ENABLE_PROVIDER, r.level, r.any, r.all, timeout,
                       &params, true);
