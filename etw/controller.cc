@@ -18,6 +18,7 @@
 #include "etw/guard.h"
 #include "etw/private_enable.h"
 #include "etw/state.h"
+#include "etw/util.h"
 #include "pfc/etw/pfc_etw_ext.h"
 #include "trace/host.h"
 #include "trace/state.h"
@@ -483,12 +484,7 @@ ULONG PfcEnumerateTraceProviders(TRACEHANDLE TraceHandle, LPGUID Buffer, PULONG 
     std::vector<GUID> guids;
     for (const pfc::trace::EnableEntry& en : st.enables)  // in enable order
       if (en.slot == e->slot) guids.push_back(to_win(en.provider));
-    const auto needed = static_cast<ULONG>(guids.size() * sizeof(GUID));
-    const bool fits = *BufferSize >= needed;
-    *BufferSize = needed;
-    if (!fits) return ERROR_INSUFFICIENT_BUFFER;
-    if (needed != 0) std::memcpy(Buffer, guids.data(), needed);
-    return ERROR_SUCCESS;
+    return copy_bytes_out(guids.data(), guids.size() * sizeof(GUID), Buffer, BufferSize);
   });
 }
 

@@ -14,6 +14,7 @@
 #include "etw/file_session.h"
 #include "etw/guard.h"
 #include "etw/session_info.h"
+#include "etw/util.h"
 #include "pfc/etw/pfc_etw_ext.h"
 #include "trace/dir.h"
 #include "trace/program_cache.h"
@@ -143,12 +144,7 @@ ULONG PfcEnumerateTracePrograms(PPFC_TRACE_PROGRAM_ENUMERATION_INFO Buffer, PULO
       check_databases(*dir, all.back());
     }
     const std::vector<uint8_t> bytes = enumeration_bytes(all);
-    const auto needed = static_cast<ULONG>(bytes.size());
-    const bool fits = *BufferSize >= needed;
-    *BufferSize = needed;
-    if (!fits) return ERROR_INSUFFICIENT_BUFFER;
-    std::memcpy(Buffer, bytes.data(), needed);
-    return ERROR_SUCCESS;
+    return copy_bytes_out(bytes.data(), bytes.size(), Buffer, BufferSize);
   });
 }
 

@@ -178,12 +178,7 @@ ULONG PfcEnumerateTraceSchemas(LPCWSTR LoggerName, LPCWSTR LogFileName,
     if (const ULONG rc = find_schemas(LoggerName, LogFileName, found); rc != ERROR_SUCCESS)
       return rc;
     const std::vector<uint8_t> bytes = enumeration_bytes(found);
-    const auto needed = static_cast<ULONG>(bytes.size());
-    const bool fits = *BufferSize >= needed;
-    *BufferSize = needed;
-    if (!fits) return ERROR_INSUFFICIENT_BUFFER;
-    std::memcpy(Buffer, bytes.data(), needed);
-    return ERROR_SUCCESS;
+    return copy_bytes_out(bytes.data(), bytes.size(), Buffer, BufferSize);
   });
 }
 

@@ -31,6 +31,15 @@ ULONG copy_text_out(std::string_view text, char* buffer, ULONG size, ULONG* need
   return ERROR_SUCCESS;
 }
 
+ULONG copy_bytes_out(const void* data, size_t bytes, void* buffer, ULONG* size) {
+  if (bytes > ULONG(-1)) return ERROR_INTERNAL_ERROR;
+  const bool fits = *size >= bytes;
+  *size = static_cast<ULONG>(bytes);
+  if (!fits) return ERROR_INSUFFICIENT_BUFFER;
+  if (bytes != 0) std::memcpy(buffer, data, bytes);
+  return ERROR_SUCCESS;
+}
+
 ULONG namespace_error(int err) {
   return trace::disk_full(err) ? ERROR_DISK_FULL : ERROR_ACCESS_DENIED;
 }

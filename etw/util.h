@@ -75,6 +75,10 @@ void set_last_error(uint32_t error);
 // `buffer` (`size` bytes), *needed = the bytes that takes. ERROR_MORE_DATA when it does not
 // fit (nothing written); the caller has checked the pointers.
 ULONG copy_text_out(std::string_view text, char* buffer, ULONG size, ULONG* needed);
+// The pfc extensions' buffer convention: the `bytes` bytes at `data` into `buffer` when
+// *size holds them, else ERROR_INSUFFICIENT_BUFFER with nothing written; *size = `bytes`
+// either way. The caller has checked the pointers (buffer may be null when *size is 0).
+ULONG copy_bytes_out(const void* data, size_t bytes, void* buffer, ULONG* size);
 
 // The ETW error for a trace namespace that cannot be used, from the errno behind it (0:
 // none known): ERROR_DISK_FULL for a full file system (ENOSPC, EDQUOT), else
