@@ -12,6 +12,7 @@
  * INITGUID is defined before this header (or after initguid.h), as in the SDK; declared
  * elsewhere. */
 #ifdef INITGUID
+/* NOLINTNEXTLINE(misc-definitions-in-headers): weak, under INITGUID only, as in the SDK */
 PFC_ETW_DEFINE_GUID_VALUE(EventTraceGuid, 0x68fdd900, 0x4a3e, 0x11d1, 0x84, 0xf4, 0x00, 0x00, 0xf8,
                           0x04, 0x64, 0xe3);
 #else

@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #ifndef __cplusplus
 #include <uchar.h>
 #endif
@@ -293,14 +294,8 @@ typedef const GUID* REFGUID;
 #endif
 #endif
 
-static inline int IsEqualGUID(REFGUID a, REFGUID b) {
-  const UCHAR* x = (const UCHAR*)a;
-  const UCHAR* y = (const UCHAR*)b;
-  for (int i = 0; i < 16; ++i) {
-    if (x[i] != y[i]) return 0;
-  }
-  return 1;
-}
+/* 1 if the 16 bytes of *a and *b are equal, as guiddef.h's memcmp. */
+static inline int IsEqualGUID(REFGUID a, REFGUID b) { return memcmp(a, b, sizeof(GUID)) == 0; }
 
 #ifdef __cplusplus
 /* guiddef.h's C++ comparisons. */
