@@ -40,8 +40,7 @@ const char* const kPieces[] = {"w1_3",
                                "w4_8",
                                "w0_11",
                                "W5_20",
-                               "stra\xc3\x9f"
-                               "e",
+                               "stra\u00dfe",
                                "STRASSE",
                                "Stra\xe1\xba\x9e"
                                "e",
