@@ -37,6 +37,15 @@
 #endif
 #define __stdcall
 #define __cdecl
+/* The C API's enums (EVENT_INFO_CLASS, TRACE_QUERY_INFO_CLASS, the TDH enums, ...) have int
+ * as their underlying type in C++, as with MSVC: a caller may pass any value (an unknown
+ * class gets the documented error), and in C++ an enum without a fixed underlying type
+ * cannot hold a value beyond its enumerators' bits. A C enum holds any int. */
+#ifdef __cplusplus
+#define PFC_ETW_ENUM_INT : int
+#else
+#define PFC_ETW_ENUM_INT
+#endif
 #define UNALIGNED /* x64: unaligned access needs no qualifier */
 #define __unaligned
 #define __fastcall
