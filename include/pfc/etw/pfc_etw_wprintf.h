@@ -43,8 +43,8 @@ typedef struct {
   int precision; /* -1: none */
 } PfcEtwWideSpec;
 
-/* NOLINTBEGIN(modernize-use-nullptr, modernize-loop-convert): the code up to NOLINTEND
- * compiles as C as well (no nullptr, no range-for). */
+/* NOLINTBEGIN(modernize-use-nullptr, modernize-loop-convert): the code up to the C++
+ * overloads compiles as C as well (no nullptr, no range-for). */
 
 /* Puts the UTF-16 units of text (count of them), padded to spec->width with spaces. */
 static inline void pfc_etw_wide_pad(PfcEtwWideOut* out, const PfcEtwWideSpec* spec, PCWSTR text,
