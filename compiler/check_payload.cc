@@ -64,9 +64,12 @@ void report_unknown_field(const ast::Name& name, const EventDef& ev, const Event
   const std::string& text = name.text;
   const std::string in_event = " of event " + quote_text(ev.name);
   if (auto s = ix.structs.find(text); s != ix.structs.end()) {
+    const std::string prefix = text + ".";
     std::string members;
-    for (const std::string& m : s->second)
-      members += (members.empty() ? "" : ", ") + quote_text(text + "." + m);
+    for (const std::string& m : s->second) {
+      if (!members.empty()) members += ", ";
+      members += quote_text(prefix + m);
+    }
     cx.error(name.pos, "structure " + quote_text(text) + in_event +
                            " has no value to compare; compare one of its members (" + members +
                            ")");

@@ -39,7 +39,7 @@ class SmallTmpfs : public ::testing::Test {
   // Takes every free block of the file system.
   void fill() const {
     std::FILE* f = std::fopen((mnt_ + "/fill").c_str(), "ab");
-    ASSERT_NE(f, nullptr);
+    if (f == nullptr) FAIL() << "fopen: " << std::strerror(errno);
     std::setvbuf(f, nullptr, _IONBF, 0);
     static const char page[4096] = {};
     while (std::fwrite(page, 1, sizeof page, f) == sizeof page) {

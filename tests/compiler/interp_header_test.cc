@@ -298,9 +298,7 @@ TEST(InterpLegacy, LevelAndTruncatedKeywordsOnly) {
 TEST(InterpSessions, EightDifferentSessions) {
   ProgramSpec spec;
   spec.provider = plain_provider({1, 2, 3});
-  auto add = [&](uint32_t slot, EnableParams p) {
-    spec.sessions.push_back(SessionEntry{slot, std::move(p)});
-  };
+  auto add = [&](uint32_t slot, EnableParams p) { spec.sessions.emplace_back(slot, std::move(p)); };
   EnableParams p0;  // everything
   EnableParams p1;
   p1.level = 2;

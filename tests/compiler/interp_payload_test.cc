@@ -255,7 +255,7 @@ TEST(InterpPayloadLayout, CountAndLengthFromEarlierFields) {
                                   field("tail", InType::UInt32)};
   auto interp = compile(spec_with(
       fields, {filter(kId, {pred_str(3, PayloadOp::Is, "abc"), pred(6, PayloadOp::Eq, 77)})}));
-  auto make = [](uint16_t cnt, uint8_t len, std::u16string name, size_t blob) {
+  auto make = [](uint16_t cnt, uint8_t len, const std::u16string& name, size_t blob) {
     Bytes b;
     b.u16(cnt);
     for (uint16_t i = 0; i < cnt; ++i) b.u32(i);
@@ -355,10 +355,10 @@ TEST(InterpPayload, EnableTraceEx2Example) {
                        pred(2, PayloadOp::Ne, 0)},
                       true)};
   auto interp = compile(one_session(prov, p));
-  auto e1 = [&](std::u16string who, uint32_t lvl) {
+  auto e1 = [&](const std::u16string& who, uint32_t lvl) {
     return event(1, 1, 0, Bytes().wstr(who).u32(lvl).data);
   };
-  auto e2 = [&](std::u16string title, Guid id, uint32_t code) {
+  auto e2 = [&](const std::u16string& title, Guid id, uint32_t code) {
     return event(2, 1, 0, Bytes().wstr(title).guid(id).u32(code).data);
   };
   EXPECT_EQ(interp->route(e1(u"user", 7).view()).deliver, 1u);

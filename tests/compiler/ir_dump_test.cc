@@ -62,7 +62,7 @@ ProgramSpec masks_spec() {
     if (s == 3) p.properties = enable_property::kIgnoreKeyword0;
     if (s != 1) p.pids = std::vector<uint32_t>{100 + s, 7};
     if (s != 2) p.event_ids = EventIdFilter{s != 3, {uint16_t(s + 1), 3}};
-    spec.sessions.push_back(SessionEntry{s, p});
+    spec.sessions.emplace_back(s, p);
   }
   return spec;
 }
@@ -78,7 +78,7 @@ ProgramSpec scopes_spec() {
     EnableParams p;
     if (s < 3) p.exe_names = exes[s];
     if (s == 2) p.package_ids = std::vector<std::string>{"Pkg"};
-    spec.sessions.push_back(SessionEntry{s, p});
+    spec.sessions.emplace_back(s, p);
   }
   return spec;
 }
@@ -98,7 +98,7 @@ ProgramSpec strs_spec() {
   for (uint32_t s = 0; s < 4; ++s) {
     EnableParams p;
     p.payload = {filter(1, {preds[s]})};
-    spec.sessions.push_back(SessionEntry{s, p});
+    spec.sessions.emplace_back(s, p);
   }
   return spec;
 }

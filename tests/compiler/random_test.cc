@@ -179,7 +179,7 @@ TEST(RandomSelfCheck, LoweringVerifiesAndRoutesAgree) {
       uint32_t slot = uint32_t(g.below(64));
       if (used & (uint64_t{1} << slot)) continue;
       used |= uint64_t{1} << slot;
-      spec.sessions.push_back(SessionEntry{slot, random_params(g, prov)});
+      spec.sessions.emplace_back(slot, random_params(g, prov));
     }
     auto prog = lower(spec);
     ASSERT_TRUE(prog.has_value()) << "seed " << seed << ": " << prog.error().message;

@@ -52,7 +52,7 @@ RouteResult route(const ProgramSpec& spec, const Event& e) {
   return interp->route(e.view());
 }
 
-ProviderDef plain_provider(std::vector<uint16_t> ids) {
+ProviderDef plain_provider(const std::vector<uint16_t>& ids) {
   ProviderDef p;
   p.name = "P";
   for (uint16_t id : ids) p.events.push_back(event_def("E" + std::to_string(id), id, 0, {}));
@@ -62,7 +62,7 @@ ProviderDef plain_provider(std::vector<uint16_t> ids) {
 ProgramSpec one_session(ProviderDef provider, EnableParams params) {
   ProgramSpec spec;
   spec.provider = std::move(provider);
-  spec.sessions.push_back(SessionEntry{0, std::move(params)});
+  spec.sessions.emplace_back(0, std::move(params));
   return spec;
 }
 
@@ -84,7 +84,8 @@ ProgramSpec hs_spec(uint32_t literals, bool narrow) {
                                                     {PayloadOp::EndsWith, "\xcf\x83"}};
   for (uint32_t slot = 0; slot < 6; ++slot) {
     EnableParams p;
-    for (uint16_t id = 1; id <= (narrow ? 2 : 1); ++id) {
+    const uint16_t ids = narrow ? 2 : 1;
+    for (uint16_t id = 1; id <= ids; ++id) {
       std::vector<PayloadPredicate> preds{pred_str(0, hard[slot].first, hard[slot].second)};
       for (uint32_t i = 0; i < literals; ++i)
         preds.push_back(pred_str(0, i % 2 ? PayloadOp::ContainsCs : PayloadOp::Contains,

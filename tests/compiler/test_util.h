@@ -120,7 +120,7 @@ std::unique_ptr<Interpreter> compile(const ProgramSpec& spec);
 RouteResult route(const ProgramSpec& spec, const Event& e);
 
 // A provider with one event per id in `ids` (version 0, no fields).
-ProviderDef plain_provider(std::vector<uint16_t> ids = {1, 2, 3});
+ProviderDef plain_provider(const std::vector<uint16_t>& ids = {1, 2, 3});
 // A spec with one session at slot 0.
 ProgramSpec one_session(ProviderDef provider, EnableParams params);
 

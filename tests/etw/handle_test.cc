@@ -18,7 +18,7 @@ extern "C" {
 extern "C" void etw_test_fail(const char* file, int line, const char* what) {
   ADD_FAILURE_AT(file, line) << what;
 }
-extern "C" void etw_register_test(const char*, void (*)(void)) {}
+extern "C" void etw_register_test(const char*, void (*)()) {}
 
 namespace {
 

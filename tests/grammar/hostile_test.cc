@@ -200,10 +200,16 @@ TEST(HostileTest, TenMegabyteScript) {
   size_t filters = 0;
   while (text.size() < 10'000'000) {
     const std::string n = std::to_string(filters);
-    text += "  payload E" + std::to_string(filters % 1000) + " where (A eq " + n +
-            " or not B contains \"x" + n + "\") and C between 1," + n +
-            " or D isnot {0E95CFBC-58D4-44BA-BE40-E63A853536DF};\n";
-    text += "  payload E1 all { A eq " + n + "; B is \"\\u{e9}\"; } group=all;\n";
+    text.append("  payload E")
+        .append(std::to_string(filters % 1000))
+        .append(" where (A eq ")
+        .append(n)
+        .append(" or not B contains \"x")
+        .append(n)
+        .append("\") and C between 1,")
+        .append(n)
+        .append(" or D isnot {0E95CFBC-58D4-44BA-BE40-E63A853536DF};\n");
+    text.append("  payload E1 all { A eq ").append(n).append("; B is \"\\u{e9}\"; } group=all;\n");
     filters += 2;
   }
   text += " }\n}\n";

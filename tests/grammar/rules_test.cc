@@ -4,12 +4,24 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <string_view>
 #include <tao/pegtl/contrib/analyze.hpp>
 
 #include "tests/grammar/test_util.h"
 
 namespace pfc::test {
 namespace {
+
+// pattern with every '@' replaced by word.
+std::string with_word(std::string_view pattern, std::string_view word) {
+  std::string out;
+  for (char c : pattern) {
+    if (c == '@') out += word;
+    else out += c;
+  }
+  return out;
+}
 
 TEST(RulesTest, AnalyzeFindsNoProblems) {
   EXPECT_EQ(tao::pegtl::analyze<internal::rules::grammar>(), 0u);
@@ -44,16 +56,15 @@ TEST(RulesTest, KeywordsAreNotReserved) {
                          "uint32",     "NOT",
                          "And",        "WHERE",
                          "LEGACY",     "tracelogging"};
-  for (const std::string w : words) {  // NOLINT: builds a string from const char*
-    const std::string script = "provider " + w + " { event " + w + " (id=1) { " + w + ": " + w +
-                               "; } }\nsession " + w + " { enable " + w + " { payload " + w +
-                               " all { " + w + " eq 1 } payload " + w + " where " + w +
-                               " eq 1 and " + w + " eq 2; } }";
-    const std::string n = w;
-    EXPECT_EQ(dump_of(script), "(provider " + n + " (event " + n + " (id 1) (field " + n + " " + n +
-                                   ")))\n" + "(session " + n + " (enable " + n + " (payload " + n +
-                                   " all (and (eq " + n + " 1))) (payload " + n +
-                                   " where (and (eq " + n + " 1) (eq " + n + " 2)))))\n")
+  for (const char* w : words) {
+    EXPECT_EQ(dump_of(with_word("provider @ { event @ (id=1) { @: @; } }\n"
+                                "session @ { enable @ { payload @ all { @ eq 1 } "
+                                "payload @ where @ eq 1 and @ eq 2; } }",
+                                w)),
+              with_word("(provider @ (event @ (id 1) (field @ @)))\n"
+                        "(session @ (enable @ (payload @ all (and (eq @ 1))) "
+                        "(payload @ where (and (eq @ 1) (eq @ 2)))))\n",
+                        w))
         << w;
   }
 }

@@ -137,7 +137,7 @@ TEST(EventFieldsSimple, RandomObjectsNeverDisagree) {
     std::string json = "{";
     bool first = true;
     const auto add = [&](const std::string& key, const std::string& value) {
-      json += (first ? "\"" : ",\"") + key + "\":" + value;
+      json.append(first ? "\"" : ",\"").append(key).append("\":").append(value);
       first = false;
     };
     for (size_t i = 0; i < e.fields.size(); ++i) {

@@ -3,8 +3,10 @@
 // identical results. Includes an exhaustive generator in the style of re2's
 // exhaustive_tester: every payload expression up to a small size over a tiny predicate
 // alphabet × generated events, including every truncation of each payload.
+#include <initializer_list>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -54,7 +56,7 @@ std::vector<Event> generated_events(const ProviderDef& provider) {
   const EventDef& f_def = *provider.find_event("F");
   std::vector<Event> events;
   auto add_with_truncations = [&](const EventDef& def,
-                                  std::vector<std::pair<std::string, FieldValue>> values) {
+                                  const std::vector<std::pair<std::string, FieldValue>>& values) {
     auto payload = encode_payload(def, values);
     ASSERT_TRUE(payload.has_value()) << payload.error().message;
     for (size_t n = 0; n <= payload->size(); ++n) {
@@ -74,6 +76,7 @@ std::vector<Event> generated_events(const ProviderDef& provider) {
   const Guid g = *Guid::parse("{0E95CFBC-58D4-44BA-BE40-E63A853536DF}");
   for (uint64_t n : {0, 1, 2}) {
     std::vector<FieldValue> v;
+    v.reserve(n);
     for (uint64_t i = 0; i < n; ++i) v.push_back(FieldValue::of_uint(7 * i));
     add_with_truncations(
         f_def, {{"v", FieldValue::of_array(v)}, {"g", FieldValue::of_guid(n == 1 ? g : Guid{})}});
@@ -96,25 +99,32 @@ std::vector<Event> generated_events(const ProviderDef& provider) {
 
 // All expressions over the alphabet: leaves and negated leaves; pairs of those joined by
 // and/or, also negated; triples of plain leaves with both groupings.
+// The concatenation of parts.
+std::string cat(std::initializer_list<std::string_view> parts) {
+  std::string s;
+  for (std::string_view part : parts) s += part;
+  return s;
+}
+
 std::vector<std::string> generated_expressions() {
   const std::vector<std::string> preds = {"a eq 1",  "a between 1,2", "b lt 0",
                                           "b ne -1", "s is \"x\"",    "t contains \"Y\""};
   std::vector<std::string> leaves = preds;
-  for (const std::string& p : preds) leaves.push_back("not " + p);
+  for (const std::string& p : preds) leaves.push_back(cat({"not ", p}));
   std::vector<std::string> out = leaves;
   for (const char* op : {" and ", " or "})
     for (const std::string& x : leaves)
       for (const std::string& y : leaves) {
-        out.push_back(x + op + y);
-        out.push_back("not (" + x + op + y + ")");
+        out.push_back(cat({x, op, y}));
+        out.push_back(cat({"not (", x, op, y, ")"}));
       }
   for (const char* op1 : {" and ", " or "})
     for (const char* op2 : {" and ", " or "})
       for (const std::string& x : preds)
         for (const std::string& y : preds)
           for (const std::string& z : preds) {
-            out.push_back("(" + x + op1 + y + ")" + op2 + z);
-            out.push_back(x + op1 + "(" + y + op2 + z + ")");
+            out.push_back(cat({"(", x, op1, y, ")", op2, z}));
+            out.push_back(cat({x, op1, "(", y, op2, z, ")"}));
           }
   return out;
 }
@@ -153,6 +163,7 @@ TEST(JitDifferential, SessionOptionsMatchInterpreter) {
       "enable P any=0x8 properties=(ignore_keyword_0);",
       "enable P properties=(stack_trace) { stack_id in 1; }",
       "enable P properties=(stack_trace) { event_id not in 2; stack_id not in 1; }",
+      // NOLINTNEXTLINE(bugprone-suspicious-missing-comma): one script on two lines
       "enable P { event_id in 2; payload F all { n gt 0; g is "
       "{0E95CFBC-58D4-44BA-BE40-E63A853536DF} } }",
       "enable P { payload F any { n eq 2; g isnot {0E95CFBC-58D4-44BA-BE40-E63A853536DF} } "

@@ -47,6 +47,7 @@ std::vector<uint64_t> edges(const Type& t, std::mt19937_64& rng) {
       0x80, 0xFFFF, 0x8000, 0xFFFFFFFF,   0x80000000};
   for (int i = 0; i < 8; ++i) raw.push_back(rng());
   std::vector<uint64_t> out;
+  out.reserve(raw.size());
   for (uint64_t v : raw) out.push_back(extend(v, t));
   return out;
 }

@@ -142,7 +142,7 @@ std::vector<Case> logic_cases() {
 }
 
 std::vector<Case> set_cases() {
-  auto in_set = [](std::vector<uint64_t> values) {
+  auto in_set = [](const std::vector<uint64_t>& values) {
     return [values](ProgramBuilder& b) {
       b.program().int_sets.push_back({values});
       ir::Reg v = b.emit(Op::LoadHeader, static_cast<uint32_t>(ir::HeaderField::Pid));
@@ -156,13 +156,13 @@ std::vector<Case> set_cases() {
     e.pid = p;
     return e;
   };
-  auto str_in = [](ir::HeaderString which, std::vector<std::string> values, bool ci) {
+  auto str_in = [](ir::HeaderString which, const std::vector<std::string>& values, bool ci) {
     return [=](ProgramBuilder& b) {
       b.program().str_sets.push_back({values, ci});
       b.effect(Op::Deliver, b.emit(Op::StrIn, static_cast<uint32_t>(which), 0), 0);
     };
   };
-  auto str_index = [](ir::HeaderString which, std::vector<std::string> values, bool ci) {
+  auto str_index = [](ir::HeaderString which, const std::vector<std::string>& values, bool ci) {
     return [=](ProgramBuilder& b) {
       b.program().str_sets.push_back({values, ci});
       b.expose(b.emit(Op::StrIndex, static_cast<uint32_t>(which), 0));
@@ -272,7 +272,7 @@ std::vector<Case> skip_cases() {
     uint32_t f = add_field(b, field(InType::UInt8));
     b.expose(b.emit(Op::Skip, b.constant(kBad), f, ir::kNoReg, ir::kNoReg));
   };
-  auto w = [](std::u16string s, bool nul) {
+  auto w = [](const std::u16string& s, bool nul) {
     std::vector<uint8_t> p;
     put_wstring(p, s, nul);
     return p;
@@ -412,18 +412,18 @@ std::vector<Case> pred_int_cases() {
 }
 
 std::vector<Case> pred_other_cases() {
-  auto pred_str = [](InType t, PayloadOp op, std::u32string folded) {
+  auto pred_str = [](InType t, PayloadOp op, const std::u32string& folded) {
     return [=](ProgramBuilder& b) {
-      b.program().str_preds.push_back({op, "", folded});
+      b.program().str_preds.emplace_back(op, "", folded);
       field_at_zero(b, Op::PredStr, field(t), 0, false);
     };
   };
-  auto w = [](std::u16string s, bool nul) {
+  auto w = [](const std::u16string& s, bool nul) {
     std::vector<uint8_t> p;
     put_wstring(p, s, nul);
     return with_payload(p);
   };
-  auto a = [](std::string s, bool nul) {
+  auto a = [](const std::string& s, bool nul) {
     std::vector<uint8_t> p;
     put_string(p, s, nul);
     return with_payload(p);
@@ -468,7 +468,7 @@ std::vector<Case> pred_other_cases() {
 // table (keys spanning < kDenseMaskSpan), a select chain (<= kInlineMaskKeys sparse keys)
 // and the pfc_ir_mask_map call.
 std::vector<Case> mask_cases() {
-  auto by_pid = [](ir::MaskMap m) {
+  auto by_pid = [](const ir::MaskMap& m) {
     return [m](ProgramBuilder& b) {
       b.program().mask_maps.push_back(m);
       ir::Reg v = b.emit(Op::LoadHeader, static_cast<uint32_t>(ir::HeaderField::Pid));
@@ -567,8 +567,8 @@ Case mask_strs_case() {
   auto build = [](ProgramBuilder& b) {
     ir::Program& p = b.program();
     uint32_t fi = add_field(b, field(InType::UnicodeString));
-    p.str_preds.push_back(ir::StrPred{PayloadOp::Contains, "ab", fold_utf8("ab")});
-    p.str_preds.push_back(ir::StrPred{PayloadOp::StartsWithCs, "X", U"X"});
+    p.str_preds.emplace_back(PayloadOp::Contains, "ab", fold_utf8("ab"));
+    p.str_preds.emplace_back(PayloadOp::StartsWithCs, "X", U"X");
     p.str_preds.push_back(
         ir::StrPred{PayloadOp::Regex, "k.*s", {}, internal::compile_regex("k.*s", false).re});
     p.str_maps.push_back(ir::StrMap{{0, 1, 2}, {1, 2, 4}, 8, nullptr});

@@ -46,7 +46,7 @@ TEST(JitShortStr, MatchesInterpreter) {
     ProgramBuilder b;
     b.program().fields = {{InType::UnicodeString, {}, {}}, {InType::UInt16, {}, {}}};
     for (const std::u32string& needle : kNeedles)
-      b.program().str_preds.push_back(ir::StrPred(op, "", needle));
+      b.program().str_preds.emplace_back(op, "", needle);
     ir::Reg off = b.emit(Op::LoadHeader, uint32_t(ir::HeaderField::Opcode));
     for (uint32_t k = 0; k < std::size(kNeedles); ++k) {
       ir::Reg hit = b.emit(Op::PredStr, off, 0, k, ir::kNoReg);
@@ -88,8 +88,7 @@ TEST(JitShortStr, OtherNeedlesMatchInterpreter) {
                                                         {PayloadOp::StartsWith, U"us"}};
   ProgramBuilder b;
   b.program().fields = {{InType::UnicodeString, {}, {}}};
-  for (const auto& [op, needle] : preds)
-    b.program().str_preds.push_back(ir::StrPred(op, "", needle));
+  for (const auto& [op, needle] : preds) b.program().str_preds.emplace_back(op, "", needle);
   ir::Reg off = b.constant(0);
   for (uint32_t k = 0; k < std::size(preds); ++k)
     b.effect(Op::Deliver, b.emit(Op::PredStr, off, 0, k, ir::kNoReg), k);

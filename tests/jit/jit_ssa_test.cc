@@ -183,6 +183,7 @@ TEST(JitSsa, IntSetSearchMatchesInterpreter) {
       // 32-bit values; the same with a last 64-bit one; across 2^32; near the top.
       const uint64_t start = variant < 2 ? 5 : variant == 2 ? 0xFFFFFF00 : kMax - 1000 * n;
       std::vector<uint64_t> values;
+      values.reserve(n);
       for (size_t i = 0; i < n; ++i) values.push_back(start + 100 * i + (i * i) % 7);
       if (variant == 1) values.back() = kMax;
       SCOPED_TRACE("n " + std::to_string(n) + " variant " + std::to_string(variant));
@@ -198,7 +199,7 @@ TEST(JitSsa, IntSetSearchMatchesInterpreter) {
 TEST(JitSsa, SharedLoadsAndStringEndsMatchInterpreter) {
   ProgramBuilder b;
   b.program().fields = {{InType::UnicodeString, {}, {}}, {InType::UInt32, {}, {}}};
-  b.program().str_preds.push_back({PayloadOp::Contains, "ab", U"ab"});
+  b.program().str_preds.emplace_back(PayloadOp::Contains, "ab", U"ab");
   b.program().int_preds = {{PayloadOp::Between, 3, 9},
                            {PayloadOp::Gt, 5, 0},
                            {PayloadOp::NotBetween, 9, 3},

@@ -115,14 +115,13 @@ TEST(JitStrIndex, EverySetSizeMatchesInterpreterAndBruteForce) {
           probes.push_back(v + "x");
         }
         for (int i = 0; i < 20; ++i) probes.push_back(random_string(rng, true));
-        for (size_t i = 0; i < probes.size(); ++i) {
-          const std::string& s = probes[i];
+        for (const auto& s : probes) {
           std::vector<std::pair<std::string, std::string>> texts = {{s, s}};  // {text, string}
           if (which == HeaderString::ExeName) {
-            texts.push_back({"C:\\dir\\" + s, s});
-            texts.push_back({"/usr/bin/" + s, s});
-            texts.push_back({s + "/", ""});
-            texts.push_back({"a\\b/" + s, s});
+            texts.emplace_back("C:\\dir\\" + s, s);
+            texts.emplace_back("/usr/bin/" + s, s);
+            texts.emplace_back(s + "/", "");
+            texts.emplace_back("a\\b/" + s, s);
           }
           for (const auto& [text, str] : texts) {
             Event e;

@@ -68,7 +68,7 @@ Event tl_event(const std::string& name, const std::vector<MetaField>& fields, co
   return e;
 }
 
-Bytes cat(std::vector<Bytes> parts) {
+Bytes cat(const std::vector<Bytes>& parts) {
   Bytes out;
   for (const Bytes& p : parts) out.insert(out.end(), p.begin(), p.end());
   return out;
@@ -311,6 +311,7 @@ Case random_moved(std::mt19937& rng) {
 TEST(TlgFilter, RandomStructureLayoutsAgreeAcrossEngines) {
   std::mt19937 rng(20261128);
   std::vector<Case> cases;
+  cases.reserve(400);
   for (int i = 0; i < 400; ++i) cases.push_back(random_moved(rng));
   uint64_t seen = 0;
   for (const Case& c : cases) seen |= c.deliver;

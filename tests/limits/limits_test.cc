@@ -36,7 +36,7 @@ ProcessResult run_capped(const std::vector<std::string>& args, const std::string
   const int limit = kSanitized ? std::min(280, int(seconds * kSlowFactor)) : seconds;
   std::vector<std::string> argv = {"-s", "KILL", std::to_string(limit)};
   if (!kSanitized) argv.insert(argv.end(), {"prlimit", "--as=" + std::to_string(mib * kMiB)});
-  argv.push_back(PFC_BINARY);
+  argv.emplace_back(PFC_BINARY);
   argv.insert(argv.end(), args.begin(), args.end());
   return run_process("/usr/bin/timeout", argv, dir);
 }

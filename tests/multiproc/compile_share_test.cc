@@ -452,6 +452,7 @@ TEST_F(CompileShare, CodeOneProcessCannotLoadIsShownFailedAndKeptForOthers) {
   natives.push_back(provider({}, true));
   ASSERT_TRUE(wait_for([&] { return one_program("failed", 3); }, kNative));
   std::vector<std::unique_ptr<Child>> all;
+  all.reserve(natives.size());
   for (auto& c : natives) all.push_back(std::move(c));
   all.push_back(std::move(refusing));
   for (auto& c : all) write_events(*c);
@@ -480,6 +481,7 @@ TEST_F(CompileShare, ProvidersBeforeAndAfterTheEnableStartOneService) {
   ASSERT_EQ(::chmod(wrapper.c_str(), 0700), 0);
   const std::vector<std::string> env{"PFC_TRACE_COMPILER=" + wrapper};
   std::vector<std::unique_ptr<Child>> natives;
+  natives.reserve(8);
   for (int i = 0; i < 8; ++i) natives.push_back(provider(env));
   start_and_enable("W");
   for (auto& c : natives) ASSERT_NE(c->expect("callback 1", kWait), "");

@@ -40,15 +40,12 @@ const char* const kPieces[] = {"w1_3",
                                "w4_8",
                                "w0_11",
                                "W5_20",
-                               "stra\xc3\x9f"
-                               "e",
+                               "stra\u00dfe",
                                "STRASSE",
-                               "Stra\xe1\xba\x9e"
-                               "e",
+                               "Stra\u1e9ee",
                                "\xc3\x89LAN",
                                "\xc3\xa9lan",
-                               "\xe2\x84\xaa"
-                               "elvin",
+                               "\u212aelvin",
                                "kelvin",
                                "user5",
                                "Xser",

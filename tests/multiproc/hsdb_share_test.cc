@@ -133,8 +133,10 @@ class HsdbShare : public TraceCliFixture {
 // file in every process, none compiled there; decisions as the interpreter's.
 TEST_F(HsdbShare, ProvidersDeserialiseTheServicesDatabases) {
   std::vector<std::unique_ptr<Child>> providers;
+  providers.reserve(4);
   for (int i = 0; i < 4; ++i) providers.push_back(provider());
   std::vector<Status> statuses;
+  statuses.reserve(providers.size());
   for (auto& c : providers) statuses.push_back(native(*c));
   const std::string k = key();
   ASSERT_FALSE(k.empty());

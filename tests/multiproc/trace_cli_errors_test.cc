@@ -201,10 +201,12 @@ TEST_F(TraceCliErrors, SessionsNamedLikeFilesAreShownWithTheSessionOption) {
   for (const std::string name : {"a/b", "rec", ".."}) {
     const ProcessResult as_file = run_process(PFC_BINARY, {"trace", "show", name}, dir_);
     EXPECT_EQ(as_file.exit_code, 1) << name;
-    EXPECT_NE(as_file.err.find("pfc: note: a session is named '" + name +
-                               "': pfc trace show --session '" + name + "'\n"),
-              std::string::npos)
-        << as_file.err;
+    const std::string note = std::string("pfc: note: a session is named '")
+                                 .append(name)
+                                 .append("': pfc trace show --session '")
+                                 .append(name)
+                                 .append("'\n");
+    EXPECT_NE(as_file.err.find(note), std::string::npos) << as_file.err;
     const ProcessResult shown = run_process(PFC_BINARY, {"trace", "show", "--session", name}, dir_);
     EXPECT_EQ(shown.exit_code, 0) << name << ": " << shown.err;
     EXPECT_EQ(lines(shown.out), 20) << name;

@@ -86,7 +86,8 @@ uint32_t width(InType t) {
     default: return 8;
   }
 }
-// The type's range as 64-bit two's complement [lo, hi] (signed types: sign-extended).
+// The type's range as 64-bit two's complement [lo, hi] (signed types: sign-extended); a
+// type wider than 64 bits (GUID, SYSTEMTIME) gets the whole 64-bit range.
 void type_range(InType t, uint64_t* lo, uint64_t* hi) {
   const uint32_t bits = 8 * width(t);
   if (t == InType::Boolean) {
@@ -95,12 +96,12 @@ void type_range(InType t, uint64_t* lo, uint64_t* hi) {
     return;
   }
   if (is_signed(t)) {
-    *hi = bits == 64 ? (~uint64_t{0} >> 1) : (uint64_t{1} << (bits - 1)) - 1;
+    *hi = bits >= 64 ? (~uint64_t{0} >> 1) : (uint64_t{1} << (bits - 1)) - 1;
     *lo = ~*hi;
     return;
   }
   *lo = 0;
-  *hi = bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+  *hi = bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
 }
 bool less(InType t, uint64_t a, uint64_t b) {
   return is_signed(t) ? static_cast<int64_t>(a) < static_cast<int64_t>(b) : a < b;
@@ -489,7 +490,7 @@ std::vector<SessionEntry> gen_sessions(Entropy& in, const ProviderDef& p, const 
   for (uint64_t i = 0; i < n; ++i) {
     uint32_t slot = spread ? static_cast<uint32_t>(in.next(64)) : static_cast<uint32_t>(i);
     if (!used.insert(slot).second) continue;  // slot taken: one session fewer
-    out.push_back({slot, gen_params(in, p, lim)});
+    out.emplace_back(slot, gen_params(in, p, lim));
   }
   return out;
 }

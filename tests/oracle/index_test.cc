@@ -77,7 +77,7 @@ class Gen {
         pf.expr = expr(mode == 3 || (mode >= 4 && below(2)) ? Kind::Or : Kind::And);
         p.payload.push_back(std::move(pf));
       }
-      spec.sessions.push_back(SessionEntry{s * 3 % 64, std::move(p)});
+      spec.sessions.emplace_back(s * 3 % 64, std::move(p));
     }
     return spec;
   }
@@ -164,6 +164,7 @@ bool has_mask_range(const ir::Program& p) {
 int check_case(const ProgramSpec& spec, const std::vector<Event>& events, bool jit,
                const std::string& what) {
   std::vector<EventView> views;
+  views.reserve(events.size());
   for (const Event& e : events) views.push_back(e.view());
   return check_lowerings(spec, views, LowerOptions{}, LowerOptions{false}, jit, what);
 }
@@ -175,6 +176,7 @@ TEST(PredicateIndex, RandomSpecsAgreeWithOracle) {
     Gen g(seed);
     const ProgramSpec spec = g.spec();
     std::vector<Event> events;
+    events.reserve(60);
     for (int i = 0; i < 60; ++i) events.push_back(g.event());
     auto prog = lower(spec);
     ASSERT_TRUE(prog.has_value()) << prog.error().message;
@@ -202,7 +204,7 @@ TEST(PredicateIndex, IntPayload8ShapeIsIndexed) {
     f.expr.kids = {0, 1, 2};
     EnableParams p;
     p.payload = {std::move(f)};
-    spec.sessions.push_back(SessionEntry{s, std::move(p)});
+    spec.sessions.emplace_back(s, std::move(p));
   }
   auto prog = lower(spec);
   ASSERT_TRUE(prog.has_value());

@@ -47,13 +47,13 @@ bool named_by_filter(const Case& c, const EventDef& def) {
 std::vector<Edit> edits(const Case& c) {
   std::vector<Edit> e;
   for (size_t i = 0; c.events.size() > 1 && i < c.events.size(); ++i) {
-    e.push_back([i](Case& x) {
+    e.emplace_back([i](Case& x) {
       x.events = {x.events[i]};
       return true;
     });
   }
   for (size_t i = 0; c.spec.sessions.size() > 1 && i < c.spec.sessions.size(); ++i) {
-    e.push_back([i](Case& x) {
+    e.emplace_back([i](Case& x) {
       x.spec.sessions.erase(x.spec.sessions.begin() + i);
       return true;
     });
@@ -62,7 +62,7 @@ std::vector<Edit> edits(const Case& c) {
     for (Edit& p : param_edits(i)) e.push_back(std::move(p));
   }
   for (size_t i = 0; i < c.spec.provider.events.size(); ++i) {
-    e.push_back([i](Case& x) {
+    e.emplace_back([i](Case& x) {
       auto& evs = x.spec.provider.events;
       if (named_by_filter(x, evs[i])) return false;  // filters must name declared events
       evs.erase(evs.begin() + i);

@@ -75,7 +75,7 @@ std::optional<std::vector<Token>> glob_tokens(const std::u32string& p, bool fold
           ++j;
           if (hi < lo) return std::nullopt;
         }
-        t.ranges.push_back({lo, hi});
+        t.ranges.emplace_back(lo, hi);
       }
       i = j;
     } else {
@@ -143,7 +143,7 @@ std::optional<Regex> parse_regex(const std::u32string& p) {
         char32_t lo = p[i];
         char32_t hi = lo;
         if (i + 2 < p.size() && p[i + 1] == U'-' && p[i + 2] != U']') hi = p[i + 2], i += 2;
-        t.ranges.push_back({lo, hi});
+        t.ranges.emplace_back(lo, hi);
       }
       if (i >= p.size()) return std::nullopt;
     } else if (p[i] == U'*' || p[i] == U'+' || p[i] == U'?' || p[i] == U'(' || p[i] == U'|') {

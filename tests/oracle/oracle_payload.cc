@@ -146,6 +146,7 @@ bool compare_unsigned(PayloadOp op, uint64_t v, uint64_t lo, uint64_t hi) {
 // TDH_INTYPE_GUID layout: Data1, Data2, Data3 little-endian, then Data4.
 std::vector<uint8_t> guid_bytes(const Guid& g) {
   std::vector<uint8_t> b;
+  b.reserve(4);
   for (int i = 0; i < 4; ++i) b.push_back(static_cast<uint8_t>(g.data1 >> (8 * i)));
   for (int i = 0; i < 2; ++i) b.push_back(static_cast<uint8_t>(g.data2 >> (8 * i)));
   for (int i = 0; i < 2; ++i) b.push_back(static_cast<uint8_t>(g.data3 >> (8 * i)));

@@ -18,8 +18,8 @@ char32_t fold_outside(char32_t c) {
     case 0x1C81: return 0x0434;
     case 0x1C82: return 0x043E;
     case 0x1C83: return 0x0441;
-    case 0x1C84: return 0x0442;
-    case 0x1C85: return 0x0442;
+    case 0x1C84:                 // TALL TE
+    case 0x1C85: return 0x0442;  // THREE-LEGGED TE
     case 0x1C86: return 0x044A;
     case 0x1C87: return 0x0463;
     case 0x1E9E: return 0x00DF;  // LATIN CAPITAL LETTER SHARP S

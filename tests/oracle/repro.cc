@@ -221,7 +221,7 @@ std::string properties(uint32_t p) {
       {enable_property::kEventKey, "event_key"}};
   std::vector<std::string> names;
   for (const auto& [bit, name] : kProps) {
-    if (p & bit) names.push_back(name);
+    if (p & bit) names.emplace_back(name);
   }
   return names.empty() ? "" : " properties=(" + joined(names, ", ") + ")";
 }

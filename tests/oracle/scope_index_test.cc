@@ -40,6 +40,7 @@ class Gen {
     const uint32_t sessions = 1 + uint32_t(below(8));
     // A few shared lists, so that sessions repeat one another.
     std::vector<std::vector<std::string>> shared;
+    shared.reserve(3);
     for (int i = 0; i < 3; ++i) shared.push_back(list());
     for (uint32_t s = 0; s < sessions; ++s) {
       EnableParams p;
@@ -51,7 +52,7 @@ class Gen {
       }
       if (below(6) == 0) p.pids = std::vector<uint32_t>{uint32_t(below(3))};
       if (below(6) == 0) p.event_names = EventNameFilter{0, 0, 0, below(2) == 0, {"E", "F"}};
-      spec.sessions.push_back(SessionEntry{uint32_t(s * 7 % 64), std::move(p)});
+      spec.sessions.emplace_back(uint32_t(s * 7 % 64), std::move(p));
     }
     return spec;
   }
@@ -97,6 +98,7 @@ EventView missing(EventView v, uint64_t mask) {
 int check_case(const ProgramSpec& spec, const std::vector<Event>& events, bool jit,
                const std::string& what) {
   std::vector<EventView> views;
+  views.reserve(events.size());
   for (size_t i = 0; i < events.size(); ++i)
     views.push_back(missing(events[i].view(), i % 5 == 0 ? i / 5 % 8 : 0));
   LowerOptions off;
@@ -111,6 +113,7 @@ TEST(ScopeIndex, RandomSpecsAgreeWithOracle) {
     Gen g(seed);
     const ProgramSpec spec = g.spec();
     std::vector<Event> events;
+    events.reserve(80);
     for (int i = 0; i < 80; ++i) events.push_back(g.event());
     auto prog = lower(spec);
     ASSERT_TRUE(prog.has_value()) << prog.error().message;
@@ -133,7 +136,7 @@ TEST(ScopeIndex, EightExeListsAreOneLookup) {
     p.exe_names = std::vector<std::string>{names[s % 5], names[(s + 1) % 5]};
     if (s % 2) p.app_ids = std::vector<std::string>{s % 4 == 1 ? "App" : "Other"};
     if (s < 2) p.package_ids = std::vector<std::string>{"Pkg"};
-    spec.sessions.push_back(SessionEntry{s, std::move(p)});
+    spec.sessions.emplace_back(s, std::move(p));
   }
   auto prog = lower(spec);
   ASSERT_TRUE(prog.has_value());

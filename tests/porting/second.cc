@@ -1,2 +1,2 @@
 /* tests/porting/second.cc — second.c compiled as C++ (porting_cxx_test). */
-#include "second.c"
+#include "second.c" /* NOLINT(bugprone-suspicious-include): compiled as C++ */

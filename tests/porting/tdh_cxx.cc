@@ -33,8 +33,11 @@ std::string printed(const char16_t* format, Args... args) {
   FILE* f = std::tmpfile();
   if (f == nullptr) return "<no tmpfile>";
   const int n = fwprintf(f, format, args...);
-  std::rewind(f);
   char buf[256] = {};
+  if (std::fseek(f, 0, SEEK_SET) != 0) {
+    std::fclose(f);
+    return "<fseek failed>";
+  }
   const size_t got = std::fread(buf, 1, sizeof buf - 1, f);
   std::fclose(f);
   return n < 0 ? "<error>" : std::string(buf, got);
@@ -77,6 +80,7 @@ int main() {
   WCHAR narrow16[8];
   size = sizeof narrow16;
   check(
+      // NOLINTNEXTLINE(modernize-use-nullptr): ported code passes NULL (see above)
       TdhFormatProperty(&info, NULL, 8, TDH_INTYPE_UINT32, TDH_OUTTYPE_HEXINT32, 0, 4,
                         reinterpret_cast<PBYTE>(&value), &size, narrow16, &used) == ERROR_SUCCESS &&
           std::u16string(narrow16) == u"0x4D2",

@@ -21,8 +21,10 @@ void* operator new(std::size_t n) {
   if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
   throw std::bad_alloc();
 }
+// NOLINTBEGIN(clang-analyzer-cplusplus.NewDelete): the replacements' own release
 void operator delete(void* p) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+// NOLINTEND(clang-analyzer-cplusplus.NewDelete)
 
 namespace pfc::test {
 namespace {

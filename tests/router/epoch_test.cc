@@ -147,6 +147,7 @@ TEST(Epoch, StressReplaceUnderReaders) {
   std::atomic<bool> stop{false};
   std::atomic<uint64_t> bad{0};
   std::vector<std::thread> readers;
+  readers.reserve(2);
   for (int t = 0; t < 2; ++t) {
     readers.emplace_back([&] {
       uint64_t last = 0;

@@ -13,6 +13,7 @@ using Queries = RouterFixture;
 
 std::vector<SessionId> slots_of(const std::vector<SessionEnable>& enables) {
   std::vector<SessionId> out;
+  out.reserve(enables.size());
   for (const SessionEnable& e : enables) out.push_back(e.session);
   return out;
 }

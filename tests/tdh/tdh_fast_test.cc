@@ -417,7 +417,9 @@ TEST(TdhFast, ContainsCandidatesThatAreNotMatches) {
   // Needles arrive folded: an upper-case first character never matches; NUL never does.
   EXPECT_EQ(call(wide(u"KKK"), 0, 1, kNoLen, Contains, U"K").pred, 0);
   EXPECT_EQ(call(narrow("KKK"), 0, 2, 3, DoesntContain, U"K").pred, 1);
-  EXPECT_EQ(call(wide(u"ab\0", false), 0, 1, 3, Contains, std::u32string(1, 0)).pred, 0);
+  EXPECT_EQ(
+      call(wide(std::u16string(u"ab\0", 3), false), 0, 1, 3, Contains, std::u32string(1, 0)).pred,
+      0);
   // The single pass (terminated UTF-16, needle without U+0000) and the general path.
   const auto xka = wide(u"xka");  // the terminator is the payload's last unit
   EXPECT_EQ(call(xka, 0, 1, kNoLen, DoesntContain, U"ab"), (PredNext{1, 8}));

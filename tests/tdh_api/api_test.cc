@@ -58,6 +58,7 @@ struct Pred {
 
 ULONG create(const GUID& provider, USHORT id, bool any, std::vector<Pred> preds, PVOID* out) {
   std::vector<PAYLOAD_FILTER_PREDICATE> raw;
+  raw.reserve(preds.size());
   for (Pred& p : preds) raw.push_back({p.field.data(), p.op, p.value.data()});
   const EVENT_DESCRIPTOR d = event(id);
   return TdhCreatePayloadFilter(&provider, &d, any, static_cast<ULONG>(raw.size()), raw.data(),

@@ -367,7 +367,7 @@ TEST(DecodeFormat, ShortDataForEveryInType) {
   TRACE_EVENT_INFO info{};
   const uint8_t bytes[24] = {1, 2, 0, 0, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14};
   for (USHORT in = 1; in <= TDH_INTYPE_WBEMSID; ++in) {
-    for (USHORT n = 0; n <= sizeof bytes; ++n) {
+    for (USHORT n = 0; n <= static_cast<USHORT>(sizeof bytes); ++n) {
       std::vector<uint8_t> data(bytes, bytes + n);  // exactly n bytes: past them is unowned
       WCHAR text[128];
       ULONG size = sizeof text;

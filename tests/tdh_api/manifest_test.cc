@@ -245,10 +245,20 @@ TEST(Manifest, ManyProvidersEventsAndFieldsParse) {
   std::string events;
   for (int i = 0; i < kN; ++i) {
     const std::string n = std::to_string(i);
-    tpl += R"(<data name="n)" + n + R"(" inType="win:UInt16"/><data name="s)" + n +
-           R"(" inType="win:AnsiString" length="n)" + n + R"("/>)";
-    events += R"(<event value=")" + std::to_string(i % 65536) + R"(" version=")" +
-              std::to_string(i / 65536) + R"(" symbol="E)" + n + R"("/>)";
+    tpl.append(R"(<data name="n)")
+        .append(n)
+        .append(R"(" inType="win:UInt16"/><data name="s)")
+        .append(n)
+        .append(R"(" inType="win:AnsiString" length="n)")
+        .append(n)
+        .append(R"("/>)");
+    events.append(R"(<event value=")")
+        .append(std::to_string(i % 65536))
+        .append(R"(" version=")")
+        .append(std::to_string(i / 65536))
+        .append(R"(" symbol="E)")
+        .append(n)
+        .append(R"("/>)");
   }
   xml += R"(<provider name="Big" guid="{99999999-2222-3333-4444-555555555555}">)" + tpl +
          "</template></templates><events>" + events + "</events></provider>" + kTail;

@@ -134,6 +134,7 @@ TEST(Merge, AnyBatchSizeGivesTheOrderOfRepeatedOldest) {
   for (size_t batch : {size_t{1}, size_t{2}, size_t{7}, size_t{4096}}) {
     Fixture f(false);
     std::vector<RingWriter> writers;
+    writers.reserve(4);
     for (uint32_t i = 0; i < 4; ++i) writers.push_back(make_ring(f.dir, 200 + i));
     std::vector<std::tuple<uint32_t, uint64_t, uint32_t>> written;  // pid, ts, value
     for (uint32_t i = 0; i < 4; ++i) {

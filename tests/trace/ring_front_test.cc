@@ -159,6 +159,7 @@ TEST(FrontRing, ConcurrentWritersThroughBothRingsKeepEachThreadsOrder) {
   constexpr uint32_t kThreads = 4, kPerThread = 20000;
   std::atomic<uint64_t> kept{0}, in_front{0};
   std::vector<std::thread> ts;
+  ts.reserve(kThreads);
   for (uint32_t t = 0; t < kThreads; ++t)
     ts.emplace_back([&, t] {
       for (uint32_t i = 0; i < kPerThread; ++i) {

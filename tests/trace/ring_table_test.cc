@@ -90,6 +90,7 @@ TEST(RingTable, ManyProvidersAndDescriptorsFromSeveralThreads) {
   Fixture f;
   constexpr uint32_t kThreads = 4, kPerThread = 2000, kEntries = 80;
   std::vector<std::thread> ts;
+  ts.reserve(kThreads);
   for (uint32_t t = 0; t < kThreads; ++t)
     ts.emplace_back([&, t] {
       for (uint32_t i = 0; i < kPerThread; ++i)  // every thread uses every entry

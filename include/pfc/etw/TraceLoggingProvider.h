@@ -129,6 +129,7 @@ static inline HRESULT TraceLoggingSetInformation(TraceLoggingHProvider hProvider
   return rc == 0 ? (HRESULT)0 : HRESULT_FROM_WIN32(rc);
 }
 static inline HRESULT TraceLoggingRegister(TraceLoggingHProvider hProvider) {
+  /* NOLINTNEXTLINE(modernize-use-nullptr): C as well */
   return TraceLoggingRegisterEx(hProvider, NULL, NULL);
 }
 static inline void TraceLoggingUnregister(TraceLoggingHProvider hProvider) {
@@ -160,7 +161,7 @@ static inline void _tlgDescSet(EVENT_DATA_DESCRIPTOR* d, const void* p, ULONG si
 static inline void _tlgDescStr(EVENT_DATA_DESCRIPTOR* d, const void* s, size_t unit) {
   static const UINT16 empty = 0;
   size_t n = 0;
-  if (s == NULL) {
+  if (s == NULL) { /* NOLINT(modernize-use-nullptr): C as well */
     _tlgDescSet(d, &empty, (ULONG)unit);
     return;
   }
@@ -299,8 +300,10 @@ static inline void _tlgDescMeta(EVENT_DATA_DESCRIPTOR* d, const UINT8* blob, UCH
 /* Data descriptors per field: how many, and the statements that fill them. */
 #define _tlg_P_ND(k, t) _tlg_CALLP(_tlg_CAT(_tlg_ND_, _tlg_CLS t), (_tlg_ARGS t))
 #define _tlg_ND_E(...)
-#define _tlg_ND_D(...) +1
-#define _tlg_ND_F(kind, ...) +_tlg_CAT(_tlg_ND_, kind)
+/* _tlg_ND_D and _tlg_ND_F are terms of the sum `2 _tlg_FOR(_tlg_P_ND, ...)` (_tlgD's size):
+ * parenthesised, `2 (+1)` would not parse. */
+#define _tlg_ND_D(...) +1 /* NOLINT(bugprone-macro-parentheses): see above */
+#define _tlg_ND_F(kind, ...) +_tlg_CAT(_tlg_ND_, kind) /* NOLINT(bugprone-macro-parentheses) */
 #define _tlg_ND_VAL 1
 #define _tlg_ND_STR 1
 #define _tlg_ND_CSTR 2
@@ -571,7 +574,7 @@ struct _tlgTypeOf<const char16_t*> : _tlgType<1, 0> {};
 template <class T>
 inline void _tlgValueDesc(EVENT_DATA_DESCRIPTOR* d, const T& v) {
   static_assert(sizeof(T) == 8 || !std::is_pointer_v<T>, "pointers are 8 bytes");
-  _tlgDescSet(d, &v, (ULONG)sizeof(T));
+  _tlgDescSet(d, static_cast<const void*>(&v), (ULONG)sizeof(T));
 }
 inline void _tlgValueDesc(EVENT_DATA_DESCRIPTOR* d, const char* v) { _tlgDescStr(d, v, 1); }
 inline void _tlgValueDesc(EVENT_DATA_DESCRIPTOR* d, char* v) { _tlgDescStr(d, v, 1); }

@@ -131,7 +131,7 @@ typedef struct _EVENT_EXTENDED_ITEM_PROCESS_START_KEY {
 /* The trait types of a provider traits blob (EVENT_HEADER_EXT_TYPE_PROV_TRAITS: UINT16
  * size, the NUL-terminated UTF-8 provider name, then per trait UINT16 size, UINT8 type,
  * the data); 128..255 are custom. */
-typedef enum {
+typedef enum PFC_ETW_ENUM_INT {
   EtwProviderTraitTypeGroup = 1, /* the provider group's GUID */
   EtwProviderTraitDecodeGuid = 2,
   EtwProviderTraitTypeMax

@@ -205,7 +205,7 @@ PFC_ETW_API ULONG EVNTAPI EventWriteString(REGHANDLE RegHandle, UCHAR Level, ULO
 PFC_ETW_API ULONG EVNTAPI EventActivityIdControl(ULONG ControlCode, LPGUID ActivityId);
 
 /* What EventSetInformation configures on a registration (docs/etw.md "Provider traits"). */
-typedef enum _EVENT_INFO_CLASS {
+typedef enum _EVENT_INFO_CLASS PFC_ETW_ENUM_INT {
   EventProviderBinaryTrackInfo,   /* ERROR_NOT_SUPPORTED: no decoding resources in binaries */
   EventProviderSetReserved1,      /* ERROR_NOT_SUPPORTED (not used) */
   EventProviderSetTraits,         /* the traits blob: UINT16 size, UTF-8 name, traits */

@@ -12,6 +12,7 @@
  * INITGUID is defined before this header (or after initguid.h), as in the SDK; declared
  * elsewhere. */
 #ifdef INITGUID
+/* NOLINTNEXTLINE(misc-definitions-in-headers): weak, under INITGUID only, as in the SDK */
 PFC_ETW_DEFINE_GUID_VALUE(EventTraceGuid, 0x68fdd900, 0x4a3e, 0x11d1, 0x84, 0xf4, 0x00, 0x00, 0xf8,
                           0x04, 0x64, 0xe3);
 #else
@@ -300,7 +301,7 @@ typedef struct _EVENT_TRACE_LOGFILEW {
 } EVENT_TRACE_LOGFILEW, *PEVENT_TRACE_LOGFILEW;
 
 /* Legacy (classic) providers. */
-typedef enum {
+typedef enum PFC_ETW_ENUM_INT {
   WMI_GET_ALL_DATA = 0,
   WMI_GET_SINGLE_INSTANCE = 1,
   WMI_SET_SINGLE_INSTANCE = 2,
@@ -335,7 +336,7 @@ typedef struct _TRACE_ENABLE_CONTEXT {
 
 /* EnumerateTraceGuidsEx's information classes (the SDK's values). pfc answers
  * TraceGuidQueryList and TraceGuidQueryInfo; the others give ERROR_NOT_SUPPORTED. */
-typedef enum _TRACE_QUERY_INFO_CLASS {
+typedef enum _TRACE_QUERY_INFO_CLASS PFC_ETW_ENUM_INT {
   TraceGuidQueryList = 0,
   TraceGuidQueryInfo = 1,
   TraceGuidQueryProcess = 2,

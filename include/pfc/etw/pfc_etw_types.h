@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #ifndef __cplusplus
 #include <uchar.h>
 #endif
@@ -36,6 +37,15 @@
 #endif
 #define __stdcall
 #define __cdecl
+/* The C API's enums (EVENT_INFO_CLASS, TRACE_QUERY_INFO_CLASS, the TDH enums, ...) have int
+ * as their underlying type in C++, as with MSVC: a caller may pass any value (an unknown
+ * class gets the documented error), and in C++ an enum without a fixed underlying type
+ * cannot hold a value beyond its enumerators' bits. A C enum holds any int. */
+#ifdef __cplusplus
+#define PFC_ETW_ENUM_INT : int
+#else
+#define PFC_ETW_ENUM_INT
+#endif
 #define UNALIGNED /* x64: unaligned access needs no qualifier */
 #define __unaligned
 #define __fastcall
@@ -293,14 +303,8 @@ typedef const GUID* REFGUID;
 #endif
 #endif
 
-static inline int IsEqualGUID(REFGUID a, REFGUID b) {
-  const UCHAR* x = (const UCHAR*)a;
-  const UCHAR* y = (const UCHAR*)b;
-  for (int i = 0; i < 16; ++i) {
-    if (x[i] != y[i]) return 0;
-  }
-  return 1;
-}
+/* 1 if the 16 bytes of *a and *b are equal, as guiddef.h's memcmp. */
+static inline int IsEqualGUID(REFGUID a, REFGUID b) { return memcmp(a, b, sizeof(GUID)) == 0; }
 
 #ifdef __cplusplus
 /* guiddef.h's C++ comparisons. */

@@ -114,6 +114,7 @@ static inline size_t pfc_utf8_to_utf16(const char* src, PWSTR dst, size_t dst_cc
 /* wmain's argv: argv[0..argc-1] (UTF-8, as Linux passes them) converted to 0-terminated
  * UTF-16 strings, followed by a NULL pointer, in one allocation that
  * pfc_free_wide_argv releases. NULL if argc < 0 or memory runs out. */
+/* NOLINTBEGIN(modernize-use-nullptr): C as well */
 static inline PWSTR* pfc_wide_argv(int argc, char** argv) {
   if (argc < 0) return NULL;
   size_t chars = 0;
@@ -131,8 +132,9 @@ static inline PWSTR* pfc_wide_argv(int argc, char** argv) {
   result[argc] = NULL;
   return result;
 }
+/* NOLINTEND(modernize-use-nullptr) */
 
 /* Releases what pfc_wide_argv returned (NULL is allowed). */
-static inline void pfc_free_wide_argv(PWSTR* wide_argv) { free(wide_argv); }
+static inline void pfc_free_wide_argv(PWSTR* wide_argv) { free((void*)wide_argv); }
 
 #endif /* PFC_ETW_WCHAR_H */

@@ -43,6 +43,9 @@ typedef struct {
   int precision; /* -1: none */
 } PfcEtwWideSpec;
 
+/* NOLINTBEGIN(modernize-use-nullptr, modernize-loop-convert): the code up to the C++
+ * overloads compiles as C as well (no nullptr, no range-for). */
+
 /* Puts the UTF-16 units of text (count of them), padded to spec->width with spaces. */
 static inline void pfc_etw_wide_pad(PfcEtwWideOut* out, const PfcEtwWideSpec* spec, PCWSTR text,
                                     size_t count) {
@@ -248,6 +251,7 @@ static inline HRESULT pfc_etw_vwprintf(LPWSTR dest, size_t cch_dest, PCWSTR form
   if (hr == S_OK && out.truncated) hr = (HRESULT)0x8007007A;
   return hr;
 }
+/* NOLINTEND(modernize-use-nullptr, modernize-loop-convert) */
 
 #ifdef __cplusplus
 /* C++: wprintf and fwprintf with a WCHAR format, as ported code calls them (`wprintf(u"%ls\n",
@@ -258,7 +262,7 @@ static inline HRESULT pfc_etw_vwprintf(LPWSTR dest, size_t cch_dest, PCWSTR form
 static inline int pfc_etw_vfwprintf(FILE* stream, PCWSTR format, va_list args) {
   for (size_t cch = 256;; cch *= 4) {
     LPWSTR text = (LPWSTR)malloc(cch * sizeof(WCHAR));
-    if (text == NULL) return -1;
+    if (text == nullptr) return -1;
     va_list copy;
     va_copy(copy, args);
     const HRESULT hr = pfc_etw_vwprintf(text, cch, format, copy);
@@ -267,10 +271,10 @@ static inline int pfc_etw_vfwprintf(FILE* stream, PCWSTR format, va_list args) {
       free(text);
       continue;
     }
-    const size_t bytes = hr == S_OK ? pfc_utf16_to_utf8(text, NULL, 0) : 0;
-    char* utf8 = hr == S_OK ? (char*)malloc(bytes + 1) : NULL;
+    const size_t bytes = hr == S_OK ? pfc_utf16_to_utf8(text, nullptr, 0) : 0;
+    char* utf8 = hr == S_OK ? (char*)malloc(bytes + 1) : nullptr;
     int written = -1;
-    if (utf8 != NULL) {
+    if (utf8 != nullptr) {
       pfc_utf16_to_utf8(text, utf8, bytes + 1);
       if (fwrite(utf8, 1, bytes, stream) == bytes) written = (int)pfc_wcslen(text);
     }

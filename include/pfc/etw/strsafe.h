@@ -51,6 +51,7 @@ static inline HRESULT StringCbCopyA(LPSTR dest, size_t cb_dest, PCSTR src) {
 static inline HRESULT StringCbLengthW(PCWSTR s, size_t cb_max, size_t* cb_length) {
   size_t n = 0;
   HRESULT hr = StringCchLengthW(s, cb_max / sizeof(WCHAR), &n);
+  /* NOLINTNEXTLINE(modernize-use-nullptr): C as well */
   if (hr == S_OK && cb_length != NULL) *cb_length = n * sizeof(WCHAR);
   return hr;
 }

@@ -19,7 +19,7 @@ typedef const void* LPCVOID;
 #define ERROR_EVT_INVALID_EVENT_DATA 15005u
 
 /* Operators of PAYLOAD_FILTER_PREDICATE.CompareOp (docs/semantics.md §2.2). */
-typedef enum _PAYLOAD_OPERATOR {
+typedef enum _PAYLOAD_OPERATOR PFC_ETW_ENUM_INT {
   PAYLOADFIELD_EQ = 0,
   PAYLOADFIELD_NE = 1,
   PAYLOADFIELD_LE = 2,
@@ -47,7 +47,7 @@ typedef struct _PAYLOAD_FILTER_PREDICATE {
 #define MAX_PAYLOAD_PREDICATES 8
 
 /* TDH_INTYPE: the raw encoding of a field (docs/semantics.md §6). */
-enum _TDH_IN_TYPE {
+enum _TDH_IN_TYPE PFC_ETW_ENUM_INT {
   TDH_INTYPE_NULL = 0,
   TDH_INTYPE_UNICODESTRING = 1,
   TDH_INTYPE_ANSISTRING = 2,
@@ -88,7 +88,7 @@ enum _TDH_IN_TYPE {
 };
 
 /* TDH_OUTTYPE: how a field is shown (Windows SDK tdh.h; docs/etw.md "Manifests"). */
-enum _TDH_OUT_TYPE {
+enum _TDH_OUT_TYPE PFC_ETW_ENUM_INT {
   TDH_OUTTYPE_NULL = 0,
   TDH_OUTTYPE_STRING = 1,
   TDH_OUTTYPE_DATETIME = 2,
@@ -138,7 +138,7 @@ enum _TDH_OUT_TYPE {
 /* Where the schema of a decoded event came from (TRACE_EVENT_INFO.DecodingSource). pfc
  * decodes DecodingSourceXMLFile events: manifests, and the schemas `pfc trace enable
  * --script` publishes. */
-typedef enum _DECODING_SOURCE {
+typedef enum _DECODING_SOURCE PFC_ETW_ENUM_INT {
   DecodingSourceXMLFile = 0,
   DecodingSourceWbem = 1,
   DecodingSourceWPP = 2,
@@ -146,13 +146,13 @@ typedef enum _DECODING_SOURCE {
   DecodingSourceMax = 4
 } DECODING_SOURCE;
 
-typedef enum _TEMPLATE_FLAGS {
+typedef enum _TEMPLATE_FLAGS PFC_ETW_ENUM_INT {
   TEMPLATE_EVENT_DATA = 1,
   TEMPLATE_USER_DATA = 2,
   TEMPLATE_CONTROL_GUID = 4
 } TEMPLATE_FLAGS;
 
-typedef enum _PROPERTY_FLAGS {
+typedef enum _PROPERTY_FLAGS PFC_ETW_ENUM_INT {
   PropertyStruct = 0x1,
   PropertyParamLength = 0x2, /* lengthPropertyIndex names the length's property */
   PropertyParamCount = 0x4,  /* countPropertyIndex names the count's property */
@@ -245,7 +245,7 @@ typedef struct _PROPERTY_DATA_DESCRIPTOR {
   ULONG Reserved;         /* @12 */
 } PROPERTY_DATA_DESCRIPTOR, *PPROPERTY_DATA_DESCRIPTOR;
 
-typedef enum _MAP_FLAGS {
+typedef enum _MAP_FLAGS PFC_ETW_ENUM_INT {
   EVENTMAP_INFO_FLAG_MANIFEST_VALUEMAP = 0x1,
   EVENTMAP_INFO_FLAG_MANIFEST_BITMAP = 0x2,
   EVENTMAP_INFO_FLAG_MANIFEST_PATTERNMAP = 0x4,
@@ -255,7 +255,7 @@ typedef enum _MAP_FLAGS {
   EVENTMAP_INFO_FLAG_WBEM_NO_MAP = 0x40
 } MAP_FLAGS;
 
-typedef enum _MAP_VALUETYPE {
+typedef enum _MAP_VALUETYPE PFC_ETW_ENUM_INT {
   EVENTMAP_ENTRY_VALUETYPE_ULONG = 0,
   EVENTMAP_ENTRY_VALUETYPE_STRING = 1
 } MAP_VALUETYPE;
@@ -281,7 +281,7 @@ typedef struct _EVENT_MAP_INFO {
   EVENT_MAP_ENTRY MapEntryArray[ANYSIZE_ARRAY]; /* @16 */
 } EVENT_MAP_INFO, *PEVENT_MAP_INFO;
 
-typedef enum _TDH_CONTEXT_TYPE {
+typedef enum _TDH_CONTEXT_TYPE PFC_ETW_ENUM_INT {
   TDH_CONTEXT_WPP_TMFFILE = 0,
   TDH_CONTEXT_WPP_TMFSEARCHPATH = 1,
   TDH_CONTEXT_WPP_GMT = 2,

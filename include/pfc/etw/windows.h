@@ -63,7 +63,7 @@ static inline void pfc_etw_civil_from_days(ULONGLONG days, WORD* year, WORD* mon
  * UTC), wDayOfWeek 0 = Sunday. As Windows: FALSE with ERROR_INVALID_PARAMETER for a value
  * of 2^63 or more (also for NULL arguments, where Windows faults). */
 static inline BOOL FileTimeToSystemTime(const FILETIME* file_time, LPSYSTEMTIME system_time) {
-  if (file_time == NULL || system_time == NULL) {
+  if (file_time == NULL || system_time == NULL) { /* NOLINT(modernize-use-nullptr): C as well */
     SetLastError(ERROR_INVALID_PARAMETER);
     return FALSE;
   }
@@ -88,6 +88,7 @@ static inline BOOL FileTimeToSystemTime(const FILETIME* file_time, LPSYSTEMTIME 
  * (nothing written) if cch_max is smaller. REFGUID is a pointer here, in C++ too. */
 static inline int StringFromGUID2(REFGUID guid, LPOLESTR out, int cch_max) {
   static const char digits[] = "0123456789ABCDEF";
+  /* NOLINTNEXTLINE(modernize-use-nullptr): C as well */
   if (guid == NULL || out == NULL || cch_max < 39) return 0;
   unsigned char b[16] = {(unsigned char)(guid->Data1 >> 24), (unsigned char)(guid->Data1 >> 16),
                          (unsigned char)(guid->Data1 >> 8),  (unsigned char)guid->Data1,

@@ -6,6 +6,7 @@
 
 #include "tlg_provider.h"
 
+// NOLINTNEXTLINE(misc-use-anonymous-namespace): the SDK macro's static storage (C as well)
 TRACELOGGING_DEFINE_PROVIDER(g_provider, TLG_TEST_PROVIDER_NAME, TLG_TEST_PROVIDER_GUID);
 
 void write_misuse();

@@ -10,6 +10,7 @@
 #include "tlg_provider.h"
 
 // The storage form, with a custom provider trait (type 128, a UINT32).
+// NOLINTNEXTLINE(misc-use-anonymous-namespace): the SDK macro's static storage (C as well)
 TRACELOGGING_DEFINE_PROVIDER_STORAGE(g_storage, TLG_TEST_PROVIDER_NAME, TLG_TEST_PROVIDER_GUID,
                                      TraceLoggingOptionTrait(128, UINT32, (45)));
 static TraceLoggingHProvider const g_values = &g_storage;

@@ -62,10 +62,11 @@ static void WINAPI print_event(PEVENT_RECORD r) {
   USHORT size = 0;
   EtwGetTraitFromProviderTraits((PVOID)blob, EtwProviderTraitTypeGroup, &trait, &size);
   if (trait != NULL && size == sizeof(GUID)) {
-    const GUID* g = (const GUID*)trait;
-    printf(" group={%08X-%04X-%04X-%02X%02X-%02X%02X%02X%02X%02X%02X}", (unsigned)g->Data1,
-           g->Data2, g->Data3, g->Data4[0], g->Data4[1], g->Data4[2], g->Data4[3], g->Data4[4],
-           g->Data4[5], g->Data4[6], g->Data4[7]);
+    GUID g; /* the blob is packed: the trait's data has no alignment */
+    memcpy(&g, trait, sizeof g);
+    printf(" group={%08X-%04X-%04X-%02X%02X-%02X%02X%02X%02X%02X%02X}", (unsigned)g.Data1, g.Data2,
+           g.Data3, g.Data4[0], g.Data4[1], g.Data4[2], g.Data4[3], g.Data4[4], g.Data4[5],
+           g.Data4[6], g.Data4[7]);
   }
   printf("\n");
 }
