@@ -129,10 +129,10 @@ class LogWriter {
   // out and counted lost. Before them, when the current buffer does not define the stream
   // yet or lacks some of the entries, a stream chunk with the stream's process, clock pair
   // and those entries: every buffer defines what its records use, so a reader can start at
-  // any buffer (circular files). A full sequential file counts its events lost when their
-  // buffer ends. A failed write is returned once (the chunk's events then counted lost too);
-  // from then on the file counts as full (every later buffer lost and counted), so the
-  // caller may go on.
+  // any buffer (circular files). It writes nothing (a buffer goes to the file once it is
+  // complete: next_buffer, write_complete, flush, whose failed write is returned once and
+  // makes the file count as full, every later buffer lost and counted), so it does not
+  // fail; a full sequential file counts the events lost when their buffer ends.
   Result<void> add_chunk(const uint8_t* records, uint32_t bytes, uint32_t events, uint32_t stream,
                          const StreamInfo& info, const EntrySet& used);
   // Ring record bytes the current buffer can still take in one more chunk, packed (0:
