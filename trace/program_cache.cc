@@ -207,7 +207,10 @@ Result<UsedFile> open_program_file_used(const TraceDir& dir, const std::string& 
   auto fd = dir.open_file(name, false);
   if (!fd) {
     *missing = ::faccessat(dir.fd(), name.c_str(), F_OK, AT_SYMLINK_NOFOLLOW) != 0;
-    return std::unexpected(fd.error());
+    // There now, absent a moment ago: the service renamed it into place in between. Opened
+    // again rather than refused for a failure that no longer holds.
+    if (!*missing) fd = dir.open_file(name, false);
+    if (!fd) return std::unexpected(fd.error());
   }
   // The service holds the exclusive lock only while it unlinks: a few tries suffice.
   for (int tries = 0; flock_retrying(fd->get(), LOCK_SH | LOCK_NB) != 0; ++tries) {
