@@ -38,7 +38,7 @@ bool is_json_number(const std::string& text, USHORT in_type) {
 class Decoder {
  public:
   Decoder(EVENT_RECORD& r, std::vector<uint8_t>& info)
-      : r_(r), info_(info), tei_(reinterpret_cast<TRACE_EVENT_INFO*>(info.data())),
+      : info_(info), tei_(reinterpret_cast<TRACE_EVENT_INFO*>(info.data())),
         data_(static_cast<uint8_t*>(r.UserData)), end_(data_ + r.UserDataLength) {}
 
   bool run(std::string& out);
@@ -60,7 +60,6 @@ class Decoder {
          p.structType.StructStartIndex});
   }
 
-  EVENT_RECORD& r_;
   std::vector<uint8_t>& info_;
   TRACE_EVENT_INFO* tei_;
   uint8_t* data_;

@@ -11,6 +11,7 @@
 #include "etw/link.h"
 #include "etw/util.h"
 #include "runtime/tlg.h"
+#include "trace/packed.h"
 
 namespace pfc::etw {
 
@@ -78,12 +79,20 @@ trace::RingWriter* Session::create_ring() {
   }
   const uint64_t cap =
       trace::ring_capacity(entry_.buffer_kb, entry_.min_buffers, entry_.max_buffers);
+  // A file session's rings are window rings: its host copies whole windows of packed
+  // records into the file (docs/namespace.md §3 "Window rings").
+  const bool file = !entry_.log_file.empty();
+  const auto shift = [&](uint64_t bytes) {
+    return file ? trace::window_shift_for(entry_.buffer_kb, bytes) : 0;
+  };
   if (const uint64_t front = trace::front_ring_capacity(cap); front != 0) {
     // Without it (a full tmpfs, say) every event goes to the main ring.
-    auto f = trace::RingWriter::create(link_->dir(), entry_.instance, link_->self(), front, true);
+    auto f = trace::RingWriter::create(link_->dir(), entry_.instance, link_->self(), front, true,
+                                       shift(front));
     if (f) front_ = std::make_unique<trace::RingWriter>(std::move(*f));
   }
-  auto w = trace::RingWriter::create(link_->dir(), entry_.instance, link_->self(), cap);
+  auto w = trace::RingWriter::create(link_->dir(), entry_.instance, link_->self(), cap, false,
+                                     shift(cap));
   if (!w) {
     if (front_) front_->mark_closed();
     front_.reset();
@@ -132,6 +141,7 @@ void Session::write(const EventView& event, WriteContext& ctx, bool with_stack) 
     parts.payload = ctx.with_traits.data();
     parts.payload_len = static_cast<uint32_t>(ctx.with_traits.size());
   }
+  if (w->windowed()) return write_packed(*w, event.tid, entry, parts);
   // The front ring when there is one and the event fits, else the main ring; each ring has
   // its own table.
   trace::RecordHead* r = nullptr;
@@ -150,6 +160,27 @@ void Session::write(const EventView& event, WriteContext& ctx, bool with_stack) 
   const int cpu = sched_getcpu();
   trace::fill_record(r, event.tid, static_cast<uint16_t>(cpu < 0 ? 0 : cpu), index, parts);
   trace::RingWriter::commit(r);
+}
+
+void Session::write_packed(trace::RingWriter& w, uint32_t tid, const trace::TableEntry& entry,
+                           trace::RecordParts& parts) {
+  trace::RingWriter::Packed p;
+  uint8_t index = 0;
+  bool got = false;
+  if (front_) {
+    index = front_->entry_of(entry);
+    parts.inline_entry = index == trace::kEntryInline ? &entry : nullptr;
+    got = front_->try_reserve_packed(trace::packed_record_bytes(parts), p);
+  }
+  if (!got) {
+    index = w.entry_of(entry);
+    parts.inline_entry = index == trace::kEntryInline ? &entry : nullptr;
+    if (!w.reserve_packed(trace::packed_record_bytes(parts), p)) return;  // counted lost
+  }
+  const int cpu = sched_getcpu();
+  trace::write_packed(p.rec, tid, static_cast<uint16_t>(cpu < 0 ? 0 : cpu), index, parts, p.ts,
+                      p.base, p.own_ts);
+  trace::RingWriter::commit_packed(p);
 }
 
 void Session::close() {

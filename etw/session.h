@@ -50,6 +50,9 @@ class Session final : public Sink {
   }
   __attribute__((noinline)) trace::RingWriter* create_ring();
   void write(const EventView& event, WriteContext& ctx, bool with_stack);
+  // write() into window rings (a file session's): packed records, written in place.
+  void write_packed(trace::RingWriter& w, uint32_t tid, const trace::TableEntry& entry,
+                    trace::RecordParts& parts);
   // deliver() without a WriteContext (routed by something other than EventWrite*).
   __attribute__((noinline)) void deliver_bare(const EventView& event);
 

@@ -3,11 +3,14 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 
 namespace pfc::trace {
@@ -81,6 +84,42 @@ std::vector<std::string> TraceDir::list(const std::string& prefix) const {
 
 void TraceDir::remove(const std::string& name) const {
   (void)::unlinkat(fd_.get(), name.c_str(), 0);
+}
+
+std::optional<DirWatch> DirWatch::open(const TraceDir& dir, std::string prefix) {
+  UniqueFd fd(::inotify_init1(IN_NONBLOCK | IN_CLOEXEC));
+  if (!fd) return std::nullopt;
+  // The directory itself, through its descriptor: not a path that could be replaced.
+  const std::string self = "/proc/self/fd/" + std::to_string(dir.fd());
+  if (::inotify_add_watch(fd.get(), self.c_str(), IN_CREATE | IN_MOVED_TO | IN_ONLYDIR) < 0)
+    return std::nullopt;
+  DirWatch w;
+  w.fd_ = std::move(fd);
+  w.prefix_ = std::move(prefix);
+  return w;
+}
+
+uint32_t DirWatch::wait(uint64_t ns) {
+  pollfd p{fd_.get(), POLLIN, 0};
+  const timespec t{static_cast<time_t>(ns / 1'000'000'000), static_cast<long>(ns % 1'000'000'000)};
+  if (ns != 0) (void)::ppoll(&p, 1, &t, nullptr);
+  uint32_t seen = 0;
+  alignas(inotify_event) char buf[4096];
+  for (;;) {
+    const ssize_t got = ::read(fd_.get(), buf, sizeof buf);
+    if (got <= 0) break;  // EAGAIN: all read
+    for (ssize_t at = 0; at + static_cast<ssize_t>(sizeof(inotify_event)) <= got;) {
+      inotify_event e;
+      std::memcpy(&e, buf + at, sizeof e);
+      const char* name = buf + at + sizeof e;
+      if ((e.mask & IN_Q_OVERFLOW) != 0 ||
+          (e.len != 0 && std::strncmp(name, prefix_.c_str(), prefix_.size()) == 0))
+        seen |= kWatchPrefix;
+      else seen |= kWatchOther;
+      at += static_cast<ssize_t>(sizeof e + e.len);
+    }
+  }
+  return seen;
 }
 
 }  // namespace pfc::trace

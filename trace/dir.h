@@ -5,6 +5,7 @@
 // descriptor, without following symlinks, and created 0600.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,27 @@ class TraceDir {
 
   std::string path_;
   UniqueFd fd_;
+};
+
+// A watch of the namespace directory (inotify) for names created or moved in that start
+// with a prefix: a reader that waits for new rings sleeps in wait() instead of listing the
+// directory on a timer (an idle session host woke 500 times a second, each time listing it).
+class DirWatch {
+ public:
+  // nullopt when the kernel gives no watch (no inotify, or its limits reached): the caller
+  // lists the directory on its timer instead.
+  static std::optional<DirWatch> open(const TraceDir& dir, std::string prefix);
+  // Waits up to `ns` nanoseconds for any name created or moved into the directory (0:
+  // only looks) and reads what came since the last call: kWatchPrefix when a name with the
+  // prefix came (or events were dropped: the queue overflowed), kWatchOther when another
+  // one did (the state file's replacement, say).
+  static constexpr uint32_t kWatchPrefix = 1;
+  static constexpr uint32_t kWatchOther = 2;
+  uint32_t wait(uint64_t ns);
+
+ private:
+  UniqueFd fd_;
+  std::string prefix_;
 };
 
 }  // namespace pfc::trace

@@ -17,6 +17,7 @@
 #include "trace/logfile.h"
 #include "trace/merge.h"
 #include "trace/names.h"
+#include "trace/packed.h"
 #include "trace/state.h"
 #include "trace/wire.h"
 
@@ -30,6 +31,9 @@ constexpr uint64_t kBusyBytes = 64u << 10;
 // New writers' rings are looked for this often: a fresh writer at full pace fills a 2 MB
 // ring in about 10 ms, before the host would see it at the consumers' kScanNs.
 constexpr uint64_t kHostScanNs = 1'000'000;
+// How long a host with no ring yet sleeps when nothing wakes it (DirWatch: a new ring or
+// the state's replacement does).
+constexpr uint64_t kNoRingSleepNs = 50'000'000;
 
 // The pfc enable extensions among an enable's descriptors (EnableEntry::filters: the
 // layout of etw/enable_wire.h), appended to `out` as schemas of `provider`. Malformed
@@ -148,12 +152,65 @@ Moved move_runs(RingReader& r, LogWriter& w, uint64_t limit, uint32_t stream) {
 
 namespace {
 
+// The entries the packed records of `s` name (a large table in small buffers); false when
+// a record is not whole, which the file's readers would call damage: then the slice is
+// dropped and counted.
+bool named_entries(const RingReader::Slice& s, uint32_t count, EntrySet& used) {
+  used = EntrySet{};
+  uint32_t at = 0;
+  for (uint32_t i = 0; i < s.events; ++i) {
+    PackedLayout l;
+    if (!packed_layout(s.data + at, s.bytes - at, s.base, l)) return false;
+    if (l.entry != kEntryInline && l.entry < count) used.add(l.entry);
+    at += l.size;
+  }
+  return at == s.bytes;
+}
+
+}  // namespace
+
+Moved move_windows(RingReader& r, LogWriter& w, uint32_t stream, bool partial) {
+  Moved m;
+  for (;;) {
+    const RingReader::Slice s = r.slice(partial);
+    if (s.data == nullptr && !s.complete) return m;
+    if (s.events == 0) {  // a window of padding only, or its last part empty
+      r.take(s);
+      continue;
+    }
+    const uint32_t count = r.stream().count;
+    EntrySet used = EntrySet::first(count);
+    bool fits = true;
+    if (w.stream_chunk_bytes(stream, used) > w.info().buffer_size / 8 &&
+        !named_entries(s, count, used))
+      fits = false;
+    if (fits && s.bytes > w.room(stream, used)) {
+      if (!w.empty()) {
+        (void)w.next_buffer();
+        continue;  // the same slice again, into an empty buffer
+      }
+      fits = false;
+    }
+    if (fits) {
+      w.add_packed(s.base, s.data, s.bytes, s.events, stream, r.stream(), used);
+      m.bytes += s.bytes;
+    } else {
+      w.lose_events(s.events);
+    }
+    m.events += s.events;
+    r.take(s);
+  }
+}
+
+namespace {
+
 class Host {
  public:
   Host(const TraceDir& dir, StateStore store, const SessionEntry& e, LogWriter writer)
       : dir_(dir), store_(std::move(store)), rings_(e.instance, kHostScanNs),
         writer_(std::move(writer)), instance_(e.instance) {
     flush_ns_ = uint64_t{e.flush_timer != 0 ? e.flush_timer : 1} * 1'000'000'000;
+    rings_.watch(dir_);
     idle_sleep_ns_ = host_idle_sleep_ns(e);
   }
 
@@ -166,8 +223,9 @@ class Host {
       // A failed write makes the writer count everything as lost from then on: the host
       // keeps moving the rings' records, so writers and STOP behave as with a full file.
       const uint64_t moved = move_records(now);
+      quiet_ = moved < kBusyBytes;
       if (moved != 0) publish();
-      note_schemas(now);
+      note_schemas();
       const bool asked = flush_asked(now);
       if ((writer_.pending() && now - last_flush >= flush_ns_) || asked) {
         (void)writer_.flush();
@@ -180,10 +238,14 @@ class Host {
         // Little to move: the complete buffers held for a batch go now, so a reader
         // following the file waits no longer than this round for them.
         if (writer_.write_complete()) publish();
-        std::this_thread::sleep_for(std::chrono::nanoseconds(idle_sleep_ns_));
+        // With no ring yet there is nothing to move until a writer creates one, which
+        // wakes the wait, as the state's replacement does (a stop); a flush request is
+        // answered within kNoRingSleepNs.
+        const uint64_t sleep = rings_.rings().empty() ? kNoRingSleepNs : idle_sleep_ns_;
+        soon_ = rings_.wait(soon_ ? std::min(sleep, kHostScanNs) : sleep);
       }
     }
-    note_schemas(~uint64_t{0});
+    note_schemas();
     // Every event a writer put into a ring or dropped is in the file or counted lost: the
     // rings' drops, and what was reserved but never taken (given up in a damaged ring,
     // left behind a record never committed, a dead writer's reservation).
@@ -213,11 +275,13 @@ class Host {
   }
 
   // The schemas published with the session's enables (pfc enable extensions), read from
-  // the state every kScanNs and at the end, into the file's schema section when they
-  // changed. An enable the host never saw (enabled and stopped within one scan) is missed.
-  void note_schemas(uint64_t now) {
-    if (now < next_schema_check_) return;
-    next_schema_check_ = now + kScanNs;
+  // the state whenever its generation moved and at the end, into the file's schema section
+  // when they changed. An enable the host never saw (enabled and stopped between two of its
+  // rounds) is missed.
+  void note_schemas() {
+    // Every round (a mapped word's load), so the enable of a session stopped soon after is
+    // seen: a wait that ended on the state's replacement is followed by a round within
+    // kHostScanNs.
     if (store_.generation() == schema_generation_) return;
     auto st = store_.read();
     if (!st) return;
@@ -247,6 +311,10 @@ class Host {
       if (g == i) group_limit_[g] = limit_of_group(g);
       horizon = std::min(horizon, group_limit_[g]);
       moved += move_ring(i, group_limit_[g]);
+      // A window ring's records left behind one in flight are no older than its window's
+      // base (docs/logfile.md "Merging").
+      if (rings_.rings()[i]->windowed())
+        horizon = std::min(horizon, rings_.rings()[i]->untaken_floor());
     }
     if (rings_.stopped_at() == 0) writer_.set_horizon(horizon);
     return moved;
@@ -272,9 +340,15 @@ class Host {
     return limit;
   }
 
-  // Ring i's records up to `limit` into the file (move_runs), counted as taken.
+  // Ring i's records up to `limit` into the file (move_runs, or move_windows for a window
+  // ring), counted as taken.
   uint64_t move_ring(size_t i, uint64_t limit) {
-    const Moved m = move_runs(*rings_.rings()[i], writer_, limit, static_cast<uint32_t>(i));
+    RingReader& r = *rings_.rings()[i];
+    // Parts of open windows only in a quiet round (the last one moved little) and after
+    // the stop: a busy host copies whole windows, one chunk each.
+    const bool partial = quiet_ || rings_.stopped_at() != 0;
+    const Moved m = r.windowed() ? move_windows(r, writer_, static_cast<uint32_t>(i), partial)
+                                 : move_runs(r, writer_, limit, static_cast<uint32_t>(i));
     rings_.count_taken(i, m.events);
     if (m.events != 0) last_ts_[i] = m.last_ts;
     return m.bytes;
@@ -300,13 +374,14 @@ class Host {
   LogWriter writer_;
   uint64_t flush_ns_;
   uint64_t idle_sleep_ns_;
+  bool quiet_ = true;  // the last round moved less than kBusyBytes
+  bool soon_ = false;  // the last wait ended on a name other than a ring's: look again soon
   int marker_fd_ = -1;
   std::array<uint64_t, 4> published_{~uint64_t{0}};
   uint64_t next_flush_check_ = 0;
   uint64_t flush_req_ = 0;
   uint64_t flush_done_ = 0;
   uint64_t instance_;
-  uint64_t next_schema_check_ = 0;
   uint64_t schema_generation_ = 0;
   std::vector<ProviderSchema> schemas_;  // every provider's latest, in first-enable order
   std::vector<uint64_t> last_ts_;        // per ring: the timestamp of the last record moved

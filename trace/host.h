@@ -38,6 +38,15 @@ struct Moved {
   uint64_t last_ts = 0;
 };
 Moved move_runs(RingReader& r, LogWriter& w, uint64_t limit, uint32_t stream);
+// The same for a window ring (docs/logfile.md "The session host"): each slice of committed
+// packed records (RingReader::slice) is copied into the current buffer as one chunk, after
+// a stream chunk of the ring's whole table; nothing of a record is read. Only when the
+// whole table would take more than an eighth of a buffer (a large table in small buffers)
+// are a slice's records walked for the entries they name. A slice that no empty buffer
+// can take (a record larger than a buffer) is dropped and its events counted lost.
+// With `partial` false only complete windows (a busy host); true also the committed part
+// of each ring's open window (a quiet round, the stop).
+Moved move_windows(RingReader& r, LogWriter& w, uint32_t stream, bool partial);
 
 // The log file layout the host writes for session `e` (before LogWriter::create's
 // plan_log_layout); StartTraceW checks it before it touches the file.

@@ -135,6 +135,12 @@ class LogWriter {
   // fail; a full sequential file counts the events lost when their buffer ends.
   Result<void> add_chunk(const uint8_t* records, uint32_t bytes, uint32_t events, uint32_t stream,
                          const StreamInfo& info, const EntrySet& used);
+  // Adds a chunk of `events` packed records (trace/packed.h) as a window ring holds them,
+  // `bytes` of them with timestamps counted from `base`, copied as they are (their readers
+  // check them), after the stream chunk the buffer needs, as add_chunk. At most
+  // room(stream, used) bytes.
+  void add_packed(uint64_t base, const uint8_t* records, uint32_t bytes, uint32_t events,
+                  uint32_t stream, const StreamInfo& info, const EntrySet& used);
   // Ring record bytes the current buffer can still take in one more chunk, packed (0:
   // none)...
   uint32_t room() const;
@@ -155,6 +161,7 @@ class LogWriter {
   void set_horizon(uint64_t ts) { horizon_ = std::max(horizon_, ts); }
   // Counts one event lost that no buffer can take (larger than a buffer).
   void lose_event() { info_.events_lost++; }
+  void lose_events(uint32_t n) { info_.events_lost += n; }
   // Adds one event as a chunk of its own, in a new buffer when it does not fit, and raises
   // the horizon to its timestamp (tests and seeds: events added in timestamp order read
   // back in that order). Its record carries its table entry inline, in a stream of its

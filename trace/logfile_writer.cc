@@ -128,6 +128,23 @@ bool LogWriter::fits(uint64_t seq) const {
          info_.data_offset + (seq + 1) * info_.buffer_size <= info_.max_bytes;
 }
 
+void LogWriter::add_packed(uint64_t base, const uint8_t* records, uint32_t bytes, uint32_t events,
+                           uint32_t stream, const StreamInfo& info, const EntrySet& used) {
+  if (stream_chunk_bytes(stream, used) != 0) add_stream_chunk(stream, info, used);
+  uint8_t* h = current() + kLogBufferHeaderSize + used_;
+  uint8_t* body = h + kLogChunkHeaderSize;
+  const uint32_t len = (kPackedChunkBase + bytes + 7) & ~7u;
+  store_le<uint64_t>(body, base);
+  std::memcpy(body + kPackedChunkBase, records, bytes);
+  std::memset(body + kPackedChunkBase + bytes, 0, len - kPackedChunkBase - bytes);
+  store_le<uint32_t>(h, len);
+  store_le<uint32_t>(h + 4, events);
+  store_le<uint32_t>(h + 8, stream);
+  store_le<uint32_t>(h + 12, kChunkRecords);
+  used_ += kLogChunkHeaderSize + len;
+  events_ += events;
+}
+
 uint32_t LogWriter::room() const {
   const uint32_t taken = kLogBufferHeaderSize + used_ + kLogChunkHeaderSize + kPackedChunkSlack;
   return taken < info_.buffer_size ? info_.buffer_size - taken : 0;

@@ -3,13 +3,36 @@
 
 #include "trace/procs.h"
 
+#include <chrono>
+#include <thread>
+
 namespace pfc::trace {
 
+void SessionRings::watch(const TraceDir& dir) {
+  watch_ = DirWatch::open(dir, "r-" + std::to_string(instance_) + "-");
+}
+
+bool SessionRings::wait(uint64_t ns) {
+  if (!watch_) {
+    std::this_thread::sleep_for(std::chrono::nanoseconds(ns));
+    return false;
+  }
+  const uint32_t seen = watch_->wait(ns);
+  changed_ |= (seen & DirWatch::kWatchPrefix) != 0;
+  return (seen & DirWatch::kWatchOther) != 0;
+}
+
 void SessionRings::scan(const TraceDir& dir, const StateStore& store, uint64_t now) {
-  if (now < next_scan_ns_) return;
-  next_scan_ns_ = now + scan_ns_;
-  if (stopped_at_ == 0 && now >= next_stop_check_ns_) {
+  const bool timed = now >= next_scan_ns_;
+  if (!timed && !changed_) return;
+  if (timed) next_scan_ns_ = now + scan_ns_;
+  // The state is read when its generation moved (a publish, a stop among them), and every
+  // kWatchListNs in case it was damaged in place.
+  if (timed && stopped_at_ == 0 && now >= next_stop_check_ns_ &&
+      (store.generation() != state_generation_ || now >= next_state_read_ns_)) {
     next_stop_check_ns_ = now + kScanNs;
+    next_state_read_ns_ = now + kWatchListNs;
+    state_generation_ = store.generation();
     // A damaged state holds no session any more (the next publish replaces it by an empty
     // one): that is this session's stop too, so its readers finish instead of waiting for
     // a session that can never stop (docs/namespace.md §2).
@@ -23,13 +46,24 @@ void SessionRings::scan(const TraceDir& dir, const StateStore& store, uint64_t n
   // Until every provider process applied the stop, one may still create a ring and write
   // into it; the rings are listed after this check, so the scan that sees them all applied
   // also sees every ring of the session.
-  if (stopped_at_ != 0 && !stop_applied_)
+  // Without a watch the directory is listed at every timed scan; with one when a ring was
+  // created (changed_), when one could not be opened yet, and every kWatchListNs in case.
+  bool list = !watch_ || changed_ || (timed && (retry_ || now >= next_list_ns_));
+  if (stopped_at_ != 0 && !stop_applied_) {
     stop_applied_ = stop_generation_ == 0 || all_applied(dir, stop_generation_, self_process());
+    list |= stop_applied_;
+  }
+  if (!list) return;
+  changed_ = retry_ = false;
+  next_list_ns_ = now + kWatchListNs;
   const std::string prefix = "r-" + std::to_string(instance_) + "-";
   for (const std::string& name : dir.list(prefix)) {
     if (known_.contains(name)) continue;
     auto ring = RingReader::open(dir, name);
-    if (!ring) continue;  // still being created: next scan
+    if (!ring) {  // still being created: the next timed scan
+      retry_ = true;
+      continue;
+    }
     known_.insert(name);
     uint32_t group = static_cast<uint32_t>(rings_.size());
     for (size_t i = 0; i < rings_.size(); ++i)

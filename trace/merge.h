@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -24,6 +25,7 @@ namespace pfc::trace {
 
 inline constexpr uint64_t kLagNs = 2'000'000;            // merge horizon
 inline constexpr uint64_t kScanNs = 10'000'000;          // new rings, stop checked this often
+inline constexpr uint64_t kWatchListNs = 100'000'000;    // watched: listed anyway this often
 inline constexpr uint64_t kStopDrainNs = 2'000'000'000;  // after a stop: in-flight writes
 inline constexpr size_t kDrainBatch = 4096;              // records per drain() between clock reads
 // A reader sleeps (500 µs) after a drain() that took fewer records than this: fewer are
@@ -41,6 +43,13 @@ class SessionRings {
   // (at most every kScanNs): the state no longer holds the instance, or is damaged
   // (StateStore::read).
   void scan(const TraceDir& dir, const StateStore& store, uint64_t now);
+  // Watches the directory for new rings (DirWatch): scan() then lists it only when one was
+  // created (or every kWatchListNs). Without a watch (none to be had) nothing changes.
+  void watch(const TraceDir& dir);
+  // Sleeps `ns`, or until a name is created in the directory when watching. True when that
+  // was another name than a ring's (the state's replacement, whose generation is published
+  // just after it: a caller looks again soon).
+  bool wait(uint64_t ns);
 
   struct Pick {
     RingReader* ring = nullptr;
@@ -106,6 +115,12 @@ class SessionRings {
   bool stop_applied_ = false;     // every provider process has applied it
   uint64_t scan_ns_;
   uint64_t next_scan_ns_ = 0;
+  std::optional<DirWatch> watch_;
+  bool changed_ = true;  // watched: a ring was created since the last listing
+  bool retry_ = false;   // a ring could not be opened yet
+  uint64_t next_list_ns_ = 0;
+  uint64_t state_generation_ = ~uint64_t{0};  // the state's generation at the last read
+  uint64_t next_state_read_ns_ = 0;
   uint64_t next_stop_check_ns_ = 0;
   uint64_t stopped_at_ = 0;  // 0: the session is live
   // Ring i's events reserved less those taken, at most what its data area can hold (the

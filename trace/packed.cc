@@ -52,6 +52,34 @@ uint32_t pack_record(const RecordHead& h, const uint8_t* rec, const RecordLayout
   return static_cast<uint32_t>(at - out);
 }
 
+void write_packed(uint8_t* out, uint32_t tid, uint16_t cpu, uint8_t entry, const RecordParts& p,
+                  uint64_t ts, uint64_t base, bool own_ts) {
+  const uint8_t parts = static_cast<uint8_t>(
+      (p.activity != nullptr ? kPackedActivity : 0) | (p.related != nullptr ? kPackedRelated : 0) |
+      (p.stack_count != 0 ? kPackedStack : 0) | (own_ts ? kPackedTime : 0));
+  // The head's first 8 bytes in one store: payload length, entry, parts, delta.
+  const uint64_t first = uint64_t{p.payload_len & 0xFFFFu} | uint64_t{entry} << 16 |
+                         uint64_t{parts} << 24 | (own_ts ? 0 : (ts - base)) << 32;
+  std::memcpy(out, &first, 8);
+  store_le<uint32_t>(out + 8, tid);
+  store_le<uint16_t>(out + 12, cpu);
+  uint8_t* at = out + kPackedHeadBytes;
+  const auto put = [&at](const void* src, size_t n) {
+    std::memcpy(at, src, n);
+    at += n;
+  };
+  if (own_ts) put(&ts, 8);
+  if (p.inline_entry != nullptr) put(p.inline_entry, sizeof(TableEntry));
+  if (p.activity != nullptr) put(p.activity, 16);
+  if (p.related != nullptr) put(p.related, 16);
+  if (p.stack_count != 0) {
+    store_le<uint16_t>(at, static_cast<uint16_t>(p.stack_count));
+    at += 2;
+    put(p.stack, 8u * p.stack_count);
+  }
+  if (p.payload_len != 0) put(p.payload, p.payload_len);
+}
+
 bool packed_layout(const uint8_t* p, uint32_t room, uint64_t base, PackedLayout& out) {
   if (room < kPackedHeadBytes) return false;
   const uint8_t parts = p[3];

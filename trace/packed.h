@@ -61,6 +61,19 @@ inline uint32_t pack_plain(const RecordHead& h, const uint8_t* rec, uint64_t bas
   return kPackedHeadBytes + payload;
 }
 
+// Writers of window rings (trace/ring.h) put their records in this form themselves: the
+// packed bytes of a record with these parts, without an own timestamp...
+inline uint32_t packed_record_bytes(const RecordParts& p) {
+  return kPackedHeadBytes + (p.inline_entry != nullptr ? uint32_t{sizeof(TableEntry)} : 0u) +
+         (p.activity != nullptr ? 16u : 0u) + (p.related != nullptr ? 16u : 0u) +
+         (p.stack_count != 0 ? 2u + 8u * p.stack_count : 0u) + p.payload_len;
+}
+// ... and the record itself at `out`: its time as its delta from `base`, or with `own_ts`
+// as its own u64 `ts` (8 bytes more). `entry`: its table index (kEntryInline: the parts'
+// inline entry follows).
+void write_packed(uint8_t* out, uint32_t tid, uint16_t cpu, uint8_t entry, const RecordParts& p,
+                  uint64_t ts, uint64_t base, bool own_ts);
+
 // Where the parts of a packed record lie (offsets from its start; 0: absent).
 struct PackedLayout {
   uint32_t size = 0;  // the whole record

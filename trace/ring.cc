@@ -94,7 +94,8 @@ uint64_t soft_wrap_bytes(uint64_t capacity) {
 // ---- writer ---------------------------------------------------------------------------
 
 Result<RingWriter> RingWriter::create(const TraceDir& dir, uint64_t instance,
-                                      const ProcessKey& self, uint64_t capacity, bool front) {
+                                      const ProcessKey& self, uint64_t capacity, bool front,
+                                      uint32_t window_shift) {
   const std::string name = ring_name(instance, self, front);
   (void)::unlinkat(dir.fd(), name.c_str(), 0);  // a leftover of this very process key
   auto fd = dir.open_file(name, true);
@@ -130,7 +131,13 @@ Result<RingWriter> RingWriter::create(const TraceDir& dir, uint64_t instance,
   w.soft_ = soft_wrap_bytes(capacity);
   w.lap_shift_ = static_cast<uint32_t>(std::countr_zero(capacity));
   w.salt_ = random_salt();
+  if (window_shift != 0) {
+    w.window_shift_ = window_shift;
+    w.window_ = uint64_t{1} << window_shift;
+    w.soft_ = 0;  // a window ring's lap ends only at a window's end (docs/namespace.md §3)
+  }
   RingHeader* h = w.header();
+  h->window_shift = window_shift;
   h->salt = w.salt_;
   h->version = kRingVersion;
   h->header_size = kRingHeaderSize;
@@ -360,6 +367,13 @@ Result<RingReader> RingReader::open(const TraceDir& dir, const std::string& name
       cap + kRingHeaderSize != size || h->instance != id->instance || h->pid != id->writer.pid ||
       h->start != id->writer.start)
     return make_error("trace buffer " + name + " has an inconsistent header");
+  if (const uint32_t ws = h->window_shift; ws != 0) {
+    if ((uint64_t{1} << std::min(ws, 63u)) < kMinWindowBytes || ws > 63 ||
+        (uint64_t{1} << ws) > std::min(kMaxWindowBytes, cap / 4))
+      return make_error("trace buffer " + name + " has a bad window size");
+    r.window_shift_ = ws;
+    r.window_ = uint64_t{1} << ws;
+  }
   r.capacity_ = cap;
   r.lap_shift_ = static_cast<uint32_t>(std::countr_zero(cap));
   r.salt_ = h->salt;
@@ -456,7 +470,7 @@ void RingReader::set_damaged(uint64_t off, const std::string& what) {
 }
 
 const RingReader::View* RingReader::peek() {
-  if (damaged_) return nullptr;
+  if (damaged_ || window_ != 0) return nullptr;  // a window ring is read by slice()
   if (current_ != 0) return &view_;
   for (;;) {
     uint32_t size = 0;
@@ -538,8 +552,9 @@ void RingReader::scan_committed(uint64_t limit, uint64_t max_bytes, Span& s, uin
 
 RingReader::Span RingReader::span(uint64_t limit, uint64_t max_bytes) {
   Span s;
-  current_ = 0;       // a record peek() returned is the span's first: still unread
-  uint64_t last = 0;  // the offset of its last record
+  if (window_ != 0) return s;  // a window ring is read by slice()
+  current_ = 0;                // a record peek() returned is the span's first: still unread
+  uint64_t last = 0;           // the offset of its last record
   // The hot path: runs of committed records, one load and compare each (and a timestamp
   // compare under a limit); classify (below) takes the record it stops at (head to read
   // again, padding, a record in flight, one past the limit, damage). Not in TSan builds
@@ -624,7 +639,11 @@ void RingReader::pop() {
 }
 
 bool RingReader::finished() {
-  if (damaged_) return true;
+  if (damaged_ || dead_done_) return true;
+  if (window_ != 0) {  // what is left is taken by slice(), which also salvages a dead writer's
+    if (!closed() && !writer_gone()) return false;
+    return drained();
+  }
   if (peek() != nullptr) return false;
   // Closed or gone first, head after: the writer writes nothing after either, so that head
   // is its last (one read before could miss records written, and committed, since).

@@ -67,14 +67,18 @@ struct RingHeader {
   std::atomic<uint64_t> lost_bytes;        // their record sizes
   std::atomic<uint64_t> closed;            // the writer will write no more (session gone)
   alignas(64) std::atomic<uint32_t> table_count;  // entries published (kMaxTableEntries at most)
+  // 0: a record ring (the commit protocol above); else log2 of the window size of a window
+  // ring (below). Set at creation, before the magic.
+  uint32_t window_shift;
 };
 inline constexpr uint64_t kRingTableOffset = sizeof(RingHeader);
 static_assert(kRingTableOffset + kMaxTableEntries * sizeof(TableEntry) <= kRingHeaderSize);
 
 // The ring layout's version (RingHeader::version); a reader refuses any other, by name.
-// 4: compact records naming entries of the ring's table (version 3's records carried the
-// whole event header, 112 bytes).
-inline constexpr uint32_t kRingVersion = 4;
+// 5: window rings beside record rings (RingHeader::window_shift); 4: compact records naming
+// entries of the ring's table (version 3's records carried the whole event header, 112
+// bytes).
+inline constexpr uint32_t kRingVersion = 5;
 
 // Record kinds: the low two bits of the stamp in a record's `state` (see the commit
 // protocol above); a log file keeps the ring's stamp (kind kRecordEvent).
@@ -131,14 +135,50 @@ inline uint64_t front_ring_capacity(uint64_t capacity) {
 // resident, and no write takes a page fault.
 inline constexpr uint64_t kRingWindow = 256u << 10;
 
+// ---- window rings (docs/namespace.md §3 "Window rings") ------------------------------
+// The rings of a file session. Their data area is cut into windows of 2^window_shift bytes;
+// each begins with a WindowHead, and its records are packed records (trace/packed.h) one
+// after the other, byte-aligned, their timestamps counted from the window's base, exactly
+// as a log file's records chunk holds them, so the session host copies a window's records
+// into the file as one chunk without looking at them. A writer reserves with the same CAS
+// on head as in a record ring; a record that does not fit in the rest of its window closes
+// it (its padding counted as committed) and opens the next one, writing the base; then it
+// adds its bytes and one event to its window's commit word (release). A window is complete
+// when its commit word counts every byte of it; the host takes it whole, or earlier the
+// part below head when every byte reserved in it so far is committed. A record larger
+// than a window takes whole windows of its own. The host clears a window's head before it
+// hands the window back (tail), so a writer that opens it finds zeroes.
+struct WindowHead {
+  std::atomic<uint64_t> commit;  // low half: bytes accounted (head, records, padding); high: events
+  std::atomic<uint64_t> base;    // the monotonic time of the record that opened it (0: not yet)
+  std::atomic<uint32_t> end;     // where its records end when it was closed early (0: its end)
+  std::atomic<uint32_t> span;    // windows a large record takes (0 or 1: this one) | kWindowWrap
+};
+inline constexpr uint32_t kWindowHeadBytes = sizeof(WindowHead);
+static_assert(kWindowHeadBytes == 24);
+// In WindowHead::span: the lap ends after this window (its file system had no pages for
+// the rest, or a large record did not fit before the end): the next window is the next
+// lap's first.
+inline constexpr uint32_t kWindowWrap = 0x80000000u;
+inline constexpr uint64_t kMinWindowBytes = 1u << 10;
+inline constexpr uint64_t kMaxWindowBytes = 256u << 10;  // kRingWindow: a window is taken whole
+// The window size of a file session's rings: a 32nd of its buffer size (of the power of two
+// at or below it), within [kMinWindowBytes, kMaxWindowBytes] and at most a quarter of the
+// ring. A log buffer takes whole windows' records, so it wastes up to a window at its end:
+// about 3 % at this size (docs/namespace.md §3 "Window rings").
+inline constexpr uint64_t kWindowsPerBuffer = 32;
+uint32_t window_shift_for(uint32_t buffer_kb, uint64_t capacity);
+
 class RingWriter {
  public:
   // Creates (or reopens, after fork-less restarts of the same process key) the ring, with
   // the pages of its header and first window (kRingWindow) taken; an error when the file
   // system cannot supply them. A later window that cannot be had ends each lap before it
   // (a padding record, as at the end of the ring) instead.
+  // `window_shift` != 0: a window ring of 2^window_shift-byte windows (window_shift_for).
   static Result<RingWriter> create(const TraceDir& dir, uint64_t instance, const ProcessKey& self,
-                                   uint64_t capacity, bool front = false);
+                                   uint64_t capacity, bool front = false,
+                                   uint32_t window_shift = 0);
   // Reserves a record of `bytes` (a multiple of 8) and fills size/state (reserved)/ts;
   // nullptr when it does not fit (counted in lost).
   RecordHead* reserve(uint32_t bytes);
@@ -156,6 +196,29 @@ class RingWriter {
   // carries the entry itself (docs/namespace.md §3 "Records"). Any thread.
   uint8_t entry_of(const TableEntry& e);
   void mark_closed();
+
+  // Window rings. A reserved packed record: where it goes, and how its time is written.
+  struct Packed {
+    uint8_t* rec = nullptr;
+    uint64_t ts = 0;
+    uint64_t base = 0;    // the window's base: the record's delta is ts - base...
+    bool own_ts = false;  // ... unless it carries its own timestamp (kPackedTime, 8 bytes more)
+    WindowHead* window = nullptr;
+    uint32_t accounted = 0;  // what its commit adds to the window's bytes
+  };
+  bool windowed() const { return window_shift_ != 0; }
+  // Reserves a packed record of `bytes` (its size without an own timestamp: the record
+  // that opens a window has delta 0, another one carries its own timestamp when the
+  // window's base is not written yet or more than kPackedSpan old); false when it does not
+  // fit (counted in lost).
+  bool reserve_packed(uint32_t bytes, Packed& out);
+  // The same for a ring with a fallback (a front ring), as try_reserve.
+  bool try_reserve_packed(uint32_t bytes, Packed& out);
+  // Publishes a packed record: its bytes and one event into its window's commit word.
+  static void commit_packed(const Packed& p) {
+    p.window->commit.fetch_add(uint64_t{1} << 32 | p.accounted, std::memory_order_release);
+  }
+
   // Tests: the early-wrap offset (soft_wrap_bytes' choice by default); 0 never wraps early,
   // otherwise a power of two of 1 KB or more below the capacity.
   void set_soft_wrap(uint64_t bytes) { soft_ = bytes; }
@@ -168,6 +231,17 @@ class RingWriter {
   uint8_t* data() const { return map_.data() + kRingHeaderSize; }
   // reserve() without the loss count: nullptr when the record does not fit.
   RecordHead* claim(uint32_t bytes);
+  // reserve_packed() without the loss count.
+  bool claim_packed(uint32_t bytes, Packed& out);
+  WindowHead* window_at(uint64_t pos) const {
+    return reinterpret_cast<WindowHead*>(data() + (pos & (capacity_ - 1) & ~(window_ - 1)));
+  }
+  // Closes the window at `pos` (offset `off` in it) early: its records end there, `wrap`:
+  // the lap ends after it; its padding is accounted (release).
+  void close_window(uint64_t pos, uint64_t off, bool wrap);
+  // try_reserve's and try_reserve_packed's first look: false when the record surely does
+  // not fit (a miss, counted for the recheck).
+  bool may_fit(uint32_t bytes);
   // entry_of's slow path: under the cache's lock.
   uint8_t add_entry(const TableEntry& e, uint64_t hash);
   // Prefetches, for writing, the lines a record of `bytes` would take a little past `end`.
@@ -185,6 +259,8 @@ class RingWriter {
   uint64_t soft_ = 0;       // the early-wrap offset; 0: never
   uint32_t lap_shift_ = 0;  // log2(capacity_)
   uint32_t salt_ = 0;
+  uint32_t window_shift_ = 0;  // window rings: log2(window_)
+  uint64_t window_ = 0;
   // The last tail a writer thread of this process saw: space checks use it and reload the
   // shared tail only when it says the record does not fit (tail only grows), so writers
   // rarely touch the consumer's cache line. The consumer publishes tail with release once
@@ -268,6 +344,38 @@ class RingReader {
   // false when the ring is empty (or damaged).
   bool pending() const { return !damaged_ && current_ == 0 && head_seen_ != pos_; }
 
+  // Window rings (the session host of a file session). peek() and span() find nothing in
+  // them. A part of the window at tail: its packed records as they lie in the ring, to be
+  // copied as one chunk of `base` (they are not looked at).
+  struct Slice {
+    const uint8_t* data = nullptr;
+    uint32_t bytes = 0;
+    uint32_t events = 0;
+    uint64_t base = 0;
+    bool complete = false;  // the window's last part: taking it hands the window back
+  };
+  bool windowed() const { return window_shift_ != 0; }
+  // The records of the window at tail not taken yet: all of them once it is complete, else
+  // those below head when every byte reserved in it is committed; empty when neither (a
+  // record in flight: in_flight() says so). A writer that died leaves a window that never
+  // completes: its committed records are taken when they can be told apart (below), and
+  // the rest of the ring is counted lost. Damage (a commit word, end or span that cannot
+  // be) sets damaged().
+  // With `partial` false only complete windows are taken (a reader that keeps up with a
+  // busy ring copies whole windows; parts are for the quiet moments).
+  Slice slice(bool partial = true);
+  // Takes what slice() returned (the caller copied it): a complete window's head is
+  // cleared and its space handed back to the writers.
+  void take(const Slice& s);
+  // After an empty slice(): true when the window at tail has bytes reserved and not yet
+  // committed (a writer between its CAS and its commit).
+  bool in_flight() const { return in_flight_; }
+  // The base of the window at tail when it holds records not taken yet (a lower bound of
+  // every untaken record's timestamp); 2^64 - 1 when it holds none.
+  uint64_t untaken_floor() const;
+  // Events taken through take().
+  uint64_t taken_events() const { return taken_events_; }
+
   bool damaged() const { return damaged_; }
   // What damaged() found, naming the ring and the record's position.
   const std::string& damage() const { return damage_; }
@@ -294,7 +402,9 @@ class RingReader {
   // True when nothing is left to read and nothing more can come (writer closed or dead).
   bool finished();
   // True when every reserved byte has been consumed.
-  bool drained() const { return header()->head.load(std::memory_order_acquire) == pos_; }
+  bool drained() const {
+    return header()->head.load(std::memory_order_acquire) == pos_ + win_taken_;
+  }
 
  private:
   RingHeader* header() const { return reinterpret_cast<RingHeader*>(map_.data()); }
@@ -324,6 +434,15 @@ class RingReader {
   void set_damaged(uint64_t pos, const std::string& what);
   // Skips the record at pos_ (padding, or reserved by a dead writer) of `size` bytes.
   void skip(uint32_t size);
+  // slice() for a window whose writer died: the committed records after win_taken_ when
+  // they can be told apart (a walk of exactly the committed count of records, each whole,
+  // covering exactly the committed bytes), else none; then the ring is done and every
+  // event not taken is counted lost.
+  Slice salvage(uint64_t commit, uint64_t head);
+  // A slice whose records may name new entries: the table read again (damage: empty).
+  Slice with_table(const Slice& s);
+  // A window ring's checks failed at the window at pos_.
+  Slice window_damage(const std::string& what);
   // A dead writer's reserved record of `size` bytes: counted in the ring's `lost` and
   // `lost_bytes` (a reader is the only one who can tell it will never be committed).
   void count_dead(uint32_t size);
@@ -352,6 +471,15 @@ class RingReader {
   uint64_t dead_check_ns_ = 0;
   uint64_t dead_skipped_ = 0;  // count_dead's records
   bool dead_ = false;
+  // Window rings: log2 of the window size, and in the window at pos_ (tail), the offset up
+  // to which records were taken (0: none, not even its head) and how many.
+  uint32_t window_shift_ = 0;
+  uint64_t window_ = 0;
+  uint32_t win_taken_ = 0;
+  uint32_t win_events_ = 0;
+  uint64_t taken_events_ = 0;
+  bool in_flight_ = false;
+  bool dead_done_ = false;  // a dead writer's ring: salvaged, the rest counted lost
 };
 
 }  // namespace pfc::trace

@@ -297,11 +297,41 @@ std::vector<Seed> ring_seeds() {
     event(w, 8, 0).op(kPatchHeader).put<uint8_t>(p.at).put<uint8_t>(p.value);
     add(std::string("header_") + p.name, w);
   }
+  // Window rings (1 KB windows): a window head (commit word, base, end, span) and two packed
+  // records of 4 payload bytes, then head past them.
+  const auto window = [](Writer& d, uint64_t commit, uint32_t end, uint32_t head) {
+    Writer b;
+    b.put<uint64_t>(commit).put<uint64_t>(1000).put<uint32_t>(end).put<uint32_t>(0);
+    for (uint32_t i = 0; i < 2; ++i)
+      b.put<uint16_t>(4)
+          .put<uint8_t>(0)
+          .put<uint8_t>(0)
+          .put<uint32_t>(i)
+          .put<uint32_t>(7)
+          .put<uint16_t>(0)
+          .put<uint32_t>(0xABCD0000u + i);
+    d.op(kRaw).put<uint8_t>(static_cast<uint8_t>(b.bytes().size()));
+    for (uint8_t c : b.bytes()) d.put<uint8_t>(c);
+    d.op(kSkip).put<uint32_t>(head).op(kHeadHere);
+  };
+  w = ring(kFlagWindows);
+  window(w, uint64_t{2} << 32 | 60, 0, 60);
+  add("window_open", w);
+  w = ring(kFlagWindows);
+  window(w, uint64_t{2} << 32 | 1024, 60, 1024);
+  add("window_complete", w);
+  w = ring(kFlagWindows | kFlagDeadWriter);
+  window(w, uint64_t{1} << 32 | 42, 0, 60);
+  add("window_dead_writer", w);
+  w = ring(kFlagWindows);
+  window(w, uint64_t{2} << 32 | 2000, 60, 1024);
+  add("window_damaged", w);
   // The same rings read by span(), the session host's way (header damage aside: the reader
   // refuses it at open).
   const size_t n = out.size();
   for (size_t i = 0; i < n; ++i) {
-    if (out[i].name.starts_with("ring_header_")) continue;
+    if (out[i].name.starts_with("ring_header_") || out[i].name.starts_with("ring_window_"))
+      continue;
     Seed s = out[i];
     s.bytes[0] |= kFlagSpans;
     s.name = "ring_spans_" + s.name.substr(5);

@@ -21,6 +21,7 @@ inline constexpr uint8_t kFlagDeadWriter = 1;  // the ring's writer process is g
 inline constexpr uint8_t kFlagStateFile = 2;   // also read the state through StateStore
 inline constexpr uint8_t kFlagFixBlobs = 4;    // re-checksum PAYLOAD descriptors' blobs
 inline constexpr uint8_t kFlagSpans = 8;       // read the ring by span() (the session host's way)
+inline constexpr uint8_t kFlagWindows = 0x80;  // a window ring (1 KB windows), read by slice()
 // Bits 4..6: how the state file's header is damaged (StateDamage), with kFlagStateFile.
 inline constexpr int kDamageShift = 4;
 enum StateDamage : uint8_t {
