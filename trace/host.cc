@@ -34,6 +34,9 @@ constexpr uint64_t kHostScanNs = 1'000'000;
 // How long a host with no ring yet sleeps when nothing wakes it (DirWatch: a new ring or
 // the state's replacement does).
 constexpr uint64_t kNoRingSleepNs = 50'000'000;
+// A window ring that completed no window for this long gives its open window's committed
+// part even in a busy round (move_ring).
+constexpr uint64_t kOpenWindowNs = 10'000'000;
 
 // The pfc enable extensions among an enable's descriptors (EnableEntry::filters: the
 // layout of etw/enable_wire.h), appended to `out` as schemas of `provider`. Malformed
@@ -175,6 +178,7 @@ Moved move_windows(RingReader& r, LogWriter& w, uint32_t stream, bool partial) {
     const RingReader::Slice s = r.slice(partial);
     if (s.data == nullptr && !s.complete) return m;
     if (s.events == 0) {  // a window of padding only, or its last part empty
+      m.windows += s.complete ? 1 : 0;
       r.take(s);
       continue;
     }
@@ -198,6 +202,7 @@ Moved move_windows(RingReader& r, LogWriter& w, uint32_t stream, bool partial) {
       w.lose_events(s.events);
     }
     m.events += s.events;
+    m.windows += s.complete ? 1 : 0;
     r.take(s);
   }
 }
@@ -228,6 +233,11 @@ class Host {
       note_schemas();
       const bool asked = flush_asked(now);
       if ((writer_.pending() && now - last_flush >= flush_ns_) || asked) {
+        if (asked) {  // the records committed before the request, open windows' too
+          take_open_ = true;
+          (void)move_records(now);
+          take_open_ = false;
+        }
         (void)writer_.flush();
         last_flush = now;
         publish();
@@ -305,12 +315,13 @@ class Host {
     const size_t n = rings_.rings().size();
     last_ts_.resize(n, 0);
     group_limit_.resize(n, 0);
+    last_whole_.resize(n, now);
     uint64_t horizon = now > kLagNs ? now - kLagNs : 0, moved = 0;
     for (size_t i = 0; i < n; ++i) {
       const uint32_t g = rings_.group(i);
       if (g == i) group_limit_[g] = limit_of_group(g);
       horizon = std::min(horizon, group_limit_[g]);
-      moved += move_ring(i, group_limit_[g]);
+      moved += move_ring(i, group_limit_[g], now);
       // A window ring's records left behind one in flight are no older than its window's
       // base (docs/logfile.md "Merging").
       if (rings_.rings()[i]->windowed())
@@ -342,15 +353,20 @@ class Host {
 
   // Ring i's records up to `limit` into the file (move_runs, or move_windows for a window
   // ring), counted as taken.
-  uint64_t move_ring(size_t i, uint64_t limit) {
+  uint64_t move_ring(size_t i, uint64_t limit, uint64_t now) {
     RingReader& r = *rings_.rings()[i];
-    // Parts of open windows only in a quiet round (the last one moved little) and after
-    // the stop: a busy host copies whole windows, one chunk each.
-    const bool partial = quiet_ || rings_.stopped_at() != 0;
+    // The committed part of a ring's open window is taken in a quiet round (the last one
+    // moved little), when a flush asks for it, after the stop, and from a ring that
+    // completed no window for kOpenWindowNs (a slow writer beside a busy one): a busy host
+    // copies whole windows, one chunk each, and a slow writer's events (and the horizon
+    // its open window holds back) wait at most that long.
+    const bool partial =
+        quiet_ || take_open_ || rings_.stopped_at() != 0 || now - last_whole_[i] >= kOpenWindowNs;
     const Moved m = r.windowed() ? move_windows(r, writer_, static_cast<uint32_t>(i), partial)
                                  : move_runs(r, writer_, limit, static_cast<uint32_t>(i));
     rings_.count_taken(i, m.events);
     if (m.events != 0) last_ts_[i] = m.last_ts;
+    if (m.windows != 0 || partial) last_whole_[i] = now;
     return m.bytes;
   }
 
@@ -374,8 +390,9 @@ class Host {
   LogWriter writer_;
   uint64_t flush_ns_;
   uint64_t idle_sleep_ns_;
-  bool quiet_ = true;  // the last round moved less than kBusyBytes
-  bool soon_ = false;  // the last wait ended on a name other than a ring's: look again soon
+  bool quiet_ = true;       // the last round moved less than kBusyBytes
+  bool take_open_ = false;  // a flush: take the open windows' committed parts too
+  bool soon_ = false;       // the last wait ended on a name other than a ring's: look again soon
   int marker_fd_ = -1;
   std::array<uint64_t, 4> published_{~uint64_t{0}};
   uint64_t next_flush_check_ = 0;
@@ -386,6 +403,7 @@ class Host {
   std::vector<ProviderSchema> schemas_;  // every provider's latest, in first-enable order
   std::vector<uint64_t> last_ts_;        // per ring: the timestamp of the last record moved
   std::vector<uint64_t> group_limit_;    // per first ring of a writer: this round's limit
+  std::vector<uint64_t> last_whole_;     // per ring: when it last gave a window or a part
 };
 
 // The spawned process forks the host and exits with the host's start-up status (0: the
@@ -452,7 +470,7 @@ uint64_t host_idle_sleep_ns(const SessionEntry& e) {
   const uint64_t front = front_ring_capacity(main);
   const uint64_t smallest = front != 0 ? front : main;
   // At kFastWriterBytesPerNs a writer fills the ring in smallest / rate ns: a quarter of it.
-  return std::clamp<uint64_t>(smallest / kFastWriterBytesPerNs / 4, kMinIdleSleepNs,
+  return std::clamp<uint64_t>(smallest / kFastWriterBytesPerNs / 2, kMinIdleSleepNs,
                               kMaxIdleSleepNs);
 }
 

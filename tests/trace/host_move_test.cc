@@ -259,8 +259,8 @@ TEST(MoveWindows, ALargeTableInSmallBuffersDefinesTheEntriesTheRecordsName) {
   EXPECT_EQ(id, kMaxTableEntries);
 }
 
-// The host's idle sleep is a quarter of the time a 1 GB/s writer takes to fill the
-// session's smallest ring, between 500 µs and 2 ms.
+// The host's idle sleep is half the time a 1 GB/s writer takes to fill the session's
+// smallest ring, between 500 µs and 4 ms.
 TEST(HostIdleSleep, FollowsTheSmallestRing) {
   const auto sleep_of = [](uint32_t kb, uint32_t max_buffers) {
     SessionEntry e;
@@ -269,8 +269,8 @@ TEST(HostIdleSleep, FollowsTheSmallestRing) {
     return host_idle_sleep_ns(e);
   };
   EXPECT_EQ(sleep_of(64, 0), kMaxIdleSleepNs);      // ETW's defaults: 8 MB rings
-  EXPECT_EQ(sleep_of(32, 0), (4u << 20) / 4);       // 4 MB rings: 1 ms
-  EXPECT_EQ(sleep_of(4, 0), kMinIdleSleepNs);       // 512 KB rings: 131 µs, raised
+  EXPECT_EQ(sleep_of(32, 0), (4u << 20) / 2);       // 4 MB rings: 2 ms
+  EXPECT_EQ(sleep_of(4, 0), kMinIdleSleepNs);       // 512 KB rings: 262 µs, raised
   EXPECT_EQ(sleep_of(1024, 256), kMaxIdleSleepNs);  // 256 MB rings, a 16 MB front ring
 }
 
