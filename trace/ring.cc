@@ -163,20 +163,27 @@ RecordHead* RingWriter::reserve(uint32_t bytes) {
 }
 
 RecordHead* RingWriter::try_reserve(uint32_t bytes) {
-  // A first look without the clock: head, and the tail this process last saw (padding at
-  // the end of the lap left out; claim() counts it).
-  RingHeader* h = header();
-  const uint64_t head = h->head.load(std::memory_order_relaxed);
-  if (head + bytes - seen_tail_->load(std::memory_order_acquire) > capacity_) {
-    // A plain load and store, no read-modify-write: threads that race lose a count.
-    const uint32_t misses = misses_->load(std::memory_order_relaxed);
-    misses_->store(misses + 1, std::memory_order_relaxed);
-    if (misses % kFrontRecheck != 0) return nullptr;
-    const uint64_t tail = h->tail.load(std::memory_order_acquire);
-    seen_tail_->store(tail, std::memory_order_release);
-    if (head + bytes - tail > capacity_) return nullptr;
-  }
-  return claim(bytes);
+  // A first look without the clock (padding at the end of the lap left out; claim() counts it).
+  return may_fit(bytes) ? claim(bytes) : nullptr;
+}
+
+bool RingWriter::may_fit(uint32_t bytes) {
+  const uint64_t head = header()->head.load(std::memory_order_relaxed);
+  if (head + bytes - seen_tail_->load(std::memory_order_acquire) <= capacity_) return true;
+  // A plain load and store, no read-modify-write: threads that race lose a count.
+  const uint32_t misses = misses_->load(std::memory_order_relaxed);
+  misses_->store(misses + 1, std::memory_order_relaxed);
+  if (misses % kFrontRecheck != 0) return false;
+  const uint64_t tail = header()->tail.load(std::memory_order_acquire);
+  seen_tail_->store(tail, std::memory_order_release);
+  return head + bytes - tail <= capacity_;
+}
+
+bool RingWriter::has_room(uint64_t head, uint64_t bytes) {
+  if (head + bytes - seen_tail_->load(std::memory_order_acquire) <= capacity_) return true;
+  const uint64_t tail = header()->tail.load(std::memory_order_acquire);
+  seen_tail_->store(tail, std::memory_order_release);
+  return head + bytes - tail <= capacity_;
 }
 
 RecordHead* RingWriter::claim(uint32_t bytes) {
@@ -196,12 +203,7 @@ RecordHead* RingWriter::claim(uint32_t bytes) {
       if (pad == 0 && off + bytes > end) pad = capacity_ - off;  // end the lap before it
       if (pad != 0 && bytes > end) return nullptr;               // fits in no lap's taken pages
     }
-    uint64_t tail = seen_tail_->load(std::memory_order_acquire);
-    if (head + pad + bytes - tail > capacity_) {
-      tail = h->tail.load(std::memory_order_acquire);
-      seen_tail_->store(tail, std::memory_order_release);
-      if (head + pad + bytes - tail > capacity_) return nullptr;
-    }
+    if (!has_room(head, pad + bytes)) return nullptr;
     if (h->head.compare_exchange_weak(head, head + pad + bytes, std::memory_order_acq_rel,
                                       std::memory_order_relaxed))
       break;

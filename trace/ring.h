@@ -239,9 +239,12 @@ class RingWriter {
   // Closes the window at `pos` (offset `off` in it) early: its records end there, `wrap`:
   // the lap ends after it; its padding is accounted (release).
   void close_window(uint64_t pos, uint64_t off, bool wrap);
-  // try_reserve's and try_reserve_packed's first look: false when the record surely does
-  // not fit (a miss, counted for the recheck).
+  // try_reserve's and try_reserve_packed's first look, without the clock: false when the
+  // record surely does not fit (a miss, counted for the recheck).
   bool may_fit(uint32_t bytes);
+  // Whether `bytes` more from `head` fit below the tail: checked against the tail this
+  // process last saw, and against the shared tail (reloaded) only when that says no.
+  bool has_room(uint64_t head, uint64_t bytes);
   // entry_of's slow path: under the cache's lock.
   uint8_t add_entry(const TableEntry& e, uint64_t hash);
   // Prefetches, for writing, the lines a record of `bytes` would take a little past `end`.

@@ -26,18 +26,6 @@ uint32_t window_shift_for(uint32_t buffer_kb, uint64_t capacity) {
 
 // ---- writer ---------------------------------------------------------------------------
 
-bool RingWriter::may_fit(uint32_t bytes) {
-  const uint64_t head = header()->head.load(std::memory_order_relaxed);
-  if (head + bytes - seen_tail_->load(std::memory_order_acquire) <= capacity_) return true;
-  // A plain load and store, no read-modify-write: threads that race lose a count.
-  const uint32_t misses = misses_->load(std::memory_order_relaxed);
-  misses_->store(misses + 1, std::memory_order_relaxed);
-  if (misses % kFrontRecheck != 0) return false;
-  const uint64_t tail = header()->tail.load(std::memory_order_acquire);
-  seen_tail_->store(tail, std::memory_order_release);
-  return head + bytes - tail <= capacity_;
-}
-
 bool RingWriter::reserve_packed(uint32_t bytes, Packed& out) {
   if (claim_packed(bytes, out)) return true;
   header()->lost.fetch_add(1, std::memory_order_relaxed);
@@ -96,12 +84,7 @@ bool RingWriter::claim_packed(uint32_t bytes, Packed& out) {
       take = windows > 1 ? windows * w : opening;
       if (take > taken_->grow_at.load(std::memory_order_relaxed) && take > grow(take)) return false;
     }
-    uint64_t tail = seen_tail_->load(std::memory_order_acquire);
-    if (head + pad + take - tail > capacity_) {
-      tail = h->tail.load(std::memory_order_acquire);
-      seen_tail_->store(tail, std::memory_order_release);
-      if (head + pad + take - tail > capacity_) return false;
-    }
+    if (!has_room(head, pad + take)) return false;
     if (h->head.compare_exchange_weak(head, head + pad + take, std::memory_order_acq_rel,
                                       std::memory_order_relaxed))
       break;

@@ -26,6 +26,27 @@ constexpr uint64_t kInstance = 11;
 constexpr int kThreads = 4;
 constexpr uint32_t kPerThread = 20'000;
 
+// The closed log file `f` holds `moved` events, each thread's (its id in the payload's high
+// half, a sequence number in the low half) in the order it wrote them.
+void expect_each_thread_in_order(const TempFile& f, uint64_t moved) {
+  auto in = testing::open_reader(f);
+  ASSERT_TRUE(in) << in.error().message;
+  std::map<uint32_t, std::vector<uint32_t>> seqs;
+  RingReader::View v;
+  uint64_t read = 0;
+  LogReader::Step step;
+  while ((step = in->next(v)) == LogReader::Step::Event) {
+    uint64_t x = 0;
+    std::memcpy(&x, v.payload, 8);
+    ASSERT_EQ(x >> 32, v.header.tid);
+    seqs[v.header.tid].push_back(static_cast<uint32_t>(x));
+    ++read;
+  }
+  EXPECT_EQ(step, LogReader::Step::End) << in->problem();
+  EXPECT_EQ(read, moved);
+  for (const auto& [tid, s] : seqs) EXPECT_TRUE(std::is_sorted(s.begin(), s.end())) << tid;
+}
+
 TEST(MoveRuns, ConcurrentWritersEveryAcceptedRecordOnceInThreadOrder) {
   TempNamespace ns;
   TraceDir dir = ns.open();
@@ -66,24 +87,9 @@ TEST(MoveRuns, ConcurrentWritersEveryAcceptedRecordOnceInThreadOrder) {
   }
   for (auto& t : threads) t.join();
   ASSERT_TRUE(log->close(1, 0));
-  auto in = testing::open_reader(f);
-  ASSERT_TRUE(in) << in.error().message;
-  std::map<uint32_t, std::vector<uint32_t>> seqs;
-  RingReader::View v;
-  uint64_t read = 0;
-  LogReader::Step step;
-  while ((step = in->next(v)) == LogReader::Step::Event) {
-    uint64_t x = 0;
-    std::memcpy(&x, v.payload, 8);
-    ASSERT_EQ(x >> 32, v.header.tid);
-    seqs[v.header.tid].push_back(static_cast<uint32_t>(x));
-    ++read;
-  }
-  EXPECT_EQ(step, LogReader::Step::End) << in->problem();
-  EXPECT_EQ(read, moved);
+  expect_each_thread_in_order(f, moved);
   EXPECT_EQ(moved, uint64_t{kThreads} * kPerThread);  // about 160 laps of the 64 KB ring
   EXPECT_EQ(w->lost(), refused.load());
-  for (const auto& [tid, s] : seqs) EXPECT_TRUE(std::is_sorted(s.begin(), s.end())) << tid;
 }
 
 TEST(MoveRuns, ARecordLargerThanABufferIsDroppedAndCounted) {
@@ -159,24 +165,9 @@ TEST(MoveWindows, ConcurrentWritersEveryAcceptedRecordOnceInThreadOrder) {
   for (auto& t : threads) t.join();
   EXPECT_TRUE(r->drained());
   ASSERT_TRUE(log->close(1, 0));
-  auto in = testing::open_reader(f);
-  ASSERT_TRUE(in) << in.error().message;
-  std::map<uint32_t, std::vector<uint32_t>> seqs;
-  RingReader::View v;
-  uint64_t read = 0;
-  LogReader::Step step;
-  while ((step = in->next(v)) == LogReader::Step::Event) {
-    uint64_t x = 0;
-    std::memcpy(&x, v.payload, 8);
-    ASSERT_EQ(x >> 32, v.header.tid);
-    seqs[v.header.tid].push_back(static_cast<uint32_t>(x));
-    ++read;
-  }
-  EXPECT_EQ(step, LogReader::Step::End) << in->problem();
-  EXPECT_EQ(read, moved);
+  expect_each_thread_in_order(f, moved);
   EXPECT_EQ(moved, uint64_t{kThreads} * kPerThread);
   EXPECT_EQ(w->lost(), refused.load());
-  for (const auto& [tid, s] : seqs) EXPECT_TRUE(std::is_sorted(s.begin(), s.end())) << tid;
 }
 
 // A window larger than a buffer (a large record's) is dropped and counted; one that does
