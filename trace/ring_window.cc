@@ -44,7 +44,10 @@ bool RingWriter::claim_packed(uint32_t bytes, Packed& out) {
   const uint64_t opening = kWindowHeadBytes + uint64_t{bytes};
   const uint64_t windows = (opening + w - 1) / w;
   if (windows * w > capacity_ / 2) return false;
-  uint64_t head = h->head.load(std::memory_order_relaxed);
+  // head with acquire (and again after a failed CAS): the CAS that wrote it follows the
+  // opener's, whose acquire of tail saw the host clear this window's head, so the base read
+  // below is this lap's (or 0), never a stale one from the window's last lap.
+  uint64_t head = h->head.load(std::memory_order_acquire);
   uint64_t ts = 0, pad = 0, start = 0, take = 0, base = 0;
   bool opens = false, wrap = false, own = false;
   for (;;) {
@@ -86,7 +89,7 @@ bool RingWriter::claim_packed(uint32_t bytes, Packed& out) {
     }
     if (!has_room(head, pad + take)) return false;
     if (h->head.compare_exchange_weak(head, head + pad + take, std::memory_order_acq_rel,
-                                      std::memory_order_relaxed))
+                                      std::memory_order_acquire))
       break;
   }
   h->events.fetch_add(1, std::memory_order_relaxed);  // the line is ours after the CAS
