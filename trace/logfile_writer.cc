@@ -37,6 +37,14 @@ Result<void> write_all(int fd, const uint8_t* p, size_t n, uint64_t offset) {
   return {};
 }
 
+// The header of a records chunk at `h`: its body's bytes, its records, its stream.
+void put_records_header(uint8_t* h, uint32_t body, uint32_t events, uint32_t stream) {
+  store_le<uint32_t>(h, body);
+  store_le<uint32_t>(h + 4, events);
+  store_le<uint32_t>(h + 8, stream);
+  store_le<uint32_t>(h + 12, kChunkRecords);
+}
+
 std::string circular_size_text(uint64_t bytes) {
   return (bytes % (1u << 20)) == 0 ? std::to_string(bytes >> 20) + " MB"
                                    : std::to_string(bytes) + " bytes";
@@ -137,10 +145,7 @@ void LogWriter::add_packed(uint64_t base, const uint8_t* records, uint32_t bytes
   store_le<uint64_t>(body, base);
   std::memcpy(body + kPackedChunkBase, records, bytes);
   std::memset(body + kPackedChunkBase + bytes, 0, len - kPackedChunkBase - bytes);
-  store_le<uint32_t>(h, len);
-  store_le<uint32_t>(h + 4, events);
-  store_le<uint32_t>(h + 8, stream);
-  store_le<uint32_t>(h + 12, kChunkRecords);
+  put_records_header(h, len, events, stream);
   used_ += kLogChunkHeaderSize + len;
   events_ += events;
 }
@@ -242,10 +247,7 @@ Result<void> LogWriter::add_chunk(const uint8_t* records, uint32_t bytes, uint32
   const uint32_t body = pack(records, bytes, events, info, used, h + kLogChunkHeaderSize, packed);
   info_.events_lost += events - packed;  // records that were not whole
   if (packed == 0) return {};            // (a stream chunk added for it stays: harmless)
-  store_le<uint32_t>(h, body);
-  store_le<uint32_t>(h + 4, packed);
-  store_le<uint32_t>(h + 8, stream);
-  store_le<uint32_t>(h + 12, kChunkRecords);
+  put_records_header(h, body, packed, stream);
   used_ += kLogChunkHeaderSize + body;
   events_ += packed;
   return {};

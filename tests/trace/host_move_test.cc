@@ -119,21 +119,32 @@ TEST(MoveRuns, ARecordLargerThanABufferIsDroppedAndCounted) {
   EXPECT_EQ(got, (std::vector<uint32_t>{1, 3}));
 }
 
+// A window ring of 1 KB windows in the test's own namespace, its reader, and a log file.
+class MoveWindows : public ::testing::Test {
+ protected:
+  // Creates them, the log file with `buffer`-byte buffers.
+  void open(uint32_t buffer) {
+    w = RingWriter::create(dir, kInstance, self_process(), kMinRingBytes, false, 10);
+    ASSERT_TRUE(w) << w.error().message;
+    r = RingReader::open(dir, ring_name(kInstance, self_process()));
+    ASSERT_TRUE(r) << r.error().message;
+    log = LogWriter::create(f.open_rw(), testing::settings(buffer));
+    ASSERT_TRUE(log) << log.error().message;
+  }
+  TempNamespace ns;
+  TraceDir dir = ns.open();
+  Result<RingWriter> w = make_error("not created");
+  Result<RingReader> r = make_error("not opened");
+  TempFile f;
+  Result<LogWriter> log = make_error("not created");
+};
+
 // move_windows: writer threads fill a window ring of 1 KB windows (wrapping it many times)
 // while this thread copies its complete windows, then, once they are done, the committed
 // part of the open one; read back, the file holds every record exactly once, each
 // thread's in its order, and the file is no larger than the records and their chunks.
-TEST(MoveWindows, ConcurrentWritersEveryAcceptedRecordOnceInThreadOrder) {
-  TempNamespace ns;
-  TraceDir dir = ns.open();
-  const ProcessKey self = self_process();
-  auto w = RingWriter::create(dir, kInstance, self, kMinRingBytes, false, 10);
-  ASSERT_TRUE(w);
-  auto r = RingReader::open(dir, ring_name(kInstance, self));
-  ASSERT_TRUE(r) << r.error().message;
-  TempFile f;
-  auto log = LogWriter::create(f.open_rw(), testing::settings(kMinLogBuffer * 4));
-  ASSERT_TRUE(log);
+TEST_F(MoveWindows, ConcurrentWritersEveryAcceptedRecordOnceInThreadOrder) {
+  open(kMinLogBuffer * 4);
   std::atomic<int> done{0};
   std::atomic<uint64_t> refused{0};
   std::vector<std::thread> threads;
@@ -172,17 +183,8 @@ TEST(MoveWindows, ConcurrentWritersEveryAcceptedRecordOnceInThreadOrder) {
 
 // A window larger than a buffer (a large record's) is dropped and counted; one that does
 // not fit in what the current buffer has left goes into the next.
-TEST(MoveWindows, AWindowLargerThanABufferIsDroppedAndCounted) {
-  TempNamespace ns;
-  TraceDir dir = ns.open();
-  const ProcessKey self = self_process();
-  auto w = RingWriter::create(dir, kInstance, self, kMinRingBytes, false, 10);
-  ASSERT_TRUE(w);
-  auto r = RingReader::open(dir, ring_name(kInstance, self));
-  ASSERT_TRUE(r);
-  TempFile f;
-  auto log = LogWriter::create(f.open_rw(), testing::settings(kMinLogBuffer));
-  ASSERT_TRUE(log);
+TEST_F(MoveWindows, AWindowLargerThanABufferIsDroppedAndCounted) {
+  open(kMinLogBuffer);
   const TableEntry entry;
   const uint8_t index = w->entry_of(entry);
   const auto put = [&](uint32_t value, uint32_t len) {
@@ -214,17 +216,8 @@ TEST(MoveWindows, AWindowLargerThanABufferIsDroppedAndCounted) {
 // A large table in small buffers: the whole table's stream chunk (94 entries, 4.5 KB) would
 // not fit a 4 KB buffer beside a window, so the window's records are walked for the entries
 // they name, and each event reads back with its own descriptor.
-TEST(MoveWindows, ALargeTableInSmallBuffersDefinesTheEntriesTheRecordsName) {
-  TempNamespace ns;
-  TraceDir dir = ns.open();
-  const ProcessKey self = self_process();
-  auto w = RingWriter::create(dir, kInstance, self, kMinRingBytes, false, 10);
-  ASSERT_TRUE(w);
-  auto r = RingReader::open(dir, ring_name(kInstance, self));
-  ASSERT_TRUE(r);
-  TempFile f;
-  auto log = LogWriter::create(f.open_rw(), testing::settings(kMinLogBuffer));
-  ASSERT_TRUE(log);
+TEST_F(MoveWindows, ALargeTableInSmallBuffersDefinesTheEntriesTheRecordsName) {
+  open(kMinLogBuffer);
   for (uint16_t id = 0; id < kMaxTableEntries; ++id)
     ASSERT_EQ(w->entry_of(make_entry(Guid{}, id, 0, 0, 0, 0, 0, 0, 0)), id);
   for (uint16_t id = 90; id < kMaxTableEntries; ++id) {
