@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <string>
 
 #include "base/ascii.h"
 #include "base/crc32.h"
@@ -294,13 +295,12 @@ void reserve_spare(const TraceDir& dir, size_t bytes, bool exchanged) noexcept {
   if (fd) (void)::fallocate(fd.get(), FALLOC_FL_KEEP_SIZE, 0, size);
 }
 
-// Writes `s` into `state.tmp` (the spare reserve_spare left, else a new file) and puts it in
-// place of `state`. The spare may be a former `state` that a reader still has open:
-// `spare_writes` is bumped first, so that reader reads again (StateStore::read).
-// *os_error: the errno of a failed write.
+// Writes the state file `out` into `state.tmp` (the spare reserve_spare left, else a new
+// file) and puts it in place of `state`. The spare may be a former `state` that a reader still has
+// open: `spare_writes` is bumped first, so that reader reads again (StateStore::read). *os_error:
+// the errno of a failed write.
 Result<void> write_state_file(const TraceDir& dir, std::atomic<uint32_t>& spare_writes,
-                              const NamespaceState& s, int* os_error) {
-  const std::vector<uint8_t> out = encode_state_file(s);
+                              const std::vector<uint8_t>& out, int* os_error) {
   auto fd = dir.open_file("state.tmp", true);
   if (!fd) {  // not a regular file of ours: replace it
     dir.remove("state.tmp");
@@ -323,6 +323,21 @@ Result<void> write_state_file(const TraceDir& dir, std::atomic<uint32_t>& spare_
   testpoint("state.renamed");
   reserve_spare(dir, out.size(), exchanged);
   return {};
+}
+
+// The state file of `s` when readers would read it (the rules and limits decode_state and
+// read_state_file check), else why not: what readers refuse would end every session.
+Result<std::vector<uint8_t>> publishable_file(const NamespaceState& s) {
+  if (auto ok = check_consistent(s); !ok)
+    return make_error("refused an inconsistent trace namespace state: " + ok.error().message);
+  std::vector<uint8_t> out = encode_state_file(s);
+  if (out.size() > kMaxStateBytes)
+    return make_error("refused a trace namespace state of " + std::to_string(out.size()) +
+                      " bytes (at most " + std::to_string(kMaxStateBytes) + ")");
+  if (auto back = decode_state(out.data() + kStateHeader, out.size() - kStateHeader); !back)
+    return make_error("refused a trace namespace state that readers would not read: " +
+                      back.error().message);
+  return out;
 }
 
 // One more than the largest instance a ring or a consumer marker in `dir` names (names
@@ -379,11 +394,10 @@ Result<NamespaceState> StateStore::update(const Change& change, int* os_error) {
   s.next_instance = std::max(
       {s.next_instance, std::min(recorded, kMaxInstance + 1), instance_after_names(*dir_)});
   if (auto ok = change(s); !ok) return std::unexpected(ok.error());
-  // What readers would refuse is never published (it would end every session).
-  if (auto ok = check_consistent(s); !ok)
-    return make_error("refused an inconsistent trace namespace state: " + ok.error().message);
   ++s.generation;
-  if (auto ok = write_state_file(*dir_, gen()->spare_writes, s, &err); !ok)
+  auto out = publishable_file(s);
+  if (!out) return std::unexpected(out.error());
+  if (auto ok = write_state_file(*dir_, gen()->spare_writes, *out, &err); !ok)
     return std::unexpected(ok.error());
   gen()->next_instance.store(s.next_instance, std::memory_order_release);
   gen()->generation.store(s.generation, std::memory_order_release);

@@ -106,7 +106,8 @@ class StateStore {
   // overlapped is done again (spare_writes), at last under the namespace lock.
   Result<NamespaceState> read(bool* damaged = nullptr) const;
   // Runs `change` on the current state under the namespace lock. When it returns an error,
-  // or leaves a state decode_state would refuse, nothing is written; otherwise the state is written
+  // or leaves a state readers would refuse (decode_state, kMaxStateBytes), nothing is written;
+  // otherwise the state is written
   // with generation + 1 and every waiting process is woken. A damaged state file is replaced by an
   // empty state. Either way next_instance is at least every instance the directory still names plus
   // one and the one the generation page last recorded, so a lost state never makes an instance

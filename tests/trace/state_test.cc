@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -117,6 +118,43 @@ TEST(StateStore, FailedChangeWritesNothing) {
   auto r = st->update([](NamespaceState&) -> Result<void> { return make_error("no"); });
   EXPECT_FALSE(r);
   EXPECT_EQ(st->generation(), g0);
+}
+
+// A change that leaves what readers would refuse — a name or filters beyond their limits —
+// is refused and writes nothing: published, it would end every session.
+TEST(StateStore, WhatReadersWouldRefuseIsNeverWritten) {
+  TempNamespace ns;
+  TraceDir d = ns.open();
+  auto st = StateStore::open(d);
+  ASSERT_TRUE(st);
+  ASSERT_TRUE(st->update([](NamespaceState& s) -> Result<void> {
+    s = sample();
+    return {};
+  }));
+  const uint64_t g0 = st->generation();
+  const std::function<void(NamespaceState&)> too_big[] = {
+      [](NamespaceState& s) { s.sessions[0].name.assign(kMaxSessionNameUnits + 1, u'N'); },
+      [](NamespaceState& s) { s.enables[0].filters.assign(kMaxFilterBytes + 1, 0); },
+  };
+  for (const auto& change : too_big) {
+    auto r = st->update([&](NamespaceState& s) -> Result<void> {
+      change(s);
+      return {};
+    });
+    ASSERT_FALSE(r);
+    EXPECT_NE(r.error().message.find("refused a trace namespace state that readers would not read"),
+              std::string::npos)
+        << r.error().message;
+  }
+  EXPECT_EQ(st->generation(), g0);
+  bool damaged = true;
+  auto now = st->read(&damaged);
+  ASSERT_TRUE(now) << now.error().message;
+  EXPECT_EQ(encode_state(*now), encode_state([&] {
+              NamespaceState s = sample();
+              s.generation = g0;
+              return s;
+            }()));
 }
 
 TEST(StateStore, CorruptFileIsAnErrorAndTheNextUpdateRecovers) {
