@@ -4,12 +4,14 @@
 #include "trace/state.h"
 
 #include <fcntl.h>
+#include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <string>
 
 #include "base/ascii.h"
 #include "base/crc32.h"
@@ -266,28 +268,46 @@ int write_all(int fd, const std::vector<uint8_t>& out) {
   return 0;
 }
 
+// Puts the written `state.tmp` in place of `state`: exchanged with it, so that the state it
+// replaces, with its blocks, is the next spare — nothing is freed that another file could
+// take before a STOP needs it; renamed over it when there is no `state` yet or the file
+// system cannot exchange. 0 or the errno; *exchanged says which was done.
+int put_in_place(const TraceDir& dir, bool* exchanged) {
+  *exchanged = ::renameat2(dir.fd(), "state.tmp", dir.fd(), "state", RENAME_EXCHANGE) == 0;
+  if (*exchanged) return 0;
+  if (errno != ENOENT && errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP) return errno;
+  return ::renameat(dir.fd(), "state.tmp", dir.fd(), "state") == 0 ? 0 : errno;
+}
+
 // Leaves `state.tmp` holding the blocks of a state of `bytes` and a page more: the next
 // publish writes into blocks the file already has, so a change that does not grow the state
 // beyond that — a STOP above all, which then frees its session's rings — needs no new space
-// on a full file system (docs/namespace.md §2). Best effort, and it allocates nothing: it
-// follows the publication, which nothing may fail any more. The rename left no state.tmp
-// (the lock is held): a new one is ours and regular.
-void reserve_spare(const TraceDir& dir, size_t bytes) noexcept {
-  const UniqueFd fd(
-      ::openat(dir.fd(), "state.tmp", O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
-  if (fd) (void)reserve_file(fd.get(), (bytes + 2 * kPage - 1) / kPage * kPage);
+// on a full file system (docs/namespace.md §2). After an exchange the file is the replaced
+// state and keeps its blocks when no more can be had; after a rename there was no
+// `state.tmp` left (the lock is held): a new one is ours and regular. Best effort, and it
+// allocates no memory: it follows the publication, which nothing may fail any more. The
+// blocks are taken past the end (FALLOC_FL_KEEP_SIZE): a reader that still has the file
+// open as `state` sees its size and content unchanged.
+void reserve_spare(const TraceDir& dir, size_t bytes, bool exchanged) noexcept {
+  const int flags = O_RDWR | O_NOFOLLOW | O_CLOEXEC | (exchanged ? 0 : O_CREAT | O_EXCL);
+  const UniqueFd fd(::openat(dir.fd(), "state.tmp", flags, 0600));
+  const off_t size = static_cast<off_t>((bytes + 2 * kPage - 1) / kPage * kPage);
+  if (fd) (void)::fallocate(fd.get(), FALLOC_FL_KEEP_SIZE, 0, size);
 }
 
-// Writes `s` into `state.tmp` (the spare reserve_spare left, else a new file) and renames
-// it over `state`. *os_error: the errno of a failed write.
-Result<void> write_state_file(const TraceDir& dir, const NamespaceState& s, int* os_error) {
-  const std::vector<uint8_t> out = encode_state_file(s);
+// Writes the state file `out` into `state.tmp` (the spare reserve_spare left, else a new
+// file) and puts it in place of `state`. The spare may be a former `state` that a reader still has
+// open: `spare_writes` is bumped first, so that reader reads again (StateStore::read). *os_error:
+// the errno of a failed write.
+Result<void> write_state_file(const TraceDir& dir, std::atomic<uint32_t>& spare_writes,
+                              const std::vector<uint8_t>& out, int* os_error) {
   auto fd = dir.open_file("state.tmp", true);
   if (!fd) {  // not a regular file of ours: replace it
     dir.remove("state.tmp");
     fd = dir.open_file("state.tmp", true);
   }
   if (!fd) return std::unexpected(fd.error());
+  spare_writes.fetch_add(1, std::memory_order_seq_cst);
   int err = write_all(fd->get(), out);
   if (err == 0 && ::ftruncate(fd->get(), static_cast<off_t>(out.size())) != 0) err = errno;
   if (err != 0) {
@@ -295,13 +315,29 @@ Result<void> write_state_file(const TraceDir& dir, const NamespaceState& s, int*
     return make_error(errno_text("cannot write trace file '" + dir.path() + "/state.tmp'", err));
   }
   testpoint("state.tmp-written");
-  if (::renameat(dir.fd(), "state.tmp", dir.fd(), "state") != 0) {
-    *os_error = errno;
-    return make_error(errno_text("cannot publish the trace namespace state", *os_error));
+  bool exchanged = false;
+  if (const int e = put_in_place(dir, &exchanged); e != 0) {
+    *os_error = e;
+    return make_error(errno_text("cannot publish the trace namespace state", e));
   }
   testpoint("state.renamed");
-  reserve_spare(dir, out.size());
+  reserve_spare(dir, out.size(), exchanged);
   return {};
+}
+
+// The state file of `s` when readers would read it (the rules and limits decode_state and
+// read_state_file check), else why not: what readers refuse would end every session.
+Result<std::vector<uint8_t>> publishable_file(const NamespaceState& s) {
+  if (auto ok = check_consistent(s); !ok)
+    return make_error("refused an inconsistent trace namespace state: " + ok.error().message);
+  std::vector<uint8_t> out = encode_state_file(s);
+  if (out.size() > kMaxStateBytes)
+    return make_error("refused a trace namespace state of " + std::to_string(out.size()) +
+                      " bytes (at most " + std::to_string(kMaxStateBytes) + ")");
+  if (auto back = decode_state(out.data() + kStateHeader, out.size() - kStateHeader); !back)
+    return make_error("refused a trace namespace state that readers would not read: " +
+                      back.error().message);
+  return out;
 }
 
 // One more than the largest instance a ring or a consumer marker in `dir` names (names
@@ -320,7 +356,20 @@ uint64_t instance_after_names(const TraceDir& dir) {
 }  // namespace
 
 Result<NamespaceState> StateStore::read(bool* damaged) const {
+  constexpr int kTries = 64;  // reads that publishers' writes overlapped, before taking the lock
   bool bad = false;
+  for (int i = 0; i < kTries; ++i) {
+    const uint32_t before = gen()->spare_writes.load(std::memory_order_acquire);
+    auto s = read_state_file(*dir_, &bad);
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    if (gen()->spare_writes.load(std::memory_order_relaxed) == before) {
+      if (damaged != nullptr) *damaged = !s && bad;
+      return s;
+    }
+  }
+  auto lock = dir_->open_file("lock", true);
+  if (!lock) return std::unexpected(lock.error());
+  if (auto ok = lock_file(lock->get()); !ok) return std::unexpected(ok.error());
   auto s = read_state_file(*dir_, &bad);
   if (damaged != nullptr) *damaged = !s && bad;
   return s;
@@ -345,11 +394,11 @@ Result<NamespaceState> StateStore::update(const Change& change, int* os_error) {
   s.next_instance = std::max(
       {s.next_instance, std::min(recorded, kMaxInstance + 1), instance_after_names(*dir_)});
   if (auto ok = change(s); !ok) return std::unexpected(ok.error());
-  // What readers would refuse is never published (it would end every session).
-  if (auto ok = check_consistent(s); !ok)
-    return make_error("refused an inconsistent trace namespace state: " + ok.error().message);
   ++s.generation;
-  if (auto ok = write_state_file(*dir_, s, &err); !ok) return std::unexpected(ok.error());
+  auto out = publishable_file(s);
+  if (!out) return std::unexpected(out.error());
+  if (auto ok = write_state_file(*dir_, gen()->spare_writes, *out, &err); !ok)
+    return std::unexpected(ok.error());
   gen()->next_instance.store(s.next_instance, std::memory_order_release);
   gen()->generation.store(s.generation, std::memory_order_release);
   gen()->futex.store(static_cast<uint32_t>(s.generation), std::memory_order_release);

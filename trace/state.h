@@ -1,10 +1,10 @@
 // trace/state.h — the namespace's control state (docs/namespace.md §2): the live sessions
 // and every session's enable of every provider GUID, exactly as the controllers gave them
 // (the API-level arguments: each process converts them itself). One file, `state`,
-// replaced atomically (write state.tmp, rename) under the namespace lock (an OFD lock on
-// `lock`, released by the kernel if the holder dies), versioned and CRC-checked; a
-// generation counter in the shared page `gen` tells every process that it changed and
-// wakes waiters (futex).
+// replaced atomically (write state.tmp, exchange it with state) under the namespace lock
+// (an OFD lock on `lock`, released by the kernel if the holder dies), versioned and
+// CRC-checked; a generation counter in the shared page `gen` tells every process that it
+// changed and wakes waiters (futex).
 #pragma once
 
 #include <atomic>
@@ -86,7 +86,9 @@ std::vector<uint8_t> encode_state_file(const NamespaceState& s);
 // The shared generation page.
 struct GenPage {
   std::atomic<uint32_t> futex;  // low 32 bits of generation
-  uint32_t pad;
+  // Bumped by a publisher before it writes into `state.tmp`, which may be a former `state`
+  // that a reader still has open (docs/namespace.md §2): a read it overlapped is retried.
+  std::atomic<uint32_t> spare_writes;
   std::atomic<uint64_t> generation;
   std::atomic<uint64_t> next_instance;  // the state's next_instance, as last published
 };
@@ -100,10 +102,12 @@ class StateStore {
   // The state as last published (empty when none was). A corrupt state file is an error;
   // *damaged (when given) then says that the file itself is bad (its content failed the
   // checks: the next update replaces it, so it holds no session any more) rather than
-  // unreadable for a while (an open or read that failed).
+  // unreadable for a while (an open or read that failed). A read that a publisher's write
+  // overlapped is done again (spare_writes), at last under the namespace lock.
   Result<NamespaceState> read(bool* damaged = nullptr) const;
   // Runs `change` on the current state under the namespace lock. When it returns an error,
-  // or leaves a state decode_state would refuse, nothing is written; otherwise the state is written
+  // or leaves a state readers would refuse (decode_state, kMaxStateBytes), nothing is written;
+  // otherwise the state is written
   // with generation + 1 and every waiting process is woken. A damaged state file is replaced by an
   // empty state. Either way next_instance is at least every instance the directory still names plus
   // one and the one the generation page last recorded, so a lost state never makes an instance

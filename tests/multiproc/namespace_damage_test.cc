@@ -342,6 +342,42 @@ TEST_F(FullFileSystem, EventsAreDroppedAndSessionsStillStop) {
   }
 }
 
+// A publish on a full file system that grows the state past a page cannot reserve a spare
+// for the new size, and then another file takes every block that is free. STOP still has
+// the blocks it needs: the spare is the replaced `state` itself, which no other file can
+// take (docs/namespace.md §2). The publish once freed the replaced state's blocks and took
+// a spare again only if no other file had taken them first: STOP then failed with "No space
+// left on device".
+TEST_F(FullFileSystem, StopHasItsBlocksWhenAnotherFileTookTheFreeOnes) {
+  const std::string a(1000, 'A'), b(1000, 'B');  // 2 KB of the state each
+  const Ran start_a = pfc_trace({"start", a});
+  ASSERT_EQ(start_a.status, 0) << start_a.output;
+  fill();
+  const Ran start_b = pfc_trace({"start", b});  // into the spare: the state needs 2 pages now
+  ASSERT_EQ(start_b.status, 0) << start_b.output;
+  fill();  // another file takes every free block
+  for (const std::string& name : {b, a}) {
+    const Ran stop = pfc_trace({"stop", name});
+    EXPECT_EQ(stop.status, 0) << stop.output.substr(stop.output.rfind('\'') + 1);
+  }
+}
+
+// A controller killed on a full file system right after its publish put the new state
+// into place (trace/testpoint.h), then another file takes every free block: the next STOP
+// still finds the blocks it needs, and so does the one after it.
+TEST_F(FullFileSystem, StopSucceedsAfterAPublisherDiedOnAFullFileSystem) {
+  ok({"start", "S"});
+  fill();
+  int rc = -1;
+  (void)run_actor({"start", "T"}, &rc, kWait, {"PFC_TEST_CRASH_AT=state.renamed"});
+  ASSERT_EQ(rc, 128 + SIGKILL);
+  fill();
+  for (const char* name : {"T", "S"}) {
+    const Ran stop = pfc_trace({"stop", name});
+    EXPECT_EQ(stop.status, 0) << stop.output;
+  }
+}
+
 // A compile service that can write neither a program's code nor its failure (a request
 // written by a provider that could start no service, then the file system filled) does
 // not compile that program again and again: it leaves once idle.

@@ -1,11 +1,17 @@
 // tests/trace/state_test.cc — the namespace state: encoding round trip, validation of
-// damaged files, update/read through two stores, generation wake-ups, and instance numbers
-// that a damaged state never gives back.
+// damaged files, update/read through two stores, generation wake-ups, the spare a publish
+// keeps, reads that publishes overlap, and instance numbers that a damaged state never
+// gives back.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstddef>
+#include <functional>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "trace/state.h"
 #include "trace_test_util.h"
@@ -114,6 +120,43 @@ TEST(StateStore, FailedChangeWritesNothing) {
   EXPECT_EQ(st->generation(), g0);
 }
 
+// A change that leaves what readers would refuse — a name or filters beyond their limits —
+// is refused and writes nothing: published, it would end every session.
+TEST(StateStore, WhatReadersWouldRefuseIsNeverWritten) {
+  TempNamespace ns;
+  TraceDir d = ns.open();
+  auto st = StateStore::open(d);
+  ASSERT_TRUE(st);
+  ASSERT_TRUE(st->update([](NamespaceState& s) -> Result<void> {
+    s = sample();
+    return {};
+  }));
+  const uint64_t g0 = st->generation();
+  const std::function<void(NamespaceState&)> too_big[] = {
+      [](NamespaceState& s) { s.sessions[0].name.assign(kMaxSessionNameUnits + 1, u'N'); },
+      [](NamespaceState& s) { s.enables[0].filters.assign(kMaxFilterBytes + 1, 0); },
+  };
+  for (const auto& change : too_big) {
+    auto r = st->update([&](NamespaceState& s) -> Result<void> {
+      change(s);
+      return {};
+    });
+    ASSERT_FALSE(r);
+    EXPECT_NE(r.error().message.find("refused a trace namespace state that readers would not read"),
+              std::string::npos)
+        << r.error().message;
+  }
+  EXPECT_EQ(st->generation(), g0);
+  bool damaged = true;
+  auto now = st->read(&damaged);
+  ASSERT_TRUE(now) << now.error().message;
+  EXPECT_EQ(encode_state(*now), encode_state([&] {
+              NamespaceState s = sample();
+              s.generation = g0;
+              return s;
+            }()));
+}
+
 TEST(StateStore, CorruptFileIsAnErrorAndTheNextUpdateRecovers) {
   TempNamespace ns;
   TraceDir d = ns.open();
@@ -163,6 +206,134 @@ void write_bytes(const TraceDir& d, const std::string& name, const std::vector<u
   ASSERT_TRUE(fd);
   ASSERT_EQ(::ftruncate(fd->get(), 0), 0);
   ASSERT_EQ(::pwrite(fd->get(), bytes.data(), bytes.size(), 0), ssize_t(bytes.size()));
+}
+
+// A publish exchanges `state.tmp` with `state`: the state it replaced, with its blocks, is
+// the next spare, and the spare holds at least the blocks of the state now published
+// (docs/namespace.md §2). The first publish renames and reserves a new spare.
+TEST(StateStore, ThePublishKeepsTheReplacedStateAsItsSpare) {
+  TempNamespace ns;
+  TraceDir d = ns.open();
+  auto st = StateStore::open(d);
+  ASSERT_TRUE(st);
+  struct stat info {};
+  for (const std::u16string& name :
+       {std::u16string(u"A"), std::u16string(1000, u'B'), std::u16string(1000, u'C')}) {
+    const bool first = ::fstatat(d.fd(), "state", &info, 0) != 0;
+    const ino_t replaced = info.st_ino;
+    ASSERT_NE(start_session(*st, name), 0u);
+    struct stat spare, now;
+    ASSERT_EQ(::fstatat(d.fd(), "state.tmp", &spare, 0), 0);
+    ASSERT_EQ(::fstatat(d.fd(), "state", &now, 0), 0);
+    if (!first) {
+      EXPECT_EQ(spare.st_ino, replaced);
+    }
+    EXPECT_GE(spare.st_blocks * 512, now.st_size + 4096) << "a spare without its blocks";
+  }
+}
+
+// A reader may still have open the file the next publish writes into (the former `state`):
+// it reads again rather than seeing a torn file, which it would take for a damaged state
+// (its sessions lost). States of sizes that cross pages, published while another store reads.
+TEST(StateStore, AReadOverlappedByPublishesIsNeverTorn) {
+  TempNamespace ns;
+  TraceDir d1 = ns.open(), d2 = ns.open();
+  auto writer = StateStore::open(d1);
+  auto reader = StateStore::open(d2);
+  ASSERT_TRUE(writer && reader);
+  std::atomic<bool> done{false};
+  std::thread t([&] {
+    for (int i = 0; i < 2000; ++i) {
+      (void)writer->update([i](NamespaceState& s) -> Result<void> {
+        s.sessions.clear();
+        for (uint32_t slot = 0; slot < (i % 2 == 0 ? 1u : 2u); ++slot) {
+          SessionEntry e;
+          e.slot = slot;
+          e.instance = s.next_instance++;
+          e.name = std::u16string(i % 2 == 0 ? 1 : 1000, u'A' + char16_t(slot));
+          s.sessions.push_back(e);
+        }
+        return {};
+      });
+    }
+    done = true;
+  });
+  // Two readers besides the writer: on a loaded machine one is now and then preempted
+  // inside its read.
+  std::atomic<size_t> failed{0};
+  std::string first_error;
+  std::vector<std::thread> readers;
+  for (int r = 0; r < 2; ++r) {
+    readers.emplace_back([&] {
+      while (!done) {
+        auto s = reader->read();
+        if (!s && failed++ == 0) first_error = s.error().message;
+      }
+    });
+  }
+  t.join();
+  for (std::thread& r : readers) r.join();
+  EXPECT_EQ(failed, 0u) << first_error;
+}
+
+// Maps the generation page of the namespace `d` (the test's own view of it).
+GenPage* map_gen(const TraceDir& d, Mapping& keep) {
+  auto fd = d.open_file("gen", false);
+  EXPECT_TRUE(fd);
+  if (!fd) return nullptr;
+  auto map = Mapping::map(fd->get(), 4096);
+  EXPECT_TRUE(map);
+  if (!map) return nullptr;
+  keep = std::move(*map);
+  return reinterpret_cast<GenPage*>(keep.data());
+}
+
+// Why readers check spare_writes: the second publish after a reader opened `state` writes
+// into that very file (it became the spare), and the reader's check sees it.
+TEST(StateStore, WritingIntoAFormerStateBumpsSpareWrites) {
+  TempNamespace ns;
+  TraceDir d = ns.open();
+  auto st = StateStore::open(d);
+  ASSERT_TRUE(st);
+  Mapping keep;
+  GenPage* gen = map_gen(d, keep);
+  ASSERT_NE(gen, nullptr);
+  (void)start_session(*st, u"A");
+  auto held = d.open_file("state", false);  // a reader's open file
+  ASSERT_TRUE(held);
+  const uint32_t before = gen->spare_writes.load();
+  (void)start_session(*st, u"B");
+  (void)start_session(*st, u"C");
+  struct stat now, was;
+  ASSERT_EQ(::fstat(held->get(), &was), 0);
+  ASSERT_EQ(::fstatat(d.fd(), "state", &now, 0), 0);
+  EXPECT_EQ(was.st_ino, now.st_ino);  // the third publish wrote into it and put it back
+  EXPECT_EQ(gen->spare_writes.load(), before + 2);
+}
+
+// Publishers that never stop writing while a reader reads: it reads under their lock at last,
+// and gets the state.
+TEST(StateStore, AReaderOverlappedAgainAndAgainReadsUnderTheLock) {
+  TempNamespace ns;
+  TraceDir d = ns.open();
+  auto st = StateStore::open(d);
+  ASSERT_TRUE(st);
+  (void)start_session(*st, u"A");
+  Mapping keep;
+  GenPage* gen = map_gen(d, keep);
+  ASSERT_NE(gen, nullptr);
+  std::atomic<bool> done{false};
+  const uint32_t start = gen->spare_writes.load();
+  std::thread bump([&] {
+    while (!done) gen->spare_writes.fetch_add(1);
+  });
+  while (gen->spare_writes.load() == start) std::this_thread::yield();
+  auto s = st->read();
+  done = true;
+  bump.join();
+  ASSERT_TRUE(s) << s.error().message;
+  ASSERT_EQ(s->sessions.size(), 1u);
+  EXPECT_EQ(s->sessions[0].name, u"A");
 }
 
 // The ways a state file was found damaged: it reads as an error, and the next update
