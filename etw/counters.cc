@@ -73,6 +73,7 @@ std::string consumer_marker(uint64_t instance, const trace::ProcessKey& who) {
 void reap_session(const trace::TraceDir& dir, uint64_t instance) {
   if (has_live_consumer(dir, instance)) return;
   for (const std::string& name : dir.list(ring_prefix(instance))) dir.remove(name);
+  dir.remove(trace::bell_name(instance));  // the doorbell of a host that died
 }
 
 void reap_orphans(const trace::TraceDir& dir, const trace::NamespaceState& state) {
@@ -80,6 +81,10 @@ void reap_orphans(const trace::TraceDir& dir, const trace::NamespaceState& state
   for (const std::string& name : dir.list("r-")) {
     auto id = trace::parse_ring_name(name);
     if (id && state.session_by_instance(id->instance) == nullptr) seen.insert(id->instance);
+  }
+  for (const std::string& name : dir.list("b-")) {
+    auto instance = trace::parse_bell_name(name);
+    if (instance && state.session_by_instance(*instance) == nullptr) seen.insert(*instance);
   }
   for (uint64_t instance : seen) reap_session(dir, instance);
   trace::reap_dead_procs(dir);

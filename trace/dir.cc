@@ -23,6 +23,15 @@ Result<void> check_owner(const struct stat& st, const std::string& what) {
   return {};
 }
 
+// Reads every byte in the FIFO `bell` (non-blocking): DirWatch::kWatchBell when there were
+// some.
+uint32_t drain_bell(int bell) {
+  uint32_t seen = 0;
+  char buf[256];
+  while (::read(bell, buf, sizeof buf) > 0) seen = DirWatch::kWatchBell;
+  return seen;
+}
+
 }  // namespace
 
 std::string TraceDir::default_path() {
@@ -65,6 +74,22 @@ Result<UniqueFd> TraceDir::open_file(const std::string& name, bool create) const
   return fd;
 }
 
+Result<UniqueFd> TraceDir::open_fifo(const std::string& name, bool create) const {
+  const std::string what = "trace file '" + path_ + "/" + name + "'";
+  if (create) {
+    (void)::unlinkat(fd_.get(), name.c_str(), 0);
+    if (::mkfifoat(fd_.get(), name.c_str(), 0600) != 0)
+      return make_error(errno_text("cannot create " + what, errno));
+  }
+  UniqueFd fd(::openat(fd_.get(), name.c_str(), O_RDWR | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC));
+  if (!fd) return make_error(errno_text("cannot open " + what, errno));
+  struct stat st;
+  if (::fstat(fd.get(), &st) != 0) return make_error(errno_text("cannot stat " + what, errno));
+  if (!S_ISFIFO(st.st_mode)) return make_error(what + " is not a FIFO");
+  if (auto ok = check_owner(st, what); !ok) return std::unexpected(ok.error());
+  return fd;
+}
+
 std::vector<std::string> TraceDir::list(const std::string& prefix) const {
   std::vector<std::string> out;
   const int fd = ::openat(fd_.get(), ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -99,12 +124,12 @@ std::optional<DirWatch> DirWatch::open(const TraceDir& dir, std::string prefix) 
   return w;
 }
 
-uint32_t DirWatch::wait(uint64_t ns) {
-  pollfd p{fd_.get(), POLLIN, 0};
+uint32_t DirWatch::wait(uint64_t ns, int bell) {
+  pollfd p[2] = {{fd_.get(), POLLIN, 0}, {bell, POLLIN, 0}};
   const timespec t{static_cast<time_t>(ns / 1'000'000'000), static_cast<long>(ns % 1'000'000'000)};
   // A wait that timed out read nothing (one syscall less per idle round).
-  if (ns != 0 && ::ppoll(&p, 1, &t, nullptr) == 0) return 0;
-  uint32_t seen = 0;
+  if (ns != 0 && ::ppoll(p, bell >= 0 ? 2 : 1, &t, nullptr) == 0) return 0;
+  uint32_t seen = bell >= 0 ? drain_bell(bell) : 0;
   alignas(inotify_event) char buf[4096];
   for (;;) {
     const ssize_t got = ::read(fd_.get(), buf, sizeof buf);
@@ -121,6 +146,13 @@ uint32_t DirWatch::wait(uint64_t ns) {
     }
   }
   return seen;
+}
+
+uint32_t wait_bell(int bell, uint64_t ns) {
+  pollfd p{bell, POLLIN, 0};
+  const timespec t{static_cast<time_t>(ns / 1'000'000'000), static_cast<long>(ns % 1'000'000'000)};
+  if (ns != 0 && ::ppoll(&p, 1, &t, nullptr) == 0) return 0;
+  return drain_bell(bell);
 }
 
 }  // namespace pfc::trace

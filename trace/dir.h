@@ -34,6 +34,12 @@ class TraceDir {
   // Names of the entries starting with `prefix` (unsorted).
   std::vector<std::string> list(const std::string& prefix) const;
   void remove(const std::string& name) const;
+  // Opens the FIFO `name` inside the directory read-write and non-blocking, O_NOFOLLOW|
+  // O_CLOEXEC (with `create`: made afresh, 0600, a leftover of that name removed first);
+  // refuses what is not a FIFO of this user. A read-write end never blocks its open, and a
+  // write into it never raises SIGPIPE: its opener is a reader too (a session host's
+  // doorbell, docs/namespace.md §3 "The doorbell").
+  Result<UniqueFd> open_fifo(const std::string& name, bool create) const;
 
  private:
   static Result<TraceDir> open_dir(bool create);
@@ -54,13 +60,20 @@ class DirWatch {
   // only looks) and reads what came since the last call: kWatchPrefix when a name with the
   // prefix came (or events were dropped: the queue overflowed), kWatchOther when another
   // one did (the state file's replacement, say).
+  // With a `bell` (a FIFO's descriptor, else -1) the wait also ends when bytes come into it:
+  // kWatchBell, the bytes read (all of them).
   static constexpr uint32_t kWatchPrefix = 1;
   static constexpr uint32_t kWatchOther = 2;
-  uint32_t wait(uint64_t ns);
+  static constexpr uint32_t kWatchBell = 4;
+  uint32_t wait(uint64_t ns, int bell = -1);
 
  private:
   UniqueFd fd_;
   std::string prefix_;
 };
+
+// Waits up to `ns` nanoseconds for bytes in the FIFO `bell` (0: only looks) and reads them
+// all: kWatchBell when there were some (DirWatch::wait without a watch).
+uint32_t wait_bell(int bell, uint64_t ns);
 
 }  // namespace pfc::trace

@@ -31,9 +31,12 @@ constexpr uint64_t kBusyBytes = 64u << 10;
 // New writers' rings are looked for this often: a fresh writer at full pace fills a 2 MB
 // ring in about 10 ms, before the host would see it at the consumers' kScanNs.
 constexpr uint64_t kHostScanNs = 1'000'000;
-// How long a host with no ring yet sleeps when nothing wakes it (DirWatch: a new ring or
-// the state's replacement does).
-constexpr uint64_t kNoRingSleepNs = 50'000'000;
+// How long a host sleeps when nothing wakes it: with no ring yet (DirWatch: a new ring or
+// the state's replacement does), and with every ring's doorbell armed (a writer that
+// filled a quarter of its ring does; a flush request does). Bounds how late the flush
+// timer, a slow writer's open window and a flush request of a controller that does not
+// ring the bell are served.
+constexpr uint64_t kDozeNs = 50'000'000;
 // A window ring that completed no window for this long gives its open window's committed
 // part even in a busy round (move_ring).
 constexpr uint64_t kOpenWindowNs = 10'000'000;
@@ -217,17 +220,26 @@ class Host {
     flush_ns_ = uint64_t{e.flush_timer != 0 ? e.flush_timer : 1} * 1'000'000'000;
     rings_.watch(dir_);
     idle_sleep_ns_ = host_idle_sleep_ns(e);
+    // Without it (a file system without FIFOs) the host sleeps idle_sleep_ns_ at most.
+    if (auto bell = dir_.open_fifo(bell_name(instance_), true)) bell_ = std::move(*bell);
   }
+  ~Host() {
+    if (bell_) dir_.remove(bell_name(instance_));
+  }
+  Host(const Host&) = delete;
+  Host& operator=(const Host&) = delete;
 
   Result<void> run(int marker_fd) {
     marker_fd_ = marker_fd;
     uint64_t last_flush = mono_ns();
+    uint64_t moved_awake = 0;  // bytes moved since the last wait
     for (;;) {
       const uint64_t now = mono_ns();
       rings_.scan(dir_, store_, now);
       // A failed write makes the writer count everything as lost from then on: the host
       // keeps moving the rings' records, so writers and STOP behave as with a full file.
       const uint64_t moved = move_records(now);
+      moved_awake += moved;
       quiet_ = moved < kBusyBytes;
       if (moved != 0) publish();
       note_schemas();
@@ -249,10 +261,21 @@ class Host {
         // following the file waits no longer than this round for them.
         if (writer_.write_complete()) publish();
         // With no ring yet there is nothing to move until a writer creates one, which
-        // wakes the wait, as the state's replacement does (a stop); a flush request is
-        // answered within kNoRingSleepNs.
-        const uint64_t sleep = rings_.rings().empty() ? kNoRingSleepNs : idle_sleep_ns_;
-        soon_ = rings_.wait(soon_ ? std::min(sleep, kHostScanNs) : sleep);
+        // wakes the wait, as the state's replacement does (a stop). After a wake-up that
+        // found little (the writers write less than kBusyBytes in idle_sleep_ns_), with
+        // every ring's bell armed, until a writer or a flush request rings it
+        // (docs/logfile.md "The session host"). Else idle_sleep_ns_: busy writers keep the
+        // host on that beat, so it is never a quarter of a ring behind them.
+        const bool idle = moved_awake < kBusyBytes;
+        const uint64_t sleep = rings_.rings().empty() ? kDozeNs
+                               : idle && arm_bells()  ? doze_ns(now, last_flush)
+                                                      : idle_sleep_ns_;
+        const uint32_t seen =
+            rings_.wait(soon_ ? std::min(sleep, kHostScanNs) : sleep, bell_.get());
+        moved_awake = 0;
+        if (armed_) disarm_bells();
+        soon_ = (seen & DirWatch::kWatchOther) != 0;
+        if ((seen & DirWatch::kWatchBell) != 0) next_flush_check_ = 0;  // a flush request, maybe
       }
     }
     note_schemas();
@@ -269,19 +292,51 @@ class Host {
  private:
   // A FLUSH request (a monotonic time in the marker) whose events are all taken: every
   // record committed before it is older than the merge horizon by now, and no ready
-  // record is left (run() takes those first). Checked every kScanNs.
+  // record is left (run() takes those first). Checked every kScanNs, and at once after the
+  // bell rang (request_host_flush rings it); one not answered yet keeps the host awake.
   bool flush_asked(uint64_t now) {
     if (now < next_flush_check_) return false;
     next_flush_check_ = now + kScanNs;
     uint64_t req = 0;
     if (::pread(marker_fd_, &req, sizeof req, 32) != static_cast<ssize_t>(sizeof req)) return false;
-    if (req <= flush_done_ || now < req + kLagNs) return false;
+    flush_waiting_ = req > flush_done_;
+    if (!flush_waiting_ || now < req + kLagNs) return false;
     flush_req_ = req;
     return true;
   }
   void answer_flush() {
     flush_done_ = flush_req_;
+    flush_waiting_ = false;
     (void)!::pwrite(marker_fd_, &flush_done_, sizeof flush_done_, 40);
+  }
+
+  // Before a sleep: asks every ring's writer to ring the bell once a quarter of its ring is
+  // unread (docs/namespace.md §3 "The doorbell"). False — none left armed — when the host
+  // may not sleep long: it has no bell or no watch of the directory (a new ring would go
+  // unseen), the session stopped, a flush request waits, or a ring's writer has no bell or
+  // a quarter of its ring is unread already.
+  bool arm_bells() {
+    armed_ = false;
+    if (!bell_ || !rings_.watching() || rings_.stopped_at() != 0 || flush_waiting_) return false;
+    for (const auto& r : rings_.rings()) {
+      armed_ = true;
+      if (!r->has_bell() || !r->arm_bell(r->capacity() / 4)) {
+        disarm_bells();
+        return false;
+      }
+    }
+    return armed_;
+  }
+  void disarm_bells() {
+    for (const auto& r : rings_.rings())
+      if (r->has_bell()) r->disarm_bell();
+    armed_ = false;
+  }
+  // How long an armed host sleeps: kDozeNs, or less when the flush timer is due sooner.
+  uint64_t doze_ns(uint64_t now, uint64_t last_flush) const {
+    if (!writer_.pending()) return kDozeNs;
+    const uint64_t due = last_flush + flush_ns_;
+    return std::clamp<uint64_t>(due > now ? due - now : 0, idle_sleep_ns_, kDozeNs);
   }
 
   // The schemas published with the session's enables (pfc enable extensions), read from
@@ -393,6 +448,9 @@ class Host {
   bool quiet_ = true;       // the last round moved less than kBusyBytes
   bool take_open_ = false;  // a flush: take the open windows' committed parts too
   bool soon_ = false;       // the last wait ended on a name other than a ring's: look again soon
+  bool armed_ = false;      // the rings' bells are armed (arm_bells)
+  bool flush_waiting_ = false;  // a flush request not answered yet
+  UniqueFd bell_;               // the doorbell (bell_name), read end; none: never armed
   int marker_fd_ = -1;
   std::array<uint64_t, 4> published_{~uint64_t{0}};
   uint64_t next_flush_check_ = 0;
@@ -515,6 +573,7 @@ bool request_host_flush(const TraceDir& dir, uint64_t instance, uint32_t timeout
   if (!fd) return false;
   const uint64_t req = mono_ns();
   if (::pwrite(fd->get(), &req, sizeof req, 32) != static_cast<ssize_t>(sizeof req)) return false;
+  (void)ring_session_bell(dir, instance);  // a host asleep until its rings fill wakes now
   const uint64_t deadline = req + uint64_t{timeout_ms} * 1'000'000;
   for (;;) {
     uint64_t done = 0;

@@ -52,7 +52,9 @@ Moved move_windows(RingReader& r, LogWriter& w, uint32_t stream, bool partial);
 // The log file layout the host writes for session `e` (before LogWriter::create's
 // plan_log_layout); StartTraceW checks it before it touches the file.
 LogInfo host_log_info(const SessionEntry& e);
-// How long the host sleeps after a round that found little to move: half the time a writer
+// How long the host sleeps after a round that found little to move when it cannot sleep on
+// its doorbell (docs/namespace.md §3 "The doorbell": a ring's writer has none, a flush
+// waits, the session stopped, the namespace is not watched): half the time a writer
 // at kFastWriterBytesPerNs (1 GB/s, above what two writers of the sample event reach here)
 // takes to fill the session's smallest ring, within [kMinIdleSleepNs, kMaxIdleSleepNs]:
 // each wake-up takes a core from a writer and costs the host about 24 µs of CPU on this VM

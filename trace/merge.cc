@@ -12,14 +12,15 @@ void SessionRings::watch(const TraceDir& dir) {
   watch_ = DirWatch::open(dir, "r-" + std::to_string(instance_) + "-");
 }
 
-bool SessionRings::wait(uint64_t ns) {
+uint32_t SessionRings::wait(uint64_t ns, int bell) {
   if (!watch_) {
+    if (bell >= 0) return wait_bell(bell, ns);
     std::this_thread::sleep_for(std::chrono::nanoseconds(ns));
-    return false;
+    return 0;
   }
-  const uint32_t seen = watch_->wait(ns);
+  const uint32_t seen = watch_->wait(ns, bell);
   changed_ |= (seen & DirWatch::kWatchPrefix) != 0;
-  return (seen & DirWatch::kWatchOther) != 0;
+  return seen;
 }
 
 void SessionRings::scan(const TraceDir& dir, const StateStore& store, uint64_t now) {

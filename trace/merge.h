@@ -46,10 +46,13 @@ class SessionRings {
   // Watches the directory for new rings (DirWatch): scan() then lists it only when one was
   // created (or every kWatchListNs). Without a watch (none to be had) nothing changes.
   void watch(const TraceDir& dir);
-  // Sleeps `ns`, or until a name is created in the directory when watching. True when that
-  // was another name than a ring's (the state's replacement, whose generation is published
-  // just after it: a caller looks again soon).
-  bool wait(uint64_t ns);
+  // Sleeps `ns`, or until a name is created in the directory when watching, or bytes come
+  // into the FIFO `bell` (-1: none). Returns what ended it (DirWatch::kWatch*; 0: the time):
+  // kWatchOther is another name than a ring's (the state's replacement, whose generation is
+  // published just after it: a caller looks again soon).
+  uint32_t wait(uint64_t ns, int bell = -1);
+  // Whether the directory is watched: a new ring wakes wait().
+  bool watching() const { return watch_.has_value(); }
 
   struct Pick {
     RingReader* ring = nullptr;

@@ -51,4 +51,14 @@ std::optional<ObjectName> parse_object_name(std::string_view name, char kind, bo
   return out;
 }
 
+std::string bell_name(uint64_t instance) { return "b-" + std::to_string(instance); }
+
+std::optional<uint64_t> parse_bell_name(std::string_view name) {
+  if (name.size() < 2 || name[0] != 'b' || name[1] != '-') return std::nullopt;
+  std::string_view s = name.substr(2);
+  bool more = false;
+  const std::optional<uint64_t> instance = take_number(s, more);
+  return more ? std::nullopt : instance;
+}
+
 }  // namespace pfc::trace

@@ -73,6 +73,14 @@ std::string ring_name(uint64_t instance, const ProcessKey& writer, bool front) {
   return object_name('r', instance, writer, front ? kFrontSuffix : std::string_view{});
 }
 
+bool ring_session_bell(const TraceDir& dir, uint64_t instance) {
+  auto fd = dir.open_fifo(bell_name(instance), false);
+  if (!fd) return false;
+  const char b = 0;
+  (void)!::write(fd->get(), &b, 1);  // EAGAIN: the FIFO is full, its reader wakes anyway
+  return true;
+}
+
 std::optional<RingId> parse_ring_name(const std::string& name) {
   const std::optional<ObjectName> n = parse_object_name(name, 'r', true);
   if (!n || !(n->rest.empty() || n->rest == kFrontSuffix)) return std::nullopt;
@@ -135,9 +143,12 @@ Result<RingWriter> RingWriter::create(const TraceDir& dir, uint64_t instance,
     w.window_shift_ = window_shift;
     w.window_ = uint64_t{1} << window_shift;
     w.soft_ = 0;  // a window ring's lap ends only at a window's end (docs/namespace.md §3)
+    // Without one (no host made it, or it is not a FIFO) the host does not sleep long.
+    if (auto bell = dir.open_fifo(bell_name(instance), false)) w.bell_ = std::move(*bell);
   }
   RingHeader* h = w.header();
   h->window_shift = window_shift;
+  h->flags = w.bell_ ? kRingBell : 0;
   h->salt = w.salt_;
   h->version = kRingVersion;
   h->header_size = kRingHeaderSize;
@@ -376,6 +387,7 @@ Result<RingReader> RingReader::open(const TraceDir& dir, const std::string& name
     r.window_shift_ = ws;
     r.window_ = uint64_t{1} << ws;
   }
+  r.flags_ = h->flags;
   r.capacity_ = cap;
   r.lap_shift_ = static_cast<uint32_t>(std::countr_zero(cap));
   r.salt_ = h->salt;

@@ -63,22 +63,28 @@ struct RingHeader {
   alignas(64) std::atomic<uint64_t> head;  // bytes reserved, ever
   std::atomic<uint64_t> events;            // event records reserved, ever (same line as head)
   alignas(64) std::atomic<uint64_t> tail;  // bytes consumed, ever
-  alignas(64) std::atomic<uint64_t> lost;  // events dropped: no space
-  std::atomic<uint64_t> lost_bytes;        // their record sizes
-  std::atomic<uint64_t> closed;            // the writer will write no more (session gone)
+  // The doorbell (kRingBell rings; docs/namespace.md §3 "The doorbell"): 0, or the unread
+  // KB at which the writer that opens a window is to wake the sleeping session host.
+  std::atomic<uint32_t> bell;
+  alignas(64) std::atomic<uint64_t> lost;         // events dropped: no space
+  std::atomic<uint64_t> lost_bytes;               // their record sizes
+  std::atomic<uint64_t> closed;                   // the writer will write no more (session gone)
   alignas(64) std::atomic<uint32_t> table_count;  // entries published (kMaxTableEntries at most)
   // 0: a record ring (the commit protocol above); else log2 of the window size of a window
   // ring (below). Set at creation, before the magic.
   uint32_t window_shift;
+  uint32_t flags;  // kRing*: set at creation, before the magic
 };
+// RingHeader::flags: the writer holds the session's doorbell and rings it (RingHeader::bell).
+inline constexpr uint32_t kRingBell = 1;
 inline constexpr uint64_t kRingTableOffset = sizeof(RingHeader);
 static_assert(kRingTableOffset + kMaxTableEntries * sizeof(TableEntry) <= kRingHeaderSize);
 
 // The ring layout's version (RingHeader::version); a reader refuses any other, by name.
-// 5: window rings beside record rings (RingHeader::window_shift); 4: compact records naming
-// entries of the ring's table (version 3's records carried the whole event header, 112
-// bytes).
-inline constexpr uint32_t kRingVersion = 5;
+// 6: the doorbell (RingHeader::bell, kRingBell); 5: window rings beside record rings
+// (RingHeader::window_shift); 4: compact records naming entries of the ring's table (version 3's
+// records carried the whole event header, 112 bytes).
+inline constexpr uint32_t kRingVersion = 6;
 
 // Record kinds: the low two bits of the stamp in a record's `state` (see the commit
 // protocol above); a log file keeps the ring's stamp (kind kRecordEvent).
@@ -100,6 +106,9 @@ struct RingId {
   bool front = false;
 };
 std::optional<RingId> parse_ring_name(const std::string& name);
+// Rings the doorbell of a file session's host (trace/names.h bell_name; docs/namespace.md §3
+// "The doorbell") once: one byte into it; false when there is no such FIFO.
+bool ring_session_bell(const TraceDir& dir, uint64_t instance);
 // Ring capacity for a session's buffer settings: BufferSize KB × max(buffers,
 // kMinRingBuffers), clamped to [kMinRingBytes, kMaxRingBytes], rounded up to a power of two.
 // 128: at ETW's default 64 KB buffers an 8 MB ring, which holds about 50 ms of a writer at
@@ -175,7 +184,8 @@ class RingWriter {
   // the pages of its header and first window (kRingWindow) taken; an error when the file
   // system cannot supply them. A later window that cannot be had ends each lap before it
   // (a padding record, as at the end of the ring) instead.
-  // `window_shift` != 0: a window ring of 2^window_shift-byte windows (window_shift_for).
+  // `window_shift` != 0: a window ring of 2^window_shift-byte windows (window_shift_for),
+  // whose writer holds the session's doorbell when its host made one (kRingBell).
   static Result<RingWriter> create(const TraceDir& dir, uint64_t instance, const ProcessKey& self,
                                    uint64_t capacity, bool front = false,
                                    uint32_t window_shift = 0);
@@ -239,6 +249,9 @@ class RingWriter {
   // Closes the window at `pos` (offset `off` in it) early: its records end there, `wrap`:
   // the lap ends after it; its padding is accounted (release).
   void close_window(uint64_t pos, uint64_t off, bool wrap);
+  // After a reservation that opened a window and moved head to `head`: wakes the host when
+  // it armed the bell and at least that much is unread (one writer thread rings it once).
+  void ring_bell(uint64_t head);
   // try_reserve's and try_reserve_packed's first look, without the clock: false when the
   // record surely does not fit (a miss, counted for the recheck).
   bool may_fit(uint32_t bytes);
@@ -264,6 +277,7 @@ class RingWriter {
   uint32_t salt_ = 0;
   uint32_t window_shift_ = 0;  // window rings: log2(window_)
   uint64_t window_ = 0;
+  UniqueFd bell_;  // the session's doorbell (window rings whose host made one)
   // The last tail a writer thread of this process saw: space checks use it and reload the
   // shared tail only when it says the record does not fit (tail only grows), so writers
   // rarely touch the consumer's cache line. The consumer publishes tail with release once
@@ -378,6 +392,15 @@ class RingReader {
   uint64_t untaken_floor() const;
   // Events taken through take().
   uint64_t taken_events() const { return taken_events_; }
+  // The doorbell (docs/namespace.md §3 "The doorbell"): whether the ring's writer rings it.
+  bool has_bell() const { return (flags_ & kRingBell) != 0; }
+  // Asks the writer to ring the bell once `want` bytes (a multiple of 1 KB, 1 KB or more)
+  // are unread, and returns false when that many are unread already (the host should not
+  // sleep on it). Sequentially consistent with the writer's reservation: either the writer
+  // sees the request or this call sees its bytes.
+  bool arm_bell(uint64_t want);
+  // Withdraws the request (the host is awake).
+  void disarm_bell() { header()->bell.store(0, std::memory_order_relaxed); }
 
   bool damaged() const { return damaged_; }
   // What damaged() found, naming the ring and the record's position.
@@ -478,6 +501,7 @@ class RingReader {
   // to which records were taken (0: none, not even its head) and how many.
   uint32_t window_shift_ = 0;
   uint64_t window_ = 0;
+  uint32_t flags_ = 0;  // RingHeader::flags as read at open
   uint32_t win_taken_ = 0;
   uint32_t win_events_ = 0;
   uint64_t taken_events_ = 0;

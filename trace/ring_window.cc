@@ -1,5 +1,7 @@
 // trace/ring_window.cc — window rings (ring.h, docs/namespace.md §3 "Window rings"): the
 // writer's reservation of packed records and the session host's slices of whole windows.
+#include <unistd.h>
+
 #include <algorithm>
 #include <bit>
 
@@ -88,12 +90,15 @@ bool RingWriter::claim_packed(uint32_t bytes, Packed& out) {
       if (take > taken_->grow_at.load(std::memory_order_relaxed) && take > grow(take)) return false;
     }
     if (!has_room(head, pad + take)) return false;
-    if (h->head.compare_exchange_weak(head, head + pad + take, std::memory_order_acq_rel,
+    // seq_cst: ordered before ring_bell's load of the bell, as the host's arming is before
+    // its load of head (RingReader::arm_bell).
+    if (h->head.compare_exchange_weak(head, head + pad + take, std::memory_order_seq_cst,
                                       std::memory_order_acquire))
       break;
   }
   h->events.fetch_add(1, std::memory_order_relaxed);  // the line is ours after the CAS
   if (pad != 0) close_window(head, head & (w - 1), wrap);
+  if (opens && bell_) ring_bell(head + pad + take);
   WindowHead* wh = window_at(start);
   out.ts = ts;
   out.own_ts = own;
@@ -126,7 +131,24 @@ void RingWriter::close_window(uint64_t pos, uint64_t off, bool wrap) {
   wh->commit.fetch_add(off == 0 ? window_ : window_ - off, std::memory_order_release);
 }
 
+void RingWriter::ring_bell(uint64_t head) {
+  RingHeader* h = header();
+  const uint32_t want_kb = h->bell.load(std::memory_order_seq_cst);
+  if (want_kb == 0 || head - h->tail.load(std::memory_order_relaxed) < uint64_t{want_kb} << 10)
+    return;
+  if (h->bell.exchange(0, std::memory_order_relaxed) == 0) return;  // another thread rang it
+  const char b = 0;
+  (void)!::write(bell_.get(), &b, 1);  // EAGAIN: the FIFO is full, the host wakes anyway
+}
+
 // ---- reader ---------------------------------------------------------------------------
+
+bool RingReader::arm_bell(uint64_t want) {
+  RingHeader* h = header();
+  h->bell.store(static_cast<uint32_t>(want >> 10), std::memory_order_seq_cst);
+  const uint64_t head = h->head.load(std::memory_order_seq_cst);
+  return head - h->tail.load(std::memory_order_relaxed) < want;
+}
 
 RingReader::Slice RingReader::with_table(const Slice& s) {
   // Every entry the slice's records name was published before they were committed, so

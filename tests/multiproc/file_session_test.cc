@@ -82,6 +82,14 @@ Stop stop_file(const std::string& name) {
   return s;
 }
 
+// The session hosts' doorbells (`b-INSTANCE`) in the namespace `ns`.
+size_t bells(const std::string& ns) {
+  size_t n = 0;
+  for (const auto& e : std::filesystem::directory_iterator(ns))
+    n += e.path().filename().string().starts_with("b-") ? 1 : 0;
+  return n;
+}
+
 // A provider process registered for kTag (already enabled: its callback runs inside
 // EventRegister, before "registered").
 std::unique_ptr<Child> enabled_provider() {
@@ -398,8 +406,10 @@ TEST_F(FileSession, FollowerOfTwoWritersGetsEveryEventInEachWritersOrder) {
   }
 }
 
+// The host sleeps on its doorbell (docs/namespace.md §3 "The doorbell"), which FLUSH rings.
 TEST_F(FileSession, FlushWritesThePartlyFilledBufferWhileTheSessionRuns) {
   start("seq", 0, 64);
+  EXPECT_EQ(bells(dir_ + "/ns"), 1u);
   auto p = enabled_provider();
   write_events(*p, 100);  // far less than a buffer
   int rc = 0;
@@ -408,6 +418,7 @@ TEST_F(FileSession, FlushWritesThePartlyFilledBufferWhileTheSessionRuns) {
   EXPECT_EQ(r.events.size(), 100u);
   EXPECT_EQ(r.done, "done 0");
   EXPECT_EQ(stop_file("S").rc, 0u);
+  EXPECT_EQ(bells(dir_ + "/ns"), 0u);  // the host removed it
   p->send("quit");
   EXPECT_EQ(p->wait(kWait), 0);
 }
@@ -431,8 +442,11 @@ TEST_F(FileSession, KilledHostLeavesAFileReadableUpToItsLastCompleteBuffer) {
   EXPECT_GE(r.events.size(), 4u * 500);
   for (size_t k = 0; k < r.events.size(); ++k) ASSERT_EQ(r.events[k].seq, k) << k;
   EXPECT_EQ(std::count(show.out.begin(), show.out.end(), '\n'), static_cast<long>(r.events.size()));
-  // The namespace is not wedged: STOP succeeds, and a new file session works.
+  // The namespace is not wedged: STOP succeeds (and removes the dead host's doorbell), and
+  // a new file session works.
+  EXPECT_EQ(bells(dir_ + "/ns"), 1u);
   EXPECT_EQ(stop_file("S").rc, 0u);
+  EXPECT_EQ(bells(dir_ + "/ns"), 0u);
   int rc = 0;
   EXPECT_EQ(run_actor({"startfile", "S2", dir_ + "/2.etl", "seq", "0", "64"}, &rc), "start 0\n");
   EXPECT_EQ(stop_file("S2").rc, 0u);
