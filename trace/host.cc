@@ -199,7 +199,7 @@ Moved move_windows(RingReader& r, LogWriter& w, uint32_t stream, bool partial) {
       fits = false;
     }
     if (fits) {
-      w.add_packed(s.base, s.data, s.bytes, s.events, stream, r.stream(), used);
+      w.add_packed(s.base, s.thread, s.data, s.bytes, s.events, stream, r.stream(), used);
       m.bytes += s.bytes;
     } else {
       w.lose_events(s.events);

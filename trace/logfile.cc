@@ -508,10 +508,10 @@ bool record_ok(const uint8_t* p, uint32_t room, uint64_t base, const EntrySet& e
   return l.entry == kEntryInline || (l.entry < kMaxTableEntries && entries.has(l.entry));
 }
 
-// A records chunk's body at `p` (`bytes`, a multiple of 8): its base, `n` whole records
-// and zeroes after them. The damage found, or an empty text.
+// A records chunk's body at `p` (`bytes`, a multiple of 8): its head (base, thread, 0), `n`
+// whole records and zeroes after them. The damage found, or an empty text.
 std::string records_damage(const uint8_t* p, uint32_t bytes, uint32_t n, const EntrySet& entries) {
-  if (bytes < kPackedChunkBase) return "damaged chunk header";
+  if (bytes < kPackedChunkBase || load_le<uint16_t>(p + 14) != 0) return "damaged chunk header";
   const uint64_t base = load_le<uint64_t>(p);
   uint32_t at = kPackedChunkBase, size = 0;
   for (uint32_t i = 0; i < n; ++i, at += size)
@@ -590,9 +590,11 @@ bool LogReader::take_buffer() {
         !d.empty())
       return bad(d);
     const uint64_t base = load_le<uint64_t>(b.data() + at);
+    const PackedThread thread{load_le<uint32_t>(b.data() + at + 8),
+                              load_le<uint16_t>(b.data() + at + 12)};
     const uint32_t first = at + kPackedChunkBase;
-    found.push_back(
-        Run{buffer_, &s->second, first, n, base, packed_ts(b.data() + first, base), next_order_++});
+    found.push_back(Run{buffer_, &s->second, first, n, base, packed_ts(b.data() + first, base),
+                        next_order_++, thread});
     counted += n;
     at += bytes;
   }
@@ -616,7 +618,7 @@ LogReader::Step LogReader::emit(RingReader::View& out) {
   TableEntry inline_entry;
   if (l.entry == kEntryInline) std::memcpy(&inline_entry, p + l.inline_entry, sizeof inline_entry);
   const TableEntry& e = l.entry == kEntryInline ? inline_entry : r.stream->table[l.entry];
-  decode_packed(p, l, e, r.stream->info, out.header);
+  decode_packed(p, l, e, r.stream->info, r.thread, out.header);
   out.record = p;
   out.payload = p + l.payload;
   out.stack = p + l.stack;

@@ -27,7 +27,7 @@ namespace pfc::trace {
 
 // 4: packed records (trace/packed.h) after a base timestamp in each records chunk (version
 // 3's chunks held the rings' records as they are, 40 bytes for the sample event, 28 now).
-inline constexpr uint32_t kLogVersion = 4;
+inline constexpr uint32_t kLogVersion = 5;
 inline constexpr uint32_t kLogHeaderSize = 128;
 inline constexpr uint32_t kLogBufferHeaderSize = 48;
 inline constexpr uint32_t kLogChunkHeaderSize = 16;
@@ -35,12 +35,13 @@ inline constexpr uint32_t kLogChunkHeaderSize = 16;
 // definition (its process, clock pair and table entries) that records after it name.
 inline constexpr uint32_t kChunkRecords = 0;
 inline constexpr uint32_t kChunkStream = 1;
-// A records chunk's body: u64 base (monotonic ns; records' deltas count from it), then its
-// packed records, then zeroes to a multiple of 8. A chunk takes at most its ring records'
-// bytes plus kPackedChunkSlack (a packed record is at least 2 bytes smaller than its ring
-// record; the base and the padding add at most 15).
-inline constexpr uint32_t kPackedChunkBase = 8;
-inline constexpr uint32_t kPackedChunkSlack = 16;
+// A records chunk's body: u64 base (monotonic ns; records' deltas count from it), u32 tid,
+// u16 cpu (the thread of its records that carry none), u16 0, then its packed records,
+// then zeroes to a multiple of 8. A chunk takes at most its ring records' bytes plus
+// kPackedChunkSlack (a packed record is at least 2 bytes smaller than its ring record;
+// the body's head and the padding add at most 23).
+inline constexpr uint32_t kPackedChunkBase = 16;
+inline constexpr uint32_t kPackedChunkSlack = 24;
 inline constexpr uint32_t kStreamChunkHead = 24;   // u32 pid, u32 0, the clock pair
 inline constexpr uint32_t kStreamChunkEntry = 48;  // u32 index, u32 0, the entry
 inline constexpr uint32_t kMinLogBuffer = 4u << 10;
@@ -136,11 +137,11 @@ class LogWriter {
   Result<void> add_chunk(const uint8_t* records, uint32_t bytes, uint32_t events, uint32_t stream,
                          const StreamInfo& info, const EntrySet& used);
   // Adds a chunk of `events` packed records (trace/packed.h) as a window ring holds them,
-  // `bytes` of them with timestamps counted from `base`, copied as they are (their readers
-  // check them), after the stream chunk the buffer needs, as add_chunk. At most
-  // room(stream, used) bytes.
-  void add_packed(uint64_t base, const uint8_t* records, uint32_t bytes, uint32_t events,
-                  uint32_t stream, const StreamInfo& info, const EntrySet& used);
+  // `bytes` of them with timestamps counted from `base` and the thread `thread` where they
+  // carry none, copied as they are (their readers check them), after the stream chunk the
+  // buffer needs, as add_chunk. At most room(stream, used) bytes.
+  void add_packed(uint64_t base, const PackedThread& thread, const uint8_t* records, uint32_t bytes,
+                  uint32_t events, uint32_t stream, const StreamInfo& info, const EntrySet& used);
   // Ring record bytes the current buffer can still take in one more chunk, packed (0:
   // none)...
   uint32_t room() const;
@@ -191,8 +192,9 @@ class LogWriter {
   // and holds it for the next batch write; a buffer a full sequential file cannot take is
   // lost and counted instead.
   Result<void> finish_buffer();
-  // Packs add_chunk's records at `out` after the chunk's base: the body's bytes (a multiple
-  // of 8); `packed`: the records it holds.
+  // Packs add_chunk's records at `out` after the body's head (base: the first record's
+  // timestamp; thread: its thread and CPU), which it writes: the body's bytes (a multiple of
+  // 8); `packed`: the records it holds.
   static uint32_t pack(const uint8_t* records, uint32_t bytes, uint32_t events,
                        const StreamInfo& info, const EntrySet& used, uint8_t* out,
                        uint32_t& packed);
@@ -332,6 +334,7 @@ class LogReader {
     const Stream* stream = nullptr;
     uint32_t pos = 0, left = 0;
     uint64_t base = 0, ts = 0, order = 0;
+    PackedThread thread;  // the chunk's
   };
   static bool run_after(const Run& a, const Run& b);
   static constexpr uint64_t kMaxHeldBytes = 64u << 20;

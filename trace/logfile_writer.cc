@@ -38,6 +38,14 @@ Result<void> write_all(int fd, const uint8_t* p, size_t n, uint64_t offset) {
 }
 
 // The header of a records chunk at `h`: its body's bytes, its records, its stream.
+// A records chunk body's head (logfile.h kPackedChunkBase).
+void put_body_head(uint8_t* body, uint64_t base, const PackedThread& thread) {
+  store_le<uint64_t>(body, base);
+  store_le<uint32_t>(body + 8, thread.tid);
+  store_le<uint16_t>(body + 12, thread.cpu);
+  store_le<uint16_t>(body + 14, 0);
+}
+
 void put_records_header(uint8_t* h, uint32_t body, uint32_t events, uint32_t stream) {
   store_le<uint32_t>(h, body);
   store_le<uint32_t>(h + 4, events);
@@ -136,13 +144,14 @@ bool LogWriter::fits(uint64_t seq) const {
          info_.data_offset + (seq + 1) * info_.buffer_size <= info_.max_bytes;
 }
 
-void LogWriter::add_packed(uint64_t base, const uint8_t* records, uint32_t bytes, uint32_t events,
-                           uint32_t stream, const StreamInfo& info, const EntrySet& used) {
+void LogWriter::add_packed(uint64_t base, const PackedThread& thread, const uint8_t* records,
+                           uint32_t bytes, uint32_t events, uint32_t stream, const StreamInfo& info,
+                           const EntrySet& used) {
   if (stream_chunk_bytes(stream, used) != 0) add_stream_chunk(stream, info, used);
   uint8_t* h = current() + kLogBufferHeaderSize + used_;
   uint8_t* body = h + kLogChunkHeaderSize;
   const uint32_t len = (kPackedChunkBase + bytes + 7) & ~7u;
-  store_le<uint64_t>(body, base);
+  put_body_head(body, base, thread);
   std::memcpy(body + kPackedChunkBase, records, bytes);
   std::memset(body + kPackedChunkBase + bytes, 0, len - kPackedChunkBase - bytes);
   put_records_header(h, len, events, stream);
@@ -210,8 +219,14 @@ uint32_t LogWriter::pack(const uint8_t* records, uint32_t bytes, uint32_t events
   uint8_t usable[256] = {};
   for (uint32_t e = 0; e < info.count && e < kMaxTableEntries; ++e)
     usable[e] = used.has(static_cast<uint8_t>(e)) ? 1 : 0;
-  uint64_t base = 0;  // the first record's timestamp
-  if (bytes >= kMinRecordBytes) std::memcpy(&base, records + offsetof(RecordHead, ts), 8);
+  uint64_t base = 0;    // the first record's timestamp...
+  PackedThread thread;  // ... and thread
+  if (bytes >= kMinRecordBytes) {
+    RecordHead first;
+    std::memcpy(&first, records, sizeof first);
+    base = first.ts;
+    thread = {first.tid, first.cpu};
+  }
   packed = 0;
   uint32_t at = 0;
   for (uint32_t i = 0; i < events && bytes - at >= kMinRecordBytes; ++i) {
@@ -222,16 +237,16 @@ uint32_t LogWriter::pack(const uint8_t* records, uint32_t bytes, uint32_t events
     std::memcpy(&h, rec, sizeof h);
     if (h.size % 8 != 0 || h.size - kMinRecordBytes > bytes - at - kMinRecordBytes) break;
     if (plain_record(h, base, usable)) [[likely]] {
-      out += pack_plain(h, rec, base, out);
+      out += pack_plain(h, rec, base, thread, out);
       packed++;
     } else if (RecordLayout l; record_layout(h, rec, h.size, l) && l.payload_len <= 0xFFFF &&
                                (h.entry == kEntryInline || usable[h.entry] != 0)) {
-      out += pack_record(h, rec, l, base, out);
+      out += pack_record(h, rec, l, base, thread, out);
       packed++;
     }
     at += h.size;
   }
-  store_le<uint64_t>(dst, base);
+  put_body_head(dst, base, thread);
   auto body = static_cast<uint32_t>(out - dst);
   const uint32_t pad = (8 - body % 8) % 8;
   std::memset(out, 0, pad);

@@ -11,30 +11,47 @@ namespace {
 
 bool fits_delta(uint64_t ts, uint64_t base) { return ts >= base && ts - base < kPackedSpan; }
 
-uint8_t packed_parts(const RecordLayout& l, bool own_time) {
+bool own_thread(const RecordHead& h, const PackedThread& chunk) {
+  return h.tid != chunk.tid || h.cpu != chunk.cpu;
+}
+
+uint8_t packed_parts(const RecordLayout& l, bool own_time, bool own_thr) {
   return static_cast<uint8_t>((l.activity != 0 ? kPackedActivity : 0) |
                               (l.related != 0 ? kPackedRelated : 0) |
-                              (l.stack != 0 ? kPackedStack : 0) | (own_time ? kPackedTime : 0));
+                              (l.stack != 0 ? kPackedStack : 0) | (own_time ? kPackedTime : 0) |
+                              (own_thr ? kPackedThread : 0));
+}
+
+// Writes the head of a packed record at `out` and, when `parts` has kPackedThread, `thread`;
+// returns where its other parts go.
+uint8_t* put_head(uint8_t* out, uint32_t payload_len, uint8_t entry, uint8_t parts, uint32_t delta,
+                  const PackedThread& thread) {
+  // The head's 8 bytes in one store: payload length, entry, parts, delta.
+  const uint64_t first = uint64_t{payload_len & 0xFFFFu} | uint64_t{entry} << 16 |
+                         uint64_t{parts} << 24 | uint64_t{delta} << 32;
+  std::memcpy(out, &first, 8);
+  if ((parts & kPackedThread) == 0) return out + kPackedHeadBytes;
+  store_le<uint32_t>(out + kPackedHeadBytes, thread.tid);
+  store_le<uint16_t>(out + kPackedHeadBytes + 4, thread.cpu);
+  return out + kPackedHeadBytes + kPackedThreadBytes;
 }
 
 }  // namespace
 
-uint32_t packed_bytes(const RecordHead& h, const RecordLayout& l, uint64_t base) {
-  return kPackedHeadBytes + (fits_delta(h.ts, base) ? 0 : 8) +
+uint32_t packed_bytes(const RecordHead& h, const RecordLayout& l, uint64_t base,
+                      const PackedThread& chunk) {
+  return kPackedHeadBytes + (own_thread(h, chunk) ? kPackedThreadBytes : 0) +
+         (fits_delta(h.ts, base) ? 0 : 8) +
          (h.entry == kEntryInline ? uint32_t{sizeof(TableEntry)} : 0) + (l.activity != 0 ? 16 : 0) +
          (l.related != 0 ? 16 : 0) + (l.stack != 0 ? 2 + 8 * l.stack_count : 0) + l.payload_len;
 }
 
 uint32_t pack_record(const RecordHead& h, const uint8_t* rec, const RecordLayout& l, uint64_t base,
-                     uint8_t* out) {
+                     const PackedThread& chunk, uint8_t* out) {
   const bool own_time = !fits_delta(h.ts, base);
-  store_le<uint16_t>(out, static_cast<uint16_t>(l.payload_len));
-  out[2] = h.entry;
-  out[3] = packed_parts(l, own_time);
-  store_le<uint32_t>(out + 4, own_time ? 0 : static_cast<uint32_t>(h.ts - base));
-  store_le<uint32_t>(out + 8, h.tid);
-  store_le<uint16_t>(out + 12, h.cpu);
-  uint8_t* at = out + kPackedHeadBytes;
+  uint8_t* at =
+      put_head(out, l.payload_len, h.entry, packed_parts(l, own_time, own_thread(h, chunk)),
+               own_time ? 0 : static_cast<uint32_t>(h.ts - base), {h.tid, h.cpu});
   const auto put = [&at](const void* src, size_t n) {
     std::memcpy(at, src, n);
     at += n;
@@ -52,18 +69,14 @@ uint32_t pack_record(const RecordHead& h, const uint8_t* rec, const RecordLayout
   return static_cast<uint32_t>(at - out);
 }
 
-void write_packed(uint8_t* out, uint32_t tid, uint16_t cpu, uint8_t entry, const RecordParts& p,
-                  uint64_t ts, uint64_t base, bool own_ts) {
+void write_packed(uint8_t* out, const PackedThread& thread, bool own_thr, uint8_t entry,
+                  const RecordParts& p, uint64_t ts, uint64_t base, bool own_ts) {
   const uint8_t parts = static_cast<uint8_t>(
       (p.activity != nullptr ? kPackedActivity : 0) | (p.related != nullptr ? kPackedRelated : 0) |
-      (p.stack_count != 0 ? kPackedStack : 0) | (own_ts ? kPackedTime : 0));
-  // The head's first 8 bytes in one store: payload length, entry, parts, delta.
-  const uint64_t first = uint64_t{p.payload_len & 0xFFFFu} | uint64_t{entry} << 16 |
-                         uint64_t{parts} << 24 | (own_ts ? 0 : (ts - base)) << 32;
-  std::memcpy(out, &first, 8);
-  store_le<uint32_t>(out + 8, tid);
-  store_le<uint16_t>(out + 12, cpu);
-  uint8_t* at = out + kPackedHeadBytes;
+      (p.stack_count != 0 ? kPackedStack : 0) | (own_ts ? kPackedTime : 0) |
+      (own_thr ? kPackedThread : 0));
+  uint8_t* at = put_head(out, p.payload_len, entry, parts,
+                         own_ts ? 0 : static_cast<uint32_t>(ts - base), thread);
   const auto put = [&at](const void* src, size_t n) {
     std::memcpy(at, src, n);
     at += n;
@@ -93,9 +106,13 @@ bool packed_layout(const uint8_t* p, uint32_t room, uint64_t base, PackedLayout&
     at += n;
     return true;
   };
+  if ((parts & kPackedThread) != 0) {
+    out.thread = at;
+    if (!take(kPackedThreadBytes)) return false;
+  }
   if ((parts & kPackedTime) != 0) {
     if (!take(8)) return false;
-    out.ts = load_le<uint64_t>(p + kPackedHeadBytes);
+    out.ts = load_le<uint64_t>(p + at - 8);
   } else {
     out.ts = base + load_le<uint32_t>(p + 4);
   }
@@ -123,19 +140,20 @@ bool packed_layout(const uint8_t* p, uint32_t room, uint64_t base, PackedLayout&
 }
 
 uint64_t packed_ts(const uint8_t* p, uint64_t base) {
-  return (p[3] & kPackedTime) != 0 ? load_le<uint64_t>(p + kPackedHeadBytes)
-                                   : base + load_le<uint32_t>(p + 4);
+  if ((p[3] & kPackedTime) == 0) return base + load_le<uint32_t>(p + 4);
+  return load_le<uint64_t>(p + kPackedHeadBytes +
+                           ((p[3] & kPackedThread) != 0 ? kPackedThreadBytes : 0));
 }
 
 void decode_packed(const uint8_t* p, const PackedLayout& l, const TableEntry& entry,
-                   const StreamInfo& s, EventRecord& out) {
+                   const StreamInfo& s, const PackedThread& chunk, EventRecord& out) {
   out = event_template(entry, s.pid);
   out.size = l.size;
   out.state = kRecordEvent;
   out.ts = l.ts;
   out.filetime = filetime_at(s, l.ts);
-  out.tid = load_le<uint32_t>(p + 8);
-  out.cpu = load_le<uint16_t>(p + 12);
+  out.tid = l.thread != 0 ? load_le<uint32_t>(p + l.thread) : chunk.tid;
+  out.cpu = l.thread != 0 ? load_le<uint16_t>(p + l.thread + 4) : chunk.cpu;
   if (l.activity != 0) std::memcpy(&out.activity, p + l.activity, 16);
   out.has_related = l.related != 0;
   if (l.related != 0) std::memcpy(&out.related, p + l.related, 16);

@@ -34,6 +34,7 @@
 #include "base/error.h"
 #include "pfc/guid.h"
 #include "trace/dir.h"
+#include "trace/packed.h"
 #include "trace/record.h"
 #include "trace/sys.h"
 
@@ -81,10 +82,11 @@ inline constexpr uint64_t kRingTableOffset = sizeof(RingHeader);
 static_assert(kRingTableOffset + kMaxTableEntries * sizeof(TableEntry) <= kRingHeaderSize);
 
 // The ring layout's version (RingHeader::version); a reader refuses any other, by name.
+// 7: a window's thread (WindowHead::thread, packed records without their own);
 // 6: the doorbell (RingHeader::bell, kRingBell); 5: window rings beside record rings
 // (RingHeader::window_shift); 4: compact records naming entries of the ring's table (version 3's
 // records carried the whole event header, 112 bytes).
-inline constexpr uint32_t kRingVersion = 6;
+inline constexpr uint32_t kRingVersion = 7;
 
 // Record kinds: the low two bits of the stamp in a record's `state` (see the commit
 // protocol above); a log file keeps the ring's stamp (kind kRecordEvent).
@@ -162,9 +164,16 @@ struct WindowHead {
   std::atomic<uint64_t> base;    // the monotonic time of the record that opened it (0: not yet)
   std::atomic<uint32_t> end;     // where its records end when it was closed early (0: its end)
   std::atomic<uint32_t> span;    // windows a large record takes (0 or 1: this one) | kWindowWrap
+  // The opener's tid | cpu << 32, stored before base (release): the thread of the records
+  // that carry none (trace/packed.h kPackedThread).
+  std::atomic<uint64_t> thread;
 };
 inline constexpr uint32_t kWindowHeadBytes = sizeof(WindowHead);
-static_assert(kWindowHeadBytes == 24);
+static_assert(kWindowHeadBytes == 32);
+inline uint64_t window_thread(const PackedThread& t) { return t.tid | uint64_t{t.cpu} << 32; }
+inline PackedThread window_thread(uint64_t w) {
+  return {static_cast<uint32_t>(w), static_cast<uint16_t>(w >> 32)};
+}
 // In WindowHead::span: the lap ends after this window (its file system had no pages for
 // the rest, or a large record did not fit before the end): the next window is the next
 // lap's first.
@@ -213,17 +222,21 @@ class RingWriter {
     uint64_t ts = 0;
     uint64_t base = 0;    // the window's base: the record's delta is ts - base...
     bool own_ts = false;  // ... unless it carries its own timestamp (kPackedTime, 8 bytes more)
+    // It carries its own thread (kPackedThread, kPackedThreadBytes more): its window's opener
+    // is another thread or ran on another CPU, or its store is not visible yet.
+    bool own_thread = false;
     WindowHead* window = nullptr;
     uint32_t accounted = 0;  // what its commit adds to the window's bytes
   };
   bool windowed() const { return window_shift_ != 0; }
-  // Reserves a packed record of `bytes` (its size without an own timestamp: the record
-  // that opens a window has delta 0, another one carries its own timestamp when the
-  // window's base is not written yet or more than kPackedSpan old); false when it does not
-  // fit (counted in lost).
-  bool reserve_packed(uint32_t bytes, Packed& out);
+  // Reserves a packed record of `bytes` (its size without an own thread or timestamp: the
+  // record that opens a window has delta 0 and gives the window its `thread`; another one
+  // carries its own timestamp when the window's base is not written yet or more than
+  // kPackedSpan old, and its own thread when it is not the window's) for `thread`; false
+  // when it does not fit (counted in lost).
+  bool reserve_packed(uint32_t bytes, const PackedThread& thread, Packed& out);
   // The same for a ring with a fallback (a front ring), as try_reserve.
-  bool try_reserve_packed(uint32_t bytes, Packed& out);
+  bool try_reserve_packed(uint32_t bytes, const PackedThread& thread, Packed& out);
   // Publishes a packed record: its bytes and one event into its window's commit word.
   static void commit_packed(const Packed& p) {
     p.window->commit.fetch_add(uint64_t{1} << 32 | p.accounted, std::memory_order_release);
@@ -242,7 +255,7 @@ class RingWriter {
   // reserve() without the loss count: nullptr when the record does not fit.
   RecordHead* claim(uint32_t bytes);
   // reserve_packed() without the loss count.
-  bool claim_packed(uint32_t bytes, Packed& out);
+  bool claim_packed(uint32_t bytes, const PackedThread& thread, Packed& out);
   WindowHead* window_at(uint64_t pos) const {
     return reinterpret_cast<WindowHead*>(data() + (pos & (capacity_ - 1) & ~(window_ - 1)));
   }
@@ -369,6 +382,7 @@ class RingReader {
     uint32_t bytes = 0;
     uint32_t events = 0;
     uint64_t base = 0;
+    PackedThread thread;    // the window's (its records that carry none)
     bool complete = false;  // the window's last part: taking it hands the window back
   };
   bool windowed() const { return window_shift_ != 0; }

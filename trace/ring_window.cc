@@ -28,18 +28,18 @@ uint32_t window_shift_for(uint32_t buffer_kb, uint64_t capacity) {
 
 // ---- writer ---------------------------------------------------------------------------
 
-bool RingWriter::reserve_packed(uint32_t bytes, Packed& out) {
-  if (claim_packed(bytes, out)) return true;
+bool RingWriter::reserve_packed(uint32_t bytes, const PackedThread& thread, Packed& out) {
+  if (claim_packed(bytes, thread, out)) return true;
   header()->lost.fetch_add(1, std::memory_order_relaxed);
   header()->lost_bytes.fetch_add(bytes, std::memory_order_relaxed);
   return false;
 }
 
-bool RingWriter::try_reserve_packed(uint32_t bytes, Packed& out) {
-  return may_fit(bytes) && claim_packed(bytes, out);
+bool RingWriter::try_reserve_packed(uint32_t bytes, const PackedThread& thread, Packed& out) {
+  return may_fit(bytes) && claim_packed(bytes, thread, out);
 }
 
-bool RingWriter::claim_packed(uint32_t bytes, Packed& out) {
+bool RingWriter::claim_packed(uint32_t bytes, const PackedThread& thread, Packed& out) {
   RingHeader* h = header();
   const uint64_t w = window_;
   // A record opening a window takes its head too; a large one takes whole windows.
@@ -50,25 +50,31 @@ bool RingWriter::claim_packed(uint32_t bytes, Packed& out) {
   // opener's, whose acquire of tail saw the host clear this window's head, so the base read
   // below is this lap's (or 0), never a stale one from the window's last lap.
   uint64_t head = h->head.load(std::memory_order_acquire);
+  const uint64_t mine = window_thread(thread);
   uint64_t ts = 0, pad = 0, start = 0, take = 0, base = 0;
-  bool opens = false, wrap = false, own = false;
+  bool opens = false, wrap = false, own = false, own_thread = false;
   for (;;) {
     ts = mono_ns();  // after reading head: a later reservation has a later timestamp
     const uint64_t off = head & (w - 1);
     pad = 0;
     wrap = false;
     own = false;
+    own_thread = false;
     opens = off == 0 || windows > 1;
     take = bytes;
     if (!opens) {
-      // Behind the opener: its base, when written and close enough, else our own time.
-      base = window_at(head)->base.load(std::memory_order_relaxed);
+      // Behind the opener: its base, when written and close enough, else our own time; its
+      // thread (stored before the base) when it is ours, else our own.
+      const WindowHead* wh = window_at(head);
+      base = wh->base.load(std::memory_order_acquire);
       own = base == 0 || ts - base >= kPackedSpan;
-      take = bytes + (own ? 8 : 0);
+      own_thread = base == 0 || wh->thread.load(std::memory_order_relaxed) != mine;
+      take = bytes + (own ? 8 : 0) + (own_thread ? kPackedThreadBytes : 0);
       if (off + take > w) opens = true;
     }
     if (opens) {
       own = false;
+      own_thread = false;
       base = ts;
       pad = off == 0 ? 0 : w - off;
       take = windows > 1 ? windows * w : opening;
@@ -85,6 +91,7 @@ bool RingWriter::claim_packed(uint32_t bytes, Packed& out) {
       start = head + pad;
       opens = true;
       own = false;
+      own_thread = false;
       base = ts;
       take = windows > 1 ? windows * w : opening;
       if (take > taken_->grow_at.load(std::memory_order_relaxed) && take > grow(take)) return false;
@@ -102,9 +109,11 @@ bool RingWriter::claim_packed(uint32_t bytes, Packed& out) {
   WindowHead* wh = window_at(start);
   out.ts = ts;
   out.own_ts = own;
+  out.own_thread = own_thread;
   out.window = wh;
   if (opens) {
-    wh->base.store(ts, std::memory_order_relaxed);
+    wh->thread.store(mine, std::memory_order_relaxed);
+    wh->base.store(ts, std::memory_order_release);  // after the thread (claim_packed's load)
     if (windows > 1) {
       wh->end.store(static_cast<uint32_t>(opening), std::memory_order_relaxed);
       wh->span.store(static_cast<uint32_t>(windows), std::memory_order_relaxed);
@@ -185,6 +194,7 @@ RingReader::Slice RingReader::slice(bool partial) {
   Slice s;
   s.data = data() + off + from;
   s.base = wh->base.load(std::memory_order_relaxed);
+  s.thread = window_thread(wh->thread.load(std::memory_order_relaxed));
   if (commit_bytes(c) > full)
     return window_damage("a window with more bytes committed than it has");
   if (commit_bytes(c) == full) {
@@ -260,6 +270,7 @@ RingReader::Slice RingReader::salvage(uint64_t c, uint64_t head) {
     s.bytes = static_cast<uint32_t>(walked);
     s.events = events;
     s.base = base;
+    s.thread = window_thread(wh->thread.load(std::memory_order_relaxed));
     s = with_table(s);
   }
   // Everything else the writer reserved is lost: counted where the session's counters are
@@ -293,6 +304,7 @@ void RingReader::take(const Slice& s) {
     h->base.store(0, std::memory_order_relaxed);
     h->end.store(0, std::memory_order_relaxed);
     h->span.store(0, std::memory_order_relaxed);
+    h->thread.store(0, std::memory_order_relaxed);
   }
   const uint64_t next =
       (span & kWindowWrap) != 0 ? (pos_ | (capacity_ - 1)) + 1 : pos_ + windows * window_;

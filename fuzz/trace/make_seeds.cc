@@ -297,34 +297,31 @@ std::vector<Seed> ring_seeds() {
     event(w, 8, 0).op(kPatchHeader).put<uint8_t>(p.at).put<uint8_t>(p.value);
     add(std::string("header_") + p.name, w);
   }
-  // Window rings (1 KB windows): a window head (commit word, base, end, span) and two packed
-  // records of 4 payload bytes, then head past them.
+  // Window rings (1 KB windows): a window head (commit word, base, end, span, thread) and
+  // two packed records of 4 payload bytes, the first of the window's thread, the second with
+  // its own, then head past them.
   const auto window = [](Writer& d, uint64_t commit, uint32_t end, uint32_t head) {
     Writer b;
     b.put<uint64_t>(commit).put<uint64_t>(1000).put<uint32_t>(end).put<uint32_t>(0);
-    for (uint32_t i = 0; i < 2; ++i)
-      b.put<uint16_t>(4)
-          .put<uint8_t>(0)
-          .put<uint8_t>(0)
-          .put<uint32_t>(i)
-          .put<uint32_t>(7)
-          .put<uint16_t>(0)
-          .put<uint32_t>(0xABCD0000u + i);
+    b.put<uint64_t>(7);  // tid 7, cpu 0
+    b.put<uint16_t>(4).put<uint8_t>(0).put<uint8_t>(0).put<uint32_t>(0).put<uint32_t>(0xABCD0000u);
+    b.put<uint16_t>(4).put<uint8_t>(0).put<uint8_t>(16).put<uint32_t>(1);  // kPackedThread
+    b.put<uint32_t>(8).put<uint16_t>(1).put<uint32_t>(0xABCD0001u);
     d.op(kRaw).put<uint8_t>(static_cast<uint8_t>(b.bytes().size()));
     for (uint8_t c : b.bytes()) d.put<uint8_t>(c);
     d.op(kSkip).put<uint32_t>(head).op(kHeadHere);
   };
-  w = ring(kFlagWindows);
-  window(w, uint64_t{2} << 32 | 60, 0, 60);
+  w = ring(kFlagWindows);  // 32 + 12 + 18 bytes
+  window(w, uint64_t{2} << 32 | 62, 0, 62);
   add("window_open", w);
   w = ring(kFlagWindows);
-  window(w, uint64_t{2} << 32 | 1024, 60, 1024);
+  window(w, uint64_t{2} << 32 | 1024, 62, 1024);
   add("window_complete", w);
   w = ring(kFlagWindows | kFlagDeadWriter);
-  window(w, uint64_t{1} << 32 | 42, 0, 60);
+  window(w, uint64_t{1} << 32 | 44, 0, 62);
   add("window_dead_writer", w);
   w = ring(kFlagWindows);
-  window(w, uint64_t{2} << 32 | 2000, 60, 1024);
+  window(w, uint64_t{2} << 32 | 2000, 62, 1024);
   add("window_damaged", w);
   // The same rings read by span(), the session host's way (header damage aside: the reader
   // refuses it at open).

@@ -247,7 +247,7 @@ class Stopped {
   int pid_;
 };
 
-// The host falls behind (stopped while two writers each put 40,000 events, 1.25 MB, into
+// The host falls behind (stopped while two writers each put 60,000 events, 720 KB, into
 // rings of 512 KB): the rings drop what does not fit, and every event EventWrite took is
 // in the file or counted lost, exactly — in STOP's EventsLost and in the file's header.
 // A file session delivers nothing in real time: RealTimeBuffersLost stays 0.
@@ -255,7 +255,7 @@ TEST_F(FileSession, HostThatFallsBehindCountsEveryEventItDidNotRecord) {
   start("seq", 0, 4);  // 4 KB buffers: rings of 128 × 4 KB
   auto a = enabled_provider();
   auto b = enabled_provider();
-  constexpr unsigned kEach = 40000;
+  constexpr unsigned kEach = 60000;
   {
     const int host = host_pid();
     ASSERT_GT(host, 0);
@@ -287,10 +287,10 @@ TEST_F(FileSession, HostThatFallsBehindCountsEveryEventItDidNotRecord) {
   EXPECT_EQ(b->wait(kWait), 0);
 }
 
-// Batches of 1000 events (18 bytes each packed in the file) with pauses, so the rings never
+// Batches of 1000 events (12 bytes each packed in the file) with pauses, so the rings never
 // overflow and every loss is the file's; kBatches of them are more than a 1 MB file holds
-// (about 54,000).
-constexpr unsigned kBatches = 80;
+// (about 80,000).
+constexpr unsigned kBatches = 120;
 void write_batches(Child& p, int batches) {
   for (int i = 0; i < batches; ++i) {
     write_events(p, 1000);
@@ -725,7 +725,7 @@ TEST_F(FileSession, LogFileOfAnotherUserIsRefused) {
 TEST_F(FileSession, DamagedCircularSlotIsTheSameErrorForEveryReader) {
   start("circ", 1, 64);
   auto p = enabled_provider();
-  write_batches(*p, 20);
+  write_batches(*p, 30);  // 360 KB: more than slot 3's buffer
   EXPECT_EQ(stop_file("S").rc, 0u);
   std::string bytes = test::read_text(file_);
   uint32_t buffer = 0, data = 0;
@@ -789,7 +789,7 @@ TEST_F(FileSession, OtherVersionIsNamedByEveryReader) {
   std::memcpy(bytes.data() + 104, &crc, 4);
   std::ofstream(file_, std::ios::binary | std::ios::trunc) << bytes;
   const std::string want =
-      "pfc: error: " + file_ + ": log file version 3 is not supported (this pfc reads version 4)\n";
+      "pfc: error: " + file_ + ": log file version 3 is not supported (this pfc reads version 5)\n";
   const ProcessResult show = pfc_trace({"show", file_});
   EXPECT_EQ(show.exit_code, 1);
   EXPECT_EQ(show.err, want);

@@ -158,11 +158,12 @@ TEST_F(MoveWindows, ConcurrentWritersEveryAcceptedRecordOnceInThreadOrder) {
         const uint64_t v = uint64_t{static_cast<uint32_t>(t)} << 32 | i;
         const RecordParts parts{.payload = &v, .payload_len = 8};
         RingWriter::Packed p;
-        while (!w->reserve_packed(packed_record_bytes(parts), p)) {  // full: counted in lost
+        const PackedThread thread{static_cast<uint32_t>(t), 0};
+        while (!w->reserve_packed(packed_record_bytes(parts), thread, p)) {  // full: in lost
           refused.fetch_add(1);
           std::this_thread::yield();
         }
-        write_packed(p.rec, static_cast<uint32_t>(t), 0, index, parts, p.ts, p.base, p.own_ts);
+        write_packed(p.rec, thread, p.own_thread, index, parts, p.ts, p.base, p.own_ts);
         RingWriter::commit_packed(p);
       }
       done.fetch_add(1);
@@ -192,8 +193,8 @@ TEST_F(MoveWindows, AWindowLargerThanABufferIsDroppedAndCounted) {
     std::memcpy(payload.data(), &value, sizeof value);
     const RecordParts parts{.payload = payload.data(), .payload_len = len};
     RingWriter::Packed p;
-    ASSERT_TRUE(w->reserve_packed(packed_record_bytes(parts), p));
-    write_packed(p.rec, 1, 0, index, parts, p.ts, p.base, p.own_ts);
+    ASSERT_TRUE(w->reserve_packed(packed_record_bytes(parts), PackedThread{1, 0}, p));
+    write_packed(p.rec, PackedThread{1, 0}, p.own_thread, index, parts, p.ts, p.base, p.own_ts);
     RingWriter::commit_packed(p);
   };
   put(1, 4);
@@ -224,8 +225,9 @@ TEST_F(MoveWindows, ALargeTableInSmallBuffersDefinesTheEntriesTheRecordsName) {
     const uint32_t value = id;
     const RecordParts parts{.payload = &value, .payload_len = 4};
     RingWriter::Packed p;
-    ASSERT_TRUE(w->reserve_packed(packed_record_bytes(parts), p));
-    write_packed(p.rec, 1, 0, static_cast<uint8_t>(id), parts, p.ts, p.base, p.own_ts);
+    ASSERT_TRUE(w->reserve_packed(packed_record_bytes(parts), PackedThread{1, 0}, p));
+    write_packed(p.rec, PackedThread{1, 0}, p.own_thread, static_cast<uint8_t>(id), parts, p.ts,
+                 p.base, p.own_ts);
     RingWriter::commit_packed(p);
   }
   EXPECT_EQ(move_windows(*r, *log, 0, true).events, 4u);

@@ -383,19 +383,24 @@ TEST(LogMerge, AChunkThatDoesNotAddUpIsDamage) {
                               "damaged event record");
 }
 
-// The sample event's record packs to 28 bytes (a ring's is 40); a record 2^32 ns or more
-// after its chunk's first, or before it, carries its own timestamp; activity IDs, related
-// IDs and stacks come back exactly.
+// The sample event's record packs to 22 bytes (a ring's is 40), 28 when its thread or CPU
+// is not its chunk's; a record 2^32 ns or more after its chunk's first, or before it,
+// carries its own timestamp; threads, activity IDs, related IDs and stacks come back exactly.
 TEST(LogMerge, PackedRecordsKeepEveryPart) {
   const uint8_t payload[14] = {'U', 0, 's', 0, 'e', 0, 'r', 0, 0, 0, 15, 0, 0, 0};
   RecordHead h{};
   h.ts = 5 * kPackedSpan;
   h.entry = 0;
+  h.tid = 7;
+  h.cpu = 1;
   RecordLayout l{.payload = kMinRecordBytes, .payload_len = sizeof payload};
-  EXPECT_EQ(packed_bytes(h, l, h.ts), 28u);
-  EXPECT_EQ(packed_bytes(h, l, h.ts + 1), 36u);            // before its base: its own
-  EXPECT_EQ(packed_bytes(h, l, h.ts - kPackedSpan), 36u);  // 2^32 ns after it
-  EXPECT_EQ(packed_bytes(h, l, h.ts - kPackedSpan + 1), 28u);
+  const PackedThread same{7, 1};
+  EXPECT_EQ(packed_bytes(h, l, h.ts, same), 22u);
+  EXPECT_EQ(packed_bytes(h, l, h.ts, PackedThread{8, 1}), 28u);  // another thread's chunk
+  EXPECT_EQ(packed_bytes(h, l, h.ts, PackedThread{7, 0}), 28u);  // another CPU
+  EXPECT_EQ(packed_bytes(h, l, h.ts + 1, same), 30u);            // before its base: its own
+  EXPECT_EQ(packed_bytes(h, l, h.ts - kPackedSpan, same), 30u);  // 2^32 ns after it
+  EXPECT_EQ(packed_bytes(h, l, h.ts - kPackedSpan + 1, same), 22u);
 
   TempFile f;
   auto w = LogWriter::create(f.open_rw(), settings(kMinLogBuffer));

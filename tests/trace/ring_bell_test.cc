@@ -33,8 +33,9 @@ bool write_one(RingWriter& w) {
   parts.payload = payload.data();
   parts.payload_len = kPayload;
   RingWriter::Packed p;
-  if (!w.reserve_packed(packed_record_bytes(parts), p)) return false;
-  write_packed(p.rec, 1, 0, 0, parts, p.ts, p.base, p.own_ts);
+  const PackedThread thread{1, 0};
+  if (!w.reserve_packed(packed_record_bytes(parts), thread, p)) return false;
+  write_packed(p.rec, thread, p.own_thread, 0, parts, p.ts, p.base, p.own_ts);
   RingWriter::commit_packed(p);
   return true;
 }
@@ -46,9 +47,9 @@ int waiting(int fd) {
   return n;
 }
 
-// Records of kPayload fill a 1 KB window eight at a time: writing 8 × n records opens n
+// Records of kPayload fill a 1 KB window nine at a time: writing 9 × n records opens n
 // windows, and the next record opens one more, with n KB before it.
-constexpr uint32_t kPerWindow = 8;
+constexpr uint32_t kPerWindow = 9;
 static_assert(((1u << kShift) - kWindowHeadBytes) / (kPackedHeadBytes + kPayload) == kPerWindow);
 void write_n(RingWriter& w, uint32_t n) {
   for (uint32_t i = 0; i < n; ++i) ASSERT_TRUE(write_one(w)) << i;

@@ -411,20 +411,21 @@ TEST(RingTable, ARecordNamingNoEntryInSmallBuffersIsLeftOutAndCounted) {
   EXPECT_EQ(in->next(v), LogReader::Step::End) << in->problem();
 }
 
-// A version-3 log file (its chunks hold the rings' records unpacked) is refused by name.
-TEST(RingTable, LogFileVersion3IsRefusedByName) {
+// A version-4 log file (its chunks carry no thread: every record has its own) is refused by
+// name.
+TEST(RingTable, LogFileVersion4IsRefusedByName) {
   TempFile file;
   auto log = LogWriter::create(file.open_rw(), testing::settings(kMinLogBuffer));
   ASSERT_TRUE(log);
   ASSERT_TRUE(log->close(1, 0));
   std::vector<uint8_t> b = file.bytes();
-  store_le<uint32_t>(b.data() + 8, 3);
+  store_le<uint32_t>(b.data() + 8, 4);
   store_le<uint32_t>(b.data() + 104, crc32({b.data(), 104}));  // the header's CRC made valid
   file.write(b);
   auto in = testing::open_reader(file);
   ASSERT_FALSE(in);
   EXPECT_NE(
-      in.error().message.find("log file version 3 is not supported (this pfc reads version 4)"),
+      in.error().message.find("log file version 4 is not supported (this pfc reads version 5)"),
       std::string::npos)
       << in.error().message;
 }

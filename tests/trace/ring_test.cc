@@ -250,7 +250,7 @@ TEST(Ring, OtherRingVersionIsAClearError) {
   ASSERT_EQ(::pwrite(fd->get(), &v1, 4, offsetof(RingHeader, version)), 4);
   auto r = RingReader::open(f.dir, ring_name(7, f.self));
   ASSERT_FALSE(r);
-  EXPECT_NE(r.error().message.find("ring version 1; this pfc reads version 6"), std::string::npos)
+  EXPECT_NE(r.error().message.find("ring version 1; this pfc reads version 7"), std::string::npos)
       << r.error().message;
 }
 

@@ -31,8 +31,9 @@ bool write_value(RingWriter& w, uint32_t value, uint32_t len) {
   parts.payload = payload.data();
   parts.payload_len = len;
   RingWriter::Packed p;
-  if (!w.reserve_packed(packed_record_bytes(parts), p)) return false;
-  write_packed(p.rec, value, 0, 0, parts, p.ts, p.base, p.own_ts);
+  const PackedThread thread{value, 0};
+  if (!w.reserve_packed(packed_record_bytes(parts), thread, p)) return false;
+  write_packed(p.rec, thread, p.own_thread, 0, parts, p.ts, p.base, p.own_ts);
   RingWriter::commit_packed(p);
   return true;
 }
@@ -55,8 +56,8 @@ void drain(RingReader& r, Got& got) {
         got.bad++;
         break;
       }
-      uint32_t tid = 0;
-      std::memcpy(&tid, s.data + at + 8, 4);
+      uint32_t tid = s.thread.tid;  // the window's, unless it carries its own
+      if (l.thread != 0) std::memcpy(&tid, s.data + at + l.thread, 4);
       got.values.push_back(tid);
       got.ts.push_back(l.ts);
       for (uint32_t k = 0; k < l.payload_len; ++k)
@@ -120,13 +121,14 @@ TEST(WindowRing, TheOpenWindowIsTakenInPartsAndAFullRingCountsItsLosses) {
   RecordParts parts;
   parts.payload_len = 0;
   RingWriter::Packed held;
-  ASSERT_TRUE(f.writer.reserve_packed(packed_record_bytes(parts), held));
+  ASSERT_TRUE(f.writer.reserve_packed(packed_record_bytes(parts), PackedThread{2, 0}, held));
   ASSERT_TRUE(write_value(f.writer, 3, 10));
   drain(f.reader, got);
   EXPECT_EQ(got.values.size(), 2u);
   EXPECT_TRUE(f.reader.in_flight());
   EXPECT_NE(f.reader.untaken_floor(), ~uint64_t{0});
-  write_packed(held.rec, 2, 0, 0, parts, held.ts, held.base, held.own_ts);
+  write_packed(held.rec, PackedThread{2, 0}, held.own_thread, 0, parts, held.ts, held.base,
+               held.own_ts);
   RingWriter::commit_packed(held);
   drain(f.reader, got);
   ASSERT_EQ(got.values.size(), 4u);
@@ -207,7 +209,7 @@ TEST(WindowRing, AWriterThatDiedMidRecordLeavesWhatItCommitted) {
     if (!w) ::_exit(1);
     for (uint32_t i = 0; i < 100; ++i) write_value(*w, i, 12);
     RingWriter::Packed p;
-    (void)w->reserve_packed(kPackedHeadBytes + 12, p);  // never committed
+    (void)w->reserve_packed(kPackedHeadBytes + 12, PackedThread{1, 0}, p);  // never committed
     ::_exit(0);
   }
   int status = 0;
