@@ -106,6 +106,7 @@ TEST(Doorbell, ThreadsRaceToRingItOnce) {
   ASSERT_TRUE(ring.reader.arm_bell(kQuarter));
   std::atomic<int> lost{0};
   std::vector<std::thread> threads;
+  threads.reserve(4);
   for (int t = 0; t < 4; ++t)
     threads.emplace_back([&] {
       for (uint32_t i = 0; i < 6 * kPerWindow; ++i)  // 24 windows: over a quarter, below all

@@ -263,6 +263,7 @@ TEST(StateStore, AReadOverlappedByPublishesIsNeverTorn) {
   std::atomic<size_t> failed{0};
   std::string first_error;
   std::vector<std::thread> readers;
+  readers.reserve(2);
   for (int r = 0; r < 2; ++r) {
     readers.emplace_back([&] {
       while (!done) {
