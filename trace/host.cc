@@ -261,11 +261,11 @@ class Host {
         // following the file waits no longer than this round for them.
         if (writer_.write_complete()) publish();
         // With no ring yet there is nothing to move until a writer creates one, which
-        // wakes the wait, as the state's replacement does (a stop). After a wake-up that
-        // found little (the writers write less than kBusyBytes in idle_sleep_ns_), with
-        // every ring's bell armed, until a writer or a flush request rings it
-        // (docs/logfile.md "The session host"). Else idle_sleep_ns_: busy writers keep the
-        // host on that beat, so it is never a quarter of a ring behind them.
+        // wakes the wait, as the state's replacement does (a stop). After a wake-up whose
+        // rounds moved less than kBusyBytes (no writer is busy), with every ring's bell
+        // armed, until a writer or a flush request rings it (docs/logfile.md "The session
+        // host"). Else idle_sleep_ns_: busy writers keep the host on that beat, so it is
+        // never a quarter of a ring behind them.
         const bool idle = moved_awake < kBusyBytes;
         const uint64_t sleep = rings_.rings().empty() ? kDozeNs
                                : idle && arm_bells()  ? doze_ns(now, last_flush)
@@ -450,7 +450,7 @@ class Host {
   bool soon_ = false;       // the last wait ended on a name other than a ring's: look again soon
   bool armed_ = false;      // the rings' bells are armed (arm_bells)
   bool flush_waiting_ = false;  // a flush request not answered yet
-  UniqueFd bell_;               // the doorbell (bell_name), read end; none: never armed
+  UniqueFd bell_;               // the doorbell (bell_name), the host's end; none: never armed
   int marker_fd_ = -1;
   std::array<uint64_t, 4> published_{~uint64_t{0}};
   uint64_t next_flush_check_ = 0;
