@@ -13,6 +13,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <string>
 #include <thread>
 
 #include "compiler/interp.h"
@@ -31,12 +32,23 @@ class SharedSwap : public ::testing::Test {
   }
   void TearDown() override {
     std::ifstream lock(dir_ + "/ns/compiler.lock");  // the service this test started
-    if (int pid = 0; lock >> pid && pid > 1) {
-      std::ifstream comm("/proc/" + std::to_string(pid) + "/comm");
-      std::string name;
-      if (std::getline(comm, name) && name.rfind("pfc-trace-comp", 0) == 0) ::kill(pid, SIGKILL);
+    if (int pid = 0; lock >> pid && pid > 1 && is_service(pid) && ::kill(pid, SIGKILL) == 0) {
+      // Gone once a zombie (init reaps it), at most 10 s: a killed process may still finish
+      // the system call it was in, a file it creates in the namespace.
+      for (int i = 0; i < 10000 && is_service(pid); ++i) ::usleep(1000);
     }
     std::filesystem::remove_all(dir_);
+  }
+  // Whether `pid` is a compile service that is not a zombie.
+  static bool is_service(int pid) {
+    const std::string proc = "/proc/" + std::to_string(pid);
+    std::string name, line;
+    if (!std::getline(std::ifstream(proc + "/comm"), name) || !name.starts_with("pfc-trace-comp"))
+      return false;
+    std::ifstream status(proc + "/status");
+    while (std::getline(status, line))
+      if (line.starts_with("State:")) return line.find('Z') == std::string::npos;
+    return false;
   }
 
   static ProgramSpec spec(uint8_t first_level) {
