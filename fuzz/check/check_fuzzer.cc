@@ -2,8 +2,9 @@
 // (parser + checker). Checks: no crash; every diagnostic lies inside the input, its
 // line:column agrees with its byte offset, it is one line, and it renders; and every script
 // the checker accepts lowers, verifies and routes (interpreter) — and, when its string
-// values stay in the oracle's alphabet, routes like the oracle on synthetic events (each
-// declared event with an empty payload and with the input's bytes as payload).
+// values stay in the oracle's alphabet and its provider is neither legacy nor TraceLogging,
+// routes like the oracle on synthetic events (each declared event with an empty payload
+// and with the input's bytes as payload).
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -84,7 +85,11 @@ std::vector<Event> probe_events(const ProviderDef& provider, const uint8_t* data
 void route_checked(const CheckedScript& script, const uint8_t* data, size_t size) {
   for (uint32_t pi = 0; pi < script.schema.providers.size(); ++pi) {
     ProgramSpec spec{script.schema.providers[pi], {}};
-    bool oracle_ok = !spec.provider.legacy;  // legacy: the router picks the last enabler
+    // Not compared with the oracle: legacy providers (the router picks the last enabler)
+    // and TraceLogging ones (the oracle reads no event metadata: it tells their events
+    // apart by descriptor, which is id 0 for all of them, so it applies a filter on one
+    // event to every event, metadata or not; docs/language.md "TraceLogging providers").
+    bool oracle_ok = !spec.provider.legacy && !spec.provider.tracelogging;
     for (uint32_t si = 0; si < script.sessions.size(); ++si) {
       for (const SessionDecl::Enable& en : script.sessions[si].enables) {
         if (en.provider != pi) continue;
