@@ -319,12 +319,12 @@ class Host {
     armed_ = false;
     if (!bell_ || !rings_.watching() || rings_.stopped_at() != 0 || flush_waiting_) return false;
     for (const auto& r : rings_.rings()) {
-      armed_ = true;
       if (!r->has_bell() || !r->arm_bell(r->capacity() / 4)) {
         disarm_bells();
         return false;
       }
     }
+    armed_ = !rings_.rings().empty();
     return armed_;
   }
   void disarm_bells() {

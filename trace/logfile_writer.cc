@@ -37,8 +37,7 @@ Result<void> write_all(int fd, const uint8_t* p, size_t n, uint64_t offset) {
   return {};
 }
 
-// The header of a records chunk at `h`: its body's bytes, its records, its stream.
-// A records chunk body's head (logfile.h kPackedChunkBase).
+// A records chunk body's head (logfile.h kPackedChunkBase): its base, its thread, 0.
 void put_body_head(uint8_t* body, uint64_t base, const PackedThread& thread) {
   store_le<uint64_t>(body, base);
   store_le<uint32_t>(body + 8, thread.tid);
@@ -46,6 +45,7 @@ void put_body_head(uint8_t* body, uint64_t base, const PackedThread& thread) {
   store_le<uint16_t>(body + 14, 0);
 }
 
+// The header of a records chunk at `h`: its body's bytes, its records, its stream.
 void put_records_header(uint8_t* h, uint32_t body, uint32_t events, uint32_t stream) {
   store_le<uint32_t>(h, body);
   store_le<uint32_t>(h + 4, events);
